@@ -1,0 +1,1 @@
+"""The `calabresella` command line: thin Typer commands over the library."""

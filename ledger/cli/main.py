@@ -1,0 +1,39 @@
+"""The `calabresella` command: registers every subcommand; heavy modules load only when used."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ledger.cli.app import new_app
+from ledger.cli.score import score
+
+app = new_app(
+    "calabresella",
+    "Scorekeeping ledger for Calabresella (Terziglio), Quartiglio and Quintiglio.\n\n"
+    "Record each deal as it was played; see every player's game points, the running totals, the "
+    "settlement in money and the history.\n\n"
+    "[b]Examples[/b]\n\n"
+    "calabresella score --players Anna,Bruno,Carla --declarer Bruno --contract solo --thirds 22",
+)
+
+
+@app.callback()
+def main(
+    ctx: typer.Context,
+    db: Annotated[str | None, typer.Option(
+        "--db", envvar="CALABRESELLA_DB", show_envvar=True,
+        help="Database: a SQLite file path or a URL (sqlite:///x.db, postgresql+psycopg://user@host/db). "
+             "Default: ledger.sqlite3 in your user data directory.")] = None,
+) -> None:
+    """Scorekeeping ledger for Calabresella."""
+    ctx.obj = {"db": db}
+
+
+app.command(rich_help_panel="Deals")(score)
+
+
+def run() -> None:
+    """Console-script entry point."""
+    app()

@@ -1,0 +1,5 @@
+"""Errors a user can cause."""
+
+
+class LedgerError(Exception):
+    """A user-caused error whose message names the value and what is allowed."""

@@ -1,0 +1,121 @@
+"""Turn what the scorekeeper typed (names, words, points) into validated deal facts."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+
+from ledger.errors import LedgerError
+from ledger.rules.cards import parse_card
+from ledger.rules.contracts import parse_aggravation, parse_call, parse_contract, parse_side
+from ledger.rules.facts import DECLARER, MONTE, Call, DealFacts
+from ledger.rules.points import check_thirds, parse_points
+from ledger.rules.profiles import Profile
+from ledger.rules.seats import resolve_player
+from ledger.rules.validate import validate
+
+
+@dataclass(frozen=True)
+class DealInput:
+    """A deal as typed: every field optional text or number, exactly what `score` and `record` take."""
+
+    declarer: str | None = None
+    contract: str | None = None
+    aggravation: str | None = None
+    called: str | None = None
+    holder: str | None = None
+    thirds: int | None = None
+    points: str | None = None
+    tricks: int | None = None
+    last_trick: str | None = None
+    auction: str | None = None
+    passed: bool = False
+    passed_before: int = 0
+
+    def to_dict(self) -> dict[str, object]:
+        """Only the fields that were given."""
+        return {k: v for k, v in asdict(self).items() if v != getattr(_TYPED_NOTHING, k)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> DealInput:
+        """The inverse of to_dict; unknown keys are an error."""
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise LedgerError(f"deal input: unknown fields {', '.join(sorted(unknown))}")
+        return cls(**data)  # type: ignore[arg-type]
+
+    def amended(self, changes: DealInput) -> DealInput:
+        """This input with every field given in `changes` replaced, dropping the facts they supersede."""
+        given = changes.to_dict()
+        cleared = {old for key in given for old in _SUPERSEDES.get(key, ())}
+        kept = {k: v for k, v in self.to_dict().items() if k not in cleared}
+        return DealInput.from_dict({**kept, **given})
+
+
+_TYPED_NOTHING = DealInput()
+_PLAY = ("declarer", "contract", "aggravation", "called", "holder", "auction")
+_SUPERSEDES: dict[str, tuple[str, ...]] = {
+    "passed": (*_PLAY, "thirds", "points", "tricks", "last_trick"),
+    "auction": (*_PLAY, "passed"),
+    "declarer": ("passed", "auction"),
+    "contract": ("aggravation", "called", "holder", "passed", "auction"),
+    "thirds": ("points",),
+    "points": ("thirds",),
+}
+
+
+def parse_auction(text: str, speakers: tuple[str, ...]) -> tuple[Call, ...]:
+    """`pass,solo,pass` or `Anna:pass,Bruno:solo`: calls in speaking order from the seat after the dealer."""
+    calls = []
+    for index, item in enumerate(part.strip() for part in text.split(",")):
+        name, sep, word = item.rpartition(":")
+        if not item:
+            raise LedgerError(f"--auction {text!r}: an empty call; write calls separated by commas")
+        if sep:
+            seat = resolve_player(name, speakers, "auction: player")
+        elif index < len(speakers):
+            seat = speakers[index]
+        else:
+            raise LedgerError(f"--auction {text!r}: {index + 1} calls, but only {len(speakers)} players speak")
+        calls.append((seat, parse_call(word)))
+    return tuple(calls)
+
+
+def _holder(text: str, players: tuple[str, ...], declarer: str | None) -> str:
+    word = text.strip().lower()
+    if word in (MONTE, DECLARER):
+        return word
+    name = resolve_player(text, players, "--holder")
+    return DECLARER if name == declarer else name
+
+
+def build_facts(typed: DealInput, profile: Profile, players: tuple[str, ...], dealer: str) -> DealFacts:
+    """Parse and validate a typed deal at the given seats; errors name the offending value."""
+    facts = DealFacts(players=players, dealer=dealer, passed_before=typed.passed_before)
+    speakers = facts.active(profile)
+    auction = parse_auction(typed.auction, speakers) if typed.auction else ()
+    bids = [(seat, call) for seat, call in auction if call is not None]
+    declarer = resolve_player(typed.declarer, players, "--declarer") if typed.declarer else None
+    contract = parse_contract(typed.contract) if typed.contract else None
+    if bids:
+        declarer = declarer or bids[-1][0]
+        contract = contract or bids[-1][1]
+    if typed.passed and (declarer or contract):
+        raise LedgerError("--passed: a passed deal has no declarer or contract")
+    if not typed.passed and not auction and declarer is None:
+        raise LedgerError("no declarer: give --declarer NAME (or --auction), or --passed if everyone passed")
+    if typed.thirds is not None and typed.points is not None:
+        raise LedgerError("give the declarer side's points once: --thirds or --points, not both")
+    thirds = check_thirds(typed.thirds) if typed.thirds is not None else None
+    if typed.points is not None:
+        thirds = parse_points(typed.points, american=profile.name == "cavendish")
+    facts = replace(
+        facts, auction=auction, declarer=declarer, contract=contract,
+        aggravation=parse_aggravation(typed.aggravation) if typed.aggravation else None,
+        called=parse_card(typed.called) if typed.called else None,
+        holder=_holder(typed.holder, players, declarer) if typed.holder else None,
+        thirds=thirds, tricks=typed.tricks,
+        last_trick=parse_side(typed.last_trick) if typed.last_trick else None,
+    )
+    validate(facts, profile)
+    return facts

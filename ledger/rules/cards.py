@@ -1,0 +1,108 @@
+"""The 40-card Italian deck: suits, ranks, card points in thirds, and card notation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from ledger.errors import LedgerError
+
+
+class Suit(Enum):
+    """Italian suits; the value is the notation letter."""
+
+    DENARI = "D"
+    COPPE = "C"
+    SPADE = "S"
+    BASTONI = "B"
+
+
+class Rank(Enum):
+    """Ranks, declared high to low; the value is the notation letter."""
+
+    TRE = "3"
+    DUE = "2"
+    ASSO = "A"
+    RE = "R"
+    CAVALLO = "C"
+    FANTE = "F"
+    SETTE = "7"
+    SEI = "6"
+    CINQUE = "5"
+    QUATTRO = "4"
+
+    @property
+    def strength(self) -> int:
+        """Higher beats lower inside a suit: the 3 is 9, the 4 is 0."""
+        return len(Rank) - 1 - list(Rank).index(self)
+
+    @property
+    def thirds(self) -> int:
+        """Card points in thirds: ace 3; 3, 2, re, cavallo, fante 1; the rest 0."""
+        if self is Rank.ASSO:
+            return 3
+        return 1 if self.strength >= Rank.FANTE.strength else 0
+
+
+SUIT_WORDS: dict[str, Suit] = {
+    "d": Suit.DENARI, "denari": Suit.DENARI, "denaro": Suit.DENARI, "coins": Suit.DENARI,
+    "diamonds": Suit.DENARI, "carreau": Suit.DENARI, "quadri": Suit.DENARI,
+    "c": Suit.COPPE, "coppe": Suit.COPPE, "coppa": Suit.COPPE, "cups": Suit.COPPE, "h": Suit.COPPE,
+    "hearts": Suit.COPPE, "coeur": Suit.COPPE, "cuori": Suit.COPPE,
+    "s": Suit.SPADE, "spade": Suit.SPADE, "spada": Suit.SPADE, "swords": Suit.SPADE,
+    "spades": Suit.SPADE, "pique": Suit.SPADE, "picche": Suit.SPADE,
+    "b": Suit.BASTONI, "bastoni": Suit.BASTONI, "bastone": Suit.BASTONI, "batons": Suit.BASTONI,
+    "clubs": Suit.BASTONI, "trefle": Suit.BASTONI, "fiori": Suit.BASTONI,
+}
+
+RANK_WORDS: dict[str, Rank] = {
+    "3": Rank.TRE, "tre": Rank.TRE, "three": Rank.TRE,
+    "2": Rank.DUE, "due": Rank.DUE, "two": Rank.DUE,
+    "a": Rank.ASSO, "1": Rank.ASSO, "asso": Rank.ASSO, "ace": Rank.ASSO,
+    "r": Rank.RE, "k": Rank.RE, "re": Rank.RE, "king": Rank.RE, "roi": Rank.RE,
+    "c": Rank.CAVALLO, "n": Rank.CAVALLO, "q": Rank.CAVALLO, "cavallo": Rank.CAVALLO,
+    "cavall": Rank.CAVALLO, "knight": Rank.CAVALLO, "queen": Rank.CAVALLO,
+    "f": Rank.FANTE, "j": Rank.FANTE, "fante": Rank.FANTE, "jack": Rank.FANTE, "valet": Rank.FANTE,
+    "7": Rank.SETTE, "sette": Rank.SETTE, "seven": Rank.SETTE,
+    "6": Rank.SEI, "sei": Rank.SEI, "six": Rank.SEI,
+    "5": Rank.CINQUE, "cinque": Rank.CINQUE, "five": Rank.CINQUE,
+    "4": Rank.QUATTRO, "quattro": Rank.QUATTRO, "four": Rank.QUATTRO,
+}
+
+CARD_HELP = "rank then suit, e.g. 3D, RS, AC, KH or 'tre di denari' (ranks 3 2 A R C F 7 6 5 4, suits D C S B)"
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """One card of the 40-card deck."""
+
+    suit: Suit
+    rank: Rank
+
+    @property
+    def thirds(self) -> int:
+        """Card points in thirds."""
+        return self.rank.thirds
+
+    def __str__(self) -> str:
+        return self.rank.value + self.suit.value
+
+
+DECK: tuple[Card, ...] = tuple(Card(suit, rank) for suit in Suit for rank in Rank)
+LAST_TRICK_THIRDS = 3
+DEAL_THIRDS = sum(card.thirds for card in DECK) + LAST_TRICK_THIRDS
+
+
+def parse_card(text: str) -> Card:
+    """Read a card from `3D`, `kh`, `10`-free French notation or Italian words (`tre di denari`)."""
+    words = text.strip().lower().replace(" di ", " ").replace(" of ", " ").split()
+    if len(words) == 2:
+        rank_word, suit_word = words
+    elif len(words) == 1 and len(words[0]) >= 2:
+        rank_word, suit_word = words[0][:-1], words[0][-1]
+    else:
+        raise LedgerError(f"card {text!r}: write {CARD_HELP}")
+    rank, suit = RANK_WORDS.get(rank_word), SUIT_WORDS.get(suit_word)
+    if rank is None or suit is None:
+        raise LedgerError(f"card {text!r}: write {CARD_HELP}")
+    return Card(suit, rank)

@@ -1,0 +1,82 @@
+"""Contracts, aggravations and sides, with the Italian and English words that name them."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import TypeVar
+
+from ledger.errors import LedgerError
+
+
+class Contract(Enum):
+    """What the declarer undertakes; `play` (Cavendish) is stored as chiamo."""
+
+    CHIAMO = "chiamo"
+    MEDIATORE = "mediatore"
+    SOLO = "solo"
+    SOLISSIMO = "solissimo"
+
+
+class Aggravation(Enum):
+    """A solissimo raised before play: not a bid, it outbids nothing."""
+
+    DIVIDETE = "dividete"
+    SCEGLIETE = "scegliete"
+
+
+class Side(Enum):
+    """Who took the last trick."""
+
+    DECLARER = "declarer"
+    OPPONENTS = "opponents"
+
+
+PASS = "pass"
+T = TypeVar("T")
+
+CONTRACT_WORDS: dict[str, Contract] = {
+    "chiamo": Contract.CHIAMO, "call": Contract.CHIAMO, "chiamata": Contract.CHIAMO,
+    "play": Contract.CHIAMO, "gioco": Contract.CHIAMO,
+    "mediatore": Contract.MEDIATORE, "mediator": Contract.MEDIATORE,
+    "solo": Contract.SOLO, "alone": Contract.SOLO,
+    "solissimo": Contract.SOLISSIMO, "solissima": Contract.SOLISSIMO,
+}
+PASS_WORDS = {"pass", "passo", "p", "-"}
+AGGRAVATION_WORDS: dict[str, Aggravation] = {
+    "dividete": Aggravation.DIVIDETE, "divide": Aggravation.DIVIDETE, "divided": Aggravation.DIVIDETE,
+    "scegliete": Aggravation.SCEGLIETE, "choose": Aggravation.SCEGLIETE, "scegli": Aggravation.SCEGLIETE,
+}
+SIDE_WORDS: dict[str, Side] = {
+    "declarer": Side.DECLARER, "decl": Side.DECLARER, "d": Side.DECLARER, "dichiarante": Side.DECLARER,
+    "opponents": Side.OPPONENTS, "opp": Side.OPPONENTS, "o": Side.OPPONENTS, "defenders": Side.OPPONENTS,
+    "avversari": Side.OPPONENTS,
+}
+
+
+def _lookup(kind: str, text: str, words: dict[str, T], allowed: str) -> T:
+    value = words.get(text.strip().lower())
+    if value is None:
+        raise LedgerError(f"{kind} {text!r}: allowed are {allowed}")
+    return value
+
+
+def parse_contract(text: str) -> Contract:
+    """`chiamo`/`call`/`play`, `mediatore`, `solo`, `solissimo`."""
+    return _lookup("contract", text, CONTRACT_WORDS, "chiamo (call, play), mediatore, solo, solissimo")
+
+
+def parse_call(text: str) -> Contract | None:
+    """One call of an auction: a contract, or None for a pass (`pass`, `passo`)."""
+    if text.strip().lower() in PASS_WORDS:
+        return None
+    return _lookup("call", text, CONTRACT_WORDS, "pass (passo), chiamo, mediatore, solo, solissimo")
+
+
+def parse_aggravation(text: str) -> Aggravation:
+    """`dividete` or `scegliete` (English: divide, choose)."""
+    return _lookup("aggravation", text, AGGRAVATION_WORDS, "dividete (divide), scegliete (choose)")
+
+
+def parse_side(text: str) -> Side:
+    """`declarer` or `opponents` (short: `decl`, `opp`)."""
+    return _lookup("last trick", text, SIDE_WORDS, "declarer (decl), opponents (opp)")

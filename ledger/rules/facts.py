@@ -1,0 +1,67 @@
+"""What happened at the table in one deal, as an immutable value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ledger.rules.cards import Card
+from ledger.rules.contracts import Aggravation, Contract, Side
+from ledger.rules.profiles import Profile
+from ledger.rules.seats import seat_after, turn_from
+
+MONTE = "monte"
+DECLARER = "declarer"
+
+Call = tuple[str, Contract | None]
+
+
+@dataclass(frozen=True)
+class DealFacts:
+    """One deal's facts; `declarer` is None for a passed deal (everyone passed).
+
+    `players` are the seats in turn order; `holder` is the seat that held the called card, or
+    `monte`, or `declarer`; `thirds`, `tricks` and `last_trick` are the declarer side's.
+    """
+
+    players: tuple[str, ...]
+    dealer: str
+    declarer: str | None = None
+    contract: Contract | None = None
+    aggravation: Aggravation | None = None
+    called: Card | None = None
+    holder: str | None = None
+    thirds: int | None = None
+    tricks: int | None = None
+    last_trick: Side | None = None
+    passed_before: int = 0
+    auction: tuple[Call, ...] = ()
+
+    @property
+    def passed(self) -> bool:
+        """Everyone passed: no declarer, no payout."""
+        return self.declarer is None
+
+    def sitting_out(self, profile: Profile) -> str | None:
+        """The dealer at a three-player game with four seated sits the deal out."""
+        if profile.three_player_game and len(self.players) == 4:
+            return self.dealer
+        return None
+
+    def active(self, profile: Profile) -> tuple[str, ...]:
+        """Who holds cards, in speaking order from the seat after the dealer."""
+        out = self.sitting_out(profile)
+        order = turn_from(self.players, seat_after(self.players, self.dealer))
+        return tuple(p for p in order if p != out)
+
+    def partner(self, profile: Profile) -> str | None:
+        """The holder of the called three in Quartiglio and Quintiglio chiamo."""
+        partnership = profile.name in ("quartiglio", "quintiglio") and self.contract is Contract.CHIAMO
+        if partnership and self.holder not in (None, MONTE, DECLARER):
+            return self.holder
+        return None
+
+    def first_lead(self, profile: Profile) -> str:
+        """Recorded only: the seat after the dealer, or the declarer in solissimo (or always, by option)."""
+        if self.declarer and (self.contract is Contract.SOLISSIMO or profile.options.get("declarer_always_leads")):
+            return self.declarer
+        return self.active(profile)[0]

@@ -1,0 +1,145 @@
+"""Score a deal: from the facts and the profile to every seated player's game points (RULES §4, §7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import prod
+
+from ledger.rules.cards import DEAL_THIRDS
+from ledger.rules.contracts import Aggravation, Contract
+from ledger.rules.facts import MONTE, DealFacts
+from ledger.rules.profiles import Profile
+from ledger.rules.sweeps import Sweep, decide_sweep
+from ledger.rules.validate import validate
+
+WIN_THIRDS = 18
+CONTRACT_VALUE = {Contract.CHIAMO: 1, Contract.MEDIATORE: 1, Contract.SOLO: 2, Contract.SOLISSIMO: 4}
+AGGRAVATION_FACTOR = {Aggravation.DIVIDETE: 2, Aggravation.SCEGLIETE: 4}
+CAVENDISH_SWEEP = 70
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """A scored deal: who won what, with a one-line explanation a player can check by hand."""
+
+    payouts: dict[str, int]
+    explanation: str
+    declarer: str | None = None
+    contract: Contract | None = None
+    aggravation: Aggravation | None = None
+    partner: str | None = None
+    declarer_thirds: int | None = None
+    declarer_won: bool | None = None
+    sweep: Sweep | None = None
+    multiplier: int = 1
+    amount: int = 0
+    sitting_out: str | None = None
+    first_lead: str | None = None
+    opponents: tuple[str, ...] = field(default=())
+
+    @property
+    def passed(self) -> bool:
+        """No declarer: everyone passed."""
+        return self.declarer is None
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-ready values."""
+        return {
+            "passed": self.passed,
+            "declarer": self.declarer,
+            "contract": self.contract.value if self.contract else None,
+            "aggravation": self.aggravation.value if self.aggravation else None,
+            "partner": self.partner,
+            "declarer_thirds": self.declarer_thirds,
+            "declarer_won": self.declarer_won,
+            "sweep": self.sweep.value if self.sweep else None,
+            "multiplier": self.multiplier,
+            "amount": self.amount,
+            "payouts": dict(self.payouts),
+            "sitting_out": self.sitting_out,
+            "first_lead": self.first_lead,
+            "explanation": self.explanation,
+        }
+
+
+def score(facts: DealFacts, profile: Profile) -> DealResult:
+    """Validate the facts and score them; payouts are integers summing to zero."""
+    validate(facts, profile)
+    out = facts.sitting_out(profile)
+    if facts.passed:
+        pot = profile.options.get("pot_carryover")
+        why = "all passed: no payment" + ("; the stake rides on the next played deal" if pot else "")
+        return DealResult({p: 0 for p in facts.players}, why, sitting_out=out,
+                          first_lead=facts.first_lead(profile))
+    assert facts.declarer is not None and facts.contract is not None and facts.thirds is not None
+    won = facts.thirds >= WIN_THIRDS
+    partner = facts.partner(profile)
+    opponents = tuple(p for p in facts.active(profile) if p not in (facts.declarer, partner))
+    if out and profile.options.get("dealer_shares"):
+        opponents += (out,)
+    if profile.name == "cavendish":
+        sweep, amount, formula = _cavendish(facts, profile)
+        multiplier = 1
+    else:
+        factors, sweep, multiplier = _factors(facts, profile, won)
+        amount = prod(value for _, value in factors)
+        formula = " x ".join(f"{label} {value}" for label, value in factors) + f" = {amount}"
+    sign = 1 if won else -1
+    payouts = {p: 0 for p in facts.players}
+    for opponent in opponents:
+        payouts[opponent] = -sign * amount
+    if partner:
+        payouts[partner] = sign * amount
+    payouts[facts.declarer] = sign * amount * len(opponents) - (amount * sign if partner else 0)
+    notes = [f"{formula} {'from' if won else 'to'} each opponent"]
+    notes += _notes(facts, profile, partner, out)
+    return DealResult(
+        payouts, "; ".join(notes), declarer=facts.declarer, contract=facts.contract,
+        aggravation=facts.aggravation, partner=partner, declarer_thirds=facts.thirds, declarer_won=won,
+        sweep=sweep, multiplier=multiplier, amount=amount, sitting_out=out,
+        first_lead=facts.first_lead(profile), opponents=opponents,
+    )
+
+
+def _factors(facts: DealFacts, profile: Profile, won: bool) -> tuple[list[tuple[str, int]], Sweep | None, int]:
+    """The labelled factors of the amount per opponent, the sweep, and the multiplier on the contract."""
+    assert facts.contract is not None and facts.thirds is not None
+    valued = profile.name == "pagat" or bool(profile.options.get("contract_multipliers"))
+    factors = [(facts.contract.value, CONTRACT_VALUE[facts.contract] if valued else 1)]
+    if facts.aggravation:
+        factors.append((facts.aggravation.value, AGGRAVATION_FACTOR[facts.aggravation]))
+    sweep = None
+    if profile.sweeps and (won or profile["sweeps_on_loss"]):
+        all_tricks = profile.tricks_per_deal(len(facts.active(profile)))
+        sweep = decide_sweep(facts.thirds, facts.tricks, facts.last_trick, all_tricks)
+    multipliers = []
+    if sweep:
+        multipliers.append((sweep.value, int(profile[f"{sweep.value}_multiplier"])))
+    if profile.options.get("pot_carryover") and facts.passed_before:
+        multipliers.append((f"pot of {facts.passed_before} passed", facts.passed_before + 1))
+    return factors + multipliers, sweep, prod(value for _, value in multipliers)
+
+
+def _cavendish(facts: DealFacts, profile: Profile) -> tuple[Sweep | None, int, str]:
+    """American scoring: the difference of the two sides' points, or 70 for all tricks or none."""
+    assert facts.thirds is not None
+    if facts.thirds in (0, DEAL_THIRDS):
+        all_tricks = profile.tricks_per_deal(len(facts.active(profile)))
+        if decide_sweep(facts.thirds, facts.tricks, facts.last_trick, all_tricks) is Sweep.CAPPOTTO:
+            side = "all" if facts.thirds else "no"
+            return Sweep.CAPPOTTO, CAVENDISH_SWEEP, f"{side} tricks: cappotto {CAVENDISH_SWEEP}"
+    other = DEAL_THIRDS - facts.thirds
+    difference = facts.thirds - other
+    return None, abs(difference), f"{facts.thirds} - {other} = {difference}: {abs(difference)}"
+
+
+def _notes(facts: DealFacts, profile: Profile, partner: str | None, out: str | None) -> list[str]:
+    notes = []
+    if partner:
+        notes.append(f"{partner} held the called three and partners {facts.declarer}")
+    elif facts.holder == MONTE and profile.name == "quartiglio" and facts.contract is Contract.CHIAMO:
+        notes.append("the called three was in the monte: the declarer plays alone")
+    if out:
+        shares = profile.options.get("dealer_shares")
+        notes.append(f"{out} deals and {'pays and receives as an opponent' if shares else 'sits out'}")
+    return notes

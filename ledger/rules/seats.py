@@ -1,0 +1,53 @@
+"""Seats in turn order (counter-clockwise), the rotating dealer, and matching typed names to seats."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+from ledger.errors import LedgerError
+
+
+def name_key(name: str) -> str:
+    """The form two names are compared in: case and accents ignored (`Niccolò` = `niccolo`)."""
+    decomposed = unicodedata.normalize("NFKD", name.strip())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+
+
+def seat_after(players: Sequence[str], name: str) -> str:
+    """The next seat in turn order: the right-hand neighbour of `name`."""
+    return players[(players.index(name) + 1) % len(players)]
+
+
+def turn_from(players: Sequence[str], first: str) -> tuple[str, ...]:
+    """Every seat once, in turn order, starting with `first`."""
+    start = players.index(first)
+    return tuple(players[start:]) + tuple(players[:start])
+
+
+def resolve_player(text: str, players: Sequence[str], what: str = "player") -> str:
+    """The seated player a typed name means: exact (case and accents ignored), else a unique prefix."""
+    key = name_key(text)
+    exact = [p for p in players if name_key(p) == key]
+    if exact:
+        return exact[0]
+    prefixed = [p for p in players if key and name_key(p).startswith(key)]
+    if len(prefixed) == 1:
+        return prefixed[0]
+    seated = ", ".join(players)
+    if prefixed:
+        raise LedgerError(f"{what} {text!r} is ambiguous: it could be {', '.join(prefixed)}")
+    raise LedgerError(f"{what} {text!r} is not seated: the players are {seated}")
+
+
+def check_seats(players: Sequence[str], counts: Sequence[int], profile: str) -> None:
+    """Reject seatings with the wrong number of players, blank or repeated names."""
+    if len(players) not in counts:
+        allowed = " or ".join(map(str, counts))
+        raise LedgerError(f"{len(players)} players: {profile} is played by {allowed} seated players")
+    keys = [name_key(p) for p in players]
+    if not all(keys):
+        raise LedgerError("players: a name cannot be blank")
+    repeated = sorted({p for p, k in zip(players, keys, strict=True) if keys.count(k) > 1})
+    if repeated:
+        raise LedgerError(f"players: {', '.join(repeated)} seated twice (names ignore case and accents)")

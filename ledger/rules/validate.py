@@ -1,0 +1,85 @@
+"""Check a deal's facts against each other and against the profile before scoring."""
+
+from __future__ import annotations
+
+from ledger.errors import LedgerError
+from ledger.rules.auction import check_auction
+from ledger.rules.cards import Rank
+from ledger.rules.contracts import Contract
+from ledger.rules.facts import DECLARER, MONTE, DealFacts
+from ledger.rules.points import check_thirds
+from ledger.rules.profiles import Profile
+from ledger.rules.seats import check_seats
+from ledger.rules.sweeps import MissingFact, check_tricks
+
+
+def validate(facts: DealFacts, profile: Profile) -> None:
+    """Raise a LedgerError naming the first fact that is impossible or missing."""
+    check_seats(facts.players, profile.seat_counts, profile.name)
+    if facts.dealer not in facts.players:
+        raise LedgerError(f"dealer {facts.dealer!r} is not seated: the players are {', '.join(facts.players)}")
+    if facts.passed_before < 0:
+        raise LedgerError(f"--passed-before {facts.passed_before}: the count of passed deals is 0 or more")
+    active = facts.active(profile)
+    if facts.auction:
+        outcome = check_auction(facts.auction, active, profile)
+        if outcome != ((facts.declarer, facts.contract) if not facts.passed else None):
+            said = f"{outcome[0]} {outcome[1].value}" if outcome else "all passed"
+            raise LedgerError(f"auction says {said}, which contradicts the declarer and contract given")
+    if facts.passed:
+        _check_passed(facts)
+        return
+    if facts.declarer not in active:
+        out = facts.sitting_out(profile)
+        why = f"{out} deals and sits out" if facts.declarer == out else "not seated"
+        raise LedgerError(f"declarer {facts.declarer!r}: {why}; the declarer is one of {', '.join(active)}")
+    _check_contract(facts, profile)
+    _check_call(facts, profile, active)
+    if facts.thirds is None:
+        raise MissingFact("thirds", "how many thirds did the declarer side take? (--thirds N or --points X)")
+    check_thirds(facts.thirds)
+    players_in_play = len(active)
+    check_tricks(facts.thirds, facts.tricks, facts.last_trick, profile.tricks_per_deal(players_in_play))
+
+
+def _check_passed(facts: DealFacts) -> None:
+    given = [name for name, value in (
+        ("contract", facts.contract), ("aggravation", facts.aggravation), ("called card", facts.called),
+        ("holder", facts.holder), ("thirds", facts.thirds), ("tricks", facts.tricks),
+        ("last trick", facts.last_trick)) if value is not None]
+    if given:
+        raise LedgerError(f"a passed deal has no declarer, so no {', '.join(given)}")
+
+
+def _check_contract(facts: DealFacts, profile: Profile) -> None:
+    if facts.contract is None:
+        raise MissingFact("contract", "which contract? (--contract chiamo|solo|solissimo)")
+    if facts.contract not in profile.contracts:
+        allowed = ", ".join(c.value for c in sorted(profile.contracts, key=profile.level))
+        raise LedgerError(f"contract {facts.contract.value}: {profile.name} has {allowed}")
+    if facts.aggravation is not None and facts.contract is not Contract.SOLISSIMO:
+        raise LedgerError(
+            f"{facts.aggravation.value} on {facts.contract.value}: dividete and scegliete exist only on a solissimo"
+        )
+
+
+def _check_call(facts: DealFacts, profile: Profile, active: tuple[str, ...]) -> None:
+    calls = facts.contract in (Contract.CHIAMO, Contract.MEDIATORE) and profile.name != "cavendish"
+    if not calls:
+        if facts.called is not None or facts.holder is not None:
+            raise LedgerError(f"{facts.contract.value}: a card is called only in chiamo (and mediatore)")
+        return
+    only_threes = profile.name in ("quartiglio", "quintiglio")
+    if only_threes and facts.called is not None and facts.called.rank is not Rank.TRE:
+        raise LedgerError(f"called card {facts.called}: in {profile.name} only a three may be called")
+    if facts.holder is None:
+        if only_threes:
+            raise MissingFact("holder", "who held the called three? (--holder NAME|monte|declarer)")
+        return
+    if facts.holder == MONTE and not profile.has_monte:
+        raise LedgerError(f"holder monte: {profile.name} is played here without a monte")
+    if facts.holder not in (MONTE, DECLARER) and facts.holder not in active:
+        raise LedgerError(f"holder {facts.holder!r}: the called card was held by one of {', '.join(active)}, "
+                          "the monte, or the declarer")
+    if facts.holder == facts.declarer:
+        raise LedgerError(f"holder {facts.holder}: write 'declarer' when the declarer held the called card")
