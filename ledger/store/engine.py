@@ -1,0 +1,144 @@
+"""Where the ledger lives and how to open it: URL resolution, SQLite settings, migrations, transactions."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+
+from sqlalchemy import Engine, create_engine, event, inspect, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, DatabaseError, NoSuchModuleError, OperationalError
+from sqlmodel import Session
+
+from ledger.errors import LedgerError
+
+ENV_VAR = "CALABRESELLA_DB"
+HEAD = "0001"
+BUSY_TIMEOUT_MS = 60_000
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def default_path() -> Path:
+    """ledger.sqlite3 in the user data directory."""
+    from platformdirs import user_data_path
+
+    return user_data_path("calabresella", appauthor=False) / "ledger.sqlite3"
+
+
+def resolve_url(given: str | None = None) -> str:
+    """`--db` (a URL or a path), else $CALABRESELLA_DB, else the default SQLite file."""
+    target = given or os.environ.get(ENV_VAR) or str(default_path())
+    if "://" in target:
+        try:
+            url = make_url(target)
+        except ArgumentError:
+            message = f"--db {target!r}: not a database URL (sqlite:///FILE or postgresql+psycopg://...)"
+            raise LedgerError(message) from None
+        if url.get_backend_name() not in ("sqlite", "postgresql"):
+            raise LedgerError(f"--db {target!r}: the ledger runs on SQLite or PostgreSQL (postgresql+psycopg://...)")
+        if url.get_backend_name() == "postgresql" and url.drivername == "postgresql":
+            url = url.set(drivername="postgresql+psycopg")
+        return url.render_as_string(hide_password=False)
+    path = Path(target).expanduser()
+    if path.is_dir():
+        raise LedgerError(f"--db {target!r} is a folder: give a file path such as {path / 'ledger.sqlite3'}")
+    return f"sqlite:///{path.resolve()}"
+
+
+def _sqlite_settings(engine: Engine) -> None:
+    """WAL, synchronous=FULL, foreign keys, a busy timeout, and BEGIN IMMEDIATE for every transaction."""
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = FULL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection) -> None:  # type: ignore[no-untyped-def]
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for the URL, with the SQLite settings where it is SQLite."""
+    try:
+        if url.startswith("sqlite"):
+            path = make_url(url).database
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+            _sqlite_settings(engine)
+            return engine
+        return create_engine(url, pool_pre_ping=True)
+    except NoSuchModuleError as error:
+        raise LedgerError(f"--db {url!r}: no driver for it ({error}); PostgreSQL needs psycopg installed") from None
+
+
+def _schema_version(engine: Engine) -> str | None:
+    """The migration the database is at; None when empty; an error when it is not a ledger."""
+    try:
+        with engine.connect() as connection:
+            tables = set(inspect(connection).get_table_names())
+            if "alembic_version" in tables:
+                return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    except (DatabaseError, OperationalError) as error:
+        where = engine.url.render_as_string(hide_password=True)
+        raise LedgerError(f"{where}: cannot open it as a ledger database ({error.orig})") from None
+    if tables:
+        raise LedgerError(f"{engine.url.database}: this database is not a Calabresella ledger "
+                          f"(it has tables {', '.join(sorted(tables)[:5])} but no ledger schema)")
+    return None
+
+
+def upgrade(engine: Engine) -> str | None:
+    """Create or upgrade the schema to the newest migration; back up a SQLite file first. Returns the backup."""
+    from alembic import command
+    from alembic.config import Config
+
+    version = _schema_version(engine)
+    if version == HEAD:
+        return None
+    backup = None
+    if version is not None and engine.url.get_backend_name() == "sqlite" and engine.url.database:
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        backup = f"{engine.url.database}.before-{HEAD}-{stamp}.bak"
+        shutil.copy2(engine.url.database, backup)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+    return backup
+
+
+def open_ledger(given: str | None = None) -> Engine:
+    """Open (creating or upgrading as needed) the ledger database named by `--db` or the environment."""
+    engine = make_engine(resolve_url(given))
+    if _schema_version(engine) != HEAD:
+        upgrade(engine)
+    return engine
+
+
+@contextmanager
+def transaction(engine: Engine) -> Iterator[Session]:
+    """A session whose work commits together or not at all (BEGIN IMMEDIATE on SQLite)."""
+    with Session(engine, expire_on_commit=False) as session, session.begin():
+        yield session
+
+
+def schema_info(engine: Engine) -> dict[str, object]:
+    """Where the ledger is and which migration it is at."""
+    return {
+        "url": engine.url.render_as_string(hide_password=True),
+        "backend": engine.url.get_backend_name(),
+        "revision": _schema_version(engine),
+        "head": HEAD,
+    }

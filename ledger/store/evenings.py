@@ -1,0 +1,128 @@
+"""Evenings: seats in turn order, the profile pinned at the start, the stake; opening and closing."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from ledger.errors import LedgerError
+from ledger.rules.profiles import Profile, make_profile
+from ledger.rules.seats import check_seats, resolve_player
+from ledger.store.models import Evening, Player, Seat, utcnow
+from ledger.store.players import ensure_player
+
+START_HINT = "start one with: calabresella evening start --players Anna,Bruno,Carla"
+
+
+@dataclass(frozen=True)
+class Table:
+    """An evening with its seats resolved: what every deal operation needs."""
+
+    evening: Evening
+    players: tuple[str, ...]
+    ids: dict[str, int]
+
+    @property
+    def profile(self) -> Profile:
+        """The profile and options pinned when the evening started."""
+        return make_profile(self.evening.profile, self.evening.options)
+
+    @property
+    def number(self) -> int:
+        """The evening's number."""
+        assert self.evening.id is not None
+        return self.evening.id
+
+
+def parse_stake(text: str) -> int:
+    """A stake per game point, e.g. `0.10`, in cents."""
+    try:
+        stake = Decimal(text.strip().replace(",", "."))
+    except InvalidOperation:
+        stake = Decimal(-1)
+    if not stake.is_finite() or stake < 0 or stake != stake.quantize(Decimal("0.01")) or stake > 100000:
+        raise LedgerError(f"--stake {text!r}: money per game point, 0 or more with at most 2 decimals, e.g. 0.10")
+    return int(stake * 100)
+
+
+def parse_currency(text: str) -> str:
+    """A three-letter currency code such as EUR."""
+    if not re.fullmatch(r"[A-Za-z]{3}", text.strip()):
+        raise LedgerError(f"--currency {text!r}: a three-letter code such as EUR, CHF or USD")
+    return text.strip().upper()
+
+
+def start_evening(
+    session: Session, players: tuple[str, ...], *, dealer: str | None = None, profile: str = "pagat",
+    options: list[str] | dict[str, object] | None = None, stake: str = "0", currency: str = "EUR",
+    place: str | None = None, note: str | None = None,
+) -> Table:
+    """Seat the players in turn order and pin the profile; new names become players."""
+    rules = make_profile(profile, options or [])
+    check_seats(players, rules.seat_counts, rules.name)
+    stake_cents, code = parse_stake(stake), parse_currency(currency)
+    people = [ensure_player(session, name) for name in players]
+    names = tuple(p.name for p in people)
+    first = resolve_player(dealer, names, "--dealer") if dealer else names[-1]
+    ids = {p.name: p.id for p in people}
+    evening = Evening(profile=rules.name, options=dict(rules.options), stake_cents=stake_cents, currency=code,
+                      first_dealer_id=ids[first], place=place, note=note)
+    session.add(evening)
+    session.flush()
+    for position, person in enumerate(people):
+        session.add(Seat(evening_id=evening.id, position=position, player_id=person.id))
+    session.flush()
+    return Table(evening, names, ids)  # type: ignore[arg-type]
+
+
+def table_of(session: Session, evening: Evening) -> Table:
+    """The evening with its seats."""
+    rows = session.exec(
+        select(Player.name, Player.id).join(Seat, Seat.player_id == Player.id)
+        .where(Seat.evening_id == evening.id).order_by(Seat.position)
+    ).all()
+    return Table(evening, tuple(name for name, _ in rows), {name: pid for name, pid in rows})
+
+
+def get_table(session: Session, number: int | None = None, *, open_only: bool = False) -> Table:
+    """Evening `number`, or the most recent open evening when no number is given."""
+    if number is None:
+        evening = session.exec(select(Evening).where(Evening.closed_at.is_(None))  # type: ignore[union-attr]
+                               .order_by(Evening.id.desc())).first()  # type: ignore[union-attr]
+        if evening is None:
+            raise LedgerError(f"no open evening: {START_HINT}")
+    else:
+        evening = session.get(Evening, number)
+        if evening is None:
+            last = session.exec(select(func.max(Evening.id))).one()
+            raise LedgerError(f"evening {number} does not exist (evenings are 1 to {last or 0})")
+    if open_only and evening.closed_at is not None:
+        raise LedgerError(f"evening {evening.id} is closed: {START_HINT}, or give --evening N of an open one")
+    return table_of(session, evening)
+
+
+def lock(session: Session, table: Table) -> Evening:
+    """Hold the evening's row until commit (PostgreSQL), so concurrent writers number deals one by one."""
+    locked = session.exec(select(Evening).where(Evening.id == table.number).with_for_update()).one()
+    session.refresh(locked)
+    return locked
+
+
+def close_evening(session: Session, table: Table) -> Table:
+    """Close an open evening; its deals stay correctable with --evening N."""
+    if table.evening.closed_at is not None:
+        raise LedgerError(f"evening {table.number} is closed already")
+    table.evening.closed_at = utcnow()
+    table.evening.revision += 1
+    session.add(table.evening)
+    session.flush()
+    return table
+
+
+def list_evenings(session: Session) -> list[Table]:
+    """Every evening, newest first."""
+    return [table_of(session, e) for e in session.exec(select(Evening).order_by(Evening.id.desc())).all()]  # type: ignore[union-attr]

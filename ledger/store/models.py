@@ -1,0 +1,137 @@
+"""The ledger's tables. Nothing is overwritten: deals change by new revisions, voids are marks."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, DateTime, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    """Now, in UTC (times are stored in UTC and shown in local time)."""
+    return datetime.now(UTC)
+
+
+def _when(nullable: bool = False) -> Any:
+    column = Column(DateTime(timezone=True), nullable=nullable)
+    return Field(default=None, sa_column=column) if nullable else Field(default_factory=utcnow, sa_column=column)
+
+
+class Player(SQLModel, table=True):
+    """A person; `key` is the name without case and accents, unique."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+    key: str = Field(unique=True, index=True)
+    created_at: datetime = _when()
+
+
+class PlayerRename(SQLModel, table=True):
+    """A rename, kept so that old score sheets stay readable."""
+
+    __tablename__ = "player_rename"
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    old_name: str
+    new_name: str
+    renamed_at: datetime = _when()
+
+
+class Evening(SQLModel, table=True):
+    """One sitting: seats, rule profile and options pinned at the start, the stake per game point."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    profile: str
+    options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    stake_cents: int = 0
+    currency: str = "EUR"
+    first_dealer_id: int = Field(foreign_key="player.id")
+    place: str | None = None
+    note: str | None = None
+    started_at: datetime = _when()
+    closed_at: datetime | None = _when(nullable=True)
+    revision: int = 0
+
+
+class Seat(SQLModel, table=True):
+    """A player's seat in turn order (position 0 first)."""
+
+    __table_args__ = (UniqueConstraint("evening_id", "position"), UniqueConstraint("evening_id", "player_id"))
+    id: int | None = Field(default=None, primary_key=True)
+    evening_id: int = Field(foreign_key="evening.id", index=True)
+    position: int
+    player_id: int = Field(foreign_key="player.id")
+
+
+class Deal(SQLModel, table=True):
+    """A deal of an evening, numbered from 1; its facts live in revisions."""
+
+    __table_args__ = (UniqueConstraint("evening_id", "number"),)
+    id: int | None = Field(default=None, primary_key=True)
+    evening_id: int = Field(foreign_key="evening.id", index=True)
+    number: int
+    key: str | None = Field(default=None, unique=True)
+    created_at: datetime = _when()
+    voided_at: datetime | None = _when(nullable=True)
+    void_reason: str | None = None
+
+
+class DealRevision(SQLModel, table=True):
+    """One version of a deal's facts and its derived result; the current one has no `superseded_at`."""
+
+    __tablename__ = "deal_revision"
+    __table_args__ = (UniqueConstraint("deal_id", "revision"),)
+    id: int | None = Field(default=None, primary_key=True)
+    deal_id: int = Field(foreign_key="deal.id", index=True)
+    revision: int
+    recorded_at: datetime = _when()
+    superseded_at: datetime | None = _when(nullable=True)
+    reason: str | None = None
+    profile: str
+    options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    typed: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    dealer_id: int = Field(foreign_key="player.id")
+    declarer_id: int | None = Field(default=None, foreign_key="player.id")
+    partner_id: int | None = Field(default=None, foreign_key="player.id")
+    contract: str | None = None
+    aggravation: str | None = None
+    called: str | None = None
+    holder: str | None = None
+    auction: str | None = None
+    declarer_thirds: int | None = None
+    tricks: int | None = None
+    last_trick: str | None = None
+    passed_before: int = 0
+    declarer_won: bool | None = None
+    sweep: str | None = None
+    multiplier: int = 1
+    amount: int = 0
+    explanation: str
+
+
+class Payout(SQLModel, table=True):
+    """One seated player's game points in one revision of a deal."""
+
+    __table_args__ = (UniqueConstraint("revision_id", "player_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    revision_id: int = Field(foreign_key="deal_revision.id", index=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    position: int
+    role: str
+    points: int
+
+
+class PaymentEntry(SQLModel, table=True):
+    """Money handed over between two players, recorded so the tab shows what is still owed."""
+
+    __tablename__ = "payment"
+    id: int | None = Field(default=None, primary_key=True)
+    payer_id: int = Field(foreign_key="player.id", index=True)
+    payee_id: int = Field(foreign_key="player.id", index=True)
+    cents: int
+    currency: str
+    evening_id: int | None = Field(default=None, foreign_key="evening.id")
+    note: str | None = None
+    paid_at: datetime = _when()

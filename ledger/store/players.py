@@ -1,0 +1,68 @@
+"""Players: unique names regardless of case and accents; a rename keeps every score sheet."""
+
+from __future__ import annotations
+
+from sqlmodel import Session, select
+
+from ledger.errors import LedgerError
+from ledger.rules.seats import name_key
+from ledger.store.models import Player, PlayerRename
+
+
+def _clean(name: str) -> str:
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        raise LedgerError("player name: a name cannot be blank")
+    if len(cleaned) > 40 or any(ch in cleaned for ch in ",:@="):
+        raise LedgerError(f"player name {name!r}: up to 40 characters, without , : @ =")
+    return cleaned
+
+
+def find_player(session: Session, name: str) -> Player | None:
+    """The player with this name (case and accents ignored), if any."""
+    return session.exec(select(Player).where(Player.key == name_key(name))).first()
+
+
+def get_player(session: Session, name: str) -> Player:
+    """The player with this name, or an error listing who exists."""
+    player = find_player(session, name)
+    if player is None:
+        known = ", ".join(p.name for p in list_players(session)[:12]) or "none yet"
+        raise LedgerError(f"unknown player {name!r}: the players are {known}")
+    return player
+
+
+def add_player(session: Session, name: str) -> Player:
+    """A new player; an error if the name (without case and accents) exists."""
+    cleaned = _clean(name)
+    existing = find_player(session, cleaned)
+    if existing:
+        raise LedgerError(f"player {name!r} exists already as {existing.name!r}")
+    player = Player(name=cleaned, key=name_key(cleaned))
+    session.add(player)
+    session.flush()
+    return player
+
+
+def ensure_player(session: Session, name: str) -> Player:
+    """The existing player of that name, or a new one."""
+    return find_player(session, name) or add_player(session, name)
+
+
+def list_players(session: Session) -> list[Player]:
+    """Every player, by name."""
+    return sorted(session.exec(select(Player)).all(), key=lambda p: p.key)
+
+
+def rename_player(session: Session, old: str, new: str) -> Player:
+    """Rename a player; history follows the player, and the old name is kept in the rename log."""
+    player = get_player(session, old)
+    cleaned = _clean(new)
+    clash = find_player(session, cleaned)
+    if clash and clash.id != player.id:
+        raise LedgerError(f"cannot rename {player.name!r} to {new!r}: {clash.name!r} exists already")
+    session.add(PlayerRename(player_id=player.id, old_name=player.name, new_name=cleaned))
+    player.name, player.key = cleaned, name_key(cleaned)
+    session.add(player)
+    session.flush()
+    return player
