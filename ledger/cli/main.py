@@ -6,7 +6,10 @@ from typing import Annotated
 
 import typer
 
+from ledger.cli import deals
 from ledger.cli.app import new_app
+from ledger.cli.evenings import evening_app
+from ledger.cli.players import players_app
 from ledger.cli.score import score
 
 app = new_app(
@@ -31,7 +34,16 @@ def main(
     ctx.obj = {"db": db}
 
 
-app.command(rich_help_panel="Deals")(score)
+app.command(rich_help_panel="At the table")(deals.record)
+app.command(rich_help_panel="At the table")(deals.undo)
+app.command(rich_help_panel="At the table")(deals.standings)
+app.command(rich_help_panel="At the table")(score)
+app.command(rich_help_panel="Corrections")(deals.amend)
+app.command(rich_help_panel="Corrections")(deals.void)
+app.command(rich_help_panel="Looking back")(deals.deals)
+app.add_typer(deals.deal_app, rich_help_panel="Looking back")
+app.add_typer(evening_app, rich_help_panel="Setting up")
+app.add_typer(players_app, rich_help_panel="Setting up")
 
 
 def run() -> None:

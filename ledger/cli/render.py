@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import UTC, datetime
 
 from rich.console import Console
 from rich.table import Table
@@ -70,3 +71,11 @@ def print_deal(result: DealResult, profile: Profile, dealer: str, totals: Mappin
     console.print(f"[bold]{headline(result, profile)}[/bold]")
     console.print(deal_table(result, dealer, totals))
     console.print(result.explanation)
+
+
+def local_time(moment: datetime | None) -> str:
+    """A stored UTC time shown in local time, `2026-11-21 21:05`."""
+    if moment is None:
+        return ""
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return aware.astimezone().strftime("%Y-%m-%d %H:%M")

@@ -10,7 +10,7 @@ from ledger.rules.contracts import parse_aggravation, parse_call, parse_contract
 from ledger.rules.facts import DECLARER, MONTE, Call, DealFacts
 from ledger.rules.points import check_thirds, parse_points
 from ledger.rules.profiles import Profile
-from ledger.rules.seats import resolve_player
+from ledger.rules.seats import name_key, resolve_player
 from ledger.rules.validate import validate
 
 
@@ -72,6 +72,10 @@ def parse_auction(text: str, speakers: tuple[str, ...]) -> tuple[Call, ...]:
         if not item:
             raise LedgerError(f"--auction {text!r}: an empty call; write calls separated by commas")
         if sep:
+            key = name_key(name)
+            if not key or not any(name_key(s).startswith(key) for s in speakers):
+                raise LedgerError(f"--auction {text!r}: {name.strip()!r} does not speak in this deal; "
+                                  f"the speakers in turn are {', '.join(speakers)}")
             seat = resolve_player(name, speakers, "auction: player")
         elif index < len(speakers):
             seat = speakers[index]
@@ -91,6 +95,8 @@ def _holder(text: str, players: tuple[str, ...], declarer: str | None) -> str:
 
 def build_facts(typed: DealInput, profile: Profile, players: tuple[str, ...], dealer: str) -> DealFacts:
     """Parse and validate a typed deal at the given seats; errors name the offending value."""
+    if dealer not in players:
+        raise LedgerError(f"dealer {dealer!r} is not seated: the players are {', '.join(players)}")
     facts = DealFacts(players=players, dealer=dealer, passed_before=typed.passed_before)
     speakers = facts.active(profile)
     auction = parse_auction(typed.auction, speakers) if typed.auction else ()

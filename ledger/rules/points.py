@@ -7,7 +7,7 @@ import re
 from ledger.errors import LedgerError
 from ledger.rules.cards import DEAL_THIRDS
 
-_ITALIAN = re.compile(r"^\s*(\d+)?\s*(?:\+?\s*([12])\s*/\s*3)?\s*$")
+_ITALIAN = re.compile(r"^\s*(\d+)?\s*(?:\+?\s*(?<!\d)([12])\s*/\s*3)?\s*$")
 
 
 def check_thirds(thirds: int, option: str = "--thirds") -> int:
@@ -22,7 +22,7 @@ def check_thirds(thirds: int, option: str = "--thirds") -> int:
 def parse_points(text: str, american: bool = False) -> int:
     """Thirds from `7`, `7+1/3`, `2/3` (Italian) or `22` of 35 (American)."""
     if american:
-        if not text.strip().isdigit():
+        if not text.strip().isdecimal():
             raise LedgerError(f"--points {text!r}: write the declarer side's points, 0 to {DEAL_THIRDS}")
         return check_thirds(int(text), "--points")
     match = _ITALIAN.match(text)

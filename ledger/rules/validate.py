@@ -67,6 +67,8 @@ def _check_call(facts: DealFacts, profile: Profile, active: tuple[str, ...]) -> 
     calls = facts.contract in (Contract.CHIAMO, Contract.MEDIATORE) and profile.name != "cavendish"
     if not calls:
         if facts.called is not None or facts.holder is not None:
+            if profile.name == "cavendish":
+                raise LedgerError("called card and holder: cavendish has one bid, play, and no card is called")
             raise LedgerError(f"{facts.contract.value}: a card is called only in chiamo (and mediatore)")
         return
     only_threes = profile.name in ("quartiglio", "quintiglio")

@@ -13,8 +13,8 @@ def _clean(name: str) -> str:
     cleaned = " ".join(name.split())
     if not cleaned:
         raise LedgerError("player name: a name cannot be blank")
-    if len(cleaned) > 40 or any(ch in cleaned for ch in ",:@="):
-        raise LedgerError(f"player name {name!r}: up to 40 characters, without , : @ =")
+    if len(cleaned) > 40 or any(ch in cleaned for ch in ",:@=[]"):
+        raise LedgerError(f"player name {name!r}: up to 40 characters, without , : @ = [ ]")
     return cleaned
 
 

@@ -1,0 +1,50 @@
+"""`calabresella players add|list|rename`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ledger.cli.app import JsonFlag, new_app, print_json
+from ledger.cli.render import console
+from ledger.cli.session import ledger_session
+
+players_app = new_app("players", "Add, list and rename players (names ignore case and accents).")
+
+
+@players_app.command("add")
+def add(ctx: typer.Context, names: Annotated[list[str], typer.Argument(help="One or more names, e.g. Anna Bruno.")]) -> None:
+    """Add players. Example: [b]calabresella players add Anna Bruno Carla[/b]"""
+    from ledger.store.players import add_player
+
+    with ledger_session(ctx) as session:
+        added = [add_player(session, name).name for name in names]
+    console.print(f"Added {', '.join(added)}.")
+
+
+@players_app.command("list")
+def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """List every player. Example: [b]calabresella players list --json[/b]"""
+    from ledger.store.players import list_players
+
+    with ledger_session(ctx) as session:
+        players = [{"id": p.id, "name": p.name, "since": p.created_at.isoformat()} for p in list_players(session)]
+    if as_json:
+        print_json(players)
+    elif not players:
+        console.print("No players yet: calabresella players add Anna Bruno Carla")
+    else:
+        console.print("\n".join(p["name"] for p in players))
+
+
+@players_app.command("rename")
+def rename(ctx: typer.Context, old: Annotated[str, typer.Argument(help="The current name.")],
+           new: Annotated[str, typer.Argument(help="The new name.")]) -> None:
+    """Rename a player; every past deal follows. Example: [b]calabresella players rename nicco Niccolò[/b]"""
+    from ledger.store.players import get_player, rename_player
+
+    with ledger_session(ctx) as session:
+        before = get_player(session, old).name
+        after = rename_player(session, old, new).name
+    console.print(f"{before} is now {after}.")
