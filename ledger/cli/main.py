@@ -11,6 +11,7 @@ from ledger.cli.app import new_app
 from ledger.cli.evenings import evening_app
 from ledger.cli.players import players_app
 from ledger.cli.score import score
+from ledger.cli.transfer import backup, db_app, export, import_
 
 app = new_app(
     "calabresella",
@@ -44,6 +45,10 @@ app.command(rich_help_panel="Looking back")(deals.deals)
 app.add_typer(deals.deal_app, rich_help_panel="Looking back")
 app.add_typer(evening_app, rich_help_panel="Setting up")
 app.add_typer(players_app, rich_help_panel="Setting up")
+app.command(rich_help_panel="Data")(export)
+app.command("import", rich_help_panel="Data")(import_)
+app.command(rich_help_panel="Data")(backup)
+app.add_typer(db_app, rich_help_panel="Data")
 
 
 def run() -> None:

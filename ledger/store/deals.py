@@ -128,13 +128,13 @@ def totals(session: Session, table: Table) -> dict[str, int]:
     return {name: int(sums.get(pid, 0)) for name, pid in table.ids.items()}
 
 
-def _score(table: Table, typed: DealInput, dealer: str) -> tuple[DealFacts, DealResult]:
+def score_typed(table: Table, typed: DealInput, dealer: str) -> tuple[DealFacts, DealResult]:
     profile = table.profile
     facts = build_facts(typed, profile, table.players, dealer)
     return facts, score(facts, profile)
 
 
-def _write_revision(session: Session, table: Table, deal: Deal, number: int, typed: DealInput, dealer: str,
+def write_revision(session: Session, table: Table, deal: Deal, number: int, typed: DealInput, dealer: str,
                     facts: DealFacts, result: DealResult, reason: str | None) -> DealRevision:
     ids = table.ids
     revision = DealRevision(
@@ -200,11 +200,11 @@ def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str
     dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else next_dealer(session, table)
     number = (session.exec(select(func.max(Deal.number)).where(Deal.evening_id == table.number)).one() or 0) + 1
     typed = _with_pot(session, table, typed, number)
-    facts, result = _score(table, typed, dealt_by)
+    facts, result = score_typed(table, typed, dealt_by)
     deal = Deal(evening_id=table.number, number=number, key=key)
     session.add(deal)
     session.flush()
-    revision = _write_revision(session, table, deal, 1, typed, dealt_by, facts, result, None)
+    revision = write_revision(session, table, deal, 1, typed, dealt_by, facts, result, None)
     counter = _bump(session, table)
     return Recorded(_view(session, table, deal, revision), result, totals(session, table), counter)
 
@@ -247,11 +247,11 @@ def amend_deal(session: Session, table: Table, number: int, changes: DealInput, 
     if "passed_before" not in changes.to_dict():
         typed = _with_pot(session, table, DealInput.from_dict({**typed.to_dict(), "passed_before": 0}), number)
     dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else names[old.dealer_id]
-    facts, result = _score(table, typed, dealt_by)
+    facts, result = score_typed(table, typed, dealt_by)
     old.superseded_at = utcnow()
     session.add(old)
     session.flush()
-    revision = _write_revision(session, table, deal, old.revision + 1, typed, dealt_by, facts, result, why)
+    revision = write_revision(session, table, deal, old.revision + 1, typed, dealt_by, facts, result, why)
     counter = _bump(session, table)
     return Recorded(_view(session, table, deal, revision), result, totals(session, table), counter)
 

@@ -1,0 +1,167 @@
+"""Export the ledger to JSON or CSV, import a JSON export (replayed and checked), and back up SQLite."""
+
+from __future__ import annotations
+
+import csv
+import io
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlmodel import Session, col, select
+
+from ledger.errors import LedgerError
+from ledger.rules.build import DealInput
+from ledger.store.deals import deal_history, list_deals, score_typed, write_revision
+from ledger.store.evenings import Table, list_evenings, start_evening, table_of
+from ledger.store.models import Deal, Evening, PaymentEntry, Player
+from ledger.store.players import ensure_player
+
+FORMAT = "calabresella-ledger"
+VERSION = 1
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def _time(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
+
+
+def _evening_data(session: Session, table: Table) -> dict[str, Any]:
+    e = table.evening
+    names = {pid: name for name, pid in table.ids.items()}
+    deals = []
+    for current in list_deals(session, table):
+        revisions = [{
+            "revision": v.revision, "recorded_at": _iso(v.row.recorded_at), "superseded_at": _iso(v.row.superseded_at),
+            "reason": v.row.reason, "dealer": v.dealer, "typed": v.row.typed, "payouts": v.payouts,
+            "explanation": v.row.explanation,
+        } for v in deal_history(session, table, current.number)]
+        deal = session.exec(select(Deal).where(Deal.evening_id == table.number, Deal.number == current.number)).one()
+        deals.append({"number": current.number, "key": deal.key, "created_at": _iso(deal.created_at),
+                      "voided_at": _iso(deal.voided_at), "void_reason": deal.void_reason, "revisions": revisions})
+    return {
+        "number": table.number, "players": list(table.players), "first_dealer": names[e.first_dealer_id],
+        "profile": e.profile, "options": e.options, "stake_cents": e.stake_cents, "currency": e.currency,
+        "place": e.place, "note": e.note, "started_at": _iso(e.started_at), "closed_at": _iso(e.closed_at),
+        "deals": deals,
+    }
+
+
+def export_data(session: Session, evening: int | None = None) -> dict[str, Any]:
+    """The whole ledger (or one evening) as plain data, every revision and void included."""
+    tables = [t for t in reversed(list_evenings(session)) if evening is None or t.number == evening]
+    names = {p.id: p.name for p in session.exec(select(Player)).all()}
+    payments = session.exec(select(PaymentEntry).order_by(col(PaymentEntry.id))).all()
+    return {
+        "format": FORMAT, "version": VERSION,
+        "evenings": [_evening_data(session, t) for t in tables],
+        "payments": [{"payer": names[p.payer_id], "payee": names[p.payee_id], "cents": p.cents,
+                      "currency": p.currency, "evening": p.evening_id, "note": p.note, "paid_at": _iso(p.paid_at)}
+                     for p in payments if evening is None or p.evening_id == evening],
+    }
+
+
+CSV_COLUMNS = ["evening", "deal", "revision", "voided", "dealer", "declarer", "partner", "contract", "aggravation",
+               "called", "holder", "declarer_thirds", "tricks", "last_trick", "declarer_won", "sweep", "multiplier",
+               "amount", "player", "role", "points", "money_cents", "currency", "explanation"]
+
+
+def export_csv(session: Session, evening: int | None = None) -> str:
+    """One row per seated player per deal (current revisions, voided deals marked)."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for table in reversed(list_evenings(session)):
+        if evening is not None and table.number != evening:
+            continue
+        names = {pid: name for name, pid in table.ids.items()}
+        for view in list_deals(session, table):
+            facts = view.to_dict(names)
+            for player, points in view.payouts.items():
+                row = {k: facts.get(k) for k in CSV_COLUMNS if k in facts}
+                writer.writerow({**row, "evening": table.number, "deal": view.number, "player": player,
+                                 "role": view.roles[player], "points": points,
+                                 "money_cents": points * table.evening.stake_cents,
+                                 "currency": table.evening.currency})
+    return out.getvalue()
+
+
+def import_data(session: Session, data: dict[str, Any]) -> list[int]:
+    """Replay an export: every revision is re-scored and must give the exported payouts. Returns new evenings."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise LedgerError(f"not a {FORMAT} export (the JSON has no \"format\": \"{FORMAT}\")")
+    if data.get("version") != VERSION:
+        raise LedgerError(f"export version {data.get('version')}: this ledger reads version {VERSION}")
+    created = [_import_evening(session, item) for item in data.get("evenings", [])]
+    for item in data.get("payments", []):
+        session.add(PaymentEntry(
+            payer_id=ensure_player(session, item["payer"]).id, payee_id=ensure_player(session, item["payee"]).id,
+            cents=item["cents"], currency=item["currency"], note=item.get("note"), paid_at=_time(item["paid_at"]),
+            evening_id=dict(zip([e["number"] for e in data.get("evenings", [])], created, strict=True)).get(
+                item.get("evening")),
+        ))
+    session.flush()
+    return created
+
+
+def _import_evening(session: Session, item: dict[str, Any]) -> int:
+    started = _time(item["started_at"])
+    clash = session.exec(select(Evening).where(Evening.started_at == started)).first()
+    if clash and tuple(table_of(session, clash).players) == tuple(item["players"]):
+        raise LedgerError(f"evening {item['number']} of the export is already in this ledger as evening {clash.id}")
+    table = start_evening(session, tuple(item["players"]), dealer=item["first_dealer"], profile=item["profile"],
+                          options=item["options"], stake=f"{item['stake_cents'] / 100:.2f}",
+                          currency=item["currency"], place=item.get("place"), note=item.get("note"))
+    evening = table.evening
+    evening.started_at = started or evening.started_at
+    for deal_item in item["deals"]:
+        _import_deal(session, table, deal_item)
+    evening.closed_at = _time(item.get("closed_at"))
+    evening.revision = sum(len(d["revisions"]) + (1 if d.get("voided_at") else 0) for d in item["deals"])
+    session.add(evening)
+    session.flush()
+    return table.number
+
+
+def _import_deal(session: Session, table: Table, item: dict[str, Any]) -> None:
+    deal = Deal(evening_id=table.number, number=item["number"], key=item.get("key"),
+                created_at=_time(item["created_at"]), voided_at=_time(item.get("voided_at")),
+                void_reason=item.get("void_reason"))
+    session.add(deal)
+    session.flush()
+    for rev in item["revisions"]:
+        typed = DealInput.from_dict(rev["typed"])
+        facts, result = score_typed(table, typed, rev["dealer"])
+        if result.payouts != rev["payouts"]:
+            raise LedgerError(f"evening {table.number} deal {item['number']} revision {rev['revision']}: the export "
+                              f"says {rev['payouts']} but the rules give {result.payouts}")
+        row = write_revision(session, table, deal, rev["revision"], typed, rev["dealer"], facts, result,
+                              rev.get("reason"))
+        row.recorded_at = _time(rev["recorded_at"]) or row.recorded_at
+        row.superseded_at = _time(rev.get("superseded_at"))
+        session.add(row)
+    session.flush()
+
+
+def backup_sqlite(engine: Engine, target: str) -> Path:
+    """An online backup of a SQLite ledger into a new file (safe while others write)."""
+    if engine.url.get_backend_name() != "sqlite" or not engine.url.database:
+        raise LedgerError("backup copies a SQLite ledger; for PostgreSQL use pg_dump")
+    path = Path(target).expanduser().resolve()
+    if path.exists():
+        raise LedgerError(f"backup {target}: the file exists; give a new path")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    source = sqlite3.connect(engine.url.database)
+    destination = sqlite3.connect(path)
+    try:
+        with destination:
+            source.backup(destination)
+    finally:
+        source.close()
+        destination.close()
+    return path
