@@ -14,7 +14,8 @@ players_app = new_app("players", "Add, list and rename players (names ignore cas
 
 
 @players_app.command("add")
-def add(ctx: typer.Context, names: Annotated[list[str], typer.Argument(help="One or more names, e.g. Anna Bruno.")]) -> None:
+def add(ctx: typer.Context,
+        names: Annotated[list[str], typer.Argument(help="One or more names, e.g. Anna Bruno.")]) -> None:
     """Add players. Example: [b]calabresella players add Anna Bruno Carla[/b]"""
     from ledger.store.players import add_player
 

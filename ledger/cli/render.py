@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 
 from rich.console import Console
 from rich.table import Table
 
+from ledger.clock import as_local
 from ledger.rules.points import format_points
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
@@ -77,5 +78,4 @@ def local_time(moment: datetime | None) -> str:
     """A stored UTC time shown in local time, `2026-11-21 21:05`."""
     if moment is None:
         return ""
-    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return aware.astimezone().strftime("%Y-%m-%d %H:%M")
+    return as_local(moment).strftime("%Y-%m-%d %H:%M")

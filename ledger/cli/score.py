@@ -26,7 +26,7 @@ def split_players(text: str) -> tuple[str, ...]:
     """`Anna,Bruno,Carla` in turn order (the next seat is the right-hand neighbour)."""
     players = tuple(name.strip() for name in text.split(","))
     if not text.strip() or not all(players):
-        raise LedgerError(f"--players {text!r}: write the names in turn order separated by commas, e.g. Anna,Bruno,Carla")
+        raise LedgerError(f"--players {text!r}: the names in turn order separated by commas, e.g. Anna,Bruno,Carla")
     return players
 
 
@@ -34,7 +34,7 @@ def split_players(text: str) -> tuple[str, ...]:
 def score(
     typed: DealInput,
     players: Annotated[str, typer.Option(
-        "--players", help="Seats in turn order (deal and play go to the right), e.g. [b]--players Anna,Bruno,Carla[/b].")],
+        "--players", help="Seats in turn order (deal and play go right), e.g. [b]--players Anna,Bruno,Carla[/b].")],
     dealer: Annotated[str | None, typer.Option(
         "--dealer", help="Who dealt this deal (default: the last player listed).")] = None,
     profile: ProfileOption = "pagat",

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, Column, DateTime, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-
-def utcnow() -> datetime:
-    """Now, in UTC (times are stored in UTC and shown in local time)."""
-    return datetime.now(UTC)
+from ledger.clock import utcnow
 
 
 def _when(nullable: bool = False) -> Any:
