@@ -209,14 +209,17 @@ def standings(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFl
     """Game points and money per player, and the running totals deal by deal. Example: [b]calabresella standings[/b]"""
     from rich.table import Table as RichTable
 
+    from ledger.cli.money import print_settlement
     from ledger.store.evenings import get_table
+    from ledger.store.money import settle
     from ledger.store.standings import standings as evening_standings
 
     with ledger_session(ctx) as session:
         table = get_table(session, evening)
         result = evening_standings(session, table)
+        settlement = settle(session, [table]) if result.closed else None
     if as_json:
-        print_json(result.to_dict())
+        print_json({**result.to_dict(), "settlement": settlement.to_dict() if settlement else None})
         return
     running = RichTable(show_edge=False, pad_edge=False, title=f"Evening {table.number}: running totals")
     running.add_column("deal", justify="right")
@@ -232,3 +235,5 @@ def standings(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFl
     for player in sorted(table.players, key=lambda p: -result.points[p]):
         final.add_row(player, signed(result.points[player]), f"{result.cents[player] / 100:+.2f}")
     console.print(final)
+    if settlement:
+        print_settlement(settlement)

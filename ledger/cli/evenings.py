@@ -108,11 +108,15 @@ def show(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = 
 @evening_app.command("close")
 def close(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = False) -> None:
     """Close an evening and print its settlement. Example: [b]calabresella evening close[/b]"""
+    from ledger.cli.money import print_settlement
     from ledger.store.evenings import close_evening, get_table
+    from ledger.store.money import settle
 
     with ledger_session(ctx) as session:
         table = close_evening(session, get_table(session, evening))
+        result = settle(session, [table])
     if as_json:
-        print_json({"evening": table.number, "closed": True})
+        print_json({"evening": table.number, "closed": True, "settlement": result.to_dict()})
         return
     console.print(f"Evening {table.number} closed.")
+    print_settlement(result)

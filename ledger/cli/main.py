@@ -9,6 +9,7 @@ import typer
 from ledger.cli import deals
 from ledger.cli.app import new_app
 from ledger.cli.evenings import evening_app
+from ledger.cli.money import paid, settle, tab
 from ledger.cli.players import players_app
 from ledger.cli.score import score
 from ledger.cli.transfer import backup, db_app, export, import_
@@ -39,6 +40,9 @@ app.command(rich_help_panel="At the table")(deals.record)
 app.command(rich_help_panel="At the table")(deals.undo)
 app.command(rich_help_panel="At the table")(deals.standings)
 app.command(rich_help_panel="At the table")(score)
+app.command(rich_help_panel="Money")(settle)
+app.command(rich_help_panel="Money")(paid)
+app.command(rich_help_panel="Money")(tab)
 app.command(rich_help_panel="Corrections")(deals.amend)
 app.command(rich_help_panel="Corrections")(deals.void)
 app.command(rich_help_panel="Looking back")(deals.deals)

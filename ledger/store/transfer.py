@@ -20,6 +20,16 @@ from ledger.store.models import Deal, Evening, PaymentEntry, Player
 from ledger.store.players import ensure_player
 
 FORMAT = "calabresella-ledger"
+
+
+class AlreadyImported(LedgerError):
+    """The export's evening is in the ledger already."""
+
+    def __init__(self, exported: int, evening: int) -> None:
+        super().__init__(f"evening {exported} of the export is already in this ledger as evening {evening}")
+        self.evening = evening
+
+
 VERSION = 1
 
 
@@ -113,7 +123,7 @@ def _import_evening(session: Session, item: dict[str, Any]) -> int:
     started = _time(item["started_at"])
     clash = session.exec(select(Evening).where(Evening.started_at == started)).first()
     if clash and tuple(table_of(session, clash).players) == tuple(item["players"]):
-        raise LedgerError(f"evening {item['number']} of the export is already in this ledger as evening {clash.id}")
+        raise AlreadyImported(item["number"], clash.id)  # type: ignore[arg-type]
     table = start_evening(session, tuple(item["players"]), dealer=item["first_dealer"], profile=item["profile"],
                           options=item["options"], stake=f"{item['stake_cents'] / 100:.2f}",
                           currency=item["currency"], place=item.get("place"), note=item.get("note"))
