@@ -116,7 +116,7 @@ def _factors(facts: DealFacts, profile: Profile, won: bool) -> tuple[list[tuple[
     if sweep:
         multipliers.append((sweep.value, int(profile[f"{sweep.value}_multiplier"])))
     if profile.options.get("pot_carryover") and facts.passed_before:
-        multipliers.append((f"pot of {facts.passed_before} passed", facts.passed_before + 1))
+        multipliers.append((f"pot ({facts.passed_before} passed)", facts.passed_before + 1))
     return factors + multipliers, sweep, prod(value for _, value in multipliers)
 
 

@@ -185,6 +185,28 @@ def _with_pot(session: Session, table: Table, typed: DealInput, number: int) -> 
     return DealInput.from_dict({**typed.to_dict(), "passed_before": _passed_before(session, table, number)})
 
 
+def _reflow_pot(session: Session, table: Table, changed: int) -> None:
+    """After deal `changed` is amended or voided, re-score later deals whose pot of passed deals changed."""
+    if not table.profile.options.get("pot_carryover"):
+        return
+    names = {pid: name for name, pid in table.ids.items()}
+    streak = 0
+    for deal, revision in _live(session, table):
+        if revision.declarer_id is None:
+            streak += 1
+            continue
+        if deal.number > changed and revision.passed_before != streak:
+            typed = DealInput.from_dict({**revision.typed, "passed_before": streak})
+            dealer = names[revision.dealer_id]
+            facts, result = score_typed(table, typed, dealer)
+            revision.superseded_at = utcnow()
+            session.add(revision)
+            session.flush()
+            write_revision(session, table, deal, revision.revision + 1, typed, dealer, facts, result,
+                           f"pot of passed deals changed by deal {changed}")
+        streak = 0
+
+
 def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str | None = None,
                 key: str | None = None) -> Recorded:
     """Validate, score and store a new deal; a repeated idempotency `key` returns the stored deal."""
@@ -252,6 +274,7 @@ def amend_deal(session: Session, table: Table, number: int, changes: DealInput, 
     session.add(old)
     session.flush()
     revision = write_revision(session, table, deal, old.revision + 1, typed, dealt_by, facts, result, why)
+    _reflow_pot(session, table, number)
     counter = _bump(session, table)
     return Recorded(_view(session, table, deal, revision), result, totals(session, table), counter)
 
@@ -267,6 +290,7 @@ def void_deal(session: Session, table: Table, number: int, reason: str | None) -
     deal.voided_at, deal.void_reason = utcnow(), why
     session.add(deal)
     session.flush()
+    _reflow_pot(session, table, number)
     counter = _bump(session, table)
     return Recorded(_view(session, table, deal, _current(session, deal)), None, totals(session, table), counter)
 

@@ -1,0 +1,94 @@
+"""Shared fixtures: real SQLite files and a real PostgreSQL server started for the test session."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+# Subprocess tests run the `calabresella` installed beside this interpreter (a venv need not be activated).
+os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+
+
+def _pg_bin(name: str) -> str | None:
+    found = shutil.which(name)
+    if found:
+        return found
+    candidates = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    return candidates[-1] if candidates else None
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _as_postgres(command: list[str]) -> list[str]:
+    """PostgreSQL refuses to run as root: run its binaries as the `postgres` user then."""
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--", *command]
+    return command
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """A throw-away PostgreSQL cluster on a free local port; yields its base URL (no database)."""
+    initdb, pg_ctl = _pg_bin("initdb"), _pg_bin("pg_ctl")
+    if not initdb or not pg_ctl:
+        pytest.skip("no PostgreSQL binaries (initdb, pg_ctl) on this machine")
+    workdir = Path(tempfile.mkdtemp(prefix="calabresella-pg-"))
+    data = workdir / "data"
+    if os.geteuid() == 0:
+        shutil.chown(workdir, "postgres", "postgres")
+    user = "postgres" if os.geteuid() == 0 else os.environ.get("USER", "postgres")
+    subprocess.run(_as_postgres([initdb, "-D", str(data), "-U", user, "-A", "trust", "--no-sync"]),
+                   check=True, capture_output=True)
+    port = _free_port()
+    options = f"-p {port} -k {workdir} -c listen_addresses=127.0.0.1 -c fsync=off"
+    subprocess.run(_as_postgres([pg_ctl, "-D", str(data), "-o", options, "-l", str(workdir / "log"), "-w", "start"]),
+                   check=True, capture_output=True)
+    try:
+        yield f"postgresql+psycopg://{user}@127.0.0.1:{port}"
+    finally:
+        subprocess.run(_as_postgres([pg_ctl, "-D", str(data), "-m", "immediate", "stop"]), capture_output=True)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_url(pg_server: str) -> str:
+    """A fresh, empty database on the test server."""
+    from sqlalchemy import create_engine, text
+
+    name = f"ledger_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(f"{pg_server}/postgres", isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return f"{pg_server}/{name}"
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    """A path for a fresh SQLite ledger file."""
+    return str(tmp_path / "ledger.sqlite3")
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The same test on a real SQLite file and on a real PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "ledger.sqlite3")
+    return request.getfixturevalue("pg_url")
