@@ -17,15 +17,15 @@ def _label(call: Contract | None) -> str:
 def check_auction(calls: Sequence[Call], speakers: Sequence[str], profile: Profile) -> tuple[str, Contract] | None:
     """Validate calls made in speaking order; return (declarer, contract), or None when all passed.
 
-    `speakers` are the active seats from the seat after the dealer. After the top bid of the ladder
-    (solissimo) nobody else may speak.
+    `speakers` are the active seats from the seat after the dealer. After solissimo nobody else may speak;
+    after another top bid (quintiglio's solo, cavendish's play) the others may only pass, and need not be recorded.
     """
     top = len(profile.ladder) - 1
     best: tuple[str, Contract] | None = None
     for index, (seat, call) in enumerate(calls):
         if index >= len(speakers):
             raise LedgerError(f"auction: {len(calls)} calls, but only {len(speakers)} players speak")
-        if best and profile.level(best[1]) == top:
+        if best and best[1] is Contract.SOLISSIMO:
             raise LedgerError(f"auction: {seat} cannot speak after {best[0]}'s {best[1].value}")
         if seat != speakers[index]:
             raise LedgerError(f"auction: call {index + 1} ({_label(call)}) is {speakers[index]}'s, not {seat}'s")

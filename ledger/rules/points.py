@@ -21,6 +21,8 @@ def check_thirds(thirds: int, option: str = "--thirds") -> int:
 
 def parse_points(text: str, american: bool = False) -> int:
     """Thirds from `7`, `7+1/3`, `2/3` (Italian) or `22` of 35 (American)."""
+    if len(text) > 20:
+        raise LedgerError(f"--points {text[:20]!r}...: too long; the declarer side's points are 0 to {DEAL_THIRDS}")
     if american:
         if not text.strip().isdecimal():
             raise LedgerError(f"--points {text!r}: write the declarer side's points, 0 to {DEAL_THIRDS}")

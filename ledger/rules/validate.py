@@ -75,7 +75,7 @@ def _check_call(facts: DealFacts, profile: Profile, active: tuple[str, ...]) -> 
     if only_threes and facts.called is not None and facts.called.rank is not Rank.TRE:
         raise LedgerError(f"called card {facts.called}: in {profile.name} only a three may be called")
     if facts.holder is None:
-        if only_threes:
+        if only_threes and facts.contract is Contract.CHIAMO:
             raise MissingFact("holder", "who held the called three? (--holder NAME|monte|declarer)")
         return
     if facts.holder == MONTE and not profile.has_monte:

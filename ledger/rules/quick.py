@@ -1,0 +1,324 @@
+"""The quick syntax: one deal typed as one short line, read into a `DealInput` (pure: no I/O).
+
+A line is `pass`, or
+
+    DECLARER CONTRACT [AGGRAVATION] [CARD][@HOLDER] POINTS [key=value ...]
+
+  bruno solo 22                        Bruno solo, 22 thirds (7+1/3)
+  br so 7+1/3                          the same, with prefixes and Italian points
+  carla chiamo 3D@anna 17 last=opp     Carla called the 3 of denari, Anna held it; last trick to the opponents
+  anna solissimo scegliete 35 tricks=12
+  pass                                 everyone passed
+
+Words ignore case (and accents in names), and any unambiguous prefix will do: `br so` is `bruno solo`.
+A prefix that fits two players or two words is an error naming them.
+- DECLARER: the first word on the line is a seated player, or `pass` (also `passo`, `-`). If it is
+  neither, it is read like the words after it (useful with auction=..., which names the declarer).
+- CONTRACT: chiamo (call, play), mediatore, solo, solissimo. `so` means solo (write `soli` for solissimo).
+- AGGRAVATION, only on a solissimo: dividete (divide), scegliete (choose).
+  Contract and aggravation words may come in any order after the declarer.
+- CARD@HOLDER: the card called in chiamo, rank then suit (3D, RS, AC, KH), and who held it: a player,
+  `monte`, or `declarer` (the declarer's own hand): `3D@anna`, `3D@monte`. `3D` alone when the holder
+  is not known, `@anna` alone when only the holder is.
+- POINTS: the declarer side's card points on the evening's scale.
+  Italian (every profile but cavendish): whole points and thirds, `7`, `7+1/3`, `5+2/3`, `2/3`,
+  0 to 11+2/3. A whole number from 12 to 35 cannot be Italian points and is read as thirds
+  (`22` = 22 thirds = 7+1/3). `22t` or `t=22` always means 22 thirds.
+  American (cavendish): 0 to 35.
+- key=value, anywhere on the line (keys too may be prefixes):
+    t=N, thirds=N        the declarer side's thirds, 0 to 35
+    points=X             the same as a POINTS word
+    tricks=N             tricks the declarer side took (asked only at 0 or 35 thirds)
+    last=decl|opp        who took the last trick (asked only when a sweep depends on it)
+    holder=NAME|monte|declarer, called=CARD    the same as CARD@HOLDER
+    dealer=NAME          who dealt, when not the next in the rotation
+    auction=CALL,CALL,.. the calls from the seat after the dealer, each `call` or `name:call`,
+                         e.g. auction=pass,solo,pass; the last bid gives the declarer and contract
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ledger.errors import LedgerError
+from ledger.rules.build import DealInput
+from ledger.rules.cards import DEAL_THIRDS, parse_card
+from ledger.rules.contracts import AGGRAVATION_WORDS, CONTRACT_WORDS, PASS, PASS_WORDS, SIDE_WORDS
+from ledger.rules.facts import DECLARER, MONTE
+from ledger.rules.points import format_points, parse_points
+from ledger.rules.profiles import Profile
+from ledger.rules.seats import name_key
+
+SYNTAX = (__doc__ or "").partition("\n\n")[2]
+"""The grammar above, for `help` screens."""
+
+
+@dataclass(frozen=True)
+class Word:
+    """What a typed word means: its kind (player, pass, contract, ...) and its canonical value."""
+
+    kind: str
+    value: str
+
+    def __str__(self) -> str:
+        return f"{self.value} (a player)" if self.kind == "player" else self.value
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The words of one place in a line: those any prefix may stand for, and aliases written out in full."""
+
+    prefixed: Mapping[str, Word]
+    exact: Mapping[str, Word] = field(default_factory=dict)
+
+    def __or__(self, other: Vocabulary) -> Vocabulary:
+        return Vocabulary({**self.prefixed, **other.prefixed}, {**self.exact, **other.exact})
+
+    def lookup(self, text: str, what: str) -> Word | None:
+        """The word `text` is, exactly, else the one meaning its prefixes share; None when nothing fits."""
+        key = name_key(text)
+        if key in self.exact or key in self.prefixed:
+            return self.exact.get(key) or self.prefixed[key]
+        found = {word for known, word in self.prefixed.items() if key and known.startswith(key)}
+        if len(found) > 1:
+            raise LedgerError(f"{what} {text!r} is ambiguous: it could be {', '.join(sorted(map(str, found)))}")
+        return found.pop() if found else None
+
+    def need(self, text: str, what: str, allowed: str) -> Word:
+        """Like lookup, but nothing fitting is an error naming what is allowed."""
+        word = self.lookup(text, what)
+        if word is None:
+            raise LedgerError(f"{what} {text!r}: allowed are {allowed}")
+        return word
+
+
+@dataclass(frozen=True)
+class QuickLine:
+    """A parsed line: the deal's facts and, separately, the dealer when `dealer=` overrides the rotation."""
+
+    deal: DealInput
+    dealer: str | None = None
+
+
+def _vocabulary(kind: str, table: Mapping[str, object], prefixed: set[str]) -> Vocabulary:
+    words = {text: Word(kind, str(getattr(value, "value", value))) for text, value in table.items()}
+    return Vocabulary({k: w for k, w in words.items() if k in prefixed},
+                      {k: w for k, w in words.items() if k not in prefixed})
+
+
+PASSES = _vocabulary("pass", dict.fromkeys(PASS_WORDS, PASS), {"pass", "passo"})
+CONTRACTS = _vocabulary("contract", {**CONTRACT_WORDS, "so": "solo"},
+                        {"chiamo", "play", "mediatore", "solo", "solissimo"})
+AGGRAVATIONS = _vocabulary("aggravation", AGGRAVATION_WORDS, {"dividete", "scegliete"})
+SIDES = _vocabulary("side", SIDE_WORDS, {"declarer", "opponents"})
+KEYS = _vocabulary("key", {**{k: k for k in ("thirds", "points", "tricks", "last", "holder", "called", "dealer",
+                                             "auction")}, "t": "thirds", "last_trick": "last", "card": "called"},
+                   {"thirds", "points", "tricks", "last", "holder", "called", "dealer", "auction"})
+KEY_HELP = "t (thirds), points, tricks, last, holder, called, dealer, auction"
+PLAY_HELP = "chiamo, mediatore, solo, solissimo, dividete, scegliete"
+
+_THIRDS = re.compile(r"(\d+)t")
+_NUMBER = re.compile(r"[\d+/]+")
+_NUMBERED_CARD = re.compile(r"\d[dcsbh]", re.IGNORECASE)
+
+
+def seated(players: Sequence[str]) -> Vocabulary:
+    """The players' names, any prefix allowed."""
+    return Vocabulary({name_key(player): Word("player", player) for player in players})
+
+
+def _holders(players: Sequence[str]) -> Vocabulary:
+    return seated(players) | Vocabulary({MONTE: Word("holder", MONTE), DECLARER: Word("holder", DECLARER)})
+
+
+def parse_thirds_word(text: str, profile: Profile) -> dict[str, object]:
+    """`22t` or a POINTS word, as the DealInput field it fills: `thirds` or `points`."""
+    word = text.strip().lower()
+    american = profile.name == "cavendish"
+    thirds = _THIRDS.fullmatch(word)
+    if thirds:
+        return {"thirds": _checked(int(thirds.group(1)), text)}
+    scale = "0 to 35" if american else "7, 7+1/3, 5+2/3 (0 to 11+2/3), or thirds as 22t"
+    if not _NUMBER.fullmatch(word):
+        raise LedgerError(f"points {text!r}: write the declarer side's points, {scale}")
+    if not american and word.isdecimal() and int(word) > DEAL_THIRDS // 3:
+        return {"thirds": _checked(int(word), text)}
+    try:
+        parse_points(word, american=american)
+    except LedgerError:
+        raise LedgerError(f"points {text!r}: write the declarer side's points, {scale}") from None
+    return {"points": word}
+
+
+def _checked(thirds: int, text: str) -> int:
+    if thirds > DEAL_THIRDS:
+        raise LedgerError(f"points {text!r}: a deal has only {DEAL_THIRDS} thirds ({format_points(DEAL_THIRDS)})")
+    return thirds
+
+
+def parse_tricks(text: str) -> int:
+    """A count of tricks (its range is the rules' to check)."""
+    if not text.strip().isdecimal():
+        raise LedgerError(f"tricks {text!r}: a whole number of tricks, e.g. tricks=12")
+    return int(text)
+
+
+def parse_side_word(text: str) -> str:
+    """`decl` or `opp` (or any prefix of declarer, opponents) as the side's canonical value."""
+    return SIDES.need(text, "last trick", "decl (declarer), opp (opponents)").value
+
+
+def parse_holder_word(text: str, players: Sequence[str]) -> str:
+    """A player, `monte` or `declarer`, by prefix; a leading `@` is allowed."""
+    return _holders(players).need(text.strip().removeprefix("@"), "holder",
+                                  f"{', '.join(players)}, monte or declarer").value
+
+
+def parse_auction(text: str, players: Sequence[str]) -> str:
+    """`p,so,pass` or `an:pass,br:solo` with every word written out: `pass,solo,pass`, `Anna:pass,Bruno:solo`."""
+    items = []
+    for item in text.split(","):
+        name, sep, call = item.rpartition(":")
+        if not call.strip():
+            raise LedgerError(f"auction={text}: an empty call; write calls separated by commas, e.g. pass,solo,pass")
+        word = (PASSES | CONTRACTS).need(call, "auction call", "pass, chiamo, mediatore, solo, solissimo").value
+        if sep:
+            word = f"{seated(players).need(name, 'auction player', ', '.join(players)).value}:{word}"
+        items.append(word)
+    return ",".join(items)
+
+
+class _Reader:
+    """Reads the tokens of one line into DealInput fields, refusing a fact given twice."""
+
+    def __init__(self, players: Sequence[str], profile: Profile) -> None:
+        self.players = tuple(players)
+        self.profile = profile
+        self.fields: dict[str, object] = {}
+        self.dealer: str | None = None
+        self.words = 0
+
+    def put(self, name: str, value: object, text: str) -> None:
+        if name in self.fields:
+            raise LedgerError(f"{text!r}: the {name.replace('_', ' ')} is given twice")
+        self.fields[name] = value
+
+    def token(self, text: str) -> None:
+        if "=" in text:
+            key, _, value = text.partition("=")
+            self.option(key, value, text)
+        elif "@" in text:
+            card, _, holder = text.partition("@")
+            if card:
+                self.put("called", str(parse_card(card)), text)
+            self.put("holder", parse_holder_word(holder, self.players), text)
+        elif _NUMBERED_CARD.fullmatch(text):
+            self.put("called", str(parse_card(text)), text)
+        elif text[0].isdigit():
+            self.points(parse_thirds_word(text, self.profile), text)
+        else:
+            self.word(text)
+
+    def points(self, filled: dict[str, object], text: str) -> None:
+        if "thirds" in self.fields or "points" in self.fields:
+            raise LedgerError(f"{text!r}: the points are given twice")
+        self.fields.update(filled)
+
+    def word(self, text: str) -> None:
+        self.words += 1
+        first = (seated(self.players) | PASSES).lookup(text, "word") if self.words == 1 else None
+        if first is not None:
+            self.put(*(("passed", True) if first.kind == "pass" else ("declarer", first.value)), text)
+            return
+        meaning = (CONTRACTS | AGGRAVATIONS).lookup(text, "word")
+        if meaning is not None:
+            self.put(meaning.kind, meaning.value, text)
+            return
+        if PASSES.lookup(text, "word"):
+            raise LedgerError(f"{text!r}: a passed deal is written `pass`, as the first word")
+        try:
+            card = parse_card(text)
+        except LedgerError:
+            card = None
+        if card is not None:
+            self.put("called", str(card), text)
+        elif seated(self.players).lookup(text, "player"):
+            raise LedgerError(f"{text!r}: only the first word names the declarer; write @{text} for who held the "
+                              f"called card, or dealer={text} for who dealt")
+        else:
+            first_word = f"a player ({', '.join(self.players)}), pass, " if self.words == 1 else ""
+            raise LedgerError(f"{text!r} is not a word of the quick syntax: allowed are {first_word}{PLAY_HELP}, "
+                              "or a card such as 3D, RS, AC, KH")
+
+    def option(self, key: str, value: str, text: str) -> None:
+        name = KEYS.need(key, "key", KEY_HELP).value if key else ""
+        if not name or not value:
+            raise LedgerError(f"{text!r}: write key=value, e.g. last=opp or tricks=12; the keys are {KEY_HELP}")
+        if name == "dealer":
+            if self.dealer is not None:
+                raise LedgerError(f"{text!r}: the dealer is given twice")
+            self.dealer = seated(self.players).need(value, "dealer", ", ".join(self.players)).value
+        elif name == "thirds":
+            if not value.isdecimal():
+                raise LedgerError(f"{text!r}: thirds are a whole number, 0 to {DEAL_THIRDS}")
+            self.points({"thirds": _checked(int(value), text)}, text)
+        elif name == "points":
+            self.points(parse_thirds_word(value, self.profile), text)
+        else:
+            self.put(*_OPTIONS[name](value, self.players), text)
+
+
+_OPTIONS: dict[str, Callable[[str, Sequence[str]], tuple[str, object]]] = {
+    "tricks": lambda value, _: ("tricks", parse_tricks(value)),
+    "last": lambda value, _: ("last_trick", parse_side_word(value)),
+    "holder": lambda value, players: ("holder", parse_holder_word(value, players)),
+    "called": lambda value, _: ("called", str(parse_card(value))),
+    "auction": lambda value, players: ("auction", parse_auction(value, players)),
+}
+
+
+def parse_quick_line(line: str, players: Sequence[str], profile: Profile) -> QuickLine:
+    """Read a quick line (see the module doc) into a deal's facts and an optional dealer override.
+
+    Only the facts written are filled in, so a fragment such as `20 last=opp` serves to amend a deal.
+    """
+    reader = _Reader(players, profile)
+    for text in line.split():
+        reader.token(text)
+    return QuickLine(DealInput(**reader.fields), reader.dealer)  # type: ignore[arg-type]
+
+
+def parse_quick(line: str, players: Sequence[str], profile: Profile) -> DealInput:
+    """Read a quick line into a deal's facts; `dealer=` belongs to the command (`--dealer`), not to the facts."""
+    quick = parse_quick_line(line, players, profile)
+    if quick.dealer is not None:
+        raise LedgerError(f"dealer={quick.dealer}: give who dealt with --dealer {quick.dealer}")
+    return quick.deal
+
+
+def parse_answer(fact: str, text: str, players: Sequence[str], profile: Profile) -> DealInput:
+    """The answer to a question for one missing fact (`declarer`, `contract`, `thirds`, `tricks`, `last_trick`,
+    `holder`), as the DealInput fields it fills."""
+    if not text.strip():
+        raise LedgerError(f"no answer: the deal needs its {fact.replace('_', ' ')}")
+    if fact == "declarer":
+        word = (seated(players) | PASSES).need(text, "declarer", f"{', '.join(players)} or pass")
+        return DealInput(passed=True) if word.kind == "pass" else DealInput(declarer=word.value)
+    if fact == "contract":
+        allowed = "chiamo, mediatore, solo, solissimo, and on a solissimo dividete or scegliete"
+        words = [(CONTRACTS | AGGRAVATIONS).need(part, "contract", allowed) for part in text.split()]
+        found = {word.kind: word.value for word in words}
+        if "contract" not in found or len(found) < len(words):
+            raise LedgerError(f"contract {text!r}: write one contract, and on a solissimo dividete or scegliete")
+        return DealInput(**found)  # type: ignore[arg-type]
+    if fact == "thirds":
+        return DealInput(**parse_thirds_word(text, profile))  # type: ignore[arg-type]
+    if fact == "tricks":
+        return DealInput(tricks=parse_tricks(text))
+    if fact == "last_trick":
+        return DealInput(last_trick=parse_side_word(text))
+    if fact == "holder":
+        return DealInput(holder=parse_holder_word(text, players))
+    raise LedgerError(f"the deal needs its {fact}, which cannot be asked for here")
