@@ -11,7 +11,9 @@ from ledger.cli.deal_options import with_deal_options
 from ledger.cli.evenings import EveningOption
 from ledger.cli.render import console, deal_table, headline, local_time, signed
 from ledger.cli.session import ledger_session
+from ledger.errors import LedgerError
 from ledger.rules.build import DealInput
+from ledger.rules.quick import parse_quick_line
 
 if TYPE_CHECKING:
     from ledger.store.deals import DealView, Recorded
@@ -54,6 +56,9 @@ def _print_recorded(table: Table, done: Recorded, as_json: bool, verb: str) -> N
 def record(
     ctx: typer.Context,
     typed: DealInput,
+    line: Annotated[str | None, typer.Argument(
+        help="The whole deal as one quick line, as in `play`, e.g. [b]'carla chiamo 3D@anna 17 last=opp'[/b].",
+        show_default=False)] = None,
     evening: EveningOption = None,
     dealer: DealerOption = None,
     key: Annotated[str | None, typer.Option(
@@ -74,12 +79,20 @@ def record(
     calabresella record --auction pass,pass,solissimo -a dividete -p 8
 
     calabresella record --passed
+
+    calabresella record "bruno solo 22"   (the quick syntax of [b]play[/b]; see [b]calabresella play --help[/b])
     """
     from ledger.store.deals import record_deal
     from ledger.store.evenings import get_table
 
     with ledger_session(ctx) as session:
         table = get_table(session, evening, open_only=evening is None)
+        if line:
+            quick = parse_quick_line(line, table.players, table.profile)
+            if quick.dealer and dealer:
+                raise LedgerError("give the dealer once: dealer= in the line or --dealer")
+            dealer = dealer or quick.dealer
+            typed = quick.deal.amended(typed)
         done = record_deal(session, table, typed, dealer=dealer, key=key)
     _print_recorded(table, done, as_json, "recorded")
 
@@ -144,7 +157,7 @@ def undo(
     _print_recorded(table, done, as_json, "undone")
 
 
-def _deals_table(table: Table, views: list[DealView], history: bool = False) -> None:
+def deals_table(table: Table, views: list[DealView], history: bool = False) -> None:
     from rich.table import Table as RichTable
 
     grid = RichTable(show_edge=False, pad_edge=False)
@@ -183,7 +196,7 @@ def deals(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag =
     elif not views:
         console.print(f"Evening {table.number} has no deals yet.")
     else:
-        _deals_table(table, views)
+        deals_table(table, views)
 
 
 @deal_app.command("show")
@@ -201,7 +214,7 @@ def show(ctx: typer.Context, number: DealNumber, evening: EveningOption = None, 
     current = views[-1]
     state = f"VOID ({current.void_reason})" if current.voided else f"revision {current.revision} counts"
     console.print(f"[bold]Deal {number}[/bold] of evening {table.number}: {state}")
-    _deals_table(table, views, history=True)
+    deals_table(table, views, history=True)
     console.print(current.row.explanation)
 
 
@@ -236,4 +249,4 @@ def standings(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFl
         final.add_row(player, signed(result.points[player]), f"{result.cents[player] / 100:+.2f}")
     console.print(final)
     if settlement:
-        print_settlement(settlement)
+        print_settlement(settlement, money_table=False)

@@ -6,8 +6,9 @@ from typing import Annotated
 
 import typer
 
-from ledger.cli import deals
+from ledger.cli import deals, play, reporting
 from ledger.cli.app import new_app
+from ledger.cli.demo import demo
 from ledger.cli.evenings import evening_app
 from ledger.cli.money import paid, settle, tab
 from ledger.cli.players import players_app
@@ -36,23 +37,26 @@ def main(
     ctx.obj = {"db": db}
 
 
+app.add_typer(evening_app, rich_help_panel="Setting up")
+app.add_typer(players_app, rich_help_panel="Setting up")
+app.command(rich_help_panel="At the table")(play.play)
 app.command(rich_help_panel="At the table")(deals.record)
 app.command(rich_help_panel="At the table")(deals.undo)
 app.command(rich_help_panel="At the table")(deals.standings)
 app.command(rich_help_panel="At the table")(score)
+app.command(rich_help_panel="Corrections")(deals.amend)
+app.command(rich_help_panel="Corrections")(deals.void)
 app.command(rich_help_panel="Money")(settle)
 app.command(rich_help_panel="Money")(paid)
 app.command(rich_help_panel="Money")(tab)
-app.command(rich_help_panel="Corrections")(deals.amend)
-app.command(rich_help_panel="Corrections")(deals.void)
 app.command(rich_help_panel="Looking back")(deals.deals)
 app.add_typer(deals.deal_app, rich_help_panel="Looking back")
-app.add_typer(evening_app, rich_help_panel="Setting up")
-app.add_typer(players_app, rich_help_panel="Setting up")
+reporting.register(app)
 app.command(rich_help_panel="Data")(export)
 app.command("import", rich_help_panel="Data")(import_)
 app.command(rich_help_panel="Data")(backup)
 app.add_typer(db_app, rich_help_panel="Data")
+app.command(rich_help_panel="Data")(demo)
 
 
 def run() -> None:

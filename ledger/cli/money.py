@@ -26,20 +26,12 @@ def _day(text: str | None) -> date | None:
         raise LedgerError(f"--since {text!r}: a day as YYYY-MM-DD, e.g. {datetime.now():%Y-%m-%d}") from None
 
 
-def print_settlement(result: Settlement, *, pairs: bool = False) -> None:
-    """Points and money per player, then who pays whom."""
-    from rich.table import Table
-
+def print_settlement(result: Settlement, *, pairs: bool = False, money_table: bool = True) -> None:
+    """Points and money per player (unless already shown), then who pays whom."""
     from ledger.settlement import format_cents
 
-    title = "Settlement of evening" + ("s " if len(result.evenings) > 1 else " ") + ", ".join(map(str, result.evenings))
-    table = Table(show_edge=False, pad_edge=False, title=title)
-    table.add_column("player")
-    table.add_column("game points", justify="right")
-    table.add_column("money", justify="right")
-    for name in sorted(result.cents, key=lambda n: -result.cents[n]):
-        table.add_row(name, signed(result.points[name]), format_cents(result.cents[name], result.currency))
-    console.print(table)
+    if money_table:
+        _print_money(result)
     if pairs:
         console.print("[bold]Who owes whom, deal by deal summed per pair[/bold]")
         for payment in result.pairs:
@@ -53,6 +45,21 @@ def print_settlement(result: Settlement, *, pairs: bool = False) -> None:
     for name, cents in result.rounding.items():
         change = "gains" if cents > 0 else "gives up"
         console.print(f"  rounding: {name} {change} {format_cents(abs(cents), result.currency)}")
+
+
+def _print_money(result: Settlement) -> None:
+    from rich.table import Table
+
+    from ledger.settlement import format_cents
+
+    title = "Settlement of evening" + ("s " if len(result.evenings) > 1 else " ") + ", ".join(map(str, result.evenings))
+    table = Table(show_edge=False, pad_edge=False, title=title)
+    table.add_column("player")
+    table.add_column("game points", justify="right")
+    table.add_column("money", justify="right")
+    for name in sorted(result.cents, key=lambda n: -result.cents[n]):
+        table.add_row(name, signed(result.points[name]), format_cents(result.cents[name], result.currency))
+    console.print(table)
 
 
 def settle(

@@ -10,8 +10,9 @@ A line is `pass`, or
   anna solissimo scegliete 35 tricks=12
   pass                                 everyone passed
 
-Words ignore case (and accents in names), and any unambiguous prefix will do: `br so` is `bruno solo`.
-A prefix that fits two players or two words is an error naming them.
+Words ignore case (and accents in names), and any unambiguous prefix of a name or of a word below
+will do: `br so` is `bruno solo`. A prefix that fits two players or two words is an error naming them.
+Aliases in parentheses (call, alone, choose, ...) are written in full.
 - DECLARER: the first word on the line is a seated player, or `pass` (also `passo`, `-`). If it is
   neither, it is read like the words after it (useful with auction=..., which names the declarer).
 - CONTRACT: chiamo (call, play), mediatore, solo, solissimo. `so` means solo (write `soli` for solissimo).
@@ -113,9 +114,9 @@ CONTRACTS = _vocabulary("contract", {**CONTRACT_WORDS, "so": "solo"},
                         {"chiamo", "play", "mediatore", "solo", "solissimo"})
 AGGRAVATIONS = _vocabulary("aggravation", AGGRAVATION_WORDS, {"dividete", "scegliete"})
 SIDES = _vocabulary("side", SIDE_WORDS, {"declarer", "opponents"})
-KEYS = _vocabulary("key", {**{k: k for k in ("thirds", "points", "tricks", "last", "holder", "called", "dealer",
-                                             "auction")}, "t": "thirds", "last_trick": "last", "card": "called"},
-                   {"thirds", "points", "tricks", "last", "holder", "called", "dealer", "auction"})
+_KEY_NAMES = ("thirds", "points", "tricks", "last", "holder", "called", "dealer", "auction")
+KEYS = _vocabulary("key", {**{k: k for k in _KEY_NAMES}, "t": "thirds", "last_trick": "last", "card": "called"},
+                   set(_KEY_NAMES))
 KEY_HELP = "t (thirds), points, tricks, last, holder, called, dealer, auction"
 PLAY_HELP = "chiamo, mediatore, solo, solissimo, dividete, scegliete"
 
@@ -288,14 +289,6 @@ def parse_quick_line(line: str, players: Sequence[str], profile: Profile) -> Qui
     for text in line.split():
         reader.token(text)
     return QuickLine(DealInput(**reader.fields), reader.dealer)  # type: ignore[arg-type]
-
-
-def parse_quick(line: str, players: Sequence[str], profile: Profile) -> DealInput:
-    """Read a quick line into a deal's facts; `dealer=` belongs to the command (`--dealer`), not to the facts."""
-    quick = parse_quick_line(line, players, profile)
-    if quick.dealer is not None:
-        raise LedgerError(f"dealer={quick.dealer}: give who dealt with --dealer {quick.dealer}")
-    return quick.deal
 
 
 def parse_answer(fact: str, text: str, players: Sequence[str], profile: Profile) -> DealInput:

@@ -96,11 +96,16 @@ def _live(session: Session, table: Table) -> list[tuple[Deal, DealRevision]]:
 
 def next_dealer(session: Session, table: Table) -> str:
     """The seat after the dealer of the last deal that stands (passed ones included)."""
-    live = _live(session, table)
     names = {pid: name for name, pid in table.ids.items()}
-    if not live:
+    last = session.exec(
+        select(DealRevision.dealer_id).join(Deal, col(Deal.id) == DealRevision.deal_id)
+        .where(Deal.evening_id == table.number, col(Deal.voided_at).is_(None),
+               col(DealRevision.superseded_at).is_(None))
+        .order_by(col(Deal.number).desc()).limit(1)
+    ).first()
+    if last is None:
         return names[table.evening.first_dealer_id]
-    return seat_after(table.players, names[live[-1][1].dealer_id])
+    return seat_after(table.players, names[last])
 
 
 def _passed_before(session: Session, table: Table, number: int) -> int:

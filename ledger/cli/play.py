@@ -1,0 +1,474 @@
+"""`calabresella play`: the interactive mode at the table, one short line per deal (see ledger.rules.quick).
+
+The process opens the ledger and imports everything once, then writes each deal in one transaction;
+questions for missing facts are asked outside any transaction. On a terminal it reads with prompt_toolkit
+(line editing, history, completion); from a pipe it reads plain lines with the same behaviour, questions
+included.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Protocol, TypeVar
+
+import typer
+from rich.text import Text
+
+from ledger.cli.app import db_url
+from ledger.cli.evenings import EveningOption
+from ledger.cli.render import console, deal_table, headline, signed
+from ledger.errors import LedgerError
+from ledger.rules.build import DealInput
+from ledger.rules.contracts import Contract
+from ledger.rules.facts import DealFacts
+from ledger.rules.points import parse_points
+from ledger.rules.profiles import DEFAULTS, Profile
+from ledger.rules.quick import KEYS, SYNTAX, parse_answer, parse_quick_line
+from ledger.rules.seats import seat_after
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+    from sqlmodel import Session
+
+    from ledger.store.deals import Recorded
+    from ledger.store.evenings import Table
+
+COMMANDS = """Commands:
+  undo                        take back the last deal (refused if the evening changed elsewhere since you saw it)
+  amend N FACTS [reason=WHY]  correct deal N, e.g. amend 3 20 reason=recount (asks why when not given)
+  void N WHY                  void deal N, e.g. void 5 misdeal
+  deals                       the evening's deals
+  standings                   game points and money
+  settle                      who pays whom
+  help                        this text
+  quit                        leave (also Ctrl-D); the evening stays open
+Ctrl-C at a question cancels the deal: nothing is written."""
+QUIT = ("quit", "exit")
+AGGRAVATIONS = ("dividete", "scegliete")
+T = TypeVar("T")
+_WORD = re.compile(r"^[^\s@=,:]*")
+
+
+class Cancelled(Exception):
+    """Ctrl-C or the end of input at a question: the deal is dropped and nothing is written."""
+
+
+class Reader(Protocol):
+    """Where lines come from: a terminal with line editing, or plain lines."""
+
+    def read(self, message: str, default: str = "", words: Sequence[str] = ()) -> str:
+        """One line; EOFError at the end of input (Ctrl-D), KeyboardInterrupt on Ctrl-C."""
+        ...
+
+
+class LineReader:
+    """Plain lines from a pipe or file: each prompt is printed, each answer is the next line (echoed)."""
+
+    def read(self, message: str, default: str = "", words: Sequence[str] = ()) -> str:
+        """The next line of stdin, or the default when it is empty."""
+        sys.stdout.write(f"{message}[{default}] " if default else message)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        if not sys.stdin.isatty():
+            sys.stdout.write(line if line.endswith("\n") else line + "\n")
+        return line.strip() or default
+
+
+class TerminalReader:
+    """prompt_toolkit: line editing, history (in memory or in a file), Tab completion of names and words."""
+
+    def __init__(self, history: Path | None = None) -> None:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+        self.session: PromptSession[str] = PromptSession(
+            history=FileHistory(str(history)) if history else InMemoryHistory(), complete_while_typing=False,
+            reserve_space_for_menu=0)
+
+    def read(self, message: str, default: str = "", words: Sequence[str] = ()) -> str:
+        """A line edited at the terminal, or the default (shown in brackets) when it is left empty."""
+        from prompt_toolkit.completion import WordCompleter
+
+        completer = WordCompleter(list(words), ignore_case=True, pattern=_WORD)
+        line = self.session.prompt(f"{message}[{default}] " if default else message, completer=completer)
+        return line.strip() or default
+
+
+@dataclass
+class Play:
+    """An open evening at the table: the engine, the readers, and what this session last saw."""
+
+    engine: Engine
+    lines: Reader
+    answers: Reader
+    number: int
+    players: tuple[str, ...]
+    profile: Profile
+    seen: int
+    dealer: str
+
+    @property
+    def contract_words(self) -> list[str]:
+        """The profile's contracts, low to high (cavendish's one bid is `play`), then the aggravations it has."""
+        if self.profile.name == "cavendish":
+            return ["play"]
+        ladder = [c.value for c in sorted(self.profile.contracts, key=self.profile.level)]
+        return ladder + (list(AGGRAVATIONS) if Contract.SOLISSIMO.value in ladder else [])
+
+    @property
+    def words(self) -> list[str]:
+        """What the main prompt completes: names, words, keys and commands."""
+        keys = [f"{key}=" for key in KEYS.prefixed]
+        return [*self.players, *self.contract_words, "pass", "monte", "declarer", "decl", "opp", *keys, "t=",
+                "reason=", *_COMMANDS, *QUIT]
+
+    def run(self) -> None:
+        """Read and act on lines until quit or the end of input."""
+        self.status()
+        while True:
+            try:
+                line = self.lines.read("> ", words=self.words).strip()
+            except KeyboardInterrupt:
+                continue
+            except EOFError:
+                break
+            if not line:
+                continue
+            word, _, rest = line.partition(" ")
+            if word.lower() in QUIT:
+                break
+            command = _COMMANDS.get(word.lower())
+            try:
+                if command:
+                    command(self, rest.strip())
+                else:
+                    self.deal(line)
+            except Cancelled:
+                console.print("Cancelled: nothing written.")
+            except LedgerError as error:
+                _error(str(error))
+            except _database_errors() as error:
+                _error(f"database: {getattr(error, 'orig', None) or error}")
+        console.print(f"Evening {self.number} stays open.")
+
+    def status(self) -> None:
+        """Who deals next and who speaks first."""
+        facts = DealFacts(players=self.players, dealer=self.dealer)
+        out = facts.sitting_out(self.profile)
+        deals = f"{self.dealer} deals and sits out" if out else f"{self.dealer} deals"
+        console.print(f"Next deal: {deals}, {facts.active(self.profile)[0]} speaks first.", markup=False)
+
+    def deal(self, line: str) -> None:
+        """Record a deal typed in the quick syntax, asking for what it lacks."""
+        from ledger.store.deals import record_deal
+
+        quick = parse_quick_line(line, self.players, self.profile)
+        done = self.write(quick.deal, lambda s, t, typed: record_deal(s, t, typed, dealer=quick.dealer), new=True)
+        self.show(done, "recorded")
+
+    def write(self, typed: DealInput, action: Callable[[Session, Table, DealInput], Recorded],
+              new: bool = False) -> Recorded:
+        """One transaction for the action; a missing fact is asked for (outside it) and the action retried.
+
+        `new`: the action records a new deal, which then is the last that stands, so its dealer's right-hand
+        neighbour deals next (no need to ask the ledger).
+        """
+        from ledger.rules.sweeps import MissingFact
+        from ledger.store.deals import next_dealer
+        from ledger.store.engine import transaction
+        from ledger.store.evenings import get_table
+
+        while True:
+            if new and not (typed.declarer or typed.passed or typed.auction):
+                typed = self.complete(typed, "declarer")
+                continue
+            try:
+                with transaction(self.engine) as session:
+                    table = get_table(session, self.number)
+                    done = action(session, table, typed)
+                    dealer = seat_after(table.players, done.deal.dealer) if new else next_dealer(session, table)
+            except MissingFact as missing:
+                typed = self.complete(typed, missing.fact)
+                continue
+            self.seen, self.dealer = done.evening_revision, dealer
+            return done
+
+    def complete(self, typed: DealInput, fact: str) -> DealInput:
+        """Ask for one missing fact until the answer reads; Ctrl-C or the end of input cancels."""
+        question, default, words = self.question(fact, typed)
+        while True:
+            answer = self.ask(question, default, words)
+            try:
+                given = parse_answer(fact, answer, self.players, self.profile)
+            except LedgerError as error:
+                _error(str(error))
+                continue
+            return DealInput.from_dict({**typed.to_dict(), **given.to_dict()})
+
+    def question(self, fact: str, typed: DealInput) -> tuple[str, str, list[str]]:
+        """The question for a fact (the declarer, or one MissingFact names), its default and its completions."""
+        if fact == "declarer":
+            return "Who declared? (a name, or pass) ", "", [*self.players, "pass"]
+        if fact == "contract":
+            words = self.contract_words
+            extra = " [dividete|scegliete]" if "scegliete" in words else ""
+            return f"Which contract? ({', '.join(w for w in words if w not in AGGRAVATIONS)}{extra}) ", "", words
+        if fact == "thirds":
+            scale = "0 to 35" if self.profile.name == "cavendish" else "e.g. 7, 7+1/3, or 22t in thirds"
+            return f"The declarer side's points? ({scale}) ", "", []
+        if fact == "tricks":
+            seated = 3 if self.profile.three_player_game else len(self.players)
+            every = self.profile.tricks_per_deal(seated)
+            known = typed.thirds
+            if known is None and typed.points is not None:
+                known = parse_points(typed.points, american=self.profile.name == "cavendish")
+            default = {35: str(every), 0: "0"}.get(known if known is not None else -1, "")
+            return f"How many tricks did the declarer side take? (0 to {every}) ", default, []
+        if fact == "last_trick":
+            return "Who took the last trick? (decl or opp) ", "", ["decl", "opp"]
+        return "Who held the called card? (a name, monte, or declarer) ", "", [*self.players, "monte", "declarer"]
+
+    def ask(self, question: str, default: str = "", words: Sequence[str] = ()) -> str:
+        """One answer; Ctrl-C or the end of input cancels what is being asked for."""
+        try:
+            return self.answers.read(question, default, words)
+        except (KeyboardInterrupt, EOFError):
+            raise Cancelled from None
+
+    def show(self, done: Recorded, verb: str) -> None:
+        """The deal's headline, payouts with running totals in one table, the explanation; then who deals next."""
+        deal = done.deal
+        title = f"Deal {deal.number} {verb}" + (f" (revision {deal.revision})" if deal.revision > 1 else "")
+        if done.result is None:
+            totals = ", ".join(f"{p} {signed(v)}" for p, v in done.totals.items())
+            console.print(Text(f"{title} ({deal.void_reason}). Totals: {totals}", style="bold"))
+        else:
+            console.print(Text(f"{title} · {headline(done.result, self.profile)}", style="bold"))
+            console.print(deal_table(done.result, deal.dealer, done.totals))
+            console.print(done.result.explanation, markup=False)
+        self.status()
+
+    def amend(self, rest: str) -> None:
+        """`amend N FACTS [reason=WHY]`: a new revision of deal N with the facts given changed."""
+        from ledger.store.deals import amend_deal
+
+        number, rest = _number("amend", rest, "amend 3 20 reason=recount")
+        fragment, _, why = rest.partition("reason=")
+        quick = parse_quick_line(fragment, self.players, self.profile)
+        if not quick.deal.to_dict() and quick.dealer is None:
+            raise LedgerError(f"amend {number}: give the facts to change, e.g. amend {number} 20 reason=recount")
+        reason = why.strip() or self.reason()
+        done = self.write(quick.deal, lambda s, t, typed: amend_deal(s, t, number, typed, reason, dealer=quick.dealer))
+        self.show(done, "amended")
+
+    def void(self, rest: str) -> None:
+        """`void N WHY`: deal N stays in the log but no longer counts."""
+        from ledger.store.deals import void_deal
+
+        number, why = _number("void", rest, "void 5 misdeal")
+        reason = why.removeprefix("reason=").strip() or self.reason()
+        self.show(self.write(DealInput(), lambda s, t, _: void_deal(s, t, number, reason)), "voided")
+
+    def reason(self) -> str:
+        """Ask why, until something is said."""
+        while not (answer := self.ask("Why? (kept with the correction) ")):
+            _error("a correction needs a reason")
+        return answer
+
+    def undo(self, rest: str) -> None:
+        """Take back the last deal, unless the evening changed since this session last saw it."""
+        from ledger.store.deals import undo_last
+
+        _no_arguments("undo", rest)
+        self.show(self.write(DealInput(), lambda s, t, _: undo_last(s, t, seen_revision=self.seen)), "undone")
+
+    def deals(self, rest: str) -> None:
+        """The evening's deals, voided ones struck through."""
+        from ledger.cli.deals import deals_table
+        from ledger.store.deals import list_deals
+
+        _no_arguments("deals", rest)
+        table, views = self.read(list_deals)
+        if views:
+            deals_table(table, views)
+        else:
+            console.print("No deals yet.")
+
+    def standings(self, rest: str) -> None:
+        """Game points and money per player, best first."""
+        from rich.table import Table as RichTable
+
+        from ledger.settlement import format_cents
+        from ledger.store.standings import standings
+
+        _no_arguments("standings", rest)
+        _, result = self.read(standings)
+        grid = RichTable(show_edge=False, pad_edge=False, title=f"Evening {self.number}", title_justify="left")
+        grid.add_column("player")
+        grid.add_column("game points", justify="right")
+        grid.add_column("money", justify="right")
+        for player in sorted(result.points, key=lambda p: -result.points[p]):
+            grid.add_row(player, signed(result.points[player]), format_cents(result.cents[player], result.currency))
+        console.print(grid)
+
+    def settle(self, rest: str) -> None:
+        """Money per player and the fewest payments that settle the evening, as `calabresella settle` shows them."""
+        from ledger.cli.money import print_settlement
+        from ledger.store.money import settle
+
+        _no_arguments("settle", rest)
+        print_settlement(self.read(lambda session, table: settle(session, [table]))[1])
+
+    def read(self, query: Callable[[Session, Table], T]) -> tuple[Table, T]:
+        """Run a query in its own transaction; what it showed counts as seen."""
+        from ledger.store.engine import transaction
+        from ledger.store.evenings import get_table
+
+        with transaction(self.engine) as session:
+            table = get_table(session, self.number)
+            self.seen = table.evening.revision
+            return table, query(session, table)
+
+    def help(self, rest: str) -> None:
+        """The quick syntax and the commands."""
+        console.print(SYNTAX + "\n" + COMMANDS, markup=False, highlight=False)
+
+
+_COMMANDS: dict[str, Callable[[Play, str], None]] = {
+    "undo": Play.undo, "amend": Play.amend, "void": Play.void, "deals": Play.deals, "standings": Play.standings,
+    "settle": Play.settle, "help": Play.help, "?": Play.help,
+}
+
+
+def _error(message: str) -> None:
+    typer.echo(f"Error: {message}", err=True)
+
+
+def _database_errors() -> type[Exception]:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    return SQLAlchemyError
+
+
+def _number(command: str, rest: str, example: str) -> tuple[int, str]:
+    first, _, after = rest.partition(" ")
+    if not first.isdecimal() or int(first) < 1:
+        raise LedgerError(f"{command} {first!r}: give the deal's number first, e.g. {example}")
+    return int(first), after.strip()
+
+
+def _no_arguments(command: str, rest: str) -> None:
+    if rest:
+        raise LedgerError(f"{command} {rest!r}: {command} takes nothing after it")
+
+
+def _label(profile: Profile) -> str:
+    """`pagat`, or `pagat (sweeps=off)` with the options that differ from the profile's defaults."""
+    changed = [f"{key}={'on' if value is True else 'off' if value is False else value}"
+               for key, value in profile.options.items() if DEFAULTS[profile.name][key] != value]
+    return f"{profile.name} ({', '.join(changed)})" if changed else profile.name
+
+
+def _history_file(engine: Engine) -> Path:
+    """Next to a SQLite ledger, else in the user data directory."""
+    if engine.url.get_backend_name() == "sqlite" and engine.url.database:
+        return Path(f"{engine.url.database}.history")
+    from platformdirs import user_data_path
+
+    return user_data_path("calabresella", appauthor=False) / "play.history"
+
+
+def _start(engine: Engine, answers: Reader) -> Table:
+    """Ask for players, profile, stake and currency, and start an evening; the last answers are the defaults."""
+    from ledger.cli.score import split_players
+    from ledger.store.engine import transaction
+    from ledger.store.evenings import start_evening
+
+    console.print("No open evening: starting one.")
+    given = ["", "pagat", "0", "EUR"]
+    questions = ["Players, in turn order (e.g. Anna,Bruno,Carla): ", "Profile (and options, e.g. pagat sweeps=off): ",
+                 "Stake per game point: ", "Currency: "]
+    while True:
+        try:
+            given = [answers.read(q, default) for q, default in zip(questions, given, strict=True)]
+        except (KeyboardInterrupt, EOFError):
+            console.print("No evening started.")
+            raise typer.Exit(1) from None
+        players, (profile, *options), stake, currency = given[0], (given[1].split() or ["pagat"]), *given[2:]
+        try:
+            with transaction(engine) as session:
+                return start_evening(session, split_players(players), profile=profile, options=options,
+                                     stake=stake, currency=currency)
+        except LedgerError as error:
+            _error(str(error))
+
+
+def play(
+    ctx: typer.Context,
+    evening: EveningOption = None,
+    history: Annotated[bool, typer.Option(
+        "--history/--no-history",
+        help="Keep typed lines in a history file next to the ledger (on a terminal only).")] = True,
+) -> None:
+    """At the table: record a whole evening, one short line per deal.
+
+    Opens the evening given, or the most recent open one; with none open, asks for the players, the
+    profile, the stake and the currency, and starts one. Before each deal it shows who deals and who
+    speaks first; after it, the payouts, the explanation and the running totals.
+
+    [b]A deal on one line[/b], or [b]pass[/b]:
+      DECLARER CONTRACT \\[AGGRAVATION] \\[CARD]\\[@HOLDER] POINTS \\[key=value ...]
+
+      bruno solo 22                          22 thirds (7+1/3)
+      br so 7+1/3                            the same: prefixes, Italian points
+      carla chiamo 3D@anna 17 last=opp       called card @ who held it (a name, monte, declarer)
+      anna solissimo scegliete 35 tricks=12  aggravation on a solissimo: dividete, scegliete
+      pass                                   everyone passed
+
+    Names and words: any unambiguous prefix (so = solo, soli = solissimo); an ambiguous one is an error.
+    Points on the profile's scale: Italian 7, 7+1/3, 5+2/3 (0 to 11+2/3; a whole number from 12 to 35
+    can only be thirds), cavendish 0 to 35; 22t or t=22 is always thirds.
+    Keys: t=N, points=X, tricks=N, last=decl|opp, holder=NAME|monte|declarer, called=CARD,
+    dealer=NAME, auction=pass,solo,pass. What the line lacks and the rules need is asked for;
+    Ctrl-C at a question cancels the deal, and nothing is written.
+
+    [b]Commands[/b]: undo · amend N FACTS \\[reason=WHY] · void N WHY · deals · standings · settle · help ·
+    quit (or Ctrl-D)
+
+    [b]Example[/b]: calabresella play --evening 3
+    """
+    from ledger.store.deals import next_dealer
+    from ledger.store.engine import open_ledger, transaction
+    from ledger.store.evenings import get_table
+
+    engine = open_ledger(db_url(ctx))
+    try:
+        terminal = sys.stdin.isatty() and sys.stdout.isatty()
+        lines: Reader = TerminalReader(_history_file(engine) if history else None) if terminal else LineReader()
+        answers: Reader = TerminalReader() if terminal else lines
+        with transaction(engine) as session:
+            try:
+                table: Table | None = get_table(session, evening, open_only=True)
+            except LedgerError:
+                if evening is not None:
+                    raise
+                table = None
+        if table is None:
+            table = _start(engine, answers)
+        with transaction(engine) as session:
+            table = get_table(session, table.number)
+            dealer = next_dealer(session, table)
+        profile = table.profile
+        console.print(Text(f"Evening {table.number}: {', '.join(table.players)} · {_label(profile)} · stake "
+                           f"{table.evening.stake_cents / 100:.2f} {table.evening.currency} per game point",
+                           style="bold"))
+        console.print("Type a deal (e.g. bruno solo 22, or pass), or help.")
+        Play(engine, lines, answers, table.number, table.players, profile, table.evening.revision, dealer).run()
+    finally:
+        engine.dispose()

@@ -1,0 +1,276 @@
+"""`calabresella play` driven for real: in a pseudo-terminal (pexpect) and through a pipe, then the ledger read back."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+
+from ledger.rules.build import DealInput
+from ledger.store.deals import DealView, deal_history, list_deals, record_deal, totals
+from ledger.store.engine import open_ledger, transaction
+from ledger.store.evenings import close_evening, get_table, start_evening
+
+PROMPT = "\x1b[?2004h"
+"""prompt_toolkit turns bracketed paste on when a prompt is ready for typing: the moment to send the next line."""
+SHOWN = "\x1b[?25h"
+"""... and shows the cursor when it has drawn the prompt."""
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\r")
+ENV = {**os.environ, "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
+SHIM = """
+from ledger.cli.main import app
+from ledger.cli.play import play
+if not any((c.name or c.callback.__name__) == "play" for c in app.registered_commands):
+    app.command(rich_help_panel="At the table")(play)
+app(prog_name="calabresella")
+"""
+
+
+def _command() -> list[str]:
+    """The installed `calabresella`; until main.py registers `play`, the same app with `play` registered on it."""
+    from ledger.cli.main import app
+
+    if any((c.name or getattr(c.callback, "__name__", "")) == "play" for c in app.registered_commands):
+        return [shutil.which("calabresella") or "calabresella"]
+    return [sys.executable, "-c", SHIM]
+
+
+def _plain(text: str) -> str:
+    return ANSI.sub("", text)
+
+
+class Table:
+    """One `calabresella play` in a pseudo-terminal; every exchange ends when the next prompt is ready."""
+
+    def __init__(self, db: Path, *args: str) -> None:
+        program, *prefix = _command()
+        self.child = pexpect.spawn(program, [*prefix, "--db", str(db), "play", *args], encoding="utf-8", timeout=30,
+                                   dimensions=(60, 160), env=ENV)
+        self.opening = self.wait()
+
+    def wait(self) -> str:
+        """Everything printed up to the next prompt, that prompt's question included."""
+        self.child.expect_exact(PROMPT)
+        before = self.child.before
+        self.child.expect_exact(SHOWN)
+        return _plain(before + self.child.before)
+
+    def send(self, line: str) -> str:
+        self.child.sendline(line)
+        return self.wait()
+
+    def control(self, key: str) -> str:
+        self.child.sendcontrol(key)
+        return self.wait()
+
+    def close_with(self, line: str | None) -> str:
+        """Leave with a line (`quit`), or with Ctrl-D when None; the command must end with status 0."""
+        if line is None:
+            self.child.sendcontrol("d")
+        else:
+            self.child.sendline(line)
+        self.child.expect(pexpect.EOF)
+        self.child.close()
+        assert self.child.exitstatus == 0
+        return _plain(self.child.before)
+
+
+def _row(output: str, player: str) -> list[str]:
+    """The cells of a player's row in the deal table: player, role, game points, total."""
+    line = next(line for line in output.splitlines() if line.startswith(player + " "))
+    return [cell.strip() for cell in line.split("│")]
+
+
+def _ledger(db: Path) -> tuple[dict[str, int], list[DealView], int]:
+    """Totals, deals and revision of evening 1, read back from the file."""
+    engine = open_ledger(str(db))
+    try:
+        with transaction(engine) as session:
+            table = get_table(session, 1)
+            return totals(session, table), list_deals(session, table), table.evening.revision
+    finally:
+        engine.dispose()
+
+
+def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
+    db = tmp_path / "ledger.sqlite3"
+    table = Table(db)
+    assert "No open evening" in table.opening and "Players, in turn order" in table.opening
+    assert "Profile" in table.send("Anna,Bruno,Carla")
+    assert "Stake per game point: [0]" in table.send("")
+    assert "Currency: [EUR]" in table.send("0.10")
+    out = table.send("")
+    assert "Evening 1: Anna, Bruno, Carla · pagat · stake 0.10 EUR per game point" in out
+    assert "Next deal: Carla deals, Anna speaks first." in out
+
+    out = table.send("bruno solo 22")
+    assert "Deal 1 recorded · Bruno solo: 22 thirds (7+1/3), won" in out
+    assert _row(out, "Bruno") == ["Bruno", "declarer", "+4", "+4"]
+    assert _row(out, "Carla") == ["Carla", "opponent, dealer", "-2", "-2"]
+    assert "solo 2 = 2 from each opponent" in out
+    assert "Next deal: Anna deals, Bruno speaks first." in out
+
+    out = table.send("carla chiamo 3D@anna 17 last=opp")
+    assert "Deal 2 recorded · Carla chiamo: 17 thirds (5+2/3), lost" in out
+    assert _row(out, "Anna") == ["Anna", "opponent, dealer", "+1", "-1"]
+    assert _row(out, "Carla") == ["Carla", "declarer", "-2", "-4"]
+
+    out = table.send("carla solissimo 6+1/3")
+    assert "Deal 3 recorded · Carla solissimo: 19 thirds (6+1/3), won" in out
+    assert _row(out, "Carla") == ["Carla", "declarer", "+8", "+4"]
+
+    out = table.send("anna solissimo dividete 8")
+    assert "Anna solissimo dividete: 24 thirds (8), won" in out
+    assert _row(out, "Anna") == ["Anna", "declarer", "+16", "+11"]
+
+    assert "How many tricks did the declarer side take? (0 to 12) [12]" in table.send("an soli sc 35")
+    out = table.send("")
+    assert "Deal 5 recorded · Anna solissimo scegliete: 35 thirds (11+2/3), won, cappotto" in out
+    assert "solissimo 4 x scegliete 4 x cappotto 2 = 32 from each opponent" in out
+    assert _row(out, "Anna") == ["Anna", "declarer, dealer", "+64", "+75"]
+
+    assert "Who took the last trick? (decl or opp)" in table.send("br ch 4t")
+    assert "Error: last trick 'me': allowed are decl (declarer), opp (opponents)" in table.send("me")
+    out = table.send("decl")
+    assert "Deal 6 recorded · Bruno chiamo: 4 thirds (1+1/3), lost, stramazzo" in out
+    assert _row(out, "Bruno") == ["Bruno", "declarer, dealer", "-6", "-45"]
+
+    out = table.send("pass")
+    assert "Deal 7 recorded · All passed." in out
+    assert "Next deal: Anna deals, Bruno speaks first." in out
+
+    out = table.send("br so 7+1/3")
+    assert "Deal 8 recorded" in out and _row(out, "Bruno") == ["Bruno", "declarer", "+4", "-41"]
+
+    # errors: one line each, the prompt stays usable, nothing is written
+    assert "Error: points '12+1/3'" in table.send("bruno solo 12+1/3")
+    assert "Error: word 's' is ambiguous: it could be scegliete, solissimo, solo" in table.send("b s 7")
+    assert "The declarer side's points?" in table.send("anna solo")
+    assert "Cancelled: nothing written." in table.control("c")
+    assert _ledger(db)[2] == 8
+
+    # corrections
+    out = table.send("amend 1 5 reason=recount")
+    assert "Deal 1 amended (revision 2) · Bruno solo: 15 thirds (5), lost" in out
+    assert _row(out, "Bruno") == ["Bruno", "declarer", "-4", "-49"]
+    assert "Why? (kept with the correction)" in table.send("amend 4 scegliete")
+    out = table.send("it was scegliete")
+    assert "Deal 4 amended (revision 2) · Anna solissimo scegliete: 24 thirds (8), won" in out
+    assert _row(out, "Anna") == ["Anna", "declarer", "+32", "+96"]
+    out = table.send("undo")
+    assert "Deal 8 undone (undo). Totals: Anna +98, Bruno -61, Carla -37" in out
+
+    # another writer changes the evening: undo now refuses, and nothing changes
+    engine = open_ledger(str(db))
+    with transaction(engine) as session:
+        record_deal(session, get_table(session, 1), DealInput(passed=True))
+    engine.dispose()
+    assert "Error: undo refused: evening 1 changed since you saw it (revision 11, now 12)" in table.send("undo")
+
+    out = table.send("deals")
+    assert re.search(r"8 │ Anna\s+│ Bruno solo 22 .*VOID: undo", out)
+    out = table.send("standings")
+    assert re.search(r"Anna\s+│\s+\+98 │\s+9\.80 EUR", out)
+    assert re.search(r"Bruno\s+│\s+-61 │\s+-6\.10 EUR", out)
+    out = table.send("settle")
+    assert "Bruno pays Anna 6.10 EUR" in out and "Carla pays Anna 3.70 EUR" in out
+    assert "amend N FACTS [reason=WHY]" in table.send("help")
+    assert "Evening 1 stays open." in table.close_with("quit")
+
+    points, deals, revision = _ledger(db)
+    assert points == {"Anna": 98, "Bruno": -61, "Carla": -37}
+    assert revision == 12
+    assert [d.number for d in deals] == list(range(1, 10))
+    assert [d.number for d in deals if d.voided] == [8] and deals[7].void_reason == "undo"
+    assert {d.number: d.revision for d in deals if d.revision > 1} == {1: 2, 4: 2}
+    assert deals[0].row.reason == "recount" and deals[3].row.reason == "it was scegliete"
+    assert (deals[1].row.called, deals[1].row.holder, deals[1].row.last_trick) == ("3D", "Anna", "opponents")
+    assert (deals[4].row.sweep, deals[4].row.tricks) == ("cappotto", 12)
+    assert (deals[5].row.sweep, deals[5].row.last_trick) == ("stramazzo", "declarer")
+    assert [d.passed for d in deals].count(True) == 2
+    assert [d.dealer for d in deals[:8]] == ["Carla", "Anna", "Bruno"] * 2 + ["Carla", "Anna"]
+    engine = open_ledger(str(db))
+    with transaction(engine) as session:
+        history = deal_history(session, get_table(session, 1), 1)
+    engine.dispose()
+    assert [(v.row.declarer_thirds, v.payouts["Bruno"]) for v in history] == [(22, 4), (15, -4)]
+    assert (tmp_path / "ledger.sqlite3.history").read_text().count("bruno solo 22") == 1
+
+
+def test_an_error_leaves_the_prompt_usable_and_the_ledger_untouched(tmp_path: Path) -> None:
+    db = tmp_path / "four.sqlite3"
+    engine = open_ledger(str(db))
+    with transaction(engine) as session:
+        start_evening(session, ("Anna", "Bruno", "Carla", "Dario"))
+    engine.dispose()
+    table = Table(db, "--evening", "1", "--no-history")
+    assert "Next deal: Dario deals and sits out, Anna speaks first." in table.opening
+    for line, message in [
+        ("dario solo 22", "Error: declarer 'Dario': Dario deals and sits out; the declarer is one of Anna, Bruno, "
+                          "Carla"),
+        ("bruno solo 40t", "Error: points '40t': a deal has only 35 thirds"),
+        ("zoe solo 22", "Error: 'zoe' is not a word of the quick syntax"),
+        ("anna solo 22 dealer=zoe", "Error: dealer 'zoe': allowed are Anna, Bruno, Carla, Dario"),
+        ("amend 3 20 reason=x", "Error: deal 3 does not exist in evening 1: it has no deals yet"),
+        ("amend three 20", "Error: amend 'three': give the deal's number first"),
+        ("void 1 misdeal", "Error: deal 1 does not exist"),
+        ("undo", "Error: undo: evening 1 has no deal to take back"),
+        ("deals now", "Error: deals 'now': deals takes nothing after it"),
+    ]:
+        out = table.send(line)
+        assert message in out
+        assert sum("Error" in text for text in out.splitlines()) == 1
+    assert "No deals yet." in table.send("deals")
+    assert _ledger(db)[1:] == ([], 0)
+    out = table.send("an so 20")
+    assert _row(out, "Dario") == ["Dario", "sits out, dealer", "0", "0"]
+    assert _row(out, "Anna") == ["Anna", "declarer", "+4", "+4"]
+    assert "Next deal: Anna deals and sits out, Bruno speaks first." in out
+    table.close_with(None)
+    assert _ledger(db)[0] == {"Anna": 4, "Bruno": -2, "Carla": -2, "Dario": 0}
+    assert not (tmp_path / "four.sqlite3.history").exists()
+
+
+def test_plain_lines_from_a_pipe_behave_the_same(tmp_path: Path) -> None:
+    db = tmp_path / "piped.sqlite3"
+    lines = ["Anna,Bruno,Carla", "", "", "CHF", "bruno solo", "7+1/3", "bruno chiamo 4t", "opp", "oops",
+             "anna solo 35", "11", "amend 1 20", "recount", "void 2 misdeal", "standings"]
+    done = subprocess.run([*_command(), "--db", str(db), "play"], input="\n".join(lines) + "\n", text=True,
+                          capture_output=True, timeout=60, env=ENV, check=False)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Players, in turn order (e.g. Anna,Bruno,Carla): Anna,Bruno,Carla\n" in out
+    assert "The declarer side's points? (e.g. 7, 7+1/3, or 22t in thirds) 7+1/3\n" in out
+    assert "Deal 1 recorded · Bruno solo: 22 thirds (7+1/3), won" in out
+    assert "Who took the last trick? (decl or opp) opp\n" in out
+    assert "Deal 2 recorded · Bruno chiamo: 4 thirds (1+1/3), lost" in out
+    assert "How many tricks did the declarer side take? (0 to 12) [12] 11\n" in out
+    assert "Deal 3 recorded · Anna solo: 35 thirds (11+2/3), won, stramazzo" in out
+    assert "Deal 1 amended (revision 2)" in out
+    assert "Deal 2 voided (misdeal). Totals: Anna +10, Bruno -2, Carla -8" in out
+    assert "Evening 1 stays open." in out
+    assert done.stderr == "Error: 'oops' is not a word of the quick syntax: allowed are a player (Anna, Bruno, " \
+                          "Carla), pass, chiamo, mediatore, solo, solissimo, dividete, scegliete, or a card such as " \
+                          "3D, RS, AC, KH\n"
+    points, deals, revision = _ledger(db)
+    assert points == {"Anna": 10, "Bruno": -2, "Carla": -8} and revision == 5
+    assert [(d.number, d.revision, d.voided) for d in deals] == [(1, 2, False), (2, 1, True), (3, 1, False)]
+
+
+def test_an_evening_that_cannot_be_opened_is_one_error_line(tmp_path: Path) -> None:
+    db = tmp_path / "closed.sqlite3"
+    engine = open_ledger(str(db))
+    with transaction(engine) as session:
+        close_evening(session, start_evening(session, ("Anna", "Bruno", "Carla")))
+    engine.dispose()
+    for args, message in [(["--evening", "5"], "Error: evening 5 does not exist (evenings are 1 to 1)\n"),
+                          (["--evening", "1"], "Error: evening 1 is closed: start one with")]:
+        done = subprocess.run([*_command(), "--db", str(db), "play", *args], input="", text=True,
+                              capture_output=True, timeout=60, env=ENV, check=False)
+        assert done.returncode == 2
+        assert done.stderr.startswith(message) and done.stderr.count("\n") == 1
