@@ -31,7 +31,9 @@ def print_settlement(result: Settlement, *, pairs: bool = False, money_table: bo
     from ledger.settlement import format_cents
 
     if money_table:
-        _print_money(result)
+        plural = "s " if len(result.evenings) > 1 else " "
+        title = f"Settlement of evening{plural}" + ", ".join(map(str, result.evenings))
+        print_money(title, result.points, result.cents, result.currency)
     if pairs:
         console.print("[bold]Who owes whom, deal by deal summed per pair[/bold]")
         for payment in result.pairs:
@@ -47,18 +49,18 @@ def print_settlement(result: Settlement, *, pairs: bool = False, money_table: bo
         console.print(f"  rounding: {name} {change} {format_cents(abs(cents), result.currency)}")
 
 
-def _print_money(result: Settlement) -> None:
+def print_money(title: str, points: dict[str, int], cents: dict[str, int], currency: str) -> None:
+    """Game points and money per player, the winners first."""
     from rich.table import Table
 
     from ledger.settlement import format_cents
 
-    title = "Settlement of evening" + ("s " if len(result.evenings) > 1 else " ") + ", ".join(map(str, result.evenings))
     table = Table(show_edge=False, pad_edge=False, title=title)
     table.add_column("player")
     table.add_column("game points", justify="right")
     table.add_column("money", justify="right")
-    for name in sorted(result.cents, key=lambda n: -result.cents[n]):
-        table.add_row(name, signed(result.points[name]), format_cents(result.cents[name], result.currency))
+    for name in sorted(cents, key=lambda n: (-cents[n], -points[n])):
+        table.add_row(name, signed(points[name]), format_cents(cents[name], currency))
     console.print(table)
 
 

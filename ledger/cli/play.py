@@ -302,20 +302,12 @@ class Play:
 
     def standings(self, rest: str) -> None:
         """Game points and money per player, best first."""
-        from rich.table import Table as RichTable
-
-        from ledger.settlement import format_cents
+        from ledger.cli.money import print_money
         from ledger.store.standings import standings
 
         _no_arguments("standings", rest)
         _, result = self.read(standings)
-        grid = RichTable(show_edge=False, pad_edge=False, title=f"Evening {self.number}", title_justify="left")
-        grid.add_column("player")
-        grid.add_column("game points", justify="right")
-        grid.add_column("money", justify="right")
-        for player in sorted(result.points, key=lambda p: -result.points[p]):
-            grid.add_row(player, signed(result.points[player]), format_cents(result.cents[player], result.currency))
-        console.print(grid)
+        print_money(f"Evening {self.number}", result.points, result.cents, result.currency)
 
     def settle(self, rest: str) -> None:
         """Money per player and the fewest payments that settle the evening, as `calabresella settle` shows them."""

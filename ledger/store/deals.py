@@ -202,14 +202,19 @@ def _reflow_pot(session: Session, table: Table, changed: int) -> None:
             continue
         if deal.number > changed and revision.passed_before != streak:
             typed = DealInput.from_dict({**revision.typed, "passed_before": streak})
-            dealer = names[revision.dealer_id]
-            facts, result = score_typed(table, typed, dealer)
-            revision.superseded_at = utcnow()
-            session.add(revision)
-            session.flush()
-            write_revision(session, table, deal, revision.revision + 1, typed, dealer, facts, result,
-                           f"pot of passed deals changed by deal {changed}")
+            _supersede(session, table, deal, revision, typed, names[revision.dealer_id],
+                       f"pot of passed deals changed by deal {changed}")
         streak = 0
+
+
+def _supersede(session: Session, table: Table, deal: Deal, old: DealRevision, typed: DealInput, dealer: str,
+               reason: str) -> tuple[DealRevision, DealResult]:
+    """Score the new facts, then mark the old revision superseded and write the new one."""
+    facts, result = score_typed(table, typed, dealer)
+    old.superseded_at = utcnow()
+    session.add(old)
+    session.flush()
+    return write_revision(session, table, deal, old.revision + 1, typed, dealer, facts, result, reason), result
 
 
 def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str | None = None,
@@ -251,21 +256,22 @@ def _require_open(table: Table) -> None:
         raise LedgerError(f"evening {table.number} is closed: its deals can no longer change")
 
 
-def _require_reason(reason: str | None, what: str) -> str:
+def _correctable(session: Session, table: Table, number: int, reason: str | None, verb: str) -> tuple[Deal, str]:
+    """Deal `number` of an open evening, not voided, with the reason for correcting it."""
+    _require_open(table)
     if not reason or not reason.strip():
-        raise LedgerError(f"{what}: give a --reason, e.g. --reason 'wrong thirds'")
-    return reason.strip()
+        raise LedgerError(f"{verb} deal {number}: give a --reason, e.g. --reason 'wrong thirds'")
+    lock(session, table)
+    deal = get_deal(session, table, number)
+    if deal.voided_at is not None:
+        raise LedgerError(f"deal {number} is voided already ({deal.void_reason}): it cannot be {verb}ed")
+    return deal, reason.strip()
 
 
 def amend_deal(session: Session, table: Table, number: int, changes: DealInput, reason: str | None,
                *, dealer: str | None = None) -> Recorded:
     """Write a new revision of deal `number` with the given facts changed; the old one stays readable."""
-    _require_open(table)
-    why = _require_reason(reason, f"amend deal {number}")
-    lock(session, table)
-    deal = get_deal(session, table, number)
-    if deal.voided_at is not None:
-        raise LedgerError(f"deal {number} is voided ({deal.void_reason}): it cannot be amended")
+    deal, why = _correctable(session, table, number, reason, "amend")
     old = _current(session, deal)
     names = {pid: name for name, pid in table.ids.items()}
     if not changes.to_dict() and dealer is None:
@@ -274,11 +280,7 @@ def amend_deal(session: Session, table: Table, number: int, changes: DealInput, 
     if "passed_before" not in changes.to_dict():
         typed = _with_pot(session, table, DealInput.from_dict({**typed.to_dict(), "passed_before": 0}), number)
     dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else names[old.dealer_id]
-    facts, result = score_typed(table, typed, dealt_by)
-    old.superseded_at = utcnow()
-    session.add(old)
-    session.flush()
-    revision = write_revision(session, table, deal, old.revision + 1, typed, dealt_by, facts, result, why)
+    revision, result = _supersede(session, table, deal, old, typed, dealt_by, why)
     _reflow_pot(session, table, number)
     counter = _bump(session, table)
     return Recorded(_view(session, table, deal, revision), result, totals(session, table), counter)
@@ -286,12 +288,7 @@ def amend_deal(session: Session, table: Table, number: int, changes: DealInput, 
 
 def void_deal(session: Session, table: Table, number: int, reason: str | None) -> Recorded:
     """Mark deal `number` void: it stays in the log but no longer counts."""
-    _require_open(table)
-    why = _require_reason(reason, f"void deal {number}")
-    lock(session, table)
-    deal = get_deal(session, table, number)
-    if deal.voided_at is not None:
-        raise LedgerError(f"deal {number} is voided already ({deal.void_reason})")
+    deal, why = _correctable(session, table, number, reason, "void")
     deal.voided_at, deal.void_reason = utcnow(), why
     session.add(deal)
     session.flush()
