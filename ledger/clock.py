@@ -12,5 +12,9 @@ def utcnow() -> datetime:
 
 def as_local(moment: datetime) -> datetime:
     """A stored time (naive ones are UTC) in the local time zone."""
-    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return aware.astimezone()
+    return as_utc(moment).astimezone()
+
+
+def as_utc(moment: datetime) -> datetime:
+    """A stored time (naive ones are UTC) as an aware UTC time."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)

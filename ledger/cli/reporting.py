@@ -142,7 +142,9 @@ def _write_csv(tables: dict[str, pd.DataFrame], path: Path) -> None:
 
 
 def _cell(column: str, value: object) -> str:
+    """A value as shown in a table: rates in percent, cents in currency units, text escaped from rich markup."""
     import pandas as pd
+    from rich.markup import escape
 
     if value is None or (not isinstance(value, str) and pd.isna(value)):
         return "-"
@@ -152,24 +154,26 @@ def _cell(column: str, value: object) -> str:
         return f"{float(value) / 100:.2f}"
     if isinstance(value, float):
         return f"{value:.2f}"
-    return str(value)
+    return escape(str(value))
 
 
 def _header(column: str) -> str:
+    """`per deal declarer` for `per_deal_declarer_cents`."""
     return column.removesuffix("_cents").replace("_", " ")
 
 
 def _print_tables(tables: dict[str, pd.DataFrame], scope: str) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     from reports.stats import SECTIONS
 
     console = Console(highlight=False)
     if tables["summary"]["deals"].iloc[0] == 0:
-        console.print(f"No deals stand for {scope}.")
+        console.print(f"No deals stand for {escape(scope)}.")
         return
-    console.print(f"[bold]Statistics[/bold] · {scope}")
+    console.print(f"[bold]Statistics[/bold] · {escape(scope)}")
     for name, table in tables.items():
         if table.empty:
             continue
@@ -178,13 +182,14 @@ def _print_tables(tables: dict[str, pd.DataFrame], scope: str) -> None:
             rows = table.set_index("player") if name == "players" else table
             shown.add_column("")
             for head in rows.index if name == "players" else [""]:
-                shown.add_column(str(head), justify="right")
+                shown.add_column(escape(str(head)), justify="right")
             for column in rows.columns:
                 shown.add_row(_header(column), *[_cell(column, v) for v in rows[column]])
         else:
             for column in table.columns:
                 numeric = table[column].dtype.kind in "iuf"
-                shown.add_column(_header(column), justify="right" if numeric else "left")
+                label = escape(str(column)) if name == "called" else _header(column)  # holders are player names
+                shown.add_column(label, justify="right" if numeric else "left")
             for row in table.itertuples(index=False):
                 shown.add_row(*[_cell(column, value) for column, value in zip(table.columns, row, strict=True)])
         console.print()

@@ -17,9 +17,10 @@ from sqlmodel import Session
 from ledger.errors import LedgerError
 
 ENV_VAR = "CALABRESELLA_DB"
-HEAD = "0001"
 BUSY_TIMEOUT_MS = 60_000
 MIGRATIONS = Path(__file__).with_name("migrations")
+KNOWN = tuple(sorted(path.name[:4] for path in (MIGRATIONS / "versions").glob("[0-9][0-9][0-9][0-9]_*.py")))
+HEAD = KNOWN[-1]
 
 
 def default_path() -> Path:
@@ -50,14 +51,16 @@ def resolve_url(given: str | None = None) -> str:
 
 
 def _sqlite_settings(engine: Engine) -> None:
-    """WAL, synchronous=FULL, foreign keys, a busy timeout, and BEGIN IMMEDIATE for every transaction."""
+    """synchronous=FULL, foreign keys, a busy timeout, and BEGIN IMMEDIATE for every transaction.
+
+    WAL is switched on by `open_ledger` once the file is known to be a ledger: it is a lasting change.
+    """
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute("PRAGMA synchronous = FULL")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
@@ -91,11 +94,28 @@ def _schema_version(engine: Engine) -> str | None:
                 return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
     except (DatabaseError, OperationalError) as error:
         where = engine.url.render_as_string(hide_password=True)
-        raise LedgerError(f"{where}: cannot open it as a ledger database ({error.orig})") from None
+        reason = (str(error.orig).strip().splitlines() or ["no answer"])[0]
+        raise LedgerError(f"{where}: cannot open it as a ledger database ({reason})") from None
     if tables:
         raise LedgerError(f"{engine.url.database}: this database is not a Calabresella ledger "
                           f"(it has tables {', '.join(sorted(tables)[:5])} but no ledger schema)")
     return None
+
+
+def _check_known(engine: Engine, version: str | None) -> None:
+    if version is not None and version not in KNOWN:
+        raise LedgerError(f"{engine.url.render_as_string(hide_password=True)}: written by a newer calabresella "
+                          f"(schema {version}; this one knows up to {HEAD}): upgrade calabresella-ledger")
+
+
+def _enable_wal(engine: Engine) -> None:
+    """Readers never block the writer, and the writer never blocks readers (SQLite only)."""
+    if engine.url.get_backend_name() == "sqlite":
+        raw = engine.raw_connection()
+        try:
+            raw.driver_connection.execute("PRAGMA journal_mode = WAL")  # type: ignore[union-attr]
+        finally:
+            raw.close()
 
 
 def upgrade(engine: Engine) -> str | None:
@@ -104,6 +124,7 @@ def upgrade(engine: Engine) -> str | None:
     from alembic.config import Config
 
     version = _schema_version(engine)
+    _check_known(engine, version)
     if version == HEAD:
         return None
     backup = None
@@ -122,8 +143,11 @@ def upgrade(engine: Engine) -> str | None:
 def open_ledger(given: str | None = None) -> Engine:
     """Open (creating or upgrading as needed) the ledger database named by `--db` or the environment."""
     engine = make_engine(resolve_url(given))
-    if _schema_version(engine) != HEAD:
+    version = _schema_version(engine)
+    _check_known(engine, version)
+    if version != HEAD:
         upgrade(engine)
+    _enable_wal(engine)
     return engine
 
 

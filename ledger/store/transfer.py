@@ -12,8 +12,10 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
+from ledger.clock import as_utc
 from ledger.errors import LedgerError
 from ledger.rules.build import DealInput
+from ledger.rules.seats import name_key
 from ledger.store.deals import deal_history, list_deals, score_typed, write_revision
 from ledger.store.evenings import Table, list_evenings, start_evening, table_of
 from ledger.store.models import Deal, Evening, PaymentEntry, Player
@@ -34,11 +36,12 @@ VERSION = 1
 
 
 def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment else None
+    return as_utc(moment).isoformat() if moment else None
 
 
 def _time(text: str | None) -> datetime | None:
-    return datetime.fromisoformat(text) if text else None
+    """An exported time; one without an offset is UTC, as the ledger stores them."""
+    return as_utc(datetime.fromisoformat(text)) if text else None
 
 
 def _evening_data(session: Session, table: Table) -> dict[str, Any]:
@@ -107,7 +110,10 @@ def import_data(session: Session, data: dict[str, Any]) -> list[int]:
         raise LedgerError(f"not a {FORMAT} export (the JSON has no \"format\": \"{FORMAT}\")")
     if data.get("version") != VERSION:
         raise LedgerError(f"export version {data.get('version')}: this ledger reads version {VERSION}")
-    created = [_import_evening(session, item) for item in data.get("evenings", [])]
+    try:
+        created = [_import_evening(session, item) for item in data.get("evenings", [])]
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise LedgerError(f"not a valid export: a missing or bad field ({type(error).__name__}: {error})") from None
     for item in data.get("payments", []):
         session.add(PaymentEntry(
             payer_id=ensure_player(session, item["payer"]).id, payee_id=ensure_player(session, item["payee"]).id,
@@ -122,15 +128,16 @@ def import_data(session: Session, data: dict[str, Any]) -> list[int]:
 def _import_evening(session: Session, item: dict[str, Any]) -> int:
     started = _time(item["started_at"])
     clash = session.exec(select(Evening).where(Evening.started_at == started)).first()
-    if clash and tuple(table_of(session, clash).players) == tuple(item["players"]):
+    if clash and [name_key(p) for p in table_of(session, clash).players] == [name_key(p) for p in item["players"]]:
         raise AlreadyImported(item["number"], clash.id)  # type: ignore[arg-type]
     table = start_evening(session, tuple(item["players"]), dealer=item["first_dealer"], profile=item["profile"],
                           options=item["options"], stake=f"{item['stake_cents'] / 100:.2f}",
                           currency=item["currency"], place=item.get("place"), note=item.get("note"))
     evening = table.evening
     evening.started_at = started or evening.started_at
+    seated = dict(zip(item["players"], table.players, strict=True))
     for deal_item in item["deals"]:
-        _import_deal(session, table, deal_item)
+        _import_deal(session, table, deal_item, seated)
     evening.closed_at = _time(item.get("closed_at"))
     evening.revision = sum(len(d["revisions"]) + (1 if d.get("voided_at") else 0) for d in item["deals"])
     session.add(evening)
@@ -138,7 +145,13 @@ def _import_evening(session: Session, item: dict[str, Any]) -> int:
     return table.number
 
 
-def _import_deal(session: Session, table: Table, item: dict[str, Any]) -> None:
+def _import_deal(session: Session, table: Table, item: dict[str, Any], seated: dict[str, str]) -> None:
+    """One deal with every revision; `seated` maps the export's spelling of names to the ledger's."""
+    key = item.get("key")
+    used = session.exec(select(Deal).where(Deal.key == key)).first() if key else None
+    if used:
+        raise LedgerError(f"deal {item['number']} of the export has key {key!r}, already used by deal {used.number} "
+                          f"of evening {used.evening_id}")
     deal = Deal(evening_id=table.number, number=item["number"], key=item.get("key"),
                 created_at=_time(item["created_at"]), voided_at=_time(item.get("voided_at")),
                 void_reason=item.get("void_reason"))
@@ -146,11 +159,12 @@ def _import_deal(session: Session, table: Table, item: dict[str, Any]) -> None:
     session.flush()
     for rev in item["revisions"]:
         typed = DealInput.from_dict(rev["typed"])
-        facts, result = score_typed(table, typed, rev["dealer"])
-        if result.payouts != rev["payouts"]:
+        dealer = seated[rev["dealer"]]
+        facts, result = score_typed(table, typed, dealer)
+        if result.payouts != {seated[name]: points for name, points in rev["payouts"].items()}:
             raise LedgerError(f"evening {table.number} deal {item['number']} revision {rev['revision']}: the export "
                               f"says {rev['payouts']} but the rules give {result.payouts}")
-        row = write_revision(session, table, deal, rev["revision"], typed, rev["dealer"], facts, result,
+        row = write_revision(session, table, deal, rev["revision"], typed, dealer, facts, result,
                               rev.get("reason"))
         row.recorded_at = _time(rev["recorded_at"]) or row.recorded_at
         row.superseded_at = _time(rev.get("superseded_at"))

@@ -1,0 +1,363 @@
+"""Export, import and backup on a real SQLite file and a real PostgreSQL database.
+
+The example evenings in `examples/` are imported into a fresh ledger, exported again and compared with the files;
+a second import of the same evening and a tampered export are refused with nothing written.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sqlite3
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import EXAMPLES
+from sqlalchemy import Engine, create_engine, text
+
+from ledger.errors import LedgerError
+from ledger.rules.build import DealInput
+from ledger.store.deals import amend_deal, deal_history, list_deals, record_deal, void_deal
+from ledger.store.engine import HEAD, open_ledger, schema_info, transaction
+from ledger.store.evenings import get_table, start_evening
+from ledger.store.players import add_player
+from ledger.store.standings import standings
+from ledger.store.transfer import backup_sqlite, export_csv, export_data, import_data
+
+TABLES = ("player", "player_rename", "evening", "seat", "deal", "deal_revision", "payout", "payment")
+EXAMPLE_FILES = ("three_friends.json", "four_players.json")
+TIME_KEYS = {"started_at", "closed_at", "created_at", "voided_at", "recorded_at", "superseded_at", "paid_at"}
+
+
+@pytest.fixture
+def engine(db_url: str) -> Iterator[Engine]:
+    """A fresh ledger on the backend under test; disposed at the end."""
+    opened = open_ledger(db_url)
+    try:
+        yield opened
+    finally:
+        opened.dispose()
+
+
+def load(name: str) -> dict[str, Any]:
+    """An example file as data."""
+    return json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+
+
+def counts(engine: Engine) -> dict[str, int]:
+    """Rows per ledger table."""
+    with engine.connect() as connection:
+        return {name: connection.execute(text(f"SELECT COUNT(*) FROM {name}")).scalar_one() for name in TABLES}
+
+
+def export(engine: Engine, evening: int | None = None) -> dict[str, Any]:
+    """The ledger's JSON export as data."""
+    with transaction(engine) as session:
+        return export_data(session, evening)
+
+
+def import_(engine: Engine, data: dict[str, Any]) -> list[int]:
+    """Import an export in one transaction."""
+    with transaction(engine) as session:
+        return import_data(session, data)
+
+
+def instant(value: str) -> datetime:
+    """An ISO time as an instant; a time without an offset is UTC (the ledger stores UTC)."""
+    moment = datetime.fromisoformat(value)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def as_instants(data: Any) -> Any:
+    """The same data with every timestamp replaced by the instant it names."""
+    if isinstance(data, dict):
+        return {k: (instant(v) if k in TIME_KEYS and isinstance(v, str) else as_instants(v)) for k, v in data.items()}
+    if isinstance(data, list):
+        return [as_instants(item) for item in data]
+    return data
+
+
+# --- round trip -------------------------------------------------------------------------------------------
+
+
+def another_database(request: pytest.FixtureRequest, db_url: str, tmp_path: Path) -> str:
+    """A second fresh, empty database on the same backend as `db_url`."""
+    if not db_url.startswith("postgresql"):
+        return str(tmp_path / "second.sqlite3")
+    server: str = request.getfixturevalue("pg_server")
+    name = f"ledger_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(f"{server}/postgres", isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        admin.dispose()
+    return f"{server}/{name}"
+
+
+def test_examples_round_trip_exactly(engine: Engine, db_url: str, tmp_path: Path,
+                                     request: pytest.FixtureRequest) -> None:
+    """Import both examples into a fresh ledger, export: the same data (times as the instants they name)."""
+    three, four = load("three_friends.json"), load("four_players.json")
+    assert import_(engine, three) == [1]
+    assert import_(engine, four) == [2]
+    exported = export(engine)
+    assert exported["format"] == "calabresella-ledger" and exported["version"] == 1
+    assert as_instants(export(engine, 1)) == as_instants(three)
+    alone = export(engine, 2)
+    assert alone["evenings"][0]["number"] == 2
+    alone["evenings"][0]["number"] = 1
+    assert as_instants(alone) == as_instants(four)
+    assert as_instants(exported["evenings"]) == as_instants(
+        [three["evenings"][0], {**four["evenings"][0], "number": 2}])
+    assert counts(engine)["player"] == 4  # the players are shared by the two evenings
+    # the ledger's own export goes through a second fresh ledger of the same backend to the character
+    second = open_ledger(another_database(request, db_url, tmp_path))
+    try:
+        assert import_(second, exported) == [1, 2]
+        assert export(second) == exported
+    finally:
+        second.dispose()
+
+
+def test_example_round_trip_is_verbatim(engine: Engine) -> None:
+    original = load("three_friends.json")
+    import_(engine, original)
+    assert export(engine) == original
+
+
+def test_imported_standings_csv_and_history(engine: Engine) -> None:
+    data = load("three_friends.json")
+    import_(engine, data)
+    import_(engine, load("four_players.json"))
+    expected = {"Anna": 0, "Bruno": 0, "Carla": 0}
+    for deal in data["evenings"][0]["deals"]:
+        if deal["voided_at"]:
+            continue
+        current = next(r for r in deal["revisions"] if r["superseded_at"] is None)
+        for player, points in current["payouts"].items():
+            expected[player] += points
+    with transaction(engine) as session:
+        table = get_table(session, 1)
+        result = standings(session, table)
+        views = list_deals(session, table)
+        history = deal_history(session, table, 16)
+        lines = export_csv(session, 2).splitlines()
+    assert result.points == expected and sum(expected.values()) == 0
+    assert result.cents == {p: v * 10 for p, v in expected.items()}
+    assert result.closed
+    assert len(views) == 30
+    assert [(v.number, v.void_reason) for v in views if v.voided] == [(24, "misdeal: Anna had 13 cards")]
+    assert [(v.revision, v.row.declarer_thirds, v.row.superseded_at is None) for v in history] == [
+        (1, 12, False), (2, 13, True)]
+    assert history[1].row.reason == "recounted: the last trick was Carla's"
+    assert lines[0].startswith("evening,deal,revision,voided,dealer,declarer")
+    assert len(lines) == 1 + 12 * 4
+    first = dict(zip(lines[0].split(","), lines[1].split(","), strict=False))
+    assert (first["evening"], first["deal"], first["player"], first["points"], first["money_cents"]) == (
+        "2", "1", "Anna", "4", "80")
+
+
+# --- refusals -----------------------------------------------------------------------------------------------
+
+
+def _tampered_current(data: dict[str, Any]) -> dict[str, Any]:
+    changed = copy.deepcopy(data)
+    changed["evenings"][0]["deals"][4]["revisions"][0]["payouts"] = {"Anna": -2, "Bruno": 1, "Carla": 1}
+    return changed
+
+
+def _tampered_superseded(data: dict[str, Any]) -> dict[str, Any]:
+    changed = copy.deepcopy(data)
+    deal = next(d for d in changed["evenings"][0]["deals"] if len(d["revisions"]) > 1)
+    deal["revisions"][0]["payouts"] = {"Anna": 4, "Bruno": -8, "Carla": 4}
+    return changed
+
+
+def _tampered_last(data: dict[str, Any]) -> dict[str, Any]:
+    changed = copy.deepcopy(data)
+    changed["evenings"][0]["deals"][-1]["revisions"][-1]["payouts"]["Anna"] += 1
+    return changed
+
+
+def test_tampered_export_is_refused_and_nothing_is_written(engine: Engine) -> None:
+    original = load("three_friends.json")
+    for tamper in (_tampered_current, _tampered_superseded, _tampered_last):
+        with pytest.raises(LedgerError, match=r"the export says .* but the rules give"):
+            import_(engine, tamper(original))
+        assert counts(engine) == dict.fromkeys(TABLES, 0)
+    for data, message in (({"format": "something-else", "version": 1}, "not a calabresella-ledger export"),
+                          ({"format": "calabresella-ledger", "version": 2, "evenings": []}, "export version 2"),
+                          ([1, 2, 3], "not a calabresella-ledger export")):
+        with pytest.raises(LedgerError, match=message):
+            import_(engine, data)
+    assert counts(engine) == dict.fromkeys(TABLES, 0)
+
+
+def test_importing_twice_or_tampered_into_a_used_ledger_leaves_it_as_it_was(engine: Engine) -> None:
+    data = load("four_players.json")
+    import_(engine, data)
+    before, exported = counts(engine), export(engine)
+    with pytest.raises(LedgerError, match="already in this ledger as evening 1"):
+        import_(engine, data)
+    # both examples together: the first is new, the second is not; neither is written
+    both = {**data, "evenings": load("three_friends.json")["evenings"] + data["evenings"]}
+    with pytest.raises(LedgerError, match="already in this ledger"):
+        import_(engine, both)
+    with pytest.raises(LedgerError, match="the rules give"):
+        import_(engine, _tampered_last(load("three_friends.json")))
+    assert counts(engine) == before
+    assert export(engine) == exported
+
+
+# --- a ledger built by the library round-trips too -------------------------------------------------------------
+
+
+def test_recorded_corrected_ledger_round_trips(engine: Engine, tmp_path: Path) -> None:
+    with transaction(engine) as session:
+        table = start_evening(session, ("Anna", "Bruno", "Carla"), profile="tretre", stake="0.50")
+    with transaction(engine) as session:
+        table = get_table(session)
+        record_deal(session, table, DealInput(passed=True), key="a")
+        record_deal(session, table, DealInput(declarer="Anna", contract="solo", thirds=20), key="b")
+        record_deal(session, table, DealInput(declarer="Bruno", contract="solo", thirds=10))
+    with transaction(engine) as session:
+        table = get_table(session)
+        amend_deal(session, table, 3, DealInput(thirds=25), "recount")
+        void_deal(session, table, 1, "misdeal")
+    first = export(engine)
+    other = open_ledger(str(tmp_path / "other.sqlite3"))
+    try:
+        import_(other, first)
+        assert as_instants(export(other)) == as_instants(first)
+        with transaction(other) as session:
+            assert standings(session, get_table(session, 1)).points == {"Anna": 1, "Bruno": 1, "Carla": -2}
+            deals = list_deals(session, get_table(session, 1))
+            first_of_two = deal_history(session, get_table(session, 1), 2)[0]
+        # voiding the passed deal 1 re-scored deal 2 without the pot (revision 2); deal 3 was amended
+        assert [(d.number, d.revision, d.voided, d.key) for d in deals] == [
+            (1, 1, True, "a"), (2, 2, False, "b"), (3, 2, False, None)]
+        assert deals[1].payouts == {"Anna": 2, "Bruno": -1, "Carla": -1}
+        assert first_of_two.payouts == {"Anna": 4, "Bruno": -2, "Carla": -2}
+    finally:
+        other.dispose()
+
+
+# --- backup and schema ------------------------------------------------------------------------------------------
+
+
+def test_backup_writes_a_sqlite_ledger_with_the_same_deals(sqlite_url: str, tmp_path: Path) -> None:
+    engine = open_ledger(sqlite_url)
+    try:
+        import_(engine, load("three_friends.json"))
+        target = tmp_path / "backups" / "copy.sqlite3"
+        assert backup_sqlite(engine, str(target)) == target.resolve()
+        with pytest.raises(LedgerError, match="the file exists"):
+            backup_sqlite(engine, str(target))
+        original = export(engine)
+    finally:
+        engine.dispose()
+    copy_engine = open_ledger(str(target))
+    try:
+        assert schema_info(copy_engine)["revision"] == HEAD
+        assert export(copy_engine) == original
+    finally:
+        copy_engine.dispose()
+
+
+def test_backup_of_postgresql_is_refused(pg_url: str) -> None:
+    engine = open_ledger(pg_url)
+    try:
+        with pytest.raises(LedgerError, match="pg_dump"):
+            backup_sqlite(engine, "/nonexistent/never-written.sqlite3")
+    finally:
+        engine.dispose()
+    assert not Path("/nonexistent/never-written.sqlite3").exists()
+
+
+def test_an_empty_file_and_a_new_path_become_ledgers(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.sqlite3"
+    empty.touch()
+    fresh = tmp_path / "deeper" / "folder" / "new.sqlite3"
+    for path in (empty, fresh):
+        engine = open_ledger(str(path))
+        try:
+            assert schema_info(engine)["revision"] == HEAD
+            assert counts(engine) == dict.fromkeys(TABLES, 0)
+        finally:
+            engine.dispose()
+        assert path.exists()
+    with sqlite3.connect(fresh) as connection:
+        names = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert set(TABLES) | {"alembic_version"} <= names
+
+
+def test_sqlite_url_and_path_name_the_same_ledger(tmp_path: Path) -> None:
+    path = tmp_path / "same.sqlite3"
+    by_path = open_ledger(str(path))
+    try:
+        import_(by_path, load("four_players.json"))
+    finally:
+        by_path.dispose()
+    by_url = open_ledger(f"sqlite:///{path}")
+    try:
+        assert counts(by_url)["deal"] == 12
+        assert schema_info(by_url)["backend"] == "sqlite"
+    finally:
+        by_url.dispose()
+
+
+def test_sqlite_runs_in_wal_mode_with_foreign_keys(sqlite_url: str) -> None:
+    engine = open_ledger(sqlite_url)
+    try:
+        with engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+            assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 5000
+    finally:
+        engine.dispose()
+
+
+# --- known defects --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.postgres
+def test_times_without_offset_are_utc_on_a_server_in_another_zone(pg_url: str) -> None:
+    engine = open_ledger(f"{pg_url}?options=-c%20timezone%3DEurope/Rome")
+    try:
+        original = load("three_friends.json")
+        import_(engine, original)
+        assert as_instants(export(engine)) == as_instants(original)
+    finally:
+        engine.dispose()
+
+
+def test_importing_a_deal_key_already_used_is_a_ledger_error(sqlite_url: str) -> None:
+    engine = open_ledger(sqlite_url)
+    try:
+        with transaction(engine) as session:
+            table = start_evening(session, ("Anna", "Bruno", "Carla"))
+            record_deal(session, table, DealInput(passed=True), key="tablet-1")
+        data = export(engine)
+        data["evenings"][0]["started_at"] = "2026-12-01T20:00:00+00:00"  # another evening, same key
+        before = counts(engine)
+        with pytest.raises(LedgerError, match="tablet-1"):
+            import_(engine, data)
+        assert counts(engine) == before
+    finally:
+        engine.dispose()
+
+
+def test_import_matches_existing_players_regardless_of_case(sqlite_url: str) -> None:
+    engine = open_ledger(sqlite_url)
+    try:
+        with transaction(engine) as session:
+            add_player(session, "anna")
+        assert import_(engine, load("three_friends.json")) == [1]
+        assert counts(engine)["deal"] == 30
+    finally:
+        engine.dispose()
