@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
+
+from ledger.errors import LedgerError
 
 
 def utcnow() -> datetime:
@@ -18,3 +20,13 @@ def as_local(moment: datetime) -> datetime:
 def as_utc(moment: datetime) -> datetime:
     """A stored time (naive ones are UTC) as an aware UTC time."""
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def parse_date(text: str | None, option: str) -> date | None:
+    """`2024-03-01` as a date; None stays None."""
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise LedgerError(f"{option} {text!r}: a date as YYYY-MM-DD, e.g. 2024-03-01") from None

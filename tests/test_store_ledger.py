@@ -524,3 +524,45 @@ def test_resolve_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         with pytest.raises(LedgerError, match=message):
             resolve_url(bad)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_deal_recorded_before_a_rename_can_still_be_amended(engine: Engine) -> None:
+    begin(engine)
+    record(engine, auction="Anna:pass,Bruno:chiamo,pass", called="3D", holder="carla", thirds=20)
+    with transaction(engine) as session:
+        rename_player(session, "Bruno", "Roberto")
+        rename_player(session, "carla", "Chiara")
+    with transaction(engine) as session:
+        done = amend_deal(session, get_table(session), 1, DealInput(thirds=15), "recounted")
+    assert done.totals == {"Anna": 1, "Roberto": -2, "Chiara": 1}
+    assert done.deal.row.typed["auction"] == "Anna:pass,Roberto:chiamo,pass"
+    assert done.deal.row.typed["holder"] == "Chiara"
+
+
+def test_a_long_read_never_keeps_a_writer_waiting(sqlite_url: str) -> None:
+    import sqlite3
+
+    from ledger.store.engine import reading
+
+    opened = open_ledger(sqlite_url)
+    try:
+        with reading(opened).connect() as connection, connection.begin():
+            assert connection.execute(text("SELECT COUNT(*) FROM player")).scalar_one() == 0
+            writer = sqlite3.connect(sqlite_url, timeout=0.5)
+            with writer:
+                writer.execute("INSERT INTO player (name, key, created_at) VALUES ('Zoe', 'zoe', '2026-01-01')")
+            writer.close()
+    finally:
+        opened.dispose()
+    assert counts_after(sqlite_url) == 1
+
+
+def counts_after(path: str) -> int:
+    """Players in a SQLite ledger, read with the plain driver."""
+    import sqlite3
+
+    connection = sqlite3.connect(path)
+    try:
+        return connection.execute("SELECT COUNT(*) FROM player").fetchone()[0]
+    finally:
+        connection.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -11,19 +10,10 @@ from ledger.cli.app import JsonFlag, print_json
 from ledger.cli.evenings import EveningOption
 from ledger.cli.render import console, signed
 from ledger.cli.session import ledger_session
-from ledger.errors import LedgerError
+from ledger.clock import parse_date
 
 if TYPE_CHECKING:
     from ledger.store.money import Settlement
-
-
-def _day(text: str | None) -> date | None:
-    if text is None:
-        return None
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise LedgerError(f"--since {text!r}: a day as YYYY-MM-DD, e.g. {datetime.now():%Y-%m-%d}") from None
 
 
 def print_settlement(result: Settlement, *, pairs: bool = False, money_table: bool = True) -> None:
@@ -87,7 +77,7 @@ def settle(
     from ledger.store.money import settle as settle_evenings
 
     with ledger_session(ctx) as session:
-        tables = choose_evenings(session, evening, _day(since))
+        tables = choose_evenings(session, evening, parse_date(since, "--since"))
         result = settle_evenings(session, tables, round_to=round_to, pairs=pairs)
     if as_json:
         print_json(result.to_dict())

@@ -104,7 +104,8 @@ def stats(
 
     calabresella stats --evening 12 --csv evening12.csv
     """
-    from reports.filters import Filters, parse_date
+    from ledger.clock import parse_date
+    from reports.filters import Filters
     from reports.frames import load_frames
     from reports.stats import SECTIONS, statistics
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
 
 from ledger.errors import LedgerError
@@ -43,6 +44,22 @@ class DealInput:
         if unknown:
             raise LedgerError(f"deal input: unknown fields {', '.join(sorted(unknown))}")
         return cls(**data)  # type: ignore[arg-type]
+
+    def with_names(self, current: Callable[[str], str]) -> DealInput:
+        """The same deal with every player's name as `current` gives it now (players can be renamed)."""
+        def seat_call(call: str) -> str:
+            name, sep, word = call.rpartition(":")
+            return f"{current(name.strip())}:{word}" if sep else call
+
+        holder = self.holder
+        if holder and holder.lower() not in (MONTE, DECLARER):
+            holder = current(holder)
+        return replace(
+            self,
+            declarer=current(self.declarer) if self.declarer else None,
+            holder=holder,
+            auction=",".join(seat_call(call) for call in self.auction.split(",")) if self.auction else None,
+        )
 
     def amended(self, changes: DealInput) -> DealInput:
         """This input with every field given in `changes` replaced, dropping the facts they supersede."""

@@ -15,6 +15,7 @@ from ledger.rules.scoring import DealResult, score
 from ledger.rules.seats import resolve_player, seat_after
 from ledger.store.evenings import Table, lock
 from ledger.store.models import Deal, DealRevision, Payout, utcnow
+from ledger.store.players import current_names
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,8 @@ def write_revision(session: Session, table: Table, deal: Deal, number: int, type
 
 
 def _role(result: DealResult, player: str) -> str:
+    if player == result.sitting_out and player not in result.opponents:
+        return "out"
     if result.passed:
         return "passed"
     if player == result.declarer:
@@ -195,13 +198,14 @@ def _reflow_pot(session: Session, table: Table, changed: int) -> None:
     if not table.profile.options.get("pot_carryover"):
         return
     names = {pid: name for name, pid in table.ids.items()}
+    current = current_names(session)
     streak = 0
     for deal, revision in _live(session, table):
         if revision.declarer_id is None:
             streak += 1
             continue
         if deal.number > changed and revision.passed_before != streak:
-            typed = DealInput.from_dict({**revision.typed, "passed_before": streak})
+            typed = DealInput.from_dict({**revision.typed, "passed_before": streak}).with_names(current)
             _supersede(session, table, deal, revision, typed, names[revision.dealer_id],
                        f"pot of passed deals changed by deal {changed}")
         streak = 0
@@ -276,7 +280,7 @@ def amend_deal(session: Session, table: Table, number: int, changes: DealInput, 
     names = {pid: name for name, pid in table.ids.items()}
     if not changes.to_dict() and dealer is None:
         raise LedgerError(f"amend deal {number}: give at least one fact to change, e.g. --thirds 20")
-    typed = DealInput.from_dict(old.typed).amended(changes)
+    typed = DealInput.from_dict(old.typed).with_names(current_names(session)).amended(changes)
     if "passed_before" not in changes.to_dict():
         typed = _with_pot(session, table, DealInput.from_dict({**typed.to_dict(), "passed_before": 0}), number)
     dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else names[old.dealer_id]

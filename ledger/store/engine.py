@@ -18,6 +18,7 @@ from ledger.errors import LedgerError
 
 ENV_VAR = "CALABRESELLA_DB"
 BUSY_TIMEOUT_MS = 60_000
+READ_ONLY = "ledger_read_only"
 MIGRATIONS = Path(__file__).with_name("migrations")
 KNOWN = tuple(sorted(path.name[:4] for path in (MIGRATIONS / "versions").glob("[0-9][0-9][0-9][0-9]_*.py")))
 HEAD = KNOWN[-1]
@@ -67,7 +68,13 @@ def _sqlite_settings(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _begin(connection) -> None:  # type: ignore[no-untyped-def]
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        reading = connection.get_execution_options().get(READ_ONLY)
+        connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
+
+
+def reading(engine: Engine) -> Engine:
+    """The same engine for long reads: on SQLite a deferred BEGIN, so writers are never kept waiting."""
+    return engine.execution_options(**{READ_ONLY: True})
 
 
 def make_engine(url: str) -> Engine:

@@ -1,0 +1,301 @@
+"""Benchmark `calabresella stats` on a synthetic ledger: generation, stats time, raw read_sql time, peak memory.
+
+A few hundred distinct deals are drawn with realistic bids and scored by the rules engine (`ledger.rules`); the
+ledger reuses them at random seats and dealers, in evenings of about 40 deals (some with four seated, some deals
+voided or amended), bulk-inserted with SQLAlchemy Core executemany in big transactions. Each measurement then runs
+in a fresh process, so its peak memory (ru_maxrss) is its own:
+
+    python bench/stats_bench.py                      # 1,000,000 deals in a temporary folder
+    python bench/stats_bench.py --deals 20000 --db /tmp/small.sqlite3 --keep
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import random
+import resource
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from itertools import accumulate
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, insert
+
+from ledger.errors import LedgerError
+from ledger.rules.build import DealInput, build_facts
+from ledger.rules.profiles import make_profile
+from ledger.rules.scoring import DealResult, score
+from ledger.store.engine import open_ledger
+from ledger.store.models import Deal, DealRevision, Evening, Payout, Player, Seat
+
+PLAYERS = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia", "Luca", "Marta", "Nico", "Olga", "Piero")
+TEMPLATES_PER_SIZE = 300
+DEALS_PER_EVENING = 40
+BATCH_DEALS = 100_000
+PROFILE = make_profile("pagat")
+MIB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Template:
+    """A scored deal at placeholder seats `{0}`..`{n-1}` (the dealer is the last), ready to be re-seated."""
+
+    typed: dict[str, Any]
+    row: dict[str, Any]
+    declarer: int | None
+    holder: int | str | None
+    explanation: str
+    payouts: tuple[tuple[int, str, int], ...]
+
+
+def _draw_input(rng: random.Random, active: tuple[str, ...]) -> DealInput:
+    """A plausible deal: passes now and then, chiamo most often, solissimo rarely; thirds around 19."""
+    if rng.random() < 0.12:
+        return DealInput(passed=True)
+    contract = rng.choices(("chiamo", "solo", "solissimo"), weights=(55, 33, 12))[0]
+    declarer = rng.choice(active)
+    thirds = min(35, max(0, round(rng.gauss({"chiamo": 19, "solo": 20, "solissimo": 21}[contract], 5.5))))
+    fields: dict[str, Any] = {"declarer": declarer, "contract": contract, "thirds": thirds}
+    if contract == "solissimo" and rng.random() < 0.2:
+        fields["aggravation"] = rng.choices(("dividete", "scegliete"), weights=(3, 1))[0]
+    if contract == "chiamo":
+        fields["called"] = rng.choice(("3D", "3C", "3S", "3B", "3D", "3C", "3S", "3B", "2D", "AS"))
+        others = [p for p in active if p != declarer]
+        fields["holder"] = rng.choices([*others, "monte", "declarer"], weights=[43] * len(others) + [14, 3])[0]
+    if thirds in (0, 35):
+        fields["tricks"] = (0 if thirds == 0 else 12) if rng.random() < 0.7 else (1 if thirds == 0 else 11)
+    elif 3 <= thirds <= 5 or 30 <= thirds <= 32:
+        fields["last_trick"] = rng.choice(("declarer", "opponents"))
+    return DealInput(**fields)
+
+
+def _template(typed: DealInput, seats: tuple[str, ...]) -> Template:
+    facts = build_facts(typed, PROFILE, seats, seats[-1])
+    result: DealResult = score(facts, PROFILE)
+    index = {name: i for i, name in enumerate(seats)}
+    placeholder = {name: f"{{{i}}}" for i, name in enumerate(seats)}
+    explanation = result.explanation
+    for name, mark in placeholder.items():
+        explanation = explanation.replace(name, mark)
+    roles = []
+    for i, name in enumerate(seats):
+        role = ("passed" if result.passed else "declarer" if name == result.declarer
+                else "opponent" if name in result.opponents else "out")
+        roles.append((i, role, result.payouts[name]))
+    holder = facts.holder if facts.holder in (None, "monte", "declarer") else index[facts.holder]
+    row = {
+        "contract": result.contract.value if result.contract else None,
+        "aggravation": result.aggravation.value if result.aggravation else None,
+        "called": str(facts.called) if facts.called else None, "declarer_thirds": facts.thirds,
+        "tricks": facts.tricks, "last_trick": facts.last_trick.value if facts.last_trick else None,
+        "declarer_won": result.declarer_won, "sweep": result.sweep.value if result.sweep else None,
+        "multiplier": result.multiplier, "amount": result.amount,
+    }
+    return Template(typed.to_dict(), row, index.get(result.declarer or ""), holder, explanation, tuple(roles))
+
+
+def make_templates(rng: random.Random, size: int) -> tuple[list[Template], list[int]]:
+    """Distinct scored deals for a table of `size` seats, drawn with the rules engine, and how often each came up
+    (the weights to draw them with, so that common deals such as all passing stay common)."""
+    seats = tuple(f"Seat{i}" for i in range(size))
+    active = seats[:3]
+    templates: dict[str, Template] = {}
+    drawn: Counter[str] = Counter()
+    while len(templates) < TEMPLATES_PER_SIZE:
+        typed = _draw_input(rng, active)
+        key = json.dumps(typed.to_dict(), sort_keys=True)
+        try:
+            templates.setdefault(key, _template(typed, seats))
+        except LedgerError:
+            continue
+        drawn[key] += 1
+    return list(templates.values()), [drawn[key] for key in templates]
+
+
+class Generator:
+    """Rows for evenings of random seats, each deal a template re-seated at the evening's table."""
+
+    def __init__(self, rng: random.Random, templates: dict[int, tuple[list[Template], list[int]]]) -> None:
+        self.rng = rng
+        self.templates = {size: (deals, list(accumulate(weights))) for size, (deals, weights) in templates.items()}
+        self.deal_id = self.revision_id = 0
+        self.start = datetime(2015, 1, 1, 20, tzinfo=UTC)
+
+    def evening(self, number: int, deals: int) -> dict[str, list[dict[str, Any]]]:
+        """Every row of one evening: the evening, its seats, deals, revisions and payouts."""
+        rng = self.rng
+        size = 4 if rng.random() < 0.15 else 3
+        seated = rng.sample(range(1, len(PLAYERS) + 1), size)
+        started = self.start + timedelta(days=number // 3, hours=number % 3)
+        rows: dict[str, list[dict[str, Any]]] = {"evening": [], "seat": [], "deal": [], "revision": [], "payout": []}
+        rows["evening"].append({
+            "id": number, "profile": PROFILE.name, "options": dict(PROFILE.options), "stake_cents": 10,
+            "currency": "EUR", "first_dealer_id": seated[0], "started_at": started, "closed_at": started,
+            "revision": deals, "place": None, "note": None,
+        })
+        rows["seat"] += [{"evening_id": number, "position": i, "player_id": p} for i, p in enumerate(seated)]
+        for n in range(1, deals + 1):
+            self.deal_id += 1
+            when = started + timedelta(minutes=4 * n)
+            voided = rng.random() < 0.01
+            rows["deal"].append({"id": self.deal_id, "evening_id": number, "number": n, "key": None,
+                                 "created_at": when, "voided_at": when if voided else None,
+                                 "void_reason": "misdeal" if voided else None})
+            dealer = (n - 1) % size
+            if rng.random() < 0.02:
+                self._revision(rows, self._draw(size), seated, dealer, 1, when, superseded=True)
+                self._revision(rows, self._draw(size), seated, dealer, 2, when, superseded=False)
+            else:
+                self._revision(rows, self._draw(size), seated, dealer, 1, when, superseded=False)
+        return rows
+
+    def _draw(self, size: int) -> Template:
+        deals, weights = self.templates[size]
+        return self.rng.choices(deals, cum_weights=weights)[0]
+
+    def _revision(self, rows: dict[str, list[dict[str, Any]]], t: Template, seated: list[int], dealer: int,
+                  number: int, when: datetime, *, superseded: bool) -> None:
+        size = len(seated)
+        seat = [(i + dealer + 1) % size for i in range(size)]
+        names = [PLAYERS[seated[s] - 1] for s in seat]
+        self.revision_id += 1
+        typed = dict(t.typed)
+        if "declarer" in typed:
+            typed["declarer"] = names[int(typed["declarer"].removeprefix("Seat"))]
+        holder = names[t.holder] if isinstance(t.holder, int) else t.holder
+        if isinstance(t.holder, int):
+            typed["holder"] = holder
+        rows["revision"].append({
+            "id": self.revision_id, "deal_id": self.deal_id, "revision": number, "recorded_at": when,
+            "superseded_at": when if superseded else None, "reason": "wrong thirds" if number > 1 else None,
+            "profile": PROFILE.name, "options": dict(PROFILE.options), "typed": typed,
+            "dealer_id": seated[seat[-1]], "declarer_id": seated[seat[t.declarer]] if t.declarer is not None else None,
+            "partner_id": None, "holder": holder, "auction": None, "passed_before": 0,
+            "explanation": t.explanation.format(*names), **t.row,
+        })
+        rows["payout"] += [{"revision_id": self.revision_id, "player_id": seated[seat[i]], "position": seat[i],
+                            "role": role, "points": points} for i, role, points in t.payouts]
+
+
+def _batches(generator: Generator, total: int) -> Iterator[dict[str, list[dict[str, Any]]]]:
+    batch: dict[str, list[dict[str, Any]]] = {}
+    evening = made = 0
+    while made < total:
+        evening += 1
+        count = min(total - made, generator.rng.randint(DEALS_PER_EVENING - 15, DEALS_PER_EVENING + 15))
+        for table, rows in generator.evening(evening, count).items():
+            batch.setdefault(table, []).extend(rows)
+        made += count
+        if len(batch["deal"]) >= BATCH_DEALS or made >= total:
+            yield batch
+            batch = {}
+
+
+def generate(engine: Engine, deals: int, seed: int) -> None:
+    """Fill an empty ledger with `deals` deals."""
+    rng = random.Random(seed)
+    templates = {size: make_templates(rng, size) for size in (3, 4)}
+    generator = Generator(rng, templates)
+    tables = {"evening": Evening.__table__, "seat": Seat.__table__, "deal": Deal.__table__,
+              "revision": DealRevision.__table__, "payout": Payout.__table__}
+    with engine.begin() as connection:
+        connection.execute(insert(Player.__table__), [
+            {"id": i, "name": name, "key": name.lower(), "created_at": generator.start}
+            for i, name in enumerate(PLAYERS, start=1)])
+    for batch in _batches(generator, deals):
+        with engine.begin() as connection:
+            for table, rows in batch.items():
+                connection.execute(insert(tables[table]), rows)
+        print(f"  {generator.deal_id:,} deals written", file=sys.stderr, flush=True)
+
+
+def _peak_mib() -> float:
+    """This process's peak resident memory: VmHWM on Linux (ru_maxrss would include the forking parent's)."""
+    status = Path("/proc/self/status")
+    if status.exists():
+        line = next(line for line in status.read_text().splitlines() if line.startswith("VmHWM:"))
+        return int(line.split()[1]) / 1024
+    scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, kilobytes elsewhere
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / scale / 1024
+
+
+def measure(kind: str, db: str) -> dict[str, float]:
+    """Run one measurement in this (fresh) process: seconds and peak resident memory in MiB."""
+    import pandas as pd
+
+    from reports.filters import Filters
+    from reports.frames import deals_select, evenings_select, load_frames, payouts_select, scoped
+    from reports.stats import SECTIONS, statistics
+
+    engine = open_ledger(db)
+    baseline = _peak_mib()
+    started = time.perf_counter()
+    figures: dict[str, float] = {}
+    if kind == "stats":
+        frames = load_frames(engine)
+        figures["load_frames_s"] = time.perf_counter() - started
+        marks = [time.perf_counter()]
+        statistics(frames, on_section=lambda _: marks.append(time.perf_counter()))
+        marks.append(time.perf_counter())
+        figures |= {f"{name}_s": marks[i + 2] - marks[i + 1] for i, name in enumerate(SECTIONS)}
+        figures["rows"] = len(frames.deals) + len(frames.payouts)  # plus the small tables of players and seats
+    else:
+        with engine.connect() as connection:
+            evenings = pd.read_sql(evenings_select(), connection)
+            deals = pd.read_sql(scoped(deals_select(), Filters(), None, payouts=False), connection)
+            payouts = pd.read_sql(scoped(payouts_select(), Filters(), None, payouts=True), connection)
+        figures["rows"] = len(evenings) + len(deals) + len(payouts)
+    figures |= {"seconds": time.perf_counter() - started, "peak_mib": _peak_mib(), "baseline_mib": baseline}
+    return figures
+
+
+def _in_child(kind: str, db: str) -> dict[str, float]:
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        return pool.apply(measure, (kind, db))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deals", type=int, default=1_000_000, help="deals to generate (default 1,000,000)")
+    parser.add_argument("--db", help="SQLite file to create (default: a temporary one, deleted afterwards)")
+    parser.add_argument("--keep", action="store_true", help="keep the generated ledger")
+    parser.add_argument("--reuse", action="store_true", help="measure an existing --db without generating")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    folder = tempfile.TemporaryDirectory(prefix="stats-bench-")
+    db = Path(args.db or Path(folder.name) / "bench.sqlite3")
+    if not args.reuse:
+        if db.exists():
+            sys.exit(f"{db} exists: remove it, or pass --reuse to measure it as it is")
+        started = time.perf_counter()
+        engine = open_ledger(str(db))
+        generate(engine, args.deals, args.seed)
+        engine.dispose()
+        generation = time.perf_counter() - started
+        print(f"generated {args.deals:,} deals in {generation:.1f} s ({db.stat().st_size / MIB:,.0f} MiB)")
+    stats_run, raw_run = _in_child("stats", str(db)), _in_child("raw", str(db))
+    print(f"stats (frames + every section): {stats_run['seconds']:.2f} s, peak RSS {stats_run['peak_mib']:,.0f} MiB"
+          f" (after imports {stats_run['baseline_mib']:,.0f} MiB)")
+    print("  " + ", ".join(f"{k.removesuffix('_s')} {v:.2f} s" for k, v in stats_run.items() if k.endswith("_s")))
+    print(f"raw pd.read_sql of the same columns: {raw_run['seconds']:.2f} s, peak RSS {raw_run['peak_mib']:,.0f} MiB"
+          f" ({raw_run['rows']:,.0f} rows)")
+    print(f"stats / raw read: {stats_run['seconds'] / raw_run['seconds']:.2f}x")
+    if args.keep:
+        print(f"ledger kept at {db}")
+    elif not args.db:
+        folder.cleanup()
+    else:
+        for path in db.parent.glob(db.name + "*"):
+            path.unlink()
+
+
+if __name__ == "__main__":
+    main()

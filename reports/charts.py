@@ -1,0 +1,184 @@
+"""Matplotlib charts of the history, readable on a phone: large type, 8x5 inches at 150 dpi, PNG or SVG."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from ledger.errors import LedgerError
+from ledger.rules.scoring import WIN_THIRDS
+from reports import stats
+from reports.frames import Frames
+
+matplotlib.use("Agg")  # never a GUI backend; figures are drawn without pyplot, so no global figure state
+
+FIGSIZE = (8.0, 5.0)
+DPI = 150
+FORMATS = (".png", ".svg")
+STYLE = {
+    "svg.fonttype": "none", "svg.hashsalt": "calabresella", "font.size": 14, "axes.titlesize": 17,
+    "axes.labelsize": 15, "xtick.labelsize": 13, "ytick.labelsize": 13, "legend.fontsize": 13,
+    "axes.spines.top": False, "axes.spines.right": False, "axes.grid": True, "axes.axisbelow": True, "grid.alpha": 0.3,
+    "lines.linewidth": 2.5, "lines.markersize": 7,
+}
+WON, LOST = "#2e7d32", "#c62828"
+
+
+def player_colours(players: tuple[str, ...]) -> dict[str, tuple[float, ...]]:
+    """One colour per player by the player's place in the ledger's name order, the same in every chart."""
+    cmap = matplotlib.colormaps["tab10" if len(players) <= 10 else "tab20"]
+    return {name: cmap(i % cmap.N) for i, name in enumerate(players)}
+
+
+def _figure(title: str, xlabel: str, ylabel: str) -> tuple[Figure, Axes]:
+    figure = Figure(figsize=FIGSIZE, dpi=DPI, layout="constrained")
+    axes = figure.add_subplot()
+    axes.set_title(title)
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
+    return figure, axes
+
+
+def _require(frame: pd.DataFrame, kind: str, frames: Frames, what: str = "deals") -> None:
+    if frame.empty:
+        raise LedgerError(f"chart {kind}: no {what} match {frames.filters.describe()}; record some deals first")
+
+
+def running(frames: Frames) -> Figure:
+    """Running game points per player through one evening (the latest one unless --evening is given)."""
+    _require(frames.deals, "running", frames)
+    evening = frames.filters.evening or int(frames.deals["evening"].max())
+    p = frames.payouts[frames.payouts["evening"] == evening]
+    table = p.pivot_table(index="number", columns="player", values="points", aggfunc="sum", observed=True)
+    table = pd.concat([pd.DataFrame(0, index=[0], columns=table.columns), table.cumsum()])
+    figure, axes = _figure(f"Evening {evening}: running game points", "deal", "game points")
+    colours = player_colours(frames.players)
+    for player in table.columns:
+        axes.plot(table.index, table[player], marker="o", label=str(player), color=colours[str(player)])
+    axes.axhline(0, color="grey", linewidth=1)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.legend(title="player")
+    return figure
+
+
+def money(frames: Frames) -> Figure:
+    """Each player's money, as a running total over the evenings."""
+    _require(frames.deals, "money", frames)
+    p = frames.payouts
+    table = p.pivot_table(index="evening", columns="player", values="money_cents", aggfunc="sum", observed=True)
+    table = table.fillna(0).cumsum() / 100
+    currencies = " + ".join(sorted(frames.deals["currency"].astype(str).unique()))
+    figure, axes = _figure("Money across evenings", "evening", f"money won, running total ({currencies})")
+    colours = player_colours(frames.players)
+    for player in table.columns:
+        axes.plot(table.index, table[player], marker="o", label=str(player), color=colours[str(player)])
+    axes.axhline(0, color="grey", linewidth=1)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.legend(title="player")
+    return figure
+
+
+def contracts(frames: Frames) -> Figure:
+    """How often each contract (and aggravation) was played, won and lost, with its success rate."""
+    table = stats.contracts(frames)
+    _require(table, "contracts", frames, "played deals")
+    labels = [f"{c}\n{a}" if a else str(c) for c, a in zip(table["contract"], table["aggravation"], strict=True)]
+    figure, axes = _figure("Contracts: played and won", "contract", "deals")
+    x = np.arange(len(table))
+    axes.bar(x, table["won"], color=WON, label="won")
+    axes.bar(x, table["deals"] - table["won"], bottom=table["won"], color=LOST, label="lost")
+    for i, (deals, rate) in enumerate(zip(table["deals"], table["success_rate"], strict=True)):
+        axes.annotate(f"{rate:.0%}", (i, deals), ha="center", va="bottom", xytext=(0, 3), textcoords="offset points")
+    axes.set_xticks(x, labels)
+    axes.set_ylim(0, table["deals"].max() * 1.15)
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.legend()
+    return figure
+
+
+def thirds(frames: Frames) -> Figure:
+    """Histogram of the declarer side's thirds, with the line at 18 where the declarer wins."""
+    values = frames.deals["declarer_thirds"].dropna().astype(int)
+    _require(values.to_frame(), "thirds", frames, "played deals")
+    figure, axes = _figure("Declarer side's thirds", "thirds taken by the declarer side (of 35)", "deals")
+    axes.hist(values, bins=np.arange(0, 37), color="#1565c0", edgecolor="white")
+    axes.axvline(WIN_THIRDS, color=LOST, linewidth=3, label=f"{WIN_THIRDS} and over: the declarer wins")
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.legend()
+    return figure
+
+
+def pairings(frames: Frames) -> Figure:
+    """Heatmap: the row player's game points per deal when defending together with the column player."""
+    table = stats.pairings(frames)
+    _require(table, "pairings", frames, "pairs of defenders")
+    names = sorted(set(table["player_a"]) | set(table["player_b"]), key=frames.players.index)
+    index = {name: i for i, name in enumerate(names)}
+    grid, count = np.full((len(names), len(names)), np.nan), np.zeros((len(names), len(names)), dtype=int)
+    for row in table.itertuples(index=False):
+        a, b = index[row.player_a], index[row.player_b]
+        grid[a, b], grid[b, a] = row.points_a / row.deals, row.points_b / row.deals
+        count[a, b] = count[b, a] = row.deals
+    figure, axes = _figure("Defending together: points per deal", "partner in defence", "player")
+    axes.grid(False)
+    limit = max(float(np.nanmax(np.abs(grid))), 0.5)
+    image = axes.imshow(grid, cmap="RdBu", vmin=-limit, vmax=limit)
+    for (a, b), value in np.ndenumerate(grid):
+        if not np.isnan(value):
+            colour = "white" if abs(value) > limit * 0.6 else "black"
+            axes.text(b, a, f"{value:+.2f}\n({count[a, b]})", ha="center", va="center", fontsize=12, color=colour)
+    axes.set_xticks(range(len(names)), names)
+    axes.set_yticks(range(len(names)), names)
+    figure.colorbar(image, ax=axes, label="game points per deal")
+    return figure
+
+
+KINDS: dict[str, Callable[[Frames], Figure]] = {
+    "running": running, "money": money, "contracts": contracts, "thirds": thirds, "pairings": pairings,
+}
+
+
+def check_kind(kind: str) -> Callable[[Frames], Figure]:
+    """The drawing function for a chart kind, or an error listing the kinds."""
+    if kind not in KINDS:
+        raise LedgerError(f"chart kind {kind!r}: allowed are {', '.join(KINDS)}")
+    return KINDS[kind]
+
+
+def check_output(out: Path) -> str:
+    """The image format the file name asks for (png or svg), or an error."""
+    suffix = out.suffix.lower()
+    if suffix not in FORMATS:
+        raise LedgerError(f"--out {str(out)!r}: the file name must end in .png or .svg")
+    return suffix[1:]
+
+
+def draw(kind: str, frames: Frames) -> Figure:
+    """The chart of this kind for the frames, drawn in the phone-readable style."""
+    with matplotlib.rc_context(STYLE):
+        return check_kind(kind)(frames)
+
+
+def image_bytes(figure: Figure, fmt: str) -> bytes:
+    """The figure as PNG or SVG (text kept as text, no timestamp)."""
+    buffer = io.BytesIO()
+    metadata = {"Date": None} if fmt == "svg" else {"Software": None}
+    with matplotlib.rc_context(STYLE):
+        figure.savefig(buffer, format=fmt, dpi=DPI, metadata=metadata)
+    return buffer.getvalue()
+
+
+def save(kind: str, frames: Frames, out: Path) -> Path:
+    """Draw the chart and write it to `out` (.png or .svg)."""
+    fmt = check_output(out)
+    figure = draw(kind, frames)
+    out.write_bytes(image_bytes(figure, fmt))
+    return out

@@ -1,0 +1,43 @@
+"""Which part of the history a report covers: evening, player, date range, profile."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+
+from ledger.errors import LedgerError
+from ledger.rules.profiles import profile_name
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Deals to report on; `since`/`until` are local dates of the evening's start, both included."""
+
+    evening: int | None = None
+    player: str | None = None
+    since: date | None = None
+    until: date | None = None
+    profile: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.since and self.until and self.since > self.until:
+            raise LedgerError(f"--since {self.since} is after --until {self.until}: give a range forwards in time")
+        if self.profile is not None:
+            object.__setattr__(self, "profile", profile_name(self.profile))
+
+    def describe(self) -> str:
+        """`evening 3, player Anna, since 2024-01-01` or `all deals`."""
+        parts = [f"{label} {value}" for label, value in (
+            ("evening", self.evening), ("player", self.player), ("since", self.since), ("until", self.until),
+            ("profile", self.profile)) if value is not None]
+        return ", ".join(parts) or "all deals"
+
+
+def utc_start(day: date) -> datetime:
+    """The UTC moment the local day begins (times are stored in UTC)."""
+    return datetime.combine(day, time.min).astimezone().astimezone(UTC)
+
+
+def utc_end(day: date) -> datetime:
+    """The UTC moment the local day ends (exclusive)."""
+    return utc_start(day + timedelta(days=1))

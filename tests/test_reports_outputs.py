@@ -1,0 +1,190 @@
+"""Charts, the evening report and the reporting commands, on a real SQLite ledger.
+
+Evening 1 (pagat, 0.10 EUR) seats Anna, a player called `<script>alert(1)</script>` (Bruno) and Carla:
+  1 Bruno solo 22: +4 to Bruno, -2 each; 2 Carla chiamo 3D held by Anna, 17: Carla -2, +1 each;
+  3 voided ("<b>misdeal</b>"); 4 Anna solissimo dividete 24: Anna +16, -8 each.
+Totals: Anna +15, Bruno -3, Carla -12; settlement: Carla pays Anna 1.20 EUR, Bruno pays Anna 0.30 EUR.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import struct
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from ledger.cli.app import new_app
+from ledger.cli.reporting import register
+from ledger.errors import LedgerError
+from ledger.rules.build import DealInput
+from ledger.store.deals import record_deal, void_deal
+from ledger.store.engine import open_ledger, transaction
+from ledger.store.evenings import start_evening
+from reports import charts
+from reports.filters import Filters
+from reports.frames import load_frames
+from reports.html import evening_report
+
+BRUNO = "<script>alert(1)</script>"
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def ledger(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = str(tmp_path_factory.mktemp("outputs") / "t.sqlite3")
+    engine = open_ledger(path)
+    with transaction(engine) as s:
+        table = start_evening(s, ("Anna", BRUNO, "Carla"), stake="0.10", place="Bar <i>Sport</i>",
+                              note="R&D night")
+        record_deal(s, table, DealInput(declarer=BRUNO, contract="solo", thirds=22))
+        record_deal(s, table, DealInput(declarer="Carla", contract="chiamo", called="3D", holder="Anna", thirds=17))
+        record_deal(s, table, DealInput(declarer="Anna", contract="solo", thirds=30, last_trick="declarer"))
+        void_deal(s, table, 3, "<b>misdeal</b>")
+        record_deal(s, table, DealInput(declarer="Anna", contract="solissimo", aggravation="dividete", thirds=24))
+    engine.dispose()
+    return path
+
+
+@pytest.fixture(scope="module")
+def app() -> typer.Typer:
+    """The real root app once `register` is wired into it; until then an app of our own."""
+    from ledger.cli.main import app as root
+
+    if any((c.name or c.callback.__name__) == "stats" for c in root.registered_commands if c.callback):
+        return root
+    own = new_app("calabresella", "Reports under test.")
+    register(own)
+    return own
+
+
+def _run(app: typer.Typer, ledger: str, *args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, list(args), env={"CALABRESELLA_DB": ledger, "COLUMNS": "160"})
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == PNG_MAGIC and data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+@pytest.mark.parametrize("kind", list(charts.KINDS))
+def test_every_chart_as_png_and_svg(ledger: str, kind: str, tmp_path: Path) -> None:
+    engine = open_ledger(ledger)
+    frames = load_frames(engine, Filters())
+    engine.dispose()
+    png = charts.save(kind, frames, tmp_path / f"{kind}.png").read_bytes()
+    assert _png_size(png) == (1200, 750)
+    svg = charts.save(kind, frames, tmp_path / f"{kind}.SVG").read_text()
+    root = ET.fromstring(svg)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    texts = " ".join("".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text"))
+    assert texts.strip(), "titles and labels are kept as text"
+    if kind in ("running", "money", "pairings"):
+        assert "Anna" in texts and BRUNO in texts and "Carla" in texts
+
+
+def test_player_colours_follow_name_order() -> None:
+    colours = charts.player_colours(("Anna", "Bruno", "Carla"))
+    assert colours == charts.player_colours(("Anna", "Bruno", "Carla"))
+    assert len(set(colours.values())) == 3
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("chart", "pie", "--out", "x.png"), "chart kind 'pie': allowed are running, money, contracts, thirds, pairings"),
+    (("chart", "running", "--out", "x.jpg"), "--out 'x.jpg': the file name must end in .png or .svg"),
+    (("chart", "running", "--evening", "7", "--out", "x.png"), "evening 7 does not exist (evenings are 1 to 1)"),
+    (("report", "--out", "x.pdf"), "--out 'x.pdf': the report is an HTML page"),
+    (("stats", "--player", "Zoe"), "unknown player 'Zoe'"),
+    (("stats", "--since", "yesterday"), "--since 'yesterday': a date as YYYY-MM-DD"),
+])
+def test_user_errors_are_one_line_and_exit_2(app: typer.Typer, ledger: str, args: tuple[str, ...],
+                                             message: str) -> None:
+    code, _, err = _run(app, ledger, *args)
+    assert code == 2
+    assert err.strip().splitlines() == [f"Error: {err.strip().removeprefix('Error: ')}"]
+    assert message in err
+
+
+def test_chart_on_an_empty_ledger_is_an_error(tmp_path: Path) -> None:
+    engine = open_ledger(str(tmp_path / "empty.sqlite3"))
+    frames = load_frames(engine)
+    engine.dispose()
+    with pytest.raises(LedgerError, match="chart thirds: no played deals match all deals"):
+        charts.save("thirds", frames, tmp_path / "t.png")
+
+
+def test_stats_command_tables_json_and_csv(app: typer.Typer, ledger: str, tmp_path: Path) -> None:
+    code, out, _ = _run(app, ledger, "stats")
+    assert code == 0
+    for title in ("Summary", "Players", "Money", "Contracts and aggravations", "Declarer rating (Elo)"):
+        assert title in out
+    code, out, _ = _run(app, ledger, "stats", "--json", "--csv", str(tmp_path / "s.csv"))
+    data = json.loads(out)
+    assert data["summary"] == [{"evenings": 1, "players": 3, "deals": 3, "played": 3, "passed": 0,
+                                "passed_rate": 0.0}]
+    assert {row["player"]: row["points"] for row in data["players"]} == {"Anna": 15, BRUNO: -3, "Carla": -12}
+    csv = (tmp_path / "s.csv").read_text().splitlines()
+    assert csv[0].startswith("table,")
+    assert sum(line.startswith("players,") for line in csv) == 3
+
+
+def test_stats_help_explains_the_rating(app: typer.Typer, ledger: str) -> None:
+    _, out, _ = _run(app, ledger, "stats", "--help")
+    assert "1500" in out and "400" in out and "K = 24" in out
+
+
+def test_report_escapes_user_text_and_strikes_voided_deals(ledger: str) -> None:
+    engine = open_ledger(ledger)
+    page = evening_report(engine)
+    engine.dispose()
+    assert BRUNO not in page and "<b>misdeal</b>" not in page and "<i>Sport</i>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "voided: &lt;b&gt;misdeal&lt;/b&gt;" in page and 'class="voided"' in page
+    assert "R&amp;D night" in page
+    assert "1.20 EUR" in page and "0.30 EUR" in page
+    assert page.count("data:image/svg+xml;base64,") == 3
+
+
+def _chromium() -> str | None:
+    return next((p for p in (shutil.which("chromium"), "/usr/bin/chromium", shutil.which("chromium-browser"))
+                 if p and Path(p).exists()), None)
+
+
+@pytest.mark.skipif(_chromium() is None, reason="no chromium binary")
+def test_report_in_headless_chromium(app: typer.Typer, ledger: str, tmp_path: Path) -> None:
+    page = tmp_path / "evening.html"
+    code, out, _ = _run(app, ledger, "report", "--evening", "1", "--out", str(page))
+    assert code == 0 and "Wrote" in out
+    dom = subprocess.run(
+        [str(_chromium()), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom",
+         page.as_uri()],
+        capture_output=True, text=True, timeout=90, check=True,
+    ).stdout
+    assert dom.count("<table") == 4
+    assert dom.count("<img") == 3
+    for section in ('id="seats"', 'id="standings"', 'id="settlement"', 'id="deals"', 'id="charts"'):
+        assert section in dom
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in dom
+    assert "<script>" not in dom
+
+
+def test_chart_command_writes_the_file(app: typer.Typer, ledger: str, tmp_path: Path) -> None:
+    out = tmp_path / "running.png"
+    code, stdout, _ = _run(app, ledger, "chart", "running", "--out", str(out))
+    assert code == 0 and stdout.strip() == f"Wrote {out}"
+    assert _png_size(out.read_bytes()) == (1200, 750)
+
+
+def test_reporting_module_imports_nothing_heavy() -> None:
+    probe = ("import sys, ledger.cli.reporting; "
+             "print(sorted({m.split('.')[0] for m in sys.modules} & {'pandas', 'matplotlib', 'reports', 'numpy'}))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
