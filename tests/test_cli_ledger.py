@@ -17,10 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import Result
 from conftest import EXAMPLES
 from sqlalchemy import text
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from ledger.cli.main import app
 from ledger.store.engine import HEAD, open_ledger, schema_info, transaction
