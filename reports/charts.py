@@ -60,29 +60,40 @@ def running(frames: Frames) -> Figure:
     table = p.pivot_table(index="number", columns="player", values="points", aggfunc="sum", observed=True)
     table = pd.concat([pd.DataFrame(0, index=[0], columns=table.columns), table.cumsum()])
     figure, axes = _figure(f"Evening {evening}: running game points", "deal", "game points")
-    colours = player_colours(frames.players)
-    for player in table.columns:
-        axes.plot(table.index, table[player], marker="o", label=str(player), color=colours[str(player)])
+    _lines(axes, table, player_colours(frames.players))
+    return figure
+
+
+def _lines(axes: Axes, table: pd.DataFrame, colours: dict[str, tuple[float, ...]]) -> None:
+    """One line per column (a player, or a player and a currency), in the player's colour."""
+    styles = ("-", "--", ":", "-.")
+    currencies = sorted({c[1] for c in table.columns}) if isinstance(table.columns, pd.MultiIndex) else []
+    for column in table.columns:
+        player = str(column[0] if currencies else column)
+        style = styles[currencies.index(column[1]) % len(styles)] if currencies else "-"
+        label = f"{player} ({column[1]})" if currencies else player
+        axes.plot(table.index, table[column], marker="o", linestyle=style, label=label, color=colours[player])
     axes.axhline(0, color="grey", linewidth=1)
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.legend(title="player")
-    return figure
 
 
 def money(frames: Frames) -> Figure:
     """Each player's money, as a running total over the evenings."""
     _require(frames.deals, "money", frames)
-    p = frames.payouts
-    table = p.pivot_table(index="evening", columns="player", values="money_cents", aggfunc="sum", observed=True)
+    currency = frames.deals.groupby("evening", observed=True)["currency"].first().astype(str)
+    p = frames.payouts.assign(currency=frames.payouts["evening"].map(currency))
+    currencies = sorted(currency.unique())
+    columns = ["player", "currency"] if len(currencies) > 1 else "player"
+    table = p.pivot_table(index="evening", columns=columns, values="money_cents", aggfunc="sum", observed=True)
     table = table.fillna(0).cumsum() / 100
-    currencies = " + ".join(sorted(frames.deals["currency"].astype(str).unique()))
-    figure, axes = _figure("Money across evenings", "evening", f"money won, running total ({currencies})")
-    colours = player_colours(frames.players)
-    for player in table.columns:
-        axes.plot(table.index, table[player], marker="o", label=str(player), color=colours[str(player)])
-    axes.axhline(0, color="grey", linewidth=1)
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.legend(title="player")
+    if len(currencies) > 1:
+        first = {c: currency.index[currency == c].min() for c in currencies}
+        for column in table.columns:
+            table.loc[table.index < first[column[1]], column] = np.nan
+    unit = currencies[0] if len(currencies) == 1 else "in its currency"
+    figure, axes = _figure("Money across evenings", "evening", f"money won, running total ({unit})")
+    _lines(axes, table, player_colours(frames.players))
     return figure
 
 

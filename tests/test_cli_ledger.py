@@ -387,7 +387,7 @@ def test_backup_writes_a_ledger_with_the_same_deals(db: str, tmp_path: Path) -> 
 
 
 def test_db_info_and_an_empty_path_becoming_a_ledger(tmp_path: Path) -> None:
-    fresh = tmp_path / "new" / "place" / "ledger.sqlite3"
+    fresh = tmp_path / "ledger.sqlite3"
     assert ok_json(str(fresh), "players", "list") == []
     info = ok_json(str(fresh), "db", "info")
     assert (info["revision"], info["head"], info["backend"]) == ("0001", "0001", "sqlite")
@@ -482,3 +482,38 @@ def test_record_does_not_import_pandas_or_matplotlib(db: str) -> None:
     assert "pandas" not in report["heavy"] and "matplotlib" not in report["heavy"]
     assert "reports" not in report["heavy"]
     assert ok_json(db, "deals")["deals"][0]["payouts"] == {"Anna": -2, "Bruno": 4, "Carla": -2}
+
+
+def test_a_mistyped_folder_is_an_error_and_creates_nothing(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-folder" / "ledger.sqlite3"
+    result = cli(str(missing), "deals")
+    assert_user_error(result.exit_code, result.stderr, "does not exist")
+    assert not missing.parent.exists()
+
+
+def test_names_typed_as_prefixes_are_stored_in_full_and_survive_a_rename(db: str, tmp_path: Path) -> None:
+    ok(db, "evening", "start", "--players", "Anna,Bruno,Carla")
+    ok(db, "record", "br chiamo 3D@an 20")
+    shown = ok_json(db, "deal", "show", "1", "--json")
+    assert shown["revisions"][0]["typed"]["declarer"] == "Bruno"
+    assert shown["revisions"][0]["typed"]["holder"] == "Anna"
+    ok(db, "players", "rename", "Anna", "Zoe")
+    ok(db, "amend", "1", "--thirds", "21", "--reason", "recount")
+    exported = tmp_path / "after-rename.json"
+    ok(db, "export", "--out", str(exported))
+    fresh = str(tmp_path / "fresh.sqlite3")
+    ok(fresh, "import", str(exported))
+    assert ok_json(fresh, "standings", "--json")["points"] == {"Zoe": -1, "Bruno": 2, "Carla": -1}
+
+
+def test_an_export_with_a_bad_payment_is_refused_and_writes_nothing(db: str, tmp_path: Path) -> None:
+    data = json.loads((EXAMPLES / "three_friends.json").read_text(encoding="utf-8"))
+    data["payments"] = [{"payer": "Bruno", "payee": "Carla", "cents": "abc", "currency": "EUR",
+                         "paid_at": "2026-01-01T00:00:00+00:00"}]
+    bad = tmp_path / "bad-payment.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    ok(db, "players", "list")
+    before = dump(db)
+    result = cli(db, "import", str(bad))
+    assert_user_error(result.exit_code, result.stderr, "payment")
+    assert dump(db) == before

@@ -188,3 +188,16 @@ def test_reporting_module_imports_nothing_heavy() -> None:
              "print(sorted({m.split('.')[0] for m in sys.modules} & {'pandas', 'matplotlib', 'reports', 'numpy'}))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_money_chart_keeps_currencies_apart(tmp_path: Path) -> None:
+    engine = open_ledger(str(tmp_path / "two-currencies.sqlite3"))
+    with transaction(engine) as session:
+        euros = start_evening(session, ("Anna", "Bruno", "Carla"), stake="0.10", currency="EUR")
+        record_deal(session, euros, DealInput(declarer="Bruno", contract="solo", thirds=22))
+    with transaction(engine) as session:
+        francs = start_evening(session, ("Anna", "Bruno", "Carla"), stake="0.50", currency="CHF")
+        record_deal(session, francs, DealInput(declarer="Anna", contract="solo", thirds=22))
+    svg = charts.image_bytes(charts.draw("money", load_frames(engine)), "svg").decode()
+    engine.dispose()
+    assert "Anna (CHF)" in svg and "Anna (EUR)" in svg and "EUR + CHF" not in svg

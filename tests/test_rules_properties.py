@@ -55,12 +55,14 @@ def profiles(draw: st.DrawFn) -> Profile:
     return make_profile(name, options)
 
 
-def _trick_facts(draw: st.DrawFn, thirds: int, all_tricks: int) -> tuple[int | None, str | None]:
-    """Tricks and last trick consistent with the thirds; always the ones the sweep table needs."""
+def _trick_facts(draw: st.DrawFn, thirds: int, all_tricks: int, fewest: int) -> tuple[int | None, str | None]:
+    """Tricks and last trick consistent with the thirds; always the ones the sweep table needs.
+
+    `fewest` tricks are needed to hold all 35 thirds."""
     if thirds == 0:
-        tricks: int | None = draw(st.integers(0, all_tricks - 1))
+        tricks: int | None = draw(st.integers(0, all_tricks - fewest))
     elif thirds == 35:
-        tricks = draw(st.integers(1, all_tricks))
+        tricks = draw(st.integers(fewest, all_tricks))
     else:
         tricks = draw(st.none() | st.integers(1, all_tricks - 1))
     if thirds < 3:
@@ -100,7 +102,8 @@ def deals(draw: st.DrawFn) -> Deal:
         if not threes_only:
             called = draw(st.none() | st.just(called))
     d = draw(st.integers(0, 35))
-    tricks, last = _trick_facts(draw, d, profile.tricks_per_deal(len(active)))
+    tricks, last = _trick_facts(draw, d, profile.tricks_per_deal(len(active)),
+                                profile.fewest_tricks_with_all_points(len(active)))
     passed_before = draw(st.integers(0, 4))
     typed = DealInput(
         declarer=declarer, contract="play" if profile.name == "cavendish" else CONTRACT_WORD[contract],

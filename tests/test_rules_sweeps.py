@@ -6,7 +6,9 @@ import pytest
 from rules_cases import ABCD, ABCDE, play
 
 from ledger.errors import LedgerError
+from ledger.rules.build import DealInput, build_facts
 from ledger.rules.contracts import Side
+from ledger.rules.profiles import make_profile
 from ledger.rules.sweeps import MissingFact, Sweep, check_tricks, decide_sweep
 
 DECL, OPP = Side.DECLARER, Side.OPPONENTS
@@ -19,7 +21,7 @@ def _rows() -> list[tuple[int, int | None, Side | None, Sweep | None]]:
     """(d, tricks, last trick, outcome) for every d = 0..35 with the fact its row needs."""
     rows: list[tuple[int, int | None, Side | None, Sweep | None]] = []
     rows += [(0, 0, None, CAP), (0, 0, OPP, CAP)]
-    rows += [(0, tricks, None, STR) for tricks in (1, 5, 11)] + [(0, 3, OPP, STR)]
+    rows += [(0, tricks, None, STR) for tricks in (1, 3, 5)] + [(0, 3, OPP, STR)]
     rows += [(d, None, None, STR) for d in (1, 2)] + [(d, 4, OPP, STR) for d in (1, 2)]
     for d in (3, 4, 5):
         rows += [(d, None, DECL, STR), (d, None, OPP, None), (d, 2, DECL, STR)]
@@ -29,7 +31,7 @@ def _rows() -> list[tuple[int, int | None, Side | None, Sweep | None]]:
         rows += [(d, None, OPP, STR), (d, None, DECL, None), (d, 10, OPP, STR)]
     rows += [(d, None, None, STR) for d in (33, 34)] + [(d, 9, DECL, STR) for d in (33, 34)]
     rows += [(35, 12, None, CAP), (35, 12, DECL, CAP)]
-    rows += [(35, tricks, None, STR) for tricks in (1, 6, 11)] + [(35, 11, DECL, STR)]
+    rows += [(35, tricks, None, STR) for tricks in (7, 9, 11)] + [(35, 11, DECL, STR)]
     return rows
 
 
@@ -213,3 +215,14 @@ def test_sweeps_at_four_and_five_ask_only_when_on(profile: str, players: tuple[s
     assert caught.value.fact == fact
     _, result = play(profile, {}, players, declarer="Anna", contract="solo", thirds=d)  # sweeps off by default
     assert result.sweep is None and result.multiplier == 1
+
+
+@pytest.mark.parametrize(("thirds", "tricks", "fine"), [(35, 6, False), (35, 7, True), (0, 5, True), (0, 6, False)])
+def test_all_the_thirds_need_enough_tricks_to_hold_them(thirds: int, tricks: int, fine: bool) -> None:
+    """The 24 counting cards, less the 4 a monte may hold, fill at least 7 tricks of three cards."""
+    typed = DealInput(declarer="Bruno", contract="solo", thirds=thirds, tricks=tricks)
+    if fine:
+        build_facts(typed, make_profile(), ("Anna", "Bruno", "Carla"), "Carla")
+    else:
+        with pytest.raises(LedgerError, match=f"--tricks {tricks} with"):
+            build_facts(typed, make_profile(), ("Anna", "Bruno", "Carla"), "Carla")

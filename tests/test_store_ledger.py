@@ -535,7 +535,7 @@ def test_a_deal_recorded_before_a_rename_can_still_be_amended(engine: Engine) ->
     with transaction(engine) as session:
         done = amend_deal(session, get_table(session), 1, DealInput(thirds=15), "recounted")
     assert done.totals == {"Anna": 1, "Roberto": -2, "Chiara": 1}
-    assert done.deal.row.typed["auction"] == "Anna:pass,Roberto:chiamo,pass"
+    assert done.deal.row.typed["auction"] == "Anna:pass,Roberto:chiamo,Chiara:pass"
     assert done.deal.row.typed["holder"] == "Chiara"
 
 

@@ -279,10 +279,10 @@ def test_backup_of_postgresql_is_refused(pg_url: str) -> None:
     assert not Path("/nonexistent/never-written.sqlite3").exists()
 
 
-def test_an_empty_file_and_a_new_path_become_ledgers(tmp_path: Path) -> None:
+def test_an_empty_file_and_a_new_file_become_ledgers(tmp_path: Path) -> None:
     empty = tmp_path / "empty.sqlite3"
     empty.touch()
-    fresh = tmp_path / "deeper" / "folder" / "new.sqlite3"
+    fresh = tmp_path / "new.sqlite3"
     for path in (empty, fresh):
         engine = open_ledger(str(path))
         try:

@@ -47,10 +47,12 @@ DEAL_OPTIONS: dict[str, Any] = {
         help="The calls in speaking order from the seat after the dealer, each [b]call[/b] or [b]Name:call[/b]; "
              "declarer and contract come from it, e.g. [b]--auction pass,chiamo,solo[/b].")],
     "passed": Annotated[bool, typer.Option(
-        "--passed", rich_help_panel=FACTS, help="Everyone passed: no payout, the deal moves on.")],
+        "--passed", rich_help_panel=FACTS,
+        help="Everyone passed: no payout, the deal moves on, e.g. [b]--passed[/b].")],
     "passed_before": Annotated[int, typer.Option(
         "--passed-before", rich_help_panel=FACTS, min=0,
-        help="Consecutive passed deals just before this one (tretre's pot carries over).")],
+        help="Consecutive passed deals just before this one (tretre's pot carries over), e.g. "
+             "[b]--passed-before 2[/b]. The ledger counts them itself.")],
 }
 _DEFAULTS: dict[str, Any] = {"passed": False, "passed_before": 0}
 

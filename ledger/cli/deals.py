@@ -141,7 +141,7 @@ def undo(
     evening: EveningOption = None,
     revision: Annotated[int | None, typer.Option(
         "--revision", help="The evening revision you last saw (printed after each deal); undo is refused if "
-                           "the evening changed since.")] = None,
+                           "the evening changed since. Without it, the last deal is undone unguarded.")] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Take back the last deal that stands (it is voided with reason 'undo', never deleted).

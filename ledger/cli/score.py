@@ -19,7 +19,9 @@ ProfileOption = Annotated[str, typer.Option(
     "--profile", "-P", help="pagat (default), cavendish, tretre, quartiglio or quintiglio, e.g. [b]-P tretre[/b].")]
 OptionsOption = Annotated[list[str] | None, typer.Option(
     "--option", "-o", help="A profile option as key=value, repeatable, e.g. [b]-o sweeps=off -o "
-                           "stramazzo_multiplier=4[/b]. See RULES: sweeps, cappotto_multiplier, ...")]
+                           "stramazzo_multiplier=4[/b]. Options: sweeps, cappotto_multiplier, stramazzo_multiplier, "
+                           "sweeps_on_loss, dealer_shares, declarer_always_leads, contract_multipliers, "
+                           "pot_carryover, monte, mediatore_outbids_chiamo, mediatore (each profile has some).")]
 
 
 def split_players(text: str) -> tuple[str, ...]:
@@ -36,7 +38,7 @@ def score(
     players: Annotated[str, typer.Option(
         "--players", help="Seats in turn order (deal and play go right), e.g. [b]--players Anna,Bruno,Carla[/b].")],
     dealer: Annotated[str | None, typer.Option(
-        "--dealer", help="Who dealt this deal (default: the last player listed).")] = None,
+        "--dealer", help="Who dealt this deal (default: the last player listed), e.g. [b]--dealer Carla[/b].")] = None,
     profile: ProfileOption = "pagat",
     option: OptionsOption = None,
     as_json: JsonFlag = False,

@@ -23,7 +23,7 @@ def export(
     evening: EveningOption = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="[b]json[/b] (everything, re-importable) or [b]csv[/b] "
                                                             "(one row per player per deal).")] = "json",
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="File to write (default: standard output).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-O", help="File to write (default: standard output).")] = None,
 ) -> None:
     """Export the whole ledger, or one evening, with every revision and void.
 

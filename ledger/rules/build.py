@@ -61,6 +61,16 @@ class DealInput:
             auction=",".join(seat_call(call) for call in self.auction.split(",")) if self.auction else None,
         )
 
+    def named(self, facts: DealFacts) -> DealInput:
+        """The same deal with every player written as the seat's full name (prefixes resolved)."""
+        auction = ",".join(f"{seat}:{call.value if call else 'pass'}" for seat, call in facts.auction)
+        return replace(
+            self,
+            declarer=facts.declarer if self.declarer else None,
+            holder=facts.holder if self.holder else None,
+            auction=auction if self.auction else None,
+        )
+
     def amended(self, changes: DealInput) -> DealInput:
         """This input with every field given in `changes` replaced, dropping the facts they supersede."""
         given = changes.to_dict()

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ledger.errors import LedgerError
+from ledger.rules.cards import DECK
 from ledger.rules.contracts import Contract
 
 OptionValue = bool | int
@@ -75,6 +76,12 @@ class Profile:
     def tricks_per_deal(self, active_players: int) -> int:
         """12 at three, 9 (with monte) or 10 at four, 8 at five."""
         return (40 - (4 if self.has_monte else 0)) // active_players
+
+    def fewest_tricks_with_all_points(self, active_players: int) -> int:
+        """A side with all 35 thirds took at least this many tricks: the 24 counting cards, less the 4 a monte
+        may hold, fill a trick of one card per player."""
+        counting = sum(1 for card in DECK if card.thirds) - (4 if self.has_monte else 0)
+        return -(-counting // active_players)
 
     @property
     def ladder(self) -> tuple[frozenset[Contract], ...]:

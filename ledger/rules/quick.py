@@ -177,7 +177,7 @@ def parse_holder_word(text: str, players: Sequence[str]) -> str:
                                   f"{', '.join(players)}, monte or declarer").value
 
 
-def parse_auction(text: str, players: Sequence[str]) -> str:
+def _auction_words(text: str, players: Sequence[str]) -> str:
     """`p,so,pass` or `an:pass,br:solo` with every word written out: `pass,solo,pass`, `Anna:pass,Bruno:solo`."""
     items = []
     for item in text.split(","):
@@ -276,7 +276,7 @@ _OPTIONS: dict[str, Callable[[str, Sequence[str]], tuple[str, object]]] = {
     "last": lambda value, _: ("last_trick", parse_side_word(value)),
     "holder": lambda value, players: ("holder", parse_holder_word(value, players)),
     "called": lambda value, _: ("called", str(parse_card(value))),
-    "auction": lambda value, players: ("auction", parse_auction(value, players)),
+    "auction": lambda value, players: ("auction", _auction_words(value, players)),
 }
 
 

@@ -24,8 +24,8 @@ class MissingFact(LedgerError):
         self.fact = fact
 
 
-def check_tricks(thirds: int, tricks: int | None, last_trick: Side | None, all_tricks: int) -> None:
-    """Reject trick facts that contradict each other or the thirds."""
+def check_tricks(thirds: int, tricks: int | None, last_trick: Side | None, all_tricks: int, fewest: int = 1) -> None:
+    """Reject trick facts that contradict each other or the thirds; `fewest` tricks hold all 35 thirds."""
     if tricks is not None:
         if not 0 <= tricks <= all_tricks:
             raise LedgerError(f"--tricks {tricks}: a deal has {all_tricks} tricks (0 to {all_tricks})")
@@ -37,6 +37,11 @@ def check_tricks(thirds: int, tricks: int | None, last_trick: Side | None, all_t
             raise LedgerError("--tricks 0 with the last trick to the declarer: the last trick is a trick")
         if tricks == all_tricks and last_trick is Side.OPPONENTS:
             raise LedgerError(f"--tricks {tricks} with the last trick to the opponents: they took no trick")
+        if thirds == DEAL_THIRDS and tricks < fewest:
+            raise LedgerError(f"--tricks {tricks} with all 35 thirds: the counting cards fill at least {fewest} tricks")
+        if thirds == 0 and tricks > all_tricks - fewest:
+            raise LedgerError(f"--tricks {tricks} with 0 thirds: the opponents' 35 thirds fill at least {fewest} "
+                              f"tricks, leaving at most {all_tricks - fewest}")
     if last_trick is Side.DECLARER and thirds < LAST_TRICK_THIRDS:
         raise LedgerError(f"{thirds} thirds with the last trick to the declarer: the last trick alone is 3 thirds")
     if last_trick is Side.OPPONENTS and thirds > DEAL_THIRDS - LAST_TRICK_THIRDS:

@@ -38,8 +38,9 @@ def validate(facts: DealFacts, profile: Profile) -> None:
     if facts.thirds is None:
         raise MissingFact("thirds", "how many thirds did the declarer side take? (--thirds N or --points X)")
     check_thirds(facts.thirds)
-    players_in_play = len(active)
-    check_tricks(facts.thirds, facts.tricks, facts.last_trick, profile.tricks_per_deal(players_in_play))
+    in_play = len(active)
+    check_tricks(facts.thirds, facts.tricks, facts.last_trick, profile.tricks_per_deal(in_play),
+                 profile.fewest_tricks_with_all_points(in_play))
 
 
 def _check_passed(facts: DealFacts) -> None:

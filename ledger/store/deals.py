@@ -145,12 +145,12 @@ def write_revision(session: Session, table: Table, deal: Deal, number: int, type
     ids = table.ids
     revision = DealRevision(
         deal_id=deal.id, revision=number, reason=reason, profile=table.evening.profile,
-        options=dict(table.evening.options), typed=typed.to_dict(), dealer_id=ids[dealer],
+        options=dict(table.evening.options), typed=typed.named(facts).to_dict(), dealer_id=ids[dealer],
         declarer_id=ids.get(result.declarer or ""), partner_id=ids.get(result.partner or ""),
         contract=result.contract.value if result.contract else None,
         aggravation=result.aggravation.value if result.aggravation else None,
         called=str(facts.called) if facts.called else None, holder=facts.holder,
-        auction=",".join(f"{seat}:{call.value if call else 'pass'}" for seat, call in facts.auction) or None,
+        auction=typed.named(facts).auction,
         declarer_thirds=facts.thirds, tricks=facts.tricks,
         last_trick=facts.last_trick.value if facts.last_trick else None, passed_before=facts.passed_before,
         declarer_won=result.declarer_won, sweep=result.sweep.value if result.sweep else None,
@@ -224,8 +224,8 @@ def _supersede(session: Session, table: Table, deal: Deal, old: DealRevision, ty
 def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str | None = None,
                 key: str | None = None) -> Recorded:
     """Validate, score and store a new deal; a repeated idempotency `key` returns the stored deal."""
-    _require_open(table)
     evening = lock(session, table)
+    _require_open(table)
     if key:
         existing = session.exec(select(Deal).where(Deal.key == key)).first()
         if existing:
@@ -256,16 +256,17 @@ def get_deal(session: Session, table: Table, number: int) -> Deal:
 
 
 def _require_open(table: Table) -> None:
+    """Refuse changes to a closed evening (call after `lock`, which re-reads the evening)."""
     if table.evening.closed_at is not None:
         raise LedgerError(f"evening {table.number} is closed: its deals can no longer change")
 
 
 def _correctable(session: Session, table: Table, number: int, reason: str | None, verb: str) -> tuple[Deal, str]:
     """Deal `number` of an open evening, not voided, with the reason for correcting it."""
+    lock(session, table)
     _require_open(table)
     if not reason or not reason.strip():
         raise LedgerError(f"{verb} deal {number}: give a --reason, e.g. --reason 'wrong thirds'")
-    lock(session, table)
     deal = get_deal(session, table, number)
     if deal.voided_at is not None:
         raise LedgerError(f"deal {number} is voided already ({deal.void_reason}): it cannot be {verb}ed")
@@ -303,8 +304,8 @@ def void_deal(session: Session, table: Table, number: int, reason: str | None) -
 
 def undo_last(session: Session, table: Table, *, seen_revision: int | None = None) -> Recorded:
     """Take back the last deal that stands; refused when the evening changed since `seen_revision`."""
-    _require_open(table)
     evening = lock(session, table)
+    _require_open(table)
     if seen_revision is not None and seen_revision != evening.revision:
         raise LedgerError(f"undo refused: evening {table.number} changed since you saw it (revision {seen_revision},"
                           f" now {evening.revision}); look at `calabresella deals` and void the deal you mean")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-import shutil
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -51,6 +51,16 @@ def resolve_url(given: str | None = None) -> str:
     return f"sqlite:///{path.resolve()}"
 
 
+def _sqlite_folder(path: Path) -> None:
+    """The default ledger's folder is made on first use; any other folder must exist (a typo writes nothing)."""
+    if path.parent.is_dir():
+        return
+    if path == default_path():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return
+    raise LedgerError(f"--db {str(path)!r}: the folder {str(path.parent)!r} does not exist")
+
+
 def _sqlite_settings(engine: Engine) -> None:
     """synchronous=FULL, foreign keys, a busy timeout, and BEGIN IMMEDIATE for every transaction.
 
@@ -77,13 +87,24 @@ def reading(engine: Engine) -> Engine:
     return engine.execution_options(**{READ_ONLY: True})
 
 
+def copy_sqlite(source: str, target: str) -> None:
+    """A consistent copy of a SQLite database in use (the online backup API: WAL content included)."""
+    reader, writer = sqlite3.connect(source), sqlite3.connect(target)
+    try:
+        with writer:
+            reader.backup(writer)
+    finally:
+        reader.close()
+        writer.close()
+
+
 def make_engine(url: str) -> Engine:
     """An engine for the URL, with the SQLite settings where it is SQLite."""
     try:
         if url.startswith("sqlite"):
             path = make_url(url).database
             if path and path != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                _sqlite_folder(Path(path))
             engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
             _sqlite_settings(engine)
             return engine
@@ -138,7 +159,7 @@ def upgrade(engine: Engine) -> str | None:
     if version is not None and engine.url.get_backend_name() == "sqlite" and engine.url.database:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         backup = f"{engine.url.database}.before-{HEAD}-{stamp}.bak"
-        shutil.copy2(engine.url.database, backup)
+        copy_sqlite(engine.url.database, backup)
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:

@@ -113,14 +113,15 @@ def lock(session: Session, table: Table) -> Evening:
 
 
 def close_evening(session: Session, table: Table) -> Table:
-    """Close an open evening; its deals stay correctable with --evening N."""
-    if table.evening.closed_at is not None:
+    """Close an open evening: its deals can no longer change, and it stops being the default evening."""
+    evening = lock(session, table)
+    if evening.closed_at is not None:
         raise LedgerError(f"evening {table.number} is closed already")
-    table.evening.closed_at = utcnow()
-    table.evening.revision += 1
-    session.add(table.evening)
+    evening.closed_at = utcnow()
+    evening.revision += 1
+    session.add(evening)
     session.flush()
-    return table
+    return table_of(session, evening)
 
 
 def list_evenings(session: Session) -> list[Table]:

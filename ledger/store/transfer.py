@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import sqlite3
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -17,9 +16,11 @@ from ledger.errors import LedgerError
 from ledger.rules.build import DealInput
 from ledger.rules.seats import name_key
 from ledger.store.deals import deal_history, list_deals, score_typed, write_revision
+from ledger.store.engine import copy_sqlite
 from ledger.store.evenings import Table, list_evenings, start_evening, table_of
 from ledger.store.models import Deal, Evening, PaymentEntry, Player
-from ledger.store.players import ensure_player
+from ledger.store.money import record_payment
+from ledger.store.players import current_names
 
 FORMAT = "calabresella-ledger"
 
@@ -46,12 +47,14 @@ def _time(text: str | None) -> datetime | None:
 
 def _evening_data(session: Session, table: Table) -> dict[str, Any]:
     e = table.evening
+    now_named = current_names(session)
     names = {pid: name for name, pid in table.ids.items()}
     deals = []
     for current in list_deals(session, table):
         revisions = [{
             "revision": v.revision, "recorded_at": _iso(v.row.recorded_at), "superseded_at": _iso(v.row.superseded_at),
-            "reason": v.row.reason, "dealer": v.dealer, "typed": v.row.typed, "payouts": v.payouts,
+            "reason": v.row.reason, "dealer": v.dealer, "payouts": v.payouts,
+            "typed": DealInput.from_dict(v.row.typed).with_names(now_named).to_dict(),
             "explanation": v.row.explanation,
         } for v in deal_history(session, table, current.number)]
         deal = session.exec(select(Deal).where(Deal.evening_id == table.number, Deal.number == current.number)).one()
@@ -111,18 +114,27 @@ def import_data(session: Session, data: dict[str, Any]) -> list[int]:
     if data.get("version") != VERSION:
         raise LedgerError(f"export version {data.get('version')}: this ledger reads version {VERSION}")
     try:
-        created = [_import_evening(session, item) for item in data.get("evenings", [])]
+        evenings = data.get("evenings", [])
+        created = [_import_evening(session, item) for item in evenings]
+        renumbered = dict(zip([item["number"] for item in evenings], created, strict=True))
+        for item in data.get("payments", []):
+            _import_payment(session, item, renumbered)
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise LedgerError(f"not a valid export: a missing or bad field ({type(error).__name__}: {error})") from None
-    for item in data.get("payments", []):
-        session.add(PaymentEntry(
-            payer_id=ensure_player(session, item["payer"]).id, payee_id=ensure_player(session, item["payee"]).id,
-            cents=item["cents"], currency=item["currency"], note=item.get("note"), paid_at=_time(item["paid_at"]),
-            evening_id=dict(zip([e["number"] for e in data.get("evenings", [])], created, strict=True)).get(
-                item.get("evening")),
-        ))
     session.flush()
     return created
+
+
+def _import_payment(session: Session, item: dict[str, Any], renumbered: dict[int, int]) -> None:
+    """A payment of the export, checked like one typed with `paid`."""
+    cents = item["cents"]
+    if not isinstance(cents, int) or isinstance(cents, bool) or cents < 1:
+        raise LedgerError(f"not a valid export: a payment of {cents!r} cents (a whole number, at least 1)")
+    evening = renumbered.get(item["evening"]) if item.get("evening") is not None else None
+    entry = record_payment(session, item["payer"], item["payee"], f"{cents / 100:.2f}", currency=item["currency"],
+                           evening=evening, note=item.get("note"))
+    entry.paid_at = _time(item["paid_at"]) or entry.paid_at
+    session.add(entry)
 
 
 def _import_evening(session: Session, item: dict[str, Any]) -> int:
@@ -180,12 +192,5 @@ def backup_sqlite(engine: Engine, target: str) -> Path:
     if path.exists():
         raise LedgerError(f"backup {target}: the file exists; give a new path")
     path.parent.mkdir(parents=True, exist_ok=True)
-    source = sqlite3.connect(engine.url.database)
-    destination = sqlite3.connect(path)
-    try:
-        with destination:
-            source.backup(destination)
-    finally:
-        source.close()
-        destination.close()
+    copy_sqlite(engine.url.database, str(path))
     return path
