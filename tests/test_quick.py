@@ -268,3 +268,8 @@ def test_the_grammar_is_documented_for_help_screens() -> None:
     for example in ("bruno solo 22", "carla chiamo 3D@anna 17 last=opp", "anna solissimo scegliete 35 tricks=12",
                     "br so 7+1/3", "pass", "dealer=NAME", "auction=", "tricks=N", "last=decl|opp", "22t", "t=22"):
         assert example in SYNTAX
+
+
+def test_a_card_spelled_like_a_contract_prefix_is_the_called_card_once_the_contract_is_given() -> None:
+    assert parse_quick("anna chiamo CH 20", ABC, PAGAT) == DealInput(
+        declarer="Anna", contract="chiamo", called="CC", thirds=20)

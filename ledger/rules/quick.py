@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 
 from ledger.errors import LedgerError
 from ledger.rules.build import DealInput
-from ledger.rules.cards import DEAL_THIRDS, parse_card
+from ledger.rules.cards import DEAL_THIRDS, Card, parse_card
 from ledger.rules.contracts import AGGRAVATION_WORDS, CONTRACT_WORDS, PASS, PASS_WORDS, SIDE_WORDS
 from ledger.rules.facts import DECLARER, MONTE
 from ledger.rules.points import format_points, parse_points
@@ -191,6 +191,14 @@ def _auction_words(text: str, players: Sequence[str]) -> str:
     return ",".join(items)
 
 
+def _card(text: str) -> Card | None:
+    """The card a word names, if it names one (`CH` is the cavallo of coppe, not a prefix of chiamo)."""
+    try:
+        return parse_card(text)
+    except LedgerError:
+        return None
+
+
 class _Reader:
     """Reads the tokens of one line into DealInput fields, refusing a fact given twice."""
 
@@ -234,15 +242,12 @@ class _Reader:
             self.put(*(("passed", True) if first.kind == "pass" else ("declarer", first.value)), text)
             return
         meaning = (CONTRACTS | AGGRAVATIONS).lookup(text, "word")
-        if meaning is not None:
+        card = _card(text)
+        if meaning is not None and not (meaning.kind in self.fields and card is not None):
             self.put(meaning.kind, meaning.value, text)
             return
         if PASSES.lookup(text, "word"):
             raise LedgerError(f"{text!r}: a passed deal is written `pass`, as the first word")
-        try:
-            card = parse_card(text)
-        except LedgerError:
-            card = None
         if card is not None:
             self.put("called", str(card), text)
         elif seated(self.players).lookup(text, "player"):
