@@ -7,7 +7,7 @@ from functools import cached_property
 
 import numpy as np
 import pandas as pd
-from sqlalchemy import Connection, Engine, FromClause, Select, and_, exists, func, select
+from sqlalchemy import Connection, Engine, FromClause, Select, and_, exists, select
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session
 
@@ -106,12 +106,6 @@ def _check(connection: Connection, filters: Filters) -> tuple[Filters, int | Non
             return filters, None
         player = get_player(session, filters.player)
         return replace(filters, player=player.name), player.id
-
-
-def count_deals(engine: Engine) -> int:
-    """How many deals the ledger holds, all evenings, voided included: a cheap measure of its size."""
-    with engine.connect() as connection:
-        return int(connection.execute(select(func.count()).select_from(DEAL)).scalar_one())
 
 
 def _read(query: Select, connection: Connection, text: tuple[str, ...]) -> pd.DataFrame:

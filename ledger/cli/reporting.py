@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     import pandas as pd
     from sqlalchemy import Engine
 
-BIG_LEDGER = 50_000
-"""Deals in the ledger above which the reporting commands show a progress bar."""
+SHOW_AFTER_SECONDS = 1.0
+"""A reporting command still working after this long shows a progress bar."""
 PANEL = "Reports"
 
 EveningFilter = Annotated[int | None, typer.Option("--evening", "-e", help="Only this evening (its number).", min=1)]
@@ -39,23 +39,31 @@ def _ledger(ctx: typer.Context) -> Iterator[Engine]:
 
 
 @contextmanager
-def _phases(engine: Engine, phases: int) -> Iterator[Callable[[str], None]]:
-    """A transient progress bar on stderr, shown only for a big ledger; call the step function at each phase."""
+def _phases(phases: int) -> Iterator[Callable[[str], None]]:
+    """A transient progress bar on stderr that appears once the work has taken over a second."""
+    import threading
+
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from reports.frames import count_deals
-
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(), transient=True,
+                        console=Console(stderr=True))
+    task = progress.add_task("reading the ledger", total=phases)
+    timer = threading.Timer(SHOW_AFTER_SECONDS, progress.start)
+    timer.daemon = True
     done = [0]
-    with Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(), transient=True,
-                  console=Console(stderr=True), disable=count_deals(engine) <= BIG_LEDGER) as progress:
-        task = progress.add_task("reading the ledger", total=phases)
 
-        def step(description: str) -> None:
-            progress.update(task, completed=done[0], description=description)
-            done[0] += 1
+    def step(description: str) -> None:
+        progress.update(task, completed=done[0], description=description)
+        done[0] += 1
 
+    timer.start()
+    try:
         yield step
+    finally:
+        timer.cancel()
+        timer.join()
+        progress.stop()
 
 
 def stats(
@@ -111,7 +119,7 @@ def stats(
 
     filters = Filters(evening=evening, player=player, since=parse_date(since, "--since"),
                       until=parse_date(until, "--until"), profile=profile)
-    with _ledger(ctx) as engine, _phases(engine, 1 + len(SECTIONS)) as step:
+    with _ledger(ctx) as engine, _phases(1 + len(SECTIONS)) as step:
         step("reading the deals")
         frames = load_frames(engine, filters)
         tables = statistics(frames, on_section=step)
@@ -221,7 +229,7 @@ def chart(
 
     check_kind(kind)
     check_output(out)
-    with _ledger(ctx) as engine, _phases(engine, 2) as step:
+    with _ledger(ctx) as engine, _phases(2) as step:
         step("reading the deals")
         frames = load_frames(engine, Filters(evening=evening))
         step(f"drawing {kind}")
@@ -248,7 +256,7 @@ def report(
 
     if out.suffix.lower() not in (".html", ".htm"):
         raise LedgerError(f"--out {str(out)!r}: the report is an HTML page; give a file name ending in .html")
-    with _ledger(ctx) as engine, _phases(engine, 1) as step:
+    with _ledger(ctx) as engine, _phases(1) as step:
         step("writing the report")
         page = evening_report(engine, evening)
     _write(out, lambda path: path.write_text(page, encoding="utf-8"))
