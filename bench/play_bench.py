@@ -25,7 +25,7 @@ from pathlib import Path
 import pexpect
 from sqlalchemy import text
 
-from ledger.rules.quick import parse_quick
+from ledger.rules.quick import parse_quick_line
 from ledger.rules.seats import seat_after
 from ledger.store.deals import record_deal
 from ledger.store.engine import make_engine, open_ledger, resolve_url, transaction
@@ -113,7 +113,7 @@ def library_deals(db: Path, deals: int) -> list[float]:
         profile = get_table(session, 1).profile
     for number in range(deals):
         start = time.perf_counter()
-        typed = parse_quick(LINES[number % len(LINES)], PLAYERS, profile)
+        typed = parse_quick_line(LINES[number % len(LINES)], PLAYERS, profile).deal
         with transaction(engine) as session:
             table = get_table(session, 1)
             seat_after(table.players, record_deal(session, table, typed).deal.dealer)
