@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Engine
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -92,3 +93,15 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "ledger.sqlite3")
     return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture
+def engine(db_url: str) -> Iterator[Engine]:
+    """A fresh ledger on the backend under test (SQLite and PostgreSQL); disposed at the end."""
+    from ledger.store.engine import open_ledger
+
+    opened = open_ledger(db_url)
+    try:
+        yield opened
+    finally:
+        opened.dispose()

@@ -6,7 +6,6 @@ never lose an earlier revision; standings checked against numbers computed by ha
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,16 +34,6 @@ from ledger.store.transfer import export_data
 
 TABLES = ("player", "player_rename", "evening", "seat", "deal", "deal_revision", "payout", "payment")
 ABC = ("Anna", "Bruno", "Carla")
-
-
-@pytest.fixture
-def engine(db_url: str) -> Iterator[Engine]:
-    """The ledger opened (schema created) on the backend under test; disposed at the end."""
-    opened = open_ledger(db_url)
-    try:
-        yield opened
-    finally:
-        opened.dispose()
 
 
 def begin(engine: Engine, players: tuple[str, ...] = ABC, **kwargs: Any) -> int:

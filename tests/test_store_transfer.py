@@ -10,7 +10,6 @@ import copy
 import json
 import sqlite3
 import uuid
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -31,16 +30,6 @@ from ledger.store.transfer import backup_sqlite, export_csv, export_data, import
 TABLES = ("player", "player_rename", "evening", "seat", "deal", "deal_revision", "payout", "payment")
 EXAMPLE_FILES = ("three_friends.json", "four_players.json")
 TIME_KEYS = {"started_at", "closed_at", "created_at", "voided_at", "recorded_at", "superseded_at", "paid_at"}
-
-
-@pytest.fixture
-def engine(db_url: str) -> Iterator[Engine]:
-    """A fresh ledger on the backend under test; disposed at the end."""
-    opened = open_ledger(db_url)
-    try:
-        yield opened
-    finally:
-        opened.dispose()
 
 
 def load(name: str) -> dict[str, Any]:
