@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, UniqueConstraint
+from sqlalchemy import JSON, Column, DateTime, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from ledger.clock import utcnow
@@ -79,7 +79,8 @@ class DealRevision(SQLModel, table=True):
     """One version of a deal's facts and its derived result; the current one has no `superseded_at`."""
 
     __tablename__ = "deal_revision"
-    __table_args__ = (UniqueConstraint("deal_id", "revision"),)
+    __table_args__ = (UniqueConstraint("deal_id", "revision"), Index("ix_deal_revision_current", "deal_id",
+                                                                     "superseded_at"))
     id: int | None = Field(default=None, primary_key=True)
     deal_id: int = Field(foreign_key="deal.id", index=True)
     revision: int
