@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import func
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from ledger.errors import LedgerError
@@ -239,7 +240,11 @@ def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str
     facts, result = score_typed(table, typed, dealt_by)
     deal = Deal(evening_id=table.number, number=number, key=key)
     session.add(deal)
-    session.flush()
+    try:
+        session.flush()
+    except IntegrityError:
+        raise LedgerError(f"--key {key!r} was taken by another deal recorded at the same moment; nothing "
+                          "written: look at `calabresella deals`") from None
     revision = write_revision(session, table, deal, 1, typed, dealt_by, facts, result, None)
     counter = _bump(session, table)
     return Recorded(_view(session, table, deal, revision), result, totals(session, table), counter)
