@@ -38,15 +38,15 @@ class Table:
         return self.evening.id
 
 
-def parse_stake(text: str) -> int:
-    """A stake per game point, e.g. `0.10`, in cents."""
+def parse_cents(text: str, option: str = "--stake", what: str = "money per game point") -> int:
+    """An amount of money such as `0.10` or `3,40`, in cents."""
     try:
-        stake = Decimal(text.strip().replace(",", "."))
+        amount = Decimal(text.strip().replace(",", "."))
     except InvalidOperation:
-        stake = Decimal(-1)
-    if not stake.is_finite() or stake < 0 or stake != stake.quantize(Decimal("0.01")) or stake > 100000:
-        raise LedgerError(f"--stake {text!r}: money per game point, 0 or more with at most 2 decimals, e.g. 0.10")
-    return int(stake * 100)
+        amount = Decimal(-1)
+    if not amount.is_finite() or amount < 0 or amount != amount.quantize(Decimal("0.01")) or amount > 100000:
+        raise LedgerError(f"{option} {text!r}: {what}, 0 or more with at most 2 decimals, e.g. 0.10")
+    return int(amount * 100)
 
 
 def parse_currency(text: str) -> str:
@@ -64,7 +64,7 @@ def start_evening(
     """Seat the players in turn order and pin the profile; new names become players."""
     rules = make_profile(profile, options or [])
     check_seats(players, rules.seat_counts, rules.name)
-    stake_cents, code = parse_stake(stake), parse_currency(currency)
+    stake_cents, code = parse_cents(stake), parse_currency(currency)
     people = [ensure_player(session, name) for name in players]
     names = tuple(p.name for p in people)
     first = resolve_player(dealer, names, "--dealer") if dealer else names[-1]

@@ -12,7 +12,7 @@ from ledger.clock import as_local, utcnow
 from ledger.errors import LedgerError
 from ledger.settlement import Payment, fewest_payments, format_cents, pair_flows, round_balances
 from ledger.store.deals import list_deals, totals
-from ledger.store.evenings import Table, get_table, list_evenings, parse_currency, parse_stake
+from ledger.store.evenings import Table, get_table, list_evenings, parse_cents, parse_currency
 from ledger.store.models import PaymentEntry, Player
 from ledger.store.players import get_player
 
@@ -80,7 +80,7 @@ def settle(session: Session, tables: list[Table], *, round_to: str | None = None
                       for deal in list_deals(session, table) if not deal.voided]
     balances, rounding = dict(cents), {}
     if round_to is not None:
-        unit = parse_stake(round_to)
+        unit = parse_cents(round_to, "--round-to", "the smallest coin to pay with")
         if unit < 1:
             raise LedgerError(f"--round-to {round_to}: a coin of at least 0.01, e.g. 0.50")
         balances, rounding = round_balances(balances, unit)
@@ -97,7 +97,7 @@ def record_payment(session: Session, payer: str, payee: str, amount: str, *, cur
     giver, taker = get_player(session, payer), get_player(session, payee)
     if giver.id == taker.id:
         raise LedgerError(f"paid: {giver.name} cannot pay themselves")
-    cents = parse_stake(amount)
+    cents = parse_cents(amount, "paid", "the amount handed over")
     if cents < 1:
         raise LedgerError(f"paid {amount}: the amount is at least 0.01")
     table = get_table(session, evening) if evening is not None else None

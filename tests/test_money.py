@@ -1,0 +1,131 @@
+"""Money at the end of the evening through the command line: settle, paid, tab, and closing an evening."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from ledger.cli.main import app
+from ledger.store.engine import open_ledger, transaction
+from ledger.store.money import choose_evenings, record_payment, settle, tab
+
+runner = CliRunner()
+ENV = {"CALABRESELLA_DB": None, "COLUMNS": "200"}
+
+
+def run(db: str, *args: str) -> str:
+    """A command that must succeed; its stdout."""
+    result = runner.invoke(app, ["--db", db, *args], env=ENV)
+    assert result.exit_code == 0, result.stderr
+    return result.stdout
+
+
+def as_json(db: str, *args: str) -> Any:
+    return json.loads(run(db, *args, "--json"))
+
+
+def error(db: str, *args: str) -> str:
+    """A command that must fail as a user error: one line, exit code 2; the line."""
+    result = runner.invoke(app, ["--db", db, *args], env=ENV)
+    assert result.exit_code == 2, result.stdout
+    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, result.stderr
+    return result.stderr
+
+
+def payments(settlement: dict[str, Any]) -> list[tuple[str, str, int]]:
+    return [(p["payer"], p["payee"], p["cents"]) for p in settlement["payments"]]
+
+
+@pytest.fixture
+def ledger(tmp_path: Path) -> str:
+    """Three evenings: 0.10 EUR, 0.50 EUR, 1.00 CHF a game point."""
+    db = str(tmp_path / "money.sqlite3")
+    run(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.10")
+    run(db, "record", "-d", "Bruno", "-c", "solo", "-t", "22")                      # Bruno +4, others -2
+    run(db, "record", "-d", "Carla", "-c", "chiamo", "-t", "17", "-l", "opponents")  # Carla -2, others +1
+    run(db, "evening", "close")
+    run(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.50")
+    run(db, "record", "-d", "Anna", "-c", "solissimo", "-a", "dividete", "-t", "24")  # Anna +16, others -8
+    run(db, "evening", "close")
+    run(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "1", "--currency", "CHF")
+    run(db, "record", "-d", "Bruno", "-c", "solo", "-t", "22")                      # Bruno +4, others -2
+    return db
+
+
+def test_settle_one_evening_with_the_fewest_payments(ledger: str) -> None:
+    first = as_json(ledger, "settle", "--evening", "1")
+    assert first["points"] == {"Anna": -1, "Bruno": 5, "Carla": -4}
+    assert first["cents"] == {"Anna": -10, "Bruno": 50, "Carla": -40}
+    assert payments(first) == [("Anna", "Bruno", 10), ("Carla", "Bruno", 40)]
+    text = run(ledger, "settle", "--evening", "1")
+    assert "Anna pays Bruno 0.10 EUR" in text and "Carla pays Bruno 0.40 EUR" in text
+
+
+def test_settle_several_evenings_with_different_stakes(ledger: str) -> None:
+    with transaction(open_ledger(ledger)) as session:
+        result = settle(session, choose_evenings(session, 1) + choose_evenings(session, 2))
+    assert result.cents == {"Anna": -10 + 800, "Bruno": 50 - 400, "Carla": -40 - 400}
+    assert [(p.payer, p.payee, p.cents) for p in result.payments] == [("Bruno", "Anna", 350), ("Carla", "Anna", 440)]
+
+
+def test_mixing_currencies_is_refused(ledger: str) -> None:
+    assert "mix currencies" in error(ledger, "settle", "--since", "2000-01-01")
+
+
+def test_cash_rounding_and_the_unsimplified_pairs(ledger: str) -> None:
+    rounded = as_json(ledger, "settle", "--evening", "1", "--round-to", "0.50")
+    assert payments(rounded) == [("Carla", "Bruno", 50)]
+    assert rounded["rounding"] == {"Anna": 10, "Carla": -10}
+    assert sum(rounded["rounding"].values()) == 0
+    pairs = as_json(ledger, "settle", "--evening", "1", "--pairs")["pairs"]
+    assert [(p["payer"], p["payee"], p["cents"]) for p in pairs] == [
+        ("Anna", "Bruno", 20), ("Carla", "Anna", 10), ("Carla", "Bruno", 30)]
+    assert "--round-to" in error(ledger, "settle", "--evening", "1", "--round-to", "0.001")
+
+
+def test_paid_and_the_tab_across_evenings(ledger: str) -> None:
+    before = {t["currency"]: t for t in as_json(ledger, "tab")}
+    assert before["EUR"]["balances"] == {"Anna": 790, "Bruno": -350, "Carla": -440}
+    assert before["CHF"]["balances"] == {"Anna": -200, "Bruno": 400, "Carla": -200}
+    assert "Recorded: Carla paid Anna 4.40 EUR." in run(ledger, "paid", "carla", "anna", "4.40", "--currency", "eur")
+    after = {t["currency"]: t for t in as_json(ledger, "tab")}
+    assert after["EUR"]["balances"] == {"Anna": 350, "Bruno": -350}
+    assert [(p["payer"], p["payee"], p["cents"]) for p in after["EUR"]["suggested"]] == [("Bruno", "Anna", 350)]
+    assert after["CHF"] == before["CHF"]
+    run(ledger, "paid", "Anna", "Bruno", "2", "--currency", "CHF")
+    run(ledger, "paid", "Carla", "Bruno", "2", "--currency", "CHF")
+    run(ledger, "paid", "Bruno", "Anna", "3.50", "--currency", "EUR")
+    assert "The tab is clear" in run(ledger, "tab")
+
+
+def test_payment_errors_write_nothing(ledger: str) -> None:
+    assert "unknown player" in error(ledger, "paid", "Zoe", "Anna", "1")
+    assert "cannot pay themselves" in error(ledger, "paid", "Anna", "anna", "1")
+    assert "abc" in error(ledger, "paid", "Anna", "Bruno", "abc")
+    assert "three-letter" in error(ledger, "paid", "Anna", "Bruno", "1", "--currency", "euro")
+    with transaction(open_ledger(ledger)) as session:
+        assert {t.currency: t.balances for t in tab(session)}["EUR"] == {"Anna": 790, "Bruno": -350, "Carla": -440}
+
+
+def test_closing_an_evening_prints_its_settlement_and_standings_show_it(ledger: str) -> None:
+    closed = as_json(ledger, "evening", "close")
+    assert closed["evening"] == 3
+    assert payments(closed["settlement"]) == [("Anna", "Bruno", 200), ("Carla", "Bruno", 200)]
+    assert payments(as_json(ledger, "standings", "--evening", "1")["settlement"]) == [
+        ("Anna", "Bruno", 10), ("Carla", "Bruno", 40)]
+    assert "2 payments settle it" in run(ledger, "standings", "--evening", "2")
+
+
+def test_record_payment_in_the_library(tmp_path: Path) -> None:
+    engine = open_ledger(str(tmp_path / "library.sqlite3"))
+    with transaction(engine) as session:
+        from ledger.store.evenings import start_evening
+
+        start_evening(session, ("Anna", "Bruno", "Carla"), currency="CHF")
+        entry = record_payment(session, "Anna", "Bruno", "1.25")
+    assert (entry.cents, entry.currency) == (125, "CHF")
+    engine.dispose()
