@@ -180,7 +180,8 @@ def _role(result: DealResult, player: str) -> str:
 
 
 def _bump(session: Session, table: Table) -> int:
-    evening = lock(session, table)
+    """Count one more change to the evening (its row is locked by the caller since the start)."""
+    evening = table.evening
     evening.revision += 1
     session.add(evening)
     session.flush()
