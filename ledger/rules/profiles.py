@@ -36,14 +36,6 @@ PROFILE_ALIASES = {
     "bellora": "quintiglio",
 }
 
-PROFILE_SUMMARIES = {
-    "pagat": "Italian Calabresella: chiamo 1, solo 2, solissimo 4, dividete 8, scegliete 16, sweeps x2/x3",
-    "cavendish": "American Calabrasella: one bid, play; the difference of the two sides' points",
-    "tretre": "Terziglio partita lunga: +2/-1/-1 for any contract, dividete x2, scegliete x4",
-    "quartiglio": "four players: chiamo 2 against 2, mediatore, solo, solissimo 1 against 3",
-    "quintiglio": "five players: chiamo with a secret partner 2 against 3, solo 1 against 4",
-}
-
 TRUE_WORDS = {"on", "true", "yes", "y", "1", "si", "sì"}
 FALSE_WORDS = {"off", "false", "no", "n", "0"}
 

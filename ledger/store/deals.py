@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
@@ -344,9 +343,3 @@ def running_totals(session: Session, table: Table) -> list[tuple[int, dict[str, 
         running = {name: running[name] + deal.payouts.get(name, 0) for name in table.players}
         out.append((deal.number, running))
     return out
-
-
-def last_update(session: Session, table: Table) -> datetime | None:
-    """When a deal of the evening last changed."""
-    return session.exec(select(func.max(DealRevision.recorded_at)).join(Deal, col(Deal.id) == DealRevision.deal_id)
-                        .where(Deal.evening_id == table.number)).one()
