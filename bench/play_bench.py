@@ -16,7 +16,6 @@ import os
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -37,22 +36,11 @@ LINES = ("bruno solo 22", "carla chiamo 3D@anna 17 last=opp", "pass", "anna soli
 DONE = "Next deal:"
 PROMPT, SHOWN = "\x1b[?2004h", "\x1b[?25h"
 ENV = {**os.environ, "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
-SHIM = """
-from ledger.cli.main import app
-from ledger.cli.play import play
-if not any((c.name or c.callback.__name__) == "play" for c in app.registered_commands):
-    app.command()(play)
-app(prog_name="calabresella")
-"""
 
 
 def command() -> list[str]:
-    """The installed `calabresella` once `play` is registered in main.py; until then the same app, registered here."""
-    from ledger.cli.main import app
-
-    if any((c.name or getattr(c.callback, "__name__", "")) == "play" for c in app.registered_commands):
-        return [shutil.which("calabresella") or "calabresella"]
-    return [sys.executable, "-c", SHIM]
+    """The installed `calabresella` beside this interpreter."""
+    return [shutil.which("calabresella") or "calabresella"]
 
 
 def new_ledger(path: Path) -> None:

@@ -6,7 +6,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pexpect
@@ -22,22 +21,11 @@ SHOWN = "\x1b[?25h"
 """... and shows the cursor when it has drawn the prompt."""
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\r")
 ENV = {**os.environ, "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
-SHIM = """
-from ledger.cli.main import app
-from ledger.cli.play import play
-if not any((c.name or c.callback.__name__) == "play" for c in app.registered_commands):
-    app.command(rich_help_panel="At the table")(play)
-app(prog_name="calabresella")
-"""
 
 
 def _command() -> list[str]:
-    """The installed `calabresella`; until main.py registers `play`, the same app with `play` registered on it."""
-    from ledger.cli.main import app
-
-    if any((c.name or getattr(c.callback, "__name__", "")) == "play" for c in app.registered_commands):
-        return [shutil.which("calabresella") or "calabresella"]
-    return [sys.executable, "-c", SHIM]
+    """The installed `calabresella` beside this interpreter."""
+    return [shutil.which("calabresella") or "calabresella"]
 
 
 def _plain(text: str) -> str:
