@@ -141,8 +141,8 @@ def called(frames: Frames) -> pd.DataFrame:
 
 def _sitting_out(frames: Frames) -> pd.Series:
     """Per payout row: the dealer of a three-player game with four seated, who holds no cards (passed deals too)."""
-    three = {name: make_profile(name).three_player_game for name in frames.deals["profile"].cat.categories}
-    four_seated = frames.deals["profile"].map(three).astype(bool) & (frames.deals["seats"] == 4)
+    active = {name: make_profile(name).active_players for name in frames.deals["profile"].cat.categories}
+    four_seated = frames.deals["seats"] > frames.deals["profile"].map(active).astype(int)
     p = frames.payouts
     return p["deal_id"].map(four_seated).astype(bool) & (p["seat"] == 4)
 

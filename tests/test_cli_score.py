@@ -297,7 +297,7 @@ ERRORS = [
     pytest.param(["--players", ABC, "-o", "sweeps", "-d", "Anna", "-c", "solo", "-t", "20"], "write key=value",
                  id="option-without-value"),
     pytest.param(["--players", ABC, "-P", "cavendish", "-d", "Anna", "-c", "solo", "-t", "20"],
-                 "contract solo: cavendish has chiamo", id="cavendish-solo"),
+                 "contract solo: cavendish has play", id="cavendish-solo"),
     pytest.param(["--players", ABC, "-P", "cavendish", "-d", "Anna", "-c", "play", "--called", "3D", "-t", "20"],
                  "no card is called", id="cavendish-called"),
     pytest.param(["--players", ABC, "-P", "cavendish", "-d", "Anna", "-c", "play", "-p", "36"],

@@ -301,9 +301,9 @@ def test_pagat_ignores_passed_before() -> None:
     ("profile", "players", "typed", "why"),
     [
         ("cavendish", ABC, {"declarer": "Anna", "contract": "solo", "thirds": 20},
-         "contract solo: cavendish has chiamo"),
-        ("cavendish", ABC, {"declarer": "Anna", "contract": "solissimo", "thirds": 20}, "cavendish has chiamo"),
-        ("cavendish", ABC, {"declarer": "Anna", "contract": "mediatore", "thirds": 20}, "cavendish has chiamo"),
+         "contract solo: cavendish has play"),
+        ("cavendish", ABC, {"declarer": "Anna", "contract": "solissimo", "thirds": 20}, "cavendish has play"),
+        ("cavendish", ABC, {"declarer": "Anna", "contract": "mediatore", "thirds": 20}, "cavendish has play"),
         ("cavendish", ABC, {"declarer": "Anna", "contract": "play", "aggravation": "dividete", "thirds": 20},
          "only on a solissimo"),
         ("cavendish", ABC, {"declarer": "Anna", "contract": "play", "called": "3D", "thirds": 20},

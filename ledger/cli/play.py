@@ -23,10 +23,8 @@ from ledger.cli.evenings import EveningOption
 from ledger.cli.render import console, deal_table, headline, signed
 from ledger.errors import LedgerError
 from ledger.rules.build import DealInput
-from ledger.rules.contracts import Contract
 from ledger.rules.facts import DealFacts
-from ledger.rules.points import parse_points
-from ledger.rules.profiles import DEFAULTS, Profile
+from ledger.rules.profiles import Profile
 from ledger.rules.quick import KEYS, SYNTAX, parse_answer, parse_quick_line
 from ledger.rules.seats import seat_after
 
@@ -116,10 +114,8 @@ class Play:
     @property
     def contract_words(self) -> list[str]:
         """The profile's contracts, low to high (cavendish's one bid is `play`), then the aggravations it has."""
-        if self.profile.name == "cavendish":
-            return ["play"]
-        ladder = [c.value for c in sorted(self.profile.contracts, key=self.profile.level)]
-        return ladder + (list(AGGRAVATIONS) if Contract.SOLISSIMO.value in ladder else [])
+        words = [self.profile.word(c) for c in self.profile.bids]
+        return words + (list(AGGRAVATIONS) if self.profile.aggravations else [])
 
     @property
     def words(self) -> list[str]:
@@ -220,14 +216,13 @@ class Play:
             extra = " [dividete|scegliete]" if "scegliete" in words else ""
             return f"Which contract? ({', '.join(w for w in words if w not in AGGRAVATIONS)}{extra}) ", "", words
         if fact == "thirds":
-            scale = "0 to 35" if self.profile.name == "cavendish" else "e.g. 7, 7+1/3, or 22t in thirds"
+            scale = "0 to 35" if self.profile.american else "e.g. 7, 7+1/3, or 22t in thirds"
             return f"The declarer side's points? ({scale}) ", "", []
         if fact == "tricks":
-            seated = 3 if self.profile.three_player_game else len(self.players)
-            every = self.profile.tricks_per_deal(seated)
+            every = self.profile.tricks_per_deal(min(self.profile.active_players, len(self.players)))
             known = typed.thirds
             if known is None and typed.points is not None:
-                known = parse_points(typed.points, american=self.profile.name == "cavendish")
+                known = self.profile.parse_points(typed.points)
             default = {35: str(every), 0: "0"}.get(known if known is not None else -1, "")
             return f"How many tricks did the declarer side take? (0 to {every}) ", default, []
         if fact == "last_trick":
@@ -360,13 +355,6 @@ def _no_arguments(command: str, rest: str) -> None:
         raise LedgerError(f"{command} {rest!r}: {command} takes nothing after it")
 
 
-def _label(profile: Profile) -> str:
-    """`pagat`, or `pagat (sweeps=off)` with the options that differ from the profile's defaults."""
-    changed = [f"{key}={'on' if value is True else 'off' if value is False else value}"
-               for key, value in profile.options.items() if DEFAULTS[profile.name][key] != value]
-    return f"{profile.name} ({', '.join(changed)})" if changed else profile.name
-
-
 def _history_file(engine: Engine) -> Path:
     """Next to a SQLite ledger, else in the user data directory."""
     if engine.url.get_backend_name() == "sqlite" and engine.url.database:
@@ -457,7 +445,7 @@ def play(
             table = get_table(session, table.number)
             dealer = next_dealer(session, table)
         profile = table.profile
-        console.print(Text(f"Evening {table.number}: {', '.join(table.players)} · {_label(profile)} · stake "
+        console.print(Text(f"Evening {table.number}: {', '.join(table.players)} · {profile.label()} · stake "
                            f"{table.evening.stake_cents / 100:.2f} {table.evening.currency} per game point",
                            style="bold"))
         console.print("Type a deal (e.g. bruno solo 22, or pass), or help.")

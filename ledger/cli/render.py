@@ -9,7 +9,6 @@ from rich.console import Console
 from rich.table import Table
 
 from ledger.clock import as_local
-from ledger.rules.points import format_points
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
 
@@ -36,12 +35,11 @@ def headline(result: DealResult, profile: Profile) -> str:
     if result.passed:
         return "All passed."
     assert result.contract is not None and result.declarer_thirds is not None
-    contract = result.contract.value + (f" {result.aggravation.value}" if result.aggravation else "")
-    if profile.name == "cavendish":
-        contract = "plays"
-    shown = format_points(result.declarer_thirds, profile.name == "cavendish")
-    points = f"{result.declarer_thirds} of 35" if profile.name == "cavendish" else (
-        f"{result.declarer_thirds} thirds ({shown})")
+    contract = profile.word(result.contract) + (f" {result.aggravation.value}" if result.aggravation else "")
+    if len(profile.bids) == 1:
+        contract += "s"  # the one bid of the game: `Anna plays`
+    points = f"{result.declarer_thirds} of 35" if profile.american else (
+        f"{result.declarer_thirds} thirds ({profile.format_points(result.declarer_thirds)})")
     sweep = f", {result.sweep.value}" if result.sweep else ""
     return f"{result.declarer} {contract}: {points}, {'won' if result.declarer_won else 'lost'}{sweep}"
 

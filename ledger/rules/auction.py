@@ -32,7 +32,7 @@ def check_auction(calls: Sequence[Call], speakers: Sequence[str], profile: Profi
         if call is None:
             continue
         if call not in profile.contracts:
-            allowed = ", ".join(c.value for c in sorted(profile.contracts, key=profile.level))
+            allowed = ", ".join(c.value for c in profile.bids)
             raise LedgerError(f"auction: {seat} bids {call.value}, but {profile.name} bids are pass, {allowed}")
         if best and profile.level(call) <= profile.level(best[1]):
             raise LedgerError(f"auction: {seat}'s {call.value} does not outbid {best[0]}'s {best[1].value}")

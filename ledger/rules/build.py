@@ -9,7 +9,7 @@ from ledger.errors import LedgerError
 from ledger.rules.cards import parse_card
 from ledger.rules.contracts import parse_aggravation, parse_call, parse_contract, parse_side
 from ledger.rules.facts import DECLARER, MONTE, Call, DealFacts
-from ledger.rules.points import check_thirds, parse_points
+from ledger.rules.points import check_thirds
 from ledger.rules.profiles import Profile
 from ledger.rules.seats import name_key, resolve_player
 from ledger.rules.validate import validate
@@ -141,7 +141,7 @@ def build_facts(typed: DealInput, profile: Profile, players: tuple[str, ...], de
         raise LedgerError("give the declarer side's points once: --thirds or --points, not both")
     thirds = check_thirds(typed.thirds) if typed.thirds is not None else None
     if typed.points is not None:
-        thirds = parse_points(typed.points, american=profile.name == "cavendish")
+        thirds = profile.parse_points(typed.points)
     facts = replace(
         facts, auction=auction, declarer=declarer, contract=contract,
         aggravation=parse_aggravation(typed.aggravation) if typed.aggravation else None,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ledger.rules.cards import Card
 from ledger.rules.contracts import Aggravation, Contract, Side
-from ledger.rules.profiles import Profile
+from ledger.rules.profiles import Partnership, Profile
 from ledger.rules.seats import seat_after, turn_from
 
 MONTE = "monte"
@@ -43,7 +43,7 @@ class DealFacts:
 
     def sitting_out(self, profile: Profile) -> str | None:
         """The dealer at a three-player game with four seated sits the deal out."""
-        if profile.three_player_game and len(self.players) == 4:
+        if profile.sits_out(len(self.players)):
             return self.dealer
         return None
 
@@ -55,13 +55,13 @@ class DealFacts:
 
     def partner(self, profile: Profile) -> str | None:
         """The holder of the called three in Quartiglio and Quintiglio chiamo."""
-        partnership = profile.name in ("quartiglio", "quintiglio") and self.contract is Contract.CHIAMO
+        partnership = profile.partnership is not Partnership.NONE and self.contract is Contract.CHIAMO
         if partnership and self.holder not in (None, MONTE, DECLARER):
             return self.holder
         return None
 
     def first_lead(self, profile: Profile) -> str:
         """Recorded only: the seat after the dealer, or the declarer in solissimo (or always, by option)."""
-        if self.declarer and (self.contract is Contract.SOLISSIMO or profile.options.get("declarer_always_leads")):
+        if self.declarer and (self.contract is Contract.SOLISSIMO or profile.declarer_always_leads):
             return self.declarer
         return self.active(profile)[0]

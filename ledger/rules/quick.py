@@ -137,7 +137,7 @@ def _holders(players: Sequence[str]) -> Vocabulary:
 def parse_thirds_word(text: str, profile: Profile) -> dict[str, object]:
     """`22t` or a POINTS word, as the DealInput field it fills: `thirds` or `points`."""
     word = text.strip().lower()
-    american = profile.name == "cavendish"
+    american = profile.american
     thirds = _THIRDS.fullmatch(word)
     if thirds:
         return {"thirds": _checked(int(thirds.group(1)), text)}

@@ -8,12 +8,11 @@ from math import prod
 from ledger.rules.cards import DEAL_THIRDS
 from ledger.rules.contracts import Aggravation, Contract
 from ledger.rules.facts import MONTE, DealFacts
-from ledger.rules.profiles import Profile
+from ledger.rules.profiles import Partnership, Payment, Profile
 from ledger.rules.sweeps import Sweep, decide_sweep
 from ledger.rules.validate import validate
 
 WIN_THIRDS = 18
-CONTRACT_VALUE = {Contract.CHIAMO: 1, Contract.MEDIATORE: 1, Contract.SOLO: 2, Contract.SOLISSIMO: 4}
 AGGRAVATION_FACTOR = {Aggravation.DIVIDETE: 2, Aggravation.SCEGLIETE: 4}
 CAVENDISH_SWEEP = 70
 
@@ -67,18 +66,17 @@ def score(facts: DealFacts, profile: Profile) -> DealResult:
     validate(facts, profile)
     out = facts.sitting_out(profile)
     if facts.passed:
-        pot = profile.options.get("pot_carryover")
-        why = "all passed: no payment" + ("; the stake rides on the next played deal" if pot else "")
+        why = "all passed: no payment" + ("; the stake rides on the next played deal" if profile.pot_carryover else "")
         return DealResult({p: 0 for p in facts.players}, why, sitting_out=out,
                           first_lead=facts.first_lead(profile))
     assert facts.declarer is not None and facts.contract is not None and facts.thirds is not None
     won = facts.thirds >= WIN_THIRDS
     partner = facts.partner(profile)
     opponents = tuple(p for p in facts.active(profile) if p not in (facts.declarer, partner))
-    if out and profile.options.get("dealer_shares"):
+    if out and profile.dealer_shares:
         opponents += (out,)
-    if profile.name == "cavendish":
-        sweep, amount, formula = _cavendish(facts, profile)
+    if profile.payment is Payment.DIFFERENCE:
+        sweep, amount, formula = _difference(facts, profile)
         multiplier = 1
     else:
         factors, sweep, multiplier = _factors(facts, profile, won)
@@ -104,23 +102,22 @@ def score(facts: DealFacts, profile: Profile) -> DealResult:
 def _factors(facts: DealFacts, profile: Profile, won: bool) -> tuple[list[tuple[str, int]], Sweep | None, int]:
     """The labelled factors of the amount per opponent, the sweep, and the multiplier on the contract."""
     assert facts.contract is not None and facts.thirds is not None
-    valued = profile.name == "pagat" or bool(profile.options.get("contract_multipliers"))
-    factors = [(facts.contract.value, CONTRACT_VALUE[facts.contract] if valued else 1)]
+    factors = [(facts.contract.value, profile.value(facts.contract))]
     if facts.aggravation:
         factors.append((facts.aggravation.value, AGGRAVATION_FACTOR[facts.aggravation]))
     sweep = None
-    if profile.sweeps and (won or profile["sweeps_on_loss"]):
+    if profile.sweeps and (won or profile.sweeps_on_loss):
         all_tricks = profile.tricks_per_deal(len(facts.active(profile)))
         sweep = decide_sweep(facts.thirds, facts.tricks, facts.last_trick, all_tricks)
     multipliers = []
     if sweep:
-        multipliers.append((sweep.value, int(profile[f"{sweep.value}_multiplier"])))
-    if profile.options.get("pot_carryover") and facts.passed_before:
+        multipliers.append((sweep.value, profile.multiplier(sweep.value)))
+    if profile.pot_carryover and facts.passed_before:
         multipliers.append((f"pot ({facts.passed_before} passed)", facts.passed_before + 1))
     return factors + multipliers, sweep, prod(value for _, value in multipliers)
 
 
-def _cavendish(facts: DealFacts, profile: Profile) -> tuple[Sweep | None, int, str]:
+def _difference(facts: DealFacts, profile: Profile) -> tuple[Sweep | None, int, str]:
     """American scoring: the difference of the two sides' points, or 70 for all tricks or none."""
     assert facts.thirds is not None
     if facts.thirds in (0, DEAL_THIRDS):
@@ -137,9 +134,8 @@ def _notes(facts: DealFacts, profile: Profile, partner: str | None, out: str | N
     notes = []
     if partner:
         notes.append(f"{partner} held the called three and partners {facts.declarer}")
-    elif facts.holder == MONTE and profile.name == "quartiglio" and facts.contract is Contract.CHIAMO:
+    elif facts.holder == MONTE and profile.partnership is not Partnership.NONE and facts.contract is Contract.CHIAMO:
         notes.append("the called three was in the monte: the declarer plays alone")
     if out:
-        shares = profile.options.get("dealer_shares")
-        notes.append(f"{out} deals and {'pays and receives as an opponent' if shares else 'sits out'}")
+        notes.append(f"{out} deals and {'pays and receives as an opponent' if profile.dealer_shares else 'sits out'}")
     return notes

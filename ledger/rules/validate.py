@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from ledger.errors import LedgerError
 from ledger.rules.auction import check_auction
-from ledger.rules.cards import Rank
 from ledger.rules.contracts import Contract
 from ledger.rules.facts import DECLARER, MONTE, DealFacts
 from ledger.rules.points import check_thirds
-from ledger.rules.profiles import Profile
+from ledger.rules.profiles import Partnership, Profile
 from ledger.rules.seats import check_seats
 from ledger.rules.sweeps import MissingFact, check_tricks
 
@@ -56,7 +55,7 @@ def _check_contract(facts: DealFacts, profile: Profile) -> None:
     if facts.contract is None:
         raise MissingFact("contract", "which contract? (--contract chiamo|solo|solissimo)")
     if facts.contract not in profile.contracts:
-        allowed = ", ".join(c.value for c in sorted(profile.contracts, key=profile.level))
+        allowed = ", ".join(profile.word(c) for c in profile.bids)
         raise LedgerError(f"contract {facts.contract.value}: {profile.name} has {allowed}")
     if facts.aggravation is not None and facts.contract is not Contract.SOLISSIMO:
         raise LedgerError(
@@ -65,18 +64,18 @@ def _check_contract(facts: DealFacts, profile: Profile) -> None:
 
 
 def _check_call(facts: DealFacts, profile: Profile, active: tuple[str, ...]) -> None:
-    calls = facts.contract in (Contract.CHIAMO, Contract.MEDIATORE) and profile.name != "cavendish"
-    if not calls:
+    if facts.contract not in profile.calls_card:
         if facts.called is not None or facts.holder is not None:
-            if profile.name == "cavendish":
-                raise LedgerError("called card and holder: cavendish has one bid, play, and no card is called")
+            if not profile.calls_card:
+                raise LedgerError(f"called card and holder: {profile.name} has one bid, "
+                                  f"{profile.word(Contract.CHIAMO)}, and no card is called")
             raise LedgerError(f"{facts.contract.value}: a card is called only in chiamo (and mediatore)")
         return
-    only_threes = profile.name in ("quartiglio", "quintiglio")
-    if only_threes and facts.called is not None and facts.called.rank is not Rank.TRE:
+    ranks = profile.callable_ranks
+    if ranks is not None and facts.called is not None and facts.called.rank not in ranks:
         raise LedgerError(f"called card {facts.called}: in {profile.name} only a three may be called")
     if facts.holder is None:
-        if only_threes and facts.contract is Contract.CHIAMO:
+        if profile.partnership is not Partnership.NONE and facts.contract is Contract.CHIAMO:
             raise MissingFact("holder", "who held the called three? (--holder NAME|monte|declarer)")
         return
     if facts.holder == MONTE and not profile.has_monte:

@@ -189,14 +189,14 @@ def _bump(session: Session, table: Table) -> int:
 
 def _with_pot(session: Session, table: Table, typed: DealInput, number: int) -> DealInput:
     """Fill in the passed deals before this one from the ledger, unless the scorekeeper gave them."""
-    if typed.passed_before or not table.profile.options.get("pot_carryover"):
+    if typed.passed_before or not table.profile.pot_carryover:
         return typed
     return DealInput.from_dict({**typed.to_dict(), "passed_before": _passed_before(session, table, number)})
 
 
 def _reflow_pot(session: Session, table: Table, changed: int) -> None:
     """After deal `changed` is amended or voided, re-score later deals whose pot of passed deals changed."""
-    if not table.profile.options.get("pot_carryover"):
+    if not table.profile.pot_carryover:
         return
     names = {pid: name for name, pid in table.ids.items()}
     current = current_names(session)
