@@ -28,7 +28,7 @@ def comparisons(path: Path) -> list[str]:
             if isinstance(n, ast.Compare) and _named_in_comparison(n)]
 
 
-def test_the_scan_finds_a_comparison(tmp_path: Path) -> None:
+def test_the_scan_finds_a_comparison() -> None:
     sample = ROOT / "tests" / "_sample_profile_check.py"
     sample.write_text('def american(profile):\n    return profile.name == "cavendish"\n', encoding="utf-8")
     try:
