@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, fields, replace
 
 from ledger.errors import LedgerError
 from ledger.rules.cards import parse_card
-from ledger.rules.contracts import parse_aggravation, parse_call, parse_contract, parse_side
+from ledger.rules.contracts import PASS, parse_aggravation, parse_call, parse_contract, parse_side
 from ledger.rules.facts import DECLARER, MONTE, Call, DealFacts
 from ledger.rules.points import check_thirds
 from ledger.rules.profiles import Profile
@@ -59,6 +59,21 @@ class DealInput:
             declarer=current(self.declarer) if self.declarer else None,
             holder=holder,
             auction=",".join(seat_call(call) for call in self.auction.split(",")) if self.auction else None,
+        )
+
+    @classmethod
+    def of_facts(cls, facts: DealFacts) -> DealInput:
+        """Stored facts written as a deal typed in full, to be amended by what the scorekeeper changes."""
+        if facts.passed:
+            return cls(passed=True, passed_before=facts.passed_before)
+        assert facts.contract is not None
+        auction = ",".join(f"{seat}:{call.value if call else PASS}" for seat, call in facts.auction)
+        return cls(
+            declarer=facts.declarer, contract=facts.contract.value,
+            aggravation=facts.aggravation.value if facts.aggravation else None,
+            called=str(facts.called) if facts.called else None, holder=facts.holder, thirds=facts.thirds,
+            tricks=facts.tricks, last_trick=facts.last_trick.value if facts.last_trick else None,
+            auction=auction or None, passed_before=facts.passed_before,
         )
 
     def named(self, facts: DealFacts) -> DealInput:

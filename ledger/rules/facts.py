@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
+from typing import Any, TypeVar
 
-from ledger.rules.cards import Card
+from ledger.rules.cards import Card, parse_card
 from ledger.rules.contracts import Aggravation, Contract, Side
 from ledger.rules.profiles import Partnership, Profile
 from ledger.rules.seats import seat_after, turn_from
@@ -13,6 +15,7 @@ MONTE = "monte"
 DECLARER = "declarer"
 
 Call = tuple[str, Contract | None]
+E = TypeVar("E", bound=Enum)
 
 
 @dataclass(frozen=True)
@@ -65,3 +68,18 @@ class DealFacts:
         if self.declarer and (self.contract is Contract.SOLISSIMO or profile.declarer_always_leads):
             return self.declarer
         return self.active(profile)[0]
+
+
+def facts_from_dict(data: dict[str, Any], players: tuple[str, ...], dealer: str) -> DealFacts:
+    """Facts written as plain values (players by name, words as enum values) at the given seats."""
+    def enum(kind: type[E], value: object) -> E | None:
+        return kind(value) if value is not None else None
+
+    return DealFacts(
+        players=players, dealer=dealer, declarer=data.get("declarer"),
+        contract=enum(Contract, data.get("contract")), aggravation=enum(Aggravation, data.get("aggravation")),
+        called=parse_card(data["called"]) if data.get("called") else None, holder=data.get("holder"),
+        thirds=data.get("thirds"), tricks=data.get("tricks"), last_trick=enum(Side, data.get("last_trick")),
+        passed_before=int(data.get("passed_before") or 0),
+        auction=tuple((seat, enum(Contract, call)) for seat, call in data.get("auction") or ()),
+    )

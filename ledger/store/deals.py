@@ -1,8 +1,15 @@
-"""Recording deals and correcting them by appending: revisions, voids and undo; never a delete."""
+"""Recording deals and correcting them by appending: revisions, voids and undo; never a delete.
+
+A revision stores the deal's canonical facts (players by id) and the result the rules derive from them;
+re-scoring reads those facts back, never what was typed. Reads are set-based: a fixed number of
+statements per evening, whatever its number of deals.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import replace
 
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
@@ -10,112 +17,102 @@ from sqlmodel import Session, col, select
 
 from ledger.errors import LedgerError
 from ledger.rules.build import DealInput, build_facts
-from ledger.rules.facts import DealFacts
+from ledger.rules.cards import parse_card
+from ledger.rules.contracts import Aggravation, Contract, Side
+from ledger.rules.facts import DECLARER, MONTE, DealFacts
 from ledger.rules.scoring import DealResult, score
 from ledger.rules.seats import resolve_player, seat_after
 from ledger.store.evenings import Table, lock
 from ledger.store.models import Deal, DealRevision, Payout, utcnow
-from ledger.store.players import current_names
+from ledger.values import DealView, Recorded
+
+CURRENT = col(DealRevision.superseded_at).is_(None)
+STANDING = col(Deal.voided_at).is_(None)
 
 
-@dataclass(frozen=True)
-class DealView:
-    """A deal as stored: its current (or a given) revision with payouts by player name."""
-
-    number: int
-    revision: int
-    dealer: str
-    row: DealRevision
-    payouts: dict[str, int]
-    roles: dict[str, str]
-    voided: bool = False
-    void_reason: str | None = None
-    key: str | None = None
-
-    @property
-    def passed(self) -> bool:
-        """Everyone passed."""
-        return self.row.declarer_id is None
-
-    def to_dict(self, names: dict[int, str]) -> dict[str, object]:
-        """Plain JSON-ready values."""
-        r = self.row
-        return {
-            "number": self.number, "revision": self.revision, "dealer": self.dealer,
-            "voided": self.voided, "void_reason": self.void_reason, "key": self.key,
-            "declarer": names.get(r.declarer_id) if r.declarer_id else None,
-            "partner": names.get(r.partner_id) if r.partner_id else None,
-            "contract": r.contract, "aggravation": r.aggravation, "called": r.called, "holder": r.holder,
-            "auction": r.auction, "declarer_thirds": r.declarer_thirds, "tricks": r.tricks,
-            "last_trick": r.last_trick, "passed_before": r.passed_before, "declarer_won": r.declarer_won,
-            "sweep": r.sweep, "multiplier": r.multiplier, "amount": r.amount, "payouts": self.payouts,
-            "explanation": r.explanation, "recorded_at": r.recorded_at.isoformat(), "reason": r.reason,
-            "superseded_at": r.superseded_at.isoformat() if r.superseded_at else None, "typed": r.typed,
-        }
+def facts_of(table: Table, row: DealRevision) -> DealFacts:
+    """A stored revision's facts at the evening's seats, players named as they are called now."""
+    names = table.names
+    return DealFacts(
+        players=table.players, dealer=names[row.dealer_id],
+        declarer=names[row.declarer_id] if row.declarer_id is not None else None,
+        contract=Contract(row.contract) if row.contract else None,
+        aggravation=Aggravation(row.aggravation) if row.aggravation else None,
+        called=parse_card(row.called) if row.called else None,
+        holder=names[row.holder_id] if row.holder_id is not None else row.holder,
+        thirds=row.declarer_thirds, tricks=row.tricks, last_trick=Side(row.last_trick) if row.last_trick else None,
+        passed_before=row.passed_before,
+        auction=tuple((names[pid], Contract(call) if call else None) for pid, call in row.calls or ()),
+    )
 
 
-@dataclass(frozen=True)
-class Recorded:
-    """What a write did: the deal as now stored, its result, the evening's totals and revision."""
-
-    deal: DealView
-    result: DealResult | None
-    totals: dict[str, int]
-    evening_revision: int
-    duplicate: bool = False
-    notes: list[str] = field(default_factory=list)
-
-
-def _deals(session: Session, table: Table) -> list[Deal]:
-    return list(session.exec(select(Deal).where(Deal.evening_id == table.number).order_by(col(Deal.number))).all())
-
-
-def _current(session: Session, deal: Deal) -> DealRevision:
-    return session.exec(select(DealRevision).where(DealRevision.deal_id == deal.id,
-                                                   col(DealRevision.superseded_at).is_(None))).one()
-
-
-def _view(session: Session, table: Table, deal: Deal, revision: DealRevision) -> DealView:
-    names = {pid: name for name, pid in table.ids.items()}
-    rows = session.exec(select(Payout).where(Payout.revision_id == revision.id).order_by(col(Payout.position))).all()
+def _view(table: Table, deal: Deal, row: DealRevision, payouts: Iterable[Payout]) -> DealView:
+    names = table.names
+    ordered = sorted(payouts, key=lambda p: p.position)
     return DealView(
-        number=deal.number, revision=revision.revision, dealer=names[revision.dealer_id], row=revision,
-        payouts={names[p.player_id]: p.points for p in rows}, roles={names[p.player_id]: p.role for p in rows},
+        number=deal.number, revision=row.revision, dealer=names[row.dealer_id],
+        declarer=names.get(row.declarer_id) if row.declarer_id is not None else None,
+        partner=names.get(row.partner_id) if row.partner_id is not None else None,
+        contract=row.contract, aggravation=row.aggravation, called=row.called,
+        holder=names[row.holder_id] if row.holder_id is not None else row.holder,
+        auction=tuple((names[pid], call or "pass") for pid, call in row.calls or ()),
+        declarer_thirds=row.declarer_thirds, tricks=row.tricks, last_trick=row.last_trick,
+        passed_before=row.passed_before, declarer_won=row.declarer_won, sweep=row.sweep,
+        multiplier=row.multiplier, amount=row.amount, explanation=row.explanation,
+        payouts={names[p.player_id]: p.points for p in ordered}, roles={names[p.player_id]: p.role for p in ordered},
+        recorded_at=row.recorded_at, superseded_at=row.superseded_at, reason=row.reason,
         voided=deal.voided_at is not None, void_reason=deal.void_reason, key=deal.key,
     )
 
 
-def _live(session: Session, table: Table) -> list[tuple[Deal, DealRevision]]:
-    """Non-voided deals with their current revisions, in order."""
-    rows = session.exec(
-        select(Deal, DealRevision).join(DealRevision, col(DealRevision.deal_id) == Deal.id)
-        .where(Deal.evening_id == table.number, col(Deal.voided_at).is_(None),
-               col(DealRevision.superseded_at).is_(None)).order_by(col(Deal.number))
-    ).all()
-    return list(rows)
+def _payouts(session: Session, revision_ids: list[int]) -> dict[int, list[Payout]]:
+    """The payouts of the given revisions, in one statement."""
+    by_revision: defaultdict[int, list[Payout]] = defaultdict(list)
+    if revision_ids:
+        for payout in session.exec(select(Payout).where(col(Payout.revision_id).in_(revision_ids))).all():
+            by_revision[payout.revision_id].append(payout)
+    return by_revision
+
+
+def _views(session: Session, table: Table, pairs: list[tuple[Deal, DealRevision]]) -> list[DealView]:
+    payouts = _payouts(session, [row.id for _, row in pairs if row.id is not None])
+    return [_view(table, deal, row, payouts[row.id or 0]) for deal, row in pairs]
+
+
+def _current_rows(session: Session, table: Table, *, standing_only: bool = False) -> list[tuple[Deal, DealRevision]]:
+    """The evening's deals with their current revisions, in order: one statement."""
+    query = (select(Deal, DealRevision).join(DealRevision, col(DealRevision.deal_id) == Deal.id)
+             .where(Deal.evening_id == table.number, CURRENT).order_by(col(Deal.number)))
+    if standing_only:
+        query = query.where(STANDING)
+    return [(deal, row) for deal, row in session.exec(query).all()]
+
+
+def _current(session: Session, deal: Deal) -> DealRevision:
+    return session.exec(select(DealRevision).where(DealRevision.deal_id == deal.id, CURRENT)).one()
 
 
 def next_dealer(session: Session, table: Table) -> str:
     """The seat after the dealer of the last deal that stands (passed ones included)."""
-    names = {pid: name for name, pid in table.ids.items()}
     last = session.exec(
         select(DealRevision.dealer_id).join(Deal, col(Deal.id) == DealRevision.deal_id)
-        .where(Deal.evening_id == table.number, col(Deal.voided_at).is_(None),
-               col(DealRevision.superseded_at).is_(None))
-        .order_by(col(Deal.number).desc()).limit(1)
+        .where(Deal.evening_id == table.number, STANDING, CURRENT).order_by(col(Deal.number).desc()).limit(1)
     ).first()
     if last is None:
-        return names[table.evening.first_dealer_id]
-    return seat_after(table.players, names[last])
+        return table.names[table.evening.first_dealer_id]
+    return seat_after(table.players, table.names[last])
 
 
 def _passed_before(session: Session, table: Table, number: int) -> int:
-    """Consecutive passed deals just before deal `number`."""
+    """Consecutive passed deals that stand just before deal `number`."""
+    rows = session.exec(
+        select(DealRevision.declarer_id).join(Deal, col(Deal.id) == DealRevision.deal_id)
+        .where(Deal.evening_id == table.number, STANDING, CURRENT, Deal.number < number)
+        .order_by(col(Deal.number).desc())
+    )
     count = 0
-    for deal, revision in reversed(_live(session, table)):
-        if deal.number >= number:
-            continue
-        if revision.declarer_id is not None:
+    for declarer in rows:
+        if declarer is not None:
             break
         count += 1
     return count
@@ -127,30 +124,26 @@ def totals(session: Session, table: Table) -> dict[str, int]:
         select(Payout.player_id, func.sum(Payout.points))
         .join(DealRevision, col(DealRevision.id) == Payout.revision_id)
         .join(Deal, col(Deal.id) == DealRevision.deal_id)
-        .where(Deal.evening_id == table.number, col(Deal.voided_at).is_(None),
-               col(DealRevision.superseded_at).is_(None))
+        .where(Deal.evening_id == table.number, STANDING, CURRENT)
         .group_by(Payout.player_id)
     ).all())
     return {name: int(sums.get(pid, 0)) for name, pid in table.ids.items()}
 
 
-def score_typed(table: Table, typed: DealInput, dealer: str) -> tuple[DealFacts, DealResult]:
-    profile = table.profile
-    facts = build_facts(typed, profile, table.players, dealer)
-    return facts, score(facts, profile)
-
-
-def write_revision(session: Session, table: Table, deal: Deal, number: int, typed: DealInput, dealer: str,
-                    facts: DealFacts, result: DealResult, reason: str | None) -> DealRevision:
+def write_revision(session: Session, table: Table, deal: Deal, number: int, facts: DealFacts, result: DealResult,
+                   reason: str | None) -> DealRevision:
+    """Store one revision's facts, its result and every seat's payout."""
     ids = table.ids
+    seat = facts.holder if facts.holder not in (None, MONTE, DECLARER) else None
     revision = DealRevision(
         deal_id=deal.id, revision=number, reason=reason, profile=table.evening.profile,
-        options=dict(table.evening.options), typed=typed.named(facts).to_dict(), dealer_id=ids[dealer],
+        options=dict(table.evening.options), dealer_id=ids[facts.dealer],
         declarer_id=ids.get(result.declarer or ""), partner_id=ids.get(result.partner or ""),
-        contract=result.contract.value if result.contract else None,
-        aggravation=result.aggravation.value if result.aggravation else None,
-        called=str(facts.called) if facts.called else None, holder=facts.holder,
-        auction=typed.named(facts).auction,
+        contract=facts.contract.value if facts.contract else None,
+        aggravation=facts.aggravation.value if facts.aggravation else None,
+        called=str(facts.called) if facts.called else None,
+        holder_id=ids[seat] if seat else None, holder=None if seat else facts.holder,
+        calls=[[ids[name], call.value if call else None] for name, call in facts.auction] or None,
         declarer_thirds=facts.thirds, tricks=facts.tricks,
         last_trick=facts.last_trick.value if facts.last_trick else None, passed_before=facts.passed_before,
         declarer_won=result.declarer_won, sweep=result.sweep.value if result.sweep else None,
@@ -158,10 +151,9 @@ def write_revision(session: Session, table: Table, deal: Deal, number: int, type
     )
     session.add(revision)
     session.flush()
-    for position, player in enumerate(table.players):
-        role = _role(result, player)
-        session.add(Payout(revision_id=revision.id, player_id=ids[player], position=position, role=role,
-                           points=result.payouts[player]))
+    session.add_all([Payout(revision_id=revision.id, player_id=ids[player], position=position,
+                            role=_role(result, player), points=result.payouts[player])
+                     for position, player in enumerate(table.players)])
     session.flush()
     return revision
 
@@ -191,35 +183,39 @@ def _with_pot(session: Session, table: Table, typed: DealInput, number: int) -> 
     """Fill in the passed deals before this one from the ledger, unless the scorekeeper gave them."""
     if typed.passed_before or not table.profile.pot_carryover:
         return typed
-    return DealInput.from_dict({**typed.to_dict(), "passed_before": _passed_before(session, table, number)})
+    return replace(typed, passed_before=_passed_before(session, table, number))
 
 
 def _reflow_pot(session: Session, table: Table, changed: int) -> None:
     """After deal `changed` is amended or voided, re-score later deals whose pot of passed deals changed."""
     if not table.profile.pot_carryover:
         return
-    names = {pid: name for name, pid in table.ids.items()}
-    current = current_names(session)
     streak = 0
-    for deal, revision in _live(session, table):
-        if revision.declarer_id is None:
+    for deal, row in _current_rows(session, table, standing_only=True):
+        if row.declarer_id is None:
             streak += 1
             continue
-        if deal.number > changed and revision.passed_before != streak:
-            typed = DealInput.from_dict({**revision.typed, "passed_before": streak}).with_names(current)
-            _supersede(session, table, deal, revision, typed, names[revision.dealer_id],
-                       f"pot of passed deals changed by deal {changed}")
+        if deal.number > changed and row.passed_before != streak:
+            facts = replace(facts_of(table, row), passed_before=streak)
+            _supersede(session, table, deal, row, facts, f"pot of passed deals changed by deal {changed}")
         streak = 0
 
 
-def _supersede(session: Session, table: Table, deal: Deal, old: DealRevision, typed: DealInput, dealer: str,
+def _supersede(session: Session, table: Table, deal: Deal, old: DealRevision, facts: DealFacts,
                reason: str) -> tuple[DealRevision, DealResult]:
     """Score the new facts, then mark the old revision superseded and write the new one."""
-    facts, result = score_typed(table, typed, dealer)
+    result = score(facts, table.profile)
     old.superseded_at = utcnow()
     session.add(old)
     session.flush()
-    return write_revision(session, table, deal, old.revision + 1, typed, dealer, facts, result, reason), result
+    return write_revision(session, table, deal, old.revision + 1, facts, result, reason), result
+
+
+def _recorded(session: Session, table: Table, deal: Deal, row: DealRevision, result: DealResult | None,
+              counter: int, duplicate: bool = False) -> Recorded:
+    view = _views(session, table, [(deal, row)])[0]
+    return Recorded(evening=table.number, deal=view, result=result, totals=totals(session, table),
+                    evening_revision=counter, next_dealer=next_dealer(session, table), duplicate=duplicate)
 
 
 def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str | None = None,
@@ -232,12 +228,11 @@ def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str
         if existing:
             if existing.evening_id != table.number:
                 raise LedgerError(f"--key {key!r} was used for deal {existing.number} of evening {existing.evening_id}")
-            view = _view(session, table, existing, _current(session, existing))
-            return Recorded(view, None, totals(session, table), evening.revision, duplicate=True)
+            return _recorded(session, table, existing, _current(session, existing), None, evening.revision, True)
     dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else next_dealer(session, table)
     number = (session.exec(select(func.max(Deal.number)).where(Deal.evening_id == table.number)).one() or 0) + 1
-    typed = _with_pot(session, table, typed, number)
-    facts, result = score_typed(table, typed, dealt_by)
+    facts = build_facts(_with_pot(session, table, typed, number), table.profile, table.players, dealt_by)
+    result = score(facts, table.profile)
     deal = Deal(evening_id=table.number, number=number, key=key)
     session.add(deal)
     try:
@@ -245,9 +240,8 @@ def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str
     except IntegrityError:
         raise LedgerError(f"--key {key!r} was taken by another deal recorded at the same moment; nothing "
                           "written: look at `calabresella deals`") from None
-    revision = write_revision(session, table, deal, 1, typed, dealt_by, facts, result, None)
-    counter = _bump(session, table)
-    return Recorded(_view(session, table, deal, revision), result, totals(session, table), counter)
+    revision = write_revision(session, table, deal, 1, facts, result, None)
+    return _recorded(session, table, deal, revision, result, _bump(session, table))
 
 
 def get_deal(session: Session, table: Table, number: int) -> Deal:
@@ -283,17 +277,17 @@ def amend_deal(session: Session, table: Table, number: int, changes: DealInput, 
     """Write a new revision of deal `number` with the given facts changed; the old one stays readable."""
     deal, why = _correctable(session, table, number, reason, "amend")
     old = _current(session, deal)
-    names = {pid: name for name, pid in table.ids.items()}
     if not changes.to_dict() and dealer is None:
         raise LedgerError(f"amend deal {number}: give at least one fact to change, e.g. --thirds 20")
-    typed = DealInput.from_dict(old.typed).with_names(current_names(session)).amended(changes)
+    stored = facts_of(table, old)
+    typed = DealInput.of_facts(stored).amended(changes)
     if "passed_before" not in changes.to_dict():
-        typed = _with_pot(session, table, DealInput.from_dict({**typed.to_dict(), "passed_before": 0}), number)
-    dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else names[old.dealer_id]
-    revision, result = _supersede(session, table, deal, old, typed, dealt_by, why)
+        typed = _with_pot(session, table, replace(typed, passed_before=0), number)
+    dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else stored.dealer
+    facts = build_facts(typed, table.profile, table.players, dealt_by)
+    revision, result = _supersede(session, table, deal, old, facts, why)
     _reflow_pot(session, table, number)
-    counter = _bump(session, table)
-    return Recorded(_view(session, table, deal, revision), result, totals(session, table), counter)
+    return _recorded(session, table, deal, revision, result, _bump(session, table))
 
 
 def void_deal(session: Session, table: Table, number: int, reason: str | None) -> Recorded:
@@ -303,8 +297,7 @@ def void_deal(session: Session, table: Table, number: int, reason: str | None) -
     session.add(deal)
     session.flush()
     _reflow_pot(session, table, number)
-    counter = _bump(session, table)
-    return Recorded(_view(session, table, deal, _current(session, deal)), None, totals(session, table), counter)
+    return _recorded(session, table, deal, _current(session, deal), None, _bump(session, table))
 
 
 def undo_last(session: Session, table: Table, *, seen_revision: int | None = None) -> Recorded:
@@ -313,33 +306,46 @@ def undo_last(session: Session, table: Table, *, seen_revision: int | None = Non
     _require_open(table)
     if seen_revision is not None and seen_revision != evening.revision:
         raise LedgerError(f"undo refused: evening {table.number} changed since you saw it (revision {seen_revision},"
-                          f" now {evening.revision}); look at `calabresella deals` and void the deal you mean")
-    live = _live(session, table)
-    if not live:
+                          f" now {evening.revision}); look at the deals and void the one you mean")
+    last = session.exec(select(func.max(Deal.number)).where(Deal.evening_id == table.number, STANDING)).one()
+    if last is None:
         raise LedgerError(f"undo: evening {table.number} has no deal to take back")
-    return void_deal(session, table, live[-1][0].number, "undo")
+    return void_deal(session, table, last, "undo")
 
 
 def list_deals(session: Session, table: Table) -> list[DealView]:
     """Every deal of the evening with its current revision, voided ones included (marked)."""
-    return [_view(session, table, deal, _current(session, deal)) for deal in _deals(session, table)]
+    return _views(session, table, _current_rows(session, table))
 
 
 def deal_history(session: Session, table: Table, number: int) -> list[DealView]:
     """Every revision of deal `number`, oldest first."""
     deal = get_deal(session, table, number)
-    revisions = session.exec(select(DealRevision).where(DealRevision.deal_id == deal.id)
-                             .order_by(col(DealRevision.revision))).all()
-    return [_view(session, table, deal, revision) for revision in revisions]
+    rows = session.exec(select(DealRevision).where(DealRevision.deal_id == deal.id)
+                        .order_by(col(DealRevision.revision))).all()
+    return _views(session, table, [(deal, row) for row in rows])
 
 
-def running_totals(session: Session, table: Table) -> list[tuple[int, dict[str, int]]]:
+def running_totals(table: Table, deals: list[DealView]) -> list[tuple[int, dict[str, int]]]:
     """After each deal that stands: its number and everyone's total so far."""
     running = {name: 0 for name in table.players}
     out = []
-    for deal in list_deals(session, table):
+    for deal in deals:
         if deal.voided:
             continue
         running = {name: running[name] + deal.payouts.get(name, 0) for name in table.players}
         out.append((deal.number, running))
     return out
+
+
+def evening_history(session: Session, table: Table) -> list[tuple[Deal, list[DealView]]]:
+    """Every deal of the evening with all its revisions, oldest first: three statements in all."""
+    deals = session.exec(select(Deal).where(Deal.evening_id == table.number).order_by(col(Deal.number))).all()
+    rows = session.exec(select(DealRevision).join(Deal, col(Deal.id) == DealRevision.deal_id)
+                        .where(Deal.evening_id == table.number)
+                        .order_by(col(DealRevision.deal_id), col(DealRevision.revision))).all()
+    by_deal: defaultdict[int, list[DealRevision]] = defaultdict(list)
+    for row in rows:
+        by_deal[row.deal_id].append(row)
+    payouts = _payouts(session, [row.id for row in rows if row.id is not None])
+    return [(deal, [_view(table, deal, row, payouts[row.id or 0]) for row in by_deal[deal.id or 0]]) for deal in deals]

@@ -32,6 +32,11 @@ class Table:
         return make_profile(self.evening.profile, self.evening.options)
 
     @property
+    def names(self) -> dict[int, str]:
+        """Each seated player's name by id."""
+        return {pid: name for name, pid in self.ids.items()}
+
+    @property
     def number(self) -> int:
         """The evening's number."""
         assert self.evening.id is not None

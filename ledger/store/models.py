@@ -76,7 +76,12 @@ class Deal(SQLModel, table=True):
 
 
 class DealRevision(SQLModel, table=True):
-    """One version of a deal's facts and its derived result; the current one has no `superseded_at`."""
+    """One version of a deal's facts and its derived result; the current one has no `superseded_at`.
+
+    The facts are canonical: players by id, words as the rules' enum values. The called card's holder is
+    `holder_id` when a seat held it, else `holder` is `monte` or `declarer`; `calls` is the auction as
+    `[[player_id, contract or null], ...]` in speaking order, or null when none was recorded.
+    """
 
     __tablename__ = "deal_revision"
     __table_args__ = (UniqueConstraint("deal_id", "revision"), Index("ix_deal_revision_current", "deal_id",
@@ -89,15 +94,15 @@ class DealRevision(SQLModel, table=True):
     reason: str | None = None
     profile: str
     options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
-    typed: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     dealer_id: int = Field(foreign_key="player.id")
     declarer_id: int | None = Field(default=None, foreign_key="player.id")
     partner_id: int | None = Field(default=None, foreign_key="player.id")
     contract: str | None = None
     aggravation: str | None = None
     called: str | None = None
+    holder_id: int | None = Field(default=None, foreign_key="player.id")
     holder: str | None = None
-    auction: str | None = None
+    calls: list[Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     declarer_thirds: int | None = None
     tricks: int | None = None
     last_trick: str | None = None

@@ -3,41 +3,18 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 
 from sqlmodel import Session, col, select
 
 from ledger.clock import as_local, utcnow
 from ledger.errors import LedgerError
-from ledger.settlement import Payment, fewest_payments, format_cents, pair_flows, round_balances
+from ledger.settlement import fewest_payments, pair_flows, round_balances
 from ledger.store.deals import list_deals, totals
 from ledger.store.evenings import Table, get_table, list_evenings, parse_cents, parse_currency
 from ledger.store.models import PaymentEntry, Player
 from ledger.store.players import get_player
-
-
-@dataclass(frozen=True)
-class Settlement:
-    """What the chosen evenings come to in money, and the fewest payments that settle it."""
-
-    evenings: list[int]
-    currency: str
-    points: dict[str, int]
-    cents: dict[str, int]
-    payments: list[Payment]
-    rounding: dict[str, int] = field(default_factory=dict)
-    pairs: list[Payment] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values (money in cents)."""
-        return {
-            "evenings": self.evenings, "currency": self.currency, "points": self.points, "cents": self.cents,
-            "payments": [{"payer": p.payer, "payee": p.payee, "cents": p.cents,
-                          "amount": format_cents(p.cents, self.currency)} for p in self.payments],
-            "rounding": self.rounding,
-            "pairs": [{"payer": p.payer, "payee": p.payee, "cents": p.cents} for p in self.pairs],
-        }
+from ledger.values import PaymentInfo, Settlement, Tab
 
 
 def choose_evenings(session: Session, evening: int | None = None, since: date | None = None) -> list[Table]:
@@ -92,7 +69,8 @@ def settle(session: Session, tables: list[Table], *, round_to: str | None = None
 
 
 def record_payment(session: Session, payer: str, payee: str, amount: str, *, currency: str | None = None,
-                   evening: int | None = None, note: str | None = None) -> PaymentEntry:
+                   evening: int | None = None, note: str | None = None,
+                   paid_at: datetime | None = None) -> PaymentInfo:
     """Money handed from `payer` to `payee`, kept as an entry of the ledger."""
     giver, taker = get_player(session, payer), get_player(session, payee)
     if giver.id == taker.id:
@@ -105,28 +83,12 @@ def record_payment(session: Session, payer: str, payee: str, amount: str, *, cur
         evenings = list_evenings(session)
         currency = table.evening.currency if table else (evenings[0].evening.currency if evenings else "EUR")
     entry = PaymentEntry(payer_id=giver.id, payee_id=taker.id, cents=cents, currency=parse_currency(currency),
-                         evening_id=table.number if table else None, note=note, paid_at=utcnow())
+                         evening_id=table.number if table else None, note=note, paid_at=paid_at or utcnow())
     session.add(entry)
     session.flush()
-    return entry
-
-
-@dataclass(frozen=True)
-class Tab:
-    """What is still owed in one currency: balances after payments, per player and per pair."""
-
-    currency: str
-    balances: dict[str, int]
-    pairs: list[Payment]
-    suggested: list[Payment]
-
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values (money in cents)."""
-        return {
-            "currency": self.currency, "balances": self.balances,
-            "pairs": [{"payer": p.payer, "payee": p.payee, "cents": p.cents} for p in self.pairs],
-            "suggested": [{"payer": p.payer, "payee": p.payee, "cents": p.cents} for p in self.suggested],
-        }
+    assert entry.id is not None
+    return PaymentInfo(id=entry.id, payer=giver.name, payee=taker.name, cents=cents, currency=entry.currency,
+                       evening=entry.evening_id, note=note, paid_at=entry.paid_at)
 
 
 def tab(session: Session) -> list[Tab]:

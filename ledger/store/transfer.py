@@ -13,14 +13,17 @@ from sqlmodel import Session, col, select
 
 from ledger.clock import as_utc
 from ledger.errors import LedgerError
-from ledger.rules.build import DealInput
+from ledger.rules.build import DealInput, build_facts
+from ledger.rules.contracts import PASS
+from ledger.rules.facts import DECLARER, MONTE, DealFacts, facts_from_dict
+from ledger.rules.scoring import score
 from ledger.rules.seats import name_key
-from ledger.store.deals import deal_history, list_deals, score_typed, write_revision
+from ledger.store.deals import evening_history, list_deals, write_revision
 from ledger.store.engine import copy_sqlite
 from ledger.store.evenings import Table, list_evenings, start_evening, table_of
 from ledger.store.models import Deal, Evening, PaymentEntry, Player
 from ledger.store.money import record_payment
-from ledger.store.players import current_names
+from ledger.values import DealView
 
 FORMAT = "calabresella-ledger"
 
@@ -33,7 +36,9 @@ class AlreadyImported(LedgerError):
         self.evening = evening
 
 
-VERSION = 1
+VERSION = 2
+"""Version 2 stores each revision's facts; version 1 stored what was typed."""
+READS = (1, 2)
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -47,24 +52,29 @@ def _time(text: str | None) -> datetime | None:
 
 def _evening_data(session: Session, table: Table) -> dict[str, Any]:
     e = table.evening
-    now_named = current_names(session)
-    names = {pid: name for name, pid in table.ids.items()}
     deals = []
-    for current in list_deals(session, table):
-        revisions = [{
-            "revision": v.revision, "recorded_at": _iso(v.row.recorded_at), "superseded_at": _iso(v.row.superseded_at),
-            "reason": v.row.reason, "dealer": v.dealer, "payouts": v.payouts,
-            "typed": DealInput.from_dict(v.row.typed).with_names(now_named).to_dict(),
-            "explanation": v.row.explanation,
-        } for v in deal_history(session, table, current.number)]
-        deal = session.exec(select(Deal).where(Deal.evening_id == table.number, Deal.number == current.number)).one()
-        deals.append({"number": current.number, "key": deal.key, "created_at": _iso(deal.created_at),
-                      "voided_at": _iso(deal.voided_at), "void_reason": deal.void_reason, "revisions": revisions})
+    for deal, revisions in evening_history(session, table):
+        deals.append({"number": deal.number, "key": deal.key, "created_at": _iso(deal.created_at),
+                      "voided_at": _iso(deal.voided_at), "void_reason": deal.void_reason, "revisions": [{
+                          "revision": v.revision, "recorded_at": _iso(v.recorded_at),
+                          "superseded_at": _iso(v.superseded_at), "reason": v.reason, "dealer": v.dealer,
+                          "payouts": v.payouts, "facts": _facts(v), "explanation": v.explanation,
+                      } for v in revisions]})
     return {
-        "number": table.number, "players": list(table.players), "first_dealer": names[e.first_dealer_id],
+        "number": table.number, "players": list(table.players), "first_dealer": table.names[e.first_dealer_id],
         "profile": e.profile, "options": e.options, "stake_cents": e.stake_cents, "currency": e.currency,
         "place": e.place, "note": e.note, "started_at": _iso(e.started_at), "closed_at": _iso(e.closed_at),
         "deals": deals,
+    }
+
+
+def _facts(view: DealView) -> dict[str, Any]:
+    """A revision's facts as an export writes them (players by name; see `facts_to_dict`)."""
+    return {
+        "declarer": view.declarer, "contract": view.contract, "aggravation": view.aggravation, "called": view.called,
+        "holder": view.holder, "thirds": view.declarer_thirds, "tricks": view.tricks, "last_trick": view.last_trick,
+        "passed_before": view.passed_before,
+        "auction": [[seat, None if call == PASS else call] for seat, call in view.auction],
     }
 
 
@@ -95,9 +105,8 @@ def export_csv(session: Session, evening: int | None = None) -> str:
     for table in reversed(list_evenings(session)):
         if evening is not None and table.number != evening:
             continue
-        names = {pid: name for name, pid in table.ids.items()}
         for view in list_deals(session, table):
-            facts = view.to_dict(names)
+            facts = view.to_dict()
             for player, points in view.payouts.items():
                 row = {k: facts.get(k) for k in CSV_COLUMNS if k in facts}
                 writer.writerow({**row, "evening": table.number, "deal": view.number, "player": player,
@@ -111,11 +120,12 @@ def import_data(session: Session, data: dict[str, Any]) -> list[int]:
     """Replay an export: every revision is re-scored and must give the exported payouts. Returns new evenings."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise LedgerError(f"not a {FORMAT} export (the JSON has no \"format\": \"{FORMAT}\")")
-    if data.get("version") != VERSION:
-        raise LedgerError(f"export version {data.get('version')}: this ledger reads version {VERSION}")
+    version = data.get("version")
+    if version not in READS:
+        raise LedgerError(f"export version {version}: this ledger reads versions {', '.join(map(str, READS))}")
     try:
         evenings = data.get("evenings", [])
-        created = [_import_evening(session, item) for item in evenings]
+        created = [_import_evening(session, item, version) for item in evenings]
         renumbered = dict(zip([item["number"] for item in evenings], created, strict=True))
         for item in data.get("payments", []):
             _import_payment(session, item, renumbered)
@@ -131,13 +141,11 @@ def _import_payment(session: Session, item: dict[str, Any], renumbered: dict[int
     if not isinstance(cents, int) or isinstance(cents, bool) or cents < 1:
         raise LedgerError(f"not a valid export: a payment of {cents!r} cents (a whole number, at least 1)")
     evening = renumbered.get(item["evening"]) if item.get("evening") is not None else None
-    entry = record_payment(session, item["payer"], item["payee"], f"{cents / 100:.2f}", currency=item["currency"],
-                           evening=evening, note=item.get("note"))
-    entry.paid_at = _time(item["paid_at"]) or entry.paid_at
-    session.add(entry)
+    record_payment(session, item["payer"], item["payee"], f"{cents / 100:.2f}", currency=item["currency"],
+                   evening=evening, note=item.get("note"), paid_at=_time(item["paid_at"]))
 
 
-def _import_evening(session: Session, item: dict[str, Any]) -> int:
+def _import_evening(session: Session, item: dict[str, Any], version: int) -> int:
     started = _time(item["started_at"])
     clash = session.exec(select(Evening).where(Evening.started_at == started)).first()
     if clash and [name_key(p) for p in table_of(session, clash).players] == [name_key(p) for p in item["players"]]:
@@ -149,7 +157,7 @@ def _import_evening(session: Session, item: dict[str, Any]) -> int:
     evening.started_at = started or evening.started_at
     seated = dict(zip(item["players"], table.players, strict=True))
     for deal_item in item["deals"]:
-        _import_deal(session, table, deal_item, seated)
+        _import_deal(session, table, deal_item, seated, version)
     evening.closed_at = _time(item.get("closed_at"))
     evening.revision = sum(len(d["revisions"]) + (1 if d.get("voided_at") else 0) for d in item["deals"])
     session.add(evening)
@@ -157,7 +165,20 @@ def _import_evening(session: Session, item: dict[str, Any]) -> int:
     return table.number
 
 
-def _import_deal(session: Session, table: Table, item: dict[str, Any], seated: dict[str, str]) -> None:
+def _revision_facts(table: Table, rev: dict[str, Any], version: int, seated: dict[str, str]) -> DealFacts:
+    """A revision of the export as facts at the ledger's seats: version 2 stores facts, version 1 the typed text."""
+    dealer = seated[rev["dealer"]]
+    if version == 1:
+        return build_facts(DealInput.from_dict(rev["typed"]), table.profile, table.players, dealer)
+    data = dict(rev["facts"])
+    for field in ("declarer", "holder"):
+        if data.get(field) not in (None, MONTE, DECLARER):
+            data[field] = seated[data[field]]
+    data["auction"] = [[seated[seat], call] for seat, call in data.get("auction") or ()]
+    return facts_from_dict(data, table.players, dealer)
+
+
+def _import_deal(session: Session, table: Table, item: dict[str, Any], seated: dict[str, str], version: int) -> None:
     """One deal with every revision; `seated` maps the export's spelling of names to the ledger's."""
     key = item.get("key")
     used = session.exec(select(Deal).where(Deal.key == key)).first() if key else None
@@ -170,14 +191,12 @@ def _import_deal(session: Session, table: Table, item: dict[str, Any], seated: d
     session.add(deal)
     session.flush()
     for rev in item["revisions"]:
-        typed = DealInput.from_dict(rev["typed"])
-        dealer = seated[rev["dealer"]]
-        facts, result = score_typed(table, typed, dealer)
+        facts = _revision_facts(table, rev, version, seated)
+        result = score(facts, table.profile)
         if result.payouts != {seated[name]: points for name, points in rev["payouts"].items()}:
             raise LedgerError(f"evening {table.number} deal {item['number']} revision {rev['revision']}: the export "
                               f"says {rev['payouts']} but the rules give {result.payouts}")
-        row = write_revision(session, table, deal, rev["revision"], typed, dealer, facts, result,
-                              rev.get("reason"))
+        row = write_revision(session, table, deal, rev["revision"], facts, result, rev.get("reason"))
         row.recorded_at = _time(rev["recorded_at"]) or row.recorded_at
         row.superseded_at = _time(rev.get("superseded_at"))
         session.add(row)

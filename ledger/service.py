@@ -1,0 +1,288 @@
+"""`Ledger`: one method for each thing a scorekeeper does; the CLI, `play` and the web pages call these.
+
+Each method runs in one transaction of its own (everything it writes commits together, or nothing does)
+and returns frozen values, never database rows. A user's mistake raises `LedgerError` (a missing fact,
+`MissingFact`, names the fact the rules still need) and writes nothing.
+
+>>> import pathlib, tempfile
+>>> from ledger import Ledger
+>>> with Ledger(str(pathlib.Path(tempfile.mkdtemp()) / "ledger.sqlite3")) as ledger:
+...     evening = ledger.start_evening(["Anna", "Bruno", "Carla"], stake="0.10")
+...     _ = ledger.record("bruno solo 22")
+...     _ = ledger.record(DealInput(declarer="Carla", contract="chiamo", called="3D", holder="Anna", thirds=17,
+...                                 last_trick="opponents"))
+...     ledger.standings().points
+{'Anna': -1, 'Bruno': 5, 'Carla': -4}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ledger.rules.build import DealInput
+from ledger.rules.facts import DealFacts
+from ledger.rules.quick import parse_quick_line
+from ledger.values import DealView, EveningInfo, PaymentInfo, PlayerInfo, Recorded, Settlement, Standings, Tab
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+    from sqlmodel import Session
+
+    from ledger.store.evenings import Table
+
+T = TypeVar("T")
+Deal = DealInput | str
+"""A deal as the facts typed (`DealInput`) or as one line of the quick syntax (`"bruno solo 22"`)."""
+
+
+class Ledger:
+    """The ledger at a database URL or SQLite path (default: `$CALABRESELLA_DB`, else the user data folder).
+
+    Opening creates or upgrades the schema. Use it as a context manager, or call `close()`.
+    Methods that take `evening=None` mean the most recent open evening for writes and reads alike.
+    """
+
+    def __init__(self, db: str | None = None) -> None:
+        from ledger.store.engine import open_ledger
+
+        self.engine: Engine = open_ledger(db)
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release the database connections."""
+        self.engine.dispose()
+
+    @contextmanager
+    def _session(self) -> Iterator[Session]:
+        from ledger.store.engine import transaction
+
+        with transaction(self.engine) as session:
+            yield session
+
+    def _on_table(self, evening: int | None, action: Callable[[Session, Table], T], *, open_only: bool = False) -> T:
+        """Run `action` on the evening's table in one transaction."""
+        from ledger.store.evenings import get_table
+
+        with self._session() as session:
+            return action(session, get_table(session, evening, open_only=open_only))
+
+    # Players
+
+    def players(self) -> list[PlayerInfo]:
+        """Every player, by name."""
+        from ledger.store.players import list_players
+
+        with self._session() as session:
+            return [_player(p) for p in list_players(session)]
+
+    def add_players(self, names: Sequence[str]) -> list[PlayerInfo]:
+        """New players; an error if a name exists already (case and accents ignored)."""
+        from ledger.store.players import add_player
+
+        with self._session() as session:
+            return [_player(add_player(session, name)) for name in names]
+
+    def rename_player(self, old: str, new: str) -> tuple[str, str]:
+        """Rename a player (every past deal follows); the names before and after."""
+        from ledger.store.players import get_player, rename_player
+
+        with self._session() as session:
+            before = get_player(session, old).name
+            return before, rename_player(session, old, new).name
+
+    # Evenings
+
+    def start_evening(self, players: Sequence[str], *, dealer: str | None = None, profile: str = "pagat",
+                      options: Sequence[str] | Mapping[str, object] = (), stake: str = "0", currency: str = "EUR",
+                      place: str | None = None, note: str | None = None) -> EveningInfo:
+        """Seat the players in turn order and pin the profile, its options and the stake per game point."""
+        from ledger.store.evenings import start_evening
+
+        with self._session() as session:
+            table = start_evening(session, tuple(players), dealer=dealer, profile=profile,
+                                  options=dict(options) if isinstance(options, Mapping) else list(options),
+                                  stake=stake, currency=currency, place=place, note=note)
+            return _evening(session, table)
+
+    def evening(self, number: int | None = None, *, open_only: bool = False) -> EveningInfo:
+        """Evening `number` (default: the most recent open one) with its totals and who deals next."""
+        return self._on_table(number, _evening, open_only=open_only)
+
+    def evenings(self) -> list[EveningInfo]:
+        """Every evening, newest first."""
+        from ledger.store.evenings import list_evenings
+
+        with self._session() as session:
+            return [_evening(session, table) for table in list_evenings(session)]
+
+    def close_evening(self, number: int | None = None) -> tuple[EveningInfo, Settlement]:
+        """Close an evening (its deals can no longer change) and settle it."""
+        from ledger.store.evenings import close_evening
+        from ledger.store.money import settle
+
+        def close(session: Session, table: Table) -> tuple[EveningInfo, Settlement]:
+            closed = close_evening(session, table)
+            return _evening(session, closed), settle(session, [closed])
+
+        return self._on_table(number, close)
+
+    # Deals
+
+    def record(self, deal: Deal, *, evening: int | None = None, dealer: str | None = None, key: str | None = None,
+               more: DealInput | None = None) -> Recorded:
+        """Validate, score and store a deal; with a `key` seen before, the stored deal and nothing written.
+
+        `more`: facts given besides a quick line (the command line's options), which take precedence.
+        """
+        from ledger.store.deals import record_deal
+
+        def record(session: Session, table: Table) -> Recorded:
+            typed, dealt_by = _typed(deal, table, dealer)
+            typed = typed.amended(more) if more else typed
+            return record_deal(session, table, typed, dealer=dealt_by, key=key)
+
+        return self._on_table(evening, record, open_only=evening is None)
+
+    def amend(self, number: int, changes: Deal, *, reason: str | None, evening: int | None = None,
+              dealer: str | None = None) -> Recorded:
+        """A new revision of deal `number` with the facts given changed; the old one stays in the history."""
+        from ledger.store.deals import amend_deal
+
+        def amend(session: Session, table: Table) -> Recorded:
+            typed, dealt_by = _typed(changes, table, dealer)
+            return amend_deal(session, table, number, typed, reason, dealer=dealt_by)
+
+        return self._on_table(evening, amend)
+
+    def void(self, number: int, *, reason: str | None, evening: int | None = None) -> Recorded:
+        """Deal `number` stays in the log but no longer counts."""
+        from ledger.store.deals import void_deal
+
+        return self._on_table(evening, lambda session, table: void_deal(session, table, number, reason))
+
+    def undo(self, *, evening: int | None = None, seen_revision: int | None = None) -> Recorded:
+        """Void the last deal that stands; refused when the evening changed since `seen_revision`."""
+        from ledger.store.deals import undo_last
+
+        return self._on_table(evening, lambda session, table: undo_last(session, table, seen_revision=seen_revision))
+
+    def deals(self, evening: int | None = None) -> tuple[EveningInfo, list[DealView]]:
+        """The evening and every deal's current revision, voided ones included (marked)."""
+        from ledger.store.deals import list_deals
+
+        return self._on_table(evening, lambda session, table: (_evening(session, table), list_deals(session, table)))
+
+    def deal_history(self, number: int, evening: int | None = None) -> list[DealView]:
+        """Every revision of deal `number`, oldest first."""
+        from ledger.store.deals import deal_history
+
+        return self._on_table(evening, lambda session, table: deal_history(session, table, number))
+
+    def standings(self, evening: int | None = None) -> Standings:
+        """Game points and money per player, and the running totals deal by deal."""
+        from ledger.store.standings import standings
+
+        return self._on_table(evening, standings)
+
+    # Money
+
+    def settle(self, *, evening: int | None = None, since: date | None = None, round_to: str | None = None,
+               pairs: bool = False) -> Settlement:
+        """Money per player and the fewest payments for evening N, the evenings since a day, or the latest."""
+        from ledger.store.money import choose_evenings, settle
+
+        with self._session() as session:
+            return settle(session, choose_evenings(session, evening, since), round_to=round_to, pairs=pairs)
+
+    def paid(self, payer: str, payee: str, amount: str, *, currency: str | None = None, evening: int | None = None,
+             note: str | None = None) -> PaymentInfo:
+        """Record money handed over, so the tab shows what is still owed."""
+        from ledger.store.money import record_payment
+
+        with self._session() as session:
+            return record_payment(session, payer, payee, amount, currency=currency, evening=evening, note=note)
+
+    def tab(self) -> list[Tab]:
+        """What is still owed across all evenings, per currency, after the payments recorded."""
+        from ledger.store.money import tab
+
+        with self._session() as session:
+            return tab(session)
+
+    # Data
+
+    def export(self, *, evening: int | None = None, fmt: str = "json") -> str:
+        """The whole ledger (or one evening) as a JSON export, every revision and void, or as CSV."""
+        import json
+
+        from ledger.errors import LedgerError
+        from ledger.store.evenings import get_table
+        from ledger.store.transfer import export_csv, export_data
+
+        if fmt not in ("json", "csv"):
+            raise LedgerError(f"--format {fmt!r}: json or csv")
+        with self._session() as session:
+            if evening is not None:
+                get_table(session, evening)
+            if fmt == "csv":
+                return export_csv(session, evening)
+            return json.dumps(export_data(session, evening), ensure_ascii=False, indent=1) + "\n"
+
+    def import_data(self, data: Any) -> list[int]:
+        """Replay an export: every revision is re-scored and must match, or nothing is written. The new evenings."""
+        from ledger.store.transfer import import_data
+
+        with self._session() as session:
+            return import_data(session, data)
+
+    def backup(self, target: str) -> Path:
+        """An online copy of a SQLite ledger into a new file."""
+        from ledger.store.transfer import backup_sqlite
+
+        return backup_sqlite(self.engine, target)
+
+    def info(self) -> dict[str, object]:
+        """Where the ledger is and which schema revision it has."""
+        from ledger.store.engine import schema_info
+
+        return schema_info(self.engine)
+
+
+def _player(row: Any) -> PlayerInfo:
+    return PlayerInfo(id=row.id, name=row.name, created_at=row.created_at)
+
+
+def _typed(deal: Deal, table: Table, dealer: str | None) -> tuple[DealInput, str | None]:
+    """The deal's typed facts and its dealer, from a quick line or as given."""
+    from ledger.errors import LedgerError
+
+    if isinstance(deal, DealInput):
+        return deal, dealer
+    quick = parse_quick_line(deal, table.players, table.profile)
+    if quick.dealer and dealer:
+        raise LedgerError("give the dealer once: dealer= in the line or --dealer")
+    return quick.deal, dealer or quick.dealer
+
+
+def _evening(session: Session, table: Table) -> EveningInfo:
+    """An evening as a value, with its totals and who deals and speaks next."""
+    from ledger.store.deals import next_dealer, totals
+
+    e = table.evening
+    dealer = next_dealer(session, table)
+    return EveningInfo(
+        number=table.number, players=table.players, profile=table.profile, stake_cents=e.stake_cents,
+        currency=e.currency, place=e.place, note=e.note, started_at=e.started_at, closed_at=e.closed_at,
+        revision=e.revision, first_dealer=table.names[e.first_dealer_id], next_dealer=dealer,
+        first_speaker=DealFacts(players=table.players, dealer=dealer).active(table.profile)[0],
+        points=totals(session, table),
+    )
