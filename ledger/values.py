@@ -173,6 +173,7 @@ class Standings:
     stake_cents: int
     running: list[tuple[int, dict[str, int]]]
     closed: bool
+    revision: int
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values."""

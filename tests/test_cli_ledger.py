@@ -495,8 +495,8 @@ def test_names_typed_as_prefixes_are_stored_in_full_and_survive_a_rename(db: str
     ok(db, "evening", "start", "--players", "Anna,Bruno,Carla")
     ok(db, "record", "br chiamo 3D@an 20")
     shown = ok_json(db, "deal", "show", "1", "--json")
-    assert shown["revisions"][0]["typed"]["declarer"] == "Bruno"
-    assert shown["revisions"][0]["typed"]["holder"] == "Anna"
+    assert shown["revisions"][0]["declarer"] == "Bruno"
+    assert shown["revisions"][0]["holder"] == "Anna"
     ok(db, "players", "rename", "Anna", "Zoe")
     ok(db, "amend", "1", "--thirds", "21", "--reason", "recount")
     exported = tmp_path / "after-rename.json"

@@ -176,17 +176,17 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
     assert [d.number for d in deals] == list(range(1, 10))
     assert [d.number for d in deals if d.voided] == [8] and deals[7].void_reason == "undo"
     assert {d.number: d.revision for d in deals if d.revision > 1} == {1: 2, 4: 2}
-    assert deals[0].row.reason == "recount" and deals[3].row.reason == "it was scegliete"
-    assert (deals[1].row.called, deals[1].row.holder, deals[1].row.last_trick) == ("3D", "Anna", "opponents")
-    assert (deals[4].row.sweep, deals[4].row.tricks) == ("cappotto", 12)
-    assert (deals[5].row.sweep, deals[5].row.last_trick) == ("stramazzo", "declarer")
+    assert deals[0].reason == "recount" and deals[3].reason == "it was scegliete"
+    assert (deals[1].called, deals[1].holder, deals[1].last_trick) == ("3D", "Anna", "opponents")
+    assert (deals[4].sweep, deals[4].tricks) == ("cappotto", 12)
+    assert (deals[5].sweep, deals[5].last_trick) == ("stramazzo", "declarer")
     assert [d.passed for d in deals].count(True) == 2
     assert [d.dealer for d in deals[:8]] == ["Carla", "Anna", "Bruno"] * 2 + ["Carla", "Anna"]
     engine = open_ledger(str(db))
     with transaction(engine) as session:
         history = deal_history(session, get_table(session, 1), 1)
     engine.dispose()
-    assert [(v.row.declarer_thirds, v.payouts["Bruno"]) for v in history] == [(22, 4), (15, -4)]
+    assert [(v.declarer_thirds, v.payouts["Bruno"]) for v in history] == [(22, 4), (15, -4)]
     assert (tmp_path / "ledger.sqlite3.history").read_text().count("bruno solo 22") == 1
 
 

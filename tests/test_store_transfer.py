@@ -95,7 +95,7 @@ def test_examples_round_trip_exactly(engine: Engine, db_url: str, tmp_path: Path
     assert import_(engine, three) == [1]
     assert import_(engine, four) == [2]
     exported = export(engine)
-    assert exported["format"] == "calabresella-ledger" and exported["version"] == 1
+    assert exported["format"] == "calabresella-ledger" and exported["version"] == 2
     assert as_instants(export(engine, 1)) == as_instants(three)
     alone = export(engine, 2)
     assert alone["evenings"][0]["number"] == 2
@@ -141,9 +141,9 @@ def test_imported_standings_csv_and_history(engine: Engine) -> None:
     assert result.closed
     assert len(views) == 30
     assert [(v.number, v.void_reason) for v in views if v.voided] == [(24, "misdeal: Anna had 13 cards")]
-    assert [(v.revision, v.row.declarer_thirds, v.row.superseded_at is None) for v in history] == [
+    assert [(v.revision, v.declarer_thirds, v.superseded_at is None) for v in history] == [
         (1, 12, False), (2, 13, True)]
-    assert history[1].row.reason == "recounted: the last trick was Carla's"
+    assert history[1].reason == "recounted: the last trick was Carla's"
     assert lines[0].startswith("evening,deal,revision,voided,dealer,declarer")
     assert len(lines) == 1 + 12 * 4
     first = dict(zip(lines[0].split(","), lines[1].split(","), strict=False))
@@ -180,7 +180,7 @@ def test_tampered_export_is_refused_and_nothing_is_written(engine: Engine) -> No
             import_(engine, tamper(original))
         assert counts(engine) == dict.fromkeys(TABLES, 0)
     for data, message in (({"format": "something-else", "version": 1}, "not a calabresella-ledger export"),
-                          ({"format": "calabresella-ledger", "version": 2, "evenings": []}, "export version 2"),
+                          ({"format": "calabresella-ledger", "version": 3, "evenings": []}, "export version 3"),
                           ([1, 2, 3], "not a calabresella-ledger export")):
         with pytest.raises(LedgerError, match=message):
             import_(engine, data)
@@ -350,3 +350,12 @@ def test_import_matches_existing_players_regardless_of_case(sqlite_url: str) -> 
         assert counts(engine)["deal"] == 30
     finally:
         engine.dispose()
+
+
+def test_a_version_1_export_reads_as_the_same_deals(engine: Engine) -> None:
+    """Version 1 kept what was typed (`points`, prefixes, an auction as text); it is parsed and gives the facts
+    that version 2 writes."""
+    old = json.loads((Path(__file__).with_name("data") / "three_friends_v1.json").read_text(encoding="utf-8"))
+    assert old["version"] == 1 and "typed" in old["evenings"][0]["deals"][0]["revisions"][0]
+    import_(engine, old)
+    assert export(engine) == load("three_friends.json")

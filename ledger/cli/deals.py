@@ -8,16 +8,16 @@ import typer
 
 from ledger.cli.app import JsonFlag, new_app, print_json
 from ledger.cli.deal_options import with_deal_options
-from ledger.cli.evenings import EveningOption
-from ledger.cli.render import console, deal_table, headline, local_time, signed
-from ledger.cli.session import ledger_session
-from ledger.errors import LedgerError
+from ledger.cli.options import EveningOption
+from ledger.cli.render import console, deal_table, local_time, signed, totals_line
+from ledger.cli.session import open_ledger
 from ledger.rules.build import DealInput
-from ledger.rules.quick import parse_quick_line
+from ledger.settlement import format_cents
+from ledger.summary import brief, headline
 
 if TYPE_CHECKING:
-    from ledger.store.deals import DealView, Recorded
-    from ledger.store.evenings import Table
+    from ledger.rules.profiles import Profile
+    from ledger.values import DealView, Recorded
 
 deal_app = new_app("deal", "Look at one deal and its history.")
 DealNumber = Annotated[int, typer.Argument(help="The deal's number in the evening.", min=1)]
@@ -26,29 +26,22 @@ DealerOption = Annotated[str | None, typer.Option(
     "--dealer", help="Who dealt (default: the ledger's rotation, the seat after the last dealer).")]
 
 
-def _names(table: Table) -> dict[int, str]:
-    return {pid: name for name, pid in table.ids.items()}
-
-
-def _print_recorded(table: Table, done: Recorded, as_json: bool, verb: str) -> None:
-    from ledger.rules.scoring import DealResult
-
+def print_recorded(done: Recorded, profile: Profile, as_json: bool, verb: str) -> None:
+    """A written deal: its headline, payouts and running totals, or the totals after a void."""
     deal = done.deal
     if as_json:
-        print_json({"evening": table.number, "evening_revision": done.evening_revision, "duplicate": done.duplicate,
-                    "deal": deal.to_dict(_names(table)), "totals": done.totals})
+        print_json(done.to_dict())
         return
     if done.duplicate:
         console.print(f"Deal {deal.number} was recorded already with this key; nothing written.")
-    result = done.result or DealResult(deal.payouts, deal.row.explanation)
     title = f"Deal {deal.number} {verb}" + (f" (revision {deal.revision})" if deal.revision > 1 else "")
-    console.print(f"[bold]{title}[/bold] · evening {table.number} · dealer {deal.dealer}")
+    console.print(f"[bold]{title}[/bold] · evening {done.evening} · dealer {deal.dealer}")
     if done.result is not None:
-        console.print(headline(done.result, table.profile))
+        console.print(headline(done.result, profile))
         console.print(deal_table(done.result, deal.dealer, done.totals))
         console.print(done.result.explanation)
     else:
-        console.print(f"{result.explanation}; totals " + ", ".join(f"{p} {signed(v)}" for p, v in done.totals.items()))
+        console.print(f"{deal.explanation}; totals {totals_line(done.totals)}")
     console.print(f"[dim]evening revision {done.evening_revision}[/dim]")
 
 
@@ -82,19 +75,11 @@ def record(
 
     calabresella record "bruno solo 22"   (the quick syntax of [b]play[/b]; see [b]calabresella play --help[/b])
     """
-    from ledger.store.deals import record_deal
-    from ledger.store.evenings import get_table
-
-    with ledger_session(ctx) as session:
-        table = get_table(session, evening, open_only=evening is None)
-        if line:
-            quick = parse_quick_line(line, table.players, table.profile)
-            if quick.dealer and dealer:
-                raise LedgerError("give the dealer once: dealer= in the line or --dealer")
-            dealer = dealer or quick.dealer
-            typed = quick.deal.amended(typed)
-        done = record_deal(session, table, typed, dealer=dealer, key=key)
-    _print_recorded(table, done, as_json, "recorded")
+    with open_ledger(ctx) as ledger:
+        done = ledger.record(line, evening=evening, dealer=dealer, key=key, more=typed) if line else (
+            ledger.record(typed, evening=evening, dealer=dealer, key=key))
+        profile = ledger.evening(done.evening).profile
+    print_recorded(done, profile, as_json, "recorded")
 
 
 @with_deal_options
@@ -115,25 +100,19 @@ def amend(
 
     calabresella amend 3 --contract solo --reason "it was solo, not chiamo"
     """
-    from ledger.store.deals import amend_deal
-    from ledger.store.evenings import get_table
-
-    with ledger_session(ctx) as session:
-        table = get_table(session, evening)
-        done = amend_deal(session, table, number, typed, reason, dealer=dealer)
-    _print_recorded(table, done, as_json, "amended")
+    with open_ledger(ctx) as ledger:
+        done = ledger.amend(number, typed, reason=reason, evening=evening, dealer=dealer)
+        profile = ledger.evening(done.evening).profile
+    print_recorded(done, profile, as_json, "amended")
 
 
 def void(ctx: typer.Context, number: DealNumber, reason: Reason = None, evening: EveningOption = None,
          as_json: JsonFlag = False) -> None:
     """Void a deal: it stays in the log but no longer counts. Example: [b]calabresella void 5 -r "misdeal"[/b]"""
-    from ledger.store.deals import void_deal
-    from ledger.store.evenings import get_table
-
-    with ledger_session(ctx) as session:
-        table = get_table(session, evening)
-        done = void_deal(session, table, number, reason)
-    _print_recorded(table, done, as_json, "voided")
+    with open_ledger(ctx) as ledger:
+        done = ledger.void(number, reason=reason, evening=evening)
+        profile = ledger.evening(done.evening).profile
+    print_recorded(done, profile, as_json, "voided")
 
 
 def undo(
@@ -148,74 +127,59 @@ def undo(
 
     Example: [b]calabresella undo --revision 12[/b]
     """
-    from ledger.store.deals import undo_last
-    from ledger.store.evenings import get_table
-
-    with ledger_session(ctx) as session:
-        table = get_table(session, evening)
-        done = undo_last(session, table, seen_revision=revision)
-    _print_recorded(table, done, as_json, "undone")
+    with open_ledger(ctx) as ledger:
+        done = ledger.undo(evening=evening, seen_revision=revision)
+        profile = ledger.evening(done.evening).profile
+    print_recorded(done, profile, as_json, "undone")
 
 
-def deals_table(table: Table, views: list[DealView], history: bool = False) -> None:
+def deals_table(players: tuple[str, ...], views: list[DealView], history: bool = False) -> None:
+    """The deals (or one deal's revisions) with every seat's game points; voided and superseded ones struck."""
     from rich.table import Table as RichTable
 
     grid = RichTable(show_edge=False, pad_edge=False)
     grid.add_column("rev" if history else "deal", justify="right")
     grid.add_column("dealer")
     grid.add_column("deal")
-    for player in table.players:
+    for player in players:
         grid.add_column(player, justify="right")
     grid.add_column("explanation" if not history else "when / why")
-    names = _names(table)
     for view in views:
-        r = view.row
-        what = "all passed" if view.passed else (
-            f"{names[r.declarer_id]} {r.contract}{' ' + r.aggravation if r.aggravation else ''} {r.declarer_thirds}")
-        if r.sweep:
-            what += f" {r.sweep}"
-        note = f"{local_time(r.recorded_at)} {r.reason or 'recorded'}" if history else r.explanation
-        style = "strike dim" if view.voided or (history and r.superseded_at) else None
+        note = f"{local_time(view.recorded_at)} {view.reason or 'recorded'}" if history else view.explanation
+        style = "strike dim" if view.voided or (history and view.superseded_at) else None
         if view.voided and not history:
             note = f"VOID: {view.void_reason}"
-        grid.add_row(str(view.revision if history else view.number), view.dealer, what,
-                     *(signed(view.payouts.get(p, 0)) for p in table.players), note, style=style)
+        grid.add_row(str(view.revision if history else view.number), view.dealer, brief(view),
+                     *(signed(view.payouts.get(p, 0)) for p in players), note, style=style)
     console.print(grid)
 
 
 def deals(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = False) -> None:
     """List the evening's deals with their payouts (voided ones struck through). Example: [b]calabresella deals[/b]"""
-    from ledger.store.deals import list_deals
-    from ledger.store.evenings import get_table
-
-    with ledger_session(ctx) as session:
-        table = get_table(session, evening)
-        views = list_deals(session, table)
+    with open_ledger(ctx) as ledger:
+        info, views = ledger.deals(evening)
     if as_json:
-        print_json({"evening": table.number, "deals": [v.to_dict(_names(table)) for v in views]})
+        print_json({"evening": info.number, "deals": [v.to_dict() for v in views]})
     elif not views:
-        console.print(f"Evening {table.number} has no deals yet.")
+        console.print(f"Evening {info.number} has no deals yet.")
     else:
-        deals_table(table, views)
+        deals_table(info.players, views)
 
 
 @deal_app.command("show")
 def show(ctx: typer.Context, number: DealNumber, evening: EveningOption = None, as_json: JsonFlag = False) -> None:
     """Show a deal with every revision, oldest first. Example: [b]calabresella deal show 7[/b]"""
-    from ledger.store.deals import deal_history
-    from ledger.store.evenings import get_table
-
-    with ledger_session(ctx) as session:
-        table = get_table(session, evening)
-        views = deal_history(session, table, number)
+    with open_ledger(ctx) as ledger:
+        info = ledger.evening(evening)
+        views = ledger.deal_history(number, info.number)
     if as_json:
-        print_json({"evening": table.number, "number": number, "revisions": [v.to_dict(_names(table)) for v in views]})
+        print_json({"evening": info.number, "number": number, "revisions": [v.to_dict() for v in views]})
         return
     current = views[-1]
     state = f"VOID ({current.void_reason})" if current.voided else f"revision {current.revision} counts"
-    console.print(f"[bold]Deal {number}[/bold] of evening {table.number}: {state}")
-    deals_table(table, views, history=True)
-    console.print(current.row.explanation)
+    console.print(f"[bold]Deal {number}[/bold] of evening {info.number}: {state}")
+    deals_table(info.players, views, history=True)
+    console.print(current.explanation)
 
 
 def standings(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = False) -> None:
@@ -223,30 +187,26 @@ def standings(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFl
     from rich.table import Table as RichTable
 
     from ledger.cli.money import print_settlement
-    from ledger.store.evenings import get_table
-    from ledger.store.money import settle
-    from ledger.store.standings import standings as evening_standings
 
-    with ledger_session(ctx) as session:
-        table = get_table(session, evening)
-        result = evening_standings(session, table)
-        settlement = settle(session, [table]) if result.closed else None
+    with open_ledger(ctx) as ledger:
+        result = ledger.standings(evening)
+        settlement = ledger.settle(evening=result.evening) if result.closed else None
     if as_json:
         print_json({**result.to_dict(), "settlement": settlement.to_dict() if settlement else None})
         return
-    running = RichTable(show_edge=False, pad_edge=False, title=f"Evening {table.number}: running totals")
+    running = RichTable(show_edge=False, pad_edge=False, title=f"Evening {result.evening}: running totals")
     running.add_column("deal", justify="right")
-    for player in table.players:
+    for player in result.players:
         running.add_column(player, justify="right")
     for number, line in result.running:
-        running.add_row(str(number), *(signed(line[p]) for p in table.players))
+        running.add_row(str(number), *(signed(line[p]) for p in result.players))
     console.print(running)
     final = RichTable(show_edge=False, pad_edge=False, title="Standings")
     final.add_column("player")
     final.add_column("game points", justify="right")
     final.add_column(f"money ({result.currency})", justify="right")
-    for player in sorted(table.players, key=lambda p: -result.points[p]):
-        final.add_row(player, signed(result.points[player]), f"{result.cents[player] / 100:+.2f}")
+    for player in sorted(result.players, key=lambda p: -result.points[p]):
+        final.add_row(player, signed(result.points[player]), format_cents(result.cents[player], signed=True))
     console.print(final)
     if settlement:
         print_settlement(settlement, money_table=False)

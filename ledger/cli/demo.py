@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from ledger.cli.app import db_url
 from ledger.cli.render import console
+from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError
 
 CHARTS = ("running", "contracts", "thirds", "pairings", "money")
@@ -29,24 +29,21 @@ def demo(
     calabresella demo --file examples/four_players.json --out demo-four
     """
     from ledger.cli.deals import standings
-    from ledger.store.engine import open_ledger, transaction
-    from ledger.store.transfer import AlreadyImported, import_data
+    from ledger.store.transfer import AlreadyImported
 
     try:
         data = json.loads(source.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise LedgerError(f"--file {source}: no such file (run the demo from the checkout, or give --file)") from None
-    engine = open_ledger(db_url(ctx))
-    try:
-        with transaction(engine) as session:
-            evening = import_data(session, data)[0]
-        console.print(f"Recorded {source} as evening {evening} in {engine.url.render_as_string(hide_password=True)}.")
-    except AlreadyImported as already:
-        evening = already.evening
-        console.print(f"{source} is already evening {evening} of this ledger.")
-    standings(ctx, evening=evening)
-    _draw(engine, evening, out)
-    engine.dispose()
+    with open_ledger(ctx) as ledger:
+        try:
+            evening = ledger.import_data(data)[0]
+            console.print(f"Recorded {source} as evening {evening} in {ledger.info()['url']}.")
+        except AlreadyImported as already:
+            evening = already.evening
+            console.print(f"{source} is already evening {evening} of this ledger.")
+        standings(ctx, evening=evening)
+        _draw(ledger.engine, evening, out)
 
 
 def _draw(engine: object, evening: int, out: Path) -> None:

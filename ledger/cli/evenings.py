@@ -7,13 +7,12 @@ from typing import Annotated
 import typer
 
 from ledger.cli.app import JsonFlag, new_app, print_json
-from ledger.cli.render import console, local_time
-from ledger.cli.score import OptionsOption, ProfileOption, split_players
-from ledger.cli.session import ledger_session
+from ledger.cli.options import EveningOption, OptionsOption, ProfileOption, split_players
+from ledger.cli.render import console, local_time, print_settlement
+from ledger.cli.session import open_ledger
+from ledger.settlement import format_cents
 
 evening_app = new_app("evening", "Start, list, show and close evenings.")
-EveningOption = Annotated[int | None, typer.Option(
-    "--evening", "-e", help="Evening number (default: the most recent open evening).")]
 
 
 @evening_app.command("start")
@@ -40,19 +39,15 @@ def start(
 
     calabresella evening start --players A,B,C,D,E -P quintiglio -o mediatore=on --currency CHF
     """
-    from ledger.store.deals import next_dealer
-    from ledger.store.evenings import start_evening
-
-    with ledger_session(ctx) as session:
-        table = start_evening(session, split_players(players), dealer=dealer, profile=profile, options=option or [],
-                              stake=stake, currency=currency, place=place, note=note)
-        first = next_dealer(session, table)
+    with open_ledger(ctx) as ledger:
+        started = ledger.start_evening(split_players(players), dealer=dealer, profile=profile, options=option or [],
+                                       stake=stake, currency=currency, place=place, note=note)
     if as_json:
-        print_json({"evening": table.number, "players": list(table.players), "dealer": first,
-                    "profile": table.evening.profile, "options": table.evening.options})
+        print_json({"evening": started.number, "players": list(started.players), "dealer": started.next_dealer,
+                    "profile": started.profile.name, "options": dict(started.profile.options)})
         return
-    console.print(f"Evening {table.number} started: {', '.join(table.players)} ({table.profile.describe()}).")
-    console.print(f"{first} deals first.")
+    console.print(f"Evening {started.number} started: {', '.join(started.players)} ({started.profile.describe()}).")
+    console.print(f"{started.next_dealer} deals first.")
 
 
 @evening_app.command("list")
@@ -60,63 +55,43 @@ def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """List evenings, newest first. Example: [b]calabresella evening list[/b]"""
     from rich.table import Table
 
-    from ledger.store.evenings import list_evenings
-
-    with ledger_session(ctx) as session:
-        tables = list_evenings(session)
-    rows = [{"evening": t.number, "started": t.evening.started_at.isoformat(), "players": list(t.players),
-             "profile": t.evening.profile, "closed": t.evening.closed_at is not None, "place": t.evening.place}
-            for t in tables]
+    with open_ledger(ctx) as ledger:
+        evenings = ledger.evenings()
     if as_json:
-        print_json(rows)
+        print_json([{"evening": e.number, "started": e.started_at.isoformat(), "players": list(e.players),
+                     "profile": e.profile.name, "closed": e.closed, "place": e.place} for e in evenings])
         return
     table = Table("evening", "started", "players", "profile", "state", "place", show_edge=False)
-    for t in tables:
-        table.add_row(str(t.number), local_time(t.evening.started_at), ", ".join(t.players), t.evening.profile,
-                      "closed" if t.evening.closed_at else "open", t.evening.place or "")
+    for e in evenings:
+        table.add_row(str(e.number), local_time(e.started_at), ", ".join(e.players), e.profile.name,
+                      "closed" if e.closed else "open", e.place or "")
     console.print(table)
 
 
 @evening_app.command("show")
 def show(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = False) -> None:
     """Show an evening's seats, profile, stake and totals. Example: [b]calabresella evening show -e 2[/b]"""
-    from ledger.store.deals import next_dealer
-    from ledger.store.evenings import get_table
-    from ledger.store.standings import standings
-
-    with ledger_session(ctx) as session:
-        table = get_table(session, evening)
-        result = standings(session, table)
-        dealer = next_dealer(session, table)
-    e = table.evening
-    info = {"evening": table.number, "players": list(table.players), "profile": e.profile, "options": e.options,
-            "stake_cents": e.stake_cents, "currency": e.currency, "place": e.place, "note": e.note,
-            "started_at": e.started_at.isoformat(), "closed_at": e.closed_at.isoformat() if e.closed_at else None,
-            "revision": e.revision, "next_dealer": dealer, "points": result.points}
+    with open_ledger(ctx) as ledger:
+        e = ledger.evening(evening)
     if as_json:
-        print_json(info)
+        print_json(e.to_dict())
         return
-    state = f"closed {local_time(e.closed_at)}" if e.closed_at else f"open, {dealer} deals next"
-    console.print(f"[bold]Evening {table.number}[/bold]: {', '.join(table.players)}; {state}")
-    console.print(f"{table.profile.describe()}; stake {e.stake_cents / 100:.2f} {e.currency} per game point")
+    state = f"closed {local_time(e.closed_at)}" if e.closed_at else f"open, {e.next_dealer} deals next"
+    console.print(f"[bold]Evening {e.number}[/bold]: {', '.join(e.players)}; {state}")
+    console.print(f"{e.profile.describe()}; stake {format_cents(e.stake_cents, e.currency)} per game point")
     for label, value in (("place", e.place), ("note", e.note)):
         if value:
             console.print(f"{label}: {value}", markup=False)
-    console.print("totals: " + ", ".join(f"{p} {v:+d}" for p, v in result.points.items()))
+    console.print("totals: " + ", ".join(f"{p} {v:+d}" for p, v in e.points.items()))
 
 
 @evening_app.command("close")
 def close(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = False) -> None:
     """Close an evening and print its settlement. Example: [b]calabresella evening close[/b]"""
-    from ledger.cli.money import print_settlement
-    from ledger.store.evenings import close_evening, get_table
-    from ledger.store.money import settle
-
-    with ledger_session(ctx) as session:
-        table = close_evening(session, get_table(session, evening))
-        result = settle(session, [table])
+    with open_ledger(ctx) as ledger:
+        closed, result = ledger.close_evening(evening)
     if as_json:
-        print_json({"evening": table.number, "closed": True, "settlement": result.to_dict()})
+        print_json({"evening": closed.number, "closed": True, "settlement": result.to_dict()})
         return
-    console.print(f"Evening {table.number} closed.")
+    console.print(f"Evening {closed.number} closed.")
     print_settlement(result)

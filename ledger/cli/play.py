@@ -13,27 +13,27 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Protocol, TypeVar
+from typing import TYPE_CHECKING, Annotated, Protocol
 
 import typer
 from rich.text import Text
 
-from ledger.cli.app import db_url
-from ledger.cli.evenings import EveningOption
-from ledger.cli.render import console, deal_table, headline, signed
+from ledger.cli.options import EveningOption, split_players
+from ledger.cli.render import console, deal_table, print_money, print_settlement, totals_line
+from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError
 from ledger.rules.build import DealInput
 from ledger.rules.facts import DealFacts
 from ledger.rules.profiles import Profile
 from ledger.rules.quick import KEYS, SYNTAX, parse_answer, parse_quick_line
-from ledger.rules.seats import seat_after
+from ledger.settlement import format_cents
+from ledger.summary import headline
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
-    from sqlmodel import Session
 
-    from ledger.store.deals import Recorded
-    from ledger.store.evenings import Table
+    from ledger.service import Ledger
+    from ledger.values import EveningInfo, Recorded
 
 COMMANDS = """Commands:
   undo                        take back the last deal (refused if the evening changed elsewhere since you saw it)
@@ -47,7 +47,6 @@ COMMANDS = """Commands:
 Ctrl-C at a question cancels the deal: nothing is written."""
 QUIT = ("quit", "exit")
 AGGRAVATIONS = ("dividete", "scegliete")
-T = TypeVar("T")
 _WORD = re.compile(r"^[^\s@=,:]*")
 
 
@@ -100,9 +99,9 @@ class TerminalReader:
 
 @dataclass
 class Play:
-    """An open evening at the table: the engine, the readers, and what this session last saw."""
+    """An open evening at the table: the ledger, the readers, and what this session last saw."""
 
-    engine: Engine
+    ledger: Ledger
     lines: Reader
     answers: Reader
     number: int
@@ -162,37 +161,28 @@ class Play:
 
     def deal(self, line: str) -> None:
         """Record a deal typed in the quick syntax, asking for what it lacks."""
-        from ledger.store.deals import record_deal
-
         quick = parse_quick_line(line, self.players, self.profile)
-        done = self.write(quick.deal, lambda s, t, typed: record_deal(s, t, typed, dealer=quick.dealer), new=True)
+        record = self.ledger.record
+        done = self.write(quick.deal, lambda typed: record(typed, evening=self.number, dealer=quick.dealer), new=True)
         self.show(done, "recorded")
 
-    def write(self, typed: DealInput, action: Callable[[Session, Table, DealInput], Recorded],
-              new: bool = False) -> Recorded:
-        """One transaction for the action; a missing fact is asked for (outside it) and the action retried.
+    def write(self, typed: DealInput, action: Callable[[DealInput], Recorded], new: bool = False) -> Recorded:
+        """Run the action (one transaction); a missing fact is asked for, outside it, and the action retried.
 
-        `new`: the action records a new deal, which then is the last that stands, so its dealer's right-hand
-        neighbour deals next (no need to ask the ledger).
+        `new`: the action records a new deal, which needs a declarer or a pass before anything else.
         """
         from ledger.rules.sweeps import MissingFact
-        from ledger.store.deals import next_dealer
-        from ledger.store.engine import transaction
-        from ledger.store.evenings import get_table
 
         while True:
             if new and not (typed.declarer or typed.passed or typed.auction):
                 typed = self.complete(typed, "declarer")
                 continue
             try:
-                with transaction(self.engine) as session:
-                    table = get_table(session, self.number)
-                    done = action(session, table, typed)
-                    dealer = seat_after(table.players, done.deal.dealer) if new else next_dealer(session, table)
+                done = action(typed)
             except MissingFact as missing:
                 typed = self.complete(typed, missing.fact)
                 continue
-            self.seen, self.dealer = done.evening_revision, dealer
+            self.seen, self.dealer = done.evening_revision, done.next_dealer
             return done
 
     def complete(self, typed: DealInput, fact: str) -> DealInput:
@@ -241,8 +231,7 @@ class Play:
         deal = done.deal
         title = f"Deal {deal.number} {verb}" + (f" (revision {deal.revision})" if deal.revision > 1 else "")
         if done.result is None:
-            totals = ", ".join(f"{p} {signed(v)}" for p, v in done.totals.items())
-            console.print(Text(f"{title} ({deal.void_reason}). Totals: {totals}", style="bold"))
+            console.print(Text(f"{title} ({deal.void_reason}). Totals: {totals_line(done.totals)}", style="bold"))
         else:
             console.print(Text(f"{title} · {headline(done.result, self.profile)}", style="bold"))
             console.print(deal_table(done.result, deal.dealer, done.totals))
@@ -251,24 +240,23 @@ class Play:
 
     def amend(self, rest: str) -> None:
         """`amend N FACTS [reason=WHY]`: a new revision of deal N with the facts given changed."""
-        from ledger.store.deals import amend_deal
-
         number, rest = _number("amend", rest, "amend 3 20 reason=recount")
         fragment, _, why = rest.partition("reason=")
         quick = parse_quick_line(fragment, self.players, self.profile)
         if not quick.deal.to_dict() and quick.dealer is None:
             raise LedgerError(f"amend {number}: give the facts to change, e.g. amend {number} 20 reason=recount")
         reason = why.strip() or self.reason()
-        done = self.write(quick.deal, lambda s, t, typed: amend_deal(s, t, number, typed, reason, dealer=quick.dealer))
+        amend = self.ledger.amend
+        done = self.write(quick.deal, lambda typed: amend(number, typed, reason=reason, evening=self.number,
+                                                           dealer=quick.dealer))
         self.show(done, "amended")
 
     def void(self, rest: str) -> None:
         """`void N WHY`: deal N stays in the log but no longer counts."""
-        from ledger.store.deals import void_deal
-
         number, why = _number("void", rest, "void 5 misdeal")
         reason = why.removeprefix("reason=").strip() or self.reason()
-        self.show(self.write(DealInput(), lambda s, t, _: void_deal(s, t, number, reason)), "voided")
+        self.show(self.write(DealInput(), lambda _: self.ledger.void(number, reason=reason, evening=self.number)),
+                  "voided")
 
     def reason(self) -> str:
         """Ask why, until something is said."""
@@ -278,49 +266,33 @@ class Play:
 
     def undo(self, rest: str) -> None:
         """Take back the last deal, unless the evening changed since this session last saw it."""
-        from ledger.store.deals import undo_last
-
         _no_arguments("undo", rest)
-        self.show(self.write(DealInput(), lambda s, t, _: undo_last(s, t, seen_revision=self.seen)), "undone")
+        undo = self.ledger.undo
+        self.show(self.write(DealInput(), lambda _: undo(evening=self.number, seen_revision=self.seen)), "undone")
 
     def deals(self, rest: str) -> None:
         """The evening's deals, voided ones struck through."""
         from ledger.cli.deals import deals_table
-        from ledger.store.deals import list_deals
 
         _no_arguments("deals", rest)
-        table, views = self.read(list_deals)
+        evening, views = self.ledger.deals(self.number)
+        self.seen = evening.revision
         if views:
-            deals_table(table, views)
+            deals_table(self.players, views)
         else:
             console.print("No deals yet.")
 
     def standings(self, rest: str) -> None:
         """Game points and money per player, best first."""
-        from ledger.cli.money import print_money
-        from ledger.store.standings import standings
-
         _no_arguments("standings", rest)
-        _, result = self.read(standings)
+        result = self.ledger.standings(self.number)
+        self.seen = result.revision
         print_money(f"Evening {self.number}", result.points, result.cents, result.currency)
 
     def settle(self, rest: str) -> None:
         """Money per player and the fewest payments that settle the evening, as `calabresella settle` shows them."""
-        from ledger.cli.money import print_settlement
-        from ledger.store.money import settle
-
         _no_arguments("settle", rest)
-        print_settlement(self.read(lambda session, table: settle(session, [table]))[1])
-
-    def read(self, query: Callable[[Session, Table], T]) -> tuple[Table, T]:
-        """Run a query in its own transaction; what it showed counts as seen."""
-        from ledger.store.engine import transaction
-        from ledger.store.evenings import get_table
-
-        with transaction(self.engine) as session:
-            table = get_table(session, self.number)
-            self.seen = table.evening.revision
-            return table, query(session, table)
+        print_settlement(self.ledger.settle(evening=self.number))
 
     def help(self, rest: str) -> None:
         """The quick syntax and the commands."""
@@ -364,12 +336,8 @@ def _history_file(engine: Engine) -> Path:
     return user_data_path("calabresella", appauthor=False) / "play.history"
 
 
-def _start(engine: Engine, answers: Reader) -> Table:
+def _start(ledger: Ledger, answers: Reader) -> EveningInfo:
     """Ask for players, profile, stake and currency, and start an evening; the last answers are the defaults."""
-    from ledger.cli.score import split_players
-    from ledger.store.engine import transaction
-    from ledger.store.evenings import start_evening
-
     console.print("No open evening: starting one.")
     given = ["", "pagat", "0", "EUR"]
     questions = ["Players, in turn order (e.g. Anna,Bruno,Carla): ", "Profile (and options, e.g. pagat sweeps=off): ",
@@ -382,9 +350,8 @@ def _start(engine: Engine, answers: Reader) -> Table:
             raise typer.Exit(1) from None
         players, (profile, *options), stake, currency = given[0], (given[1].split() or ["pagat"]), *given[2:]
         try:
-            with transaction(engine) as session:
-                return start_evening(session, split_players(players), profile=profile, options=options,
-                                     stake=stake, currency=currency)
+            return ledger.start_evening(split_players(players), profile=profile, options=options, stake=stake,
+                                        currency=currency)
         except LedgerError as error:
             _error(str(error))
 
@@ -423,32 +390,18 @@ def play(
 
     [b]Example[/b]: calabresella play --evening 3
     """
-    from ledger.store.deals import next_dealer
-    from ledger.store.engine import open_ledger, transaction
-    from ledger.store.evenings import get_table
-
-    engine = open_ledger(db_url(ctx))
-    try:
+    with open_ledger(ctx) as ledger:
         terminal = sys.stdin.isatty() and sys.stdout.isatty()
-        lines: Reader = TerminalReader(_history_file(engine) if history else None) if terminal else LineReader()
+        lines: Reader = TerminalReader(_history_file(ledger.engine) if history else None) if terminal else LineReader()
         answers: Reader = TerminalReader() if terminal else lines
-        with transaction(engine) as session:
-            try:
-                table: Table | None = get_table(session, evening, open_only=True)
-            except LedgerError:
-                if evening is not None:
-                    raise
-                table = None
-        if table is None:
-            table = _start(engine, answers)
-        with transaction(engine) as session:
-            table = get_table(session, table.number)
-            dealer = next_dealer(session, table)
+        try:
+            table = ledger.evening(evening, open_only=True)
+        except LedgerError:
+            if evening is not None:
+                raise
+            table = _start(ledger, answers)
         profile = table.profile
         console.print(Text(f"Evening {table.number}: {', '.join(table.players)} · {profile.label()} · stake "
-                           f"{table.evening.stake_cents / 100:.2f} {table.evening.currency} per game point",
-                           style="bold"))
+                           f"{format_cents(table.stake_cents, table.currency)} per game point", style="bold"))
         console.print("Type a deal (e.g. bruno solo 22, or pass), or help.")
-        Play(engine, lines, answers, table.number, table.players, profile, table.evening.revision, dealer).run()
-    finally:
-        engine.dispose()
+        Play(ledger, lines, answers, table.number, table.players, profile, table.revision, table.next_dealer).run()

@@ -8,7 +8,7 @@ import typer
 
 from ledger.cli.app import JsonFlag, new_app, print_json
 from ledger.cli.render import console
-from ledger.cli.session import ledger_session
+from ledger.cli.session import open_ledger
 
 players_app = new_app("players", "Add, list and rename players (names ignore case and accents).")
 
@@ -17,35 +17,28 @@ players_app = new_app("players", "Add, list and rename players (names ignore cas
 def add(ctx: typer.Context,
         names: Annotated[list[str], typer.Argument(help="One or more names, e.g. Anna Bruno.")]) -> None:
     """Add players. Example: [b]calabresella players add Anna Bruno Carla[/b]"""
-    from ledger.store.players import add_player
-
-    with ledger_session(ctx) as session:
-        added = [add_player(session, name).name for name in names]
-    console.print(f"Added {', '.join(added)}.")
+    with open_ledger(ctx) as ledger:
+        added = ledger.add_players(names)
+    console.print(f"Added {', '.join(p.name for p in added)}.")
 
 
 @players_app.command("list")
 def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """List every player. Example: [b]calabresella players list --json[/b]"""
-    from ledger.store.players import list_players
-
-    with ledger_session(ctx) as session:
-        players = [{"id": p.id, "name": p.name, "since": p.created_at.isoformat()} for p in list_players(session)]
+    with open_ledger(ctx) as ledger:
+        players = ledger.players()
     if as_json:
-        print_json(players)
+        print_json([p.to_dict() for p in players])
     elif not players:
         console.print("No players yet: calabresella players add Anna Bruno Carla")
     else:
-        console.print("\n".join(p["name"] for p in players))
+        console.print("\n".join(p.name for p in players))
 
 
 @players_app.command("rename")
 def rename(ctx: typer.Context, old: Annotated[str, typer.Argument(help="The current name.")],
            new: Annotated[str, typer.Argument(help="The new name.")]) -> None:
     """Rename a player; every past deal follows. Example: [b]calabresella players rename nicco Niccolò[/b]"""
-    from ledger.store.players import get_player, rename_player
-
-    with ledger_session(ctx) as session:
-        before = get_player(session, old).name
-        after = rename_player(session, old, new).name
+    with open_ledger(ctx) as ledger:
+        before, after = ledger.rename_player(old, new)
     console.print(f"{before} is now {after}.")

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
 
+if TYPE_CHECKING:
+    from ledger.values import Settlement
+
 from ledger.clock import as_local
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
+from ledger.settlement import format_cents
+from ledger.summary import headline
 
 console = Console(highlight=False)
 
@@ -28,20 +34,6 @@ def role(result: DealResult, player: str, dealer: str) -> str:
     else:
         kind = "sits out"
     return f"{kind}, dealer" if player == dealer else kind
-
-
-def headline(result: DealResult, profile: Profile) -> str:
-    """`Bruno solo: 22 thirds (7+1/3), won, stramazzo` or `all passed`."""
-    if result.passed:
-        return "All passed."
-    assert result.contract is not None and result.declarer_thirds is not None
-    contract = profile.word(result.contract) + (f" {result.aggravation.value}" if result.aggravation else "")
-    if len(profile.bids) == 1:
-        contract += "s"  # the one bid of the game: `Anna plays`
-    points = f"{result.declarer_thirds} of 35" if profile.american else (
-        f"{result.declarer_thirds} thirds ({profile.format_points(result.declarer_thirds)})")
-    sweep = f", {result.sweep.value}" if result.sweep else ""
-    return f"{result.declarer} {contract}: {points}, {'won' if result.declarer_won else 'lost'}{sweep}"
 
 
 def deal_table(result: DealResult, dealer: str, totals: Mapping[str, int] | None = None) -> Table:
@@ -65,11 +57,48 @@ def signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
+def totals_line(totals: Mapping[str, int]) -> str:
+    """`Anna -2, Bruno +4, Carla -2`."""
+    return ", ".join(f"{player} {signed(points)}" for player, points in totals.items())
+
+
 def print_deal(result: DealResult, profile: Profile, dealer: str, totals: Mapping[str, int] | None = None) -> None:
     """The headline, the table and the explanation of one deal."""
     console.print(f"[bold]{headline(result, profile)}[/bold]")
     console.print(deal_table(result, dealer, totals))
     console.print(result.explanation)
+
+
+def print_settlement(result: Settlement, *, pairs: bool = False, money_table: bool = True) -> None:
+    """Points and money per player (unless already shown), then who pays whom."""
+    if money_table:
+        plural = "s " if len(result.evenings) > 1 else " "
+        title = f"Settlement of evening{plural}" + ", ".join(map(str, result.evenings))
+        print_money(title, result.points, result.cents, result.currency)
+    if pairs:
+        console.print("[bold]Who owes whom, deal by deal summed per pair[/bold]")
+        for payment in result.pairs:
+            console.print(f"  {payment.payer} owes {payment.payee} {format_cents(payment.cents, result.currency)}")
+    if not result.payments:
+        console.print("Nobody owes anything.")
+        return
+    console.print(f"[bold]{len(result.payments)} payment{'s' if len(result.payments) > 1 else ''} settle it:[/bold]")
+    for payment in result.payments:
+        console.print(f"  {payment.payer} pays {payment.payee} {format_cents(payment.cents, result.currency)}")
+    for name, cents in result.rounding.items():
+        change = "gains" if cents > 0 else "gives up"
+        console.print(f"  rounding: {name} {change} {format_cents(abs(cents), result.currency)}")
+
+
+def print_money(title: str, points: dict[str, int], cents: dict[str, int], currency: str) -> None:
+    """Game points and money per player, the winners first."""
+    table = Table(show_edge=False, pad_edge=False, title=title)
+    table.add_column("player")
+    table.add_column("game points", justify="right")
+    table.add_column("money", justify="right")
+    for name in sorted(cents, key=lambda n: (-cents[n], -points[n])):
+        table.add_row(name, signed(points[name]), format_cents(cents[name], currency))
+    console.print(table)
 
 
 def local_time(moment: datetime | None) -> str:

@@ -8,28 +8,12 @@ import typer
 
 from ledger.cli.app import JsonFlag, print_json
 from ledger.cli.deal_options import with_deal_options
+from ledger.cli.options import OptionsOption, ProfileOption, split_players
 from ledger.cli.render import print_deal
-from ledger.errors import LedgerError
 from ledger.rules.build import DealInput, build_facts
 from ledger.rules.profiles import make_profile
 from ledger.rules.scoring import score as score_deal
 from ledger.rules.seats import resolve_player
-
-ProfileOption = Annotated[str, typer.Option(
-    "--profile", "-P", help="pagat (default), cavendish, tretre, quartiglio or quintiglio, e.g. [b]-P tretre[/b].")]
-OptionsOption = Annotated[list[str] | None, typer.Option(
-    "--option", "-o", help="A profile option as key=value, repeatable, e.g. [b]-o sweeps=off -o "
-                           "stramazzo_multiplier=4[/b]. Options: sweeps, cappotto_multiplier, stramazzo_multiplier, "
-                           "sweeps_on_loss, dealer_shares, declarer_always_leads, contract_multipliers, "
-                           "pot_carryover, monte, mediatore_outbids_chiamo, mediatore (each profile has some).")]
-
-
-def split_players(text: str) -> tuple[str, ...]:
-    """`Anna,Bruno,Carla` in turn order (the next seat is the right-hand neighbour)."""
-    players = tuple(name.strip() for name in text.split(","))
-    if not text.strip() or not all(players):
-        raise LedgerError(f"--players {text!r}: the names in turn order separated by commas, e.g. Anna,Bruno,Carla")
-    return players
 
 
 @with_deal_options

@@ -1,4 +1,4 @@
-"""Open the ledger named by `--db` for one command, inside one transaction."""
+"""Open the ledger named by `--db` for one command."""
 
 from __future__ import annotations
 
@@ -11,17 +11,13 @@ import typer
 from ledger.cli.app import db_url
 
 if TYPE_CHECKING:
-    from sqlmodel import Session
+    from ledger.service import Ledger
 
 
 @contextmanager
-def ledger_session(ctx: typer.Context) -> Iterator[Session]:
-    """A transaction on the ledger: everything the command writes commits together, or nothing does."""
-    from ledger.store.engine import open_ledger, transaction
+def open_ledger(ctx: typer.Context) -> Iterator[Ledger]:
+    """The ledger of `--db` (or the environment, or the default file), closed when the command ends."""
+    from ledger.service import Ledger
 
-    engine = open_ledger(db_url(ctx))
-    try:
-        with transaction(engine) as session:
-            yield session
-    finally:
-        engine.dispose()
+    with Ledger(db_url(ctx)) as ledger:
+        yield ledger

@@ -10,9 +10,9 @@ from typing import Annotated
 import typer
 
 from ledger.cli.app import JsonFlag, db_url, new_app, print_json
-from ledger.cli.evenings import EveningOption
+from ledger.cli.options import EveningOption
 from ledger.cli.render import console
-from ledger.cli.session import ledger_session
+from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError
 
 db_app = new_app("db", "Where the ledger is, and its schema.")
@@ -33,17 +33,8 @@ def export(
 
     calabresella export --evening 3 --format csv --out evening3.csv
     """
-    from ledger.store.transfer import export_csv, export_data
-
-    if fmt not in ("json", "csv"):
-        raise LedgerError(f"--format {fmt!r}: json or csv")
-    with ledger_session(ctx) as session:
-        if evening is not None:
-            from ledger.store.evenings import get_table
-
-            get_table(session, evening)
-        text = (json.dumps(export_data(session, evening), ensure_ascii=False, indent=1) + "\n" if fmt == "json"
-                else export_csv(session, evening))
+    with open_ledger(ctx) as ledger:
+        text = ledger.export(evening=evening, fmt=fmt)
     if out is None:
         sys.stdout.write(text)
     else:
@@ -60,16 +51,14 @@ def import_(
 
     Example: [b]calabresella import examples/three_friends.json[/b]
     """
-    from ledger.store.transfer import import_data
-
     try:
         data = json.loads(source.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise LedgerError(f"{source}: no such file") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise LedgerError(f"{source}: not a JSON export ({error})") from None
-    with ledger_session(ctx) as session:
-        created = import_data(session, data)
+    with open_ledger(ctx) as ledger:
+        created = ledger.import_data(data)
     if as_json:
         print_json({"evenings": created})
     else:
@@ -78,12 +67,8 @@ def import_(
 
 def backup(ctx: typer.Context, target: Annotated[str, typer.Argument(help="The new file to write.")]) -> None:
     """Copy a SQLite ledger safely while it is in use. Example: [b]calabresella backup ~/ledger-2026-11.sqlite3[/b]"""
-    from ledger.store.engine import open_ledger
-    from ledger.store.transfer import backup_sqlite
-
-    engine = open_ledger(db_url(ctx))
-    path = backup_sqlite(engine, target)
-    engine.dispose()
+    with open_ledger(ctx) as ledger:
+        path = ledger.backup(target)
     console.print(f"Backed up to {path}.")
 
 

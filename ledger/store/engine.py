@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
-from sqlalchemy import Engine, create_engine, event, inspect, text
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, NoSuchModuleError, OperationalError
 from sqlmodel import Session
@@ -162,10 +162,28 @@ def upgrade(engine: Engine) -> str | None:
         copy_sqlite(engine.url.database, backup)
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
+    with engine.connect() as connection, _foreign_keys_deferred(connection), connection.begin():
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
     return backup
+
+
+@contextmanager
+def _foreign_keys_deferred(connection: Connection) -> Iterator[None]:
+    """On SQLite, foreign keys are off while a migration rebuilds a table, and checked whole afterwards."""
+    if connection.engine.url.get_backend_name() != "sqlite":
+        yield
+        return
+    raw = connection.connection.driver_connection
+    assert raw is not None
+    raw.execute("PRAGMA foreign_keys = OFF")
+    try:
+        yield
+        broken = raw.execute("PRAGMA foreign_key_check").fetchall()
+        if broken:
+            raise LedgerError(f"the upgrade left {len(broken)} rows pointing at nothing; restore the backup copy")
+    finally:
+        raw.execute("PRAGMA foreign_keys = ON")
 
 
 def open_ledger(given: str | None = None) -> Engine:

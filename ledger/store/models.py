@@ -102,7 +102,7 @@ class DealRevision(SQLModel, table=True):
     called: str | None = None
     holder_id: int | None = Field(default=None, foreign_key="player.id")
     holder: str | None = None
-    calls: list[Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    calls: list[Any] | None = Field(default=None, sa_column=Column(JSON(none_as_null=True), nullable=True))
     declarer_thirds: int | None = None
     tricks: int | None = None
     last_trick: str | None = None

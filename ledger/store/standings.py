@@ -17,5 +17,5 @@ def standings(session: Session, table: Table) -> Standings:
         evening=table.number, players=table.players, points=points,
         cents={name: value * stake for name, value in points.items()}, currency=table.evening.currency,
         stake_cents=stake, running=running_totals(table, list_deals(session, table)),
-        closed=table.evening.closed_at is not None,
+        closed=table.evening.closed_at is not None, revision=table.evening.revision,
     )
