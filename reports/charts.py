@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import io
 from collections.abc import Callable
 from pathlib import Path
@@ -189,9 +190,11 @@ KINDS: dict[str, Callable[[Frames], Figure]] = {
 
 
 def check_kind(kind: str) -> Callable[[Frames], Figure]:
-    """The drawing function for a chart kind, or an error listing the kinds."""
+    """The drawing function for a chart kind, or an error listing the kinds (and the one meant, if close)."""
     if kind not in KINDS:
-        raise LedgerError(f"chart kind {kind!r}: allowed are {', '.join(KINDS)}")
+        close = difflib.get_close_matches(kind, KINDS, n=1)
+        meant = f" (did you mean {close[0]}?)" if close else ""
+        raise LedgerError(f"chart kind {kind!r}: allowed are {', '.join(KINDS)}{meant}")
     return KINDS[kind]
 
 
