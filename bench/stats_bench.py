@@ -7,6 +7,9 @@ in a fresh process, so its peak memory (ru_maxrss) is its own:
 
     python bench/stats_bench.py                      # 1,000,000 deals in a temporary folder
     python bench/stats_bench.py --deals 20000 --db /tmp/small.sqlite3 --keep
+    python bench/stats_bench.py --deals 100000 --db postgresql+psycopg://user@host/empty_database
+
+The two measurements alternate (`--repeat` times each) and the median ratio is printed.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from itertools import accumulate
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 from sqlalchemy import Engine, insert
@@ -41,7 +45,6 @@ TEMPLATES_PER_SIZE = 300
 DEALS_PER_EVENING = 40
 BATCH_DEALS = 100_000
 PROFILE = make_profile("pagat")
-MIB = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -262,34 +265,59 @@ def _in_child(kind: str, db: str) -> dict[str, float]:
         return pool.apply(measure, (kind, db))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--deals", type=int, default=1_000_000, help="deals to generate (default 1,000,000)")
-    parser.add_argument("--db", help="SQLite file to create (default: a temporary one, deleted afterwards)")
-    parser.add_argument("--keep", action="store_true", help="keep the generated ledger")
-    parser.add_argument("--reuse", action="store_true", help="measure an existing --db without generating")
-    parser.add_argument("--seed", type=int, default=7)
-    args = parser.parse_args()
-    folder = tempfile.TemporaryDirectory(prefix="stats-bench-")
-    db = Path(args.db or Path(folder.name) / "bench.sqlite3")
-    if not args.reuse:
-        if db.exists():
-            sys.exit(f"{db} exists: remove it, or pass --reuse to measure it as it is")
-        started = time.perf_counter()
-        engine = open_ledger(str(db))
-        generate(engine, args.deals, args.seed)
-        engine.dispose()
-        generation = time.perf_counter() - started
-        print(f"generated {args.deals:,} deals in {generation:.1f} s ({db.stat().st_size / MIB:,.0f} MiB)")
-    stats_run, raw_run = _in_child("stats", str(db)), _in_child("raw", str(db))
+def _alternate(db: str, repeat: int) -> list[tuple[dict[str, float], dict[str, float]]]:
+    """`stats` and the raw read taken in turns, `repeat` times each, so both see the same machine."""
+    runs = []
+    for n in range(1, repeat + 1):
+        stats_run, raw_run = _in_child("stats", db), _in_child("raw", db)
+        print(f"  run {n}: stats {stats_run['seconds']:.2f} s, raw read {raw_run['seconds']:.2f} s, "
+              f"ratio {stats_run['seconds'] / raw_run['seconds']:.2f}x", flush=True)
+        runs.append((stats_run, raw_run))
+    return runs
+
+
+def _middle(runs: list[dict[str, float]]) -> dict[str, float]:
+    """The run of median time (the lower middle one of an even count)."""
+    return sorted(runs, key=lambda r: r["seconds"])[(len(runs) - 1) // 2]
+
+
+def _report(runs: list[tuple[dict[str, float], dict[str, float]]]) -> None:
+    """The median run of each kind, its breakdown and peak memory, and the median ratio."""
+    stats_run = _middle([s for s, _ in runs])
+    raw_run = _middle([r for _, r in runs])
     print(f"stats (frames + every section): {stats_run['seconds']:.2f} s, peak RSS {stats_run['peak_mib']:,.0f} MiB"
           f" (after imports {stats_run['baseline_mib']:,.0f} MiB)")
     print("  " + ", ".join(f"{k.removesuffix('_s')} {v:.2f} s" for k, v in stats_run.items() if k.endswith("_s")))
     print(f"raw pd.read_sql of the same columns: {raw_run['seconds']:.2f} s, peak RSS {raw_run['peak_mib']:,.0f} MiB"
           f" ({raw_run['rows']:,.0f} rows)")
-    print(f"stats / raw read: {stats_run['seconds'] / raw_run['seconds']:.2f}x")
-    if args.keep:
-        print(f"ledger kept at {db}")
+    ratios = [s["seconds"] / r["seconds"] for s, r in runs]
+    print(f"stats / raw read, median of {len(runs)} alternating runs: {median(ratios):.2f}x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deals", type=int, default=1_000_000, help="deals to generate (default 1,000,000)")
+    parser.add_argument("--db", help="SQLite file to create, or an empty PostgreSQL database's URL "
+                                     "(default: a temporary SQLite file, deleted afterwards)")
+    parser.add_argument("--repeat", type=int, default=3, help="alternating runs of stats and the raw read")
+    parser.add_argument("--keep", action="store_true", help="keep the generated ledger")
+    parser.add_argument("--reuse", action="store_true", help="measure an existing --db without generating")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    folder = tempfile.TemporaryDirectory(prefix="stats-bench-")
+    url = args.db if args.db and "://" in args.db else None
+    db = Path(args.db or Path(folder.name) / "bench.sqlite3")
+    if not args.reuse:
+        if url is None and db.exists():
+            sys.exit(f"{db} exists: remove it, or pass --reuse to measure it as it is")
+        started = time.perf_counter()
+        engine = open_ledger(url or str(db))
+        generate(engine, args.deals, args.seed)
+        engine.dispose()
+        print(f"generated {args.deals:,} deals in {time.perf_counter() - started:.1f} s")
+    _report(_alternate(url or str(db), args.repeat))
+    if args.keep or url:
+        print(f"ledger kept at {url or db}")
     elif not args.db:
         folder.cleanup()
     else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import io
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +15,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from ledger.errors import LedgerError
+from ledger.rules.cards import DEAL_THIRDS
 from ledger.rules.scoring import WIN_THIRDS
 from reports import stats
 from reports.frames import Frames
@@ -29,7 +31,7 @@ STYLE = {
     "axes.spines.top": False, "axes.spines.right": False, "axes.grid": True, "axes.axisbelow": True, "grid.alpha": 0.3,
     "lines.linewidth": 2.5, "lines.markersize": 7,
 }
-WON, LOST = "#2e7d32", "#c62828"
+WON, LOST, NO_DATA = "#2e7d32", "#c62828", "#d0d0d0"
 
 
 def player_colours(players: tuple[str, ...]) -> dict[str, tuple[float, ...]]:
@@ -53,19 +55,34 @@ def _require(frame: pd.DataFrame, kind: str, frames: Frames, what: str = "deals"
 
 
 def running(frames: Frames) -> Figure:
-    """Running game points per player through one evening (the latest one unless --evening is given)."""
+    """Running game points per player through one evening (the latest one unless --evening is given).
+
+    A voided deal keeps its number on the axis, marked with a grey dotted line and `voided`; the totals stay flat.
+    """
     _require(frames.deals, "running", frames)
     evening = frames.filters.evening or int(frames.deals["evening"].max())
     p = frames.payouts[frames.payouts["evening"] == evening]
     table = p.pivot_table(index="number", columns="player", values="points", aggfunc="sum", observed=True)
     table = pd.concat([pd.DataFrame(0, index=[0], columns=table.columns), table.cumsum()])
+    table = table.reindex(range(int(table.index.max()) + 1)).ffill()  # a voided deal changes nobody's total
     figure, axes = _figure(f"Evening {evening}: running game points", "deal", "game points")
     _lines(axes, table, player_colours(frames.players))
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    _mark_voided(axes, frames.voided.loc[frames.voided["evening"] == evening, "number"])
+    _legend_outside(figure, axes)
     return figure
 
 
+def _mark_voided(axes: Axes, numbers: pd.Series) -> None:
+    """A grey dotted vertical line at each voided deal's number, labelled `voided` at the top."""
+    for number in numbers:
+        axes.axvline(number, color="grey", linestyle=":", linewidth=1.5)
+        axes.annotate(f"{number} voided", (number, 1), xycoords=("data", "axes fraction"), rotation=90,
+                      ha="right", va="top", fontsize=11, color="dimgrey", xytext=(-3, -3), textcoords="offset points")
+
+
 def _lines(axes: Axes, table: pd.DataFrame, colours: dict[str, tuple[float, ...]]) -> None:
-    """One line per column (a player, or a player and a currency), in the player's colour."""
+    """One line per column (a player, or a player and a currency), in the player's colour; NaN leaves a gap."""
     styles = ("-", "--", ":", "-.")
     currencies = sorted({c[1] for c in table.columns}) if isinstance(table.columns, pd.MultiIndex) else []
     for column in table.columns:
@@ -74,26 +91,34 @@ def _lines(axes: Axes, table: pd.DataFrame, colours: dict[str, tuple[float, ...]
         label = f"{player} ({column[1]})" if currencies else player
         axes.plot(table.index, table[column], marker="o", linestyle=style, label=label, color=colours[player])
     axes.axhline(0, color="grey", linewidth=1)
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.legend(title="player")
+
+
+def _legend_outside(figure: Figure, axes: Axes) -> None:
+    """The legend under the axes, in as many columns as fit, so it never covers a line."""
+    handles, labels = axes.get_legend_handles_labels()
+    figure.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 4))
 
 
 def money(frames: Frames) -> Figure:
-    """Each player's money, as a running total over the evenings."""
+    """Each player's money as a running total, evening by evening; an evening a player missed is a gap.
+
+    The evenings are categories on the x axis, labelled with their number and date.
+    """
     _require(frames.deals, "money", frames)
     currency = frames.deals.groupby("evening", observed=True)["currency"].first().astype(str)
     p = frames.payouts.assign(currency=frames.payouts["evening"].map(currency))
     currencies = sorted(currency.unique())
     columns = ["player", "currency"] if len(currencies) > 1 else "player"
     table = p.pivot_table(index="evening", columns=columns, values="money_cents", aggfunc="sum", observed=True)
-    table = table.fillna(0).cumsum() / 100
-    if len(currencies) > 1:
-        first = {c: currency.index[currency == c].min() for c in currencies}
-        for column in table.columns:
-            table.loc[table.index < first[column[1]], column] = np.nan
+    table = table.cumsum() / 100  # an absent player stays NaN; the running total carries on past the gap
     unit = currencies[0] if len(currencies) == 1 else "in its currency"
     figure, axes = _figure("Money across evenings", "evening", f"money won, running total ({unit})")
-    _lines(axes, table, player_colours(frames.players))
+    started = frames.evenings["started_at"].reindex(table.index).dt.tz_convert(None).dt.strftime("%Y-%m-%d")
+    labels = [f"{number}\n{day}" for number, day in zip(table.index, started, strict=True)]
+    _lines(axes, table.reset_index(drop=True), player_colours(frames.players))
+    axes.set_xticks(range(len(labels)), labels)
+    axes.set_xlim(-0.5, len(labels) - 0.5)
+    _legend_outside(figure, axes)
     return figure
 
 
@@ -102,16 +127,17 @@ def contracts(frames: Frames) -> Figure:
     table = stats.contracts(frames)
     _require(table, "contracts", frames, "played deals")
     labels = [f"{c}\n{a}" if a else str(c) for c, a in zip(table["contract"], table["aggravation"], strict=True)]
-    figure, axes = _figure("Contracts: played and won", "contract", "deals")
+    figure, axes = _figure("Contracts: deals played, and the declarer's win rate", "contract", "deals")
     x = np.arange(len(table))
     axes.bar(x, table["won"], color=WON, label="won")
     axes.bar(x, table["deals"] - table["won"], bottom=table["won"], color=LOST, label="lost")
     for i, (deals, rate) in enumerate(zip(table["deals"], table["success_rate"], strict=True)):
-        axes.annotate(f"{rate:.0%}", (i, deals), ha="center", va="bottom", xytext=(0, 3), textcoords="offset points")
+        axes.annotate(f"{rate:.0%} won", (i, deals), ha="center", va="bottom", xytext=(0, 3),
+                      textcoords="offset points")
     axes.set_xticks(x, labels)
     axes.set_ylim(0, table["deals"].max() * 1.15)
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.legend()
+    _legend_outside(figure, axes)
     return figure
 
 
@@ -120,15 +146,20 @@ def thirds(frames: Frames) -> Figure:
     values = frames.deals["declarer_thirds"].dropna().astype(int)
     _require(values.to_frame(), "thirds", frames, "played deals")
     figure, axes = _figure("Declarer side's thirds", "thirds taken by the declarer side (of 35)", "deals")
-    axes.hist(values, bins=np.arange(0, 37), color="#1565c0", edgecolor="white")
-    axes.axvline(WIN_THIRDS, color=LOST, linewidth=3, label=f"{WIN_THIRDS} and over: the declarer wins")
+    counts = np.bincount(values, minlength=DEAL_THIRDS + 1)
+    axes.bar(np.arange(DEAL_THIRDS + 1), counts, width=0.8, color="#1565c0")
+    axes.axvline(WIN_THIRDS - 0.5, color=LOST, linewidth=2, label=f"{WIN_THIRDS} and over: the declarer wins")
+    axes.set_xlim(-1, DEAL_THIRDS + 1)
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.legend()
+    _legend_outside(figure, axes)
     return figure
 
 
 def pairings(frames: Frames) -> Figure:
-    """Heatmap: the row player's game points per deal when defending together with the column player."""
+    """Heatmap: the row player's game points per deal when defending together with the column player.
+
+    Cells with no deal (a player with themself, or a pair who never defended together) are grey and blank.
+    """
     table = stats.pairings(frames)
     _require(table, "pairings", frames, "pairs of defenders")
     names = sorted(set(table["player_a"]) | set(table["player_b"]), key=frames.players.index)
@@ -141,7 +172,8 @@ def pairings(frames: Frames) -> Figure:
     figure, axes = _figure("Defending together: points per deal", "partner in defence", "player")
     axes.grid(False)
     limit = max(float(np.nanmax(np.abs(grid))), 0.5)
-    image = axes.imshow(grid, cmap="RdBu", vmin=-limit, vmax=limit)
+    cmap = matplotlib.colormaps["RdBu"].with_extremes(bad=NO_DATA)
+    image = axes.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=-limit, vmax=limit)
     for (a, b), value in np.ndenumerate(grid):
         if not np.isnan(value):
             colour = "white" if abs(value) > limit * 0.6 else "black"
@@ -158,9 +190,11 @@ KINDS: dict[str, Callable[[Frames], Figure]] = {
 
 
 def check_kind(kind: str) -> Callable[[Frames], Figure]:
-    """The drawing function for a chart kind, or an error listing the kinds."""
+    """The drawing function for a chart kind, or an error listing the kinds (and the one meant, if close)."""
     if kind not in KINDS:
-        raise LedgerError(f"chart kind {kind!r}: allowed are {', '.join(KINDS)}")
+        close = difflib.get_close_matches(kind, KINDS, n=1)
+        meant = f" (did you mean {close[0]}?)" if close else ""
+        raise LedgerError(f"chart kind {kind!r}: allowed are {', '.join(KINDS)}{meant}")
     return KINDS[kind]
 
 

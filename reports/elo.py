@@ -12,9 +12,10 @@ declarer settles into the gap between the pools, and a declarer rating compares 
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 K = 24
 START = 1500.0
@@ -33,24 +34,60 @@ class Rating:
     defended: int = 0
 
 
+@dataclass(frozen=True)
+class Ratings:
+    """Every player's figures as arrays indexed by player code."""
+
+    rating: np.ndarray
+    games: np.ndarray
+    won: np.ndarray
+    expected: np.ndarray
+    defence: np.ndarray
+    defended: np.ndarray
+
+
 def expected_score(rating: float, opposition: float) -> float:
     """The logistic expectation on the 400 scale: 0.5 at equal ratings, about 0.64 at +100."""
     return 1.0 / (1.0 + 10.0 ** ((opposition - rating) / SCALE))
 
 
+def rate_codes(players: int, declarers: np.ndarray, won: np.ndarray, defenders: np.ndarray,
+               starts: np.ndarray) -> Ratings:
+    """Ratings after the games in order: game i is `declarers[i]` against `defenders[starts[i]:starts[i + 1]]`.
+
+    The ratings move one game after the other (each expectation needs the ratings the games before left), so
+    that walk is one tight loop over plain floats; every count and sum around it is done on whole arrays.
+    """
+    rating, defence = [START] * players, [START] * players
+    expected = [0.0] * len(declarers)
+    team_of = defenders.tolist()
+    bounds = starts.tolist()
+    for i, (declarer, score) in enumerate(zip(declarers.tolist(), won.tolist(), strict=True)):
+        team = team_of[bounds[i]:bounds[i + 1]]
+        e = expected[i] = 1.0 / (1.0 + 10.0 ** ((sum(defence[d] for d in team) / len(team) - rating[declarer]) / SCALE))
+        change = K * (score - e)
+        rating[declarer] += change
+        share = change / len(team)
+        for d in team:
+            defence[d] -= share
+    return Ratings(
+        rating=np.array(rating), games=np.bincount(declarers, minlength=players),
+        won=np.bincount(declarers, weights=won, minlength=players).astype(np.int64),
+        expected=np.bincount(declarers, weights=expected, minlength=players), defence=np.array(defence),
+        defended=np.bincount(defenders, minlength=players),
+    )
+
+
 def rate(games: Iterable[tuple[Hashable, Sequence[Hashable], bool]]) -> dict[Hashable, Rating]:
-    """Ratings after the games (declarer, defenders, declarer won), taken in the order given."""
-    ratings: defaultdict[Hashable, Rating] = defaultdict(Rating)
-    for declarer, defenders, won in games:
-        player = ratings[declarer]
-        defence = [ratings[d] for d in defenders]
-        expected = expected_score(player.rating, sum(d.defence for d in defence) / len(defence))
-        change = K * (won - expected)
-        player.rating += change
-        player.games += 1
-        player.won += won
-        player.expected += expected
-        for d in defence:
-            d.defence -= change / len(defence)
-            d.defended += 1
-    return dict(ratings)
+    """Ratings after the games (declarer, defenders, declarer won), taken in the order given, by player."""
+    codes: dict[Hashable, int] = {}
+    declarers, won, defenders, starts = [], [], [], [0]
+    for declarer, team, score in games:
+        declarers.append(codes.setdefault(declarer, len(codes)))
+        won.append(score)
+        defenders += [codes.setdefault(d, len(codes)) for d in team]
+        starts.append(len(defenders))
+    r = rate_codes(len(codes), np.array(declarers, dtype=np.int64), np.array(won, dtype=bool),
+                   np.array(defenders, dtype=np.int64), np.array(starts, dtype=np.int64))
+    return {player: Rating(float(r.rating[c]), int(r.games[c]), int(r.won[c]), float(r.expected[c]),
+                           float(r.defence[c]), int(r.defended[c])) for player, c in codes.items()}

@@ -44,6 +44,10 @@ class Frames:
     payouts: pd.DataFrame
     players: tuple[str, ...]
     filters: Filters
+    evenings: pd.DataFrame
+    """Every evening's profile, stake, currency and start (UTC), indexed by evening number."""
+    voided: pd.DataFrame
+    """The voided deals the filters select: evening, number and the reason given."""
 
     @cached_property
     def _deal_rows(self) -> np.ndarray:
@@ -73,16 +77,26 @@ def payouts_select() -> Select:
 def evenings_select() -> Select:
     """What every deal of an evening shares: its profile, stake and currency."""
     e = EVENING.c
-    return select(e.id.label("evening"), e.profile, e.stake_cents, e.currency)
+    return select(e.id.label("evening"), e.profile, e.stake_cents, e.currency, e.started_at)
 
 
-def scoped(query: Select, filters: Filters, player_id: int | None, *, payouts: bool) -> Select:
-    """Join each deal to its current revision and evening (and payouts) and keep what the filters select."""
+def voided_select() -> Select:
+    """The voided deals' places and reasons, to be scoped with `standing=False`."""
+    d = DEAL.c
+    return select(d.evening_id.label("evening"), d.number, d.void_reason.label("reason"))
+
+
+def scoped(query: Select, filters: Filters, player_id: int | None, *, payouts: bool, standing: bool = True) -> Select:
+    """Join each deal to its current revision and evening (and payouts) and keep what the filters select.
+
+    `standing` keeps the deals that count; without it, only the voided ones.
+    """
     d, r, e = DEAL.c, REVISION.c, EVENING.c
     joined: FromClause = DEAL.join(REVISION, r.deal_id == d.id).join(EVENING, e.id == d.evening_id)
     if payouts:
         joined = joined.join(PAYOUT, PAYOUT.c.revision_id == r.id)
-    where: list[ColumnElement[bool]] = [r.superseded_at.is_(None), d.voided_at.is_(None)]
+    voided = d.voided_at.is_(None) if standing else d.voided_at.is_not(None)
+    where: list[ColumnElement[bool]] = [r.superseded_at.is_(None), voided]
     if filters.evening is not None:
         where.append(d.evening_id == filters.evening)
     if filters.profile is not None:
@@ -202,5 +216,9 @@ def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
         evenings = pd.read_sql(evenings_select(), connection)
         deals = _read(scoped(deals_select(), filters, player_id, payouts=False), connection, DEAL_TEXT)
         payouts = _read(scoped(payouts_select(), filters, player_id, payouts=True), connection, ("role",))
+        voided = pd.read_sql(scoped(voided_select(), filters, player_id, payouts=False, standing=False)
+                             .order_by(DEAL.c.evening_id, DEAL.c.number), connection)
     deals = _finish_deals(deals, evenings, seats, people, renames)
-    return Frames(deals, _finish_payouts(payouts, deals, people), tuple(people["name"]), filters)
+    evenings["started_at"] = pd.to_datetime(evenings["started_at"], utc=True)
+    return Frames(deals, _finish_payouts(payouts, deals, people), tuple(people["name"]), filters,
+                  evenings.set_index("evening"), voided)

@@ -1,9 +1,13 @@
-"""The evening report: one self-contained HTML file with seats, deals, standings, settlement and charts."""
+"""The evening report: one self-contained HTML file with seats, deals, standings, settlement and charts.
+
+`_load` reads everything the page shows as plain values; the rendering functions below it only format them.
+"""
 
 from __future__ import annotations
 
 import base64
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from html import escape
 
@@ -11,7 +15,9 @@ from sqlalchemy import Engine, func
 from sqlmodel import Session, col, select
 
 from ledger.errors import LedgerError
+from ledger.rules.facts import DECLARER, MONTE
 from ledger.rules.points import format_points
+from ledger.rules.profiles import Profile
 from ledger.rules.seats import name_key
 from ledger.settlement import fewest_payments, format_cents, money_cents
 from ledger.store.deals import DealView, list_deals, totals
@@ -21,20 +27,55 @@ from reports import charts
 from reports.filters import Filters
 from reports.frames import Frames, load_frames
 
-STYLE = """
-body { font: 16px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 60rem; padding: 1rem; color: #222; }
-h1 { font-size: 1.6rem; margin: 0 0 .3rem; } h2 { font-size: 1.25rem; margin: 1.6rem 0 .5rem; }
-.meta { color: #555; margin: 0; }
-.scroll { overflow-x: auto; }
-table { border-collapse: collapse; min-width: 100%; }
-th, td { padding: .3rem .5rem; border-bottom: 1px solid #ddd; text-align: left; vertical-align: top; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-tr.voided td { color: #888; text-decoration: line-through; }
-tr.voided td:last-child { text-decoration: none; font-style: italic; }
-.pos { color: #2e7d32; } .neg { color: #c62828; }
-figure { margin: 1rem 0; } figure img { max-width: 100%; height: auto; }
-"""
-CHARTS = (("running", "Running game points"), ("contracts", "Contracts"), ("thirds", "Declarer side's thirds"))
+
+@dataclass(frozen=True)
+class DealLine:
+    """One deal as the report shows it; `payouts` holds every seated player's game points."""
+
+    number: int
+    dealer: str
+    summary: str
+    called: str
+    payouts: dict[str, int]
+    explanation: str
+    note: str
+    voided: bool
+
+
+@dataclass(frozen=True)
+class EveningData:
+    """Everything the report of one evening shows, as plain values (and the frames its charts are drawn from)."""
+
+    number: int
+    meta: tuple[str, ...]
+    note: str | None
+    players: tuple[str, ...]
+    first_dealer: str
+    deals: tuple[DealLine, ...]
+    points: dict[str, int]
+    stake_cents: int
+    currency: str
+    frames: Frames
+
+
+def _load(engine: Engine, evening: int | None) -> EveningData:
+    """Read one evening (default: the most recent) and the frames of its charts."""
+    with Session(engine) as session:
+        table = get_table(session, evening if evening is not None else latest_evening(session))
+        deals = list_deals(session, table)
+        points = totals(session, table)
+        aliases = _aliases(session, table)
+    e = table.evening
+    meta = (_local(e.started_at), e.place, table.profile.describe(),
+            f"stake {format_cents(e.stake_cents, e.currency)} per game point", "closed" if e.closed_at else "open")
+    names = {pid: name for name, pid in table.ids.items()}
+    american = _american_scale(table.profile)
+    return EveningData(
+        number=table.number, meta=tuple(m for m in meta if m), note=e.note, players=table.players,
+        first_dealer=names[e.first_dealer_id], points=points, stake_cents=e.stake_cents, currency=e.currency,
+        deals=tuple(_line(deal, names, aliases, american) for deal in deals),
+        frames=load_frames(engine, Filters(evening=table.number)),
+    )
 
 
 def latest_evening(session: Session) -> int:
@@ -45,28 +86,6 @@ def latest_evening(session: Session) -> int:
     return int(number)
 
 
-def _local(moment: datetime) -> str:
-    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return aware.astimezone().strftime("%Y-%m-%d %H:%M")
-
-
-def _signed(points: int) -> str:
-    css = "pos" if points > 0 else "neg" if points < 0 else ""
-    return f'<span class="{css}">{points:+d}</span>' if points else "0"
-
-
-def _table(headers: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[int] = (),
-           row_classes: Sequence[str] | None = None) -> str:
-    """An HTML table; headers are plain text (escaped here), cells are HTML already escaped by the caller."""
-    head = "".join(f'<th{" class=num" if i in numeric else ""}>{escape(h)}</th>' for i, h in enumerate(headers))
-    body = []
-    for n, row in enumerate(rows):
-        css = f' class="{row_classes[n]}"' if row_classes and row_classes[n] else ""
-        cells = "".join(f'<td{" class=num" if i in numeric else ""}>{cell}</td>' for i, cell in enumerate(row))
-        body.append(f"<tr{css}>{cells}</tr>")
-    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
-
-
 def _aliases(session: Session, table: Table) -> dict[str, str]:
     """Every name a seated player had (by name key) mapped to the current name: holders are stored as typed."""
     renames = session.exec(select(PlayerRename).where(col(PlayerRename.player_id).in_(table.ids.values()))).all()
@@ -75,68 +94,165 @@ def _aliases(session: Session, table: Table) -> dict[str, str]:
     return {**aliases, **{name_key(name): name for name in table.players}}
 
 
-def _what(deal: DealView, names: dict[int, str], aliases: dict[str, str], american: bool) -> str:
-    """`Bruno solo: 22 thirds (7+1/3), won, stramazzo` or `all passed`, as plain text."""
+def _american_scale(profile: Profile) -> bool:
+    """Whether the profile counts card points on the American 0..35 scale: the one game with a single bid."""
+    return len(profile.ladder) == 1 and len(profile.contracts) == 1
+
+
+def _local(moment: datetime) -> str:
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return aware.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def _line(deal: DealView, names: dict[int, str], aliases: dict[str, str], american: bool) -> DealLine:
+    """A stored deal as the report's plain values."""
+    note = ""
+    if deal.voided:
+        note = f"voided: {deal.void_reason or 'no reason given'}"
+    elif deal.revision > 1:
+        note = f"revision {deal.revision}: {deal.row.reason or ''}"
+    return DealLine(number=deal.number, dealer=deal.dealer, summary=_summary(deal, names, american),
+                    called=_called(deal, aliases), payouts=dict(deal.payouts), explanation=deal.row.explanation,
+                    note=note, voided=deal.voided)
+
+
+def _summary(deal: DealView, names: dict[int, str], american: bool) -> str:
+    """`Bruno solo: 22 thirds (7+1/3), won, stramazzo` or `all passed`."""
     row = deal.row
     if deal.passed:
         return "all passed"
     contract = " ".join(part for part in (row.contract, row.aggravation) if part)
-    holder = f" (held by {aliases.get(name_key(row.holder), row.holder)})" if row.holder else ""
-    called = f" calling {row.called}{holder}" if row.called else ""
     thirds = row.declarer_thirds or 0
     shown = f"{thirds} of 35" if american else f"{thirds} thirds ({format_points(thirds)})"
     outcome = "won" if row.declarer_won else "lost"
     sweep = f", {row.sweep}" if row.sweep else ""
-    return f"{names.get(row.declarer_id or 0, '?')} {contract}{called}: {shown}, {outcome}{sweep}"
+    return f"{names.get(row.declarer_id or 0, '?')} {contract}: {shown}, {outcome}{sweep}"
 
 
-def _deals_section(table: Table, deals: list[DealView], aliases: dict[str, str]) -> str:
-    names = {pid: name for name, pid in table.ids.items()}
-    american = table.evening.profile == "cavendish"
-    rows, classes = [], []
-    for deal in deals:
-        note = ""
-        if deal.voided:
-            note = f"voided: {deal.void_reason or 'no reason given'}"
-        elif deal.revision > 1:
-            note = f"revision {deal.revision}: {deal.row.reason or ''}"
-        cells = [str(deal.number), escape(deal.dealer), escape(_what(deal, names, aliases, american))]
-        cells += [_signed(deal.payouts.get(player, 0)) for player in table.players]
-        cells += [escape(deal.row.explanation), escape(note)]
-        rows.append(cells)
-        classes.append("voided" if deal.voided else "")
-    headers = ["#", "dealer", "deal", *table.players, "explanation", "note"]
-    numeric = [0, *range(3, 3 + len(table.players))]
-    return _table(headers, rows, numeric, classes)
+def _called(deal: DealView, aliases: dict[str, str]) -> str:
+    """`3D, held by Anna`, `3S, in the monte`, `3D, the declarer's own`, or empty when nothing was called."""
+    row = deal.row
+    if not row.called and not row.holder:
+        return ""
+    holder = {None: "holder not recorded", MONTE: "in the monte", DECLARER: "the declarer's own"}.get(
+        row.holder, f"held by {aliases.get(name_key(row.holder or ''), row.holder)}")
+    return f"{row.called or 'card not recorded'}, {holder}"
 
 
-def _seats(table: Table) -> str:
+STYLE = """
+body { font: 16px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 64rem; padding: 1rem; color: #222; }
+h1 { font-size: 1.6rem; margin: 0 0 .3rem; } h2 { font-size: 1.25rem; margin: 1.6rem 0 .5rem; }
+.meta { color: #555; margin: 0; }
+.winner-line { font-size: 1.1rem; margin: .6rem 0 0; }
+table { border-collapse: collapse; width: 100%; }
+th, td { padding: .3rem .5rem; border-bottom: 1px solid #ddd; text-align: left; vertical-align: top; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tr.winner td { background: #fff4c2; font-weight: 600; }
+.badge { background: #f9a825; color: #222; border-radius: .6rem; padding: 0 .45rem; font-size: .8rem;
+         font-weight: 600; margin-left: .4rem; }
+tr.voided td { color: #888; text-decoration: line-through; }
+tr.voided td.note { text-decoration: none; font-style: italic; }
+.pos { color: #2e7d32; } .neg { color: #c62828; }
+table.deals td.explanation { color: #444; font-size: .92rem; }
+figure { margin: 1rem 0; } figure img { width: 100%; height: auto; }
+figcaption { color: #555; text-align: center; }
+@media (max-width: 44rem) {
+  body { padding: .6rem; }
+  table.deals thead { display: none; }
+  table.deals, table.deals tbody, table.deals tr, table.deals td { display: block; width: auto; }
+  table.deals tr { border: 1px solid #ccc; border-radius: .5rem; margin: 0 0 .7rem; padding: .3rem .5rem; }
+  table.deals td { border: none; padding: .15rem 0; display: flex; justify-content: space-between; gap: 1rem;
+                   text-align: right; overflow-wrap: anywhere; }
+  table.deals td::before { content: attr(data-label); flex: none; font-weight: 600; color: #555; text-align: left; }
+  table.deals td:empty { display: none; }
+  table.deals td.explanation, table.deals td.note { display: block; text-align: left; }
+  table.deals td.explanation::before, table.deals td.note::before { content: none; }
+}
+"""
+CHARTS = (("running", "Running game points"), ("money", "Money, evening by evening"),
+          ("contracts", "Contracts and the declarer's win rate"), ("thirds", "Declarer side's thirds"),
+          ("pairings", "Defending together"))
+
+
+def _signed(points: int) -> str:
+    css = "pos" if points > 0 else "neg" if points < 0 else ""
+    return f'<span class="{css}">{points:+d}</span>' if points else "0"
+
+
+def _table(headers: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[int] = (),
+           row_classes: Sequence[str] = (), cell_classes: Sequence[str] = (), css: str = "") -> str:
+    """An HTML table; headers are plain text (escaped here, and repeated on each cell as its label for narrow
+    screens), cells are HTML already escaped by the caller."""
+    def attributes(i: int, header: bool) -> str:
+        classes = " ".join(c for c in ("num" if i in numeric else "", cell_classes[i] if cell_classes else "") if c)
+        label = "" if header else f' data-label="{escape(headers[i])}"'
+        return (f' class="{classes}"' if classes else "") + label
+
+    head = "".join(f"<th{attributes(i, True)}>{escape(h)}</th>" for i, h in enumerate(headers))
+    body = []
+    for n, row in enumerate(rows):
+        css_row = f' class="{row_classes[n]}"' if row_classes and row_classes[n] else ""
+        cells = "".join(f"<td{attributes(i, False)}>{cell}</td>" for i, cell in enumerate(row))
+        body.append(f"<tr{css_row}>{cells}</tr>")
+    table_class = f' class="{css}"' if css else ""
+    return f"<table{table_class}><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _winners(points: dict[str, int]) -> list[str]:
+    """The players with the most game points, when someone is ahead at all."""
+    best = max(points.values(), default=0)
+    return [player for player, total in points.items() if total == best] if best > 0 else []
+
+
+def _deals_section(data: EveningData) -> str:
+    """Every deal, voided ones struck through; on a narrow screen each deal becomes a card."""
+    rows = [[str(d.number), escape(d.dealer), escape(d.summary), escape(d.called),
+             *[_signed(d.payouts[p]) if p in d.payouts else "" for p in data.players],
+             escape(d.explanation), escape(d.note)] for d in data.deals]
+    headers = ["#", "dealer", "deal", "called card", *data.players, "explanation", "note"]
+    players = range(4, 4 + len(data.players))
+    cells = ["", "", "", "", *[""] * len(data.players), "explanation", "note"]
+    return _table(headers, rows, [0, *players], ["voided" if d.voided else "" for d in data.deals], cells, "deals")
+
+
+def _seats(data: EveningData) -> str:
     """The players in turn order, marking who dealt first."""
-    first = table.evening.first_dealer_id
-    rows = [[str(i + 1), escape(player) + (" (first dealer)" if table.ids[player] == first else "")]
-            for i, player in enumerate(table.players)]
+    rows = [[str(i + 1), escape(player) + (" (first dealer)" if player == data.first_dealer else "")]
+            for i, player in enumerate(data.players)]
     return _table(["seat", "player"], rows, numeric=[0])
 
 
-def _standings(table: Table, points: dict[str, int]) -> tuple[str, str]:
-    """The standings table and the settlement (fewest payments) as HTML."""
-    stake, currency = table.evening.stake_cents, table.evening.currency
-    cents = money_cents(points, stake)
-    order = sorted(table.players, key=lambda p: (-points[p], p.casefold()))
-    standings = _table(["player", "game points", "money"],
-                       [[escape(p), _signed(points[p]), escape(format_cents(cents[p], currency))] for p in order],
-                       numeric=[1, 2])
-    payments = fewest_payments(cents)
+def _standings(data: EveningData) -> str:
+    """The standings, best first, the evening's winner highlighted."""
+    cents = money_cents(data.points, data.stake_cents)
+    order = sorted(data.players, key=lambda p: (-data.points[p], p.casefold()))
+    winners = _winners(data.points)
+    badge = '<span class="badge">winner</span>'
+    rows = [[escape(p) + (badge if p in winners else ""), _signed(data.points[p]),
+             escape(format_cents(cents[p], data.currency))] for p in order]
+    return _table(["player", "game points", "money"], rows, [1, 2], ["winner" if p in winners else "" for p in order])
+
+
+def _settlement(data: EveningData) -> str:
+    """The fewest payments that settle the evening."""
+    payments = fewest_payments(money_cents(data.points, data.stake_cents))
     if not payments:
-        return standings, "<p>Nobody owes anybody anything.</p>"
-    settlement = _table(["who pays", "to whom", "how much"],
-                        [[escape(p.payer), escape(p.payee), escape(format_cents(p.cents, currency))] for p in payments],
-                        numeric=[2])
-    return standings, settlement
+        return "<p>Nobody owes anybody anything.</p>"
+    rows = [[escape(p.payer), escape(p.payee), escape(format_cents(p.cents, data.currency))] for p in payments]
+    return _table(["who pays", "to whom", "how much"], rows, numeric=[2])
+
+
+def _winner_line(data: EveningData) -> str:
+    winners = _winners(data.points)
+    if not winners:
+        return ""
+    label = "Winner" if len(winners) == 1 else "Winners"
+    return (f'<p class="winner-line">{label}: <strong>{escape(", ".join(winners))}</strong> '
+            f"({data.points[winners[0]]:+d} game points)</p>")
 
 
 def _chart_figures(frames: Frames) -> str:
-    """The evening's charts as embedded SVG images; a chart without data is left out."""
+    """Every chart as an embedded SVG image; a chart without data is left out."""
     parts = []
     for kind, caption in CHARTS:
         try:
@@ -145,33 +261,28 @@ def _chart_figures(frames: Frames) -> str:
             continue
         svg = base64.b64encode(charts.image_bytes(figure, "svg")).decode("ascii")
         image = f'<img src="data:image/svg+xml;base64,{svg}" alt="{escape(caption)}" width="1200" height="750">'
-        parts.append(f"<figure>{image}<figcaption>{escape(caption)}</figcaption></figure>")
+        parts.append(f'<figure id="chart-{kind}">{image}<figcaption>{escape(caption)}</figcaption></figure>')
     return "".join(parts) or "<p>No charts: no deal stands yet.</p>"
 
 
 def evening_report(engine: Engine, evening: int | None = None) -> str:
     """The whole report of one evening (default: the most recent) as an HTML document."""
-    with Session(engine) as session:
-        table = get_table(session, evening if evening is not None else latest_evening(session))
-        deals = list_deals(session, table)
-        points = totals(session, table)
-        aliases = _aliases(session, table)
-    frames = load_frames(engine, Filters(evening=table.number))
-    e = table.evening
-    title = f"Evening {table.number}"
-    meta = [_local(e.started_at), e.place, table.profile.describe(),
-            f"stake {format_cents(e.stake_cents, e.currency)} per game point",
-            "closed" if e.closed_at else "open"]
-    standings, settlement = _standings(table, points)
+    return render(_load(engine, evening))
+
+
+def render(data: EveningData) -> str:
+    """The report page of the evening's values."""
+    title = f"Evening {data.number}"
     sections = [
         f"<h1>{escape(title)}</h1>",
-        f'<p class="meta">{" · ".join(escape(m) for m in meta if m)}</p>',
-        f'<p class="meta">{escape(e.note)}</p>' if e.note else "",
-        f'<section id="seats"><h2>Seats, in turn order</h2>{_seats(table)}</section>',
-        f'<section id="standings"><h2>Standings</h2>{standings}</section>',
-        f'<section id="settlement"><h2>Settlement</h2>{settlement}</section>',
-        f'<section id="deals"><h2>Deals</h2>{_deals_section(table, deals, aliases)}</section>',
-        f'<section id="charts"><h2>Charts</h2>{_chart_figures(frames)}</section>',
+        f'<p class="meta">{" · ".join(escape(m) for m in data.meta)}</p>',
+        f'<p class="meta">{escape(data.note)}</p>' if data.note else "",
+        _winner_line(data),
+        f'<section id="seats"><h2>Seats, in turn order</h2>{_seats(data)}</section>',
+        f'<section id="standings"><h2>Standings</h2>{_standings(data)}</section>',
+        f'<section id="settlement"><h2>Settlement</h2>{_settlement(data)}</section>',
+        f'<section id="deals"><h2>Deals</h2>{_deals_section(data)}</section>',
+        f'<section id="charts"><h2>Charts</h2>{_chart_figures(data.frames)}</section>',
     ]
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'

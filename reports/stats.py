@@ -187,19 +187,18 @@ def ratings(frames: Frames) -> pd.DataFrame:
     defenders = p.loc[p["role"] == "opponent", ["deal_id", "player"]]
     order = pd.Series(np.arange(len(played)), index=played.index)
     defenders = defenders.assign(order=defenders["deal_id"].map(order)).sort_values("order", kind="stable")
-    starts = np.searchsorted(defenders["order"].to_numpy(), np.arange(len(played) + 1)).tolist()
-    codes = defenders["player"].cat.codes.tolist()
-    declarers = played["declarer"].cat.codes.tolist()
-    won = played["declarer_won"].to_numpy(dtype=bool, na_value=False).tolist()
-    games = ((declarers[i], codes[starts[i]:starts[i + 1]], won[i]) for i in range(len(played))
-             if starts[i + 1] > starts[i])
+    starts = np.searchsorted(defenders["order"].to_numpy(), np.arange(len(played) + 1))
+    defended = starts[1:] > starts[:-1]  # a declarer with nobody to play against is no game
     names = deals["declarer"].cat.categories
-    columns = ["player", "rating", "declarer_deals", "won", "expected_won", "defence_rating", "defended_deals"]
-    table = pd.DataFrame(
-        [(names[code], r.rating, r.games, r.won, r.expected, r.defence, r.defended)
-         for code, r in elo.rate(games).items()],
-        columns=columns,
-    )
+    r = elo.rate_codes(len(names), played["declarer"].cat.codes.to_numpy(dtype=np.int64)[defended],
+                       played["declarer_won"].to_numpy(dtype=bool, na_value=False)[defended],
+                       defenders["player"].cat.codes.to_numpy(dtype=np.int64),
+                       np.r_[0, starts[1:][defended]])
+    table = pd.DataFrame({
+        "player": names, "rating": r.rating, "declarer_deals": r.games, "won": r.won, "expected_won": r.expected,
+        "defence_rating": r.defence, "defended_deals": r.defended,
+    })
+    table = table[(table["declarer_deals"] > 0) | (table["defended_deals"] > 0)]
     return table.sort_values(["rating", "player"], ascending=[False, True], ignore_index=True)
 
 

@@ -98,6 +98,9 @@ def test_player_colours_follow_name_order() -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (("chart", "pie", "--out", "x.png"), "chart kind 'pie': allowed are running, money, contracts, thirds, pairings"),
+    (("chart", "runing"), "chart kind 'runing': allowed are running, money, contracts, thirds, pairings "
+                          "(did you mean running?)"),
+    (("chart", "running"), "chart running: give the image to write, e.g. --out running.png"),
     (("chart", "running", "--out", "x.jpg"), "--out 'x.jpg': the file name must end in .png or .svg"),
     (("chart", "running", "--evening", "7", "--out", "x.png"), "evening 7 does not exist (evenings are 1 to 1)"),
     (("report", "--out", "x.pdf"), "--out 'x.pdf': the report is an HTML page"),
@@ -149,7 +152,25 @@ def test_report_escapes_user_text_and_strikes_voided_deals(ledger: str) -> None:
     assert "voided: &lt;b&gt;misdeal&lt;/b&gt;" in page and 'class="voided"' in page
     assert "R&amp;D night" in page
     assert "1.20 EUR" in page and "0.30 EUR" in page
-    assert page.count("data:image/svg+xml;base64,") == 3
+
+
+def test_report_embeds_every_chart(ledger: str) -> None:
+    engine = open_ledger(ledger)
+    page = evening_report(engine)
+    engine.dispose()
+    assert page.count("data:image/svg+xml;base64,") == len(charts.KINDS)
+    for kind in charts.KINDS:
+        assert f'<figure id="chart-{kind}">' in page
+
+
+def test_report_shows_the_called_card_its_holder_and_the_winner(ledger: str) -> None:
+    engine = open_ledger(ledger)
+    page = evening_report(engine)
+    engine.dispose()
+    assert '<td data-label="called card">3D, held by Anna</td>' in page
+    assert 'Winner: <strong>Anna</strong> (+15 game points)' in page
+    assert '<tr class="winner"><td data-label="player">Anna<span class="badge">winner</span></td>' in page
+    assert page.count('class="winner"') == 1
 
 
 def _chromium() -> str | None:
@@ -157,19 +178,38 @@ def _chromium() -> str | None:
                  if p and Path(p).exists()), None)
 
 
+SHOTS = Path("/tmp/shots")
+IMAGES_DECODED = "Array.from(document.images).map(i => i.complete && i.naturalWidth > 0)"
+OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+
 @pytest.mark.skipif(_chromium() is None, reason="no chromium binary")
-def test_report_in_headless_chromium(app: typer.Typer, ledger: str, tmp_path: Path) -> None:
-    page = tmp_path / "evening.html"
-    code, out, _ = _run(app, ledger, "report", "--evening", "1", "--out", str(page))
+@pytest.mark.parametrize("width", [1280, 390])
+def test_report_in_headless_chromium(app: typer.Typer, ledger: str, tmp_path: Path, width: int) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    page_file = tmp_path / "evening.html"
+    code, out, _ = _run(app, ledger, "report", "--evening", "1", "--out", str(page_file))
     assert code == 0 and "Wrote" in out
-    dom = subprocess.run(
-        [str(_chromium()), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom",
-         page.as_uri()],
-        capture_output=True, text=True, timeout=90, check=True,
-    ).stdout
+    shot = tmp_path / f"report-{width}.png"
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": width, "height": 900})
+            page.goto(page_file.as_uri())
+            page.wait_for_load_state("load")
+            decoded = page.evaluate(IMAGES_DECODED)
+            overflow = page.evaluate(OVERFLOW)
+            cards = page.evaluate("getComputedStyle(document.querySelector('table.deals tr')).display")
+            dom = page.content()
+            page.screenshot(path=str(shot), full_page=True)
+        finally:
+            browser.close()
+    SHOTS.mkdir(exist_ok=True)
+    shutil.copy(shot, SHOTS / shot.name)
+    assert decoded == [True] * len(charts.KINDS)
+    assert overflow == 0, "nothing scrolls sideways"
+    assert cards == ("block" if width < 500 else "table-row")
     assert dom.count("<table") == 4
-    assert dom.count("<img") == 3
     for section in ('id="seats"', 'id="standings"', 'id="settlement"', 'id="deals"', 'id="charts"'):
         assert section in dom
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in dom

@@ -210,7 +210,8 @@ def chart(
     kind: Annotated[str, typer.Argument(
         help="running (game points through an evening), money (across evenings), contracts (mix and success), "
              "thirds (histogram of the declarer's thirds), pairings (heatmap of pairs defending together).")],
-    out: OutFile,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-O", help="The image to write, ending in .png or .svg.", dir_okay=False)] = None,
     evening: EveningFilter = None,
 ) -> None:
     """Draw a chart of the history as a PNG or SVG image (readable on a phone).
@@ -228,6 +229,8 @@ def chart(
     from reports.frames import load_frames
 
     check_kind(kind)
+    if out is None:
+        raise LedgerError(f"chart {kind}: give the image to write, e.g. --out {kind}.png")
     check_output(out)
     with _ledger(ctx) as engine, _phases(2) as step:
         step("reading the deals")

@@ -1,0 +1,118 @@
+"""What the charts draw, read back from the matplotlib figures of a small real ledger.
+
+Evening 1 (Anna, Bruno, Carla): 1 Bruno solo 22; 2 Carla chiamo 3D held by Anna, 17; 3 voided; 4 Anna solo 35
+in 11 tricks, stramazzo (Anna +12). Evening 2 (Anna, Bruno, Dario): 1 Dario solo 20 (Dario +4, -2 each).
+Money at 0.10 a game point: Anna 1.10 then 0.90, Carla -1.00, Dario 0.40. Carla misses evening 2 and Dario evening 1.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from ledger.rules.build import DealInput
+from ledger.store.deals import record_deal, void_deal
+from ledger.store.engine import open_ledger, transaction
+from ledger.store.evenings import start_evening
+from reports import charts
+from reports.filters import Filters
+from reports.frames import Frames, load_frames
+
+SHOTS = Path("/tmp/shots")
+
+
+@pytest.fixture(scope="module")
+def ledger(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = str(tmp_path_factory.mktemp("charts") / "t.sqlite3")
+    engine = open_ledger(path)
+    with transaction(engine) as s:
+        one = start_evening(s, ("Anna", "Bruno", "Carla"), stake="0.10")
+        record_deal(s, one, DealInput(declarer="Bruno", contract="solo", thirds=22))
+        record_deal(s, one, DealInput(declarer="Carla", contract="chiamo", called="3D", holder="Anna", thirds=17))
+        record_deal(s, one, DealInput(declarer="Anna", contract="solo", thirds=30, last_trick="declarer"))
+        void_deal(s, one, 3, "misdeal")
+        record_deal(s, one, DealInput(declarer="Anna", contract="solo", thirds=35, tricks=11))
+    with transaction(engine) as s:
+        two = start_evening(s, ("Anna", "Bruno", "Dario"), stake="0.10")
+        record_deal(s, two, DealInput(declarer="Dario", contract="solo", thirds=20))
+    engine.dispose()
+    return path
+
+
+def _frames(ledger: str, **filters: object) -> Frames:
+    engine = open_ledger(ledger)
+    try:
+        return load_frames(engine, Filters(**filters))  # type: ignore[arg-type]
+    finally:
+        engine.dispose()
+
+
+def _draw(kind: str, frames: Frames, name: str) -> Figure:
+    """Draw the chart, lay it out as it will be saved, and keep a PNG copy in /tmp/shots to look at."""
+    figure = charts.draw(kind, frames)
+    SHOTS.mkdir(exist_ok=True)
+    (SHOTS / f"{name}.png").write_bytes(charts.image_bytes(figure, "png"))
+    return figure
+
+
+def _lines(figure: Figure) -> dict[str, np.ndarray]:
+    return {str(line.get_label()): np.asarray(line.get_ydata(), dtype=float)
+            for line in figure.axes[0].get_lines() if not str(line.get_label()).startswith("_")}
+
+
+def test_money_with_one_evening_is_one_category_labelled_with_number_and_date(ledger: str) -> None:
+    frames = _frames(ledger, evening=1)
+    axes = _draw("money", frames, "money-one-evening").axes[0]
+    assert axes.get_xlim() == (-0.5, 0.5)
+    day = frames.evenings.loc[1, "started_at"].strftime("%Y-%m-%d")
+    assert [t.get_text() for t in axes.get_xticklabels()] == [f"1\n{day}"]
+
+
+def test_money_leaves_a_gap_for_an_absent_player_and_keeps_the_legend_off_the_data(ledger: str) -> None:
+    figure = _draw("money", _frames(ledger), "money-two-evenings")
+    lines = _lines(figure)
+    assert lines["Carla"][0] == pytest.approx(-1.0) and np.isnan(lines["Carla"][1])
+    assert np.isnan(lines["Dario"][0]) and lines["Dario"][1] == pytest.approx(0.4)
+    assert lines["Anna"].tolist() == pytest.approx([1.1, 0.9])
+    axes = figure.axes[0]
+    assert axes.get_legend() is None and len(figure.legends) == 1
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)
+    assert not figure.legends[0].get_window_extent(renderer).overlaps(axes.get_window_extent(renderer))
+
+
+def test_thirds_bars_are_centred_on_whole_thirds(ledger: str) -> None:
+    axes = _draw("thirds", _frames(ledger), "thirds").axes[0]
+    bars = axes.patches
+    centres = [bar.get_x() + bar.get_width() / 2 for bar in bars]
+    assert centres == list(range(36))
+    heights = {centre: bar.get_height() for centre, bar in zip(centres, bars, strict=True) if bar.get_height()}
+    assert heights == {17: 1, 20: 1, 22: 1, 35: 1}
+
+
+def test_pairings_mask_the_diagonal(ledger: str) -> None:
+    axes = _draw("pairings", _frames(ledger), "pairings").axes[0]
+    image = axes.get_images()[0]
+    grid = image.get_array()
+    assert all(grid.mask[i, i] for i in range(grid.shape[0]))
+    assert image.get_cmap().get_bad().tolist() == pytest.approx([208 / 255, 208 / 255, 208 / 255, 1.0])
+    written = {(round(t.get_position()[1]), round(t.get_position()[0])) for t in axes.texts}
+    assert not any(row == column for row, column in written)
+    assert written
+
+
+def test_running_marks_the_voided_deal(ledger: str) -> None:
+    axes = _draw("running", _frames(ledger, evening=1), "running").axes[0]
+    assert [t.get_text() for t in axes.texts] == ["3 voided"]
+    marks = [line for line in axes.get_lines() if line.get_linestyle() == ":"]
+    assert [list(line.get_xdata()) for line in marks] == [[3, 3]]
+
+
+def test_contract_percentages_say_they_are_win_rates(ledger: str) -> None:
+    axes = _draw("contracts", _frames(ledger), "contracts").axes[0]
+    assert sorted(t.get_text() for t in axes.texts) == ["0% won", "100% won"]
+    assert "win rate" in axes.get_title()
