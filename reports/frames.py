@@ -11,11 +11,9 @@ from sqlalchemy import Connection, Engine, FromClause, Select, and_, exists, sel
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session
 
-from ledger.rules.facts import DECLARER, MONTE
-from ledger.rules.seats import name_key
 from ledger.store.engine import reading
 from ledger.store.evenings import get_table
-from ledger.store.models import Deal, DealRevision, Evening, Payout, Player, PlayerRename, Seat
+from ledger.store.models import Deal, DealRevision, Evening, Payout, Player, Seat
 from ledger.store.players import get_player
 from reports.filters import Filters, utc_end, utc_start
 
@@ -24,7 +22,6 @@ REVISION = DealRevision.__table__
 EVENING = Evening.__table__
 PAYOUT = Payout.__table__
 PLAYER = Player.__table__
-RENAME = PlayerRename.__table__
 SEAT = Seat.__table__
 
 PLAYER_COLUMNS = ("dealer", "declarer", "partner")
@@ -63,8 +60,8 @@ def deals_select() -> Select:
     d, r = DEAL.c, REVISION.c
     return select(
         d.id.label("deal_id"), d.evening_id.label("evening"), d.number, r.dealer_id, r.declarer_id, r.partner_id,
-        r.contract, r.aggravation, r.called, r.holder, r.declarer_thirds, r.declarer_won, r.sweep, r.multiplier,
-        r.amount, r.recorded_at,
+        r.contract, r.aggravation, r.called, r.holder_id, r.holder, r.declarer_thirds, r.declarer_won, r.sweep,
+        r.multiplier, r.amount, r.recorded_at,
     )
 
 
@@ -149,30 +146,10 @@ def _player_codes(ids: pd.Series, lookup: np.ndarray, players: tuple[str, ...]) 
     return pd.Categorical.from_codes(codes, categories=players)
 
 
-def _holder_names(deals: pd.DataFrame, seats: pd.DataFrame, keys: pd.DataFrame, names: dict[int, str]) -> pd.Series:
-    """The called card's holder under the player's current name (the store keeps the name as typed then)."""
-    holder = deals["holder"].astype(object)
-    typed = holder.dropna()
-    typed = typed[~typed.isin([MONTE, DECLARER])]
-    if typed.empty:
-        return holder.astype("category")
-    known = seats.merge(keys, on="player_id").drop_duplicates(["evening", "key"])
-    found = pd.DataFrame({"evening": deals.loc[typed.index, "evening"].to_numpy(),
-                          "key": typed.map({text: name_key(text) for text in typed.unique()}).to_numpy()})
-    found = found.merge(known[["evening", "key", "player_id"]], on=["evening", "key"], how="left")
-    resolved = holder.copy()
-    resolved.loc[typed.index] = found["player_id"].map(names).fillna(pd.Series(typed.to_numpy())).to_numpy()
-    return resolved.astype("category")
-
-
-def _finish_deals(deals: pd.DataFrame, evenings: pd.DataFrame, seats: pd.DataFrame, people: pd.DataFrame,
-                  renames: pd.DataFrame) -> pd.DataFrame:
+def _finish_deals(deals: pd.DataFrame, evenings: pd.DataFrame, seats: pd.DataFrame,
+                  people: pd.DataFrame) -> pd.DataFrame:
     """Deals in playing order with the evening's columns, seat count, the dealer's seat, and names for ids."""
     names = dict(zip(people["id"], people["name"], strict=True))
-    keys = pd.concat([
-        people.rename(columns={"id": "player_id"})[["player_id", "key"]],
-        renames.assign(key=renames["old_name"].map(name_key))[["player_id", "key"]],
-    ])
     deals = deals.sort_values(["evening", "number"]).set_index("deal_id")
     evening = evenings.set_index("evening").reindex(deals["evening"])
     for column in ("profile", "stake_cents", "currency"):
@@ -180,7 +157,8 @@ def _finish_deals(deals: pd.DataFrame, evenings: pd.DataFrame, seats: pd.DataFra
     deals["seats"] = deals["evening"].map(seats.groupby("evening").size()).astype("int64")
     dealer_at = seats.set_index(["evening", "player_id"])["position"]
     deals["dealer_position"] = dealer_at.reindex(pd.MultiIndex.from_frame(deals[["evening", "dealer_id"]])).to_numpy()
-    deals["holder"] = _holder_names(deals, seats, keys, names)
+    seat_holder = deals.pop("holder_id").map(names)
+    deals["holder"] = seat_holder.fillna(deals["holder"].astype(object)).astype("category")
     lookup, players = _lookup(people), tuple(people["name"])
     for column in PLAYER_COLUMNS:
         deals[column] = _player_codes(deals.pop(f"{column}_id"), lookup, players)
@@ -211,14 +189,13 @@ def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
     with reading(engine).connect() as connection, connection.begin():
         filters, player_id = _check(connection, filters)
         people = pd.read_sql(select(PLAYER.c.id, PLAYER.c.name, PLAYER.c.key).order_by(PLAYER.c.key), connection)
-        renames = pd.read_sql(select(RENAME.c.player_id, RENAME.c.old_name), connection)
         seats = pd.read_sql(select(SEAT.c.evening_id.label("evening"), SEAT.c.player_id, SEAT.c.position), connection)
         evenings = pd.read_sql(evenings_select(), connection)
         deals = _read(scoped(deals_select(), filters, player_id, payouts=False), connection, DEAL_TEXT)
         payouts = _read(scoped(payouts_select(), filters, player_id, payouts=True), connection, ("role",))
         voided = pd.read_sql(scoped(voided_select(), filters, player_id, payouts=False, standing=False)
                              .order_by(DEAL.c.evening_id, DEAL.c.number), connection)
-    deals = _finish_deals(deals, evenings, seats, people, renames)
+    deals = _finish_deals(deals, evenings, seats, people)
     evenings["started_at"] = pd.to_datetime(evenings["started_at"], utc=True)
     return Frames(deals, _finish_payouts(payouts, deals, people), tuple(people["name"]), filters,
                   evenings.set_index("evening"), voided)

@@ -12,17 +12,17 @@ from datetime import UTC, datetime
 from html import escape
 
 from sqlalchemy import Engine, func
-from sqlmodel import Session, col, select
+from sqlmodel import Session, select
 
 from ledger.errors import LedgerError
 from ledger.rules.facts import DECLARER, MONTE
-from ledger.rules.points import format_points
 from ledger.rules.profiles import Profile
-from ledger.rules.seats import name_key
 from ledger.settlement import fewest_payments, format_cents, money_cents
-from ledger.store.deals import DealView, list_deals, totals
-from ledger.store.evenings import Table, get_table
-from ledger.store.models import Evening, PlayerRename
+from ledger.store.deals import list_deals, totals
+from ledger.store.evenings import get_table
+from ledger.store.models import Evening
+from ledger.summary import headline
+from ledger.values import DealView
 from reports import charts
 from reports.filters import Filters
 from reports.frames import Frames, load_frames
@@ -64,16 +64,13 @@ def _load(engine: Engine, evening: int | None) -> EveningData:
         table = get_table(session, evening if evening is not None else latest_evening(session))
         deals = list_deals(session, table)
         points = totals(session, table)
-        aliases = _aliases(session, table)
     e = table.evening
     meta = (_local(e.started_at), e.place, table.profile.describe(),
             f"stake {format_cents(e.stake_cents, e.currency)} per game point", "closed" if e.closed_at else "open")
-    names = {pid: name for name, pid in table.ids.items()}
-    american = _american_scale(table.profile)
     return EveningData(
         number=table.number, meta=tuple(m for m in meta if m), note=e.note, players=table.players,
-        first_dealer=names[e.first_dealer_id], points=points, stake_cents=e.stake_cents, currency=e.currency,
-        deals=tuple(_line(deal, names, aliases, american) for deal in deals),
+        first_dealer=table.names[e.first_dealer_id], points=points, stake_cents=e.stake_cents, currency=e.currency,
+        deals=tuple(_line(deal, table.profile) for deal in deals),
         frames=load_frames(engine, Filters(evening=table.number)),
     )
 
@@ -86,57 +83,30 @@ def latest_evening(session: Session) -> int:
     return int(number)
 
 
-def _aliases(session: Session, table: Table) -> dict[str, str]:
-    """Every name a seated player had (by name key) mapped to the current name: holders are stored as typed."""
-    renames = session.exec(select(PlayerRename).where(col(PlayerRename.player_id).in_(table.ids.values()))).all()
-    by_id = {pid: name for name, pid in table.ids.items()}
-    aliases = {name_key(r.old_name): by_id[r.player_id] for r in renames}
-    return {**aliases, **{name_key(name): name for name in table.players}}
-
-
-def _american_scale(profile: Profile) -> bool:
-    """Whether the profile counts card points on the American 0..35 scale: the one game with a single bid."""
-    return len(profile.ladder) == 1 and len(profile.contracts) == 1
-
-
 def _local(moment: datetime) -> str:
     aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
     return aware.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
-def _line(deal: DealView, names: dict[int, str], aliases: dict[str, str], american: bool) -> DealLine:
+def _line(deal: DealView, profile: Profile) -> DealLine:
     """A stored deal as the report's plain values."""
     note = ""
     if deal.voided:
         note = f"voided: {deal.void_reason or 'no reason given'}"
     elif deal.revision > 1:
-        note = f"revision {deal.revision}: {deal.row.reason or ''}"
-    return DealLine(number=deal.number, dealer=deal.dealer, summary=_summary(deal, names, american),
-                    called=_called(deal, aliases), payouts=dict(deal.payouts), explanation=deal.row.explanation,
-                    note=note, voided=deal.voided)
+        note = f"revision {deal.revision}: {deal.reason or ''}"
+    summary = "all passed" if deal.passed else headline(deal, profile)
+    return DealLine(number=deal.number, dealer=deal.dealer, summary=summary, called=_called(deal),
+                    payouts=dict(deal.payouts), explanation=deal.explanation, note=note, voided=deal.voided)
 
 
-def _summary(deal: DealView, names: dict[int, str], american: bool) -> str:
-    """`Bruno solo: 22 thirds (7+1/3), won, stramazzo` or `all passed`."""
-    row = deal.row
-    if deal.passed:
-        return "all passed"
-    contract = " ".join(part for part in (row.contract, row.aggravation) if part)
-    thirds = row.declarer_thirds or 0
-    shown = f"{thirds} of 35" if american else f"{thirds} thirds ({format_points(thirds)})"
-    outcome = "won" if row.declarer_won else "lost"
-    sweep = f", {row.sweep}" if row.sweep else ""
-    return f"{names.get(row.declarer_id or 0, '?')} {contract}: {shown}, {outcome}{sweep}"
-
-
-def _called(deal: DealView, aliases: dict[str, str]) -> str:
+def _called(deal: DealView) -> str:
     """`3D, held by Anna`, `3S, in the monte`, `3D, the declarer's own`, or empty when nothing was called."""
-    row = deal.row
-    if not row.called and not row.holder:
+    if not deal.called and not deal.holder:
         return ""
     holder = {None: "holder not recorded", MONTE: "in the monte", DECLARER: "the declarer's own"}.get(
-        row.holder, f"held by {aliases.get(name_key(row.holder or ''), row.holder)}")
-    return f"{row.called or 'card not recorded'}, {holder}"
+        deal.holder, f"held by {deal.holder}")
+    return f"{deal.called or 'card not recorded'}, {holder}"
 
 
 STYLE = """
