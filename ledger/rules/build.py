@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
 
 from ledger.errors import LedgerError
@@ -45,22 +44,6 @@ class DealInput:
             raise LedgerError(f"deal input: unknown fields {', '.join(sorted(unknown))}")
         return cls(**data)  # type: ignore[arg-type]
 
-    def with_names(self, current: Callable[[str], str]) -> DealInput:
-        """The same deal with every player's name as `current` gives it now (players can be renamed)."""
-        def seat_call(call: str) -> str:
-            name, sep, word = call.rpartition(":")
-            return f"{current(name.strip())}:{word}" if sep else call
-
-        holder = self.holder
-        if holder and holder.lower() not in (MONTE, DECLARER):
-            holder = current(holder)
-        return replace(
-            self,
-            declarer=current(self.declarer) if self.declarer else None,
-            holder=holder,
-            auction=",".join(seat_call(call) for call in self.auction.split(",")) if self.auction else None,
-        )
-
     @classmethod
     def of_facts(cls, facts: DealFacts) -> DealInput:
         """Stored facts written as a deal typed in full, to be amended by what the scorekeeper changes."""
@@ -74,16 +57,6 @@ class DealInput:
             called=str(facts.called) if facts.called else None, holder=facts.holder, thirds=facts.thirds,
             tricks=facts.tricks, last_trick=facts.last_trick.value if facts.last_trick else None,
             auction=auction or None, passed_before=facts.passed_before,
-        )
-
-    def named(self, facts: DealFacts) -> DealInput:
-        """The same deal with every player written as the seat's full name (prefixes resolved)."""
-        auction = ",".join(f"{seat}:{call.value if call else 'pass'}" for seat, call in facts.auction)
-        return replace(
-            self,
-            declarer=facts.declarer if self.declarer else None,
-            holder=facts.holder if self.holder else None,
-            auction=auction if self.auction else None,
         )
 
     def amended(self, changes: DealInput) -> DealInput:

@@ -1,4 +1,66 @@
-"""Score a deal: from the facts and the profile to every seated player's game points (RULES §4, §7)."""
+"""Score a deal: from the facts and the profile to every seated player's game points (RULES §4, §7).
+
+The worked examples of RULES §5, each as the facts of the deal and the payouts the rules give:
+
+>>> from ledger.rules.cards import parse_card
+>>> from ledger.rules.contracts import Aggravation, Contract, Side
+>>> from ledger.rules.profiles import make_profile
+>>> pagat, abc = make_profile("pagat"), ("Anna", "Bruno", "Carla")
+>>> def pays(profile=pagat, players=abc, dealer="Carla", **facts):
+...     return score(DealFacts(players=players, dealer=dealer, **facts), profile).payouts
+
+1. Bruno bids solo and takes 7+1/3 (22 thirds):
+
+>>> pays(declarer="Bruno", contract=Contract.SOLO, thirds=22)
+{'Anna': -2, 'Bruno': 4, 'Carla': -2}
+
+2. Carla bids chiamo, calls 3D from Anna, takes 5+2/3 (17 thirds), the last trick to the opponents:
+
+>>> pays(declarer="Carla", contract=Contract.CHIAMO, called=parse_card("3D"), holder="Anna", thirds=17,
+...      last_trick=Side.OPPONENTS, dealer="Bruno")
+{'Anna': 1, 'Bruno': 1, 'Carla': -2}
+
+3. Anna bids solissimo, dividete, and takes 8 (24 thirds):
+
+>>> pays(declarer="Anna", contract=Contract.SOLISSIMO, aggravation=Aggravation.DIVIDETE, thirds=24)
+{'Anna': 16, 'Bruno': -8, 'Carla': -8}
+
+4. Anna bids solissimo, scegliete, and takes all 12 tricks (35): 16 x2 = 32 from each:
+
+>>> pays(declarer="Anna", contract=Contract.SOLISSIMO, aggravation=Aggravation.SCEGLIETE, thirds=35, tricks=12)
+{'Anna': 64, 'Bruno': -32, 'Carla': -32}
+
+5. Bruno bids solo and takes 33 thirds: stramazzo, 2 x3 = 6 from each:
+
+>>> pays(declarer="Bruno", contract=Contract.SOLO, thirds=33)
+{'Anna': -6, 'Bruno': 12, 'Carla': -6}
+
+6. Bruno bids chiamo and takes 4 thirds, the last trick his: stramazzo against him, 1 x3 = 3 to each:
+
+>>> pays(declarer="Bruno", contract=Contract.CHIAMO, thirds=4, last_trick=Side.DECLARER)
+{'Anna': 3, 'Bruno': -6, 'Carla': 3}
+
+7. The same with the last trick to the opponents: no sweep:
+
+>>> pays(declarer="Bruno", contract=Contract.CHIAMO, thirds=4, last_trick=Side.OPPONENTS)
+{'Anna': 1, 'Bruno': -2, 'Carla': 1}
+
+8. All pass: nobody pays (the next deal is dealt by the next seat, which the ledger tracks):
+
+>>> pays()
+{'Anna': 0, 'Bruno': 0, 'Carla': 0}
+
+9. Cavendish: Anna plays and takes 22 of 35: 22 - 13 = 9 from each:
+
+>>> pays(declarer="Anna", contract=Contract.CHIAMO, thirds=22, profile=make_profile("cavendish"))
+{'Anna': 18, 'Bruno': -9, 'Carla': -9}
+
+10. Four at the table, Dario deals and sits out, Anna solo with 20 thirds:
+
+>>> pays(players=("Anna", "Bruno", "Carla", "Dario"), dealer="Dario", declarer="Anna", contract=Contract.SOLO,
+...      thirds=20)
+{'Anna': 4, 'Bruno': -2, 'Carla': -2, 'Dario': 0}
+"""
 
 from __future__ import annotations
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from sqlmodel import Session, col, select
+from sqlmodel import Session, select
 
 from ledger.errors import LedgerError
 from ledger.rules.seats import name_key
@@ -68,13 +66,3 @@ def rename_player(session: Session, old: str, new: str) -> Player:
     session.add(player)
     session.flush()
     return player
-
-
-def current_names(session: Session) -> Callable[[str], str]:
-    """Maps a name a player had at any time (case and accents ignored) to the name they have now."""
-    players = list_players(session)
-    now = {p.key: p.name for p in players}
-    by_id = {p.id: p.name for p in players}
-    for rename in session.exec(select(PlayerRename).order_by(col(PlayerRename.id))).all():
-        now.setdefault(name_key(rename.old_name), by_id[rename.player_id])
-    return lambda name: now.get(name_key(name), name)
