@@ -6,6 +6,7 @@ import difflib
 import io
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 import numpy as np
@@ -25,7 +26,7 @@ matplotlib.use("Agg")  # never a GUI backend; figures are drawn without pyplot, 
 FIGSIZE = (8.0, 5.0)
 DPI = 150
 FORMATS = (".png", ".svg")
-STYLE = {
+STYLE: Any = {
     "svg.fonttype": "none", "svg.hashsalt": "calabresella", "font.size": 14, "axes.titlesize": 17,
     "axes.labelsize": 15, "xtick.labelsize": 13, "ytick.labelsize": 13, "legend.fontsize": 13,
     "axes.spines.top": False, "axes.spines.right": False, "axes.grid": True, "axes.axisbelow": True, "grid.alpha": 0.3,

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from sqlalchemy import Connection, Engine, FromClause, Select, and_, exists, select
 from sqlalchemy.sql.elements import ColumnElement
-from sqlmodel import Session
+from sqlmodel import Session, SQLModel
 
 from ledger.store.engine import reading
 from ledger.store.evenings import get_table
@@ -17,12 +17,8 @@ from ledger.store.models import Deal, DealRevision, Evening, Payout, Player, Sea
 from ledger.store.players import get_player
 from reports.filters import Filters, utc_end, utc_start
 
-DEAL = Deal.__table__
-REVISION = DealRevision.__table__
-EVENING = Evening.__table__
-PAYOUT = Payout.__table__
-PLAYER = Player.__table__
-SEAT = Seat.__table__
+DEAL, REVISION, EVENING, PAYOUT, PLAYER, SEAT = (
+    SQLModel.metadata.tables[str(model.__tablename__)] for model in (Deal, DealRevision, Evening, Payout, Player, Seat))
 
 PLAYER_COLUMNS = ("dealer", "declarer", "partner")
 DEAL_TEXT = ("contract", "aggravation", "called", "holder", "sweep")

@@ -19,10 +19,11 @@ class LedgerGroup(TyperGroup):
 
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
         """Run the command; usage errors too become one `Error:` line instead of a box."""
+        run: Any = super().main
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return run(*args, standalone_mode=False, **kwargs)
         try:
-            code = super().main(*args, standalone_mode=False, **kwargs)
+            code = run(*args, standalone_mode=False, **kwargs)
         except Exception as error:
             sys.exit(_usage_error(error))
         sys.exit(code if isinstance(code, int) else 0)

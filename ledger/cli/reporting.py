@@ -14,6 +14,7 @@ import typer
 
 from ledger.cli.app import JsonFlag, db_url, print_json
 from ledger.errors import LedgerError
+from ledger.settlement import format_cents
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -158,9 +159,9 @@ def _cell(column: str, value: object) -> str:
     if value is None or (not isinstance(value, str) and pd.isna(value)):
         return "-"
     if column.endswith("_rate") or column == "share":
-        return f"{float(value):.0%}"
+        return f"{float(value):.0%}"  # type: ignore[arg-type]
     if column.endswith("_cents"):
-        return f"{float(value) / 100:.2f}"
+        return format_cents(int(value))  # type: ignore[call-overload]
     if isinstance(value, float):
         return f"{value:.2f}"
     return escape(str(value))

@@ -239,7 +239,8 @@ class _Reader:
         self.words += 1
         first = (seated(self.players) | PASSES).lookup(text, "word") if self.words == 1 else None
         if first is not None:
-            self.put(*(("passed", True) if first.kind == "pass" else ("declarer", first.value)), text)
+            name, value = ("passed", True) if first.kind == "pass" else ("declarer", first.value)
+            self.put(name, value, text)
             return
         meaning = (CONTRACTS | AGGRAVATIONS).lookup(text, "word")
         card = _card(text)
