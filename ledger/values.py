@@ -148,6 +148,7 @@ class Recorded:
     """
 
     evening: int
+    profile: Profile
     deal: DealView
     result: DealResult | None
     totals: dict[str, int]

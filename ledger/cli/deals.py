@@ -16,7 +16,6 @@ from ledger.settlement import format_cents
 from ledger.summary import brief, headline
 
 if TYPE_CHECKING:
-    from ledger.rules.profiles import Profile
     from ledger.values import DealView, Recorded
 
 deal_app = new_app("deal", "Look at one deal and its history.")
@@ -26,7 +25,7 @@ DealerOption = Annotated[str | None, typer.Option(
     "--dealer", help="Who dealt (default: the ledger's rotation, the seat after the last dealer).")]
 
 
-def print_recorded(done: Recorded, profile: Profile, as_json: bool, verb: str) -> None:
+def print_recorded(done: Recorded, as_json: bool, verb: str) -> None:
     """A written deal: its headline, payouts and running totals, or the totals after a void."""
     deal = done.deal
     if as_json:
@@ -37,7 +36,7 @@ def print_recorded(done: Recorded, profile: Profile, as_json: bool, verb: str) -
     title = f"Deal {deal.number} {verb}" + (f" (revision {deal.revision})" if deal.revision > 1 else "")
     console.print(f"[bold]{title}[/bold] · evening {done.evening} · dealer {deal.dealer}")
     if done.result is not None:
-        console.print(headline(done.result, profile))
+        console.print(headline(done.result, done.profile))
         console.print(deal_table(done.result, deal.dealer, done.totals))
         console.print(done.result.explanation)
     else:
@@ -78,8 +77,7 @@ def record(
     with open_ledger(ctx) as ledger:
         done = ledger.record(line, evening=evening, dealer=dealer, key=key, more=typed) if line else (
             ledger.record(typed, evening=evening, dealer=dealer, key=key))
-        profile = ledger.evening(done.evening).profile
-    print_recorded(done, profile, as_json, "recorded")
+    print_recorded(done, as_json, "recorded")
 
 
 @with_deal_options
@@ -102,8 +100,7 @@ def amend(
     """
     with open_ledger(ctx) as ledger:
         done = ledger.amend(number, typed, reason=reason, evening=evening, dealer=dealer)
-        profile = ledger.evening(done.evening).profile
-    print_recorded(done, profile, as_json, "amended")
+    print_recorded(done, as_json, "amended")
 
 
 def void(ctx: typer.Context, number: DealNumber, reason: Reason = None, evening: EveningOption = None,
@@ -111,8 +108,7 @@ def void(ctx: typer.Context, number: DealNumber, reason: Reason = None, evening:
     """Void a deal: it stays in the log but no longer counts. Example: [b]calabresella void 5 -r "misdeal"[/b]"""
     with open_ledger(ctx) as ledger:
         done = ledger.void(number, reason=reason, evening=evening)
-        profile = ledger.evening(done.evening).profile
-    print_recorded(done, profile, as_json, "voided")
+    print_recorded(done, as_json, "voided")
 
 
 def undo(
@@ -129,8 +125,7 @@ def undo(
     """
     with open_ledger(ctx) as ledger:
         done = ledger.undo(evening=evening, seen_revision=revision)
-        profile = ledger.evening(done.evening).profile
-    print_recorded(done, profile, as_json, "undone")
+    print_recorded(done, as_json, "undone")
 
 
 def deals_table(players: tuple[str, ...], views: list[DealView], history: bool = False) -> None:

@@ -214,8 +214,9 @@ def _supersede(session: Session, table: Table, deal: Deal, old: DealRevision, fa
 def _recorded(session: Session, table: Table, deal: Deal, row: DealRevision, result: DealResult | None,
               counter: int, duplicate: bool = False) -> Recorded:
     view = _views(session, table, [(deal, row)])[0]
-    return Recorded(evening=table.number, deal=view, result=result, totals=totals(session, table),
-                    evening_revision=counter, next_dealer=next_dealer(session, table), duplicate=duplicate)
+    return Recorded(evening=table.number, profile=table.profile, deal=view, result=result,
+                    totals=totals(session, table), evening_revision=counter, next_dealer=next_dealer(session, table),
+                    duplicate=duplicate)
 
 
 def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str | None = None,
