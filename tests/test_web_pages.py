@@ -10,8 +10,6 @@ from test_web_support import TOKEN, csrf, deal_count, scorekeeper, start, viewer
 
 from ledger import Ledger
 
-SAME_ORIGIN = {"Origin": "http://testserver"}
-
 
 def test_home_leads_to_the_open_evening_or_to_the_list(db_url: str) -> None:
     with viewer(db_url) as phone:
