@@ -18,6 +18,8 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ledger.web.templating import _
+
 COOKIE = "calabresella_write"
 CSRF_FIELD = "csrf"
 
@@ -54,21 +56,22 @@ class Access:
         site's Origin (403)."""
         cookie = request.cookies.get(COOKIE)
         if cookie is None:
-            raise HTTPException(401, "write")
+            raise HTTPException(401, _("open the scorekeeper's link on this phone to write"))
         expected = self.csrf(request)
         given = form.get(CSRF_FIELD)
         if not expected or not isinstance(given, str) or not hmac.compare_digest(given, expected):
-            raise HTTPException(403, "csrf")
+            raise HTTPException(403, _("this form is not from this server's page: reload the page and try again"))
         if not same_origin(request):
-            raise HTTPException(403, "origin")
+            raise HTTPException(403, _("a form from another site cannot write here"))
 
     def check_bearer(self, request: Request) -> None:
         """Refuse an API write without `Authorization: Bearer TOKEN` (401) or with a wrong token (403)."""
-        scheme, _, given = request.headers.get("authorization", "").partition(" ")
+        scheme, _space, given = request.headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not given:
-            raise HTTPException(401, "write", headers={"WWW-Authenticate": "Bearer"})
+            raise HTTPException(401, _("writes need the header Authorization: Bearer TOKEN"),
+                                headers={"WWW-Authenticate": "Bearer"})
         if not self.matches(given.strip()):
-            raise HTTPException(403, "token")
+            raise HTTPException(403, _("the token is wrong: nothing was written"))
 
 
 def same_origin(request: Request) -> bool:

@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from ledger.web.state import evening_number, ledger, render
+from ledger.web.templating import _
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -50,7 +51,7 @@ async def chart(request: Request) -> Response:
     """One chart of the evening as a PNG."""
     kind = request.path_params["kind"]
     if kind not in CHARTS:
-        raise HTTPException(404, "chart")
+        raise HTTPException(404, _("chart %r: the charts are %s") % (kind, ", ".join(CHARTS)))
     info = await run_in_threadpool(ledger(request).evening, evening_number(request))
     image = await run_in_threadpool(_png, ledger(request).engine, info.number, kind)
     return Response(image, media_type="image/png", headers={"Cache-Control": "no-store"})

@@ -10,6 +10,7 @@ from starlette.templating import Jinja2Templates
 from ledger.service import Ledger
 from ledger.web.access import Access
 from ledger.web.live import Feeds
+from ledger.web.templating import _
 
 CURRENT = "current"
 """The path word for the open evening (the most recent one still open)."""
@@ -49,7 +50,7 @@ def evening_number(request: Request) -> int | None:
     if text == CURRENT:
         return None
     if not text.isdecimal() or int(text) < 1:
-        raise HTTPException(404, "evening")
+        raise HTTPException(404, _("evening %r: give its number, or %s") % (text, CURRENT))
     return int(text)
 
 
@@ -57,5 +58,5 @@ def deal_number(request: Request) -> int:
     """The `{deal:int}` of the path, a positive number."""
     number: int = request.path_params["deal"]
     if number < 1:
-        raise HTTPException(404, "deal")
+        raise HTTPException(404, _("deal %d: deals are numbered from 1") % number)
     return number
