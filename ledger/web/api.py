@@ -129,7 +129,8 @@ async def record(request: Request) -> Response:
     key, dealer = _optional(data, "key", str), _optional(data, "dealer", str)
     deal, number = _deal(data), evening_number(request)
     done = await run_in_threadpool(lambda: ledger(request).record(deal, evening=number, dealer=dealer, key=key))
-    return _written(request, done, 200 if done.duplicate else 201)
+    return JSONResponse(done.to_dict(), 200 if done.duplicate else 201,
+                        background=BackgroundTask(feeds(request).recorded, done))
 
 
 async def amend(request: Request) -> Response:

@@ -10,13 +10,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from starlette.concurrency import run_in_threadpool
 
 from ledger.errors import LedgerError
 from ledger.service import Ledger
-from ledger.values import DealView, EveningInfo, Standings
+from ledger.values import DealView, EveningInfo, Recorded, Standings
 
 LAST_DEALS = 6
 """How many of the latest deals the evening page shows."""
@@ -36,6 +36,12 @@ class Live:
         after = dict(self.standings.running)
         return [(deal, after.get(deal.number)) for deal in reversed(self.deals[-LAST_DEALS:])]
 
+    def then(self, done: Recorded, evening: EveningInfo) -> Live:
+        """This evening after one more deal, with the totals the ledger reported after it."""
+        running = [*self.standings.running, (done.deal.number, done.totals)]
+        standings = replace(self.standings, points=done.totals, cents=evening.cents, running=running)
+        return Live(evening, standings, [*self.deals, done.deal])
+
 
 def load_live(ledger: Ledger, evening: int | None) -> Live:
     """Read the evening's page data (blocking: call it in the threadpool)."""
@@ -49,6 +55,7 @@ class Feed:
 
     revision: int = -1
     html: str = ""
+    live: Live | None = None
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     viewers: int = 0
@@ -63,16 +70,33 @@ class Feeds:
         self.poll_seconds = poll_seconds
         self.feeds: dict[int, Feed] = {}
 
+    def publish(self, feed: Feed, live: Live) -> None:
+        """Render the evening once and wake every phone watching it."""
+        feed.revision, feed.live, feed.html = live.evening.revision, live, self.render(live)
+        feed.changed.set()
+        feed.changed = asyncio.Event()
+
     async def refresh(self, evening: int) -> Feed:
-        """Read the evening again and, if its revision moved, render it once and wake its viewers."""
+        """Read the evening again and, if its revision moved, publish it."""
         feed = self.feeds.setdefault(evening, Feed())
         async with feed.lock:
             live = await run_in_threadpool(load_live, self.ledger, evening)
             if live.evening.revision != feed.revision:
-                feed.revision, feed.html = live.evening.revision, self.render(live)
-                feed.changed.set()
-                feed.changed = asyncio.Event()
+                self.publish(feed, live)
         return feed
+
+    async def recorded(self, done: Recorded) -> None:
+        """After a new deal written here: when nothing else changed since the feed's last look, only the deal and
+        the evening's head are new (no reading of every deal); otherwise the whole evening is read again."""
+        feed = self.feeds.get(done.evening)
+        if feed is not None and feed.live is not None and not done.duplicate:
+            async with feed.lock:
+                if feed.revision == done.evening_revision - 1:
+                    evening = await run_in_threadpool(self.ledger.evening, done.evening)
+                    if evening.revision == done.evening_revision:
+                        self.publish(feed, feed.live.then(done, evening))
+                        return
+        await self.refresh(done.evening)
 
     async def stream(self, evening: int, seen: int, lifetime: float) -> AsyncIterator[str]:
         """Server-sent events: the fragment at each revision after `seen`, for `lifetime` seconds (then the
@@ -97,13 +121,15 @@ class Feeds:
             feed.viewers -= 1
 
     async def watch(self) -> None:
-        """Forever: refresh every evening someone watches, for changes made by another process."""
+        """Forever: look at the revision of every evening someone watches, for changes made by another process."""
         while True:
             await asyncio.sleep(self.poll_seconds)
             for number, feed in list(self.feeds.items()):
-                if feed.viewers:
+                if feed.viewers and not feed.lock.locked():
                     with contextlib.suppress(LedgerError):
-                        await self.refresh(number)
+                        info = await run_in_threadpool(self.ledger.evening, number)
+                        if info.revision != feed.revision:
+                            await self.refresh(number)
 
 
 def event(revision: int, html: str) -> str:

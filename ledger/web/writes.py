@@ -85,7 +85,8 @@ async def record(request: Request) -> Response:
             return _question(request, info, asking, line, given, key, error=str(error), status=422)
         live = await run_in_threadpool(load_live, ledger(request), info.number)
         return pages.evening_page(request, live, 422, error=str(error), line=line, given=given)
-    return _shown(request, info.number, done.deal.number)
+    target = f"/evenings/{info.number}?deal={done.deal.number}"
+    return RedirectResponse(target, 303, background=BackgroundTask(feeds(request).recorded, done))
 
 
 def _question(request: Request, info: EveningInfo, fact: str, line: str, given: dict[str, str], key: str | None,
