@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from ledger.cli import deals, play, reporting
+from ledger.cli import deals, play, reporting, serve
 from ledger.cli.app import new_app
 from ledger.cli.demo import demo
 from ledger.cli.evenings import evening_app
@@ -44,6 +44,7 @@ app.command(rich_help_panel="At the table")(deals.record)
 app.command(rich_help_panel="At the table")(deals.undo)
 app.command(rich_help_panel="At the table")(deals.standings)
 app.command(rich_help_panel="At the table")(score)
+app.command(rich_help_panel="At the table")(serve.serve)
 app.command(rich_help_panel="Corrections")(deals.amend)
 app.command(rich_help_panel="Corrections")(deals.void)
 app.command(rich_help_panel="Money")(settle)

@@ -1,0 +1,192 @@
+"""The JSON API: the values' `to_dict()`, as the command line's `--json` prints them.
+
+Reads are open to anyone who can reach the server; writes need `Authorization: Bearer TOKEN`. A user's
+mistake is 422 `{"error": "one line"}`, with `"missing": FACT` when the rules need one more fact.
+"""
+
+from __future__ import annotations
+
+from typing import Any, get_args, get_type_hints
+
+from starlette.background import BackgroundTask
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ledger.errors import LedgerError
+from ledger.rules.build import DealInput
+from ledger.rules.sweeps import MissingFact
+from ledger.service import Deal
+from ledger.values import Recorded
+from ledger.web.state import access, deal_number, evening_number, feeds, ledger
+
+_FACT_TYPES = get_type_hints(DealInput)
+
+
+def user_error(request: Request, error: Exception) -> Response:
+    """A LedgerError as 422 with its one-line message (and the missing fact, if that is what it is)."""
+    body: dict[str, object] = {"error": str(error)}
+    if isinstance(error, MissingFact):
+        body["missing"] = error.fact
+    return JSONResponse(body, 422)
+
+
+def http_error(request: Request, error: Exception) -> Response:
+    """401, 403, 404 as JSON."""
+    assert isinstance(error, HTTPException)
+    return JSONResponse({"error": error.detail}, error.status_code, headers=error.headers)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    """The posted JSON object (after the Bearer token is checked)."""
+    access(request).check_bearer(request)
+    try:
+        data = await request.json() if await request.body() else {}
+    except ValueError:
+        raise LedgerError('the body is not JSON: send an object, e.g. {"line": "bruno solo 22"}') from None
+    if not isinstance(data, dict):
+        raise LedgerError('the body must be a JSON object, e.g. {"line": "bruno solo 22"}')
+    return data
+
+
+def _deal(data: dict[str, Any]) -> Deal:
+    """`{"line": "..."}`, or the deal's facts as the fields of `DealInput`, each of its type."""
+    if "line" in data:
+        line = data.pop("line")
+        if not isinstance(line, str) or data:
+            raise LedgerError('give the deal as {"line": "bruno solo 22"} or as its facts, not both')
+        return line
+    for name, value in data.items():
+        types = get_args(_FACT_TYPES.get(name)) or (_FACT_TYPES.get(name, object),)
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            allowed = " or ".join("null" if t is type(None) else t.__name__ for t in types)
+            raise LedgerError(f"{name} {value!r}: {name} is {allowed}")
+    return DealInput.from_dict(data)
+
+
+def _optional(data: dict[str, Any], name: str, kind: type) -> Any:
+    """A field taken out of the body: None when absent, an error when of another type."""
+    value = data.pop(name, None)
+    if value is not None and (not isinstance(value, kind) or isinstance(value, bool) is not (kind is bool)):
+        raise LedgerError(f"{name} {value!r}: {name} is a {kind.__name__}")
+    return value
+
+
+def _written(request: Request, done: Recorded, status: int = 200) -> Response:
+    """What a write did, and every phone watching the evening told."""
+    return JSONResponse(done.to_dict(), status, background=BackgroundTask(feeds(request).refresh, done.evening))
+
+
+async def list_evenings(request: Request) -> Response:
+    """Every evening, newest first."""
+    return JSONResponse([e.to_dict() for e in await run_in_threadpool(ledger(request).evenings)])
+
+
+async def start_evening(request: Request) -> Response:
+    """`{"players": [...], "profile": "pagat", "options": [...], "stake": "0.10", "currency": "EUR", ...}`."""
+    data = await _body(request)
+    players = data.pop("players", None)
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise LedgerError('players: a list of names in turn order, e.g. ["Anna", "Bruno", "Carla"]')
+    options = data.pop("options", [])
+    if not isinstance(options, list | dict):
+        raise LedgerError('options: a list like ["sweeps=off"] or an object like {"sweeps": false}')
+    fields = {name: _optional(data, name, str) for name in ("dealer", "profile", "stake", "currency", "place", "note")}
+    if data:
+        raise LedgerError(f"unknown fields {', '.join(sorted(data))}")
+    given = {name: value for name, value in fields.items() if value is not None}
+    info = await run_in_threadpool(lambda: ledger(request).start_evening(players, options=options, **given))
+    return JSONResponse(info.to_dict(), 201)
+
+
+async def show_evening(request: Request) -> Response:
+    """The evening: seats, profile, stake, revision, totals, who deals and speaks next."""
+    return JSONResponse((await run_in_threadpool(ledger(request).evening, evening_number(request))).to_dict())
+
+
+async def standings(request: Request) -> Response:
+    """Game points and money per player, and the running totals."""
+    return JSONResponse((await run_in_threadpool(ledger(request).standings, evening_number(request))).to_dict())
+
+
+async def list_deals(request: Request) -> Response:
+    """Every deal's current revision, voided ones included."""
+    info, views = await run_in_threadpool(ledger(request).deals, evening_number(request))
+    return JSONResponse({"evening": info.number, "deals": [v.to_dict() for v in views]})
+
+
+async def deal_history(request: Request) -> Response:
+    """Every revision of one deal, oldest first."""
+    views = await run_in_threadpool(ledger(request).deal_history, deal_number(request), evening_number(request))
+    return JSONResponse({"number": deal_number(request), "revisions": [v.to_dict() for v in views]})
+
+
+async def record(request: Request) -> Response:
+    """Record a deal: `{"line": "bruno solo 22"}` or its facts; `key` makes a retry store it at most once."""
+    data = await _body(request)
+    key, dealer = _optional(data, "key", str), _optional(data, "dealer", str)
+    deal, number = _deal(data), evening_number(request)
+    done = await run_in_threadpool(lambda: ledger(request).record(deal, evening=number, dealer=dealer, key=key))
+    return JSONResponse(done.to_dict(), 200 if done.duplicate else 201,
+                        background=BackgroundTask(feeds(request).recorded, done))
+
+
+async def amend(request: Request) -> Response:
+    """A new revision of the deal: `{"line": "20", "reason": "recount"}` or the facts to change."""
+    data = await _body(request)
+    reason, dealer = _optional(data, "reason", str), _optional(data, "dealer", str)
+    changes, number = _deal(data), evening_number(request)
+    done = await run_in_threadpool(lambda: ledger(request).amend(
+        deal_number(request), changes, reason=reason, evening=number, dealer=dealer))
+    return _written(request, done)
+
+
+async def void(request: Request) -> Response:
+    """Void the deal: `{"reason": "misdeal"}`."""
+    data = await _body(request)
+    reason = _optional(data, "reason", str)
+    number = evening_number(request)
+    done = await run_in_threadpool(lambda: ledger(request).void(deal_number(request), reason=reason, evening=number))
+    return _written(request, done)
+
+
+async def undo(request: Request) -> Response:
+    """Take back the last deal: `{"seen_revision": 12}` refuses it if the evening changed since revision 12."""
+    data = await _body(request)
+    seen = _optional(data, "seen_revision", int)
+    number = evening_number(request)
+    return _written(request, await run_in_threadpool(lambda: ledger(request).undo(evening=number, seen_revision=seen)))
+
+
+async def settlement(request: Request) -> Response:
+    """Money per player and the fewest payments."""
+    info = await run_in_threadpool(ledger(request).evening, evening_number(request))
+    settled = await run_in_threadpool(lambda: ledger(request).settle(evening=info.number))
+    return JSONResponse(settled.to_dict())
+
+
+async def close(request: Request) -> Response:
+    """Close the evening and settle it."""
+    await _body(request)
+    info, settled = await run_in_threadpool(ledger(request).close_evening, evening_number(request))
+    return JSONResponse({"evening": info.number, "closed": True, "settlement": settled.to_dict()},
+                        background=BackgroundTask(feeds(request).refresh, info.number))
+
+
+EVENING = "/evenings/{evening}"
+routes = [
+    Route("/evenings", list_evenings),
+    Route("/evenings", start_evening, methods=["POST"]),
+    Route(EVENING, show_evening),
+    Route(f"{EVENING}/standings", standings),
+    Route(f"{EVENING}/settlement", settlement),
+    Route(f"{EVENING}/close", close, methods=["POST"]),
+    Route(f"{EVENING}/deals", list_deals),
+    Route(f"{EVENING}/deals", record, methods=["POST"]),
+    Route(f"{EVENING}/deals/{{deal:int}}", deal_history),
+    Route(f"{EVENING}/deals/{{deal:int}}/amend", amend, methods=["POST"]),
+    Route(f"{EVENING}/deals/{{deal:int}}/void", void, methods=["POST"]),
+    Route(f"{EVENING}/undo", undo, methods=["POST"]),
+]

@@ -1,0 +1,85 @@
+"""The ASGI app: one `Ledger` for the app's lifetime, the pages, the live feeds, the JSON API under /api."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ledger.errors import LedgerError
+from ledger.service import Ledger
+from ledger.web import api, pages, reporting, writes
+from ledger.web.access import Access
+from ledger.web.live import Feeds
+from ledger.web.state import render
+from ledger.web.templating import make_templates
+
+STATIC = Path(__file__).parent / "static"
+STREAM_SECONDS = 300.0
+"""How long one live stream stays open before the browser reconnects (saying the last revision it got)."""
+
+
+def page_error(request: Request, error: Exception) -> Response:
+    """A user's mistake (422) or a refused, missing page (401, 403, 404) as a page with one line."""
+    status = error.status_code if isinstance(error, HTTPException) else 422
+    message = str(error) if isinstance(error, LedgerError) else None
+    return render(request, "error.html", status, message=message, status_code=status)
+
+
+def create_app(db: str | None, token: str, *, stream_seconds: float = STREAM_SECONDS,
+               poll_seconds: float = 1.0) -> Starlette:
+    """The web front end over the ledger at `db`; `token` lets a browser or an API client write."""
+    templates = make_templates()
+    live_fragment = templates.get_template("live.html")
+
+    access = Access(token)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[dict[str, object]]:
+        ledger = Ledger(db)
+        feeds = Feeds(ledger, lambda live: live_fragment.render(live=live), poll_seconds)
+        watcher = asyncio.create_task(feeds.watch())
+        try:
+            yield {"ledger": ledger, "feeds": feeds, "access": access, "templates": templates,
+                   "stream_seconds": stream_seconds}
+        finally:
+            watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watcher
+            ledger.close()
+
+    evening = "/evenings/{evening}"
+    routes = [
+        Route("/", pages.home),
+        Route("/write", writes.write_link),
+        Route("/evenings", pages.evenings),
+        Route("/evenings", writes.start, methods=["POST"]),
+        Route("/evenings/new", pages.new_evening),
+        Route(evening, pages.evening),
+        Route(f"{evening}/events", pages.events),
+        Route(f"{evening}/deals", pages.deals),
+        Route(f"{evening}/deals", writes.record, methods=["POST"]),
+        Route(f"{evening}/deals/{{deal:int}}", pages.deal),
+        Route(f"{evening}/deals/{{deal:int}}/amend", writes.amend, methods=["POST"]),
+        Route(f"{evening}/deals/{{deal:int}}/void", writes.void, methods=["POST"]),
+        Route(f"{evening}/undo", writes.undo, methods=["POST"]),
+        Route(f"{evening}/settle", pages.settlement),
+        Route(f"{evening}/close", writes.close, methods=["POST"]),
+        Route(f"{evening}/report", reporting.report),
+        Route(f"{evening}/charts", reporting.charts),
+        Route(f"{evening}/charts/{{kind}}.png", reporting.chart),
+        Mount("/api", app=Starlette(routes=api.routes, exception_handlers={
+            LedgerError: api.user_error, HTTPException: api.http_error})),
+        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan,
+                     exception_handlers={LedgerError: page_error, HTTPException: page_error})
+

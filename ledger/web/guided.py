@@ -1,0 +1,88 @@
+"""The guided deal form: big buttons for the facts, and one question at a time for what the rules still need.
+
+Every answer is read by the parser `play` uses for its questions (`parse_answer`), so a tap, a typed word
+and a prefix mean the same on the phone as at the terminal. Answers given so far travel as hidden fields
+in the text the player chose, and are read again with each step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ledger.rules.build import DealInput
+from ledger.rules.contracts import Aggravation, Contract
+from ledger.rules.profiles import Profile
+from ledger.rules.quick import parse_answer
+from ledger.web.templating import N_
+
+FACTS = ("declarer", "contract", "thirds", "holder", "tricks", "last_trick")
+"""The facts a deal can lack, as `MissingFact.fact` names them and `parse_answer` reads them."""
+FIELDS = (*FACTS, "called")
+"""The guided form's fields (the called card is given, never asked for)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One button: the answer it sends and the text on it (a word of the page is translated, a name is not)."""
+
+    value: str
+    label: str
+    word: bool = False
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the page asks for one fact: buttons to tap, or a text box when `choices` is empty."""
+
+    fact: str
+    choices: tuple[Choice, ...] = ()
+
+
+def answers(form: Mapping[str, object]) -> dict[str, str]:
+    """The guided fields given, as typed or tapped (empty ones left out)."""
+    given = {name: form.get(name) for name in FIELDS}
+    return {name: value.strip() for name, value in given.items() if isinstance(value, str) and value.strip()}
+
+
+def deal_input(given: Mapping[str, str], players: Sequence[str], profile: Profile) -> DealInput:
+    """The facts the answers give, each read as `play` reads the answer to its question."""
+    facts: dict[str, object] = {}
+    for fact in FACTS:
+        if fact in given:
+            facts.update(parse_answer(fact, given[fact], players, profile).to_dict())
+    if "called" in given:
+        facts["called"] = given["called"]
+    return DealInput.from_dict(facts)
+
+
+def names_declarer(deal: DealInput) -> bool:
+    """The facts say who declared, or that everyone passed."""
+    return bool(deal.declarer or deal.passed or deal.auction)
+
+
+def contract_choices(profile: Profile) -> tuple[Choice, ...]:
+    """The profile's contracts low to high, then a solissimo raised to dividete or scegliete where it can be."""
+    words = [Choice(profile.word(c), profile.word(c)) for c in profile.bids]
+    if profile.aggravations and Contract.SOLISSIMO in profile.bids:
+        solissimo = profile.word(Contract.SOLISSIMO)
+        words += [Choice(f"{solissimo} {a.value}", f"{solissimo} {a.value}") for a in Aggravation]
+    return tuple(words)
+
+
+def question(fact: str, players: Sequence[str], profile: Profile) -> Question:
+    """The buttons for a fact the deal lacks; points are typed."""
+    if fact == "declarer":
+        return Question(fact, (*(Choice(p, p) for p in players), Choice("pass", N_("pass"), word=True)))
+    if fact == "contract":
+        return Question(fact, contract_choices(profile))
+    if fact == "holder":
+        return Question(fact, (*(Choice(p, p) for p in players), Choice("monte", N_("monte"), word=True),
+                               Choice("declarer", N_("declarer"), word=True)))
+    if fact == "tricks":
+        every = profile.tricks_per_deal(min(profile.active_players, len(players)))
+        return Question(fact, tuple(Choice(str(n), str(n)) for n in range(every + 1)))
+    if fact == "last_trick":
+        return Question(fact, (Choice("decl", N_("declarer side"), word=True),
+                               Choice("opp", N_("opponents"), word=True)))
+    return Question(fact)

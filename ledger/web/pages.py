@@ -1,0 +1,85 @@
+"""Pages that only read: the evenings, one evening as it stands (and its live feed), its deals, its settlement."""
+
+from __future__ import annotations
+
+import secrets
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response, StreamingResponse
+
+from ledger.errors import LedgerError
+from ledger.rules.profiles import DEFAULTS
+from ledger.web import guided
+from ledger.web.live import Live, load_live
+from ledger.web.state import deal_number, evening_number, feeds, ledger, render
+
+
+async def home(request: Request) -> Response:
+    """The open evening, or the list of evenings when none is open."""
+    try:
+        info = await run_in_threadpool(ledger(request).evening)
+    except LedgerError:
+        return RedirectResponse("/evenings", 303)
+    return RedirectResponse(f"/evenings/{info.number}", 303)
+
+
+async def evenings(request: Request) -> Response:
+    """Every evening, newest first."""
+    return render(request, "evenings.html", evenings=await run_in_threadpool(ledger(request).evenings))
+
+
+async def evening(request: Request) -> Response:
+    """The evening as it stands; `?deal=N` shows deal N's result and explanation on top."""
+    live = await run_in_threadpool(load_live, ledger(request), evening_number(request))
+    shown = request.query_params.get("deal", "")
+    result = next((d for d in live.deals if str(d.number) == shown), None)
+    return evening_page(request, live, result=result)
+
+
+def evening_page(request: Request, live: Live, status: int = 200, **context: object) -> Response:
+    """The evening page: the live part, the record forms (for the scorekeeper) and a fresh idempotency key."""
+    profile, players = live.evening.profile, live.evening.players
+    return render(request, "evening.html", status, live=live, key=secrets.token_urlsafe(12),
+                  declarers=guided.question("declarer", players, profile).choices,
+                  contracts=guided.contract_choices(profile),
+                  holders=guided.question("holder", players, profile).choices,
+                  calls_card=bool(profile.calls_card), given=context.pop("given", {}), **context)
+
+
+async def events(request: Request) -> Response:
+    """Server-sent events: the evening's live part at each change after the revision the phone last got."""
+    number = evening_number(request)
+    info = await run_in_threadpool(ledger(request).evening, number)
+    seen = request.headers.get("last-event-id") or request.query_params.get("seen", "")
+    stream = feeds(request).stream(info.number, int(seen) if seen.isdecimal() else -1,
+                                   request.state.stream_seconds)
+    return StreamingResponse(stream, media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+async def deals(request: Request) -> Response:
+    """Every deal of the evening, voided ones marked, each a link to its corrections."""
+    info, views = await run_in_threadpool(ledger(request).deals, evening_number(request))
+    return render(request, "deals.html", evening=info, deals=views)
+
+
+async def deal(request: Request, status: int = 200, **context: object) -> Response:
+    """One deal: every revision, oldest first, and the forms to amend or void it."""
+    number = evening_number(request)
+    info = await run_in_threadpool(ledger(request).evening, number)
+    history = await run_in_threadpool(ledger(request).deal_history, deal_number(request), info.number)
+    return render(request, "deal.html", status, evening=info, history=history, **context)
+
+
+async def settlement(request: Request) -> Response:
+    """Money per player and the fewest payments that settle the evening."""
+    info = await run_in_threadpool(ledger(request).evening, evening_number(request))
+    settled = await run_in_threadpool(lambda: ledger(request).settle(evening=info.number))
+    return render(request, "settle.html", evening=info, settlement=settled)
+
+
+async def new_evening(request: Request, status: int = 200, **context: object) -> Response:
+    """The form that starts an evening."""
+    return render(request, "new_evening.html", status, profiles=list(DEFAULTS), **context)
+

@@ -1,0 +1,62 @@
+"""What every route reaches (the lifespan's state): the one `Ledger`, write access, feeds, templates; path values."""
+
+from __future__ import annotations
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.templating import Jinja2Templates
+
+from ledger.service import Ledger
+from ledger.web.access import Access
+from ledger.web.live import Feeds
+from ledger.web.templating import _
+
+CURRENT = "current"
+"""The path word for the open evening (the most recent one still open)."""
+
+
+def ledger(request: Request) -> Ledger:
+    """The app's ledger, opened once at start-up."""
+    return request.state.ledger
+
+
+def access(request: Request) -> Access:
+    """Who may write on this server."""
+    return request.state.access
+
+
+def feeds(request: Request) -> Feeds:
+    """The evenings' live feeds."""
+    return request.state.feeds
+
+
+def templates(request: Request) -> Jinja2Templates:
+    """The page templates."""
+    return request.state.templates
+
+
+def render(request: Request, name: str, status: int = 200, **context: object) -> Response:
+    """A page, told whether this browser may write and given the CSRF token its forms carry."""
+    guard = access(request)
+    return templates(request).TemplateResponse(
+        request, name, {"can_write": guard.can_write(request), "csrf": guard.csrf(request), **context},
+        status_code=status)
+
+
+def evening_number(request: Request) -> int | None:
+    """The `{evening}` of the path: a number, or None for `current`; anything else is not found."""
+    text = request.path_params["evening"]
+    if text == CURRENT:
+        return None
+    if not text.isdecimal() or int(text) < 1:
+        raise HTTPException(404, _("evening %r: give its number, or %s") % (text, CURRENT))
+    return int(text)
+
+
+def deal_number(request: Request) -> int:
+    """The `{deal:int}` of the path, a positive number."""
+    number: int = request.path_params["deal"]
+    if number < 1:
+        raise HTTPException(404, _("deal %d: deals are numbered from 1") % number)
+    return number

@@ -1,0 +1,145 @@
+"""Forms that write: the write link, starting and closing an evening, recording, amending, voiding, undoing.
+
+Each form post needs the write cookie, its CSRF token and this site's Origin (`Access.check_form`); then
+the form is read, one `Ledger` method runs, and the page either shows the result (after a redirect, so a
+reload writes nothing) or the one-line error with what was typed kept.
+"""
+
+from __future__ import annotations
+
+from starlette.background import BackgroundTask
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from ledger.errors import LedgerError
+from ledger.rules.sweeps import MissingFact
+from ledger.values import EveningInfo
+from ledger.web import guided, pages
+from ledger.web.live import load_live
+from ledger.web.state import access, deal_number, evening_number, feeds, ledger, render
+from ledger.web.templating import _
+
+
+async def write_link(request: Request) -> Response:
+    """The scorekeeper's link: with the right token, this browser may write from now on."""
+    guard = access(request)
+    if not guard.matches(request.query_params.get("token")):
+        return render(request, "error.html", 403, status_code=403,
+                      message=_("This link cannot record deals: its token is wrong."))
+    response = render(request, "welcome.html")
+    guard.remember(response)
+    return response
+
+
+async def _form(request: Request) -> FormData:
+    """The posted form, once the write cookie, CSRF token and Origin are checked."""
+    form = await request.form()
+    access(request).check_form(request, form)
+    return form
+
+
+def _text(form: FormData, name: str) -> str:
+    value = form.get(name)
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _shown(request: Request, evening: int, deal: int | None = None, path: str = "") -> Response:
+    """Back to a page of the evening after a write, and every phone watching it told."""
+    target = f"/evenings/{evening}{path}" + (f"?deal={deal}" if deal is not None else "")
+    return RedirectResponse(target, 303, background=BackgroundTask(feeds(request).refresh, evening))
+
+
+async def start(request: Request) -> Response:
+    """Start an evening: players in turn order, profile and options, stake and currency, place."""
+    form = await _form(request)
+    players = [name.strip() for name in _text(form, "players").split(",") if name.strip()]
+    try:
+        info = await run_in_threadpool(lambda: ledger(request).start_evening(
+            players, profile=_text(form, "profile") or "pagat", options=_text(form, "options").split(),
+            stake=_text(form, "stake") or "0", currency=_text(form, "currency") or "EUR",
+            place=_text(form, "place") or None))
+    except LedgerError as error:
+        return await pages.new_evening(request, 422, error=str(error), form=dict(form))
+    return _shown(request, info.number)
+
+
+async def record(request: Request) -> Response:
+    """Record a deal from the quick line or the guided form; a missing fact is asked for on its own page."""
+    form = await _form(request)
+    info = await run_in_threadpool(ledger(request).evening, evening_number(request))
+    line, given, key = _text(form, "line"), guided.answers(form), _text(form, "key") or None
+    try:
+        more = guided.deal_input(given, info.players, info.profile)
+        if not line and not guided.names_declarer(more):
+            return _question(request, info, "declarer", line, given, key)
+        done = await run_in_threadpool(lambda: ledger(request).record(
+            line or more, evening=info.number, more=more if line and more.to_dict() else None, key=key))
+    except MissingFact as missing:
+        return _question(request, info, missing.fact, line, given, key)
+    except LedgerError as error:
+        asking = _text(form, "asking")
+        if asking in guided.FACTS:
+            given.pop(asking, None)
+            return _question(request, info, asking, line, given, key, error=str(error), status=422)
+        live = await run_in_threadpool(load_live, ledger(request), info.number)
+        return pages.evening_page(request, live, 422, error=str(error), line=line, given=given)
+    target = f"/evenings/{info.number}?deal={done.deal.number}"
+    return RedirectResponse(target, 303, background=BackgroundTask(feeds(request).recorded, done))
+
+
+def _question(request: Request, info: EveningInfo, fact: str, line: str, given: dict[str, str], key: str | None,
+              status: int = 200, **context: object) -> Response:
+    """The page that asks for one fact, the deal so far carried in hidden fields."""
+    carried = {name: value for name, value in given.items() if name != fact}
+    return render(request, "question.html", status, evening=info,
+                  question=guided.question(fact, info.players, info.profile), line=line, given=carried, key=key,
+                  **context)
+
+
+async def amend(request: Request) -> Response:
+    """A new revision of the deal with the facts typed changed, and why."""
+    form = await _form(request)
+    number, line, reason = deal_number(request), _text(form, "line"), _text(form, "reason")
+    try:
+        if not line:
+            raise LedgerError(_("write the facts to change, e.g. 20 for 20 thirds, or chiamo 3D@anna"))
+        done = await run_in_threadpool(lambda: ledger(request).amend(
+            number, line, reason=reason or None, evening=evening_number(request)))
+    except LedgerError as error:
+        return await pages.deal(request, 422, error=str(error), line=line, reason=reason)
+    return _shown(request, done.evening, number)
+
+
+async def void(request: Request) -> Response:
+    """The deal stays in the log but no longer counts."""
+    form = await _form(request)
+    number, reason = deal_number(request), _text(form, "reason")
+    try:
+        done = await run_in_threadpool(lambda: ledger(request).void(
+            number, reason=reason or None, evening=evening_number(request)))
+    except LedgerError as error:
+        return await pages.deal(request, 422, error=str(error), reason=reason)
+    return _shown(request, done.evening, number)
+
+
+async def undo(request: Request) -> Response:
+    """Take back the last deal that stands, unless the evening changed since this phone last saw it."""
+    form = await _form(request)
+    seen = _text(form, "seen_revision")
+    number = evening_number(request)
+    try:
+        done = await run_in_threadpool(lambda: ledger(request).undo(
+            evening=number, seen_revision=int(seen) if seen.isdecimal() else None))
+    except LedgerError as error:
+        live = await run_in_threadpool(load_live, ledger(request), number)
+        return pages.evening_page(request, live, 422, error=str(error))
+    return _shown(request, done.evening, done.deal.number)
+
+
+async def close(request: Request) -> Response:
+    """Close the evening (its deals can no longer change) and show its settlement."""
+    await _form(request)
+    info, _settled = await run_in_threadpool(ledger(request).close_evening, evening_number(request))
+    return _shown(request, info.number, path="/settle")

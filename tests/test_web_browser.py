@@ -1,0 +1,100 @@
+"""A real phone-sized browser: headless Chromium (the system's, nothing downloaded) at 390 x 844 records a deal
+through the guided form on one page, and a second page shows the new standings without being reloaded."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_web_support import TOKEN, start
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path("/tmp/shots")
+PHONE = {"width": 390, "height": 844}
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Chromium at /usr/bin/chromium")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def server(db_url: str) -> Iterator[str]:
+    """`calabresella serve` on a free loopback port over a ledger with evening 1 open; its base URL."""
+    start(db_url)
+    port = _free_port()
+    process = subprocess.Popen(["calabresella", "--db", db_url, "serve", "--port", str(port), "--token", TOKEN],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    said = process.stdout.read() if process.stdout else ""
+                    raise RuntimeError(f"serve did not start: {said}") from None
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def _shoot(page: playwright_api.Page, tmp_path: Path, name: str) -> Path:
+    """A full-page screenshot into tmp_path, copied to /tmp/shots to look at."""
+    shot = tmp_path / f"web-{name}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    SHOTS.mkdir(exist_ok=True)
+    shutil.copy(shot, SHOTS / shot.name)
+    return shot
+
+
+def test_a_deal_tapped_in_on_one_phone_shows_on_another_without_reloading(server: str, tmp_path: Path,
+                                                                        db_url: str) -> None:
+    backend = "pg" if db_url.startswith("postgresql") else "sqlite"
+    with playwright_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM,
+                                         args=["--no-sandbox"] if os.geteuid() == 0 else [])
+        keeper = browser.new_context(viewport=PHONE, device_scale_factor=2).new_page()
+        watcher = browser.new_context(viewport=PHONE, device_scale_factor=2).new_page()
+
+        watcher.goto(f"{server}/")
+        playwright_api.expect(watcher.locator("#live")).to_contain_text("No deals yet.")
+        watcher.evaluate("window.notReloaded = true")
+
+        keeper.goto(f"{server}/write?token={TOKEN}")
+        keeper.wait_for_url(f"{server}/evenings/1")
+        keeper.get_by_role("group", name="Declarer").get_by_text("Bruno", exact=True).click()
+        keeper.get_by_role("group", name="Contract").get_by_text("solo", exact=True).click()
+        keeper.locator("input[name=thirds]").fill("7+1/3")
+        keeper.get_by_role("button", name="Record the deal").click()
+        playwright_api.expect(keeper.locator(".result")).to_contain_text("Deal 1 recorded")
+        playwright_api.expect(keeper.locator(".result")).to_contain_text("solo 2 = 2 from each opponent")
+
+        standings = watcher.locator("#live .standings")
+        playwright_api.expect(standings).to_contain_text("+4", timeout=2000)
+        playwright_api.expect(watcher.locator("#live .running")).to_contain_text("Bruno solo · 7+1/3 · won")
+        assert watcher.evaluate("window.notReloaded") is True
+        assert watcher.locator("form").count() == 0
+
+        _shoot(keeper, tmp_path, f"keeper-{backend}")
+        _shoot(watcher, tmp_path, f"watcher-{backend}")
+        keeper.set_viewport_size({"width": 1280, "height": 900})
+        _shoot(keeper, tmp_path, f"keeper-wide-{backend}")
+        keeper.goto(f"{server}/evenings/1/deals/1")
+        keeper.set_viewport_size(PHONE)
+        _shoot(keeper, tmp_path, f"deal-{backend}")
+        browser.close()
+    assert all((tmp_path / f"web-{n}-{backend}.png").stat().st_size > 10_000 for n in ("keeper", "watcher"))

@@ -1,0 +1,207 @@
+"""The pages over a real ledger (SQLite and PostgreSQL): reading, recording by line and by tapping, the
+questions for missing facts, corrections, starting and closing an evening, and who may write."""
+
+from __future__ import annotations
+
+import re
+
+from test_web_support import TOKEN, csrf, deal_count, scorekeeper, start, viewer
+
+from ledger import Ledger
+
+
+def test_home_leads_to_the_open_evening_or_to_the_list(db_url: str) -> None:
+    with viewer(db_url) as phone:
+        assert phone.get("/").headers["location"] == "/evenings"
+        start(db_url)
+        assert phone.get("/").headers["location"] == "/evenings/1"
+
+
+def test_the_evening_shows_standings_dealer_and_first_speaker_and_a_viewer_gets_no_forms(db_url: str) -> None:
+    start(db_url)
+    with viewer(db_url) as phone:
+        page = phone.get("/evenings/current")
+    assert page.status_code == 200
+    assert "<b>Carla</b> deals, <b>Anna</b> speaks first" in page.text
+    assert "No deals yet." in page.text
+    assert 'name="csrf"' not in page.text and "<form" not in page.text
+    assert 'data-events="/evenings/1/events?seen=0"' in page.text
+
+
+def test_the_write_link_sets_a_strict_httponly_cookie_only_with_the_right_token(db_url: str) -> None:
+    start(db_url)
+    with viewer(db_url) as phone:
+        wrong = phone.get("/write?token=guess")
+        assert wrong.status_code == 403 and "set-cookie" not in wrong.headers
+        right = phone.get(f"/write?token={TOKEN}")
+        cookie = right.headers["set-cookie"].lower()
+        assert right.status_code == 200 and "httponly" in cookie and "samesite=strict" in cookie
+        assert 'name="csrf"' in phone.get("/evenings/1").text
+
+
+def test_a_line_records_the_deal_and_the_result_and_explanation_show_at_once(db_url: str) -> None:
+    start(db_url)
+    with scorekeeper(db_url) as phone:
+        posted = phone.post("/evenings/1/deals", data={"csrf": csrf(phone), "line": "bruno solo 22"})
+        assert posted.status_code == 303 and posted.headers["location"] == "/evenings/1?deal=1"
+        page = phone.get(posted.headers["location"]).text
+    assert "Deal 1 recorded" in page and "Bruno solo · 7+1/3 · won" in page
+    assert "solo 2 = 2 from each opponent" in page
+    assert re.search(r"Bruno.*?<td class=\"num big\">\+4</td>\s*<td class=\"num\">\+0.40 EUR</td>", page, re.S)
+    assert "<b>Anna</b> deals, <b>Bruno</b> speaks first" in page
+
+
+def test_a_retried_form_stores_the_deal_once(db_url: str) -> None:
+    start(db_url)
+    with scorekeeper(db_url) as phone:
+        form = {"csrf": csrf(phone), "line": "bruno solo 22", "key": "tap-1"}
+        first, again = phone.post("/evenings/1/deals", data=form), phone.post("/evenings/1/deals", data=form)
+    assert first.headers["location"] == again.headers["location"] == "/evenings/1?deal=1"
+    assert deal_count(db_url) == 1
+
+
+def test_a_bad_line_is_one_message_with_the_line_kept_and_nothing_written(db_url: str) -> None:
+    start(db_url)
+    with scorekeeper(db_url) as phone:
+        page = phone.post("/evenings/1/deals", data={"csrf": csrf(phone), "line": "zeno solo 22"})
+    assert page.status_code == 422
+    assert len(re.findall(r'class="error"', page.text)) == 1 and "zeno" in page.text
+    assert 'value="zeno solo 22"' in page.text
+    assert deal_count(db_url) == 0
+
+
+def test_the_guided_form_asks_only_for_the_fact_the_rules_still_need(db_url: str) -> None:
+    start(db_url)
+    with scorekeeper(db_url) as phone:
+        token = csrf(phone)
+        asked = phone.post("/evenings/1/deals", data={"csrf": token, "declarer": "Anna", "contract": "solo",
+                                                      "thirds": "35", "key": "k1"})
+        assert asked.status_code == 200 and "How many tricks did the declarer side take?" in asked.text
+        assert len(re.findall(r'<button name="tricks"', asked.text)) == 13
+        carried = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', asked.text))
+        assert carried == {"csrf": token, "key": "k1", "declarer": "Anna", "contract": "solo", "thirds": "35",
+                           "asking": "tricks"}
+        done = phone.post("/evenings/1/deals", data={**carried, "tricks": "12"})
+        assert done.status_code == 303
+        assert "Anna solo · 11+2/3 · won · cappotto" in phone.get(done.headers["location"]).text
+
+
+def test_the_guided_form_asks_who_declared_first(db_url: str) -> None:
+    start(db_url)
+    with scorekeeper(db_url) as phone:
+        asked = phone.post("/evenings/1/deals", data={"csrf": csrf(phone), "contract": "solo", "thirds": "20"})
+        assert "Who declared?" in asked.text
+        assert re.findall(r'<button name="declarer" value="([^"]*)"', asked.text) == ["Anna", "Bruno", "Carla", "pass"]
+        carried = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', asked.text))
+        assert phone.post("/evenings/1/deals", data={**carried, "declarer": "pass"}).status_code == 422
+        assert phone.post("/evenings/1/deals", data={**carried, "declarer": "Carla"}).status_code == 303
+    assert deal_count(db_url) == 1
+
+
+def test_a_short_line_is_completed_question_by_question(db_url: str) -> None:
+    start(db_url)
+    with scorekeeper(db_url) as phone:
+        asked = phone.post("/evenings/1/deals", data={"csrf": csrf(phone), "line": "bruno"})
+        assert "Which contract?" in asked.text and '<input type="hidden" name="line" value="bruno">' in asked.text
+        carried = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', asked.text))
+        asked = phone.post("/evenings/1/deals", data={**carried, "contract": "solissimo scegliete"})
+        assert "How many points did the declarer side take?" in asked.text
+        carried = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', asked.text))
+        wrong = phone.post("/evenings/1/deals", data={**carried, "thirds": "99"})
+        assert wrong.status_code == 422 and "How many points" in wrong.text and 'class="error"' in wrong.text
+        done = phone.post("/evenings/1/deals", data={**carried, "thirds": "7+1/3"})
+        assert done.status_code == 303
+    with Ledger(db_url) as ledger:
+        deal = ledger.deals(1)[1][0]
+    assert (deal.declarer, deal.contract, deal.aggravation, deal.declarer_thirds) == ("Bruno", "solissimo",
+                                                                                     "scegliete", 22)
+
+
+def test_amend_void_and_undo_from_the_phone(db_url: str) -> None:
+    start(db_url)
+    with scorekeeper(db_url) as phone:
+        token = csrf(phone)
+        for line in ("bruno solo 22", "carla chiamo 3D@anna 20", "anna solo 19"):
+            phone.post("/evenings/1/deals", data={"csrf": token, "line": line})
+        deal_page = phone.get("/evenings/1/deals/1").text
+        assert "Amend the deal" in deal_page and "Void the deal" in deal_page
+        no_reason = phone.post("/evenings/1/deals/1/amend", data={"csrf": token, "line": "15"})
+        assert no_reason.status_code == 422 and "reason" in no_reason.text
+        amended = phone.post("/evenings/1/deals/1/amend", data={"csrf": token, "line": "15", "reason": "recount"})
+        assert "Deal 1 amended" in phone.get(amended.headers["location"]).text
+        history = phone.get("/evenings/1/deals/1").text
+        assert "Revisions" in history and "recount" in history and "Bruno solo · 5 · lost" in history
+        voided = phone.post("/evenings/1/deals/2/void", data={"csrf": token, "reason": "misdeal"})
+        assert "Deal 2 voided" in phone.get(voided.headers["location"]).text
+        stale = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": "3"})
+        assert stale.status_code == 422 and "undo refused" in stale.text
+        seen = re.search(r'name="seen_revision" value="(\d+)"', stale.text).group(1)
+        undone = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": seen})
+        assert undone.headers["location"] == "/evenings/1?deal=3"
+        listed = phone.get("/evenings/1/deals").text
+    assert listed.count('class="voided"') == 2 and "void: misdeal" in listed
+
+
+def test_start_an_evening_from_the_phone_and_several_evenings_at_once(db_url: str) -> None:
+    start(db_url)
+    with scorekeeper(db_url) as phone:
+        token = csrf(phone, "/evenings/new")
+        refused = phone.post("/evenings", data={"csrf": token, "players": "Dora,Dora,Elio", "stake": "0.05"})
+        assert refused.status_code == 422 and 'class="error"' in refused.text
+        assert 'value="Dora,Dora,Elio"' in refused.text
+        started = phone.post("/evenings", data={"csrf": token, "players": "Dora, Elio, Fede", "profile": "tretre",
+                                                "stake": "0.05", "currency": "CHF", "place": "Osteria"})
+        assert started.headers["location"] == "/evenings/2"
+        phone.post("/evenings/1/deals", data={"csrf": token, "line": "bruno solo 22"})
+        phone.post("/evenings/2/deals", data={"csrf": token, "line": "elio solo 22"})
+        listed = phone.get("/evenings").text
+        second = phone.get("/evenings/2").text
+    assert "Evening 2" in listed and "Osteria" in listed and "Evening 1" in listed
+    assert "tretre" in second and "CHF" in second and "Elio solo" in second and "Bruno" not in second
+
+
+def test_settle_then_close_the_evening(db_url: str) -> None:
+    start(db_url)
+    with scorekeeper(db_url) as phone:
+        token = csrf(phone)
+        phone.post("/evenings/1/deals", data={"csrf": token, "line": "bruno solo 22"})
+        settle = phone.get("/evenings/1/settle").text
+        assert "<b>Anna</b> pays <b>Bruno</b>" in settle and "0.20 EUR" in settle and "Close the evening" in settle
+        closed = phone.post("/evenings/1/close", data={"csrf": token})
+        assert closed.headers["location"] == "/evenings/1/settle"
+        assert "Closed at" in phone.get("/evenings/1/settle").text
+        page = phone.get("/evenings/1").text
+        assert "Record a deal" not in page and "no deal can change" in page
+        assert phone.post("/evenings/1/deals", data={"csrf": token, "line": "anna solo 20"}).status_code == 422
+        assert phone.get("/").headers["location"] == "/evenings"
+
+
+def test_charts_page_and_images(db_url: str) -> None:
+    start(db_url)
+    with scorekeeper(db_url) as phone:
+        assert "No deals yet." in phone.get("/evenings/1/charts").text
+        phone.post("/evenings/1/deals", data={"csrf": csrf(phone), "line": "bruno solo 22"})
+        page = phone.get("/evenings/1/charts").text
+        kinds = re.findall(r'/evenings/1/charts/(\w+)\.png', page)
+        assert kinds == ["running", "money", "contracts", "thirds", "pairings"]
+        image = phone.get("/evenings/1/charts/running.png")
+        assert image.headers["content-type"] == "image/png" and image.content.startswith(b"\x89PNG")
+        assert phone.get("/evenings/1/charts/pie.png").status_code == 404
+
+
+def test_the_evening_report_is_served(db_url: str) -> None:
+    start(db_url)
+    with scorekeeper(db_url) as phone:
+        phone.post("/evenings/1/deals", data={"csrf": csrf(phone), "line": "bruno solo 22"})
+        report = phone.get("/evenings/1/report")
+    assert report.status_code == 200 and report.text.lower().startswith("<!doctype html>") and "Evening 1" in report.text
+
+
+def test_unknown_evenings_and_deals(db_url: str) -> None:
+    start(db_url)
+    with viewer(db_url) as phone:
+        assert phone.get("/evenings/first").status_code == 404
+        missing = phone.get("/evenings/9")
+        assert missing.status_code == 422 and "evening 9 does not exist" in missing.text
+        assert phone.get("/evenings/1/deals/4").status_code == 422
+        assert phone.get("/nowhere").status_code == 404

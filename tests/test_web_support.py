@@ -1,0 +1,54 @@
+"""Helpers shared by the web tests: the app on the ledger under test, seen from the scorekeeper's phone
+(holding the write cookie) or another player's, each a Starlette TestClient with the app's lifespan running."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # Starlette asks for httpx2, which the package index does not have yet
+    from starlette.testclient import TestClient
+
+from ledger import Ledger
+from ledger.web.app import create_app
+
+TOKEN = "table-token-for-tests"
+PLAYERS = ("Anna", "Bruno", "Carla")
+BEARER = {"Authorization": f"Bearer {TOKEN}"}
+
+
+def start(db: str, players: tuple[str, ...] = PLAYERS, **options: str) -> int:
+    """Start an evening straight through the service; its number."""
+    with Ledger(db) as ledger:
+        return ledger.start_evening(players, stake="0.10", **options).number
+
+
+@contextmanager
+def viewer(db: str) -> Iterator[TestClient]:
+    """A player's phone on the app: it opened the look-only link."""
+    with TestClient(create_app(db, TOKEN, stream_seconds=0.3, poll_seconds=0.05), follow_redirects=False) as phone:
+        yield phone
+
+
+@contextmanager
+def scorekeeper(db: str) -> Iterator[TestClient]:
+    """The scorekeeper's phone: it opened the write link, so it holds the write cookie."""
+    with viewer(db) as phone:
+        assert phone.get(f"/write?token={TOKEN}").status_code == 200
+        yield phone
+
+
+def csrf(browser: TestClient, path: str = "/evenings/1") -> str:
+    """The CSRF token in the forms of a page."""
+    found = re.search(r'name="csrf" value="([^"]*)"', browser.get(path).text)
+    assert found, f"no form on {path}"
+    return found.group(1)
+
+
+def deal_count(db: str, evening: int = 1) -> int:
+    """How many deals the evening has, read straight from the ledger."""
+    with Ledger(db) as ledger:
+        return len(ledger.deals(evening)[1])
