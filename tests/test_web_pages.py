@@ -194,7 +194,8 @@ def test_the_evening_report_is_served(db_url: str) -> None:
     with scorekeeper(db_url) as phone:
         phone.post("/evenings/1/deals", data={"csrf": csrf(phone), "line": "bruno solo 22"})
         report = phone.get("/evenings/1/report")
-    assert report.status_code == 200 and report.text.lower().startswith("<!doctype html>") and "Evening 1" in report.text
+    assert report.status_code == 200 and report.text.lower().startswith("<!doctype html>")
+    assert "Evening 1" in report.text
 
 
 def test_unknown_evenings_and_deals(db_url: str) -> None:
