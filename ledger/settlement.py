@@ -39,18 +39,6 @@ def money_cents(points: Mapping[str, int], stake_cents: int) -> dict[str, int]:
     return {name: score * stake_cents for name, score in points.items()}
 
 
-def format_cents(cents: int, currency: str | None = None, *, signed: bool = False) -> str:
-    """Render integer cents as ``"-0.10 EUR"``: two decimals, a minus sign for negatives (and a plus sign
-    for positives when `signed`), the currency after when given.
-
-    >>> format_cents(-10, "EUR"), format_cents(150, signed=True), format_cents(0, signed=True)
-    ('-0.10 EUR', '+1.50', '+0.00')
-    """
-    whole, part = divmod(abs(cents), 100)
-    sign = "-" if cents < 0 else "+" if signed else ""
-    return f"{sign}{whole}.{part:02d}" + (f" {currency}" if currency else "")
-
-
 def fewest_payments(balances: Mapping[str, int]) -> list[Payment]:
     """Payments clearing every balance (cents; positive = is owed) with the fewest payments possible.
 

@@ -15,9 +15,10 @@ from sqlalchemy import Engine, func
 from sqlmodel import Session, select
 
 from ledger.errors import LedgerError
+from ledger.fmt import format_cents
 from ledger.rules.facts import DECLARER, MONTE
 from ledger.rules.profiles import Profile
-from ledger.settlement import fewest_payments, format_cents, money_cents
+from ledger.settlement import fewest_payments, money_cents
 from ledger.store.deals import list_deals, totals
 from ledger.store.evenings import get_table
 from ledger.store.models import Evening

@@ -11,8 +11,8 @@ from ledger.cli.deal_options import with_deal_options
 from ledger.cli.options import EveningOption
 from ledger.cli.render import console, deal_table, local_time, signed, totals_line
 from ledger.cli.session import open_ledger
+from ledger.fmt import format_cents
 from ledger.rules.build import DealInput
-from ledger.settlement import format_cents
 from ledger.summary import brief, headline
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from ledger.cli.app import JsonFlag, new_app, print_json
 from ledger.cli.options import EveningOption, OptionsOption, ProfileOption, split_players
 from ledger.cli.render import console, local_time, print_settlement
 from ledger.cli.session import open_ledger
-from ledger.settlement import format_cents
+from ledger.fmt import format_cents
 
 evening_app = new_app("evening", "Start, list, show and close evenings.")
 

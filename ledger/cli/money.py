@@ -11,7 +11,7 @@ from ledger.cli.options import EveningOption
 from ledger.cli.render import console, print_settlement
 from ledger.cli.session import open_ledger
 from ledger.clock import parse_date
-from ledger.settlement import format_cents
+from ledger.fmt import format_cents
 
 
 def settle(

@@ -22,11 +22,11 @@ from ledger.cli.options import EveningOption, split_players
 from ledger.cli.render import console, deal_table, print_money, print_settlement, totals_line
 from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError
+from ledger.fmt import format_cents
 from ledger.rules.build import DealInput
 from ledger.rules.facts import DealFacts
 from ledger.rules.profiles import Profile
 from ledger.rules.quick import KEYS, SYNTAX, parse_answer, parse_quick_line
-from ledger.settlement import format_cents
 from ledger.summary import headline
 
 if TYPE_CHECKING:

@@ -13,9 +13,9 @@ if TYPE_CHECKING:
     from ledger.values import Settlement
 
 from ledger.clock import as_local
+from ledger.fmt import format_cents
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
-from ledger.settlement import format_cents
 from ledger.summary import headline
 
 console = Console(highlight=False)
