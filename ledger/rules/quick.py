@@ -128,7 +128,8 @@ KEY_HELP = N_("t (thirds), points, tricks, last, holder, called, dealer, auction
 PLAY_HELP = "chiamo, mediatore, solo, solissimo, dividete, scegliete"
 
 _FIELD_NAMES = {"declarer": N_("declarer"), "passed": N_("passed"), "contract": N_("contract"),
-                "aggravation": N_("aggravation"), "called": N_("called"), "holder": N_("holder"), "thirds": N_("thirds"),
+                "aggravation": N_("aggravation"), "called": N_("called"), "holder": N_("holder"),
+                "thirds": N_("thirds"),
                 "tricks": N_("tricks"), "last_trick": N_("last trick"), "auction": N_("auction")}
 
 
