@@ -278,7 +278,8 @@ class Play:
         """Take back the last deal, unless the evening changed since this session last saw it."""
         _no_arguments("undo", rest)
         undo = self.ledger.undo
-        self.show(self.write(DealInput(), lambda _typed: undo(evening=self.number, seen_revision=self.seen)), _("undone"))
+        done = self.write(DealInput(), lambda _typed: undo(evening=self.number, seen_revision=self.seen))
+        self.show(done, _("undone"))
 
     def deals(self, rest: str) -> None:
         """The evening's deals, voided ones struck through."""
