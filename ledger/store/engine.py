@@ -39,8 +39,8 @@ def resolve_url(given: str | None = None) -> str:
         try:
             url = make_url(target)
         except ArgumentError:
-            message = f"--db {target!r}: not a database URL (sqlite:///FILE or postgresql+psycopg://...)"
-            raise LedgerError(message) from None
+            raise LedgerError(_("--db {target!r}: not a database URL (sqlite:///FILE or "
+                                "postgresql+psycopg://...)").format(target=target)) from None
         if url.get_backend_name() not in ("sqlite", "postgresql"):
             raise LedgerError(_("--db {target!r}: the ledger runs on SQLite or PostgreSQL "
                                 "(postgresql+psycopg://...)").format(
