@@ -149,7 +149,8 @@ def deals_table(players: tuple[str, ...], views: list[DealView], history: bool =
         grid.add_column(player, justify="right")
     grid.add_column(_("explanation") if not history else _("when / why"))
     for view in views:
-        note = f"{local_time(view.recorded_at)} {view.reason or _('recorded')}" if history else view.explanation
+        reason = view.reason or _("recorded")
+        note = f"{local_time(view.recorded_at)} {reason}" if history else view.explanation
         style = "strike dim" if view.voided or (history and view.superseded_at) else None
         if view.voided and not history:
             note = _("VOID: {reason}").format(reason=view.void_reason)

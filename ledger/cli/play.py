@@ -159,7 +159,7 @@ class Play:
         """Who deals next and who speaks first."""
         facts = DealFacts(players=self.players, dealer=self.dealer)
         out = facts.sitting_out(self.profile)
-        deals = f"{self.dealer} deals and sits out" if out else f"{self.dealer} deals"
+        deals = (_("{dealer} deals and sits out") if out else _("{dealer} deals")).format(dealer=self.dealer)
         console.print(_("Next deal: {deals}, {speaker} speaks first.").format(
             deals=deals, speaker=facts.active(self.profile)[0]), markup=False)
 
