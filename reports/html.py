@@ -194,7 +194,8 @@ def _standings(data: EveningData) -> str:
     cents = money_cents(data.points, data.stake_cents)
     order = sorted(data.players, key=lambda p: (-data.points[p], p.casefold()))
     winners = _winners(data.points)
-    badge = f'<span class="badge">{escape(_("winner"))}</span>'
+    winner = _("winner")
+    badge = f'<span class="badge">{escape(winner)}</span>'
     rows = [[escape(p) + (badge if p in winners else ""), _signed(data.points[p]),
              escape(format_cents(cents[p], data.currency))] for p in order]
     return _table([_("player"), _("game points"), _("money")], rows, [1, 2],
@@ -231,7 +232,12 @@ def _chart_figures(frames: Frames) -> str:
         svg = base64.b64encode(charts.image_bytes(figure, "svg")).decode("ascii")
         image = f'<img src="data:image/svg+xml;base64,{svg}" alt="{escape(caption)}" width="1200" height="750">'
         parts.append(f'<figure id="chart-{kind}">{image}<figcaption>{escape(caption)}</figcaption></figure>')
-    return "".join(parts) or f"<p>{escape(_('No charts: no deal stands yet.'))}</p>"
+    none = _("No charts: no deal stands yet.")
+    return "".join(parts) or f"<p>{escape(none)}</p>"
+
+
+def _section(anchor: str, heading: str, body: str) -> str:
+    return f'<section id="{anchor}"><h2>{escape(heading)}</h2>{body}</section>'
 
 
 def evening_report(engine: Engine, evening: int | None = None) -> str:
@@ -247,11 +253,11 @@ def render(data: EveningData) -> str:
         f'<p class="meta">{" · ".join(escape(m) for m in data.meta)}</p>',
         f'<p class="meta">{escape(data.note)}</p>' if data.note else "",
         _winner_line(data),
-        f'<section id="seats"><h2>{_("Seats, in turn order")}</h2>{_seats(data)}</section>',
-        f'<section id="standings"><h2>{_("Standings")}</h2>{_standings(data)}</section>',
-        f'<section id="settlement"><h2>{_("Settlement")}</h2>{_settlement(data)}</section>',
-        f'<section id="deals"><h2>{_("Deals")}</h2>{_deals_section(data)}</section>',
-        f'<section id="charts"><h2>{_("Charts")}</h2>{_chart_figures(data.frames)}</section>',
+        _section("seats", _("Seats, in turn order"), _seats(data)),
+        _section("standings", _("Standings"), _standings(data)),
+        _section("settlement", _("Settlement"), _settlement(data)),
+        _section("deals", _("Deals"), _deals_section(data)),
+        _section("charts", _("Charts"), _chart_figures(data.frames)),
     ]
     return (
         f'<!DOCTYPE html>\n<html lang="{language()}"><head><meta charset="utf-8">'
