@@ -283,3 +283,10 @@ def test_the_report_and_a_chart_in_italian(tmp_path: Path) -> None:
 
 def test_english_stays_the_source_language() -> None:
     assert SOURCE_LANGUAGE == "en" and _("game points") == "game points"
+
+
+def test_the_italian_readme_has_the_same_two_set_up_commands() -> None:
+    def blocks(name: str) -> list[str]:
+        return re.findall(r"```bash\n(.*?)```", (ROOT / name).read_text(), re.S)[:2]
+
+    assert len(blocks("README.md")) == 2 and blocks("README.it.md") == blocks("README.md")
