@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 from ledger.errors import LedgerError
+from ledger.i18n import _
 
 
 def utcnow() -> datetime:
@@ -29,4 +30,5 @@ def parse_date(text: str | None, option: str) -> date | None:
     try:
         return date.fromisoformat(text.strip())
     except ValueError:
-        raise LedgerError(f"{option} {text!r}: a date as YYYY-MM-DD, e.g. 2024-03-01") from None
+        raise LedgerError(_("{option} {text!r}: a date as YYYY-MM-DD, e.g. 2024-03-01").format(
+            option=option, text=text)) from None

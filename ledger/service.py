@@ -225,11 +225,12 @@ class Ledger:
         import json
 
         from ledger.errors import LedgerError
+        from ledger.i18n import _
         from ledger.store.evenings import get_table
         from ledger.store.transfer import export_csv, export_data
 
         if fmt not in ("json", "csv"):
-            raise LedgerError(f"--format {fmt!r}: json or csv")
+            raise LedgerError(_("--format {fmt!r}: json or csv").format(fmt=fmt))
         with self._session() as session:
             if evening is not None:
                 get_table(session, evening)
@@ -264,12 +265,13 @@ def _player(row: Any) -> PlayerInfo:
 def _typed(deal: Deal, table: Table, dealer: str | None) -> tuple[DealInput, str | None]:
     """The deal's typed facts and its dealer, from a quick line or as given."""
     from ledger.errors import LedgerError
+    from ledger.i18n import _
 
     if isinstance(deal, DealInput):
         return deal, dealer
     quick = parse_quick_line(deal, table.players, table.profile)
     if quick.dealer and dealer:
-        raise LedgerError("give the dealer once: dealer= in the line or --dealer")
+        raise LedgerError(_("give the dealer once: dealer= in the line or --dealer"))
     return quick.deal, dealer or quick.dealer
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import cache, reduce
 
 from ledger.errors import LedgerError
+from ledger.i18n import _
 
 EXACT_LIMIT = 20
 """Most non-zero balances for which :func:`fewest_payments` searches for the true minimum."""
@@ -27,28 +28,19 @@ class Payment:
 
     def __post_init__(self) -> None:
         if self.cents < 1:
-            raise LedgerError(f"payment of {self.cents} cents from {self.payer} to {self.payee}: must be at least 1")
+            raise LedgerError(_("payment of {cents} cents from {payer} to {payee}: must be at least 1").format(
+                cents=self.cents, payer=self.payer, payee=self.payee))
         if self.payer == self.payee:
-            raise LedgerError(f"payment from {self.payer} to {self.payee}: payer and payee must differ")
+            raise LedgerError(_("payment from {payer} to {payee}: payer and payee must differ").format(
+                payer=self.payer, payee=self.payee))
 
 
 def money_cents(points: Mapping[str, int], stake_cents: int) -> dict[str, int]:
     """Game points per player times the stake per point, in cents; keeps the input order."""
     if stake_cents < 0:
-        raise LedgerError(f"stake of {stake_cents} cents per point: must be 0 or more")
+        raise LedgerError(_("stake of {stake_cents} cents per point: must be 0 or more").format(
+            stake_cents=stake_cents))
     return {name: score * stake_cents for name, score in points.items()}
-
-
-def format_cents(cents: int, currency: str | None = None, *, signed: bool = False) -> str:
-    """Render integer cents as ``"-0.10 EUR"``: two decimals, a minus sign for negatives (and a plus sign
-    for positives when `signed`), the currency after when given.
-
-    >>> format_cents(-10, "EUR"), format_cents(150, signed=True), format_cents(0, signed=True)
-    ('-0.10 EUR', '+1.50', '+0.00')
-    """
-    whole, part = divmod(abs(cents), 100)
-    sign = "-" if cents < 0 else "+" if signed else ""
-    return f"{sign}{whole}.{part:02d}" + (f" {currency}" if currency else "")
 
 
 def fewest_payments(balances: Mapping[str, int]) -> list[Payment]:
@@ -72,7 +64,7 @@ def fewest_payments(balances: Mapping[str, int]) -> list[Payment]:
 
     Raises LedgerError if the balances do not sum to exactly zero. Sorted by payer, then payee.
     """
-    _require_zero_sum(balances, "the balances (cents)")
+    _require_zero_sum(balances, _("the balances (cents)"))
     names = sorted((name for name, cents in balances.items() if cents), key=_name_key)
     values = [balances[name] for name in names]
     if len(names) > EXACT_LIMIT:
@@ -88,8 +80,8 @@ def round_balances(balances: Mapping[str, int], unit_cents: int) -> tuple[dict[s
     unit_cents``, both in input order. Raises LedgerError for ``unit_cents < 1`` or balances not summing to 0.
     """
     if unit_cents < 1:
-        raise LedgerError(f"rounding unit of {unit_cents} cents: must be at least 1")
-    _require_zero_sum(balances, "the balances (cents)")
+        raise LedgerError(_("rounding unit of {unit_cents} cents: must be at least 1").format(unit_cents=unit_cents))
+    _require_zero_sum(balances, _("the balances (cents)"))
     remainders = {name: cents % unit_cents for name, cents in balances.items()}
     missing_units = sum(remainders.values()) // unit_cents
     by_remainder = sorted(balances, key=lambda name: (-remainders[name], _name_key(name)))
@@ -110,7 +102,7 @@ def pair_flows(deals: Iterable[Mapping[str, int]]) -> list[Payment]:
     """
     owed: defaultdict[tuple[str, str], int] = defaultdict(int)
     for number, deal in enumerate(deals, start=1):
-        _require_zero_sum(deal, f"the payouts of deal {number}")
+        _require_zero_sum(deal, _("the payouts of deal {number}").format(number=number))
         losers = [(name, -score) for name, score in deal.items() if score < 0]
         winners = [(name, score) for name, score in deal.items() if score > 0]
         for payment in _staircase(losers, winners):
@@ -130,7 +122,7 @@ def _sorted(payments: Iterable[Payment]) -> list[Payment]:
 def _require_zero_sum(amounts: Mapping[str, int], what: str) -> None:
     total = sum(amounts.values())
     if total:
-        raise LedgerError(f"{what} add up to {total}; they must add up to exactly 0")
+        raise LedgerError(_("{what} add up to {total}; they must add up to exactly 0").format(what=what, total=total))
 
 
 def _pair_payment(pair: tuple[str, str], first_owes_second: int) -> Payment:

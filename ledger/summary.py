@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ledger.i18n import _
 from ledger.rules.contracts import Contract
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
@@ -24,22 +25,24 @@ def headline(deal: DealView | DealResult, profile: Profile) -> str:
     'Bruno solo: 33 thirds (11), won, stramazzo'
     """
     if deal.passed:
-        return "All passed."
+        return _("All passed.")
     assert deal.contract is not None and deal.declarer_thirds is not None
     aggravation = _word(deal.aggravation)
     contract = profile.word(Contract(_word(deal.contract))) + (f" {aggravation}" if aggravation else "")
     if len(profile.bids) == 1:
         contract += "s"  # the one bid of the game: `Anna plays`
     thirds = deal.declarer_thirds
-    points = f"{thirds} of 35" if profile.american else f"{thirds} thirds ({profile.format_points(thirds)})"
+    points = (_("{thirds} of 35").format(thirds=thirds) if profile.american else
+              _("{thirds} thirds ({points})").format(thirds=thirds, points=profile.format_points(thirds)))
     sweep = f", {_word(deal.sweep)}" if deal.sweep else ""
-    return f"{deal.declarer} {contract}: {points}, {'won' if deal.declarer_won else 'lost'}{sweep}"
+    outcome = _("won") if deal.declarer_won else _("lost")
+    return f"{deal.declarer} {contract}: {points}, {outcome}{sweep}"
 
 
 def brief(deal: DealView) -> str:
     """`Bruno solo 22 stramazzo` for a row of a table, or `all passed`."""
     if deal.passed:
-        return "all passed"
+        return _("all passed")
     contract = " ".join(part for part in (deal.contract, deal.aggravation) if part)
     parts = (deal.declarer, contract, deal.declarer_thirds, deal.sweep)
     return " ".join(str(part) for part in parts if part is not None)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ledger.fmt import plain_cents
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
-from ledger.settlement import Payment, format_cents
+from ledger.settlement import Payment
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -188,7 +189,7 @@ class Standings:
 def payments_dict(payments: list[Payment], currency: str | None = None) -> list[dict[str, object]]:
     """Payments as plain values; with the currency, each with its amount written out."""
     return [{"payer": p.payer, "payee": p.payee, "cents": p.cents,
-             **({"amount": format_cents(p.cents, currency)} if currency else {})} for p in payments]
+             **({"amount": plain_cents(p.cents, currency)} if currency else {})} for p in payments]
 
 
 @dataclass(frozen=True)
@@ -245,5 +246,5 @@ class PaymentInfo:
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values (money in cents)."""
         return {"id": self.id, "payer": self.payer, "payee": self.payee, "cents": self.cents,
-                "amount": format_cents(self.cents, self.currency), "currency": self.currency,
+                "amount": plain_cents(self.cents, self.currency), "currency": self.currency,
                 "evening": self.evening, "note": self.note, "paid_at": self.paid_at.isoformat()}

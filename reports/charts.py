@@ -16,6 +16,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from ledger.errors import LedgerError
+from ledger.i18n import _
 from ledger.rules.cards import DEAL_THIRDS
 from ledger.rules.scoring import WIN_THIRDS
 from reports import stats
@@ -52,7 +53,8 @@ def _figure(title: str, xlabel: str, ylabel: str) -> tuple[Figure, Axes]:
 
 def _require(frame: pd.DataFrame, kind: str, frames: Frames, what: str = "deals") -> None:
     if frame.empty:
-        raise LedgerError(f"chart {kind}: no {what} match {frames.filters.describe()}; record some deals first")
+        raise LedgerError(_("chart {kind}: no {what} match {describe}; record some deals first").format(
+            kind=kind, what=what, describe=frames.filters.describe()))
 
 
 def running(frames: Frames) -> Figure:
@@ -66,7 +68,8 @@ def running(frames: Frames) -> Figure:
     table = p.pivot_table(index="number", columns="player", values="points", aggfunc="sum", observed=True)
     table = pd.concat([pd.DataFrame(0, index=[0], columns=table.columns), table.cumsum()])
     table = table.reindex(range(int(table.index.max()) + 1)).ffill()  # a voided deal changes nobody's total
-    figure, axes = _figure(f"Evening {evening}: running game points", "deal", "game points")
+    figure, axes = _figure(_("Evening {evening}: running game points").format(
+        evening=evening), _("deal"), _("game points"))
     _lines(axes, table, player_colours(frames.players))
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     _mark_voided(axes, frames.voided.loc[frames.voided["evening"] == evening, "number"])
@@ -113,7 +116,8 @@ def money(frames: Frames) -> Figure:
     table = p.pivot_table(index="evening", columns=columns, values="money_cents", aggfunc="sum", observed=True)
     table = table.cumsum() / 100  # an absent player stays NaN; the running total carries on past the gap
     unit = currencies[0] if len(currencies) == 1 else "in its currency"
-    figure, axes = _figure("Money across evenings", "evening", f"money won, running total ({unit})")
+    figure, axes = _figure(_("Money across evenings"), _("evening"), _("money won, running total ({unit})").format(
+        unit=unit))
     started = frames.evenings["started_at"].reindex(table.index).dt.tz_convert(None).dt.strftime("%Y-%m-%d")
     labels = [f"{number}\n{day}" for number, day in zip(table.index, started, strict=True)]
     _lines(axes, table.reset_index(drop=True), player_colours(frames.players))
@@ -128,7 +132,7 @@ def contracts(frames: Frames) -> Figure:
     table = stats.contracts(frames)
     _require(table, "contracts", frames, "played deals")
     labels = [f"{c}\n{a}" if a else str(c) for c, a in zip(table["contract"], table["aggravation"], strict=True)]
-    figure, axes = _figure("Contracts: deals played, and the declarer's win rate", "contract", "deals")
+    figure, axes = _figure(_("Contracts: deals played, and the declarer's win rate"), _("contract"), _("deals"))
     x = np.arange(len(table))
     axes.bar(x, table["won"], color=WON, label="won")
     axes.bar(x, table["deals"] - table["won"], bottom=table["won"], color=LOST, label="lost")
@@ -146,7 +150,7 @@ def thirds(frames: Frames) -> Figure:
     """Histogram of the declarer side's thirds, with the line at 18 where the declarer wins."""
     values = frames.deals["declarer_thirds"].dropna().astype(int)
     _require(values.to_frame(), "thirds", frames, "played deals")
-    figure, axes = _figure("Declarer side's thirds", "thirds taken by the declarer side (of 35)", "deals")
+    figure, axes = _figure(_("Declarer side's thirds"), _("thirds taken by the declarer side (of 35)"), _("deals"))
     counts = np.bincount(values, minlength=DEAL_THIRDS + 1)
     axes.bar(np.arange(DEAL_THIRDS + 1), counts, width=0.8, color="#1565c0")
     axes.axvline(WIN_THIRDS - 0.5, color=LOST, linewidth=2, label=f"{WIN_THIRDS} and over: the declarer wins")
@@ -170,7 +174,7 @@ def pairings(frames: Frames) -> Figure:
         a, b = index[row.player_a], index[row.player_b]
         grid[a, b], grid[b, a] = row.points_a / row.deals, row.points_b / row.deals
         count[a, b] = count[b, a] = row.deals
-    figure, axes = _figure("Defending together: points per deal", "partner in defence", "player")
+    figure, axes = _figure(_("Defending together: points per deal"), _("partner in defence"), _("player"))
     axes.grid(False)
     limit = max(float(np.nanmax(np.abs(grid))), 0.5)
     cmap = matplotlib.colormaps["RdBu"].with_extremes(bad=NO_DATA)
@@ -195,7 +199,8 @@ def check_kind(kind: str) -> Callable[[Frames], Figure]:
     if kind not in KINDS:
         close = difflib.get_close_matches(kind, KINDS, n=1)
         meant = f" (did you mean {close[0]}?)" if close else ""
-        raise LedgerError(f"chart kind {kind!r}: allowed are {', '.join(KINDS)}{meant}")
+        raise LedgerError(_("chart kind {kind!r}: allowed are {kinds}{meant}").format(
+            kind=kind, kinds=', '.join(KINDS), meant=meant))
     return KINDS[kind]
 
 
@@ -203,7 +208,7 @@ def check_output(out: Path) -> str:
     """The image format the file name asks for (png or svg), or an error."""
     suffix = out.suffix.lower()
     if suffix not in FORMATS:
-        raise LedgerError(f"--out {str(out)!r}: the file name must end in .png or .svg")
+        raise LedgerError(_("--out {out!r}: the file name must end in .png or .svg").format(out=str(out)))
     return suffix[1:]
 
 

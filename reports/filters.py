@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
 from ledger.errors import LedgerError
+from ledger.i18n import _
 from ledger.rules.profiles import profile_name
 
 
@@ -21,7 +22,8 @@ class Filters:
 
     def __post_init__(self) -> None:
         if self.since and self.until and self.since > self.until:
-            raise LedgerError(f"--since {self.since} is after --until {self.until}: give a range forwards in time")
+            raise LedgerError(_("--since {since} is after --until {until}: give a range forwards in time").format(
+                since=self.since, until=self.until))
         if self.profile is not None:
             object.__setattr__(self, "profile", profile_name(self.profile))
 

@@ -8,16 +8,17 @@ from __future__ import annotations
 import base64
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from html import escape
 
 from sqlalchemy import Engine, func
 from sqlmodel import Session, select
 
 from ledger.errors import LedgerError
+from ledger.fmt import format_cents, format_time
+from ledger.i18n import N_, _, language, ngettext
 from ledger.rules.facts import DECLARER, MONTE
 from ledger.rules.profiles import Profile
-from ledger.settlement import fewest_payments, format_cents, money_cents
+from ledger.settlement import fewest_payments, money_cents
 from ledger.store.deals import list_deals, totals
 from ledger.store.evenings import get_table
 from ledger.store.models import Evening
@@ -65,8 +66,9 @@ def _load(engine: Engine, evening: int | None) -> EveningData:
         deals = list_deals(session, table)
         points = totals(session, table)
     e = table.evening
-    meta = (_local(e.started_at), e.place, table.profile.describe(),
-            f"stake {format_cents(e.stake_cents, e.currency)} per game point", "closed" if e.closed_at else "open")
+    meta = (format_time(e.started_at), e.place, table.profile.describe(),
+            _("stake {amount} per game point").format(amount=format_cents(e.stake_cents, e.currency)),
+            _("closed") if e.closed_at else _("open"))
     return EveningData(
         number=table.number, meta=tuple(m for m in meta if m), note=e.note, players=table.players,
         first_dealer=table.names[e.first_dealer_id], points=points, stake_cents=e.stake_cents, currency=e.currency,
@@ -79,22 +81,17 @@ def latest_evening(session: Session) -> int:
     """The number of the most recent evening, open or closed."""
     number = session.exec(select(func.max(Evening.id))).one()
     if number is None:
-        raise LedgerError("no evenings yet: start one with: calabresella evening start --players Anna,Bruno,Carla")
+        raise LedgerError(_("no evenings yet: start one with: calabresella evening start --players Anna,Bruno,Carla"))
     return int(number)
-
-
-def _local(moment: datetime) -> str:
-    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return aware.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 def _line(deal: DealView, profile: Profile) -> DealLine:
     """A stored deal as the report's plain values."""
     note = ""
     if deal.voided:
-        note = f"voided: {deal.void_reason or 'no reason given'}"
+        note = _("voided: {reason}").format(reason=deal.void_reason or _("no reason given"))
     elif deal.revision > 1:
-        note = f"revision {deal.revision}: {deal.reason or ''}"
+        note = _("revision {revision}: {reason}").format(revision=deal.revision, reason=deal.reason or "")
     summary = "all passed" if deal.passed else headline(deal, profile)
     return DealLine(number=deal.number, dealer=deal.dealer, summary=summary, called=_called(deal),
                     payouts=dict(deal.payouts), explanation=deal.explanation, note=note, voided=deal.voided)
@@ -105,7 +102,7 @@ def _called(deal: DealView) -> str:
     if not deal.called and not deal.holder:
         return ""
     holder = {None: "holder not recorded", MONTE: "in the monte", DECLARER: "the declarer's own"}.get(
-        deal.holder, f"held by {deal.holder}")
+        deal.holder, _("held by {holder}").format(holder=deal.holder))
     return f"{deal.called or 'card not recorded'}, {holder}"
 
 
@@ -139,9 +136,9 @@ figcaption { color: #555; text-align: center; }
   table.deals td.explanation::before, table.deals td.note::before { content: none; }
 }
 """
-CHARTS = (("running", "Running game points"), ("money", "Money, evening by evening"),
-          ("contracts", "Contracts and the declarer's win rate"), ("thirds", "Declarer side's thirds"),
-          ("pairings", "Defending together"))
+CHARTS = (("running", N_("Running game points")), ("money", N_("Money, evening by evening")),
+          ("contracts", N_("Contracts and the declarer's win rate")), ("thirds", N_("Declarer side's thirds")),
+          ("pairings", N_("Defending together")))
 
 
 def _signed(points: int) -> str:
@@ -179,9 +176,9 @@ def _deals_section(data: EveningData) -> str:
     rows = [[str(d.number), escape(d.dealer), escape(d.summary), escape(d.called),
              *[_signed(d.payouts[p]) if p in d.payouts else "" for p in data.players],
              escape(d.explanation), escape(d.note)] for d in data.deals]
-    headers = ["#", "dealer", "deal", "called card", *data.players, "explanation", "note"]
+    headers = ["#", _("dealer"), _("deal"), _("called card"), *data.players, _("explanation"), _("note")]
     players = range(4, 4 + len(data.players))
-    cells = ["", "", "", "", *[""] * len(data.players), "explanation", "note"]
+    cells = ["", "", "", "", *[""] * len(data.players), "explanation", "note"]  # CSS classes, not text
     return _table(headers, rows, [0, *players], ["voided" if d.voided else "" for d in data.deals], cells, "deals")
 
 
@@ -189,7 +186,7 @@ def _seats(data: EveningData) -> str:
     """The players in turn order, marking who dealt first."""
     rows = [[str(i + 1), escape(player) + (" (first dealer)" if player == data.first_dealer else "")]
             for i, player in enumerate(data.players)]
-    return _table(["seat", "player"], rows, numeric=[0])
+    return _table([_("seat"), _("player")], rows, numeric=[0])
 
 
 def _standings(data: EveningData) -> str:
@@ -197,10 +194,12 @@ def _standings(data: EveningData) -> str:
     cents = money_cents(data.points, data.stake_cents)
     order = sorted(data.players, key=lambda p: (-data.points[p], p.casefold()))
     winners = _winners(data.points)
-    badge = '<span class="badge">winner</span>'
+    winner = _("winner")
+    badge = f'<span class="badge">{escape(winner)}</span>'
     rows = [[escape(p) + (badge if p in winners else ""), _signed(data.points[p]),
              escape(format_cents(cents[p], data.currency))] for p in order]
-    return _table(["player", "game points", "money"], rows, [1, 2], ["winner" if p in winners else "" for p in order])
+    return _table([_("player"), _("game points"), _("money")], rows, [1, 2],
+                  ["winner" if p in winners else "" for p in order])
 
 
 def _settlement(data: EveningData) -> str:
@@ -209,14 +208,14 @@ def _settlement(data: EveningData) -> str:
     if not payments:
         return "<p>Nobody owes anybody anything.</p>"
     rows = [[escape(p.payer), escape(p.payee), escape(format_cents(p.cents, data.currency))] for p in payments]
-    return _table(["who pays", "to whom", "how much"], rows, numeric=[2])
+    return _table([_("who pays"), _("to whom"), _("how much")], rows, numeric=[2])
 
 
 def _winner_line(data: EveningData) -> str:
     winners = _winners(data.points)
     if not winners:
         return ""
-    label = "Winner" if len(winners) == 1 else "Winners"
+    label = ngettext("Winner", "Winners", len(winners))
     return (f'<p class="winner-line">{label}: <strong>{escape(", ".join(winners))}</strong> '
             f"({data.points[winners[0]]:+d} game points)</p>")
 
@@ -224,7 +223,8 @@ def _winner_line(data: EveningData) -> str:
 def _chart_figures(frames: Frames) -> str:
     """Every chart as an embedded SVG image; a chart without data is left out."""
     parts = []
-    for kind, caption in CHARTS:
+    for kind, marked in CHARTS:
+        caption = _(marked)
         try:
             figure = charts.draw(kind, frames)
         except LedgerError:
@@ -232,7 +232,12 @@ def _chart_figures(frames: Frames) -> str:
         svg = base64.b64encode(charts.image_bytes(figure, "svg")).decode("ascii")
         image = f'<img src="data:image/svg+xml;base64,{svg}" alt="{escape(caption)}" width="1200" height="750">'
         parts.append(f'<figure id="chart-{kind}">{image}<figcaption>{escape(caption)}</figcaption></figure>')
-    return "".join(parts) or "<p>No charts: no deal stands yet.</p>"
+    none = _("No charts: no deal stands yet.")
+    return "".join(parts) or f"<p>{escape(none)}</p>"
+
+
+def _section(anchor: str, heading: str, body: str) -> str:
+    return f'<section id="{anchor}"><h2>{escape(heading)}</h2>{body}</section>'
 
 
 def evening_report(engine: Engine, evening: int | None = None) -> str:
@@ -242,20 +247,20 @@ def evening_report(engine: Engine, evening: int | None = None) -> str:
 
 def render(data: EveningData) -> str:
     """The report page of the evening's values."""
-    title = f"Evening {data.number}"
+    title = _("Evening {number}").format(number=data.number)
     sections = [
         f"<h1>{escape(title)}</h1>",
         f'<p class="meta">{" · ".join(escape(m) for m in data.meta)}</p>',
         f'<p class="meta">{escape(data.note)}</p>' if data.note else "",
         _winner_line(data),
-        f'<section id="seats"><h2>Seats, in turn order</h2>{_seats(data)}</section>',
-        f'<section id="standings"><h2>Standings</h2>{_standings(data)}</section>',
-        f'<section id="settlement"><h2>Settlement</h2>{_settlement(data)}</section>',
-        f'<section id="deals"><h2>Deals</h2>{_deals_section(data)}</section>',
-        f'<section id="charts"><h2>Charts</h2>{_chart_figures(data.frames)}</section>',
+        _section("seats", _("Seats, in turn order"), _seats(data)),
+        _section("standings", _("Standings"), _standings(data)),
+        _section("settlement", _("Settlement"), _settlement(data)),
+        _section("deals", _("Deals"), _deals_section(data)),
+        _section("charts", _("Charts"), _chart_figures(data.frames)),
     ]
     return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<!DOCTYPE html>\n<html lang="{language()}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(title)}</title><style>{STYLE}</style></head>\n<body>\n"
         + "\n".join(s for s in sections if s) + "\n</body></html>\n"

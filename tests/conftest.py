@@ -16,8 +16,21 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
+from ledger.i18n import use_language
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+
+# The tests speak English unless one says otherwise, whatever the locale of the machine running them.
+os.environ["CALABRESELLA_LANG"] = "en"
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test() -> Iterator[None]:
+    """A test that switched the language (an Italian command run in-process) leaves English behind."""
+    yield
+    use_language("en")
+
 
 # Subprocess tests run the `calabresella` installed beside this interpreter (a venv need not be activated).
 os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"

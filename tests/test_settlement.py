@@ -7,11 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.errors import LedgerError
+from ledger.fmt import format_cents
 from ledger.settlement import (
     EXACT_LIMIT,
     Payment,
     fewest_payments,
-    format_cents,
     money_cents,
     pair_flows,
     round_balances,

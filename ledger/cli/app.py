@@ -1,4 +1,4 @@
-"""The root Typer application, its error handling and the options every command shares."""
+"""The root Typer application, its error handling, its language and the options every command shares."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ import sys
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer import rich_utils
+from typer.core import TyperCommand, TyperGroup
 
 from ledger.errors import LedgerError
+from ledger.i18n import _, choose_language, language_in_args, use_language
 
 USER_ERROR = 2
 
@@ -19,6 +21,9 @@ class LedgerGroup(TyperGroup):
 
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
         """Run the command; usage errors too become one `Error:` line instead of a box."""
+        given = kwargs.get("args", args[0] if args else None)
+        use_language(choose_language(language_in_args(sys.argv[1:] if given is None else list(given))))
+        localize(self)
         run: Any = super().main
         if not standalone_mode:
             return run(*args, standalone_mode=False, **kwargs)
@@ -32,7 +37,7 @@ class LedgerGroup(TyperGroup):
         try:
             return super().invoke(ctx)
         except LedgerError as error:
-            typer.echo(f"Error: {error}", err=True)
+            typer.echo(_("Error: {message}").format(message=error), err=True)
             raise typer.Exit(USER_ERROR) from None
 
 
@@ -42,15 +47,44 @@ def _usage_error(error: Exception) -> int:
     if kind == "NoArgsIsHelpError":
         return 0
     if kind == "Abort":
-        typer.echo("Aborted.", err=True)
+        typer.echo(_("Aborted."), err=True)
         return 1
     message, code = getattr(error, "format_message", None), getattr(error, "exit_code", None)
     if message is None or not isinstance(code, int):
         raise error
     ctx = getattr(error, "ctx", None)
-    hint = f" (see: {ctx.command_path} --help)" if ctx is not None else ""
-    typer.echo(f"Error: {message()}{hint}", err=True)
+    hint = _(" (see: {command} --help)").format(command=ctx.command_path) if ctx is not None else ""
+    typer.echo(_("Error: {message}").format(message=message()) + hint, err=True)
     return code
+
+
+_HELP_ATTRIBUTES = ("help", "short_help", "epilog", "rich_help_panel")
+
+
+def localize(command: TyperCommand | TyperGroup) -> None:
+    """Translate the help texts of a command tree into the language in use, with the headings Typer draws.
+
+    Typer builds the tree afresh from the English texts (docstrings, `help=`) for every run, and the language
+    is chosen before the command line is parsed, so `--help` is read in the language in use.
+    """
+    _translate_help(command)
+    rich_utils.ARGUMENTS_PANEL_TITLE = _("Arguments")
+    rich_utils.OPTIONS_PANEL_TITLE = _("Options")
+    rich_utils.COMMANDS_PANEL_TITLE = _("Commands")
+    rich_utils.DEFAULT_STRING = _("[default: {}]")
+    rich_utils.ENVVAR_STRING = _("[env var: {}]")
+    rich_utils.REQUIRED_LONG_STRING = _("[required]")
+
+
+def _translate_help(command: TyperCommand | TyperGroup) -> None:
+    for item in (command, *command.params):
+        for attribute in _HELP_ATTRIBUTES:
+            text = getattr(item, attribute, None)
+            if isinstance(text, str):
+                setattr(item, attribute, _(text))
+    if isinstance(command, TyperGroup):
+        for sub in command.commands.values():
+            _translate_help(sub)  # type: ignore[arg-type]
 
 
 def new_app(name: str, help_text: str) -> typer.Typer:
@@ -62,6 +96,7 @@ def new_app(name: str, help_text: str) -> typer.Typer:
 
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
+"""Help texts here and in every command module are translated by `localize` when the command line is read."""
 
 
 def print_json(data: object) -> None:

@@ -9,10 +9,11 @@ import typer
 from ledger.cli.app import JsonFlag, new_app, print_json
 from ledger.cli.deal_options import with_deal_options
 from ledger.cli.options import EveningOption
-from ledger.cli.render import console, deal_table, local_time, signed, totals_line
+from ledger.cli.render import console, deal_table, deal_title, local_time, signed, totals_line
 from ledger.cli.session import open_ledger
+from ledger.fmt import format_cents
+from ledger.i18n import _
 from ledger.rules.build import DealInput
-from ledger.settlement import format_cents
 from ledger.summary import brief, headline
 
 if TYPE_CHECKING:
@@ -32,16 +33,19 @@ def print_recorded(done: Recorded, as_json: bool, verb: str) -> None:
         print_json(done.to_dict())
         return
     if done.duplicate:
-        console.print(f"Deal {deal.number} was recorded already with this key; nothing written.")
-    title = f"Deal {deal.number} {verb}" + (f" (revision {deal.revision})" if deal.revision > 1 else "")
-    console.print(f"[bold]{title}[/bold] · evening {done.evening} · dealer {deal.dealer}")
+        console.print(_("Deal {number} was recorded already with this key; nothing written.").format(
+            number=deal.number))
+    title = deal_title(deal, verb)
+    console.print(_("[bold]{title}[/bold] · evening {evening} · dealer {dealer}").format(
+        title=title, evening=done.evening, dealer=deal.dealer))
     if done.result is not None:
         console.print(headline(done.result, done.profile))
         console.print(deal_table(done.result, deal.dealer, done.totals))
         console.print(done.result.explanation)
     else:
-        console.print(f"{deal.explanation}; totals {totals_line(done.totals)}")
-    console.print(f"[dim]evening revision {done.evening_revision}[/dim]")
+        console.print(_("{explanation}; totals {totals_line}").format(
+            explanation=deal.explanation, totals_line=totals_line(done.totals)))
+    console.print(_("[dim]evening revision {evening_revision}[/dim]").format(evening_revision=done.evening_revision))
 
 
 @with_deal_options
@@ -77,7 +81,7 @@ def record(
     with open_ledger(ctx) as ledger:
         done = ledger.record(line, evening=evening, dealer=dealer, key=key, more=typed) if line else (
             ledger.record(typed, evening=evening, dealer=dealer, key=key))
-    print_recorded(done, as_json, "recorded")
+    print_recorded(done, as_json, _("recorded"))
 
 
 @with_deal_options
@@ -100,7 +104,7 @@ def amend(
     """
     with open_ledger(ctx) as ledger:
         done = ledger.amend(number, typed, reason=reason, evening=evening, dealer=dealer)
-    print_recorded(done, as_json, "amended")
+    print_recorded(done, as_json, _("amended"))
 
 
 def void(ctx: typer.Context, number: DealNumber, reason: Reason = None, evening: EveningOption = None,
@@ -108,7 +112,7 @@ def void(ctx: typer.Context, number: DealNumber, reason: Reason = None, evening:
     """Void a deal: it stays in the log but no longer counts. Example: [b]calabresella void 5 -r "misdeal"[/b]"""
     with open_ledger(ctx) as ledger:
         done = ledger.void(number, reason=reason, evening=evening)
-    print_recorded(done, as_json, "voided")
+    print_recorded(done, as_json, _("voided"))
 
 
 def undo(
@@ -125,7 +129,7 @@ def undo(
     """
     with open_ledger(ctx) as ledger:
         done = ledger.undo(evening=evening, seen_revision=revision)
-    print_recorded(done, as_json, "undone")
+    print_recorded(done, as_json, _("undone"))
 
 
 def deals_table(players: tuple[str, ...], views: list[DealView], history: bool = False) -> None:
@@ -133,17 +137,18 @@ def deals_table(players: tuple[str, ...], views: list[DealView], history: bool =
     from rich.table import Table as RichTable
 
     grid = RichTable(show_edge=False, pad_edge=False)
-    grid.add_column("rev" if history else "deal", justify="right")
-    grid.add_column("dealer")
-    grid.add_column("deal")
+    grid.add_column(_("rev") if history else _("deal"), justify="right")
+    grid.add_column(_("dealer"))
+    grid.add_column(_("deal"))
     for player in players:
         grid.add_column(player, justify="right")
-    grid.add_column("explanation" if not history else "when / why")
+    grid.add_column(_("explanation") if not history else _("when / why"))
     for view in views:
-        note = f"{local_time(view.recorded_at)} {view.reason or 'recorded'}" if history else view.explanation
+        reason = view.reason or _("recorded")
+        note = f"{local_time(view.recorded_at)} {reason}" if history else view.explanation
         style = "strike dim" if view.voided or (history and view.superseded_at) else None
         if view.voided and not history:
-            note = f"VOID: {view.void_reason}"
+            note = _("VOID: {reason}").format(reason=view.void_reason)
         grid.add_row(str(view.revision if history else view.number), view.dealer, brief(view),
                      *(signed(view.payouts.get(p, 0)) for p in players), note, style=style)
     console.print(grid)
@@ -156,7 +161,7 @@ def deals(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag =
     if as_json:
         print_json({"evening": info.number, "deals": [v.to_dict() for v in views]})
     elif not views:
-        console.print(f"Evening {info.number} has no deals yet.")
+        console.print(_("Evening {number} has no deals yet.").format(number=info.number))
     else:
         deals_table(info.players, views)
 
@@ -171,8 +176,10 @@ def show(ctx: typer.Context, number: DealNumber, evening: EveningOption = None, 
         print_json({"evening": info.number, "number": number, "revisions": [v.to_dict() for v in views]})
         return
     current = views[-1]
-    state = f"VOID ({current.void_reason})" if current.voided else f"revision {current.revision} counts"
-    console.print(f"[bold]Deal {number}[/bold] of evening {info.number}: {state}")
+    state = (_("VOID ({reason})").format(reason=current.void_reason) if current.voided else
+             _("revision {revision} counts").format(revision=current.revision))
+    console.print(_("[bold]Deal {number}[/bold] of evening {evening}: {state}").format(
+        number=number, evening=info.number, state=state))
     deals_table(info.players, views, history=True)
     console.print(current.explanation)
 
@@ -189,17 +196,18 @@ def standings(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFl
     if as_json:
         print_json({**result.to_dict(), "settlement": settlement.to_dict() if settlement else None})
         return
-    running = RichTable(show_edge=False, pad_edge=False, title=f"Evening {result.evening}: running totals")
-    running.add_column("deal", justify="right")
+    running = RichTable(show_edge=False, pad_edge=False, title=_("Evening {evening}: running totals").format(
+        evening=result.evening))
+    running.add_column(_("deal"), justify="right")
     for player in result.players:
         running.add_column(player, justify="right")
     for number, line in result.running:
         running.add_row(str(number), *(signed(line[p]) for p in result.players))
     console.print(running)
-    final = RichTable(show_edge=False, pad_edge=False, title="Standings")
-    final.add_column("player")
-    final.add_column("game points", justify="right")
-    final.add_column(f"money ({result.currency})", justify="right")
+    final = RichTable(show_edge=False, pad_edge=False, title=_("Standings"))
+    final.add_column(_("player"))
+    final.add_column(_("game points"), justify="right")
+    final.add_column(_("money ({currency})").format(currency=result.currency), justify="right")
     for player in sorted(result.players, key=lambda p: -result.points[p]):
         final.add_row(player, signed(result.points[player]), format_cents(result.cents[player], signed=True))
     console.print(final)

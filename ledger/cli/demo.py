@@ -11,6 +11,7 @@ import typer
 from ledger.cli.render import console
 from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError
+from ledger.i18n import _
 
 CHARTS = ("running", "contracts", "thirds", "pairings", "money")
 
@@ -34,14 +35,17 @@ def demo(
     try:
         data = json.loads(source.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise LedgerError(f"--file {source}: no such file (run the demo from the checkout, or give --file)") from None
+        raise LedgerError(_("--file {source}: no such file (run the demo from the checkout, or give --file)").format(
+            source=source)) from None
     with open_ledger(ctx) as ledger:
         try:
             evening = ledger.import_data(data)[0]
-            console.print(f"Recorded {source} as evening {evening} in {ledger.info()['url']}.")
+            console.print(_("Recorded {source} as evening {evening} in {info}.").format(
+                source=source, evening=evening, info=ledger.info()['url']))
         except AlreadyImported as already:
             evening = already.evening
-            console.print(f"{source} is already evening {evening} of this ledger.")
+            console.print(_("{source} is already evening {evening} of this ledger.").format(
+                source=source, evening=evening))
         standings(ctx, evening=evening)
         _draw(ledger.engine, evening, out)
 
@@ -58,4 +62,5 @@ def _draw(engine: object, evening: int, out: Path) -> None:
     written = [save(kind, frames, out / f"{kind}.png") for kind in CHARTS]
     page = out / f"evening-{evening}.html"
     page.write_text(evening_report(engine, evening), encoding="utf-8")  # type: ignore[arg-type]
-    console.print(f"Wrote {', '.join(p.name for p in written)} and {page.name} into {out}/.")
+    console.print(_("Wrote {items} and {name} into {out}/.").format(
+        items=', '.join(p.name for p in written), name=page.name, out=out))

@@ -10,7 +10,8 @@ from ledger.cli.app import JsonFlag, new_app, print_json
 from ledger.cli.options import EveningOption, OptionsOption, ProfileOption, split_players
 from ledger.cli.render import console, local_time, print_settlement
 from ledger.cli.session import open_ledger
-from ledger.settlement import format_cents
+from ledger.fmt import format_cents
+from ledger.i18n import _
 
 evening_app = new_app("evening", "Start, list, show and close evenings.")
 
@@ -46,8 +47,9 @@ def start(
         print_json({"evening": started.number, "players": list(started.players), "dealer": started.next_dealer,
                     "profile": started.profile.name, "options": dict(started.profile.options)})
         return
-    console.print(f"Evening {started.number} started: {', '.join(started.players)} ({started.profile.describe()}).")
-    console.print(f"{started.next_dealer} deals first.")
+    console.print(_("Evening {number} started: {players} ({profile}).").format(
+        number=started.number, players=', '.join(started.players), profile=started.profile.describe()))
+    console.print(_("{next_dealer} deals first.").format(next_dealer=started.next_dealer))
 
 
 @evening_app.command("list")
@@ -61,7 +63,7 @@ def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         print_json([{"evening": e.number, "started": e.started_at.isoformat(), "players": list(e.players),
                      "profile": e.profile.name, "closed": e.closed, "place": e.place} for e in evenings])
         return
-    table = Table("evening", "started", "players", "profile", "state", "place", show_edge=False)
+    table = Table(_("evening"), _("started"), _("players"), _("profile"), _("state"), _("place"), show_edge=False)
     for e in evenings:
         table.add_row(str(e.number), local_time(e.started_at), ", ".join(e.players), e.profile.name,
                       "closed" if e.closed else "open", e.place or "")
@@ -76,9 +78,12 @@ def show(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = 
     if as_json:
         print_json(e.to_dict())
         return
-    state = f"closed {local_time(e.closed_at)}" if e.closed_at else f"open, {e.next_dealer} deals next"
-    console.print(f"[bold]Evening {e.number}[/bold]: {', '.join(e.players)}; {state}")
-    console.print(f"{e.profile.describe()}; stake {format_cents(e.stake_cents, e.currency)} per game point")
+    state = (_("closed {time}").format(time=local_time(e.closed_at)) if e.closed_at else
+             _("open, {dealer} deals next").format(dealer=e.next_dealer))
+    console.print(_("[bold]Evening {number}[/bold]: {players}; {state}").format(
+        number=e.number, players=', '.join(e.players), state=state))
+    console.print(_("{profile}; stake {amount} per game point").format(
+        profile=e.profile.describe(), amount=format_cents(e.stake_cents, e.currency)))
     for label, value in (("place", e.place), ("note", e.note)):
         if value:
             console.print(f"{label}: {value}", markup=False)
@@ -93,5 +98,5 @@ def close(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag =
     if as_json:
         print_json({"evening": closed.number, "closed": True, "settlement": result.to_dict()})
         return
-    console.print(f"Evening {closed.number} closed.")
+    console.print(_("Evening {number} closed.").format(number=closed.number))
     print_settlement(result)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Annotated
 
 import typer
@@ -14,6 +15,7 @@ from ledger.cli.money import paid, settle, tab
 from ledger.cli.players import players_app
 from ledger.cli.score import score
 from ledger.cli.transfer import backup, db_app, export, import_
+from ledger.i18n import LANG_VARIABLE, LANGUAGES
 
 app = new_app(
     "calabresella",
@@ -24,17 +26,23 @@ app = new_app(
     "calabresella score --players Anna,Bruno,Carla --declarer Bruno --contract solo --thirds 22",
 )
 
+Language = Enum("Language", {code: code for code in LANGUAGES}, type=str)  # type: ignore[misc]
+
 
 @app.callback()
 def main(
     ctx: typer.Context,
+    lang: Annotated[Language | None, typer.Option(
+        "--lang", envvar=LANG_VARIABLE, show_envvar=True,
+        help="Language: it (Italiano) or en (English). Default: the locale (LC_ALL, LC_MESSAGES, LANG), "
+             "else English.")] = None,
     db: Annotated[str | None, typer.Option(
         "--db", envvar="CALABRESELLA_DB", show_envvar=True,
         help="Database: a SQLite file path or a URL (sqlite:///x.db, postgresql+psycopg://user@host/db). "
              "Default: ledger.sqlite3 in your user data directory.")] = None,
 ) -> None:
     """Scorekeeping ledger for Calabresella."""
-    ctx.obj = {"db": db}
+    ctx.obj = {"db": db}  # `lang` has been read before parsing, so that help texts too are translated
 
 
 app.add_typer(evening_app, rich_help_panel="Setting up")

@@ -11,7 +11,8 @@ from ledger.cli.options import EveningOption
 from ledger.cli.render import console, print_settlement
 from ledger.cli.session import open_ledger
 from ledger.clock import parse_date
-from ledger.settlement import format_cents
+from ledger.fmt import format_cents
+from ledger.i18n import _
 
 
 def settle(
@@ -56,7 +57,8 @@ def paid(
     """
     with open_ledger(ctx) as ledger:
         entry = ledger.paid(payer, payee, amount, currency=currency, evening=evening, note=note)
-    console.print(f"Recorded: {entry.payer} paid {entry.payee} {format_cents(entry.cents, entry.currency)}.")
+    console.print(_("Recorded: {payer} paid {payee} {amount}.").format(
+        payer=entry.payer, payee=entry.payee, amount=format_cents(entry.cents, entry.currency)))
 
 
 def tab(ctx: typer.Context, as_json: JsonFlag = False) -> None:
@@ -67,14 +69,14 @@ def tab(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         print_json([t.to_dict() for t in tabs])
         return
     if not any(t.balances for t in tabs):
-        console.print("The tab is clear: nobody owes anything.")
+        console.print(_("The tab is clear: nobody owes anything."))
         return
     for item in tabs:
         if not item.balances:
             continue
-        console.print(f"[bold]Tab in {item.currency}[/bold]")
+        console.print(_("[bold]Tab in {currency}[/bold]").format(currency=item.currency))
         for name in sorted(item.balances, key=lambda n: -item.balances[n]):
-            state = "is owed" if item.balances[name] > 0 else "owes"
+            state = _("is owed") if item.balances[name] > 0 else _("owes")
             console.print(f"  {name} {state} {format_cents(abs(item.balances[name]), item.currency)}")
         console.print("  per pair: " + "; ".join(
             f"{p.payer} owes {p.payee} {format_cents(p.cents, item.currency)}" for p in item.pairs))

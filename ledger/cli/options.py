@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from ledger.errors import LedgerError
+from ledger.i18n import _
 
 EveningOption = Annotated[int | None, typer.Option(
     "--evening", "-e", help="Evening number (default: the most recent open evening).")]
@@ -23,5 +24,7 @@ def split_players(text: str) -> tuple[str, ...]:
     """`Anna,Bruno,Carla` in turn order (the next seat is the right-hand neighbour)."""
     players = tuple(name.strip() for name in text.split(","))
     if not text.strip() or not all(players):
-        raise LedgerError(f"--players {text!r}: the names in turn order separated by commas, e.g. Anna,Bruno,Carla")
+        raise LedgerError(_("--players {text!r}: the names in turn order separated by commas, e.g. "
+                            "Anna,Bruno,Carla").format(
+            text=text))
     return players

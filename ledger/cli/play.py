@@ -19,14 +19,15 @@ import typer
 from rich.text import Text
 
 from ledger.cli.options import EveningOption, split_players
-from ledger.cli.render import console, deal_table, print_money, print_settlement, totals_line
+from ledger.cli.render import console, deal_table, deal_title, print_money, print_settlement, totals_line
 from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError
+from ledger.fmt import format_cents
+from ledger.i18n import N_, _
 from ledger.rules.build import DealInput
 from ledger.rules.facts import DealFacts
 from ledger.rules.profiles import Profile
 from ledger.rules.quick import KEYS, SYNTAX, parse_answer, parse_quick_line
-from ledger.settlement import format_cents
 from ledger.summary import headline
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from ledger.service import Ledger
     from ledger.values import EveningInfo, Recorded
 
-COMMANDS = """Commands:
+COMMANDS = N_("""Commands:
   undo                        take back the last deal (refused if the evening changed elsewhere since you saw it)
   amend N FACTS [reason=WHY]  correct deal N, e.g. amend 3 20 reason=recount (asks why when not given)
   void N WHY                  void deal N, e.g. void 5 misdeal
@@ -44,7 +45,9 @@ COMMANDS = """Commands:
   settle                      who pays whom
   help                        this text
   quit                        leave (also Ctrl-D); the evening stays open
-Ctrl-C at a question cancels the deal: nothing is written."""
+Ctrl-C at a question cancels the deal: nothing is written.""")
+REASON = re.compile(r"\b(?:reason|motivo)=")
+"""The key of a correction's reason, in English or Italian."""
 QUIT = ("quit", "exit")
 AGGRAVATIONS = ("dividete", "scegliete")
 _WORD = re.compile(r"^[^\s@=,:]*")
@@ -135,7 +138,7 @@ class Play:
                 break
             if not line:
                 continue
-            word, _, rest = line.partition(" ")
+            word, _sep, rest = line.partition(" ")
             if word.lower() in QUIT:
                 break
             command = _COMMANDS.get(word.lower())
@@ -145,26 +148,27 @@ class Play:
                 else:
                     self.deal(line)
             except Cancelled:
-                console.print("Cancelled: nothing written.")
+                console.print(_("Cancelled: nothing written."))
             except LedgerError as error:
                 _error(str(error))
             except _database_errors() as error:
-                _error(f"database: {getattr(error, 'orig', None) or error}")
-        console.print(f"Evening {self.number} stays open.")
+                _error(_("database: {error}").format(error=getattr(error, 'orig', None) or error))
+        console.print(_("Evening {number} stays open.").format(number=self.number))
 
     def status(self) -> None:
         """Who deals next and who speaks first."""
         facts = DealFacts(players=self.players, dealer=self.dealer)
         out = facts.sitting_out(self.profile)
-        deals = f"{self.dealer} deals and sits out" if out else f"{self.dealer} deals"
-        console.print(f"Next deal: {deals}, {facts.active(self.profile)[0]} speaks first.", markup=False)
+        deals = (_("{dealer} deals and sits out") if out else _("{dealer} deals")).format(dealer=self.dealer)
+        console.print(_("Next deal: {deals}, {speaker} speaks first.").format(
+            deals=deals, speaker=facts.active(self.profile)[0]), markup=False)
 
     def deal(self, line: str) -> None:
         """Record a deal typed in the quick syntax, asking for what it lacks."""
         quick = parse_quick_line(line, self.players, self.profile)
         record = self.ledger.record
         done = self.write(quick.deal, lambda typed: record(typed, evening=self.number, dealer=quick.dealer), new=True)
-        self.show(done, "recorded")
+        self.show(done, _("recorded"))
 
     def write(self, typed: DealInput, action: Callable[[DealInput], Recorded], new: bool = False) -> Recorded:
         """Run the action (one transaction); a missing fact is asked for, outside it, and the action retried.
@@ -200,24 +204,26 @@ class Play:
     def question(self, fact: str, typed: DealInput) -> tuple[str, str, list[str]]:
         """The question for a fact (the declarer, or one MissingFact names), its default and its completions."""
         if fact == "declarer":
-            return "Who declared? (a name, or pass) ", "", [*self.players, "pass"]
+            return _("Who declared? (a name, or pass) "), "", [*self.players, "pass"]
         if fact == "contract":
             words = self.contract_words
             extra = " [dividete|scegliete]" if "scegliete" in words else ""
-            return f"Which contract? ({', '.join(w for w in words if w not in AGGRAVATIONS)}{extra}) ", "", words
+            contracts = ", ".join(w for w in words if w not in AGGRAVATIONS) + extra
+            return _("Which contract? ({contracts}) ").format(contracts=contracts), "", words
         if fact == "thirds":
-            scale = "0 to 35" if self.profile.american else "e.g. 7, 7+1/3, or 22t in thirds"
-            return f"The declarer side's points? ({scale}) ", "", []
+            scale = _("0 to 35") if self.profile.american else _("e.g. 7, 7+1/3, or 22t in thirds")
+            return _("The declarer side's points? ({scale}) ").format(scale=scale), "", []
         if fact == "tricks":
             every = self.profile.tricks_per_deal(min(self.profile.active_players, len(self.players)))
             known = typed.thirds
             if known is None and typed.points is not None:
                 known = self.profile.parse_points(typed.points)
             default = {35: str(every), 0: "0"}.get(known if known is not None else -1, "")
-            return f"How many tricks did the declarer side take? (0 to {every}) ", default, []
+            return _("How many tricks did the declarer side take? (0 to {every}) ").format(every=every), default, []
         if fact == "last_trick":
-            return "Who took the last trick? (decl or opp) ", "", ["decl", "opp"]
-        return "Who held the called card? (a name, monte, or declarer) ", "", [*self.players, "monte", "declarer"]
+            return _("Who took the last trick? (decl or opp) "), "", ["decl", "opp"]
+        return (_("Who held the called card? (a name, monte, or declarer) "), "",
+                [*self.players, "monte", "declarer"])
 
     def ask(self, question: str, default: str = "", words: Sequence[str] = ()) -> str:
         """One answer; Ctrl-C or the end of input cancels what is being asked for."""
@@ -229,9 +235,10 @@ class Play:
     def show(self, done: Recorded, verb: str) -> None:
         """The deal's headline, payouts with running totals in one table, the explanation; then who deals next."""
         deal = done.deal
-        title = f"Deal {deal.number} {verb}" + (f" (revision {deal.revision})" if deal.revision > 1 else "")
+        title = deal_title(deal, verb)
         if done.result is None:
-            console.print(Text(f"{title} ({deal.void_reason}). Totals: {totals_line(done.totals)}", style="bold"))
+            console.print(Text(_("{title} ({void_reason}). Totals: {totals_line}").format(
+                title=title, void_reason=deal.void_reason, totals_line=totals_line(done.totals)), style="bold"))
         else:
             console.print(Text(f"{title} · {headline(done.result, self.profile)}", style="bold"))
             console.print(deal_table(done.result, deal.dealer, done.totals))
@@ -241,34 +248,38 @@ class Play:
     def amend(self, rest: str) -> None:
         """`amend N FACTS [reason=WHY]`: a new revision of deal N with the facts given changed."""
         number, rest = _number("amend", rest, "amend 3 20 reason=recount")
-        fragment, _, why = rest.partition("reason=")
+        fragment, *given = REASON.split(rest, maxsplit=1)
+        why = given[0] if given else ""
         quick = parse_quick_line(fragment, self.players, self.profile)
         if not quick.deal.to_dict() and quick.dealer is None:
-            raise LedgerError(f"amend {number}: give the facts to change, e.g. amend {number} 20 reason=recount")
+            raise LedgerError(_("amend {number}: give the facts to change, e.g. amend {number} 20 "
+                                "reason=recount").format(
+                number=number))
         reason = why.strip() or self.reason()
         amend = self.ledger.amend
         done = self.write(quick.deal, lambda typed: amend(number, typed, reason=reason, evening=self.number,
                                                            dealer=quick.dealer))
-        self.show(done, "amended")
+        self.show(done, _("amended"))
 
     def void(self, rest: str) -> None:
         """`void N WHY`: deal N stays in the log but no longer counts."""
         number, why = _number("void", rest, "void 5 misdeal")
-        reason = why.removeprefix("reason=").strip() or self.reason()
+        reason = REASON.sub("", why, count=1).strip() or self.reason()
         self.show(self.write(DealInput(), lambda _: self.ledger.void(number, reason=reason, evening=self.number)),
-                  "voided")
+                  _("voided"))
 
     def reason(self) -> str:
         """Ask why, until something is said."""
-        while not (answer := self.ask("Why? (kept with the correction) ")):
-            _error("a correction needs a reason")
+        while not (answer := self.ask(_("Why? (kept with the correction) "))):
+            _error(_("a correction needs a reason"))
         return answer
 
     def undo(self, rest: str) -> None:
         """Take back the last deal, unless the evening changed since this session last saw it."""
         _no_arguments("undo", rest)
         undo = self.ledger.undo
-        self.show(self.write(DealInput(), lambda _: undo(evening=self.number, seen_revision=self.seen)), "undone")
+        done = self.write(DealInput(), lambda _typed: undo(evening=self.number, seen_revision=self.seen))
+        self.show(done, _("undone"))
 
     def deals(self, rest: str) -> None:
         """The evening's deals, voided ones struck through."""
@@ -280,14 +291,14 @@ class Play:
         if views:
             deals_table(self.players, views)
         else:
-            console.print("No deals yet.")
+            console.print(_("No deals yet."))
 
     def standings(self, rest: str) -> None:
         """Game points and money per player, best first."""
         _no_arguments("standings", rest)
         result = self.ledger.standings(self.number)
         self.seen = result.revision
-        print_money(f"Evening {self.number}", result.points, result.cents, result.currency)
+        print_money(_("Evening {number}").format(number=self.number), result.points, result.cents, result.currency)
 
     def settle(self, rest: str) -> None:
         """Money per player and the fewest payments that settle the evening, as `calabresella settle` shows them."""
@@ -296,7 +307,7 @@ class Play:
 
     def help(self, rest: str) -> None:
         """The quick syntax and the commands."""
-        console.print(SYNTAX + "\n" + COMMANDS, markup=False, highlight=False)
+        console.print(_(SYNTAX) + "\n" + _(COMMANDS), markup=False, highlight=False)
 
 
 _COMMANDS: dict[str, Callable[[Play, str], None]] = {
@@ -306,7 +317,7 @@ _COMMANDS: dict[str, Callable[[Play, str], None]] = {
 
 
 def _error(message: str) -> None:
-    typer.echo(f"Error: {message}", err=True)
+    typer.echo(_("Error: {message}").format(message=message), err=True)
 
 
 def _database_errors() -> type[Exception]:
@@ -316,15 +327,16 @@ def _database_errors() -> type[Exception]:
 
 
 def _number(command: str, rest: str, example: str) -> tuple[int, str]:
-    first, _, after = rest.partition(" ")
+    first, _sep, after = rest.partition(" ")
     if not first.isdecimal() or int(first) < 1:
-        raise LedgerError(f"{command} {first!r}: give the deal's number first, e.g. {example}")
+        raise LedgerError(_("{command} {first!r}: give the deal's number first, e.g. {example}").format(
+            command=command, first=first, example=example))
     return int(first), after.strip()
 
 
 def _no_arguments(command: str, rest: str) -> None:
     if rest:
-        raise LedgerError(f"{command} {rest!r}: {command} takes nothing after it")
+        raise LedgerError(_("{command} {rest!r}: {command} takes nothing after it").format(command=command, rest=rest))
 
 
 def _history_file(engine: Engine) -> Path:
@@ -338,15 +350,15 @@ def _history_file(engine: Engine) -> Path:
 
 def _start(ledger: Ledger, answers: Reader) -> EveningInfo:
     """Ask for players, profile, stake and currency, and start an evening; the last answers are the defaults."""
-    console.print("No open evening: starting one.")
+    console.print(_("No open evening: starting one."))
     given = ["", "pagat", "0", "EUR"]
-    questions = ["Players, in turn order (e.g. Anna,Bruno,Carla): ", "Profile (and options, e.g. pagat sweeps=off): ",
-                 "Stake per game point: ", "Currency: "]
+    questions = [_("Players, in turn order (e.g. Anna,Bruno,Carla): "),
+                 _("Profile (and options, e.g. pagat sweeps=off): "), _("Stake per game point: "), _("Currency: ")]
     while True:
         try:
             given = [answers.read(q, default) for q, default in zip(questions, given, strict=True)]
         except (KeyboardInterrupt, EOFError):
-            console.print("No evening started.")
+            console.print(_("No evening started."))
             raise typer.Exit(1) from None
         players, (profile, *options), stake, currency = given[0], (given[1].split() or ["pagat"]), *given[2:]
         try:
@@ -401,7 +413,8 @@ def play(
                 raise
             table = _start(ledger, answers)
         profile = table.profile
-        console.print(Text(f"Evening {table.number}: {', '.join(table.players)} · {profile.label()} · stake "
-                           f"{format_cents(table.stake_cents, table.currency)} per game point", style="bold"))
-        console.print("Type a deal (e.g. bruno solo 22, or pass), or help.")
+        console.print(Text(_("Evening {number}: {players} · {label} · stake {amount} per game point").format(
+            number=table.number, players=", ".join(table.players), label=profile.label(),
+            amount=format_cents(table.stake_cents, table.currency)), style="bold"))
+        console.print(_("Type a deal (e.g. bruno solo 22, or pass), or help."))
         Play(ledger, lines, answers, table.number, table.players, profile, table.revision, table.next_dealer).run()

@@ -9,6 +9,7 @@ import typer
 from ledger.cli.app import JsonFlag, new_app, print_json
 from ledger.cli.render import console
 from ledger.cli.session import open_ledger
+from ledger.i18n import _
 
 players_app = new_app("players", "Add, list and rename players (names ignore case and accents).")
 
@@ -19,7 +20,7 @@ def add(ctx: typer.Context,
     """Add players. Example: [b]calabresella players add Anna Bruno Carla[/b]"""
     with open_ledger(ctx) as ledger:
         added = ledger.add_players(names)
-    console.print(f"Added {', '.join(p.name for p in added)}.")
+    console.print(_("Added {items}.").format(items=', '.join(p.name for p in added)))
 
 
 @players_app.command("list")
@@ -30,7 +31,7 @@ def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     if as_json:
         print_json([p.to_dict() for p in players])
     elif not players:
-        console.print("No players yet: calabresella players add Anna Bruno Carla")
+        console.print(_("No players yet: calabresella players add Anna Bruno Carla"))
     else:
         console.print("\n".join(p.name for p in players))
 
@@ -41,4 +42,4 @@ def rename(ctx: typer.Context, old: Annotated[str, typer.Argument(help="The curr
     """Rename a player; every past deal follows. Example: [b]calabresella players rename nicco Niccolò[/b]"""
     with open_ledger(ctx) as ledger:
         before, after = ledger.rename_player(old, new)
-    console.print(f"{before} is now {after}.")
+    console.print(_("{before} is now {after}.").format(before=before, after=after))

@@ -10,12 +10,12 @@ from rich.console import Console
 from rich.table import Table
 
 if TYPE_CHECKING:
-    from ledger.values import Settlement
+    from ledger.values import DealView, Settlement
 
-from ledger.clock import as_local
+from ledger.fmt import format_cents, format_time
+from ledger.i18n import _, ngettext
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
-from ledger.settlement import format_cents
 from ledger.summary import headline
 
 console = Console(highlight=False)
@@ -24,26 +24,26 @@ console = Console(highlight=False)
 def role(result: DealResult, player: str, dealer: str) -> str:
     """declarer, partner, opponent, sits out (and dealer) for one seat."""
     if result.passed:
-        kind = "passed"
+        kind = _("passed")
     elif player == result.declarer:
-        kind = "declarer"
+        kind = _("declarer")
     elif player == result.partner:
-        kind = "partner"
+        kind = _("partner")
     elif player in result.opponents:
-        kind = "opponent"
+        kind = _("opponent")
     else:
-        kind = "sits out"
-    return f"{kind}, dealer" if player == dealer else kind
+        kind = _("sits out")
+    return _("{role}, dealer").format(role=kind) if player == dealer else kind
 
 
 def deal_table(result: DealResult, dealer: str, totals: Mapping[str, int] | None = None) -> Table:
     """Every seated player's role and game points, with running totals when given."""
     table = Table(show_edge=False, pad_edge=False)
-    table.add_column("player")
-    table.add_column("role", style="dim")
-    table.add_column("game points", justify="right")
+    table.add_column(_("player"))
+    table.add_column(_("role"), style="dim")
+    table.add_column(_("game points"), justify="right")
     if totals is not None:
-        table.add_column("total", justify="right", style="bold")
+        table.add_column(_("total"), justify="right", style="bold")
     for player, points in result.payouts.items():
         row = [player, role(result, player, dealer), signed(points)]
         if totals is not None:
@@ -72,30 +72,34 @@ def print_deal(result: DealResult, profile: Profile, dealer: str, totals: Mappin
 def print_settlement(result: Settlement, *, pairs: bool = False, money_table: bool = True) -> None:
     """Points and money per player (unless already shown), then who pays whom."""
     if money_table:
-        plural = "s " if len(result.evenings) > 1 else " "
-        title = f"Settlement of evening{plural}" + ", ".join(map(str, result.evenings))
+        title = ngettext("Settlement of evening {numbers}", "Settlement of evenings {numbers}",
+                         len(result.evenings)).format(numbers=", ".join(map(str, result.evenings)))
         print_money(title, result.points, result.cents, result.currency)
     if pairs:
-        console.print("[bold]Who owes whom, deal by deal summed per pair[/bold]")
+        console.print(_("[bold]Who owes whom, deal by deal summed per pair[/bold]"))
         for payment in result.pairs:
-            console.print(f"  {payment.payer} owes {payment.payee} {format_cents(payment.cents, result.currency)}")
+            console.print(_("  {payer} owes {payee} {amount}").format(
+                payer=payment.payer, payee=payment.payee, amount=format_cents(payment.cents, result.currency)))
     if not result.payments:
-        console.print("Nobody owes anything.")
+        console.print(_("Nobody owes anything."))
         return
-    console.print(f"[bold]{len(result.payments)} payment{'s' if len(result.payments) > 1 else ''} settle it:[/bold]")
+    count = len(result.payments)
+    console.print(ngettext("[bold]{count} payment settles it:[/bold]", "[bold]{count} payments settle it:[/bold]",
+                           count).format(count=count))
     for payment in result.payments:
-        console.print(f"  {payment.payer} pays {payment.payee} {format_cents(payment.cents, result.currency)}")
+        console.print(_("  {payer} pays {payee} {amount}").format(
+            payer=payment.payer, payee=payment.payee, amount=format_cents(payment.cents, result.currency)))
     for name, cents in result.rounding.items():
-        change = "gains" if cents > 0 else "gives up"
-        console.print(f"  rounding: {name} {change} {format_cents(abs(cents), result.currency)}")
+        change = _("  rounding: {name} gains {amount}") if cents > 0 else _("  rounding: {name} gives up {amount}")
+        console.print(change.format(name=name, amount=format_cents(abs(cents), result.currency)))
 
 
 def print_money(title: str, points: dict[str, int], cents: dict[str, int], currency: str) -> None:
     """Game points and money per player, the winners first."""
     table = Table(show_edge=False, pad_edge=False, title=title)
-    table.add_column("player")
-    table.add_column("game points", justify="right")
-    table.add_column("money", justify="right")
+    table.add_column(_("player"))
+    table.add_column(_("game points"), justify="right")
+    table.add_column(_("money"), justify="right")
     for name in sorted(cents, key=lambda n: (-cents[n], -points[n])):
         table.add_row(name, signed(points[name]), format_cents(cents[name], currency))
     console.print(table)
@@ -103,6 +107,10 @@ def print_money(title: str, points: dict[str, int], cents: dict[str, int], curre
 
 def local_time(moment: datetime | None) -> str:
     """A stored UTC time shown in local time, `2026-11-21 21:05`."""
-    if moment is None:
-        return ""
-    return as_local(moment).strftime("%Y-%m-%d %H:%M")
+    return format_time(moment)
+
+
+def deal_title(deal: DealView, verb: str) -> str:
+    """`Deal 3 amended (revision 2)`: what just happened to a deal."""
+    title = _("Deal {number} {verb}").format(number=deal.number, verb=verb)
+    return title + (_(" (revision {revision})").format(revision=deal.revision) if deal.revision > 1 else "")

@@ -14,7 +14,8 @@ import typer
 
 from ledger.cli.app import JsonFlag, db_url, print_json
 from ledger.errors import LedgerError
-from ledger.settlement import format_cents
+from ledger.fmt import format_cents
+from ledger.i18n import _
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -148,7 +149,8 @@ def _write_csv(tables: dict[str, pd.DataFrame], path: Path) -> None:
     try:
         stacked[columns].to_csv(path, index=False)
     except OSError as error:
-        raise LedgerError(f"--csv {str(path)!r}: cannot write it ({error.strerror})") from None
+        raise LedgerError(_("--csv {path!r}: cannot write it ({strerror})").format(
+            path=str(path), strerror=error.strerror)) from None
 
 
 def _cell(column: str, value: object) -> str:
@@ -181,9 +183,9 @@ def _print_tables(tables: dict[str, pd.DataFrame], scope: str) -> None:
 
     console = Console(highlight=False)
     if tables["summary"]["deals"].iloc[0] == 0:
-        console.print(f"No deals stand for {escape(scope)}.")
+        console.print(_("No deals stand for {scope}.").format(scope=escape(scope)))
         return
-    console.print(f"[bold]Statistics[/bold] · {escape(scope)}")
+    console.print(_("[bold]Statistics[/bold] · {scope}").format(scope=escape(scope)))
     for name, table in tables.items():
         if table.empty:
             continue
@@ -231,14 +233,14 @@ def chart(
 
     check_kind(kind)
     if out is None:
-        raise LedgerError(f"chart {kind}: give the image to write, e.g. --out {kind}.png")
+        raise LedgerError(_("chart {kind}: give the image to write, e.g. --out {kind}.png").format(kind=kind))
     check_output(out)
     with _ledger(ctx) as engine, _phases(2) as step:
         step("reading the deals")
         frames = load_frames(engine, Filters(evening=evening))
         step(f"drawing {kind}")
         _write(out, lambda path: save(kind, frames, path))
-    typer.echo(f"Wrote {out}")
+    typer.echo(_("Wrote {out}").format(out=out))
 
 
 def report(
@@ -259,12 +261,13 @@ def report(
     from reports.html import evening_report
 
     if out.suffix.lower() not in (".html", ".htm"):
-        raise LedgerError(f"--out {str(out)!r}: the report is an HTML page; give a file name ending in .html")
+        raise LedgerError(_("--out {out!r}: the report is an HTML page; give a file name ending in .html").format(
+            out=str(out)))
     with _ledger(ctx) as engine, _phases(1) as step:
         step("writing the report")
         page = evening_report(engine, evening)
     _write(out, lambda path: path.write_text(page, encoding="utf-8"))
-    typer.echo(f"Wrote {out}")
+    typer.echo(_("Wrote {out}").format(out=out))
 
 
 def _write(out: Path, writer: Callable[[Path], object]) -> None:
@@ -272,7 +275,8 @@ def _write(out: Path, writer: Callable[[Path], object]) -> None:
     try:
         writer(out)
     except OSError as error:
-        raise LedgerError(f"--out {str(out)!r}: cannot write it ({error.strerror})") from None
+        raise LedgerError(_("--out {out!r}: cannot write it ({strerror})").format(
+            out=str(out), strerror=error.strerror)) from None
 
 
 def register(app: typer.Typer) -> None:

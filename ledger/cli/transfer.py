@@ -14,6 +14,7 @@ from ledger.cli.options import EveningOption
 from ledger.cli.render import console
 from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError
+from ledger.i18n import _
 
 db_app = new_app("db", "Where the ledger is, and its schema.")
 
@@ -39,7 +40,7 @@ def export(
         sys.stdout.write(text)
     else:
         out.write_text(text, encoding="utf-8")
-        console.print(f"Wrote {out}.")
+        console.print(_("Wrote {out}.").format(out=out))
 
 
 def import_(
@@ -54,9 +55,9 @@ def import_(
     try:
         data = json.loads(source.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise LedgerError(f"{source}: no such file") from None
+        raise LedgerError(_("{source}: no such file").format(source=source)) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise LedgerError(f"{source}: not a JSON export ({error})") from None
+        raise LedgerError(_("{source}: not a JSON export ({error})").format(source=source, error=error)) from None
     with open_ledger(ctx) as ledger:
         created = ledger.import_data(data)
     if as_json:
@@ -69,7 +70,7 @@ def backup(ctx: typer.Context, target: Annotated[str, typer.Argument(help="The n
     """Copy a SQLite ledger safely while it is in use. Example: [b]calabresella backup ~/ledger-2026-11.sqlite3[/b]"""
     with open_ledger(ctx) as ledger:
         path = ledger.backup(target)
-    console.print(f"Backed up to {path}.")
+    console.print(_("Backed up to {path}.").format(path=path))
 
 
 @db_app.command("info")

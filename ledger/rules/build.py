@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 
 from ledger.errors import LedgerError
+from ledger.i18n import _
 from ledger.rules.cards import parse_card
 from ledger.rules.contracts import PASS, parse_aggravation, parse_call, parse_contract, parse_side
 from ledger.rules.facts import DECLARER, MONTE, Call, DealFacts
@@ -41,7 +42,7 @@ class DealInput:
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
-            raise LedgerError(f"deal input: unknown fields {', '.join(sorted(unknown))}")
+            raise LedgerError(_("deal input: unknown fields {unknown}").format(unknown=', '.join(sorted(unknown))))
         return cls(**data)  # type: ignore[arg-type]
 
     @classmethod
@@ -85,17 +86,19 @@ def parse_auction(text: str, speakers: tuple[str, ...]) -> tuple[Call, ...]:
     for index, item in enumerate(part.strip() for part in text.split(",")):
         name, sep, word = item.rpartition(":")
         if not item:
-            raise LedgerError(f"--auction {text!r}: an empty call; write calls separated by commas")
+            raise LedgerError(_("--auction {text!r}: an empty call; write calls separated by commas").format(text=text))
         if sep:
             key = name_key(name)
             if not key or not any(name_key(s).startswith(key) for s in speakers):
-                raise LedgerError(f"--auction {text!r}: {name.strip()!r} does not speak in this deal; "
-                                  f"the speakers in turn are {', '.join(speakers)}")
-            seat = resolve_player(name, speakers, "auction: player")
+                raise LedgerError(_("--auction {text!r}: {name!r} does not speak in this deal; the speakers in turn "
+                                    "are {speakers}").format(
+                    text=text, name=name.strip(), speakers=', '.join(speakers)))
+            seat = resolve_player(name, speakers, _("auction: player"))
         elif index < len(speakers):
             seat = speakers[index]
         else:
-            raise LedgerError(f"--auction {text!r}: {index + 1} calls, but only {len(speakers)} players speak")
+            raise LedgerError(_("--auction {text!r}: {number} calls, but only {n_speakers} players speak").format(
+                text=text, number=index + 1, n_speakers=len(speakers)))
         calls.append((seat, parse_call(word)))
     return tuple(calls)
 
@@ -111,7 +114,8 @@ def _holder(text: str, players: tuple[str, ...], declarer: str | None) -> str:
 def build_facts(typed: DealInput, profile: Profile, players: tuple[str, ...], dealer: str) -> DealFacts:
     """Parse and validate a typed deal at the given seats; errors name the offending value."""
     if dealer not in players:
-        raise LedgerError(f"dealer {dealer!r} is not seated: the players are {', '.join(players)}")
+        raise LedgerError(_("dealer {dealer!r} is not seated: the players are {players}").format(
+            dealer=dealer, players=', '.join(players)))
     facts = DealFacts(players=players, dealer=dealer, passed_before=typed.passed_before)
     speakers = facts.active(profile)
     auction = parse_auction(typed.auction, speakers) if typed.auction else ()
@@ -122,11 +126,11 @@ def build_facts(typed: DealInput, profile: Profile, players: tuple[str, ...], de
         declarer = declarer or bids[-1][0]
         contract = contract or bids[-1][1]
     if typed.passed and (declarer or contract):
-        raise LedgerError("--passed: a passed deal has no declarer or contract")
+        raise LedgerError(_("--passed: a passed deal has no declarer or contract"))
     if not typed.passed and not auction and declarer is None:
-        raise LedgerError("no declarer: give --declarer NAME (or --auction), or --passed if everyone passed")
+        raise LedgerError(_("no declarer: give --declarer NAME (or --auction), or --passed if everyone passed"))
     if typed.thirds is not None and typed.points is not None:
-        raise LedgerError("give the declarer side's points once: --thirds or --points, not both")
+        raise LedgerError(_("give the declarer side's points once: --thirds or --points, not both"))
     thirds = check_thirds(typed.thirds) if typed.thirds is not None else None
     if typed.points is not None:
         thirds = profile.parse_points(typed.points)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from ledger.errors import LedgerError
+from ledger.i18n import _
 
 
 class Suit(Enum):
@@ -101,8 +102,8 @@ def parse_card(text: str) -> Card:
     elif len(words) == 1 and len(words[0]) >= 2:
         rank_word, suit_word = words[0][:-1], words[0][-1]
     else:
-        raise LedgerError(f"card {text!r}: write {CARD_HELP}")
+        raise LedgerError(_("card {text!r}: write {card_help}").format(text=text, card_help=CARD_HELP))
     rank, suit = RANK_WORDS.get(rank_word), SUIT_WORDS.get(suit_word)
     if rank is None or suit is None:
-        raise LedgerError(f"card {text!r}: write {CARD_HELP}")
+        raise LedgerError(_("card {text!r}: write {card_help}").format(text=text, card_help=CARD_HELP))
     return Card(suit, rank)

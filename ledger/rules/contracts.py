@@ -6,6 +6,7 @@ from enum import Enum
 from typing import TypeVar
 
 from ledger.errors import LedgerError
+from ledger.i18n import _
 
 
 class Contract(Enum):
@@ -49,34 +50,34 @@ AGGRAVATION_WORDS: dict[str, Aggravation] = {
 SIDE_WORDS: dict[str, Side] = {
     "declarer": Side.DECLARER, "decl": Side.DECLARER, "d": Side.DECLARER, "dichiarante": Side.DECLARER,
     "opponents": Side.OPPONENTS, "opp": Side.OPPONENTS, "o": Side.OPPONENTS, "defenders": Side.OPPONENTS,
-    "avversari": Side.OPPONENTS,
+    "avversari": Side.OPPONENTS, "chiamante": Side.DECLARER, "avv": Side.OPPONENTS,
 }
 
 
 def _lookup(kind: str, text: str, words: dict[str, T], allowed: str) -> T:
     value = words.get(text.strip().lower())
     if value is None:
-        raise LedgerError(f"{kind} {text!r}: allowed are {allowed}")
+        raise LedgerError(_("{kind} {text!r}: allowed are {allowed}").format(kind=kind, text=text, allowed=allowed))
     return value
 
 
 def parse_contract(text: str) -> Contract:
     """`chiamo`/`call`/`play`, `mediatore`, `solo`, `solissimo`."""
-    return _lookup("contract", text, CONTRACT_WORDS, "chiamo (call, play), mediatore, solo, solissimo")
+    return _lookup(_("contract"), text, CONTRACT_WORDS, _("chiamo (call, play), mediatore, solo, solissimo"))
 
 
 def parse_call(text: str) -> Contract | None:
     """One call of an auction: a contract, or None for a pass (`pass`, `passo`)."""
     if text.strip().lower() in PASS_WORDS:
         return None
-    return _lookup("call", text, CONTRACT_WORDS, "pass (passo), chiamo, mediatore, solo, solissimo")
+    return _lookup(_("call"), text, CONTRACT_WORDS, _("pass (passo), chiamo, mediatore, solo, solissimo"))
 
 
 def parse_aggravation(text: str) -> Aggravation:
     """`dividete` or `scegliete` (English: divide, choose)."""
-    return _lookup("aggravation", text, AGGRAVATION_WORDS, "dividete (divide), scegliete (choose)")
+    return _lookup(_("aggravation"), text, AGGRAVATION_WORDS, _("dividete (divide), scegliete (choose)"))
 
 
 def parse_side(text: str) -> Side:
-    """`declarer` or `opponents` (short: `decl`, `opp`)."""
-    return _lookup("last trick", text, SIDE_WORDS, "declarer (decl), opponents (opp)")
+    """`declarer` or `opponents` (short: `decl`, `opp`; Italian: `chiamante`, `avversari`)."""
+    return _lookup(_("last trick"), text, SIDE_WORDS, _("declarer (decl), opponents (opp)"))

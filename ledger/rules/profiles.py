@@ -8,6 +8,7 @@ from enum import Enum
 from typing import Any
 
 from ledger.errors import LedgerError
+from ledger.i18n import _
 from ledger.rules.cards import DECK, Rank
 from ledger.rules.contracts import Contract
 from ledger.rules.points import format_points, parse_points
@@ -194,7 +195,7 @@ def profile_name(text: str) -> str:
     key = text.strip().lower()
     key = PROFILE_ALIASES.get(key, key)
     if key not in DEFAULTS:
-        raise LedgerError(f"profile {text!r}: allowed are {', '.join(DEFAULTS)}")
+        raise LedgerError(_("profile {text!r}: allowed are {profiles}").format(text=text, profiles=', '.join(DEFAULTS)))
     return key
 
 
@@ -202,7 +203,8 @@ def parse_option(text: str) -> tuple[str, str]:
     """Split `key=value` (hyphens in the key are accepted for underscores)."""
     key, sep, value = text.partition("=")
     if not sep or not key.strip() or not value.strip():
-        raise LedgerError(f"option {text!r}: write key=value, e.g. sweeps=off or stramazzo_multiplier=4")
+        raise LedgerError(_("option {text!r}: write key=value, e.g. sweeps=off or stramazzo_multiplier=4").format(
+            text=text))
     return key.strip().lower().replace("-", "_"), value.strip()
 
 
@@ -213,13 +215,14 @@ def _option_value(option: str, raw: OptionValue | str, default: OptionValue) -> 
         word = str(raw).strip().lower()
         if word in TRUE_WORDS or word in FALSE_WORDS:
             return word in TRUE_WORDS
-        raise LedgerError(f"option {option}={raw}: {option} is on or off")
+        raise LedgerError(_("option {option}={raw}: {option} is on or off").format(option=option, raw=raw))
     try:
         number = int(raw)
     except (TypeError, ValueError):
         number = 0
     if isinstance(raw, bool) or number < 1 or number > 100:
-        raise LedgerError(f"option {option}={raw}: {option} is a whole number from 1 to 100")
+        raise LedgerError(_("option {option}={raw}: {option} is a whole number from 1 to 100").format(
+            option=option, raw=raw))
     return number
 
 
@@ -232,8 +235,10 @@ def make_profile(name: str = "pagat", options: Mapping[str, OptionValue | str] |
     for option, raw in given.items():
         key = option.strip().lower().replace("-", "_")
         if key not in defaults:
-            allowed = ", ".join(defaults) or "none"
-            raise LedgerError(f"option {option!r} does not exist in profile {canonical}: its options are {allowed}")
+            allowed = ", ".join(defaults) or _("none")
+            raise LedgerError(_("option {option!r} does not exist in profile {canonical}: its options are "
+                                "{allowed}").format(
+                option=option, canonical=canonical, allowed=allowed))
         resolved[key] = _option_value(key, raw, defaults[key])
     return _GAMES[canonical](canonical, resolved)
 

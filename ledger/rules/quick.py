@@ -1,6 +1,25 @@
 """The quick syntax: one deal typed as one short line, read into a `DealInput` (pure: no I/O).
 
-A line is `pass`, or
+The grammar, as `play` shows it, is `SYNTAX` below.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ledger.errors import LedgerError
+from ledger.i18n import N_, _
+from ledger.rules.build import DealInput
+from ledger.rules.cards import DEAL_THIRDS, Card, parse_card
+from ledger.rules.contracts import AGGRAVATION_WORDS, CONTRACT_WORDS, PASS, PASS_WORDS, SIDE_WORDS
+from ledger.rules.facts import DECLARER, MONTE
+from ledger.rules.points import format_points, parse_points
+from ledger.rules.profiles import Profile
+from ledger.rules.seats import name_key
+
+SYNTAX = N_("""A line is `pass`, or
 
     DECLARER CONTRACT [AGGRAVATION] [CARD][@HOLDER] POINTS [key=value ...]
 
@@ -35,25 +54,10 @@ Aliases in parentheses (call, alone, choose, ...) are written in full.
     dealer=NAME          who dealt, when not the next in the rotation
     auction=CALL,CALL,.. the calls from the seat after the dealer, each `call` or `name:call`,
                          e.g. auction=pass,solo,pass; the last bid gives the declarer and contract
-"""
-
-from __future__ import annotations
-
-import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-
-from ledger.errors import LedgerError
-from ledger.rules.build import DealInput
-from ledger.rules.cards import DEAL_THIRDS, Card, parse_card
-from ledger.rules.contracts import AGGRAVATION_WORDS, CONTRACT_WORDS, PASS, PASS_WORDS, SIDE_WORDS
-from ledger.rules.facts import DECLARER, MONTE
-from ledger.rules.points import format_points, parse_points
-from ledger.rules.profiles import Profile
-from ledger.rules.seats import name_key
-
-SYNTAX = (__doc__ or "").partition("\n\n")[2]
-"""The grammar above, for `help` screens."""
+  Italian keys work too: terzi=, punti=, prese=, ultima=chiamante|avversari, socio= (the holder),
+  carta= or chiamata=, mazziere=, licitazione=.
+""")
+"""The grammar of a quick line, for `help` screens (translated when shown)."""
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,7 @@ class Word:
     value: str
 
     def __str__(self) -> str:
-        return f"{self.value} (a player)" if self.kind == "player" else self.value
+        return _("{name} (a player)").format(name=self.value) if self.kind == "player" else self.value
 
 
 @dataclass(frozen=True)
@@ -84,14 +88,15 @@ class Vocabulary:
             return self.exact.get(key) or self.prefixed[key]
         found = {word for known, word in self.prefixed.items() if key and known.startswith(key)}
         if len(found) > 1:
-            raise LedgerError(f"{what} {text!r} is ambiguous: it could be {', '.join(sorted(map(str, found)))}")
+            raise LedgerError(_("{what} {text!r} is ambiguous: it could be {found}").format(
+                what=what, text=text, found=', '.join(sorted(map(str, found)))))
         return found.pop() if found else None
 
     def need(self, text: str, what: str, allowed: str) -> Word:
         """Like lookup, but nothing fitting is an error naming what is allowed."""
         word = self.lookup(text, what)
         if word is None:
-            raise LedgerError(f"{what} {text!r}: allowed are {allowed}")
+            raise LedgerError(_("{what} {text!r}: allowed are {allowed}").format(what=what, text=text, allowed=allowed))
         return word
 
 
@@ -113,12 +118,25 @@ PASSES = _vocabulary("pass", dict.fromkeys(PASS_WORDS, PASS), {"pass", "passo"})
 CONTRACTS = _vocabulary("contract", {**CONTRACT_WORDS, "so": "solo"},
                         {"chiamo", "play", "mediatore", "solo", "solissimo"})
 AGGRAVATIONS = _vocabulary("aggravation", AGGRAVATION_WORDS, {"dividete", "scegliete"})
-SIDES = _vocabulary("side", SIDE_WORDS, {"declarer", "opponents"})
+SIDES = _vocabulary("side", SIDE_WORDS, {"declarer", "opponents", "chiamante", "avversari"})
 _KEY_NAMES = ("thirds", "points", "tricks", "last", "holder", "called", "dealer", "auction")
-KEYS = _vocabulary("key", {**{k: k for k in _KEY_NAMES}, "t": "thirds", "last_trick": "last", "card": "called"},
-                   set(_KEY_NAMES))
-KEY_HELP = "t (thirds), points, tricks, last, holder, called, dealer, auction"
+_ITALIAN_KEYS = {"terzi": "thirds", "punti": "points", "prese": "tricks", "ultima": "last", "socio": "holder",
+                 "carta": "called", "chiamata": "called", "mazziere": "dealer", "licitazione": "auction"}
+KEYS = _vocabulary("key", {**{k: k for k in _KEY_NAMES}, **_ITALIAN_KEYS, "t": "thirds", "p": "points", "l": "last",
+                           "last_trick": "last", "card": "called"}, {*_KEY_NAMES, *_ITALIAN_KEYS})
+KEY_HELP = N_("t (thirds), points, tricks, last, holder, called, dealer, auction")
 PLAY_HELP = "chiamo, mediatore, solo, solissimo, dividete, scegliete"
+
+_FIELD_NAMES = {"declarer": N_("declarer"), "passed": N_("passed"), "contract": N_("contract"),
+                "aggravation": N_("aggravation"), "called": N_("called"), "holder": N_("holder"),
+                "thirds": N_("thirds"),
+                "tricks": N_("tricks"), "last_trick": N_("last trick"), "auction": N_("auction")}
+
+
+def _field(name: str) -> str:
+    """A deal fact's name as a player says it: `last_trick` is the last trick."""
+    return _(_FIELD_NAMES.get(name, name.replace("_", " ")))
+
 
 _THIRDS = re.compile(r"(\d+)t")
 _NUMBER = re.compile(r"[\d+/]+")
@@ -131,7 +149,8 @@ def seated(players: Sequence[str]) -> Vocabulary:
 
 
 def _holders(players: Sequence[str]) -> Vocabulary:
-    return seated(players) | Vocabulary({MONTE: Word("holder", MONTE), DECLARER: Word("holder", DECLARER)})
+    return seated(players) | Vocabulary({MONTE: Word("holder", MONTE), DECLARER: Word("holder", DECLARER)},
+                                        {"chiamante": Word("holder", DECLARER)})
 
 
 def parse_thirds_word(text: str, profile: Profile) -> dict[str, object]:
@@ -141,40 +160,43 @@ def parse_thirds_word(text: str, profile: Profile) -> dict[str, object]:
     thirds = _THIRDS.fullmatch(word)
     if thirds:
         return {"thirds": _checked(int(thirds.group(1)), text)}
-    scale = "0 to 35" if american else "7, 7+1/3, 5+2/3 (0 to 11+2/3), or thirds as 22t"
+    scale = _("0 to 35") if american else _("7, 7+1/3, 5+2/3 (0 to 11+2/3), or thirds as 22t")
     if not _NUMBER.fullmatch(word):
-        raise LedgerError(f"points {text!r}: write the declarer side's points, {scale}")
+        raise LedgerError(_("points {text!r}: write the declarer side's points, {scale}").format(
+            text=text, scale=scale))
     if not american and word.isdecimal() and int(word) > DEAL_THIRDS // 3:
         return {"thirds": _checked(int(word), text)}
     try:
         parse_points(word, american=american)
     except LedgerError:
-        raise LedgerError(f"points {text!r}: write the declarer side's points, {scale}") from None
+        raise LedgerError(_("points {text!r}: write the declarer side's points, {scale}").format(
+            text=text, scale=scale)) from None
     return {"points": word}
 
 
 def _checked(thirds: int, text: str) -> int:
     if thirds > DEAL_THIRDS:
-        raise LedgerError(f"points {text!r}: a deal has only {DEAL_THIRDS} thirds ({format_points(DEAL_THIRDS)})")
+        raise LedgerError(_("points {text!r}: a deal has only {thirds} thirds ({points})").format(
+            text=text, thirds=DEAL_THIRDS, points=format_points(DEAL_THIRDS)))
     return thirds
 
 
 def parse_tricks(text: str) -> int:
     """A count of tricks (its range is the rules' to check)."""
     if not text.strip().isdecimal():
-        raise LedgerError(f"tricks {text!r}: a whole number of tricks, e.g. tricks=12")
+        raise LedgerError(_("tricks {text!r}: a whole number of tricks, e.g. tricks=12").format(text=text))
     return int(text)
 
 
 def parse_side_word(text: str) -> str:
     """`decl` or `opp` (or any prefix of declarer, opponents) as the side's canonical value."""
-    return SIDES.need(text, "last trick", "decl (declarer), opp (opponents)").value
+    return SIDES.need(text, _("last trick"), _("decl (declarer), opp (opponents)")).value
 
 
 def parse_holder_word(text: str, players: Sequence[str]) -> str:
     """A player, `monte` or `declarer`, by prefix; a leading `@` is allowed."""
-    return _holders(players).need(text.strip().removeprefix("@"), "holder",
-                                  f"{', '.join(players)}, monte or declarer").value
+    return _holders(players).need(text.strip().removeprefix("@"), _("holder"),
+                                  _("{players}, monte or declarer").format(players=", ".join(players))).value
 
 
 def _auction_words(text: str, players: Sequence[str]) -> str:
@@ -183,10 +205,12 @@ def _auction_words(text: str, players: Sequence[str]) -> str:
     for item in text.split(","):
         name, sep, call = item.rpartition(":")
         if not call.strip():
-            raise LedgerError(f"auction={text}: an empty call; write calls separated by commas, e.g. pass,solo,pass")
-        word = (PASSES | CONTRACTS).need(call, "auction call", "pass, chiamo, mediatore, solo, solissimo").value
+            raise LedgerError(_("auction={text}: an empty call; write calls separated by commas, e.g. "
+                                "pass,solo,pass").format(
+                text=text))
+        word = (PASSES | CONTRACTS).need(call, _("auction call"), "pass, chiamo, mediatore, solo, solissimo").value
         if sep:
-            word = f"{seated(players).need(name, 'auction player', ', '.join(players)).value}:{word}"
+            word = seated(players).need(name, _("auction player"), ", ".join(players)).value + f":{word}"
         items.append(word)
     return ",".join(items)
 
@@ -211,15 +235,15 @@ class _Reader:
 
     def put(self, name: str, value: object, text: str) -> None:
         if name in self.fields:
-            raise LedgerError(f"{text!r}: the {name.replace('_', ' ')} is given twice")
+            raise LedgerError(_("{text!r}: the {name} is given twice").format(text=text, name=_field(name)))
         self.fields[name] = value
 
     def token(self, text: str) -> None:
         if "=" in text:
-            key, _, value = text.partition("=")
+            key, _sep, value = text.partition("=")
             self.option(key, value, text)
         elif "@" in text:
-            card, _, holder = text.partition("@")
+            card, _sep, holder = text.partition("@")
             if card:
                 self.put("called", str(parse_card(card)), text)
             self.put("holder", parse_holder_word(holder, self.players), text)
@@ -232,44 +256,50 @@ class _Reader:
 
     def points(self, filled: dict[str, object], text: str) -> None:
         if "thirds" in self.fields or "points" in self.fields:
-            raise LedgerError(f"{text!r}: the points are given twice")
+            raise LedgerError(_("{text!r}: the points are given twice").format(text=text))
         self.fields.update(filled)
 
     def word(self, text: str) -> None:
         self.words += 1
-        first = (seated(self.players) | PASSES).lookup(text, "word") if self.words == 1 else None
+        first = (seated(self.players) | PASSES).lookup(text, _("word")) if self.words == 1 else None
         if first is not None:
             name, value = ("passed", True) if first.kind == "pass" else ("declarer", first.value)
             self.put(name, value, text)
             return
-        meaning = (CONTRACTS | AGGRAVATIONS).lookup(text, "word")
+        meaning = (CONTRACTS | AGGRAVATIONS).lookup(text, _("word"))
         card = _card(text)
         if meaning is not None and not (meaning.kind in self.fields and card is not None):
             self.put(meaning.kind, meaning.value, text)
             return
-        if PASSES.lookup(text, "word"):
-            raise LedgerError(f"{text!r}: a passed deal is written `pass`, as the first word")
+        if PASSES.lookup(text, _("word")):
+            raise LedgerError(_("{text!r}: a passed deal is written `pass`, as the first word").format(text=text))
         if card is not None:
             self.put("called", str(card), text)
-        elif seated(self.players).lookup(text, "player"):
-            raise LedgerError(f"{text!r}: only the first word names the declarer; write @{text} for who held the "
-                              f"called card, or dealer={text} for who dealt")
+        elif seated(self.players).lookup(text, _("player")):
+            raise LedgerError(_("{text!r}: only the first word names the declarer; write @{text} for who held the "
+                                "called card, or dealer={text} for who dealt").format(
+                text=text))
         else:
-            first_word = f"a player ({', '.join(self.players)}), pass, " if self.words == 1 else ""
-            raise LedgerError(f"{text!r} is not a word of the quick syntax: allowed are {first_word}{PLAY_HELP}, "
-                              "or a card such as 3D, RS, AC, KH")
+            players = ", ".join(self.players)
+            first_word = _("a player ({players}), pass, ").format(players=players) if self.words == 1 else ""
+            raise LedgerError(_("{text!r} is not a word of the quick syntax: allowed are {first_word}{play_help}, or a "
+                                "card such as 3D, RS, AC, KH").format(
+                text=text, first_word=first_word, play_help=PLAY_HELP))
 
     def option(self, key: str, value: str, text: str) -> None:
-        name = KEYS.need(key, "key", KEY_HELP).value if key else ""
+        name = KEYS.need(key, _("key"), _(KEY_HELP)).value if key else ""
         if not name or not value:
-            raise LedgerError(f"{text!r}: write key=value, e.g. last=opp or tricks=12; the keys are {KEY_HELP}")
+            raise LedgerError(_("{text!r}: write key=value, e.g. last=opp or tricks=12; the keys are "
+                                "{key_help}").format(
+                text=text, key_help=_(KEY_HELP)))
         if name == "dealer":
             if self.dealer is not None:
-                raise LedgerError(f"{text!r}: the dealer is given twice")
-            self.dealer = seated(self.players).need(value, "dealer", ", ".join(self.players)).value
+                raise LedgerError(_("{text!r}: the dealer is given twice").format(text=text))
+            self.dealer = seated(self.players).need(value, _("dealer"), ", ".join(self.players)).value
         elif name == "thirds":
             if not value.isdecimal():
-                raise LedgerError(f"{text!r}: thirds are a whole number, 0 to {DEAL_THIRDS}")
+                raise LedgerError(_("{text!r}: thirds are a whole number, 0 to {thirds}").format(
+                    text=text, thirds=DEAL_THIRDS))
             self.points({"thirds": _checked(int(value), text)}, text)
         elif name == "points":
             self.points(parse_thirds_word(value, self.profile), text)
@@ -301,16 +331,19 @@ def parse_answer(fact: str, text: str, players: Sequence[str], profile: Profile)
     """The answer to a question for one missing fact (`declarer`, `contract`, `thirds`, `tricks`, `last_trick`,
     `holder`), as the DealInput fields it fills."""
     if not text.strip():
-        raise LedgerError(f"no answer: the deal needs its {fact.replace('_', ' ')}")
+        raise LedgerError(_("no answer: the deal needs its {fact}").format(fact=_field(fact)))
     if fact == "declarer":
-        word = (seated(players) | PASSES).need(text, "declarer", f"{', '.join(players)} or pass")
+        allowed = _("{players} or pass").format(players=", ".join(players))
+        word = (seated(players) | PASSES).need(text, _("declarer"), allowed)
         return DealInput(passed=True) if word.kind == "pass" else DealInput(declarer=word.value)
     if fact == "contract":
-        allowed = "chiamo, mediatore, solo, solissimo, and on a solissimo dividete or scegliete"
-        words = [(CONTRACTS | AGGRAVATIONS).need(part, "contract", allowed) for part in text.split()]
+        allowed = _("chiamo, mediatore, solo, solissimo, and on a solissimo dividete or scegliete")
+        words = [(CONTRACTS | AGGRAVATIONS).need(part, _("contract"), allowed) for part in text.split()]
         found = {word.kind: word.value for word in words}
         if "contract" not in found or len(found) < len(words):
-            raise LedgerError(f"contract {text!r}: write one contract, and on a solissimo dividete or scegliete")
+            raise LedgerError(_("contract {text!r}: write one contract, and on a solissimo dividete or "
+                                "scegliete").format(
+                text=text))
         return DealInput(**found)  # type: ignore[arg-type]
     if fact == "thirds":
         return DealInput(**parse_thirds_word(text, profile))  # type: ignore[arg-type]
@@ -320,4 +353,4 @@ def parse_answer(fact: str, text: str, players: Sequence[str], profile: Profile)
         return DealInput(last_trick=parse_side_word(text))
     if fact == "holder":
         return DealInput(holder=parse_holder_word(text, players))
-    raise LedgerError(f"the deal needs its {fact}, which cannot be asked for here")
+    raise LedgerError(_("the deal needs its {fact}, which cannot be asked for here").format(fact=_field(fact)))

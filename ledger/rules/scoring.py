@@ -67,6 +67,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from math import prod
 
+from ledger.i18n import _
 from ledger.rules.cards import DEAL_THIRDS
 from ledger.rules.contracts import Aggravation, Contract
 from ledger.rules.facts import MONTE, DealFacts
@@ -81,7 +82,8 @@ CAVENDISH_SWEEP = 70
 
 @dataclass(frozen=True)
 class DealResult:
-    """A scored deal: who won what, with a one-line explanation a player can check by hand."""
+    """A scored deal: who won what, with a one-line explanation a player can check by hand, written in the
+    language in use when the deal is scored (and stored as written)."""
 
     payouts: dict[str, int]
     explanation: str
@@ -128,7 +130,8 @@ def score(facts: DealFacts, profile: Profile) -> DealResult:
     validate(facts, profile)
     out = facts.sitting_out(profile)
     if facts.passed:
-        why = "all passed: no payment" + ("; the stake rides on the next played deal" if profile.pot_carryover else "")
+        why = _("all passed: no payment") + (_("; the stake rides on the next played deal")
+                                             if profile.pot_carryover else "")
         return DealResult({p: 0 for p in facts.players}, why, sitting_out=out,
                           first_lead=facts.first_lead(profile))
     assert facts.declarer is not None and facts.contract is not None and facts.thirds is not None
@@ -151,7 +154,8 @@ def score(facts: DealFacts, profile: Profile) -> DealResult:
     if partner:
         payouts[partner] = sign * amount
     payouts[facts.declarer] = sign * amount * len(opponents) - (amount * sign if partner else 0)
-    notes = [f"{formula} {'from' if won else 'to'} each opponent"]
+    each = _("{formula} from each opponent") if won else _("{formula} to each opponent")
+    notes = [each.format(formula=formula)]
     notes += _notes(facts, profile, partner, out)
     return DealResult(
         payouts, "; ".join(notes), declarer=facts.declarer, contract=facts.contract,
@@ -175,7 +179,7 @@ def _factors(facts: DealFacts, profile: Profile, won: bool) -> tuple[list[tuple[
     if sweep:
         multipliers.append((sweep.value, profile.multiplier(sweep.value)))
     if profile.pot_carryover and facts.passed_before:
-        multipliers.append((f"pot ({facts.passed_before} passed)", facts.passed_before + 1))
+        multipliers.append((_("pot ({passed} passed)").format(passed=facts.passed_before), facts.passed_before + 1))
     return factors + multipliers, sweep, prod(value for _, value in multipliers)
 
 
@@ -185,8 +189,8 @@ def _difference(facts: DealFacts, profile: Profile) -> tuple[Sweep | None, int, 
     if facts.thirds in (0, DEAL_THIRDS):
         all_tricks = profile.tricks_per_deal(len(facts.active(profile)))
         if decide_sweep(facts.thirds, facts.tricks, facts.last_trick, all_tricks) is Sweep.CAPPOTTO:
-            side = "all" if facts.thirds else "no"
-            return Sweep.CAPPOTTO, CAVENDISH_SWEEP, f"{side} tricks: cappotto {CAVENDISH_SWEEP}"
+            side = _("all tricks") if facts.thirds else _("no tricks")
+            return Sweep.CAPPOTTO, CAVENDISH_SWEEP, f"{side}: cappotto {CAVENDISH_SWEEP}"
     other = DEAL_THIRDS - facts.thirds
     difference = facts.thirds - other
     return None, abs(difference), f"{facts.thirds} - {other} = {difference}: {abs(difference)}"
@@ -195,9 +199,12 @@ def _difference(facts: DealFacts, profile: Profile) -> tuple[Sweep | None, int, 
 def _notes(facts: DealFacts, profile: Profile, partner: str | None, out: str | None) -> list[str]:
     notes = []
     if partner:
-        notes.append(f"{partner} held the called three and partners {facts.declarer}")
+        notes.append(_("{partner} held the called three and partners {declarer}").format(
+            partner=partner, declarer=facts.declarer))
     elif facts.holder == MONTE and profile.partnership is not Partnership.NONE and facts.contract is Contract.CHIAMO:
-        notes.append("the called three was in the monte: the declarer plays alone")
+        notes.append(_("the called three was in the monte: the declarer plays alone"))
     if out:
-        notes.append(f"{out} deals and {'pays and receives as an opponent' if profile.dealer_shares else 'sits out'}")
+        role = _("{dealer} deals and pays and receives as an opponent") if profile.dealer_shares else (
+            _("{dealer} deals and sits out"))
+        notes.append(role.format(dealer=out))
     return notes

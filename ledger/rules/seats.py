@@ -6,6 +6,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from ledger.errors import LedgerError
+from ledger.i18n import _
 
 
 def name_key(name: str) -> str:
@@ -25,7 +26,7 @@ def turn_from(players: Sequence[str], first: str) -> tuple[str, ...]:
     return tuple(players[start:]) + tuple(players[:start])
 
 
-def resolve_player(text: str, players: Sequence[str], what: str = "player") -> str:
+def resolve_player(text: str, players: Sequence[str], what: str | None = None) -> str:
     """The seated player a typed name means: exact (case and accents ignored), else a unique prefix."""
     key = name_key(text)
     exact = [p for p in players if name_key(p) == key]
@@ -34,20 +35,24 @@ def resolve_player(text: str, players: Sequence[str], what: str = "player") -> s
     prefixed = [p for p in players if key and name_key(p).startswith(key)]
     if len(prefixed) == 1:
         return prefixed[0]
-    seated = ", ".join(players)
+    seated, what = ", ".join(players), what or _("player")
     if prefixed:
-        raise LedgerError(f"{what} {text!r} is ambiguous: it could be {', '.join(prefixed)}")
-    raise LedgerError(f"{what} {text!r} is not seated: the players are {seated}")
+        raise LedgerError(_("{what} {text!r} is ambiguous: it could be {prefixed}").format(
+            what=what, text=text, prefixed=', '.join(prefixed)))
+    raise LedgerError(_("{what} {text!r} is not seated: the players are {seated}").format(
+        what=what, text=text, seated=seated))
 
 
 def check_seats(players: Sequence[str], counts: Sequence[int], profile: str) -> None:
     """Reject seatings with the wrong number of players, blank or repeated names."""
     if len(players) not in counts:
         allowed = " or ".join(map(str, counts))
-        raise LedgerError(f"{len(players)} players: {profile} is played by {allowed} seated players")
+        raise LedgerError(_("{n_players} players: {profile} is played by {allowed} seated players").format(
+            n_players=len(players), profile=profile, allowed=allowed))
     keys = [name_key(p) for p in players]
     if not all(keys):
-        raise LedgerError("players: a name cannot be blank")
+        raise LedgerError(_("players: a name cannot be blank"))
     repeated = sorted({p for p, k in zip(players, keys, strict=True) if keys.count(k) > 1})
     if repeated:
-        raise LedgerError(f"players: {', '.join(repeated)} seated twice (names ignore case and accents)")
+        raise LedgerError(_("players: {repeated} seated twice (names ignore case and accents)").format(
+            repeated=', '.join(repeated)))

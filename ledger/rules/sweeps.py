@@ -5,6 +5,7 @@ from __future__ import annotations
 from enum import Enum
 
 from ledger.errors import LedgerError
+from ledger.i18n import _
 from ledger.rules.cards import DEAL_THIRDS, LAST_TRICK_THIRDS
 from ledger.rules.contracts import Side
 
@@ -28,26 +29,37 @@ def check_tricks(thirds: int, tricks: int | None, last_trick: Side | None, all_t
     """Reject trick facts that contradict each other or the thirds; `fewest` tricks hold all 35 thirds."""
     if tricks is not None:
         if not 0 <= tricks <= all_tricks:
-            raise LedgerError(f"--tricks {tricks}: a deal has {all_tricks} tricks (0 to {all_tricks})")
+            raise LedgerError(_("--tricks {tricks}: a deal has {all_tricks} tricks (0 to {all_tricks})").format(
+                tricks=tricks, all_tricks=all_tricks))
         if tricks == all_tricks and thirds < DEAL_THIRDS:
-            raise LedgerError(f"--tricks {tricks} with {thirds} thirds: all {all_tricks} tricks hold all 35 thirds")
+            raise LedgerError(_("--tricks {tricks} with {thirds} thirds: all {all_tricks} tricks hold all 35 "
+                                "thirds").format(
+                tricks=tricks, thirds=thirds, all_tricks=all_tricks))
         if tricks == 0 and thirds > 0:
-            raise LedgerError(f"--tricks 0 with {thirds} thirds: a side with no trick has no thirds")
+            raise LedgerError(_("--tricks 0 with {thirds} thirds: a side with no trick has no thirds").format(
+                thirds=thirds))
         if tricks == 0 and last_trick is Side.DECLARER:
-            raise LedgerError("--tricks 0 with the last trick to the declarer: the last trick is a trick")
+            raise LedgerError(_("--tricks 0 with the last trick to the declarer: the last trick is a trick"))
         if tricks == all_tricks and last_trick is Side.OPPONENTS:
-            raise LedgerError(f"--tricks {tricks} with the last trick to the opponents: they took no trick")
+            raise LedgerError(_("--tricks {tricks} with the last trick to the opponents: they took no trick").format(
+                tricks=tricks))
         if thirds == DEAL_THIRDS and tricks < fewest:
-            raise LedgerError(f"--tricks {tricks} with all 35 thirds: the counting cards fill at least {fewest} tricks")
+            raise LedgerError(_("--tricks {tricks} with all 35 thirds: the counting cards fill at least {fewest} "
+                                "tricks").format(
+                tricks=tricks, fewest=fewest))
         if thirds == 0 and tricks > all_tricks - fewest:
-            raise LedgerError(f"--tricks {tricks} with 0 thirds: the opponents' 35 thirds fill at least {fewest} "
-                              f"tricks, leaving at most {all_tricks - fewest}")
+            raise LedgerError(_("--tricks {tricks} with 0 thirds: the opponents' 35 thirds fill at least {fewest} "
+                                "tricks, leaving at most {number}").format(
+                tricks=tricks, fewest=fewest, number=all_tricks - fewest))
     if last_trick is Side.DECLARER and thirds < LAST_TRICK_THIRDS:
-        raise LedgerError(f"{thirds} thirds with the last trick to the declarer: the last trick alone is 3 thirds")
+        raise LedgerError(_("{thirds} thirds with the last trick to the declarer: the last trick alone is 3 "
+                            "thirds").format(
+            thirds=thirds))
     if last_trick is Side.OPPONENTS and thirds > DEAL_THIRDS - LAST_TRICK_THIRDS:
         raise LedgerError(
-            f"{thirds} thirds with the last trick to the opponents: they would have at least 3 thirds,"
-            f" leaving the declarer at most {DEAL_THIRDS - LAST_TRICK_THIRDS}"
+            _("{thirds} thirds with the last trick to the opponents: they would have at least 3 thirds, leaving the "
+              "declarer at most {number}").format(
+                thirds=thirds, number=DEAL_THIRDS - LAST_TRICK_THIRDS)
         )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ledger.errors import LedgerError
+from ledger.i18n import _
 from ledger.rules.auction import check_auction
 from ledger.rules.contracts import Contract
 from ledger.rules.facts import DECLARER, MONTE, DealFacts
@@ -16,22 +17,26 @@ def validate(facts: DealFacts, profile: Profile) -> None:
     """Raise a LedgerError naming the first fact that is impossible or missing."""
     check_seats(facts.players, profile.seat_counts, profile.name)
     if facts.dealer not in facts.players:
-        raise LedgerError(f"dealer {facts.dealer!r} is not seated: the players are {', '.join(facts.players)}")
+        raise LedgerError(_("dealer {dealer!r} is not seated: the players are {players}").format(
+            dealer=facts.dealer, players=', '.join(facts.players)))
     if facts.passed_before < 0:
-        raise LedgerError(f"--passed-before {facts.passed_before}: the count of passed deals is 0 or more")
+        raise LedgerError(_("--passed-before {passed_before}: the count of passed deals is 0 or more").format(
+            passed_before=facts.passed_before))
     active = facts.active(profile)
     if facts.auction:
         outcome = check_auction(facts.auction, active, profile)
         if outcome != ((facts.declarer, facts.contract) if not facts.passed else None):
             said = f"{outcome[0]} {outcome[1].value}" if outcome else "all passed"
-            raise LedgerError(f"auction says {said}, which contradicts the declarer and contract given")
+            raise LedgerError(_("auction says {said}, which contradicts the declarer and contract given").format(
+                said=said))
     if facts.passed:
         _check_passed(facts)
         return
     if facts.declarer not in active:
         out = facts.sitting_out(profile)
-        why = f"{out} deals and sits out" if facts.declarer == out else "not seated"
-        raise LedgerError(f"declarer {facts.declarer!r}: {why}; the declarer is one of {', '.join(active)}")
+        why = _("{dealer} deals and sits out").format(dealer=out) if facts.declarer == out else _("not seated")
+        raise LedgerError(_("declarer {declarer!r}: {why}; the declarer is one of {active}").format(
+            declarer=facts.declarer, why=why, active=', '.join(active)))
     _check_contract(facts, profile)
     _check_call(facts, profile, active)
     if facts.thirds is None:
@@ -48,7 +53,7 @@ def _check_passed(facts: DealFacts) -> None:
         ("holder", facts.holder), ("thirds", facts.thirds), ("tricks", facts.tricks),
         ("last trick", facts.last_trick)) if value is not None]
     if given:
-        raise LedgerError(f"a passed deal has no declarer, so no {', '.join(given)}")
+        raise LedgerError(_("a passed deal has no declarer, so no {given}").format(given=', '.join(given)))
 
 
 def _check_contract(facts: DealFacts, profile: Profile) -> None:
@@ -56,10 +61,12 @@ def _check_contract(facts: DealFacts, profile: Profile) -> None:
         raise MissingFact("contract", "which contract? (--contract chiamo|solo|solissimo)")
     if facts.contract not in profile.contracts:
         allowed = ", ".join(profile.word(c) for c in profile.bids)
-        raise LedgerError(f"contract {facts.contract.value}: {profile.name} has {allowed}")
+        raise LedgerError(_("contract {contract}: {name} has {allowed}").format(
+            contract=facts.contract.value, name=profile.name, allowed=allowed))
     if facts.aggravation is not None and facts.contract is not Contract.SOLISSIMO:
         raise LedgerError(
-            f"{facts.aggravation.value} on {facts.contract.value}: dividete and scegliete exist only on a solissimo"
+            _("{aggravation} on {contract}: dividete and scegliete exist only on a solissimo").format(
+                aggravation=facts.aggravation.value, contract=facts.contract.value)
         )
 
 
@@ -67,21 +74,25 @@ def _check_call(facts: DealFacts, profile: Profile, active: tuple[str, ...]) -> 
     if facts.contract not in profile.calls_card:
         if facts.called is not None or facts.holder is not None:
             if not profile.calls_card:
-                raise LedgerError(f"called card and holder: {profile.name} has one bid, "
-                                  f"{profile.word(Contract.CHIAMO)}, and no card is called")
-            raise LedgerError(f"{facts.contract.value}: a card is called only in chiamo (and mediatore)")
+                raise LedgerError(_("called card and holder: {name} has one bid, {word}, and no card is called").format(
+                    name=profile.name, word=profile.word(Contract.CHIAMO)))
+            raise LedgerError(_("{contract}: a card is called only in chiamo (and mediatore)").format(
+                contract=facts.contract.value))
         return
     ranks = profile.callable_ranks
     if ranks is not None and facts.called is not None and facts.called.rank not in ranks:
-        raise LedgerError(f"called card {facts.called}: in {profile.name} only a three may be called")
+        raise LedgerError(_("called card {called}: in {name} only a three may be called").format(
+            called=facts.called, name=profile.name))
     if facts.holder is None:
         if profile.partnership is not Partnership.NONE and facts.contract is Contract.CHIAMO:
             raise MissingFact("holder", "who held the called three? (--holder NAME|monte|declarer)")
         return
     if facts.holder == MONTE and not profile.has_monte:
-        raise LedgerError(f"holder monte: {profile.name} is played here without a monte")
+        raise LedgerError(_("holder monte: {name} is played here without a monte").format(name=profile.name))
     if facts.holder not in (MONTE, DECLARER) and facts.holder not in active:
-        raise LedgerError(f"holder {facts.holder!r}: the called card was held by one of {', '.join(active)}, "
-                          "the monte, or the declarer")
+        raise LedgerError(_("holder {holder!r}: the called card was held by one of {active}, the monte, or the "
+                            "declarer").format(
+            holder=facts.holder, active=', '.join(active)))
     if facts.holder == facts.declarer:
-        raise LedgerError(f"holder {facts.holder}: write 'declarer' when the declarer held the called card")
+        raise LedgerError(_("holder {holder}: write 'declarer' when the declarer held the called card").format(
+            holder=facts.holder))

@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from ledger.errors import LedgerError
+from ledger.i18n import _
 from ledger.rules.build import DealInput, build_facts
 from ledger.rules.cards import parse_card
 from ledger.rules.contracts import Aggravation, Contract, Side
@@ -228,7 +229,8 @@ def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str
         existing = session.exec(select(Deal).where(Deal.key == key)).first()
         if existing:
             if existing.evening_id != table.number:
-                raise LedgerError(f"--key {key!r} was used for deal {existing.number} of evening {existing.evening_id}")
+                raise LedgerError(_("--key {key!r} was used for deal {number} of evening {evening_id}").format(
+                    key=key, number=existing.number, evening_id=existing.evening_id))
             return _recorded(session, table, existing, _current(session, existing), None, evening.revision, True)
     dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else next_dealer(session, table)
     number = (session.exec(select(func.max(Deal.number)).where(Deal.evening_id == table.number)).one() or 0) + 1
@@ -239,8 +241,9 @@ def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str
     try:
         session.flush()
     except IntegrityError:
-        raise LedgerError(f"--key {key!r} was taken by another deal recorded at the same moment; nothing "
-                          "written: look at `calabresella deals`") from None
+        raise LedgerError(_("--key {key!r} was taken by another deal recorded at the same moment; nothing written: "
+                            "look at `calabresella deals`").format(
+            key=key)) from None
     revision = write_revision(session, table, deal, 1, facts, result, None)
     return _recorded(session, table, deal, revision, result, _bump(session, table))
 
@@ -251,14 +254,15 @@ def get_deal(session: Session, table: Table, number: int) -> Deal:
     if deal is None:
         count = session.exec(select(func.max(Deal.number)).where(Deal.evening_id == table.number)).one() or 0
         have = f"deals are 1 to {count}" if count else "it has no deals yet"
-        raise LedgerError(f"deal {number} does not exist in evening {table.number}: {have}")
+        raise LedgerError(_("deal {number} does not exist in evening {evening}: {have}").format(
+            number=number, evening=table.number, have=have))
     return deal
 
 
 def _require_open(table: Table) -> None:
     """Refuse changes to a closed evening (call after `lock`, which re-reads the evening)."""
     if table.evening.closed_at is not None:
-        raise LedgerError(f"evening {table.number} is closed: its deals can no longer change")
+        raise LedgerError(_("evening {number} is closed: its deals can no longer change").format(number=table.number))
 
 
 def _correctable(session: Session, table: Table, number: int, reason: str | None, verb: str) -> tuple[Deal, str]:
@@ -266,10 +270,12 @@ def _correctable(session: Session, table: Table, number: int, reason: str | None
     lock(session, table)
     _require_open(table)
     if not reason or not reason.strip():
-        raise LedgerError(f"{verb} deal {number}: give a --reason, e.g. --reason 'wrong thirds'")
+        raise LedgerError(_("{verb} deal {number}: give a --reason, e.g. --reason 'wrong thirds'").format(
+            verb=verb, number=number))
     deal = get_deal(session, table, number)
     if deal.voided_at is not None:
-        raise LedgerError(f"deal {number} is voided already ({deal.void_reason}): it cannot be {verb}ed")
+        raise LedgerError(_("deal {number} is voided already ({void_reason}): it cannot be {verb}ed").format(
+            number=number, void_reason=deal.void_reason, verb=verb))
     return deal, reason.strip()
 
 
@@ -279,7 +285,8 @@ def amend_deal(session: Session, table: Table, number: int, changes: DealInput, 
     deal, why = _correctable(session, table, number, reason, "amend")
     old = _current(session, deal)
     if not changes.to_dict() and dealer is None:
-        raise LedgerError(f"amend deal {number}: give at least one fact to change, e.g. --thirds 20")
+        raise LedgerError(_("amend deal {number}: give at least one fact to change, e.g. --thirds 20").format(
+            number=number))
     stored = facts_of(table, old)
     typed = DealInput.of_facts(stored).amended(changes)
     if "passed_before" not in changes.to_dict():
@@ -306,11 +313,12 @@ def undo_last(session: Session, table: Table, *, seen_revision: int | None = Non
     evening = lock(session, table)
     _require_open(table)
     if seen_revision is not None and seen_revision != evening.revision:
-        raise LedgerError(f"undo refused: evening {table.number} changed since you saw it (revision {seen_revision},"
-                          f" now {evening.revision}); look at the deals and void the one you mean")
+        raise LedgerError(_("undo refused: evening {number} changed since you saw it (revision {seen_revision}, now "
+                            "{revision}); look at the deals and void the one you mean").format(
+            number=table.number, seen_revision=seen_revision, revision=evening.revision))
     last = session.exec(select(func.max(Deal.number)).where(Deal.evening_id == table.number, STANDING)).one()
     if last is None:
-        raise LedgerError(f"undo: evening {table.number} has no deal to take back")
+        raise LedgerError(_("undo: evening {number} has no deal to take back").format(number=table.number))
     return void_deal(session, table, last, "undo")
 
 

@@ -15,6 +15,7 @@ from sqlalchemy.exc import ArgumentError, DatabaseError, NoSuchModuleError, Oper
 from sqlmodel import Session
 
 from ledger.errors import LedgerError
+from ledger.i18n import _
 
 ENV_VAR = "CALABRESELLA_DB"
 BUSY_TIMEOUT_MS = 60_000
@@ -38,16 +39,19 @@ def resolve_url(given: str | None = None) -> str:
         try:
             url = make_url(target)
         except ArgumentError:
-            message = f"--db {target!r}: not a database URL (sqlite:///FILE or postgresql+psycopg://...)"
-            raise LedgerError(message) from None
+            raise LedgerError(_("--db {target!r}: not a database URL (sqlite:///FILE or "
+                                "postgresql+psycopg://...)").format(target=target)) from None
         if url.get_backend_name() not in ("sqlite", "postgresql"):
-            raise LedgerError(f"--db {target!r}: the ledger runs on SQLite or PostgreSQL (postgresql+psycopg://...)")
+            raise LedgerError(_("--db {target!r}: the ledger runs on SQLite or PostgreSQL "
+                                "(postgresql+psycopg://...)").format(
+                target=target))
         if url.get_backend_name() == "postgresql" and url.drivername == "postgresql":
             url = url.set(drivername="postgresql+psycopg")
         return url.render_as_string(hide_password=False)
     path = Path(target).expanduser()
     if path.is_dir():
-        raise LedgerError(f"--db {target!r} is a folder: give a file path such as {path / 'ledger.sqlite3'}")
+        raise LedgerError(_("--db {target!r} is a folder: give a file path such as {example}").format(
+            target=target, example=path / 'ledger.sqlite3'))
     return f"sqlite:///{path.resolve()}"
 
 
@@ -58,7 +62,8 @@ def _sqlite_folder(path: Path) -> None:
     if path == default_path():
         path.parent.mkdir(parents=True, exist_ok=True)
         return
-    raise LedgerError(f"--db {str(path)!r}: the folder {str(path.parent)!r} does not exist")
+    raise LedgerError(_("--db {path!r}: the folder {parent!r} does not exist").format(
+        path=str(path), parent=str(path.parent)))
 
 
 def _sqlite_settings(engine: Engine) -> None:
@@ -110,7 +115,8 @@ def make_engine(url: str) -> Engine:
             return engine
         return create_engine(url, pool_pre_ping=True)
     except NoSuchModuleError as error:
-        raise LedgerError(f"--db {url!r}: no driver for it ({error}); PostgreSQL needs psycopg installed") from None
+        raise LedgerError(_("--db {url!r}: no driver for it ({error}); PostgreSQL needs psycopg installed").format(
+            url=url, error=error)) from None
 
 
 def _schema_version(engine: Engine) -> str | None:
@@ -123,17 +129,20 @@ def _schema_version(engine: Engine) -> str | None:
     except (DatabaseError, OperationalError) as error:
         where = engine.url.render_as_string(hide_password=True)
         reason = (str(error.orig).strip().splitlines() or ["no answer"])[0]
-        raise LedgerError(f"{where}: cannot open it as a ledger database ({reason})") from None
+        raise LedgerError(_("{where}: cannot open it as a ledger database ({reason})").format(
+            where=where, reason=reason)) from None
     if tables:
-        raise LedgerError(f"{engine.url.database}: this database is not a Calabresella ledger "
-                          f"(it has tables {', '.join(sorted(tables)[:5])} but no ledger schema)")
+        raise LedgerError(_("{database}: this database is not a Calabresella ledger (it has tables {tables} but no "
+                            "ledger schema)").format(
+            database=engine.url.database, tables=', '.join(sorted(tables)[:5])))
     return None
 
 
 def _check_known(engine: Engine, version: str | None) -> None:
     if version is not None and version not in KNOWN:
-        raise LedgerError(f"{engine.url.render_as_string(hide_password=True)}: written by a newer calabresella "
-                          f"(schema {version}; this one knows up to {HEAD}): upgrade calabresella-ledger")
+        raise LedgerError(_("{database}: written by a newer calabresella (schema {version}; this one knows up "
+                            "to {head}): upgrade calabresella-ledger").format(
+            database=engine.url.render_as_string(hide_password=True), version=version, head=HEAD))
 
 
 def _enable_wal(engine: Engine) -> None:
@@ -181,7 +190,8 @@ def _foreign_keys_deferred(connection: Connection) -> Iterator[None]:
         yield
         broken = raw.execute("PRAGMA foreign_key_check").fetchall()
         if broken:
-            raise LedgerError(f"the upgrade left {len(broken)} rows pointing at nothing; restore the backup copy")
+            raise LedgerError(_("the upgrade left {n_broken} rows pointing at nothing; restore the backup copy").format(
+                n_broken=len(broken)))
     finally:
         raw.execute("PRAGMA foreign_keys = ON")
 

@@ -10,12 +10,13 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from ledger.errors import LedgerError
+from ledger.i18n import N_, _
 from ledger.rules.profiles import Profile, make_profile
 from ledger.rules.seats import check_seats, resolve_player
 from ledger.store.models import Evening, Player, Seat, utcnow
 from ledger.store.players import ensure_player
 
-START_HINT = "start one with: calabresella evening start --players Anna,Bruno,Carla"
+START_HINT = N_("start one with: calabresella evening start --players Anna,Bruno,Carla")
 
 
 @dataclass(frozen=True)
@@ -43,21 +44,22 @@ class Table:
         return self.evening.id
 
 
-def parse_cents(text: str, option: str = "--stake", what: str = "money per game point") -> int:
+def parse_cents(text: str, option: str = "--stake", what: str | None = None) -> int:
     """An amount of money such as `0.10` or `3,40`, in cents."""
     try:
         amount = Decimal(text.strip().replace(",", "."))
     except InvalidOperation:
         amount = Decimal(-1)
     if not amount.is_finite() or amount < 0 or amount != amount.quantize(Decimal("0.01")) or amount > 100000:
-        raise LedgerError(f"{option} {text!r}: {what}, 0 or more with at most 2 decimals, e.g. 0.10")
+        raise LedgerError(_("{option} {text!r}: {what}, 0 or more with at most 2 decimals, e.g. 0.10").format(
+            option=option, text=text, what=what or _("money per game point")))
     return int(amount * 100)
 
 
 def parse_currency(text: str) -> str:
     """A three-letter currency code such as EUR."""
     if not re.fullmatch(r"[A-Za-z]{3}", text.strip()):
-        raise LedgerError(f"--currency {text!r}: a three-letter code such as EUR, CHF or USD")
+        raise LedgerError(_("--currency {text!r}: a three-letter code such as EUR, CHF or USD").format(text=text))
     return text.strip().upper()
 
 
@@ -99,14 +101,16 @@ def get_table(session: Session, number: int | None = None, *, open_only: bool = 
         evening = session.exec(select(Evening).where(Evening.closed_at.is_(None))  # type: ignore[union-attr]
                                .order_by(Evening.id.desc())).first()  # type: ignore[union-attr]
         if evening is None:
-            raise LedgerError(f"no open evening: {START_HINT}")
+            raise LedgerError(_("no open evening: {start_hint}").format(start_hint=_(START_HINT)))
     else:
         evening = session.get(Evening, number)
         if evening is None:
             last = session.exec(select(func.max(Evening.id))).one()
-            raise LedgerError(f"evening {number} does not exist (evenings are 1 to {last or 0})")
+            raise LedgerError(_("evening {number} does not exist (evenings are 1 to {last})").format(
+                number=number, last=last or 0))
     if open_only and evening.closed_at is not None:
-        raise LedgerError(f"evening {evening.id} is closed: {START_HINT}, or give --evening N of an open one")
+        raise LedgerError(_("evening {number} is closed: {start_hint}, or give --evening N of an open one").format(
+            number=evening.id, start_hint=_(START_HINT)))
     return table_of(session, evening)
 
 
@@ -121,7 +125,7 @@ def close_evening(session: Session, table: Table) -> Table:
     """Close an open evening: its deals can no longer change, and it stops being the default evening."""
     evening = lock(session, table)
     if evening.closed_at is not None:
-        raise LedgerError(f"evening {table.number} is closed already")
+        raise LedgerError(_("evening {number} is closed already").format(number=table.number))
     evening.closed_at = utcnow()
     evening.revision += 1
     session.add(evening)

@@ -9,6 +9,7 @@ from sqlmodel import Session, col, select
 
 from ledger.clock import as_local, utcnow
 from ledger.errors import LedgerError
+from ledger.i18n import _
 from ledger.settlement import fewest_payments, pair_flows, round_balances
 from ledger.store.deals import list_deals, totals
 from ledger.store.evenings import Table, get_table, list_evenings, parse_cents, parse_currency
@@ -20,17 +21,17 @@ from ledger.values import PaymentInfo, Settlement, Tab
 def choose_evenings(session: Session, evening: int | None = None, since: date | None = None) -> list[Table]:
     """Evening N, or every evening started on or after `since`, or else the most recent evening."""
     if evening is not None and since is not None:
-        raise LedgerError("give --evening or --since, not both")
+        raise LedgerError(_("give --evening or --since, not both"))
     if since is not None:
         chosen = [t for t in reversed(list_evenings(session)) if as_local(t.evening.started_at).date() >= since]
         if not chosen:
-            raise LedgerError(f"--since {since}: no evening started on or after that day")
+            raise LedgerError(_("--since {since}: no evening started on or after that day").format(since=since))
         return chosen
     if evening is not None:
         return [get_table(session, evening)]
     latest = list_evenings(session)
     if not latest:
-        raise LedgerError("no evenings yet: start one with: calabresella evening start --players Anna,Bruno,Carla")
+        raise LedgerError(_("no evenings yet: start one with: calabresella evening start --players Anna,Bruno,Carla"))
     return [latest[0]]
 
 
@@ -38,7 +39,8 @@ def _one_currency(tables: list[Table]) -> str:
     currencies = sorted({t.evening.currency for t in tables})
     if len(currencies) > 1:
         detail = ", ".join(f"evening {t.number} in {t.evening.currency}" for t in tables)
-        raise LedgerError(f"these evenings mix currencies ({detail}): settle each currency on its own")
+        raise LedgerError(_("these evenings mix currencies ({detail}): settle each currency on its own").format(
+            detail=detail))
     return currencies[0]
 
 
@@ -57,9 +59,9 @@ def settle(session: Session, tables: list[Table], *, round_to: str | None = None
                       for deal in list_deals(session, table) if not deal.voided]
     balances, rounding = dict(cents), {}
     if round_to is not None:
-        unit = parse_cents(round_to, "--round-to", "the smallest coin to pay with")
+        unit = parse_cents(round_to, "--round-to", _("the smallest coin to pay with"))
         if unit < 1:
-            raise LedgerError(f"--round-to {round_to}: a coin of at least 0.01, e.g. 0.50")
+            raise LedgerError(_("--round-to {round_to}: a coin of at least 0.01, e.g. 0.50").format(round_to=round_to))
         balances, rounding = round_balances(balances, unit)
     return Settlement(
         evenings=[t.number for t in tables], currency=currency, points=dict(points), cents=dict(cents),
@@ -74,10 +76,10 @@ def record_payment(session: Session, payer: str, payee: str, amount: str, *, cur
     """Money handed from `payer` to `payee`, kept as an entry of the ledger."""
     giver, taker = get_player(session, payer), get_player(session, payee)
     if giver.id == taker.id:
-        raise LedgerError(f"paid: {giver.name} cannot pay themselves")
-    cents = parse_cents(amount, "paid", "the amount handed over")
+        raise LedgerError(_("paid: {name} cannot pay themselves").format(name=giver.name))
+    cents = parse_cents(amount, "paid", _("the amount handed over"))
     if cents < 1:
-        raise LedgerError(f"paid {amount}: the amount is at least 0.01")
+        raise LedgerError(_("paid {amount}: the amount is at least 0.01").format(amount=amount))
     table = get_table(session, evening) if evening is not None else None
     if currency is None:
         evenings = list_evenings(session)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlmodel import Session, select
 
 from ledger.errors import LedgerError
+from ledger.i18n import _
 from ledger.rules.seats import name_key
 from ledger.store.models import Player, PlayerRename
 
@@ -12,9 +13,9 @@ from ledger.store.models import Player, PlayerRename
 def _clean(name: str) -> str:
     cleaned = " ".join(name.split())
     if not cleaned:
-        raise LedgerError("player name: a name cannot be blank")
+        raise LedgerError(_("player name: a name cannot be blank"))
     if len(cleaned) > 40 or any(ch in cleaned for ch in ",:@=[]"):
-        raise LedgerError(f"player name {name!r}: up to 40 characters, without , : @ = [ ]")
+        raise LedgerError(_("player name {name!r}: up to 40 characters, without , : @ = [ ]").format(name=name))
     return cleaned
 
 
@@ -28,7 +29,7 @@ def get_player(session: Session, name: str) -> Player:
     player = find_player(session, name)
     if player is None:
         known = ", ".join(p.name for p in list_players(session)[:12]) or "none yet"
-        raise LedgerError(f"unknown player {name!r}: the players are {known}")
+        raise LedgerError(_("unknown player {name!r}: the players are {known}").format(name=name, known=known))
     return player
 
 
@@ -37,7 +38,7 @@ def add_player(session: Session, name: str) -> Player:
     cleaned = _clean(name)
     existing = find_player(session, cleaned)
     if existing:
-        raise LedgerError(f"player {name!r} exists already as {existing.name!r}")
+        raise LedgerError(_("player {name!r} exists already as {existing!r}").format(name=name, existing=existing.name))
     player = Player(name=cleaned, key=name_key(cleaned))
     session.add(player)
     session.flush()
@@ -60,7 +61,8 @@ def rename_player(session: Session, old: str, new: str) -> Player:
     cleaned = _clean(new)
     clash = find_player(session, cleaned)
     if clash and clash.id != player.id:
-        raise LedgerError(f"cannot rename {player.name!r} to {new!r}: {clash.name!r} exists already")
+        raise LedgerError(_("cannot rename {name!r} to {new!r}: {clash!r} exists already").format(
+            name=player.name, new=new, clash=clash.name))
     session.add(PlayerRename(player_id=player.id, old_name=player.name, new_name=cleaned))
     player.name, player.key = cleaned, name_key(cleaned)
     session.add(player)

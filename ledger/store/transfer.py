@@ -13,6 +13,7 @@ from sqlmodel import Session, col, select
 
 from ledger.clock import as_utc
 from ledger.errors import LedgerError
+from ledger.i18n import _
 from ledger.rules.build import DealInput, build_facts
 from ledger.rules.contracts import PASS
 from ledger.rules.facts import DECLARER, MONTE, DealFacts, facts_from_dict
@@ -119,10 +120,11 @@ def export_csv(session: Session, evening: int | None = None) -> str:
 def import_data(session: Session, data: dict[str, Any]) -> list[int]:
     """Replay an export: every revision is re-scored and must give the exported payouts. Returns new evenings."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise LedgerError(f"not a {FORMAT} export (the JSON has no \"format\": \"{FORMAT}\")")
+        raise LedgerError(_("not a {format} export (the JSON has no \"format\": \"{format}\")").format(format=FORMAT))
     version = data.get("version")
     if version not in READS:
-        raise LedgerError(f"export version {version}: this ledger reads versions {', '.join(map(str, READS))}")
+        raise LedgerError(_("export version {version}: this ledger reads versions {found}").format(
+            version=version, found=', '.join(map(str, READS))))
     try:
         evenings = data.get("evenings", [])
         created = [_import_evening(session, item, version) for item in evenings]
@@ -130,7 +132,8 @@ def import_data(session: Session, data: dict[str, Any]) -> list[int]:
         for item in data.get("payments", []):
             _import_payment(session, item, renumbered)
     except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise LedgerError(f"not a valid export: a missing or bad field ({type(error).__name__}: {error})") from None
+        raise LedgerError(_("not a valid export: a missing or bad field ({name}: {error})").format(
+            name=type(error).__name__, error=error)) from None
     session.flush()
     return created
 
@@ -139,7 +142,8 @@ def _import_payment(session: Session, item: dict[str, Any], renumbered: dict[int
     """A payment of the export, checked like one typed with `paid`."""
     cents = item["cents"]
     if not isinstance(cents, int) or isinstance(cents, bool) or cents < 1:
-        raise LedgerError(f"not a valid export: a payment of {cents!r} cents (a whole number, at least 1)")
+        raise LedgerError(_("not a valid export: a payment of {cents!r} cents (a whole number, at least 1)").format(
+            cents=cents))
     evening = renumbered.get(item["evening"]) if item.get("evening") is not None else None
     record_payment(session, item["payer"], item["payee"], f"{cents / 100:.2f}", currency=item["currency"],
                    evening=evening, note=item.get("note"), paid_at=_time(item["paid_at"]))
@@ -183,8 +187,9 @@ def _import_deal(session: Session, table: Table, item: dict[str, Any], seated: d
     key = item.get("key")
     used = session.exec(select(Deal).where(Deal.key == key)).first() if key else None
     if used:
-        raise LedgerError(f"deal {item['number']} of the export has key {key!r}, already used by deal {used.number} "
-                          f"of evening {used.evening_id}")
+        raise LedgerError(_("deal {item} of the export has key {key!r}, already used by deal {number} of evening "
+                            "{evening_id}").format(
+            item=item['number'], key=key, number=used.number, evening_id=used.evening_id))
     deal = Deal(evening_id=table.number, number=item["number"], key=item.get("key"),
                 created_at=_time(item["created_at"]), voided_at=_time(item.get("voided_at")),
                 void_reason=item.get("void_reason"))
@@ -194,8 +199,10 @@ def _import_deal(session: Session, table: Table, item: dict[str, Any], seated: d
         facts = _revision_facts(table, rev, version, seated)
         result = score(facts, table.profile)
         if result.payouts != {seated[name]: points for name, points in rev["payouts"].items()}:
-            raise LedgerError(f"evening {table.number} deal {item['number']} revision {rev['revision']}: the export "
-                              f"says {rev['payouts']} but the rules give {result.payouts}")
+            raise LedgerError(_("evening {number} deal {deal} revision {revision}: the export says {stored} but the "
+                                "rules give {payouts}").format(number=table.number, deal=item["number"],
+                                                               revision=rev["revision"], stored=rev["payouts"],
+                                                               payouts=result.payouts))
         row = write_revision(session, table, deal, rev["revision"], facts, result, rev.get("reason"))
         row.recorded_at = _time(rev["recorded_at"]) or row.recorded_at
         row.superseded_at = _time(rev.get("superseded_at"))
@@ -206,10 +213,10 @@ def _import_deal(session: Session, table: Table, item: dict[str, Any], seated: d
 def backup_sqlite(engine: Engine, target: str) -> Path:
     """An online backup of a SQLite ledger into a new file (safe while others write)."""
     if engine.url.get_backend_name() != "sqlite" or not engine.url.database:
-        raise LedgerError("backup copies a SQLite ledger; for PostgreSQL use pg_dump")
+        raise LedgerError(_("backup copies a SQLite ledger; for PostgreSQL use pg_dump"))
     path = Path(target).expanduser().resolve()
     if path.exists():
-        raise LedgerError(f"backup {target}: the file exists; give a new path")
+        raise LedgerError(_("backup {target}: the file exists; give a new path").format(target=target))
     path.parent.mkdir(parents=True, exist_ok=True)
     copy_sqlite(engine.url.database, str(path))
     return path

@@ -9,7 +9,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.templating import Jinja2Templates
 
 from ledger.clock import as_local
-from ledger.settlement import format_cents
+from ledger.fmt import format_cents
 
 TEMPLATES = Path(__file__).parent / "templates"
 

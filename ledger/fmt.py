@@ -1,0 +1,72 @@
+"""Numbers, money and times as the language in use writes them: the one place that formats them.
+
+English keeps the ledger's plain forms (`-0.10 EUR`, `+1.50`, `2026-11-21 21:05`); Italian uses Babel's
+Italian formats (`-0,10 €`, `+1,50`, `1.234,50`, `21/11/2026 21:05`). Times are shown in the local time zone.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+
+from ledger.clock import as_local
+from ledger.i18n import SOURCE_LANGUAGE, language
+
+_BABEL_LOCALES = {"it": "it_IT"}
+_AMOUNT = "#,##0.00"
+
+
+def plain_cents(cents: int, currency: str | None = None, *, signed: bool = False) -> str:
+    """Integer cents in the language-neutral form of JSON and files: `-0.10 EUR`, `+1.50`.
+
+    >>> plain_cents(-10, "EUR"), plain_cents(150, signed=True), plain_cents(0, signed=True)
+    ('-0.10 EUR', '+1.50', '+0.00')
+    """
+    whole, part = divmod(abs(cents), 100)
+    sign = "-" if cents < 0 else "+" if signed else ""
+    return f"{sign}{whole}.{part:02d}" + (f" {currency}" if currency else "")
+
+
+def format_cents(cents: int, currency: str | None = None, *, signed: bool = False) -> str:
+    """Integer cents as money for a person to read: two decimals, a minus sign for negatives (and a plus sign
+    for positives when `signed`), and the currency when given; English is the neutral form.
+
+    >>> from ledger.i18n import use_language
+    >>> format_cents(-10, "EUR"), format_cents(150, signed=True), format_cents(0, signed=True)
+    ('-0.10 EUR', '+1.50', '+0.00')
+    >>> use_language("it")
+    >>> format_cents(750, "EUR"), format_cents(123450), format_cents(-10, "EUR"), format_cents(150, signed=True)
+    ('7,50\\xa0€', '1.234,50', '-0,10\\xa0€', '+1,50')
+    >>> use_language("en")
+    """
+    if language() == SOURCE_LANGUAGE:
+        return plain_cents(cents, currency, signed=signed)
+    from babel.numbers import format_currency, format_decimal
+
+    sign = "-" if cents < 0 else "+" if signed else ""
+    amount = Decimal(abs(cents)) / 100
+    locale = _BABEL_LOCALES[language()]
+    if currency:
+        return sign + format_currency(amount, currency, locale=locale)
+    return sign + format_decimal(amount, _AMOUNT, locale=locale)
+
+
+def format_time(moment: datetime | None) -> str:
+    """A stored time (UTC) in the local time zone: `2026-11-21 21:05`, in Italian `21/11/2026 21:05`."""
+    if moment is None:
+        return ""
+    local = as_local(moment)
+    if language() == SOURCE_LANGUAGE:
+        return local.strftime("%Y-%m-%d %H:%M")
+    from babel.dates import format_datetime
+
+    return format_datetime(local, "dd/MM/yyyy HH:mm", locale=_BABEL_LOCALES[language()])
+
+
+def format_date(day: date) -> str:
+    """A calendar day: `2026-11-21`, in Italian `21/11/2026`."""
+    if language() == SOURCE_LANGUAGE:
+        return day.isoformat()
+    from babel.dates import format_date as babel_date
+
+    return babel_date(day, "dd/MM/yyyy", locale=_BABEL_LOCALES[language()])

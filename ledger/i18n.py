@@ -1,0 +1,93 @@
+"""The language the ledger speaks: its gettext catalogs, the language choice and the translation functions.
+
+Every string a person reads goes through `_` (or `ngettext`) when it is shown. Strings defined at import
+time, such as Typer help texts, are marked with `N_` (or are docstrings) and translated when the command
+tree is localized, just before a command line is parsed (see `ledger.cli.app.localize`).
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+DOMAIN = "calabresella"
+LOCALE_DIR = Path(__file__).parent / "locale"
+LANGUAGES = ("en", "it")
+SOURCE_LANGUAGE = "en"
+LANG_VARIABLE = "CALABRESELLA_LANG"
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
+class _State:
+    """The language in use and its catalog."""
+
+    language: str = SOURCE_LANGUAGE
+    catalog: gettext.NullTranslations = gettext.NullTranslations()
+
+
+def _supported(code: str | None) -> str | None:
+    """`it`, `it_IT.UTF-8`, `IT` -> `it`; None for a language the ledger does not speak."""
+    if not code:
+        return None
+    short = code.split(".")[0].split("@")[0].split("_")[0].split("-")[0].lower()
+    return short if short in LANGUAGES else None
+
+
+def choose_language(option: str | None = None, env: Mapping[str, str] | None = None) -> str:
+    """`--lang`, else `CALABRESELLA_LANG`, else the locale (the first of LC_ALL, LC_MESSAGES, LANG that is
+    set decides), else English. A value naming a language the ledger does not speak counts as English.
+
+    >>> choose_language(None, {"LANG": "it_IT.UTF-8"}), choose_language("en", {"LANG": "it_IT.UTF-8"})
+    ('it', 'en')
+    >>> choose_language(None, {"CALABRESELLA_LANG": "it", "LC_ALL": "C"}), choose_language(None, {})
+    ('it', 'en')
+    """
+    env = os.environ if env is None else env
+    for value in (option, env.get(LANG_VARIABLE)):
+        if value and _supported(value):
+            return _supported(value) or SOURCE_LANGUAGE
+    for name in LOCALE_VARIABLES:
+        if env.get(name):
+            return _supported(env[name]) or SOURCE_LANGUAGE
+    return SOURCE_LANGUAGE
+
+
+def language_in_args(args: Sequence[str]) -> str | None:
+    """The value of `--lang X` or `--lang=X` on a command line (before `--`), read ahead of parsing."""
+    for index, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang" and index + 1 < len(args):
+            return args[index + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return None
+
+
+def use_language(code: str) -> None:
+    """Speak `code` (`en` or `it`) from now on."""
+    _State.language = code
+    _State.catalog = (gettext.NullTranslations() if code == SOURCE_LANGUAGE else
+                      gettext.translation(DOMAIN, LOCALE_DIR, languages=[code], fallback=True))
+
+
+def language() -> str:
+    """The language in use: `en` or `it`."""
+    return _State.language
+
+
+def _(message: str) -> str:
+    """`message` in the language in use."""
+    return _State.catalog.gettext(message) if message else message
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The singular or plural form fitting `count`, in the language in use."""
+    return _State.catalog.ngettext(singular, plural, count)
+
+
+def N_(message: str) -> str:
+    """Mark a string defined at import time for translation; it is translated with `_` when shown."""
+    return message

@@ -1,0 +1,292 @@
+"""Italian as a language of the whole ledger: the catalog is complete and compiled, every user-facing string is
+marked for translation, and the command line, `play`, the report and the charts speak Italian when asked."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import shutil
+import string
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import test_play
+from typer.testing import CliRunner, Result
+
+from ledger.cli.main import app
+from ledger.fmt import format_cents
+from ledger.i18n import SOURCE_LANGUAGE, _, choose_language, use_language
+from ledger.rules.profiles import make_profile
+from ledger.rules.quick import parse_quick_line
+from tools import catalog
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAYERS = ("Anna", "Bruno", "Carla")
+runner = CliRunner()
+ITALIAN = {"CALABRESELLA_DB": None, "CALABRESELLA_LANG": "it", "COLUMNS": "200"}
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+# The catalog
+
+
+def test_every_string_of_the_code_has_an_italian_translation() -> None:
+    template, italian = catalog.template(), catalog.read("it")
+    untranslated = []
+    for message in template:
+        if not message.id:
+            continue
+        found = italian.get(message.id)
+        strings = () if found is None else (found.string,) if isinstance(found.string, str) else found.string
+        if found is None or found.fuzzy or not all(strings):
+            untranslated.append(message.id)
+    assert not untranslated, f"{len(untranslated)} strings lack an Italian translation, e.g. {untranslated[:3]}"
+
+
+def test_translations_keep_the_placeholders_of_the_english() -> None:
+    for message in catalog.read("it"):
+        if not message.id:
+            continue
+        ids = [message.id] if isinstance(message.id, str) else list(message.id)
+        strings = [message.string] if isinstance(message.string, str) else list(message.string)
+        allowed = set().union(*map(_fields, ids))
+        for text in strings:
+            assert _fields(text) <= allowed, f"{message.id!r}: {text!r} has placeholders the English lacks"
+
+
+def test_the_shipped_mo_is_the_compiled_po() -> None:
+    mo = catalog.po_path("it").with_suffix(".mo")
+    assert mo.read_bytes() == catalog.compiled(catalog.read("it")), "run: python -m tools.catalog compile"
+
+
+def test_the_catalogs_are_package_data() -> None:
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert '"ledger" = ["locale/*/LC_MESSAGES/*.po", "locale/*/LC_MESSAGES/*.mo"]' in pyproject
+    assert '"babel>=2.14"' in pyproject
+
+
+# Every user-facing string is marked
+
+MARKERS = {"_", "ngettext"}
+SHOWN = {"console.print", "typer.echo", "_error", "Text", "self.ask", "print_money", "RichTable", "Table",
+         "_figure"}
+MARKUP = re.compile(r"\[/?[a-z ]+\]")
+
+
+def _sources() -> list[Path]:
+    return [p for folder in ("ledger", "reports") for p in sorted((ROOT / folder).rglob("*.py"))
+            if "migrations" not in p.parts]
+
+
+def _words(node: ast.expr) -> bool:
+    """A literal (or f-string) with words a person reads, markup aside."""
+    parts = [node.value] if isinstance(node, ast.Constant) and isinstance(node.value, str) else (
+        [v.value for v in node.values if isinstance(v, ast.Constant)] if isinstance(node, ast.JoinedStr) else [])
+    return any(re.search(r"[A-Za-z]{2}", MARKUP.sub("", part)) for part in parts)
+
+
+def _marked(node: ast.expr) -> bool:
+    """`_(...)`, `ngettext(...)`, or `_(...).format(...)`."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+        node = node.func.value
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in MARKERS
+
+
+def test_every_ledger_error_message_is_marked_for_translation() -> None:
+    unmarked = []
+    for path in _sources():
+        for node in ast.walk(ast.parse(path.read_text())):
+            is_error = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "LedgerError"
+            if is_error and node.args and not _marked(node.args[0]):
+                unmarked.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not unmarked, f"LedgerError messages not marked with _(): {unmarked}"
+
+
+def test_nothing_shown_is_an_unmarked_literal() -> None:
+    unmarked = []
+    for path in _sources():
+        text = path.read_text()
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Call) and ast.get_source_segment(text, node.func) in SHOWN:
+                shown = [*node.args, *(k.value for k in node.keywords if k.arg == "title")]
+                unmarked += [f"{path.relative_to(ROOT)}:{arg.lineno}" for arg in shown if _words(arg)]
+            if isinstance(node, ast.FormattedValue) and any(_marked(n) for n in ast.walk(node.value)):
+                unmarked.append(f"{path.relative_to(ROOT)}:{node.lineno} (_() inside an f-string is not extracted)")
+    assert not unmarked, f"shown without _(): {unmarked}"
+
+
+def test_every_help_text_is_in_the_catalog() -> None:
+    import typer.main
+
+    italian = catalog.read("it")
+    for text, where in catalog.help_texts(typer.main.get_command(app)):
+        assert italian.get(text) is not None and italian.get(text).string, f"{where}: {text[:60]!r}"
+
+
+def test_the_check_can_fail() -> None:
+    tree = ast.parse('raise LedgerError(f"bad {x}")\nraise LedgerError(_("good {x}").format(x=1))')
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "LedgerError"]
+    assert [_marked(call.args[0]) for call in calls] == [False, True]
+
+
+# The language choice and the formats
+
+
+@pytest.mark.parametrize(("option", "env", "expected"), [
+    (None, {}, "en"),
+    (None, {"LANG": "it_IT.UTF-8"}, "it"),
+    (None, {"LC_ALL": "C", "LANG": "it_IT.UTF-8"}, "en"),
+    (None, {"LC_MESSAGES": "it_CH", "LANG": "en_GB"}, "it"),
+    (None, {"CALABRESELLA_LANG": "it", "LANG": "en_US"}, "it"),
+    ("en", {"CALABRESELLA_LANG": "it"}, "en"),
+    ("it", {}, "it"),
+    (None, {"LANG": "fr_FR.UTF-8"}, "en"),
+])
+def test_the_language_is_the_option_then_the_variable_then_the_locale(option: str | None, env: dict[str, str],
+                                                                       expected: str) -> None:
+    assert choose_language(option, env) == expected
+
+
+def test_money_and_numbers_in_italian_and_english() -> None:
+    assert (format_cents(750, "EUR"), format_cents(-10, "EUR"), format_cents(150, signed=True)) == (
+        "7.50 EUR", "-0.10 EUR", "+1.50")
+    use_language("it")
+    assert format_cents(750, "EUR") == "7,50\xa0€"
+    assert format_cents(123450) == "1.234,50"
+    assert format_cents(-10, "EUR") == "-0,10\xa0€"
+    assert format_cents(150, signed=True) == "+1,50"
+
+
+def test_the_quick_syntax_reads_italian_keys_and_sides() -> None:
+    profile = make_profile("pagat", [])
+    deal = parse_quick_line("carla chiamo carta=3D socio=anna terzi=17 ultima=avversari", PLAYERS, profile)
+    assert (deal.deal.called, deal.deal.holder, deal.deal.thirds, deal.deal.last_trick) == (
+        "3D", "Anna", 17, "opponents")
+    deal = parse_quick_line("anna solissimo scegliete punti=11+2/3 prese=12 mazziere=bruno", PLAYERS, profile)
+    assert (deal.deal.points, deal.deal.tricks, deal.dealer) == ("11+2/3", 12, "Bruno")
+    deal = parse_quick_line("bruno chiamo 3D@chiamante 4 ultima=chiamante", PLAYERS, profile)
+    assert (deal.deal.holder, deal.deal.last_trick) == ("declarer", "declarer")
+    deal = parse_quick_line("licitazione=passo,solo,passo 22", PLAYERS, profile)
+    assert deal.deal.auction == "pass,solo,pass"
+
+
+# The command line in Italian
+
+
+def _it(db: Path, *args: str) -> Result:
+    return runner.invoke(app, ["--db", str(db), *args], env=ITALIAN)
+
+
+def test_score_explains_the_deal_in_italian() -> None:
+    result = runner.invoke(app, ["score", "--players", "Anna,Bruno,Carla", "-d", "Bruno", "-c", "solo", "-t", "33"],
+                           env=ITALIAN)
+    assert result.exit_code == 0, result.output
+    assert "Bruno solo: 33 terzi (11), vinta, stramazzo" in result.stdout
+    assert "solo 2 x stramazzo 3 = 6 da ciascun avversario" in result.stdout
+    assert "giocatore" in result.stdout and "punti partita" in result.stdout and "avversario, mazziere" in result.stdout
+
+
+def test_record_standings_and_settle_in_italian(tmp_path: Path) -> None:
+    db = tmp_path / "it.sqlite3"
+    assert _it(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "1.25").exit_code == 0
+    recorded = _it(db, "record", "carla chiamo 3D@anna 4 ultima=avversari")
+    assert recorded.exit_code == 0, recorded.output
+    assert "Smazzata 1 registrata" in recorded.stdout and "mazziere Carla" in recorded.stdout
+    assert "chiamo 1 = 1 a ciascun avversario" in recorded.stdout
+    assert _it(db, "record", "bruno solo 22").exit_code == 0
+    standings = _it(db, "standings")
+    assert "Classifica" in standings.stdout and "totali progressivi" in standings.stdout
+    assert "+6,25" in standings.stdout  # Bruno: +1 and +4 game points at 1,25 € a punto
+    settle = _it(db, "settle")
+    assert "Conti della serata 1" in settle.stdout
+    assert "Carla paga 5,00\xa0€ a Bruno" in settle.stdout
+
+
+def test_an_error_is_one_italian_line_with_exit_code_2() -> None:
+    result = runner.invoke(app, ["score", "--players", "Anna,Bruno,Carla", "-d", "Bruno", "-c", "solo", "-t", "40"],
+                           env=ITALIAN)
+    assert result.exit_code == 2
+    assert result.stderr == "Errore: --thirds 40: una smazzata ha solo 35 terzi\n"
+
+
+CALABRESELLA = shutil.which("calabresella") or "calabresella"
+SCORE = ["score", "--players", "Anna,Bruno,Carla", "-d", "Bruno", "-c", "solo", "-t", "22"]
+
+
+def _run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if k not in ("CALABRESELLA_LANG", "LC_ALL", "LC_MESSAGES", "LANG")}
+    return subprocess.run([CALABRESELLA, *args], capture_output=True, text=True, timeout=60, check=False,
+                          env={**base, "COLUMNS": "120", **env})
+
+
+def test_the_locale_makes_it_italian_and_lang_en_overrides_it() -> None:
+    italian = _run(*SCORE, LANG="it_IT.UTF-8")
+    assert italian.returncode == 0, italian.stderr
+    assert "solo 2 = 2 da ciascun avversario" in italian.stdout and "vinta" in italian.stdout
+    english = _run("--lang", "en", *SCORE, LANG="it_IT.UTF-8")
+    assert "solo 2 = 2 from each opponent" in english.stdout and "won" in english.stdout
+
+
+def test_help_is_italian_from_the_locale_and_from_lang() -> None:
+    root = _run("--help", LANG="it_IT.UTF-8").stdout
+    assert "Il registro dei punti per Calabresella" in root and "Al tavolo" in root and "Opzioni" in root
+    record = _run("--lang", "it", "record", "--help").stdout
+    assert "Registra una smazzata come è stata giocata" in record and "Dati della smazzata" in record
+    assert "Record a deal as played" in _run("record", "--help", LANG="en_US.UTF-8").stdout
+
+
+# play, the report and the charts
+
+
+def test_play_in_italian_in_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "play.sqlite3"
+    assert _it(db, "evening", "start", "--players", "Anna,Bruno,Carla").exit_code == 0
+    monkeypatch.setattr(test_play, "ENV", {**test_play.ENV, "CALABRESELLA_LANG": "it"})
+    table = test_play.Table(db)
+    assert "Prossima smazzata: Carla dà le carte, parla per primo Anna." in table.opening
+    assert "Chi ha fatto l'ultima presa?" in table.send("bruno chiamo 3D@anna 4t")
+    shown = table.send("avversari")
+    assert "Smazzata 1 registrata" in shown and "chiamo 1 = 1 a ciascun avversario" in shown
+    assert "Errore: punti '12+1/3'" in table.send("bruno solo 12+1/3")
+    assert "Perché?" in table.send("amend 1 5")
+    assert "Smazzata 1 corretta (revisione 2)" in table.send("riconteggio")
+    assert "Smazzata 1 corretta (revisione 3)" in table.send("amend 1 4 ultima=avv motivo=di nuovo")
+    table.close_with("quit")
+
+
+def test_the_report_and_a_chart_in_italian(tmp_path: Path) -> None:
+    from ledger.store.engine import open_ledger
+    from reports import charts
+    from reports.filters import Filters
+    from reports.frames import load_frames
+    from reports.html import evening_report
+
+    db = tmp_path / "report.sqlite3"
+    assert _it(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.10").exit_code == 0
+    assert _it(db, "record", "bruno solo 33").exit_code == 0
+    use_language("it")
+    engine = open_ledger(str(db))
+    page = evening_report(engine)
+    assert '<html lang="it">' in page and "Classifica" in page and "Conti" in page
+    assert "6 da ciascun avversario" in page
+    svg = charts.save("running", load_frames(engine, Filters()), tmp_path / "running.svg").read_text()
+    engine.dispose()
+    texts = " ".join("".join(t.itertext()) for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text"))
+    assert "punti partita" in texts and "smazzata" in texts and "Serata 1" in texts
+
+
+def test_english_stays_the_source_language() -> None:
+    assert SOURCE_LANGUAGE == "en" and _("game points") == "game points"
+
+
+def test_the_italian_readme_has_the_same_two_set_up_commands() -> None:
+    def blocks(name: str) -> list[str]:
+        return re.findall(r"```bash\n(.*?)```", (ROOT / name).read_text(), re.S)[:2]
+
+    assert len(blocks("README.md")) == 2 and blocks("README.it.md") == blocks("README.md")
