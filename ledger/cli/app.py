@@ -7,7 +7,7 @@ import sys
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperGroup, TyperOption
 
 from ledger.errors import LedgerError
 
@@ -52,10 +52,22 @@ def _usage_error(error: Exception) -> int:
     return code
 
 
+_value_type = TyperOption.display_type_rich
+
+
+def _flag_takes_no_value(option: TyperOption, ctx: Any) -> str | None:
+    """A flag (`--json`, `--help`) takes no value, so the help shows no type for it; other options show theirs."""
+    return None if option.is_flag else _value_type(option, ctx)
+
+
+TyperOption.display_type_rich = _flag_takes_no_value  # type: ignore[method-assign]
+
+
 def new_app(name: str, help_text: str) -> typer.Typer:
-    """A (sub)command group with the ledger's error handling."""
+    """A (sub)command group with the ledger's error handling; the root one gets Typer's --install-completion and
+    --show-completion (for bash, zsh, fish and PowerShell)."""
     return typer.Typer(
-        name=name, help=help_text, cls=LedgerGroup, no_args_is_help=True, rich_markup_mode="rich", add_completion=False,
+        name=name, help=help_text, cls=LedgerGroup, no_args_is_help=True, rich_markup_mode="rich",
         pretty_exceptions_show_locals=False, context_settings={"help_option_names": ["-h", "--help"]},
     )
 
