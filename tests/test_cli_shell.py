@@ -74,3 +74,23 @@ def test_completion_offers_the_commands() -> None:
            "COMP_CWORD": "1"}
     done = subprocess.run(["calabresella"], capture_output=True, text=True, env=env)
     assert "record" in done.stdout.split()
+
+
+def test_demo_runs_from_any_folder(tmp_path: Path) -> None:
+    home, elsewhere = tmp_path / "home", tmp_path / "elsewhere"
+    home.mkdir()
+    elsewhere.mkdir()
+    env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / "data"), "COLUMNS": "200"}
+    env.pop("CALABRESELLA_DB", None)
+    db = tmp_path / "demo.sqlite3"
+    done = subprocess.run(["calabresella", "--db", str(db), "demo", "--example", "four_players"], cwd=elsewhere,
+                          capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "Recorded the example four_players as evening 1" in done.stdout
+    assert (elsewhere / "calabresella-demo" / "evening-1.html").is_file()
+
+
+def test_demo_names_the_shipped_examples(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["--db", str(tmp_path / "x.sqlite3"), "demo", "--example", "five"])
+    assert result.exit_code == 2
+    assert "the shipped examples are four_players, three_friends" in result.stderr
