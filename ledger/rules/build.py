@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, fields, replace
 
 from ledger.errors import LedgerError
 from ledger.rules.cards import parse_card
-from ledger.rules.contracts import PASS, parse_aggravation, parse_call, parse_contract, parse_side
+from ledger.rules.contracts import PASS, Contract, parse_aggravation, parse_call, parse_contract, parse_side
 from ledger.rules.facts import DECLARER, MONTE, Call, DealFacts
 from ledger.rules.points import check_thirds
 from ledger.rules.profiles import Profile
@@ -148,6 +148,9 @@ def build_facts(typed: DealInput, profile: Profile, players: tuple[str, ...], de
     if bids:
         declarer = declarer or bids[-1][0]
         contract = contract or bids[-1][1]
+    aggravation = parse_aggravation(typed.aggravation) if typed.aggravation else None
+    if contract is None and aggravation is not None:
+        contract = Contract.SOLISSIMO  # dividete and scegliete exist only on a solissimo
     if typed.passed and (declarer or contract):
         raise LedgerError("--passed: a passed deal has no declarer or contract")
     if not typed.passed and not auction and declarer is None:
@@ -159,7 +162,7 @@ def build_facts(typed: DealInput, profile: Profile, players: tuple[str, ...], de
         thirds = profile.parse_points(typed.points)
     facts = replace(
         facts, auction=auction, declarer=declarer, contract=contract,
-        aggravation=parse_aggravation(typed.aggravation) if typed.aggravation else None,
+        aggravation=aggravation,
         called=parse_card(typed.called) if typed.called else None,
         holder=_holder(typed.holder, players, declarer) if typed.holder else None,
         thirds=thirds, tricks=typed.tricks,

@@ -50,7 +50,7 @@ from ledger.rules.contracts import AGGRAVATION_WORDS, CONTRACT_WORDS, PASS, PASS
 from ledger.rules.facts import DECLARER, MONTE
 from ledger.rules.points import format_points, parse_points
 from ledger.rules.profiles import Profile
-from ledger.rules.seats import name_key
+from ledger.rules.seats import did_you_mean, name_key
 
 SYNTAX = (__doc__ or "").partition("\n\n")[2]
 """The grammar above, for `help` screens."""
@@ -87,11 +87,15 @@ class Vocabulary:
             raise LedgerError(f"{what} {text!r} is ambiguous: it could be {', '.join(sorted(map(str, found)))}")
         return found.pop() if found else None
 
+    def suggest(self, text: str) -> str:
+        """` (did you mean Marco?)` when a word of this place is close to the mistyped `text`."""
+        return did_you_mean(text, {word.value for word in (*self.prefixed.values(), *self.exact.values())})
+
     def need(self, text: str, what: str, allowed: str) -> Word:
         """Like lookup, but nothing fitting is an error naming what is allowed."""
         word = self.lookup(text, what)
         if word is None:
-            raise LedgerError(f"{what} {text!r}: allowed are {allowed}")
+            raise LedgerError(f"{what} {text!r}{self.suggest(text)}: allowed are {allowed}")
         return word
 
 
@@ -255,8 +259,9 @@ class _Reader:
                               f"called card, or dealer={text} for who dealt")
         else:
             first_word = f"a player ({', '.join(self.players)}), pass, " if self.words == 1 else ""
-            raise LedgerError(f"{text!r} is not a word of the quick syntax: allowed are {first_word}{PLAY_HELP}, "
-                              "or a card such as 3D, RS, AC, KH")
+            known = (seated(self.players) | CONTRACTS | AGGRAVATIONS)
+            raise LedgerError(f"{text!r} is not a word of the quick syntax{known.suggest(text)}: "
+                              f"allowed are {first_word}{PLAY_HELP}, or a card such as 3D, RS, AC, KH")
 
     def option(self, key: str, value: str, text: str) -> None:
         name = KEYS.need(key, "key", KEY_HELP).value if key else ""
