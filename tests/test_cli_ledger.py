@@ -521,3 +521,17 @@ def test_an_export_with_a_bad_payment_is_refused_and_writes_nothing(db: str, tmp
     result = cli(db, "import", str(bad))
     assert_user_error(result.exit_code, result.stderr, "payment")
     assert dump(db) == before
+
+
+def test_deals_show_the_called_card_the_outcome_and_an_amendment(tmp_path: Path) -> None:
+    db = str(tmp_path / "ledger.sqlite3")
+    ok(db, "evening", "start", "--players", "Anna,Bruno,Carla,Dario")
+    ok(db, "record", "carla chiamo 3D@anna 17 last=opp")
+    ok(db, "record", "bruno solo 20")
+    ok(db, "amend", "2", "-t", "16", "-r", "recounted")
+    rows = [line.split("│") for line in ok(db, "deals").stdout.splitlines()[2:]]
+    first, second = ([cell.strip() for cell in row] for row in rows)
+    assert first[1:5] == ["Dario (out)", "Carla chiamo 17", "3D@Anna", "lost"]
+    assert second[1:5] == ["Anna (out)", "Bruno solo 16", "", "lost"]
+    assert second[-1] == "amended (recounted): solo 2 = 2 to each opponent"
+    assert "sits out" not in first[-1]

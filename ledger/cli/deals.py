@@ -13,7 +13,7 @@ from ledger.cli.render import console, deal_table, local_time, signed, totals_li
 from ledger.cli.session import open_ledger
 from ledger.rules.build import DealInput
 from ledger.settlement import format_cents
-from ledger.summary import brief, headline
+from ledger.summary import brief, called_card, headline, note, outcome, sits_out
 
 if TYPE_CHECKING:
     from ledger.rules.profiles import Profile
@@ -134,23 +134,25 @@ def undo(
 
 
 def deals_table(players: tuple[str, ...], views: list[DealView], history: bool = False) -> None:
-    """The deals (or one deal's revisions) with every seat's game points; voided and superseded ones struck."""
+    """The deals (or one deal's revisions): the called card, won or lost, every seat's game points; voided and
+    superseded ones struck."""
     from rich.table import Table as RichTable
 
     grid = RichTable(show_edge=False, pad_edge=False)
     grid.add_column("rev" if history else "deal", justify="right")
     grid.add_column("dealer")
     grid.add_column("deal")
+    grid.add_column("called")
+    grid.add_column("result")
     for player in players:
         grid.add_column(player, justify="right")
     grid.add_column("explanation" if not history else "when / why")
     for view in views:
-        note = f"{local_time(view.recorded_at)} {view.reason or 'recorded'}" if history else view.explanation
+        row = [str(view.revision if history else view.number), view.dealer + (" (out)" if sits_out(view) else ""),
+               brief(view), called_card(view), outcome(view), *(signed(view.payouts.get(p, 0)) for p in players)]
+        history_note = f"{local_time(view.recorded_at)} {view.reason or 'recorded'}"
         style = "strike dim" if view.voided or (history and view.superseded_at) else None
-        if view.voided and not history:
-            note = f"VOID: {view.void_reason}"
-        grid.add_row(str(view.revision if history else view.number), view.dealer, brief(view),
-                     *(signed(view.payouts.get(p, 0)) for p in players), note, style=style)
+        grid.add_row(*row, history_note if history else note(view), style=style)
     console.print(grid)
 
 

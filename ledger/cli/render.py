@@ -23,16 +23,16 @@ console = Console(highlight=False)
 
 def role(result: DealResult, player: str, dealer: str) -> str:
     """declarer, partner, opponent, sits out (and dealer) for one seat."""
-    if result.passed:
+    if player == result.sitting_out and player not in result.opponents:
+        kind = "sits out"
+    elif result.passed:
         kind = "passed"
     elif player == result.declarer:
         kind = "declarer"
     elif player == result.partner:
         kind = "partner"
-    elif player in result.opponents:
-        kind = "opponent"
     else:
-        kind = "sits out"
+        kind = "opponent"
     return f"{kind}, dealer" if player == dealer else kind
 
 

@@ -137,5 +137,10 @@ def _notes(facts: DealFacts, profile: Profile, partner: str | None, out: str | N
     elif facts.holder == MONTE and profile.partnership is not Partnership.NONE and facts.contract is Contract.CHIAMO:
         notes.append("the called three was in the monte: the declarer plays alone")
     if out:
-        notes.append(f"{out} deals and {'pays and receives as an opponent' if profile.dealer_shares else 'sits out'}")
+        notes.append(sitting_out_note(out, shares=profile.dealer_shares))
     return notes
+
+
+def sitting_out_note(dealer: str, *, shares: bool) -> str:
+    """What the dealer who holds no cards does: `Dario deals and sits out`, or pays and receives (dealer_shares)."""
+    return f"{dealer} deals and {'pays and receives as an opponent' if shares else 'sits out'}"
