@@ -11,6 +11,7 @@ from ledger.cli.deal_options import with_deal_options
 from ledger.cli.options import EveningOption
 from ledger.cli.render import console, deal_table, local_time, signed, totals_line
 from ledger.cli.session import open_ledger
+from ledger.errors import LedgerError, UndoRefused
 from ledger.rules.build import DealInput
 from ledger.settlement import format_cents
 from ledger.summary import brief, called_card, headline, note, outcome, sits_out
@@ -128,7 +129,11 @@ def undo(
     Example: [b]calabresella undo --revision 12[/b]
     """
     with open_ledger(ctx) as ledger:
-        done = ledger.undo(evening=evening, seen_revision=revision)
+        try:
+            done = ledger.undo(evening=evening, seen_revision=revision)
+        except UndoRefused as refused:
+            raise LedgerError(f"{refused}: see them with calabresella deals, then calabresella void N --reason WHY "
+                              "for the one you mean") from None
         profile = ledger.evening(done.evening).profile
     print_recorded(done, profile, as_json, "undone")
 

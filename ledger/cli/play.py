@@ -21,7 +21,7 @@ from rich.text import Text
 from ledger.cli.options import EveningOption, split_players
 from ledger.cli.render import console, deal_table, print_money, print_settlement, totals_line
 from ledger.cli.session import open_ledger
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, UndoRefused
 from ledger.rules.build import DealInput
 from ledger.rules.facts import DealFacts
 from ledger.rules.profiles import Profile
@@ -35,16 +35,20 @@ if TYPE_CHECKING:
     from ledger.service import Ledger
     from ledger.values import EveningInfo, Recorded
 
-COMMANDS = """Commands:
-  undo                        take back the last deal (refused if the evening changed elsewhere since you saw it)
-  amend N FACTS [reason=WHY]  correct deal N, e.g. amend 3 20 reason=recount (asks why when not given)
-  void N WHY                  void deal N, e.g. void 5 misdeal
-  deals                       the evening's deals
-  standings                   game points and money
-  settle                      who pays whom
-  help                        this text
-  quit                        leave (also Ctrl-D); the evening stays open
-Ctrl-C at a question cancels the deal: nothing is written."""
+COMMANDS: dict[str, str] = {
+    "undo": "undo: take back the last deal (refused if the evening changed elsewhere since you saw it)",
+    "amend": "amend N FACTS [reason=WHY]: correct deal N with the facts written as in a deal line, e.g.\n"
+             "  amend 3 20 reason=recount      (asks why when no reason= is given)",
+    "void": "void N WHY: deal N stays in the log but no longer counts, e.g. void 5 misdeal",
+    "deals": "deals: the evening's deals, voided ones struck through",
+    "standings": "standings: game points and money per player",
+    "settle": "settle: who pays whom",
+    "help": "help [WORD]: this list, or more about one word, e.g. help syntax, help amend",
+    "quit": "quit: leave (also Ctrl-D); the evening stays open. Ctrl-C at a question cancels the deal.",
+}
+SHORT_HELP = ("Type a deal, e.g. bruno solo 22, carla chiamo 3D@anna 17 last=opp, or pass (help syntax: all of it).\n"
+              "Commands: " + ", ".join(COMMANDS) + ".\nhelp WORD for one of them, e.g. help amend.")
+TOPICS = {"syntax": SYNTAX, **COMMANDS}
 QUIT = ("quit", "exit")
 AGGRAVATIONS = ("dividete", "scegliete")
 _WORD = re.compile(r"^[^\s@=,:]*")
@@ -268,7 +272,11 @@ class Play:
         """Take back the last deal, unless the evening changed since this session last saw it."""
         _no_arguments("undo", rest)
         undo = self.ledger.undo
-        self.show(self.write(DealInput(), lambda _: undo(evening=self.number, seen_revision=self.seen)), "undone")
+        try:
+            done = self.write(DealInput(), lambda _: undo(evening=self.number, seen_revision=self.seen))
+        except UndoRefused as refused:
+            raise LedgerError(f"{refused}: type deals to see them, then void N WHY for the one you mean") from None
+        self.show(done, "undone")
 
     def deals(self, rest: str) -> None:
         """The evening's deals, voided ones struck through."""
@@ -295,8 +303,14 @@ class Play:
         print_settlement(self.ledger.settle(evening=self.number))
 
     def help(self, rest: str) -> None:
-        """The quick syntax and the commands."""
-        console.print(SYNTAX + "\n" + COMMANDS, markup=False, highlight=False)
+        """A short list of what can be typed, or `help WORD`: the quick syntax, or one command."""
+        if not rest:
+            console.print(SHORT_HELP, markup=False, highlight=False)
+            return
+        matches = [topic for topic in TOPICS if topic.startswith(rest.lower())]
+        if len(matches) != 1:
+            raise LedgerError(f"help {rest!r}: ask about one of {', '.join(TOPICS)}, e.g. help syntax")
+        console.print(TOPICS[matches[0]], markup=False, highlight=False)
 
 
 _COMMANDS: dict[str, Callable[[Play, str], None]] = {

@@ -15,7 +15,7 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, UndoRefused
 from ledger.rules.build import DealInput, build_facts
 from ledger.rules.cards import parse_card
 from ledger.rules.contracts import Aggravation, Contract, Side
@@ -305,8 +305,8 @@ def undo_last(session: Session, table: Table, *, seen_revision: int | None = Non
     evening = lock(session, table)
     _require_open(table)
     if seen_revision is not None and seen_revision != evening.revision:
-        raise LedgerError(f"undo refused: evening {table.number} changed since you saw it (revision {seen_revision},"
-                          f" now {evening.revision}); look at the deals and void the one you mean")
+        raise UndoRefused(f"undo refused: evening {table.number} changed since you saw it (revision {seen_revision}, "
+                          f"now {evening.revision})")
     last = session.exec(select(func.max(Deal.number)).where(Deal.evening_id == table.number, STANDING)).one()
     if last is None:
         raise LedgerError(f"undo: evening {table.number} has no deal to take back")
