@@ -24,6 +24,7 @@ from ledger.rules.scoring import DealResult, score
 from ledger.rules.seats import resolve_player, seat_after
 from ledger.store.evenings import Table, lock
 from ledger.store.models import Deal, DealRevision, Payout, utcnow
+from ledger.summary import brief
 from ledger.values import DealView, Recorded
 
 CURRENT = col(DealRevision.superseded_at).is_(None)
@@ -228,7 +229,9 @@ def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str
         if existing:
             if existing.evening_id != table.number:
                 raise LedgerError(f"--key {key!r} was used for deal {existing.number} of evening {existing.evening_id}")
-            return _recorded(session, table, existing, _current(session, existing), None, evening.revision, True)
+            current = _current(session, existing)
+            _same_deal(table, existing, current, typed, dealer, key)
+            return _recorded(session, table, existing, current, None, evening.revision, True)
     dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else next_dealer(session, table)
     number = (session.exec(select(func.max(Deal.number)).where(Deal.evening_id == table.number)).one() or 0) + 1
     facts = build_facts(_with_pot(session, table, typed, number), table.profile, table.players, dealt_by)
@@ -242,6 +245,22 @@ def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str
                           "written: look at `calabresella deals`") from None
     revision = write_revision(session, table, deal, 1, facts, result, None)
     return _recorded(session, table, deal, revision, result, _bump(session, table))
+
+
+def _same_deal(table: Table, deal: Deal, stored: DealRevision, typed: DealInput, dealer: str | None,
+               key: str) -> None:
+    """A retry with a key must repeat the facts the key holds; other facts are an error naming the deal."""
+    facts = facts_of(table, stored)
+    try:
+        dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else facts.dealer
+        retried = build_facts(typed if typed.passed_before else replace(typed, passed_before=facts.passed_before),
+                              table.profile, table.players, dealt_by)
+    except LedgerError:
+        retried = None
+    if retried != facts:
+        held = brief(_view(table, deal, stored, ()))
+        raise LedgerError(f"--key {key!r} holds deal {deal.number} of evening {table.number} ({held}), recorded with "
+                          f"other facts; nothing written: give a new key, or amend deal {deal.number}")
 
 
 def get_deal(session: Session, table: Table, number: int) -> Deal:
