@@ -233,7 +233,7 @@ def test_plain_lines_from_a_pipe_behave_the_same(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "Players, in turn order (e.g. Anna,Bruno,Carla): Anna,Bruno,Carla\n" in out
-    assert "The declarer side's points? (e.g. 7, 7+1/3, or 22t in thirds) 7+1/3\n" in out
+    assert "The declarer side's points? (e.g. 7, 7+1/3, 22t in thirds, or a count 2a10f+u) 7+1/3\n" in out
     assert "Deal 1 recorded · Bruno solo: 22 thirds (7+1/3), won" in out
     assert "Who took the last trick? (decl or opp) opp\n" in out
     assert "Deal 2 recorded · Bruno chiamo: 4 thirds (1+1/3), lost" in out

@@ -153,7 +153,8 @@ ERRORS: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("bruno solo 7 last=opp last=decl", ABC, ("'last=decl': the last trick is given twice",)),
     ("pass dealer=anna dealer=bruno", ABC, ("'dealer=bruno': the dealer is given twice",)),
     # keys
-    ("bruno solo 7 foo=1", ABC, ("key 'foo'", "t (thirds), points, tricks, last, holder, called, dealer, auction")),
+    ("bruno solo 7 foo=1", ABC, ("key 'foo'",
+                                 "t (thirds), points, c (count), tricks, last, holder, called, dealer, auction")),
     ("bruno solo 7 =1", ABC, ("'=1': write key=value",)),
     ("bruno solo 7 tricks=", ABC, ("'tricks=': write key=value",)),
     ("bruno solo 7 tricks=many", ABC, ("tricks 'many': a whole number",)),

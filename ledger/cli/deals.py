@@ -9,7 +9,7 @@ import typer
 from ledger.cli.app import JsonFlag, new_app, print_json
 from ledger.cli.deal_options import with_deal_options
 from ledger.cli.options import EveningOption
-from ledger.cli.render import console, deal_table, local_time, signed, totals_line
+from ledger.cli.render import console, deal_table, local_time, print_count, signed, totals_line
 from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError, UndoRefused
 from ledger.rules.build import DealInput
@@ -80,6 +80,8 @@ def record(
         done = ledger.record(line, evening=evening, dealer=dealer, key=key, more=typed) if line else (
             ledger.record(typed, evening=evening, dealer=dealer, key=key))
         profile = ledger.evening(done.evening).profile
+    if not as_json:
+        print_count(typed.count)
     print_recorded(done, profile, as_json, "recorded")
 
 
@@ -104,6 +106,8 @@ def amend(
     with open_ledger(ctx) as ledger:
         done = ledger.amend(number, typed, reason=reason, evening=evening, dealer=dealer)
         profile = ledger.evening(done.evening).profile
+    if not as_json:
+        print_count(typed.count)
     print_recorded(done, profile, as_json, "amended")
 
 

@@ -19,10 +19,11 @@ import typer
 from rich.text import Text
 
 from ledger.cli.options import EveningOption, split_players
-from ledger.cli.render import console, deal_table, print_money, print_settlement, totals_line
+from ledger.cli.render import console, deal_table, print_count, print_money, print_settlement, totals_line
 from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError, UndoRefused
 from ledger.rules.build import DealInput
+from ledger.rules.count import parse_count
 from ledger.rules.facts import DealFacts
 from ledger.rules.profiles import Profile
 from ledger.rules.quick import KEYS, SYNTAX, parse_answer, parse_quick_line
@@ -168,6 +169,7 @@ class Play:
         quick = parse_quick_line(line, self.players, self.profile)
         record = self.ledger.record
         done = self.write(quick.deal, lambda typed: record(typed, evening=self.number, dealer=quick.dealer), new=True)
+        print_count(quick.deal.count)
         self.show(done, "recorded")
 
     def write(self, typed: DealInput, action: Callable[[DealInput], Recorded], new: bool = False) -> Recorded:
@@ -210,13 +212,15 @@ class Play:
             extra = " [dividete|scegliete]" if "scegliete" in words else ""
             return f"Which contract? ({', '.join(w for w in words if w not in AGGRAVATIONS)}{extra}) ", "", words
         if fact == "thirds":
-            scale = "0 to 35" if self.profile.american else "e.g. 7, 7+1/3, or 22t in thirds"
+            scale = "0 to 35" if self.profile.american else "e.g. 7, 7+1/3, 22t in thirds, or a count 2a10f+u"
             return f"The declarer side's points? ({scale}) ", "", []
         if fact == "tricks":
             every = self.profile.tricks_per_deal(min(self.profile.active_players, len(self.players)))
             known = typed.thirds
             if known is None and typed.points is not None:
                 known = self.profile.parse_points(typed.points)
+            if known is None and typed.count is not None:
+                known = parse_count(typed.count).thirds
             default = {35: str(every), 0: "0"}.get(known if known is not None else -1, "")
             return f"How many tricks did the declarer side take? (0 to {every}) ", default, []
         if fact == "last_trick":

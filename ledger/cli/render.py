@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ledger.values import Settlement
 
 from ledger.clock import as_local
+from ledger.rules.count import parse_count
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
 from ledger.settlement import format_cents
@@ -50,6 +51,12 @@ def deal_table(result: DealResult, dealer: str, totals: Mapping[str, int] | None
             row.append(signed(totals.get(player, 0)))
         table.add_row(*row)
     return table
+
+
+def print_count(count: str | None) -> None:
+    """The thirds a count as made at the table gives, when the deal was given as one."""
+    if count:
+        console.print(f"count {count}: {parse_count(count)}", markup=False)
 
 
 def signed(value: int) -> str:

@@ -26,9 +26,12 @@ Aliases in parentheses (call, alone, choose, ...) are written in full.
   0 to 11+2/3. A whole number from 12 to 35 cannot be Italian points and is read as thirds
   (`22` = 22 thirds = 7+1/3). `22t` or `t=22` always means 22 thirds.
   American (cavendish): 0 to 35.
+  Or the count as made at the table, aces (a, assi), figures (f, figure) and the last trick (u, ultima,
+  last) when the declarer side took it: `2a10f+u` or `c=2a+10f+u` is 2 x 3 + 10 + 3 = 19 thirds.
 - key=value, anywhere on the line (keys too may be prefixes):
     t=N, thirds=N        the declarer side's thirds, 0 to 35
     points=X             the same as a POINTS word
+    c=COUNT, count=COUNT the count: aces, figures, last trick, e.g. c=2a+10f+u
     tricks=N             tricks the declarer side took (asked only at 0 or 35 thirds)
     last=decl|opp        who took the last trick (asked only when a sweep depends on it)
     holder=NAME|monte|declarer, called=CARD    the same as CARD@HOLDER
@@ -47,6 +50,7 @@ from ledger.errors import LedgerError
 from ledger.rules.build import DealInput
 from ledger.rules.cards import DEAL_THIRDS, Card, parse_card
 from ledger.rules.contracts import AGGRAVATION_WORDS, CONTRACT_WORDS, PASS, PASS_WORDS, SIDE_WORDS
+from ledger.rules.count import looks_like_count, parse_count
 from ledger.rules.facts import DECLARER, MONTE
 from ledger.rules.points import format_points, parse_points
 from ledger.rules.profiles import Profile
@@ -118,10 +122,10 @@ CONTRACTS = _vocabulary("contract", {**CONTRACT_WORDS, "so": "solo"},
                         {"chiamo", "play", "mediatore", "solo", "solissimo"})
 AGGRAVATIONS = _vocabulary("aggravation", AGGRAVATION_WORDS, {"dividete", "scegliete"})
 SIDES = _vocabulary("side", SIDE_WORDS, {"declarer", "opponents"})
-_KEY_NAMES = ("thirds", "points", "tricks", "last", "holder", "called", "dealer", "auction")
-KEYS = _vocabulary("key", {**{k: k for k in _KEY_NAMES}, "t": "thirds", "last_trick": "last", "card": "called"},
-                   set(_KEY_NAMES))
-KEY_HELP = "t (thirds), points, tricks, last, holder, called, dealer, auction"
+_KEY_NAMES = ("thirds", "points", "count", "tricks", "last", "holder", "called", "dealer", "auction")
+KEYS = _vocabulary("key", {**{k: k for k in _KEY_NAMES}, "t": "thirds", "c": "count", "last_trick": "last",
+                           "card": "called"}, set(_KEY_NAMES))
+KEY_HELP = "t (thirds), points, c (count), tricks, last, holder, called, dealer, auction"
 PLAY_HELP = "chiamo, mediatore, solo, solissimo, dividete, scegliete"
 
 _THIRDS = re.compile(r"(\d+)t")
@@ -139,8 +143,11 @@ def _holders(players: Sequence[str]) -> Vocabulary:
 
 
 def parse_thirds_word(text: str, profile: Profile) -> dict[str, object]:
-    """`22t` or a POINTS word, as the DealInput field it fills: `thirds` or `points`."""
+    """`22t`, a count (`2a10f+u`) or a POINTS word, as the DealInput field it fills: `thirds`, `count` or `points`."""
     word = text.strip().lower()
+    if looks_like_count(word):
+        parse_count(word)
+        return {"count": word}
     american = profile.american
     thirds = _THIRDS.fullmatch(word)
     if thirds:
@@ -235,7 +242,7 @@ class _Reader:
             self.word(text)
 
     def points(self, filled: dict[str, object], text: str) -> None:
-        if "thirds" in self.fields or "points" in self.fields:
+        if {"thirds", "points", "count"} & set(self.fields):
             raise LedgerError(f"{text!r}: the points are given twice")
         self.fields.update(filled)
 
@@ -277,6 +284,9 @@ class _Reader:
             self.points({"thirds": _checked(int(value), text)}, text)
         elif name == "points":
             self.points(parse_thirds_word(value, self.profile), text)
+        elif name == "count":
+            parse_count(value)
+            self.points({"count": value}, text)
         else:
             self.put(*_OPTIONS[name](value, self.players), text)
 
