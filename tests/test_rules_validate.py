@@ -90,7 +90,7 @@ INVALID = [
     bad("points-12", "--points 12: a deal has only 11+2/3 points", declarer="Anna", contract="solo", points="12"),
     bad("cavendish-points-36", "--points 36: a deal has only 35 thirds", profile="cavendish", declarer="Anna",
         contract="play", points="36"),
-    bad("thirds-and-points", "give the declarer side's points once: --thirds or --points, not both",
+    bad("thirds-and-points", "give the declarer side's points once: --thirds and --points both say it",
         declarer="Anna", contract="solo", thirds=22, points="7+1/3"),
     bad("bad-last-trick-word", "last trick 'nobody': allowed are declarer (decl), opponents (opp)",
         declarer="Anna", contract="chiamo", thirds=4, last_trick="nobody"),

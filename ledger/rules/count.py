@@ -11,12 +11,9 @@ import re
 from dataclasses import dataclass
 
 from ledger.errors import LedgerError
-from ledger.rules.cards import DECK, LAST_TRICK_THIRDS, Rank
+from ledger.rules.cards import ACE_THIRDS, ACES, FIGURES, LAST_TRICK_THIRDS
 from ledger.rules.contracts import Side
 
-ACE_THIRDS = Rank.ASSO.thirds
-ACES = sum(1 for card in DECK if card.rank is Rank.ASSO)
-FIGURES = sum(1 for card in DECK if card.thirds == 1)
 ACE_WORDS = ("assi", "asso", "aces", "ace", "a")
 FIGURE_WORDS = ("figures", "figure", "figura", "f")
 LAST_WORDS = ("ultima", "last", "u")

@@ -8,7 +8,7 @@ from enum import Enum
 from typing import Any
 
 from ledger.errors import LedgerError
-from ledger.rules.cards import DECK, Rank
+from ledger.rules.cards import DECK, MONTE_CARDS, Rank
 from ledger.rules.contracts import Contract
 from ledger.rules.points import format_points, parse_points
 
@@ -39,7 +39,6 @@ PROFILE_ALIASES = {
     "bellora": "quintiglio",
 }
 
-COUNTING_CARDS = sum(1 for card in DECK if card.thirds)
 TRUE_WORDS = {"on", "true", "yes", "y", "1", "si", "sì"}
 FALSE_WORDS = {"off", "false", "no", "n", "0"}
 
@@ -126,14 +125,14 @@ class Profile:
         """With more players seated than hold cards, the dealer sits the deal out."""
         return seated > self.active_players
 
+    @property
+    def monte_cards(self) -> int:
+        """The cards left undealt (the monte), which count for the side that takes the last trick."""
+        return MONTE_CARDS if self.has_monte else 0
+
     def tricks_per_deal(self, active_players: int) -> int:
         """12 at three, 9 (with monte) or 10 at four, 8 at five."""
-        return (40 - (4 if self.has_monte else 0)) // active_players
-
-    def fewest_tricks_with_all_points(self, active_players: int) -> int:
-        """A side with all 35 thirds took at least this many tricks: the 24 counting cards, less the 4 a monte
-        may hold, fill a trick of one card per player."""
-        return -(-(COUNTING_CARDS - (4 if self.has_monte else 0)) // active_players)
+        return (len(DECK) - self.monte_cards) // active_players
 
     @property
     def contracts(self) -> frozenset[Contract]:

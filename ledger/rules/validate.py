@@ -37,9 +37,8 @@ def validate(facts: DealFacts, profile: Profile) -> None:
     if facts.thirds is None:
         raise MissingFact("thirds", "how many thirds did the declarer side take? (--thirds N or --points X)")
     check_thirds(facts.thirds)
-    in_play = len(active)
-    check_tricks(facts.thirds, facts.tricks, facts.last_trick, profile.tricks_per_deal(in_play),
-                 profile.fewest_tricks_with_all_points(in_play))
+    check_tricks(facts.thirds, facts.tricks, facts.last_trick, profile.tricks_per_deal(len(active)),
+                 profile.monte_cards)
 
 
 def _check_passed(facts: DealFacts) -> None:
