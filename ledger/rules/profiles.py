@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -11,6 +11,7 @@ from ledger.errors import LedgerError
 from ledger.rules.cards import DECK, MONTE_CARDS, Rank
 from ledger.rules.contracts import Contract
 from ledger.rules.points import format_points, parse_points
+from ledger.rules.seats import check_seats
 
 OptionValue = bool | int
 
@@ -172,6 +173,14 @@ class Profile:
     def parse_points(self, text: str) -> int:
         """Thirds from points typed on this profile's scale."""
         return parse_points(text, self.american)
+
+    def check_players(self, players: Sequence[str]) -> None:
+        """Refuse blank or repeated names, a count of seats the game does not have, and dealer_shares where nobody
+        sits out (it would do nothing)."""
+        check_seats(players, self.seat_counts, self.name)
+        if self.dealer_shares and not self.sits_out(len(players)):
+            raise LedgerError(f"dealer_shares=on with {len(players)} seated: nobody sits out, so it would do nothing; "
+                              f"it applies with {self.active_players + 1} seated")
 
     def describe(self) -> str:
         """`pagat (sweeps=on, ...)` for tables and notes."""

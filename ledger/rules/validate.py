@@ -8,17 +8,19 @@ from ledger.rules.contracts import Contract
 from ledger.rules.facts import DECLARER, MONTE, DealFacts
 from ledger.rules.points import check_thirds
 from ledger.rules.profiles import Partnership, Profile
-from ledger.rules.seats import check_seats
 from ledger.rules.sweeps import MissingFact, check_tricks
 
 
 def validate(facts: DealFacts, profile: Profile) -> None:
     """Raise a LedgerError naming the first fact that is impossible or missing."""
-    check_seats(facts.players, profile.seat_counts, profile.name)
+    profile.check_players(facts.players)
     if facts.dealer not in facts.players:
         raise LedgerError(f"dealer {facts.dealer!r} is not seated: the players are {', '.join(facts.players)}")
     if facts.passed_before < 0:
         raise LedgerError(f"--passed-before {facts.passed_before}: the count of passed deals is 0 or more")
+    if facts.passed_before and not profile.pot_carryover:
+        raise LedgerError(f"--passed-before {facts.passed_before}: {profile.label()} carries no pot of passed deals "
+                          "over, so it has nothing to count")
     active = facts.active(profile)
     if facts.auction:
         outcome = check_auction(facts.auction, active, profile)
@@ -55,6 +57,10 @@ def _check_contract(facts: DealFacts, profile: Profile) -> None:
         raise MissingFact("contract", "which contract? (--contract chiamo|solo|solissimo)")
     if facts.contract not in profile.contracts:
         allowed = ", ".join(profile.word(c) for c in profile.bids)
+        if facts.contract is Contract.SOLISSIMO and not profile.has_monte:
+            why = "with monte=off there is none" if "monte" in profile.options else "this game has none"
+            raise LedgerError(f"contract solissimo: {profile.name} has {allowed}; a solissimo is played on the monte "
+                              f"left untouched, and {why}")
         raise LedgerError(f"contract {facts.contract.value}: {profile.name} has {allowed}")
     if facts.aggravation is not None and facts.contract is not Contract.SOLISSIMO:
         raise LedgerError(

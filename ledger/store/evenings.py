@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 
 from ledger.errors import LedgerError
 from ledger.rules.profiles import Profile, make_profile
-from ledger.rules.seats import check_seats, resolve_player
+from ledger.rules.seats import resolve_player
 from ledger.store.models import Evening, Player, Seat, utcnow
 from ledger.store.players import ensure_player
 
@@ -68,7 +68,7 @@ def start_evening(
 ) -> Table:
     """Seat the players in turn order and pin the profile; new names become players."""
     rules = make_profile(profile, options or [])
-    check_seats(players, rules.seat_counts, rules.name)
+    rules.check_players(players)
     stake_cents, code = parse_cents(stake), parse_currency(currency)
     people = [ensure_player(session, name) for name in players]
     names = tuple(p.name for p in people)
