@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
 from ledger.errors import LedgerError
+from ledger.rules.numbers import check_number
 from ledger.rules.profiles import profile_name
 
 
@@ -20,6 +21,8 @@ class Filters:
     profile: str | None = None
 
     def __post_init__(self) -> None:
+        if self.evening is not None:
+            check_number(self.evening, "--evening")
         if self.since and self.until and self.since > self.until:
             raise LedgerError(f"--since {self.since} is after --until {self.until}: give a range forwards in time")
         if self.profile is not None:

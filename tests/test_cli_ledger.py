@@ -256,6 +256,23 @@ ERRORS: list[tuple[str, Callable[[str], None], list[str], str]] = [
     ("bad-stake", evening_with_deals, ["evening", "start", "--players", "D,E,F", "--stake", "0.105"], "--stake"),
     ("unknown-option", evening_with_deals, ["evening", "start", "--players", "D,E,F", "-o", "pot_carryover=on"],
      "pot_carryover"),
+    # what a script or a broken file may pass
+    ("evening-2^64", evening_with_deals, ["deals", "--evening", str(2**64)],
+     f"evening {2**64}: a whole number from 1 to 2147483647"),
+    ("void-2^63", evening_with_deals, ["void", str(2**63), "-r", "x"], f"deal {2**63}: a whole number from 1 to"),
+    ("amend-2^31", evening_with_deals, ["amend", str(2**31), "-t", "20", "-r", "x"], "deal 2147483648: a whole"),
+    ("passed-before-2^63", evening_with_deals, ["record", "--passed", "--passed-before", str(2**63)],
+     f"--passed-before {2**63}: the count of passed deals in a row is 0 to 1000"),
+    ("paid-void-2^63", evening_with_deals, ["paid", "--void", str(2**63), "-r", "x"], f"payment {2**63}: a whole"),
+    ("paid-evening-2^31", evening_with_deals, ["paid", "Anna", "Bruno", "1", "-e", str(2**31)], "evening 2147483648"),
+    ("thirds-huge", evening_with_deals, ["record", "bruno solo t=" + "9" * 5000], "a deal has only 35 thirds"),
+    ("tricks-huge", evening_with_deals, ["record", "bruno solo 35 tricks=" + "9" * 5000], "at most 12 tricks"),
+    ("points-huge", evening_with_deals, ["record", "bruno solo " + "9" * 5000], "a deal has only 35 thirds"),
+    ("paid-1e999999", evening_with_deals, ["paid", "Anna", "Bruno", "1e999999"], "paid '1e999999': the amount"),
+    ("paid-10^100000", evening_with_deals, ["paid", "Anna", "Bruno", "1" * 100000], "paid '1111111111"),
+    ("stake-1e999999", evening_with_deals, ["evening", "start", "--players", "D,E,F", "--stake", "1e999999"],
+     "--stake '1e999999'"),
+    ("round-to-1e999999", evening_with_deals, ["settle", "--round-to", "1e999999"], "--round-to '1e999999'"),
 ]
 
 

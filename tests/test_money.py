@@ -198,3 +198,17 @@ def test_the_tab_is_one_line_per_player_and_per_payment_with_pairs_on_request(le
     assert "per pair" not in text.lower()
     assert "To clear it:\n  Bruno pays Anna 3.50 EUR\n  Carla pays Anna 4.40 EUR\n" in text
     assert "Per pair, over every evening and payment:\n" in run(ledger, "tab", "--pairs")
+
+
+def test_numbers_beyond_the_columns_are_errors_on_every_backend(db_url: str) -> None:
+    from ledger import Ledger
+    from ledger.errors import LedgerError
+
+    with Ledger(db_url) as book:
+        book.start_evening(["Lucia", "Nadia", "Marco"])
+        for call in (lambda: book.deals(2**31), lambda: book.void(2**31, reason="x"),
+                     lambda: book.void_payment(2**31, reason="x"), lambda: book.paid("Lucia", "Nadia", "1",
+                                                                                      evening=2**31)):
+            with pytest.raises(LedgerError, match="2147483648: a whole number from 1 to 2147483647"):
+                call()
+        assert book.payments() == []

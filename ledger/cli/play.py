@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Protocol
 import typer
 from rich.text import Text
 
+from ledger.cli.app import database_refusal
 from ledger.cli.options import EveningOption, split_players
 from ledger.cli.render import console, deal_table, print_count, print_money, print_settlement, totals_line
 from ledger.cli.session import open_ledger
@@ -25,6 +26,7 @@ from ledger.errors import LedgerError, UndoRefused
 from ledger.rules.build import DealInput
 from ledger.rules.count import parse_count
 from ledger.rules.facts import DealFacts
+from ledger.rules.numbers import LARGEST, read_number, shortened
 from ledger.rules.profiles import Profile
 from ledger.rules.quick import KEYS, SYNTAX, parse_answer, parse_quick_line
 from ledger.settlement import format_cents
@@ -154,7 +156,8 @@ class Play:
             except LedgerError as error:
                 _error(str(error))
             except _database_errors() as error:
-                _error(f"database: {getattr(error, 'orig', None) or error}")
+                where = self.ledger.engine.url.render_as_string(hide_password=False)
+                _error(database_refusal(error, where) or f"database: {getattr(error, 'orig', None) or error}")
         console.print(f"Evening {self.number} stays open.")
 
     def status(self) -> None:
@@ -335,9 +338,11 @@ def _database_errors() -> type[Exception]:
 
 def _number(command: str, rest: str, example: str) -> tuple[int, str]:
     first, _, after = rest.partition(" ")
-    if not first.isdecimal() or int(first) < 1:
-        raise LedgerError(f"{command} {first!r}: give the deal's number first, e.g. {example}")
-    return int(first), after.strip()
+    number = read_number(first)
+    if not number:
+        raise LedgerError(f"{command} {shortened(first)!r}: give the deal's number first (1 to {LARGEST}), "
+                          f"e.g. {example}")
+    return number, after.strip()
 
 
 def _no_arguments(command: str, rest: str) -> None:

@@ -52,6 +52,7 @@ from ledger.rules.cards import DEAL_THIRDS, Card, parse_card
 from ledger.rules.contracts import AGGRAVATION_WORDS, CONTRACT_WORDS, PASS, PASS_WORDS, SIDE_WORDS
 from ledger.rules.count import looks_like_count, parse_count
 from ledger.rules.facts import DECLARER, MONTE
+from ledger.rules.numbers import shortened
 from ledger.rules.points import format_points, parse_points
 from ledger.rules.profiles import Profile
 from ledger.rules.seats import did_you_mean, name_key
@@ -88,7 +89,8 @@ class Vocabulary:
             return self.exact.get(key) or self.prefixed[key]
         found = {word for known, word in self.prefixed.items() if key and known.startswith(key)}
         if len(found) > 1:
-            raise LedgerError(f"{what} {text!r} is ambiguous: it could be {', '.join(sorted(map(str, found)))}")
+            could = ", ".join(sorted(map(str, found)))
+            raise LedgerError(f"{what} {shortened(text)!r} is ambiguous: it could be {could}")
         return found.pop() if found else None
 
     def suggest(self, text: str) -> str:
@@ -99,7 +101,7 @@ class Vocabulary:
         """Like lookup, but nothing fitting is an error naming what is allowed."""
         word = self.lookup(text, what)
         if word is None:
-            raise LedgerError(f"{what} {text!r}{self.suggest(text)}: allowed are {allowed}")
+            raise LedgerError(f"{what} {shortened(text)!r}{self.suggest(text)}: allowed are {allowed}")
         return word
 
 
@@ -151,29 +153,33 @@ def parse_thirds_word(text: str, profile: Profile) -> dict[str, object]:
     american = profile.american
     thirds = _THIRDS.fullmatch(word)
     if thirds:
-        return {"thirds": _checked(int(thirds.group(1)), text)}
+        return {"thirds": _checked(thirds.group(1), text)}
     scale = "0 to 35" if american else "7, 7+1/3, 5+2/3 (0 to 11+2/3), or thirds as 22t"
     if not _NUMBER.fullmatch(word):
-        raise LedgerError(f"points {text!r}: write the declarer side's points, {scale}")
-    if not american and word.isdecimal() and int(word) > DEAL_THIRDS // 3:
-        return {"thirds": _checked(int(word), text)}
+        raise LedgerError(f"points {shortened(text)!r}: write the declarer side's points, {scale}")
+    if not american and word.isdecimal() and (len(word) > 2 or int(word) > DEAL_THIRDS // 3):
+        return {"thirds": _checked(word, text)}
     try:
         parse_points(word, american=american)
     except LedgerError:
-        raise LedgerError(f"points {text!r}: write the declarer side's points, {scale}") from None
+        raise LedgerError(f"points {shortened(text)!r}: write the declarer side's points, {scale}") from None
     return {"points": word}
 
 
-def _checked(thirds: int, text: str) -> int:
-    if thirds > DEAL_THIRDS:
-        raise LedgerError(f"points {text!r}: a deal has only {DEAL_THIRDS} thirds ({format_points(DEAL_THIRDS)})")
-    return thirds
+def _checked(digits: str, text: str) -> int:
+    """Thirds written in digits, 0 to 35 (read only when short: Python refuses thousands of digits)."""
+    if len(digits) > 2 or int(digits) > DEAL_THIRDS:
+        raise LedgerError(f"points {shortened(text)!r}: a deal has only {DEAL_THIRDS} thirds "
+                          f"({format_points(DEAL_THIRDS)})")
+    return int(digits)
 
 
 def parse_tricks(text: str) -> int:
     """A count of tricks (its range is the rules' to check)."""
     if not text.strip().isdecimal():
-        raise LedgerError(f"tricks {text!r}: a whole number of tricks, e.g. tricks=12")
+        raise LedgerError(f"tricks {shortened(text)!r}: a whole number of tricks, e.g. tricks=12")
+    if len(text.strip()) > 2:
+        raise LedgerError(f"tricks {shortened(text)!r}: a deal has at most 12 tricks")
     return int(text)
 
 
@@ -222,7 +228,7 @@ class _Reader:
 
     def put(self, name: str, value: object, text: str) -> None:
         if name in self.fields:
-            raise LedgerError(f"{text!r}: the {name.replace('_', ' ')} is given twice")
+            raise LedgerError(f"{shortened(text)!r}: the {name.replace('_', ' ')} is given twice")
         self.fields[name] = value
 
     def token(self, text: str) -> None:
@@ -243,7 +249,7 @@ class _Reader:
 
     def points(self, filled: dict[str, object], text: str) -> None:
         if {"thirds", "points", "count"} & set(self.fields):
-            raise LedgerError(f"{text!r}: the points are given twice")
+            raise LedgerError(f"{shortened(text)!r}: the points are given twice")
         self.fields.update(filled)
 
     def word(self, text: str) -> None:
@@ -258,30 +264,31 @@ class _Reader:
             self.put(meaning.kind, meaning.value, text)
             return
         if PASSES.lookup(text, "word"):
-            raise LedgerError(f"{text!r}: a passed deal is written `pass`, as the first word")
+            raise LedgerError(f"{shortened(text)!r}: a passed deal is written `pass`, as the first word")
         if card is not None:
             self.put("called", str(card), text)
         elif seated(self.players).lookup(text, "player"):
-            raise LedgerError(f"{text!r}: only the first word names the declarer; write @{text} for who held the "
-                              f"called card, or dealer={text} for who dealt")
+            raise LedgerError(f"{shortened(text)!r}: only the first word names the declarer; write @{text} for who "
+                              f"held the called card, or dealer={text} for who dealt")
         else:
             first_word = f"a player ({', '.join(self.players)}), pass, " if self.words == 1 else ""
             known = (seated(self.players) | CONTRACTS | AGGRAVATIONS)
-            raise LedgerError(f"{text!r} is not a word of the quick syntax{known.suggest(text)}: "
+            raise LedgerError(f"{shortened(text)!r} is not a word of the quick syntax{known.suggest(text)}: "
                               f"allowed are {first_word}{PLAY_HELP}, or a card such as 3D, RS, AC, KH")
 
     def option(self, key: str, value: str, text: str) -> None:
         name = KEYS.need(key, "key", KEY_HELP).value if key else ""
         if not name or not value:
-            raise LedgerError(f"{text!r}: write key=value, e.g. last=opp or tricks=12; the keys are {KEY_HELP}")
+            raise LedgerError(f"{shortened(text)!r}: write key=value, e.g. last=opp or tricks=12; "
+                              f"the keys are {KEY_HELP}")
         if name == "dealer":
             if self.dealer is not None:
-                raise LedgerError(f"{text!r}: the dealer is given twice")
+                raise LedgerError(f"{shortened(text)!r}: the dealer is given twice")
             self.dealer = seated(self.players).need(value, "dealer", ", ".join(self.players)).value
         elif name == "thirds":
             if not value.isdecimal():
-                raise LedgerError(f"{text!r}: thirds are a whole number, 0 to {DEAL_THIRDS}")
-            self.points({"thirds": _checked(int(value), text)}, text)
+                raise LedgerError(f"{shortened(text)!r}: thirds are a whole number, 0 to {DEAL_THIRDS}")
+            self.points({"thirds": _checked(value, text)}, text)
         elif name == "points":
             self.points(parse_thirds_word(value, self.profile), text)
         elif name == "count":
@@ -324,7 +331,8 @@ def parse_answer(fact: str, text: str, players: Sequence[str], profile: Profile)
         words = [(CONTRACTS | AGGRAVATIONS).need(part, "contract", allowed) for part in text.split()]
         found = {word.kind: word.value for word in words}
         if "contract" not in found or len(found) < len(words):
-            raise LedgerError(f"contract {text!r}: write one contract, and on a solissimo dividete or scegliete")
+            raise LedgerError(f"contract {shortened(text)!r}: write one contract, and on a solissimo dividete or "
+                              "scegliete")
         return DealInput(**found)  # type: ignore[arg-type]
     if fact == "thirds":
         return DealInput(**parse_thirds_word(text, profile))  # type: ignore[arg-type]

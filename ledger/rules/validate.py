@@ -10,14 +10,18 @@ from ledger.rules.points import check_thirds
 from ledger.rules.profiles import Partnership, Profile
 from ledger.rules.sweeps import MissingFact, check_tricks
 
+MOST_PASSED = 1000
+"""Passed deals in a row (tretre's pot multiplies the next deal by one more than this): the most accepted."""
+
 
 def validate(facts: DealFacts, profile: Profile) -> None:
     """Raise a LedgerError naming the first fact that is impossible or missing."""
     profile.check_players(facts.players)
     if facts.dealer not in facts.players:
         raise LedgerError(f"dealer {facts.dealer!r} is not seated: the players are {', '.join(facts.players)}")
-    if facts.passed_before < 0:
-        raise LedgerError(f"--passed-before {facts.passed_before}: the count of passed deals is 0 or more")
+    if not 0 <= facts.passed_before <= MOST_PASSED:
+        raise LedgerError(f"--passed-before {facts.passed_before}: the count of passed deals in a row is 0 to "
+                          f"{MOST_PASSED}")
     if facts.passed_before and not profile.pot_carryover:
         raise LedgerError(f"--passed-before {facts.passed_before}: {profile.label()} carries no pot of passed deals "
                           "over, so it has nothing to count")

@@ -10,11 +10,14 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from ledger.errors import LedgerError
+from ledger.rules.numbers import check_number, shortened
 from ledger.rules.profiles import Profile, make_profile
 from ledger.rules.seats import resolve_player
 from ledger.store.models import Evening, Player, Seat, utcnow
 from ledger.store.players import ensure_player
 
+MOST_MONEY = 100000
+"""The largest amount of money accepted anywhere (a stake, a payment, a coin to round to)."""
 START_HINT = "start one with: calabresella evening start --players Anna,Bruno,Carla"
 
 
@@ -45,12 +48,14 @@ class Table:
 
 def parse_cents(text: str, option: str = "--stake", what: str = "money per game point") -> int:
     """An amount of money such as `0.10` or `3,40`, in cents."""
+    written = text.strip().replace(",", ".")
     try:
-        amount = Decimal(text.strip().replace(",", "."))
+        amount = Decimal(written) if len(written) <= len(str(MOST_MONEY)) + 3 else Decimal(-1)
     except InvalidOperation:
         amount = Decimal(-1)
-    if not amount.is_finite() or amount < 0 or amount != amount.quantize(Decimal("0.01")) or amount > 100000:
-        raise LedgerError(f"{option} {text!r}: {what}, 0 or more with at most 2 decimals, e.g. 0.10")
+    if not amount.is_finite() or not 0 <= amount <= MOST_MONEY or amount != amount.quantize(Decimal("0.01")):
+        raise LedgerError(f"{option} {shortened(text)!r}: {what}, 0 to {MOST_MONEY} with at most 2 decimals, "
+                          "e.g. 0.10")
     return int(amount * 100)
 
 
@@ -101,7 +106,7 @@ def get_table(session: Session, number: int | None = None, *, open_only: bool = 
         if evening is None:
             raise LedgerError(f"no open evening: {START_HINT}")
     else:
-        evening = session.get(Evening, number)
+        evening = session.get(Evening, check_number(number, "evening"))
         if evening is None:
             last = session.exec(select(func.max(Evening.id))).one()
             raise LedgerError(f"evening {number} does not exist (evenings are 1 to {last or 0})")
