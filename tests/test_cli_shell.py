@@ -41,7 +41,8 @@ def test_help_of_the_installed_command_shows_no_bool() -> None:
 
 
 def test_show_completion_detects_the_shell_it_runs_in() -> None:
-    done = subprocess.run(["bash", "-c", "calabresella --show-completion"], capture_output=True, text=True,
+    # a second command keeps bash from replacing itself with calabresella, so bash is its parent
+    done = subprocess.run(["bash", "-c", "calabresella --show-completion; true"], capture_output=True, text=True,
                           check=True)
     assert "complete -o default -F _calabresella_completion calabresella" in done.stdout
 

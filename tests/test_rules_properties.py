@@ -70,7 +70,7 @@ def _trick_facts(draw: st.DrawFn, thirds: int, all_tricks: int, monte: int) -> t
 @st.composite
 def deals(draw: st.DrawFn) -> Deal:
     profile = draw(profiles())
-    count = draw(st.sampled_from(profile.seat_counts))
+    count = draw(st.sampled_from([n for n in profile.seat_counts if profile.sits_out(n) or not profile.dealer_shares]))
     players = NAMES[:count]
     dealer = draw(st.sampled_from(players))
     probe = DealFacts(players=players, dealer=dealer)
@@ -90,7 +90,7 @@ def deals(draw: st.DrawFn) -> Deal:
             called = draw(st.none() | st.just(called))
     d = draw(st.integers(0, 35))
     tricks, last = _trick_facts(draw, d, profile.tricks_per_deal(len(active)), profile.monte_cards)
-    passed_before = draw(st.integers(0, 4))
+    passed_before = draw(st.integers(0, 4)) if profile.pot_carryover else 0
     typed = DealInput(
         declarer=declarer, contract="play" if profile.name == "cavendish" else CONTRACT_WORD[contract],
         aggravation=aggravation, called=called, holder=holder, thirds=d, tricks=tricks, last_trick=last,

@@ -104,8 +104,8 @@ INVALID = [
         declarer="Anna", contract="solo", thirds=22, points="7+1/3"),
     bad("bad-last-trick-word", "last trick 'nobody': allowed are declarer (decl), opponents (opp)",
         declarer="Anna", contract="chiamo", thirds=4, last_trick="nobody"),
-    bad("passed-before-negative", "--passed-before -1: the count of passed deals is 0 or more", profile="tretre",
-        passed_before=-1, **SOLO),
+    bad("passed-before-negative", "--passed-before -1: the count of passed deals in a row is 0 to 1000",
+        profile="tretre", passed_before=-1, **SOLO),
     bad("declarer-ambiguous-prefix", "--declarer 'Ann' is ambiguous: it could be Anna, Annalisa",
         players=("Anna", "Annalisa", "Bruno"), declarer="Ann", contract="solo", thirds=20),
 ]

@@ -17,6 +17,11 @@ def check_number(number: int, what: str, smallest: int = 1) -> int:
     return number
 
 
+def storable(number: int) -> bool:
+    """Whether a column can hold `number` (a larger one names nothing stored, and the database refuses it)."""
+    return -LARGEST <= number <= LARGEST
+
+
 def read_number(text: str) -> int | None:
     """A number written in digits, from 0 to LARGEST; None for anything else (a sign, a word, thousands of digits,
     which Python refuses to read)."""

@@ -20,7 +20,7 @@ from ledger.rules.build import DealInput, build_facts
 from ledger.rules.cards import parse_card
 from ledger.rules.contracts import Aggravation, Contract, Side
 from ledger.rules.facts import DECLARER, MONTE, DealFacts
-from ledger.rules.numbers import check_number
+from ledger.rules.numbers import storable
 from ledger.rules.scoring import DealResult, score
 from ledger.rules.seats import resolve_player, seat_after
 from ledger.store.evenings import Table, lock
@@ -266,8 +266,8 @@ def _same_deal(table: Table, deal: Deal, stored: DealRevision, typed: DealInput,
 
 def get_deal(session: Session, table: Table, number: int) -> Deal:
     """Deal `number` of the evening, or an error naming the range."""
-    check_number(number, "deal")
-    deal = session.exec(select(Deal).where(Deal.evening_id == table.number, Deal.number == number)).first()
+    query = select(Deal).where(Deal.evening_id == table.number, Deal.number == number)
+    deal = session.exec(query).first() if storable(number) else None
     if deal is None:
         count = session.exec(select(func.max(Deal.number)).where(Deal.evening_id == table.number)).one() or 0
         have = f"deals are 1 to {count}" if count else "it has no deals yet"

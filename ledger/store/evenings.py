@@ -10,7 +10,7 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from ledger.errors import LedgerError
-from ledger.rules.numbers import check_number, shortened
+from ledger.rules.numbers import shortened, storable
 from ledger.rules.profiles import Profile, make_profile
 from ledger.rules.seats import resolve_player
 from ledger.store.models import Evening, Player, Seat, utcnow
@@ -106,7 +106,7 @@ def get_table(session: Session, number: int | None = None, *, open_only: bool = 
         if evening is None:
             raise LedgerError(f"no open evening: {START_HINT}")
     else:
-        evening = session.get(Evening, check_number(number, "evening"))
+        evening = session.get(Evening, number) if storable(number) else None
         if evening is None:
             last = session.exec(select(func.max(Evening.id))).one()
             raise LedgerError(f"evening {number} does not exist (evenings are 1 to {last or 0})")

@@ -11,7 +11,7 @@ from sqlmodel import Session, col, select
 
 from ledger.clock import as_local, utcnow
 from ledger.errors import LedgerError
-from ledger.rules.numbers import check_number
+from ledger.rules.numbers import storable
 from ledger.settlement import fewest_payments, format_cents, pair_flows, round_balances
 from ledger.store.deals import list_deals, totals
 from ledger.store.evenings import Table, get_table, list_evenings, parse_cents, parse_currency
@@ -118,7 +118,7 @@ def void_payment(session: Session, number: int, reason: str | None) -> PaymentIn
     """Mark payment `number` void: it stays in the log but no longer counts in the tab."""
     if not reason or not reason.strip():
         raise LedgerError(f"void payment {number}: give a --reason, e.g. --reason 'entered twice'")
-    entry = session.get(PaymentEntry, check_number(number, "payment"))
+    entry = session.get(PaymentEntry, number) if storable(number) else None
     if entry is None:
         last = session.exec(select(func.max(PaymentEntry.id))).one()
         raise LedgerError(f"payment {number} does not exist (payments are 1 to {last or 0})")
