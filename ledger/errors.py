@@ -3,3 +3,7 @@
 
 class LedgerError(Exception):
     """A user-caused error whose message names the value and what is allowed."""
+
+
+class UndoRefused(LedgerError):
+    """Undo was refused: the evening changed since the scorekeeper last saw it."""

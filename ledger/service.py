@@ -204,19 +204,36 @@ class Ledger:
             return settle(session, choose_evenings(session, evening, since), round_to=round_to, pairs=pairs)
 
     def paid(self, payer: str, payee: str, amount: str, *, currency: str | None = None, evening: int | None = None,
-             note: str | None = None) -> PaymentInfo:
-        """Record money handed over, so the tab shows what is still owed."""
+             note: str | None = None, key: str | None = None) -> PaymentInfo:
+        """Record money handed over, so the tab shows what is still owed; with a `key` seen before, the stored
+        payment and nothing written. The value tells what the payer owed just before (to warn of overpaying)."""
         from ledger.store.money import record_payment
 
         with self._session() as session:
-            return record_payment(session, payer, payee, amount, currency=currency, evening=evening, note=note)
+            return record_payment(session, payer, payee, amount, currency=currency, evening=evening, note=note,
+                                  key=key)
 
-    def tab(self) -> list[Tab]:
-        """What is still owed across all evenings, per currency, after the payments recorded."""
+    def payments(self) -> list[PaymentInfo]:
+        """Every payment recorded, voided ones included, oldest first."""
+        from ledger.store.money import list_payments
+
+        with self._session() as session:
+            return list_payments(session)
+
+    def void_payment(self, number: int, *, reason: str | None) -> PaymentInfo:
+        """Payment `number` stays in the log but no longer counts in the tab."""
+        from ledger.store.money import void_payment
+
+        with self._session() as session:
+            return void_payment(session, number, reason)
+
+    def tab(self, *, pairs: bool = False) -> list[Tab]:
+        """What is still owed across all evenings, per currency, after the payments that stand; `pairs`: also who
+        owes whom per pair, unsimplified."""
         from ledger.store.money import tab
 
         with self._session() as session:
-            return tab(session)
+            return tab(session, pairs=pairs)
 
     # Data
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ledger.i18n import _
 from ledger.rules.contracts import Contract
 from ledger.rules.profiles import Profile
-from ledger.rules.scoring import DealResult
+from ledger.rules.scoring import DealResult, sitting_out_note
 from ledger.values import DealView
 
 
@@ -46,3 +46,39 @@ def brief(deal: DealView) -> str:
     contract = " ".join(part for part in (deal.contract, deal.aggravation) if part)
     parts = (deal.declarer, contract, deal.declarer_thirds, deal.sweep)
     return " ".join(str(part) for part in parts if part is not None)
+
+
+def called_card(deal: DealView) -> str:
+    """`3D@Anna`, `3D@monte`, `3D` (holder not known), `@Anna` (card not known), or nothing."""
+    if deal.called is None and deal.holder is None:
+        return ""
+    return (deal.called or "") + (f"@{deal.holder}" if deal.holder else "")
+
+
+def outcome(deal: DealView) -> str:
+    """`won` or `lost` for the declarer side; nothing for a passed deal."""
+    if deal.declarer_won is None:
+        return ""
+    return "won" if deal.declarer_won else "lost"
+
+
+def sits_out(deal: DealView) -> bool:
+    """The dealer held no cards and took no part in the payments."""
+    return deal.roles.get(deal.dealer) == "out"
+
+
+def note(deal: DealView) -> str:
+    """The explanation for a row of deals: voided or amended first; the dealer sitting out left to the dealer column.
+
+    >>> from datetime import datetime
+    >>> deal = DealView(2, 2, "Dario", "Anna", None, "solo", None, None, None, (), 20, None, None, 0, True,
+    ...                 None, 1, 2, "solo 2 = 2 from each opponent; Dario deals and sits out", {}, {"Dario": "out"},
+    ...                 datetime(2026, 11, 21), reason="recount")
+    >>> note(deal)
+    'amended (recount): solo 2 = 2 from each opponent'
+    """
+    if deal.voided:
+        return f"VOID: {deal.void_reason}"
+    own = sitting_out_note(deal.dealer, shares=False)
+    explanation = "; ".join(part for part in deal.explanation.split("; ") if part != own)
+    return f"amended ({deal.reason}): {explanation}" if deal.amended else explanation

@@ -232,7 +232,11 @@ class Tab:
 
 @dataclass(frozen=True)
 class PaymentInfo:
-    """Money handed from one player to another, as recorded."""
+    """Money handed from one player to another, as recorded; a voided payment stays listed but no longer counts.
+
+    `owed_cents` is what the payer owed in all (in the payment's currency) just before a payment recorded now,
+    so a front end can warn of paying more than that; `duplicate` is true when a key had stored it before.
+    """
 
     id: int
     payer: str
@@ -242,9 +246,26 @@ class PaymentInfo:
     evening: int | None
     note: str | None
     paid_at: datetime
+    key: str | None = None
+    voided_at: datetime | None = None
+    void_reason: str | None = None
+    owed_cents: int | None = None
+    duplicate: bool = False
+
+    @property
+    def voided(self) -> bool:
+        """The payment no longer counts."""
+        return self.voided_at is not None
+
+    @property
+    def overpaid_cents(self) -> int:
+        """How much more than the payer owed this payment hands over (0 when not more, or not known)."""
+        return max(0, self.cents - self.owed_cents) if self.owed_cents is not None else 0
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values (money in cents)."""
         return {"id": self.id, "payer": self.payer, "payee": self.payee, "cents": self.cents,
                 "amount": plain_cents(self.cents, self.currency), "currency": self.currency,
-                "evening": self.evening, "note": self.note, "paid_at": self.paid_at.isoformat()}
+                "evening": self.evening, "note": self.note, "paid_at": self.paid_at.isoformat(), "key": self.key,
+                "voided": self.voided, "voided_at": _iso(self.voided_at), "void_reason": self.void_reason,
+                "owed_cents": self.owed_cents, "duplicate": self.duplicate}

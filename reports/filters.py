@@ -7,6 +7,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from ledger.errors import LedgerError
 from ledger.i18n import _
+from ledger.rules.numbers import check_number
 from ledger.rules.profiles import profile_name
 
 
@@ -21,6 +22,8 @@ class Filters:
     profile: str | None = None
 
     def __post_init__(self) -> None:
+        if self.evening is not None:
+            check_number(self.evening, "--evening")
         if self.since and self.until and self.since > self.until:
             raise LedgerError(_("--since {since} is after --until {until}: give a range forwards in time").format(
                 since=self.since, until=self.until))

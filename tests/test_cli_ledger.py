@@ -230,6 +230,14 @@ ERRORS: list[tuple[str, Callable[[str], None], list[str], str]] = [
     ("no-open-evening", closed_evening, ["record", "--passed"], "no open evening"),
     ("two-players", evening_with_deals, ["evening", "start", "--players", "Anna,Bruno"],
      "2 players: pagat is played by 3 or 4"),
+    ("players-twice", evening_with_deals, ["evening", "start", "--players", "Anna,anna"],
+     "players: Anna, anna seated twice"),
+    ("mistyped-declarer", evening_with_deals, ["record", "-d", "Burno", "-c", "solo", "-t", "20"],
+     "--declarer 'Burno' is not seated (did you mean Bruno?)"),
+    ("dealer-shares-with-three", evening_with_deals, ["evening", "start", "--players", "A,B,C", "-o",
+                                                      "dealer_shares=on"], "dealer_shares=on with 3 seated"),
+    ("passed-before-without-pot", evening_with_deals, ["record", "-d", "Bruno", "-c", "solo", "-t", "20",
+                                                       "--passed-before", "1"], "pagat carries no pot"),
     ("three-at-quartiglio", evening_with_deals, ["evening", "start", "--players", "A,B,C", "-P", "quartiglio"],
      "3 players: quartiglio is played by 4"),
     ("amend-missing-deal", evening_with_deals, ["amend", "9", "--thirds", "20", "-r", "x"],
@@ -242,11 +250,32 @@ ERRORS: list[tuple[str, Callable[[str], None], list[str], str]] = [
      "Invalid value for '--thirds'"),
     ("amend-thirds-36", evening_with_deals, ["amend", "1", "--thirds", "36", "-r", "x"], "--thirds 36"),
     ("amend-without-reason", evening_with_deals, ["amend", "1", "--thirds", "20"], "give a --reason"),
-    ("stale-undo", evening_with_deals, ["undo", "--revision", "1"], "undo refused"),
+    ("stale-undo", evening_with_deals, ["undo", "--revision", "1"],
+     "undo refused: evening 1 changed since you saw it (revision 1, now 2): see them with calabresella deals"),
     ("unknown-declarer", evening_with_deals, ["record", "-d", "Zed", "-c", "solo", "-t", "20"], "'Zed'"),
     ("bad-stake", evening_with_deals, ["evening", "start", "--players", "D,E,F", "--stake", "0.105"], "--stake"),
     ("unknown-option", evening_with_deals, ["evening", "start", "--players", "D,E,F", "-o", "pot_carryover=on"],
      "pot_carryover"),
+    # what a script or a broken file may pass
+    ("evening-2^64", evening_with_deals, ["deals", "--evening", str(2**64)],
+     f"evening {2**64} does not exist (evenings are 1 to 1)"),
+    ("void-2^63", evening_with_deals, ["void", str(2**63), "-r", "x"],
+     f"deal {2**63} does not exist in evening 1: deals are 1 to 2"),
+    ("amend-2^31", evening_with_deals, ["amend", str(2**31), "-t", "20", "-r", "x"], "deal 2147483648 does not"),
+    ("passed-before-2^63", evening_with_deals, ["record", "--passed", "--passed-before", str(2**63)],
+     f"--passed-before {2**63}: the count of passed deals in a row is 0 to 1000"),
+    ("paid-void-2^63", evening_with_deals, ["paid", "--void", str(2**63), "-r", "x"],
+     f"payment {2**63} does not exist (payments are 1 to 0)"),
+    ("paid-evening-2^31", evening_with_deals, ["paid", "Anna", "Bruno", "1", "-e", str(2**31)],
+     "evening 2147483648 does not exist"),
+    ("thirds-huge", evening_with_deals, ["record", "bruno solo t=" + "9" * 5000], "a deal has only 35 thirds"),
+    ("tricks-huge", evening_with_deals, ["record", "bruno solo 35 tricks=" + "9" * 5000], "at most 12 tricks"),
+    ("points-huge", evening_with_deals, ["record", "bruno solo " + "9" * 5000], "a deal has only 35 thirds"),
+    ("paid-1e999999", evening_with_deals, ["paid", "Anna", "Bruno", "1e999999"], "paid '1e999999': the amount"),
+    ("paid-10^100000", evening_with_deals, ["paid", "Anna", "Bruno", "1" * 100000], "paid '1111111111"),
+    ("stake-1e999999", evening_with_deals, ["evening", "start", "--players", "D,E,F", "--stake", "1e999999"],
+     "--stake '1e999999'"),
+    ("round-to-1e999999", evening_with_deals, ["settle", "--round-to", "1e999999"], "--round-to '1e999999'"),
 ]
 
 
@@ -517,3 +546,17 @@ def test_an_export_with_a_bad_payment_is_refused_and_writes_nothing(db: str, tmp
     result = cli(db, "import", str(bad))
     assert_user_error(result.exit_code, result.stderr, "payment")
     assert dump(db) == before
+
+
+def test_deals_show_the_called_card_the_outcome_and_an_amendment(tmp_path: Path) -> None:
+    db = str(tmp_path / "ledger.sqlite3")
+    ok(db, "evening", "start", "--players", "Anna,Bruno,Carla,Dario")
+    ok(db, "record", "carla chiamo 3D@anna 17 last=opp")
+    ok(db, "record", "bruno solo 20")
+    ok(db, "amend", "2", "-t", "16", "-r", "recounted")
+    rows = [line.split("│") for line in ok(db, "deals").stdout.splitlines()[2:]]
+    first, second = ([cell.strip() for cell in row] for row in rows)
+    assert first[1:5] == ["Dario (out)", "Carla chiamo 17", "3D@Anna", "lost"]
+    assert second[1:5] == ["Anna (out)", "Bruno solo 16", "", "lost"]
+    assert second[-1] == "amended (recounted): solo 2 = 2 to each opponent"
+    assert "sits out" not in first[-1]

@@ -220,7 +220,8 @@ ERRORS = [
                  "--thirds 36: a deal has only 35 thirds", id="thirds-36"),
     pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "--thirds", "-1"], "cannot be negative",
                  id="thirds-negative"),
-    pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "20", "-p", "7"], "not both",
+    pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "20", "-p", "7"],
+                 "--thirds and --points both say it",
                  id="thirds-and-points"),
     pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-p", "12"], "only 11+2/3 points", id="points-12"),
     pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-p", "7+3/3"], "--points '7+3/3'",
@@ -348,3 +349,15 @@ def test_usage_errors_found_by_click_print_one_error_line(args: list[str]) -> No
     result = runner.invoke(app, ["score", *args])
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: ")
+
+
+@pytest.mark.parametrize(("deal", "dealer_role"), [
+    (["--passed"], "sits out, dealer"),
+    (["-d", "Anna", "-c", "solo", "-t", "20"], "sits out, dealer"),
+    (["-d", "Anna", "-c", "solo", "-t", "20", "-o", "dealer_shares=on"], "opponent, dealer"),
+])
+def test_the_dealer_who_sits_out_is_shown_so_on_a_pass_too(deal: list[str], dealer_role: str) -> None:
+    result = runner.invoke(app, ["score", "--players", "Anna,Bruno,Carla,Dario", *deal], env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    dario = next(line for line in result.output.splitlines() if line.startswith("Dario"))
+    assert [cell.strip() for cell in dario.split("│")][1] == dealer_role

@@ -91,7 +91,8 @@ def test_paid_and_the_tab_across_evenings(ledger: str) -> None:
     before = {t["currency"]: t for t in as_json(ledger, "tab")}
     assert before["EUR"]["balances"] == {"Anna": 790, "Bruno": -350, "Carla": -440}
     assert before["CHF"]["balances"] == {"Anna": -200, "Bruno": 400, "Carla": -200}
-    assert "Recorded: Carla paid Anna 4.40 EUR." in run(ledger, "paid", "carla", "anna", "4.40", "--currency", "eur")
+    assert "Recorded payment 1: Carla paid Anna 4.40 EUR." in run(ledger, "paid", "carla", "anna", "4.40", "--currency",
+                                                                  "eur")
     after = {t["currency"]: t for t in as_json(ledger, "tab")}
     assert after["EUR"]["balances"] == {"Anna": 350, "Bruno": -350}
     assert [(p["payer"], p["payee"], p["cents"]) for p in after["EUR"]["suggested"]] == [("Bruno", "Anna", 350)]
@@ -129,3 +130,85 @@ def test_record_payment_in_the_library(tmp_path: Path) -> None:
         entry = record_payment(session, "Anna", "Bruno", "1.25")
     assert (entry.cents, entry.currency) == (125, "CHF")
     engine.dispose()
+
+
+def test_a_payment_key_stores_it_once_and_a_reused_key_with_other_facts_is_refused(db_url: str) -> None:
+    from ledger import Ledger
+    from ledger.errors import LedgerError
+
+    with Ledger(db_url) as book:
+        book.start_evening(["Lucia", "Nadia", "Marco"], stake="0.10")
+        book.record("marco solo 22")
+        first = book.paid("Lucia", "Marco", "0,20", key="lucia-1")
+        again = book.paid("Lucia", "Marco", "0.20", key="lucia-1")
+        assert not first.duplicate and again.duplicate and again.id == first.id
+        with pytest.raises(LedgerError, match=r"--key 'lucia-1' holds payment 1 \(Lucia paid Marco 0.20 EUR\)"):
+            book.paid("Lucia", "Marco", "0.30", key="lucia-1")
+        assert [p.id for p in book.payments()] == [1]
+        assert book.tab()[0].balances == {"Marco": 20, "Nadia": -20}
+
+
+def test_a_voided_payment_stays_listed_and_no_longer_counts(db_url: str) -> None:
+    from ledger import Ledger
+    from ledger.errors import LedgerError
+
+    with Ledger(db_url) as book:
+        book.start_evening(["Lucia", "Nadia", "Marco"], stake="0.10")
+        book.record("marco solo 22")
+        book.paid("Lucia", "Marco", "0.20")
+        book.paid("Lucia", "Marco", "0.20")
+        voided = book.void_payment(2, reason="typed twice")
+        assert voided.voided and voided.void_reason == "typed twice"
+        assert [(p.id, p.voided) for p in book.payments()] == [(1, False), (2, True)]
+        assert book.tab()[0].balances == {"Marco": 20, "Nadia": -20}
+        for number, reason, message in [(2, "again", "payment 2 is voided already"), (9, "x", "payments are 1 to 2"),
+                                        (1, " ", "give a --reason")]:
+            with pytest.raises(LedgerError, match=message):
+                book.void_payment(number, reason=reason)
+
+
+def test_paying_more_than_owed_records_it_with_a_warning(tmp_path: Path) -> None:
+    db = str(tmp_path / "warn.sqlite3")
+    run(db, "evening", "start", "--players", "Lucia,Nadia,Marco", "--stake", "0.10")
+    run(db, "record", "marco solo 22")
+    result = runner.invoke(app, ["--db", db, "paid", "Lucia", "Marco", "3,70"], env=ENV)
+    assert result.exit_code == 0
+    assert result.stderr == "Warning: Lucia owed 0.20 EUR in all; this pays 3.50 EUR more than that.\n"
+    fair = runner.invoke(app, ["--db", db, "paid", "Nadia", "Marco", "0.20"], env=ENV)
+    assert fair.exit_code == 0 and fair.stderr == ""
+
+
+def test_paid_lists_and_voids_payments_on_the_command_line(tmp_path: Path) -> None:
+    db = str(tmp_path / "list.sqlite3")
+    run(db, "evening", "start", "--players", "Lucia,Nadia,Marco", "--stake", "0.10")
+    run(db, "record", "marco solo 22")
+    run(db, "paid", "Lucia", "Marco", "0.20", "--key", "k")
+    assert "recorded already with this key; nothing written" in run(db, "paid", "Lucia", "Marco", "0.20", "--key", "k")
+    assert "--key 'k' holds payment 1" in error(db, "paid", "Lucia", "Marco", "0.30", "--key", "k")
+    assert "Payment 1 voided (wrong): Lucia paid Marco 0.20 EUR no longer counts." in run(
+        db, "paid", "--void", "1", "--reason", "wrong")
+    listed = run(db, "paid", "--list")
+    assert "VOID: wrong" in listed and "Lucia" in listed
+    assert [p["voided"] for p in as_json(db, "paid", "--list")] == [True]
+    assert "one of them" in error(db, "paid", "Lucia", "--list")
+
+
+def test_the_tab_is_one_line_per_player_and_per_payment_with_pairs_on_request(ledger: str) -> None:
+    text = run(ledger, "tab")
+    assert "per pair" not in text.lower()
+    assert "To clear it:\n  Bruno pays Anna 3.50 EUR\n  Carla pays Anna 4.40 EUR\n" in text
+    assert "Per pair, over every evening and payment:\n" in run(ledger, "tab", "--pairs")
+
+
+def test_numbers_beyond_the_columns_are_errors_on_every_backend(db_url: str) -> None:
+    from ledger import Ledger
+    from ledger.errors import LedgerError
+
+    with Ledger(db_url) as book:
+        book.start_evening(["Lucia", "Nadia", "Marco"])
+        for call in (lambda: book.deals(2**31), lambda: book.void(2**31, reason="x"),
+                     lambda: book.void_payment(2**31, reason="x"), lambda: book.paid("Lucia", "Nadia", "1",
+                                                                                      evening=2**31)):
+            with pytest.raises(LedgerError, match="2147483648 does not exist"):
+                call()
+        assert book.payments() == []

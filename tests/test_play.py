@@ -167,7 +167,7 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
     assert re.search(r"Bruno\s+│\s+-61 │\s+-6\.10 EUR", out)
     out = table.send("settle")
     assert "Bruno pays Anna 6.10 EUR" in out and "Carla pays Anna 3.70 EUR" in out
-    assert "amend N FACTS [reason=WHY]" in table.send("help")
+    assert "amend N FACTS [reason=WHY]" in table.send("help amend")
     assert "Evening 1 stays open." in table.close_with("quit")
 
     points, deals, revision = _ledger(db)
@@ -233,7 +233,7 @@ def test_plain_lines_from_a_pipe_behave_the_same(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "Players, in turn order (e.g. Anna,Bruno,Carla): Anna,Bruno,Carla\n" in out
-    assert "The declarer side's points? (e.g. 7, 7+1/3, or 22t in thirds) 7+1/3\n" in out
+    assert "The declarer side's points? (e.g. 7, 7+1/3, 22t in thirds, or a count 2a10f+u) 7+1/3\n" in out
     assert "Deal 1 recorded · Bruno solo: 22 thirds (7+1/3), won" in out
     assert "Who took the last trick? (decl or opp) opp\n" in out
     assert "Deal 2 recorded · Bruno chiamo: 4 thirds (1+1/3), lost" in out
@@ -262,3 +262,44 @@ def test_an_evening_that_cannot_be_opened_is_one_error_line(tmp_path: Path) -> N
                               capture_output=True, timeout=60, env=ENV, check=False)
         assert done.returncode == 2
         assert done.stderr.startswith(message) and done.stderr.count("\n") == 1
+
+
+def _piped(db: Path, lines: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*_command(), "--db", str(db), "play"], input="\n".join(lines) + "\n", text=True,
+                          capture_output=True, timeout=60, env=ENV, check=False)
+
+
+def test_help_is_short_and_help_word_explains_one_thing(tmp_path: Path) -> None:
+    db = tmp_path / "help.sqlite3"
+    engine = open_ledger(str(db))
+    with transaction(engine) as session:
+        start_evening(session, ("Anna", "Bruno", "Carla"))
+    engine.dispose()
+    short = _piped(db, ["help"]).stdout
+    syntax = _piped(db, ["help syntax"]).stdout
+    amend = _piped(db, ["help am"]).stdout
+    assert len(short.split("> help\n")[1].splitlines()) <= 5
+    assert "help WORD" in short and "amend" in short
+    assert "CARD@HOLDER" in syntax and len(syntax.splitlines()) > 20
+    assert "amend 3 20 reason=recount" in amend and "CARD@HOLDER" not in amend
+    unknown = _piped(db, ["help frobnicate"])
+    assert unknown.stderr.startswith("Error: help 'frobnicate': ask about one of syntax, undo, amend")
+
+
+def test_a_refused_undo_says_what_to_type_inside_play(tmp_path: Path) -> None:
+    db = tmp_path / "undo.sqlite3"
+    engine = open_ledger(str(db))
+    with transaction(engine) as session:
+        start_evening(session, ("Anna", "Bruno", "Carla"))
+    engine.dispose()
+    # a second scorekeeper records a deal between this session's deal and its undo
+    done = subprocess.run([*_command(), "--db", str(db), "play"], input="bruno solo 22\n", text=True,
+                          capture_output=True, timeout=60, env=ENV, check=False)
+    assert done.returncode == 0
+    table = Table(db)
+    other = subprocess.run([*_command(), "--db", str(db), "record", "--passed"], capture_output=True, check=False)
+    assert other.returncode == 0
+    refused = table.send("undo")
+    assert "then void N WHY for the one you mean" in refused
+    assert "calabresella" not in refused.split("Error:")[1]
+    table.close_with("quit")

@@ -153,7 +153,8 @@ ERRORS: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("bruno solo 7 last=opp last=decl", ABC, ("'last=decl': the last trick is given twice",)),
     ("pass dealer=anna dealer=bruno", ABC, ("'dealer=bruno': the dealer is given twice",)),
     # keys
-    ("bruno solo 7 foo=1", ABC, ("key 'foo'", "t (thirds), points, tricks, last, holder, called, dealer, auction")),
+    ("bruno solo 7 foo=1", ABC, ("key 'foo'",
+                                 "t (thirds), points, c (count), tricks, last, holder, called, dealer, auction")),
     ("bruno solo 7 =1", ABC, ("'=1': write key=value",)),
     ("bruno solo 7 tricks=", ABC, ("'tricks=': write key=value",)),
     ("bruno solo 7 tricks=many", ABC, ("tricks 'many': a whole number",)),
@@ -273,3 +274,32 @@ def test_the_grammar_is_documented_for_help_screens() -> None:
 def test_a_card_spelled_like_a_contract_prefix_is_the_called_card_once_the_contract_is_given() -> None:
     assert parse_quick("anna chiamo CH 20", ABC, PAGAT) == DealInput(
         declarer="Anna", contract="chiamo", called="CC", thirds=20)
+
+
+MARCO = ("Marco", "Nadia", "Lucia")
+
+
+@pytest.mark.parametrize(("line", "suggestion"), [
+    ("mraco solo 20", "'mraco' is not a word of the quick syntax (did you mean Marco?)"),
+    ("nadia solo @lcuia 20", "holder 'lcuia'"),
+])
+def test_a_mistyped_name_suggests_the_closest_seated_one(line: str, suggestion: str) -> None:
+    with pytest.raises(LedgerError, match=r"did you mean"):
+        parse_quick(line, MARCO, PAGAT)
+    with pytest.raises(LedgerError) as raised:
+        parse_quick(line, MARCO, PAGAT)
+    assert suggestion in str(raised.value)
+
+
+def test_no_suggestion_when_no_name_is_close() -> None:
+    with pytest.raises(LedgerError) as raised:
+        parse_quick("zzz solo 20", MARCO, PAGAT)
+    assert "did you mean" not in str(raised.value)
+
+
+@pytest.mark.parametrize("line", ["nadia sce 35 tricks=12", "nadia di 8", "nadia dividete 8"])
+def test_an_aggravation_implies_solissimo(line: str) -> None:
+    typed = parse_quick(line, MARCO, PAGAT)
+    facts = build_facts(typed, PAGAT, MARCO, "Lucia")
+    assert facts.contract is not None and facts.contract.value == "solissimo"
+    assert score(facts, PAGAT).payouts["Nadia"] > 0

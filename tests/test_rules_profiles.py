@@ -87,8 +87,6 @@ PAGAT = [
         dealer="Dario"),
     row("dealer-shares-on-dealer-anna", "pagat", {"dealer_shares": "on"},
         {"declarer": "Bruno", "contract": "solo", "thirds": 20}, p4(-2, 6, -2, -2), players=ABCD, dealer="Anna"),
-    row("dealer-shares-on-three-seated-changes-nothing", "pagat", {"dealer_shares": "on"},
-        {"declarer": "Anna", "contract": "solo", "thirds": 20}, p(4, -2, -2)),
 ]
 
 CAVENDISH = [
@@ -149,8 +147,6 @@ TRETRE = [
                                                     "passed_before": 1}, p(4, -2, -2), multiplier=2),
     row("pot-carryover-3-passed-x4", "tretre", {"pot_carryover": "on"},
         {"declarer": "Anna", "contract": "chiamo", "thirds": 10, "passed_before": 3}, p(-8, 4, 4), multiplier=4),
-    row("pot-carryover-off", "tretre", {"pot_carryover": "off"},
-        {"declarer": "Anna", "contract": "chiamo", "thirds": 20, "passed_before": 3}, p(2, -1, -1), multiplier=1),
     row("pot-and-sweep-and-contract-multipliers", "tretre",
         {"pot_carryover": "on", "sweeps": "on", "contract_multipliers": "on"},
         {"declarer": "Anna", "contract": "solo", "thirds": 33, "passed_before": 1}, p(24, -12, -12),
@@ -292,9 +288,10 @@ def test_pot_carryover_explanation_names_the_passed_deals() -> None:
     assert " 3 = 3 from each opponent" in explanation
 
 
-def test_pagat_ignores_passed_before() -> None:
-    _, result = play("pagat", {}, declarer="Anna", contract="solo", thirds=20, passed_before=4)
-    assert result.payouts == p(4, -2, -2)
+@pytest.mark.parametrize(("profile", "options"), [("pagat", {}), ("tretre", {"pot_carryover": "off"})])
+def test_passed_deals_before_count_only_where_a_pot_carries_over(profile: str, options: dict[str, str]) -> None:
+    with pytest.raises(LedgerError, match=r"--passed-before 4: .* carries no pot of passed deals over"):
+        play(profile, options, declarer="Anna", contract="solo", thirds=20, passed_before=4)
 
 
 @pytest.mark.parametrize(
@@ -332,7 +329,7 @@ def test_contracts_a_profile_does_not_have(profile: str, players: tuple[str, ...
 
 
 def test_quartiglio_without_monte_has_no_solissimo_and_no_holder_monte() -> None:
-    with pytest.raises(LedgerError, match=r"contract solissimo: quartiglio has chiamo, mediatore, solo$"):
+    with pytest.raises(LedgerError, match=r"contract solissimo: quartiglio has chiamo, mediatore, solo; .*monte=off"):
         play("quartiglio", {"monte": "off"}, ABCD, declarer="Anna", contract="solissimo", thirds=20)
     with pytest.raises(LedgerError, match="holder monte: quartiglio is played here without a monte"):
         play("quartiglio", {"monte": "off"}, ABCD, declarer="Anna", contract="chiamo", called="3D",

@@ -8,11 +8,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ledger.rules.build import DealInput, build_facts
-from ledger.rules.contracts import Contract
+from ledger.rules.contracts import Contract, Side
 from ledger.rules.facts import DealFacts
 from ledger.rules.profiles import Profile, make_profile
 from ledger.rules.scoring import DealResult, score
-from ledger.rules.sweeps import Sweep
+from ledger.rules.sweeps import Sweep, possible_tricks, within_reach
 
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Ezio", "Fede")
 CONTRACT_WORD = {Contract.CHIAMO: "chiamo", Contract.MEDIATORE: "mediatore", Contract.SOLO: "solo",
@@ -55,35 +55,22 @@ def profiles(draw: st.DrawFn) -> Profile:
     return make_profile(name, options)
 
 
-def _trick_facts(draw: st.DrawFn, thirds: int, all_tricks: int, fewest: int) -> tuple[int | None, str | None]:
-    """Tricks and last trick consistent with the thirds; always the ones the sweep table needs.
-
-    `fewest` tricks are needed to hold all 35 thirds."""
-    if thirds == 0:
-        tricks: int | None = draw(st.integers(0, all_tricks - fewest))
-    elif thirds == 35:
-        tricks = draw(st.integers(fewest, all_tricks))
-    else:
-        tricks = draw(st.none() | st.integers(1, all_tricks - 1))
-    if thirds < 3:
-        sides = ["opponents"]
-    elif thirds > 32:
-        sides = ["declarer"]
-    else:
-        sides = ["declarer", "opponents"]
-    if tricks == 0:
-        sides = [side for side in sides if side != "declarer"]
-    if tricks == all_tricks:
-        sides = [side for side in sides if side != "opponents"]
+def _trick_facts(draw: st.DrawFn, thirds: int, all_tricks: int, monte: int) -> tuple[int | None, str | None]:
+    """Tricks and last trick consistent with the thirds; always the ones the sweep table needs."""
+    possible = possible_tricks(thirds, None, all_tricks, monte)
+    tricks = draw(st.sampled_from(possible) if thirds in (0, 35) else st.none() | st.sampled_from(possible))
+    sides = [side for side in (Side.DECLARER, Side.OPPONENTS)
+             if any(within_reach(thirds, k, side is Side.DECLARER, all_tricks, monte)
+                    for k in (possible if tricks is None else [tricks]))]
     needs_last = 3 <= thirds <= 5 or 30 <= thirds <= 32
     last = draw(st.sampled_from(sides)) if needs_last else draw(st.none() | st.sampled_from(sides))
-    return tricks, last
+    return tricks, last.value if last else None
 
 
 @st.composite
 def deals(draw: st.DrawFn) -> Deal:
     profile = draw(profiles())
-    count = draw(st.sampled_from(profile.seat_counts))
+    count = draw(st.sampled_from([n for n in profile.seat_counts if profile.sits_out(n) or not profile.dealer_shares]))
     players = NAMES[:count]
     dealer = draw(st.sampled_from(players))
     probe = DealFacts(players=players, dealer=dealer)
@@ -102,9 +89,8 @@ def deals(draw: st.DrawFn) -> Deal:
         if not threes_only:
             called = draw(st.none() | st.just(called))
     d = draw(st.integers(0, 35))
-    tricks, last = _trick_facts(draw, d, profile.tricks_per_deal(len(active)),
-                                profile.fewest_tricks_with_all_points(len(active)))
-    passed_before = draw(st.integers(0, 4))
+    tricks, last = _trick_facts(draw, d, profile.tricks_per_deal(len(active)), profile.monte_cards)
+    passed_before = draw(st.integers(0, 4)) if profile.pot_carryover else 0
     typed = DealInput(
         declarer=declarer, contract="play" if profile.name == "cavendish" else CONTRACT_WORD[contract],
         aggravation=aggravation, called=called, holder=holder, thirds=d, tricks=tricks, last_trick=last,

@@ -26,7 +26,7 @@ def _rows() -> list[tuple[int, int | None, Side | None, Sweep | None]]:
     for d in (3, 4, 5):
         rows += [(d, None, DECL, STR), (d, None, OPP, None), (d, 2, DECL, STR)]
     rows += [(d, None, None, None) for d in range(6, 30)]
-    rows += [(d, 6, DECL, None) for d in (6, 17, 18, 29)] + [(d, 6, OPP, None) for d in (6, 17, 18, 29)]
+    rows += [(d, 6, DECL, None) for d in (9, 17, 18, 29)] + [(d, 6, OPP, None) for d in (6, 17, 18, 26)]
     for d in (30, 31, 32):
         rows += [(d, None, OPP, STR), (d, None, DECL, None), (d, 10, OPP, STR)]
     rows += [(d, None, None, STR) for d in (33, 34)] + [(d, 9, DECL, STR) for d in (33, 34)]
@@ -129,6 +129,12 @@ CONTRADICTIONS = [
     pytest.param(20, 9, None, 9, "all 35 thirds", id="quartiglio-monte-9-tricks-d=20"),
     pytest.param(35, 11, None, 10, "10 tricks", id="quartiglio-no-monte-11-tricks"),
     pytest.param(35, 9, None, 8, "8 tricks", id="quintiglio-9-tricks"),
+    pytest.param(34, 1, None, 12, "--tricks 1 with 34 thirds: the cards holding them fill 7 to 11 tricks of 12",
+                 id="34-in-1-trick"),
+    pytest.param(6, 6, DECL, 12, "--tricks 6 with 6 thirds: the cards holding them fill 1 to 5 tricks of 12",
+                 id="6-in-6-tricks-and-the-monte"),
+    pytest.param(29, 6, OPP, 12, "fill 7 to 11 tricks of 12", id="29-in-6-tricks-without-the-monte"),
+    pytest.param(20, 1, None, 12, "fill 2 to 11 tricks of 12", id="20-in-1-trick"),
 ]
 
 

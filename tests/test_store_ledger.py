@@ -297,6 +297,21 @@ def test_key_stores_a_deal_at_most_once_and_identical_deals_without_key_are_kept
     assert counts(engine)["deal"] == 5
 
 
+def test_a_key_retried_with_other_facts_is_an_error_naming_the_deal(engine: Engine) -> None:
+    begin(engine)
+    record(engine, key="phone-1", declarer="Bruno", contract="solo", thirds=22)
+    record(engine, passed=True)
+    # the same facts later in the evening (the rotation moved on): the stored deal, nothing written
+    assert record(engine, key="phone-1", declarer="Bruno", contract="solo", thirds=22).duplicate
+    for other in ({"declarer": "Bruno", "contract": "solo", "thirds": 20}, {"passed": True},
+                  {"declarer": "Bruno", "contract": "solo"}, {"declarer": "Bruno", "contract": "solo", "thirds": 22,
+                                                              "dealer": "Bruno"}):
+        with pytest.raises(LedgerError, match=r"--key 'phone-1' holds deal 1 of evening \d+ \(Bruno solo 22\), "
+                                              r"recorded with other facts; nothing written"):
+            record(engine, key="phone-1", **other)
+    assert (counts(engine)["deal"], counts(engine)["deal_revision"]) == (2, 2)
+
+
 def test_invalid_deal_is_refused_and_nothing_is_written(engine: Engine) -> None:
     begin(engine)
     record(engine, passed=True)

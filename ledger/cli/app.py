@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 from typer import rich_utils
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperCommand, TyperGroup, TyperOption
 
 from ledger.errors import LedgerError
 from ledger.i18n import _, choose_language, language_in_args, use_language
@@ -39,6 +39,27 @@ class LedgerGroup(TyperGroup):
         except LedgerError as error:
             typer.echo(_("Error: {message}").format(message=error), err=True)
             raise typer.Exit(USER_ERROR) from None
+        except Exception as error:
+            message = database_refusal(error, db_url(ctx))
+            if message is None:
+                raise
+            typer.echo(f"Error: {message}", err=True)
+            raise typer.Exit(USER_ERROR) from None
+
+
+def database_refusal(error: Exception, given: str | None) -> str | None:
+    """One line for a database that refused to work (read-only, locked), else None; SQLAlchemy is loaded only by
+    commands that opened the ledger, so nothing else can have raised its errors."""
+    if "sqlalchemy" not in sys.modules:
+        return None
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import OperationalError
+
+    from ledger.store.engine import refusal, resolve_url
+
+    if not isinstance(error, OperationalError):
+        return None
+    return refusal(error, make_url(resolve_url(given)).render_as_string(hide_password=True))
 
 
 def _usage_error(error: Exception) -> int:
@@ -85,12 +106,22 @@ def _translate_help(command: TyperCommand | TyperGroup) -> None:
     if isinstance(command, TyperGroup):
         for sub in command.commands.values():
             _translate_help(sub)  # type: ignore[arg-type]
+_value_type = TyperOption.display_type_rich
+
+
+def _flag_takes_no_value(option: TyperOption, ctx: Any) -> str | None:
+    """A flag (`--json`, `--help`) takes no value, so the help shows no type for it; other options show theirs."""
+    return None if option.is_flag else _value_type(option, ctx)
+
+
+TyperOption.display_type_rich = _flag_takes_no_value  # type: ignore[method-assign]
 
 
 def new_app(name: str, help_text: str) -> typer.Typer:
-    """A (sub)command group with the ledger's error handling."""
+    """A (sub)command group with the ledger's error handling; the root one gets Typer's --install-completion and
+    --show-completion (for bash, zsh, fish and PowerShell)."""
     return typer.Typer(
-        name=name, help=help_text, cls=LedgerGroup, no_args_is_help=True, rich_markup_mode="rich", add_completion=False,
+        name=name, help=help_text, cls=LedgerGroup, no_args_is_help=True, rich_markup_mode="rich",
         pretty_exceptions_show_locals=False, context_settings={"help_option_names": ["-h", "--help"]},
     )
 

@@ -35,6 +35,10 @@ DEAL_OPTIONS: dict[str, Any] = {
         "--points", "-p", rich_help_panel=FACTS,
         help="The same on the profile's scale: [b]7+1/3[/b] Italian (whole points and thirds), [b]22[/b] of 35 "
              "in cavendish.")],
+    "count": Annotated[str | None, typer.Option(
+        "--count", rich_help_panel=FACTS,
+        help="The same as counted at the table: aces (a), figures (f) and the last trick (u or last) if the declarer "
+             "side took it, e.g. [b]--count 2a+10f+last[/b] = 2 x 3 + 10 + 3 = 19 thirds.")],
     "tricks": Annotated[int | None, typer.Option(
         "--tricks", rich_help_panel=FACTS,
         help="Tricks the declarer side took; asked only when the thirds are 0 or 35, e.g. [b]--tricks 12[/b].")],

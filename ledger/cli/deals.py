@@ -9,12 +9,13 @@ import typer
 from ledger.cli.app import JsonFlag, new_app, print_json
 from ledger.cli.deal_options import with_deal_options
 from ledger.cli.options import EveningOption
-from ledger.cli.render import console, deal_table, deal_title, local_time, signed, totals_line
+from ledger.cli.render import console, deal_table, deal_title, local_time, print_count, signed, totals_line
 from ledger.cli.session import open_ledger
+from ledger.errors import LedgerError, UndoRefused
 from ledger.fmt import format_cents
 from ledger.i18n import _
 from ledger.rules.build import DealInput
-from ledger.summary import brief, headline
+from ledger.summary import brief, called_card, headline, note, outcome, sits_out
 
 if TYPE_CHECKING:
     from ledger.values import DealView, Recorded
@@ -81,6 +82,8 @@ def record(
     with open_ledger(ctx) as ledger:
         done = ledger.record(line, evening=evening, dealer=dealer, key=key, more=typed) if line else (
             ledger.record(typed, evening=evening, dealer=dealer, key=key))
+    if not as_json:
+        print_count(typed.count)
     print_recorded(done, as_json, _("recorded"))
 
 
@@ -104,6 +107,8 @@ def amend(
     """
     with open_ledger(ctx) as ledger:
         done = ledger.amend(number, typed, reason=reason, evening=evening, dealer=dealer)
+    if not as_json:
+        print_count(typed.count)
     print_recorded(done, as_json, _("amended"))
 
 
@@ -128,29 +133,34 @@ def undo(
     Example: [b]calabresella undo --revision 12[/b]
     """
     with open_ledger(ctx) as ledger:
-        done = ledger.undo(evening=evening, seen_revision=revision)
+        try:
+            done = ledger.undo(evening=evening, seen_revision=revision)
+        except UndoRefused as refused:
+            raise LedgerError(_("{refused}: see them with calabresella deals, then calabresella void N --reason WHY "
+                                "for the one you mean").format(refused=refused)) from None
     print_recorded(done, as_json, _("undone"))
 
 
 def deals_table(players: tuple[str, ...], views: list[DealView], history: bool = False) -> None:
-    """The deals (or one deal's revisions) with every seat's game points; voided and superseded ones struck."""
+    """The deals (or one deal's revisions): the called card, won or lost, every seat's game points; voided and
+    superseded ones struck."""
     from rich.table import Table as RichTable
 
     grid = RichTable(show_edge=False, pad_edge=False)
-    grid.add_column(_("rev") if history else _("deal"), justify="right")
-    grid.add_column(_("dealer"))
-    grid.add_column(_("deal"))
+    grid.add_column("rev" if history else "deal", justify="right")
+    grid.add_column("dealer")
+    grid.add_column("deal")
+    grid.add_column("called")
+    grid.add_column("result")
     for player in players:
         grid.add_column(player, justify="right")
     grid.add_column(_("explanation") if not history else _("when / why"))
     for view in views:
-        reason = view.reason or _("recorded")
-        note = f"{local_time(view.recorded_at)} {reason}" if history else view.explanation
+        row = [str(view.revision if history else view.number), view.dealer + (" (out)" if sits_out(view) else ""),
+               brief(view), called_card(view), outcome(view), *(signed(view.payouts.get(p, 0)) for p in players)]
+        history_note = f"{local_time(view.recorded_at)} {view.reason or 'recorded'}"
         style = "strike dim" if view.voided or (history and view.superseded_at) else None
-        if view.voided and not history:
-            note = _("VOID: {reason}").format(reason=view.void_reason)
-        grid.add_row(str(view.revision if history else view.number), view.dealer, brief(view),
-                     *(signed(view.payouts.get(p, 0)) for p in players), note, style=style)
+        grid.add_row(*row, history_note if history else note(view), style=style)
     console.print(grid)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from importlib.resources import files
 from pathlib import Path
 from typing import Annotated
 
@@ -14,12 +15,17 @@ from ledger.errors import LedgerError
 from ledger.i18n import _
 
 CHARTS = ("running", "contracts", "thirds", "pairings", "money")
+SHIPPED = files("ledger") / "examples"
+"""The example evenings installed with the package (the top-level `examples/` folder of the source)."""
 
 
 def demo(
     ctx: typer.Context,
-    source: Annotated[Path, typer.Option(
-        "--file", help="An evening exported as JSON.")] = Path("examples/three_friends.json"),
+    example: Annotated[str, typer.Option(
+        "--example", help="An example evening shipped with calabresella: three_friends or four_players.")] = (
+        "three_friends"),
+    source: Annotated[Path | None, typer.Option(
+        "--file", help="An evening exported as JSON, instead of a shipped example.")] = None,
     out: Annotated[Path, typer.Option("--out", help="Folder for the charts and the HTML report.")] = Path(
         "calabresella-demo"),
 ) -> None:
@@ -27,27 +33,42 @@ def demo(
 
     [b]Example[/b]
 
-    calabresella demo --file examples/four_players.json --out demo-four
+    calabresella demo --example four_players --out demo-four
+
+    calabresella demo --file my-evening.json
     """
     from ledger.cli.deals import standings
     from ledger.store.transfer import AlreadyImported
 
-    try:
-        data = json.loads(source.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise LedgerError(_("--file {source}: no such file (run the demo from the checkout, or give --file)").format(
-            source=source)) from None
+    data = _read(source) if source else _shipped(example)
+    label = str(source) if source else _("the example {example}").format(example=example)
     with open_ledger(ctx) as ledger:
         try:
             evening = ledger.import_data(data)[0]
             console.print(_("Recorded {source} as evening {evening} in {info}.").format(
-                source=source, evening=evening, info=ledger.info()['url']))
+                source=label, evening=evening, info=ledger.info()["url"]))
         except AlreadyImported as already:
             evening = already.evening
             console.print(_("{source} is already evening {evening} of this ledger.").format(
-                source=source, evening=evening))
+                source=label, evening=evening))
         standings(ctx, evening=evening)
         _draw(ledger.engine, evening, out)
+
+
+def _shipped(name: str) -> object:
+    """A shipped example evening, by name."""
+    names = sorted(item.name.removesuffix(".json") for item in SHIPPED.iterdir() if item.name.endswith(".json"))
+    if name not in names:
+        raise LedgerError(f"--example {name!r}: the shipped examples are {', '.join(names)}")
+    return json.loads((SHIPPED / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def _read(source: Path) -> object:
+    """An evening exported as JSON, from a file."""
+    try:
+        return json.loads(source.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise LedgerError(f"--file {source}: no such file (without --file, demo records a shipped example)") from None
 
 
 def _draw(engine: object, evening: int, out: Path) -> None:

@@ -8,11 +8,12 @@ import typer
 
 from ledger.cli.app import JsonFlag, print_json
 from ledger.cli.options import EveningOption
-from ledger.cli.render import console, print_settlement
+from ledger.cli.render import console, local_time, print_settlement
 from ledger.cli.session import open_ledger
 from ledger.clock import parse_date
+from ledger.errors import LedgerError
 from ledger.fmt import format_cents
-from ledger.i18n import _
+from ledger.values import PaymentInfo, Tab
 
 
 def settle(
@@ -44,41 +45,115 @@ def settle(
 
 def paid(
     ctx: typer.Context,
-    payer: Annotated[str, typer.Argument(help="Who paid.")],
-    payee: Annotated[str, typer.Argument(help="Who received.")],
-    amount: Annotated[str, typer.Argument(help="How much, e.g. 3.40.")],
+    payer: Annotated[str | None, typer.Argument(help="Who paid.", show_default=False)] = None,
+    payee: Annotated[str | None, typer.Argument(help="Who received.", show_default=False)] = None,
+    amount: Annotated[str | None, typer.Argument(help="How much, e.g. 3.40.", show_default=False)] = None,
     currency: Annotated[str | None, typer.Option("--currency", help="Default: the latest evening's.")] = None,
     evening: Annotated[int | None, typer.Option("--evening", "-e", help="The evening it settles, if one.")] = None,
     note: Annotated[str | None, typer.Option("--note", help="Anything worth remembering.")] = None,
+    key: Annotated[str | None, typer.Option(
+        "--key", help="Idempotency key: a payment is stored at most once per key, so a retried command never "
+                      "doubles it.")] = None,
+    listing: Annotated[bool, typer.Option("--list", help="List every payment with its number instead.")] = False,
+    void: Annotated[int | None, typer.Option(
+        "--void", min=1, help="Void payment N (see --list): it stays in the log but no longer counts.")] = None,
+    reason: Annotated[str | None, typer.Option("--reason", "-r", help="Why a payment is voided.")] = None,
+    as_json: JsonFlag = False,
 ) -> None:
-    """Record money handed over, so the tab shows what is still owed.
+    """Record money handed over, so the tab shows what is still owed; list or void payments.
 
-    Example: [b]calabresella paid Bruno Anna 3.40[/b]
+    [b]Examples[/b]
+
+    calabresella paid Bruno Anna 3.40 --key bruno-anna-nov
+
+    calabresella paid --list
+
+    calabresella paid --void 4 --reason "entered twice"
     """
+    given = [payer, payee, amount]
+    if (listing or void is not None) and any(given):
+        raise LedgerError("paid: give PAYER PAYEE AMOUNT, or --list, or --void N, one of them")
     with open_ledger(ctx) as ledger:
-        entry = ledger.paid(payer, payee, amount, currency=currency, evening=evening, note=note)
-    console.print(_("Recorded: {payer} paid {payee} {amount}.").format(
-        payer=entry.payer, payee=entry.payee, amount=format_cents(entry.cents, entry.currency)))
+        if listing:
+            _print_payments(ledger.payments(), as_json)
+            return
+        if void is not None:
+            entry = ledger.void_payment(void, reason=reason)
+        elif payer and payee and amount:
+            entry = ledger.paid(payer, payee, amount, currency=currency, evening=evening, note=note, key=key)
+        else:
+            raise LedgerError("paid: give who paid, who received and how much, e.g. calabresella paid Bruno Anna 3.40")
+    _print_payment(entry, as_json)
 
 
-def tab(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+def _print_payment(entry: PaymentInfo, as_json: bool) -> None:
+    """A payment just recorded or voided; a warning on stderr when it pays more than the payer owed."""
+    if as_json:
+        print_json(entry.to_dict())
+        return
+    money = format_cents(entry.cents, entry.currency)
+    if entry.voided:
+        console.print(f"Payment {entry.id} voided ({entry.void_reason}): {entry.payer} paid {entry.payee} {money} "
+                      "no longer counts.")
+    elif entry.duplicate:
+        console.print(f"Payment {entry.id} was recorded already with this key; nothing written.")
+    else:
+        console.print(f"Recorded payment {entry.id}: {entry.payer} paid {entry.payee} {money}.")
+    if entry.overpaid_cents:
+        owed = format_cents(entry.owed_cents or 0, entry.currency)
+        typer.echo(f"Warning: {entry.payer} owed {owed} in all; this pays "
+                   f"{format_cents(entry.overpaid_cents, entry.currency)} more than that.", err=True)
+
+
+def _print_payments(entries: list[PaymentInfo], as_json: bool) -> None:
+    """Every payment with its number, voided ones struck through."""
+    from rich.table import Table as RichTable
+
+    if as_json:
+        print_json([entry.to_dict() for entry in entries])
+        return
+    if not entries:
+        console.print("No payments recorded.")
+        return
+    grid = RichTable(show_edge=False, pad_edge=False)
+    for column in ("payment", "when", "payer", "payee", "amount", "evening", "note"):
+        grid.add_column(column, justify="right" if column in ("payment", "amount") else "left")
+    for entry in entries:
+        note = f"VOID: {entry.void_reason}" if entry.voided else (entry.note or "")
+        grid.add_row(str(entry.id), local_time(entry.paid_at), entry.payer, entry.payee,
+                     format_cents(entry.cents, entry.currency), str(entry.evening or ""), note,
+                     style="strike dim" if entry.voided else None)
+    console.print(grid)
+
+
+def tab(
+    ctx: typer.Context,
+    pairs: Annotated[bool, typer.Option("--pairs", help="Also who owes whom per pair, without simplifying.")] = False,
+    as_json: JsonFlag = False,
+) -> None:
     """What is still owed across all evenings, after the payments recorded. Example: [b]calabresella tab[/b]"""
     with open_ledger(ctx) as ledger:
-        tabs = ledger.tab()
+        tabs = ledger.tab(pairs=pairs)
     if as_json:
         print_json([t.to_dict() for t in tabs])
         return
     if not any(t.balances for t in tabs):
-        console.print(_("The tab is clear: nobody owes anything."))
-        return
+        console.print("The tab is clear: nobody owes anything.")
     for item in tabs:
-        if not item.balances:
-            continue
-        console.print(_("[bold]Tab in {currency}[/bold]").format(currency=item.currency))
-        for name in sorted(item.balances, key=lambda n: -item.balances[n]):
-            state = _("is owed") if item.balances[name] > 0 else _("owes")
-            console.print(f"  {name} {state} {format_cents(abs(item.balances[name]), item.currency)}")
-        console.print("  per pair: " + "; ".join(
-            f"{p.payer} owes {p.payee} {format_cents(p.cents, item.currency)}" for p in item.pairs))
-        console.print("  to clear it: " + "; ".join(
-            f"{p.payer} pays {p.payee} {format_cents(p.cents, item.currency)}" for p in item.suggested))
+        if item.balances:
+            _print_tab(item)
+
+
+def _print_tab(item: Tab) -> None:
+    """Per player what they owe or are owed, then the payments that clear it, one per line."""
+    console.print(f"[bold]Tab in {item.currency}[/bold]")
+    for name in sorted(item.balances, key=lambda n: -item.balances[n]):
+        state = "is owed" if item.balances[name] > 0 else "owes"
+        console.print(f"  {name} {state} {format_cents(abs(item.balances[name]), item.currency)}")
+    console.print("To clear it:")
+    for payment in item.suggested:
+        console.print(f"  {payment.payer} pays {payment.payee} {format_cents(payment.cents, item.currency)}")
+    if item.pairs:
+        console.print("Per pair, over every evening and payment:")
+        for payment in item.pairs:
+            console.print(f"  {payment.payer} owes {payment.payee} {format_cents(payment.cents, item.currency)}")

@@ -18,14 +18,17 @@ from typing import TYPE_CHECKING, Annotated, Protocol
 import typer
 from rich.text import Text
 
+from ledger.cli.app import database_refusal
 from ledger.cli.options import EveningOption, split_players
-from ledger.cli.render import console, deal_table, deal_title, print_money, print_settlement, totals_line
+from ledger.cli.render import console, deal_table, deal_title, print_count, print_money, print_settlement, totals_line
 from ledger.cli.session import open_ledger
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, UndoRefused
 from ledger.fmt import format_cents
 from ledger.i18n import N_, _
 from ledger.rules.build import DealInput
+from ledger.rules.count import parse_count
 from ledger.rules.facts import DealFacts
+from ledger.rules.numbers import LARGEST, read_number, shortened
 from ledger.rules.profiles import Profile
 from ledger.rules.quick import KEYS, SYNTAX, parse_answer, parse_quick_line
 from ledger.summary import headline
@@ -36,16 +39,20 @@ if TYPE_CHECKING:
     from ledger.service import Ledger
     from ledger.values import EveningInfo, Recorded
 
-COMMANDS = N_("""Commands:
-  undo                        take back the last deal (refused if the evening changed elsewhere since you saw it)
-  amend N FACTS [reason=WHY]  correct deal N, e.g. amend 3 20 reason=recount (asks why when not given)
-  void N WHY                  void deal N, e.g. void 5 misdeal
-  deals                       the evening's deals
-  standings                   game points and money
-  settle                      who pays whom
-  help                        this text
-  quit                        leave (also Ctrl-D); the evening stays open
-Ctrl-C at a question cancels the deal: nothing is written.""")
+COMMANDS: dict[str, str] = {
+    "undo": N_("undo: take back the last deal (refused if the evening changed elsewhere since you saw it)"),
+    "amend": N_("amend N FACTS [reason=WHY]: correct deal N with the facts written as in a deal line, e.g.\n"
+                "  amend 3 20 reason=recount      (asks why when no reason= is given)"),
+    "void": N_("void N WHY: deal N stays in the log but no longer counts, e.g. void 5 misdeal"),
+    "deals": N_("deals: the evening's deals, voided ones struck through"),
+    "standings": N_("standings: game points and money per player"),
+    "settle": N_("settle: who pays whom"),
+    "help": N_("help [WORD]: this list, or more about one word, e.g. help syntax, help amend"),
+    "quit": N_("quit: leave (also Ctrl-D); the evening stays open. Ctrl-C at a question cancels the deal."),
+}
+SHORT_HELP = N_("Type a deal, e.g. bruno solo 22, carla chiamo 3D@anna 17 last=opp, or pass (help syntax: all of "
+                "it).\nCommands: {commands}.\nhelp WORD for one of them, e.g. help amend.")
+TOPICS = {"syntax": SYNTAX, **COMMANDS}
 REASON = re.compile(r"\b(?:reason|motivo)=")
 """The key of a correction's reason, in English or Italian."""
 QUIT = ("quit", "exit")
@@ -152,7 +159,9 @@ class Play:
             except LedgerError as error:
                 _error(str(error))
             except _database_errors() as error:
-                _error(_("database: {error}").format(error=getattr(error, 'orig', None) or error))
+                where = self.ledger.engine.url.render_as_string(hide_password=False)
+                _error(database_refusal(error, where) or _("database: {error}").format(
+                    error=getattr(error, "orig", None) or error))
         console.print(_("Evening {number} stays open.").format(number=self.number))
 
     def status(self) -> None:
@@ -168,6 +177,7 @@ class Play:
         quick = parse_quick_line(line, self.players, self.profile)
         record = self.ledger.record
         done = self.write(quick.deal, lambda typed: record(typed, evening=self.number, dealer=quick.dealer), new=True)
+        print_count(quick.deal.count)
         self.show(done, _("recorded"))
 
     def write(self, typed: DealInput, action: Callable[[DealInput], Recorded], new: bool = False) -> Recorded:
@@ -211,13 +221,15 @@ class Play:
             contracts = ", ".join(w for w in words if w not in AGGRAVATIONS) + extra
             return _("Which contract? ({contracts}) ").format(contracts=contracts), "", words
         if fact == "thirds":
-            scale = _("0 to 35") if self.profile.american else _("e.g. 7, 7+1/3, or 22t in thirds")
+            scale = _("0 to 35") if self.profile.american else _("e.g. 7, 7+1/3, 22t in thirds, or a count 2a10f+u")
             return _("The declarer side's points? ({scale}) ").format(scale=scale), "", []
         if fact == "tricks":
             every = self.profile.tricks_per_deal(min(self.profile.active_players, len(self.players)))
             known = typed.thirds
             if known is None and typed.points is not None:
                 known = self.profile.parse_points(typed.points)
+            if known is None and typed.count is not None:
+                known = parse_count(typed.count).thirds
             default = {35: str(every), 0: "0"}.get(known if known is not None else -1, "")
             return _("How many tricks did the declarer side take? (0 to {every}) ").format(every=every), default, []
         if fact == "last_trick":
@@ -278,7 +290,11 @@ class Play:
         """Take back the last deal, unless the evening changed since this session last saw it."""
         _no_arguments("undo", rest)
         undo = self.ledger.undo
-        done = self.write(DealInput(), lambda _typed: undo(evening=self.number, seen_revision=self.seen))
+        try:
+            done = self.write(DealInput(), lambda _typed: undo(evening=self.number, seen_revision=self.seen))
+        except UndoRefused as refused:
+            raise LedgerError(_("{refused}: type deals to see them, then void N WHY for the one you mean").format(
+                refused=refused)) from None
         self.show(done, _("undone"))
 
     def deals(self, rest: str) -> None:
@@ -306,8 +322,15 @@ class Play:
         print_settlement(self.ledger.settle(evening=self.number))
 
     def help(self, rest: str) -> None:
-        """The quick syntax and the commands."""
-        console.print(_(SYNTAX) + "\n" + _(COMMANDS), markup=False, highlight=False)
+        """A short list of what can be typed, or `help WORD`: the quick syntax, or one command."""
+        if not rest:
+            console.print(_(SHORT_HELP).format(commands=", ".join(COMMANDS)), markup=False, highlight=False)
+            return
+        matches = [topic for topic in TOPICS if topic.startswith(rest.lower())]
+        if len(matches) != 1:
+            raise LedgerError(_("help {rest!r}: ask about one of {topics}, e.g. help syntax").format(
+                rest=shortened(rest), topics=", ".join(TOPICS)))
+        console.print(_(TOPICS[matches[0]]), markup=False, highlight=False)
 
 
 _COMMANDS: dict[str, Callable[[Play, str], None]] = {
@@ -328,10 +351,12 @@ def _database_errors() -> type[Exception]:
 
 def _number(command: str, rest: str, example: str) -> tuple[int, str]:
     first, _sep, after = rest.partition(" ")
-    if not first.isdecimal() or int(first) < 1:
-        raise LedgerError(_("{command} {first!r}: give the deal's number first, e.g. {example}").format(
-            command=command, first=first, example=example))
-    return int(first), after.strip()
+    number = read_number(first)
+    if not number:
+        raise LedgerError(_("{command} {first!r}: give the deal's number first (1 to {largest}), "
+                            "e.g. {example}").format(command=command, first=shortened(first), largest=LARGEST,
+                                                     example=example))
+    return number, after.strip()
 
 
 def _no_arguments(command: str, rest: str) -> None:

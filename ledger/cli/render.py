@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 from ledger.fmt import format_cents, format_time
 from ledger.i18n import _, ngettext
+from ledger.rules.count import parse_count
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
 from ledger.summary import headline
@@ -23,17 +24,17 @@ console = Console(highlight=False)
 
 def role(result: DealResult, player: str, dealer: str) -> str:
     """declarer, partner, opponent, sits out (and dealer) for one seat."""
-    if result.passed:
-        kind = _("passed")
+    if player == result.sitting_out and player not in result.opponents:
+        kind = "sits out"
+    elif result.passed:
+        kind = "passed"
     elif player == result.declarer:
         kind = _("declarer")
     elif player == result.partner:
-        kind = _("partner")
-    elif player in result.opponents:
-        kind = _("opponent")
+        kind = "partner"
     else:
-        kind = _("sits out")
-    return _("{role}, dealer").format(role=kind) if player == dealer else kind
+        kind = "opponent"
+    return f"{kind}, dealer" if player == dealer else kind
 
 
 def deal_table(result: DealResult, dealer: str, totals: Mapping[str, int] | None = None) -> Table:
@@ -50,6 +51,12 @@ def deal_table(result: DealResult, dealer: str, totals: Mapping[str, int] | None
             row.append(signed(totals.get(player, 0)))
         table.add_row(*row)
     return table
+
+
+def print_count(count: str | None) -> None:
+    """The thirds a count as made at the table gives, when the deal was given as one."""
+    if count:
+        console.print(f"count {count}: {parse_count(count)}", markup=False)
 
 
 def signed(value: int) -> str:

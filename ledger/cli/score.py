@@ -9,7 +9,7 @@ import typer
 from ledger.cli.app import JsonFlag, print_json
 from ledger.cli.deal_options import with_deal_options
 from ledger.cli.options import OptionsOption, ProfileOption, split_players
-from ledger.cli.render import print_deal
+from ledger.cli.render import print_count, print_deal
 from ledger.rules.build import DealInput, build_facts
 from ledger.rules.profiles import make_profile
 from ledger.rules.scoring import score as score_deal
@@ -49,4 +49,5 @@ def score(
         print_json({"profile": rules.name, "options": dict(rules.options), "players": list(seats),
                     "dealer": dealt_by, **result.to_dict()})
     else:
+        print_count(typed.count)
         print_deal(result, rules, dealt_by)

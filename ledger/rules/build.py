@@ -7,7 +7,8 @@ from dataclasses import asdict, dataclass, fields, replace
 from ledger.errors import LedgerError
 from ledger.i18n import _
 from ledger.rules.cards import parse_card
-from ledger.rules.contracts import PASS, parse_aggravation, parse_call, parse_contract, parse_side
+from ledger.rules.contracts import PASS, Contract, Side, parse_aggravation, parse_call, parse_contract, parse_side
+from ledger.rules.count import parse_count
 from ledger.rules.facts import DECLARER, MONTE, Call, DealFacts
 from ledger.rules.points import check_thirds
 from ledger.rules.profiles import Profile
@@ -26,6 +27,7 @@ class DealInput:
     holder: str | None = None
     thirds: int | None = None
     points: str | None = None
+    count: str | None = None
     tricks: int | None = None
     last_trick: str | None = None
     auction: str | None = None
@@ -75,8 +77,9 @@ _SUPERSEDES: dict[str, tuple[str, ...]] = {
     "auction": (*_PLAY, "passed"),
     "declarer": ("passed", "auction"),
     "contract": ("aggravation", "called", "holder", "passed", "auction"),
-    "thirds": ("points",),
-    "points": ("thirds",),
+    "thirds": ("points", "count"),
+    "points": ("thirds", "count"),
+    "count": ("thirds", "points", "last_trick"),
 }
 
 
@@ -111,6 +114,23 @@ def _holder(text: str, players: tuple[str, ...], declarer: str | None) -> str:
     return DECLARER if name == declarer else name
 
 
+def _points(typed: DealInput, profile: Profile) -> tuple[int | None, Side | None]:
+    """The declarer side's thirds, from --thirds, --points or --count, and who took the last trick."""
+    given = [f"--{name}" for name in ("thirds", "points", "count") if getattr(typed, name) is not None]
+    if len(given) > 1:
+        raise LedgerError(f"give the declarer side's points once: {' and '.join(given)} both say it")
+    last_trick = parse_side(typed.last_trick) if typed.last_trick else None
+    if typed.count is not None:
+        count = parse_count(typed.count)
+        if last_trick is not None and last_trick is not count.last_trick:
+            raise LedgerError(f"--count {typed.count}: the count {'has' if count.last else 'lacks'} the last trick, "
+                              f"but --last-trick says {last_trick.value}")
+        return count.thirds, count.last_trick
+    if typed.points is not None:
+        return profile.parse_points(typed.points), last_trick
+    return (check_thirds(typed.thirds) if typed.thirds is not None else None), last_trick
+
+
 def build_facts(typed: DealInput, profile: Profile, players: tuple[str, ...], dealer: str) -> DealFacts:
     """Parse and validate a typed deal at the given seats; errors name the offending value."""
     if dealer not in players:
@@ -125,22 +145,20 @@ def build_facts(typed: DealInput, profile: Profile, players: tuple[str, ...], de
     if bids:
         declarer = declarer or bids[-1][0]
         contract = contract or bids[-1][1]
+    aggravation = parse_aggravation(typed.aggravation) if typed.aggravation else None
+    if contract is None and aggravation is not None:
+        contract = Contract.SOLISSIMO  # dividete and scegliete exist only on a solissimo
     if typed.passed and (declarer or contract):
         raise LedgerError(_("--passed: a passed deal has no declarer or contract"))
     if not typed.passed and not auction and declarer is None:
         raise LedgerError(_("no declarer: give --declarer NAME (or --auction), or --passed if everyone passed"))
-    if typed.thirds is not None and typed.points is not None:
-        raise LedgerError(_("give the declarer side's points once: --thirds or --points, not both"))
-    thirds = check_thirds(typed.thirds) if typed.thirds is not None else None
-    if typed.points is not None:
-        thirds = profile.parse_points(typed.points)
+    thirds, last_trick = _points(typed, profile)
     facts = replace(
         facts, auction=auction, declarer=declarer, contract=contract,
-        aggravation=parse_aggravation(typed.aggravation) if typed.aggravation else None,
+        aggravation=aggravation,
         called=parse_card(typed.called) if typed.called else None,
         holder=_holder(typed.holder, players, declarer) if typed.holder else None,
-        thirds=thirds, tricks=typed.tricks,
-        last_trick=parse_side(typed.last_trick) if typed.last_trick else None,
+        thirds=thirds, tricks=typed.tricks, last_trick=last_trick,
     )
     validate(facts, profile)
     return facts

@@ -92,6 +92,17 @@ class Card:
 DECK: tuple[Card, ...] = tuple(Card(suit, rank) for suit in Suit for rank in Rank)
 LAST_TRICK_THIRDS = 3
 DEAL_THIRDS = sum(card.thirds for card in DECK) + LAST_TRICK_THIRDS
+MONTE_CARDS = 4
+ACE_THIRDS = Rank.ASSO.thirds
+ACES = sum(1 for card in DECK if card.rank is Rank.ASSO)
+FIGURES = sum(1 for card in DECK if card.thirds == 1)
+"""The 3, 2, re, cavallo and fante of each suit: one third each."""
+
+
+def most_thirds(cards: int) -> int:
+    """The most thirds `cards` cards can hold: the aces first, then the figures."""
+    aces = min(cards, ACES)
+    return ACE_THIRDS * aces + min(cards - aces, FIGURES)
 
 
 def parse_card(text: str) -> Card:

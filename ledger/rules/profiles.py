@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 from ledger.errors import LedgerError
 from ledger.i18n import _
-from ledger.rules.cards import DECK, Rank
+from ledger.rules.cards import DECK, MONTE_CARDS, Rank
 from ledger.rules.contracts import Contract
 from ledger.rules.points import format_points, parse_points
+from ledger.rules.seats import check_seats
 
 OptionValue = bool | int
 
@@ -40,7 +41,6 @@ PROFILE_ALIASES = {
     "bellora": "quintiglio",
 }
 
-COUNTING_CARDS = sum(1 for card in DECK if card.thirds)
 TRUE_WORDS = {"on", "true", "yes", "y", "1", "si", "sì"}
 FALSE_WORDS = {"off", "false", "no", "n", "0"}
 
@@ -127,14 +127,14 @@ class Profile:
         """With more players seated than hold cards, the dealer sits the deal out."""
         return seated > self.active_players
 
+    @property
+    def monte_cards(self) -> int:
+        """The cards left undealt (the monte), which count for the side that takes the last trick."""
+        return MONTE_CARDS if self.has_monte else 0
+
     def tricks_per_deal(self, active_players: int) -> int:
         """12 at three, 9 (with monte) or 10 at four, 8 at five."""
-        return (40 - (4 if self.has_monte else 0)) // active_players
-
-    def fewest_tricks_with_all_points(self, active_players: int) -> int:
-        """A side with all 35 thirds took at least this many tricks: the 24 counting cards, less the 4 a monte
-        may hold, fill a trick of one card per player."""
-        return -(-(COUNTING_CARDS - (4 if self.has_monte else 0)) // active_players)
+        return (len(DECK) - self.monte_cards) // active_players
 
     @property
     def contracts(self) -> frozenset[Contract]:
@@ -174,6 +174,14 @@ class Profile:
     def parse_points(self, text: str) -> int:
         """Thirds from points typed on this profile's scale."""
         return parse_points(text, self.american)
+
+    def check_players(self, players: Sequence[str]) -> None:
+        """Refuse blank or repeated names, a count of seats the game does not have, and dealer_shares where nobody
+        sits out (it would do nothing)."""
+        check_seats(players, self.seat_counts, self.name)
+        if self.dealer_shares and not self.sits_out(len(players)):
+            raise LedgerError(f"dealer_shares=on with {len(players)} seated: nobody sits out, so it would do nothing; "
+                              f"it applies with {self.active_players + 1} seated")
 
     def describe(self) -> str:
         """`pagat (sweeps=on, ...)` for tables and notes."""

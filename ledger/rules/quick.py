@@ -14,10 +14,12 @@ from ledger.i18n import N_, _
 from ledger.rules.build import DealInput
 from ledger.rules.cards import DEAL_THIRDS, Card, parse_card
 from ledger.rules.contracts import AGGRAVATION_WORDS, CONTRACT_WORDS, PASS, PASS_WORDS, SIDE_WORDS
+from ledger.rules.count import looks_like_count, parse_count
 from ledger.rules.facts import DECLARER, MONTE
+from ledger.rules.numbers import shortened
 from ledger.rules.points import format_points, parse_points
 from ledger.rules.profiles import Profile
-from ledger.rules.seats import name_key
+from ledger.rules.seats import did_you_mean, name_key
 
 SYNTAX = N_("""A line is `pass`, or
 
@@ -45,9 +47,12 @@ Aliases in parentheses (call, alone, choose, ...) are written in full.
   0 to 11+2/3. A whole number from 12 to 35 cannot be Italian points and is read as thirds
   (`22` = 22 thirds = 7+1/3). `22t` or `t=22` always means 22 thirds.
   American (cavendish): 0 to 35.
+  Or the count as made at the table, aces (a, assi), figures (f, figure) and the last trick (u, ultima,
+  last) when the declarer side took it: `2a10f+u` or `c=2a+10f+u` is 2 x 3 + 10 + 3 = 19 thirds.
 - key=value, anywhere on the line (keys too may be prefixes):
     t=N, thirds=N        the declarer side's thirds, 0 to 35
     points=X             the same as a POINTS word
+    c=COUNT, count=COUNT the count: aces, figures, last trick, e.g. c=2a+10f+u
     tricks=N             tricks the declarer side took (asked only at 0 or 35 thirds)
     last=decl|opp        who took the last trick (asked only when a sweep depends on it)
     holder=NAME|monte|declarer, called=CARD    the same as CARD@HOLDER
@@ -89,14 +94,19 @@ class Vocabulary:
         found = {word for known, word in self.prefixed.items() if key and known.startswith(key)}
         if len(found) > 1:
             raise LedgerError(_("{what} {text!r} is ambiguous: it could be {found}").format(
-                what=what, text=text, found=', '.join(sorted(map(str, found)))))
+                what=what, text=shortened(text), found=", ".join(sorted(map(str, found)))))
         return found.pop() if found else None
+
+    def suggest(self, text: str) -> str:
+        """` (did you mean Marco?)` when a word of this place is close to the mistyped `text`."""
+        return did_you_mean(text, {word.value for word in (*self.prefixed.values(), *self.exact.values())})
 
     def need(self, text: str, what: str, allowed: str) -> Word:
         """Like lookup, but nothing fitting is an error naming what is allowed."""
         word = self.lookup(text, what)
         if word is None:
-            raise LedgerError(_("{what} {text!r}: allowed are {allowed}").format(what=what, text=text, allowed=allowed))
+            raise LedgerError(_("{what} {text!r}{suggestion}: allowed are {allowed}").format(
+                what=what, text=shortened(text), suggestion=self.suggest(text), allowed=allowed))
         return word
 
 
@@ -119,12 +129,12 @@ CONTRACTS = _vocabulary("contract", {**CONTRACT_WORDS, "so": "solo"},
                         {"chiamo", "play", "mediatore", "solo", "solissimo"})
 AGGRAVATIONS = _vocabulary("aggravation", AGGRAVATION_WORDS, {"dividete", "scegliete"})
 SIDES = _vocabulary("side", SIDE_WORDS, {"declarer", "opponents", "chiamante", "avversari"})
-_KEY_NAMES = ("thirds", "points", "tricks", "last", "holder", "called", "dealer", "auction")
+_KEY_NAMES = ("thirds", "points", "count", "tricks", "last", "holder", "called", "dealer", "auction")
 _ITALIAN_KEYS = {"terzi": "thirds", "punti": "points", "prese": "tricks", "ultima": "last", "socio": "holder",
                  "carta": "called", "chiamata": "called", "mazziere": "dealer", "licitazione": "auction"}
-KEYS = _vocabulary("key", {**{k: k for k in _KEY_NAMES}, **_ITALIAN_KEYS, "t": "thirds", "p": "points", "l": "last",
-                           "last_trick": "last", "card": "called"}, {*_KEY_NAMES, *_ITALIAN_KEYS})
-KEY_HELP = N_("t (thirds), points, tricks, last, holder, called, dealer, auction")
+KEYS = _vocabulary("key", {**{k: k for k in _KEY_NAMES}, **_ITALIAN_KEYS, "t": "thirds", "p": "points", "c": "count",
+                           "l": "last", "last_trick": "last", "card": "called"}, {*_KEY_NAMES, *_ITALIAN_KEYS})
+KEY_HELP = N_("t (thirds), points, c (count), tricks, last, holder, called, dealer, auction")
 PLAY_HELP = "chiamo, mediatore, solo, solissimo, dividete, scegliete"
 
 _FIELD_NAMES = {"declarer": N_("declarer"), "passed": N_("passed"), "contract": N_("contract"),
@@ -154,37 +164,43 @@ def _holders(players: Sequence[str]) -> Vocabulary:
 
 
 def parse_thirds_word(text: str, profile: Profile) -> dict[str, object]:
-    """`22t` or a POINTS word, as the DealInput field it fills: `thirds` or `points`."""
+    """`22t`, a count (`2a10f+u`) or a POINTS word, as the DealInput field it fills: `thirds`, `count` or `points`."""
     word = text.strip().lower()
+    if looks_like_count(word):
+        parse_count(word)
+        return {"count": word}
     american = profile.american
     thirds = _THIRDS.fullmatch(word)
     if thirds:
-        return {"thirds": _checked(int(thirds.group(1)), text)}
+        return {"thirds": _checked(thirds.group(1), text)}
     scale = _("0 to 35") if american else _("7, 7+1/3, 5+2/3 (0 to 11+2/3), or thirds as 22t")
     if not _NUMBER.fullmatch(word):
         raise LedgerError(_("points {text!r}: write the declarer side's points, {scale}").format(
-            text=text, scale=scale))
-    if not american and word.isdecimal() and int(word) > DEAL_THIRDS // 3:
-        return {"thirds": _checked(int(word), text)}
+            text=shortened(text), scale=scale))
+    if not american and word.isdecimal() and (len(word) > 2 or int(word) > DEAL_THIRDS // 3):
+        return {"thirds": _checked(word, text)}
     try:
         parse_points(word, american=american)
     except LedgerError:
         raise LedgerError(_("points {text!r}: write the declarer side's points, {scale}").format(
-            text=text, scale=scale)) from None
+            text=shortened(text), scale=scale)) from None
     return {"points": word}
 
 
-def _checked(thirds: int, text: str) -> int:
-    if thirds > DEAL_THIRDS:
+def _checked(digits: str, text: str) -> int:
+    """Thirds written in digits, 0 to 35 (read only when short: Python refuses thousands of digits)."""
+    if len(digits) > 2 or int(digits) > DEAL_THIRDS:
         raise LedgerError(_("points {text!r}: a deal has only {thirds} thirds ({points})").format(
-            text=text, thirds=DEAL_THIRDS, points=format_points(DEAL_THIRDS)))
-    return thirds
+            text=shortened(text), thirds=DEAL_THIRDS, points=format_points(DEAL_THIRDS)))
+    return int(digits)
 
 
 def parse_tricks(text: str) -> int:
     """A count of tricks (its range is the rules' to check)."""
     if not text.strip().isdecimal():
-        raise LedgerError(_("tricks {text!r}: a whole number of tricks, e.g. tricks=12").format(text=text))
+        raise LedgerError(_("tricks {text!r}: a whole number of tricks, e.g. tricks=12").format(text=shortened(text)))
+    if len(text.strip()) > 2:
+        raise LedgerError(_("tricks {text!r}: a deal has at most 12 tricks").format(text=shortened(text)))
     return int(text)
 
 
@@ -207,7 +223,7 @@ def _auction_words(text: str, players: Sequence[str]) -> str:
         if not call.strip():
             raise LedgerError(_("auction={text}: an empty call; write calls separated by commas, e.g. "
                                 "pass,solo,pass").format(
-                text=text))
+                text=shortened(text)))
         word = (PASSES | CONTRACTS).need(call, _("auction call"), "pass, chiamo, mediatore, solo, solissimo").value
         if sep:
             word = seated(players).need(name, _("auction player"), ", ".join(players)).value + f":{word}"
@@ -235,7 +251,7 @@ class _Reader:
 
     def put(self, name: str, value: object, text: str) -> None:
         if name in self.fields:
-            raise LedgerError(_("{text!r}: the {name} is given twice").format(text=text, name=_field(name)))
+            raise LedgerError(_("{text!r}: the {name} is given twice").format(text=shortened(text), name=_field(name)))
         self.fields[name] = value
 
     def token(self, text: str) -> None:
@@ -255,8 +271,8 @@ class _Reader:
             self.word(text)
 
     def points(self, filled: dict[str, object], text: str) -> None:
-        if "thirds" in self.fields or "points" in self.fields:
-            raise LedgerError(_("{text!r}: the points are given twice").format(text=text))
+        if {"thirds", "points", "count"} & set(self.fields):
+            raise LedgerError(_("{text!r}: the points are given twice").format(text=shortened(text)))
         self.fields.update(filled)
 
     def word(self, text: str) -> None:
@@ -272,37 +288,42 @@ class _Reader:
             self.put(meaning.kind, meaning.value, text)
             return
         if PASSES.lookup(text, _("word")):
-            raise LedgerError(_("{text!r}: a passed deal is written `pass`, as the first word").format(text=text))
+            raise LedgerError(_("{text!r}: a passed deal is written `pass`, as the first word").format(
+                text=shortened(text)))
         if card is not None:
             self.put("called", str(card), text)
         elif seated(self.players).lookup(text, _("player")):
             raise LedgerError(_("{text!r}: only the first word names the declarer; write @{text} for who held the "
                                 "called card, or dealer={text} for who dealt").format(
-                text=text))
+                text=shortened(text)))
         else:
             players = ", ".join(self.players)
             first_word = _("a player ({players}), pass, ").format(players=players) if self.words == 1 else ""
-            raise LedgerError(_("{text!r} is not a word of the quick syntax: allowed are {first_word}{play_help}, or a "
-                                "card such as 3D, RS, AC, KH").format(
-                text=text, first_word=first_word, play_help=PLAY_HELP))
+            known = seated(self.players) | CONTRACTS | AGGRAVATIONS
+            raise LedgerError(_("{text!r} is not a word of the quick syntax{suggestion}: allowed are {first_word}"
+                                "{play_help}, or a card such as 3D, RS, AC, KH").format(
+                text=shortened(text), suggestion=known.suggest(text), first_word=first_word, play_help=PLAY_HELP))
 
     def option(self, key: str, value: str, text: str) -> None:
         name = KEYS.need(key, _("key"), _(KEY_HELP)).value if key else ""
         if not name or not value:
             raise LedgerError(_("{text!r}: write key=value, e.g. last=opp or tricks=12; the keys are "
                                 "{key_help}").format(
-                text=text, key_help=_(KEY_HELP)))
+                text=shortened(text), key_help=_(KEY_HELP)))
         if name == "dealer":
             if self.dealer is not None:
-                raise LedgerError(_("{text!r}: the dealer is given twice").format(text=text))
+                raise LedgerError(_("{text!r}: the dealer is given twice").format(text=shortened(text)))
             self.dealer = seated(self.players).need(value, _("dealer"), ", ".join(self.players)).value
         elif name == "thirds":
             if not value.isdecimal():
                 raise LedgerError(_("{text!r}: thirds are a whole number, 0 to {thirds}").format(
-                    text=text, thirds=DEAL_THIRDS))
-            self.points({"thirds": _checked(int(value), text)}, text)
+                    text=shortened(text), thirds=DEAL_THIRDS))
+            self.points({"thirds": _checked(value, text)}, text)
         elif name == "points":
             self.points(parse_thirds_word(value, self.profile), text)
+        elif name == "count":
+            parse_count(value)
+            self.points({"count": value}, text)
         else:
             self.put(*_OPTIONS[name](value, self.players), text)
 
@@ -343,7 +364,7 @@ def parse_answer(fact: str, text: str, players: Sequence[str], profile: Profile)
         if "contract" not in found or len(found) < len(words):
             raise LedgerError(_("contract {text!r}: write one contract, and on a solissimo dividete or "
                                 "scegliete").format(
-                text=text))
+                text=shortened(text)))
         return DealInput(**found)  # type: ignore[arg-type]
     if fact == "thirds":
         return DealInput(**parse_thirds_word(text, profile))  # type: ignore[arg-type]

@@ -204,7 +204,10 @@ def _notes(facts: DealFacts, profile: Profile, partner: str | None, out: str | N
     elif facts.holder == MONTE and profile.partnership is not Partnership.NONE and facts.contract is Contract.CHIAMO:
         notes.append(_("the called three was in the monte: the declarer plays alone"))
     if out:
-        role = _("{dealer} deals and pays and receives as an opponent") if profile.dealer_shares else (
-            _("{dealer} deals and sits out"))
-        notes.append(role.format(dealer=out))
+        notes.append(sitting_out_note(out, shares=profile.dealer_shares))
     return notes
+
+
+def sitting_out_note(dealer: str, *, shares: bool) -> str:
+    """What the dealer who holds no cards does: `Dario deals and sits out`, or pays and receives (dealer_shares)."""
+    return f"{dealer} deals and {'pays and receives as an opponent' if shares else 'sits out'}"

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ledger.errors import LedgerError
 from ledger.i18n import _
@@ -37,22 +38,25 @@ def resolve_player(text: str, players: Sequence[str], what: str | None = None) -
         return prefixed[0]
     seated, what = ", ".join(players), what or _("player")
     if prefixed:
-        raise LedgerError(_("{what} {text!r} is ambiguous: it could be {prefixed}").format(
-            what=what, text=text, prefixed=', '.join(prefixed)))
-    raise LedgerError(_("{what} {text!r} is not seated: the players are {seated}").format(
-        what=what, text=text, seated=seated))
+        raise LedgerError(f"{what} {text!r} is ambiguous: it could be {', '.join(prefixed)}")
+    raise LedgerError(f"{what} {text!r} is not seated{did_you_mean(text, players)}: the players are {seated}")
+
+
+def did_you_mean(text: str, names: Iterable[str]) -> str:
+    """` (did you mean Marco?)` when one of `names` is close to the mistyped `text`, else nothing."""
+    by_key = {name_key(name): name for name in names}
+    found = difflib.get_close_matches(name_key(text), list(by_key), n=1, cutoff=0.6)
+    return f" (did you mean {by_key[found[0]]}?)" if found else ""
 
 
 def check_seats(players: Sequence[str], counts: Sequence[int], profile: str) -> None:
-    """Reject seatings with the wrong number of players, blank or repeated names."""
-    if len(players) not in counts:
-        allowed = " or ".join(map(str, counts))
-        raise LedgerError(_("{n_players} players: {profile} is played by {allowed} seated players").format(
-            n_players=len(players), profile=profile, allowed=allowed))
+    """Reject blank or repeated names, then seatings with the wrong number of players."""
     keys = [name_key(p) for p in players]
     if not all(keys):
         raise LedgerError(_("players: a name cannot be blank"))
     repeated = sorted({p for p, k in zip(players, keys, strict=True) if keys.count(k) > 1})
     if repeated:
-        raise LedgerError(_("players: {repeated} seated twice (names ignore case and accents)").format(
-            repeated=', '.join(repeated)))
+        raise LedgerError(f"players: {', '.join(repeated)} seated twice (names ignore case and accents)")
+    if len(players) not in counts:
+        allowed = " or ".join(map(str, counts))
+        raise LedgerError(f"{len(players)} players: {profile} is played by {allowed} seated players")

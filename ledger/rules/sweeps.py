@@ -6,7 +6,7 @@ from enum import Enum
 
 from ledger.errors import LedgerError
 from ledger.i18n import _
-from ledger.rules.cards import DEAL_THIRDS, LAST_TRICK_THIRDS
+from ledger.rules.cards import DEAL_THIRDS, DECK, LAST_TRICK_THIRDS, MONTE_CARDS, most_thirds
 from ledger.rules.contracts import Side
 
 
@@ -25,8 +25,33 @@ class MissingFact(LedgerError):
         self.fact = fact
 
 
-def check_tricks(thirds: int, tricks: int | None, last_trick: Side | None, all_tricks: int, fewest: int = 1) -> None:
-    """Reject trick facts that contradict each other or the thirds; `fewest` tricks hold all 35 thirds."""
+def within_reach(thirds: int, tricks: int, took_last: bool, all_tricks: int, monte: int = MONTE_CARDS) -> bool:
+    """Whether a side with `tricks` of `all_tricks` tricks (and the last one, or not) can hold `thirds`.
+
+    With the last trick a side also holds the monte (`monte` cards) and the 3 thirds of the bonus; at best its
+    cards are the aces and then the figures, and at worst the other side's cards are.
+    """
+    if (took_last and tricks == 0) or (not took_last and tricks == all_tricks):
+        return False
+    trick_size = (len(DECK) - monte) // all_tricks
+
+    def most(side_tricks: int, last: bool) -> int:
+        cards = side_tricks * trick_size + (monte if last else 0)
+        return most_thirds(cards) + (LAST_TRICK_THIRDS if last else 0)
+
+    return DEAL_THIRDS - most(all_tricks - tricks, not took_last) <= thirds <= most(tricks, took_last)
+
+
+def possible_tricks(thirds: int, last_trick: Side | None, all_tricks: int, monte: int = MONTE_CARDS) -> list[int]:
+    """Every count of tricks in which the declarer side can hold `thirds` (with the last trick as given)."""
+    lasts = [last_trick is Side.DECLARER] if last_trick else [True, False]
+    return [tricks for tricks in range(all_tricks + 1)
+            if any(within_reach(thirds, tricks, last, all_tricks, monte) for last in lasts)]
+
+
+def check_tricks(thirds: int, tricks: int | None, last_trick: Side | None, all_tricks: int,
+                 monte: int = MONTE_CARDS) -> None:
+    """Reject trick facts that contradict each other or the thirds; `monte` cards go with the last trick."""
     if tricks is not None:
         if not 0 <= tricks <= all_tricks:
             raise LedgerError(_("--tricks {tricks}: a deal has {all_tricks} tricks (0 to {all_tricks})").format(
@@ -41,16 +66,12 @@ def check_tricks(thirds: int, tricks: int | None, last_trick: Side | None, all_t
         if tricks == 0 and last_trick is Side.DECLARER:
             raise LedgerError(_("--tricks 0 with the last trick to the declarer: the last trick is a trick"))
         if tricks == all_tricks and last_trick is Side.OPPONENTS:
-            raise LedgerError(_("--tricks {tricks} with the last trick to the opponents: they took no trick").format(
-                tricks=tricks))
-        if thirds == DEAL_THIRDS and tricks < fewest:
-            raise LedgerError(_("--tricks {tricks} with all 35 thirds: the counting cards fill at least {fewest} "
-                                "tricks").format(
-                tricks=tricks, fewest=fewest))
-        if thirds == 0 and tricks > all_tricks - fewest:
-            raise LedgerError(_("--tricks {tricks} with 0 thirds: the opponents' 35 thirds fill at least {fewest} "
-                                "tricks, leaving at most {number}").format(
-                tricks=tricks, fewest=fewest, number=all_tricks - fewest))
+            raise LedgerError(f"--tricks {tricks} with the last trick to the opponents: they took no trick")
+        possible = possible_tricks(thirds, last_trick, all_tricks, monte)
+        if tricks not in possible:
+            fits = f"{possible[0]} to {possible[-1]} tricks" if possible else "no count of tricks"
+            raise LedgerError(f"--tricks {tricks} with {thirds} thirds: the cards holding them fill {fits} "
+                              f"of {all_tricks}")
     if last_trick is Side.DECLARER and thirds < LAST_TRICK_THIRDS:
         raise LedgerError(_("{thirds} thirds with the last trick to the declarer: the last trick alone is 3 "
                             "thirds").format(

@@ -9,19 +9,23 @@ from ledger.rules.contracts import Contract
 from ledger.rules.facts import DECLARER, MONTE, DealFacts
 from ledger.rules.points import check_thirds
 from ledger.rules.profiles import Partnership, Profile
-from ledger.rules.seats import check_seats
 from ledger.rules.sweeps import MissingFact, check_tricks
+
+MOST_PASSED = 1000
+"""Passed deals in a row (tretre's pot multiplies the next deal by one more than this): the most accepted."""
 
 
 def validate(facts: DealFacts, profile: Profile) -> None:
     """Raise a LedgerError naming the first fact that is impossible or missing."""
-    check_seats(facts.players, profile.seat_counts, profile.name)
+    profile.check_players(facts.players)
     if facts.dealer not in facts.players:
-        raise LedgerError(_("dealer {dealer!r} is not seated: the players are {players}").format(
-            dealer=facts.dealer, players=', '.join(facts.players)))
-    if facts.passed_before < 0:
-        raise LedgerError(_("--passed-before {passed_before}: the count of passed deals is 0 or more").format(
-            passed_before=facts.passed_before))
+        raise LedgerError(f"dealer {facts.dealer!r} is not seated: the players are {', '.join(facts.players)}")
+    if not 0 <= facts.passed_before <= MOST_PASSED:
+        raise LedgerError(f"--passed-before {facts.passed_before}: the count of passed deals in a row is 0 to "
+                          f"{MOST_PASSED}")
+    if facts.passed_before and not profile.pot_carryover:
+        raise LedgerError(f"--passed-before {facts.passed_before}: {profile.label()} carries no pot of passed deals "
+                          "over, so it has nothing to count")
     active = facts.active(profile)
     if facts.auction:
         outcome = check_auction(facts.auction, active, profile)
@@ -42,9 +46,8 @@ def validate(facts: DealFacts, profile: Profile) -> None:
     if facts.thirds is None:
         raise MissingFact("thirds", "how many thirds did the declarer side take? (--thirds N or --points X)")
     check_thirds(facts.thirds)
-    in_play = len(active)
-    check_tricks(facts.thirds, facts.tricks, facts.last_trick, profile.tricks_per_deal(in_play),
-                 profile.fewest_tricks_with_all_points(in_play))
+    check_tricks(facts.thirds, facts.tricks, facts.last_trick, profile.tricks_per_deal(len(active)),
+                 profile.monte_cards)
 
 
 def _check_passed(facts: DealFacts) -> None:
@@ -61,8 +64,11 @@ def _check_contract(facts: DealFacts, profile: Profile) -> None:
         raise MissingFact("contract", "which contract? (--contract chiamo|solo|solissimo)")
     if facts.contract not in profile.contracts:
         allowed = ", ".join(profile.word(c) for c in profile.bids)
-        raise LedgerError(_("contract {contract}: {name} has {allowed}").format(
-            contract=facts.contract.value, name=profile.name, allowed=allowed))
+        if facts.contract is Contract.SOLISSIMO and not profile.has_monte:
+            why = "with monte=off there is none" if "monte" in profile.options else "this game has none"
+            raise LedgerError(f"contract solissimo: {profile.name} has {allowed}; a solissimo is played on the monte "
+                              f"left untouched, and {why}")
+        raise LedgerError(f"contract {facts.contract.value}: {profile.name} has {allowed}")
     if facts.aggravation is not None and facts.contract is not Contract.SOLISSIMO:
         raise LedgerError(
             _("{aggravation} on {contract}: dividete and scegliete exist only on a solissimo").format(

@@ -15,16 +15,18 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, UndoRefused
 from ledger.i18n import _
 from ledger.rules.build import DealInput, build_facts
 from ledger.rules.cards import parse_card
 from ledger.rules.contracts import Aggravation, Contract, Side
 from ledger.rules.facts import DECLARER, MONTE, DealFacts
+from ledger.rules.numbers import storable
 from ledger.rules.scoring import DealResult, score
 from ledger.rules.seats import resolve_player, seat_after
 from ledger.store.evenings import Table, lock
 from ledger.store.models import Deal, DealRevision, Payout, utcnow
+from ledger.summary import brief
 from ledger.values import DealView, Recorded
 
 CURRENT = col(DealRevision.superseded_at).is_(None)
@@ -229,9 +231,10 @@ def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str
         existing = session.exec(select(Deal).where(Deal.key == key)).first()
         if existing:
             if existing.evening_id != table.number:
-                raise LedgerError(_("--key {key!r} was used for deal {number} of evening {evening_id}").format(
-                    key=key, number=existing.number, evening_id=existing.evening_id))
-            return _recorded(session, table, existing, _current(session, existing), None, evening.revision, True)
+                raise LedgerError(f"--key {key!r} was used for deal {existing.number} of evening {existing.evening_id}")
+            current = _current(session, existing)
+            _same_deal(table, existing, current, typed, dealer, key)
+            return _recorded(session, table, existing, current, None, evening.revision, True)
     dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else next_dealer(session, table)
     number = (session.exec(select(func.max(Deal.number)).where(Deal.evening_id == table.number)).one() or 0) + 1
     facts = build_facts(_with_pot(session, table, typed, number), table.profile, table.players, dealt_by)
@@ -248,9 +251,26 @@ def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str
     return _recorded(session, table, deal, revision, result, _bump(session, table))
 
 
+def _same_deal(table: Table, deal: Deal, stored: DealRevision, typed: DealInput, dealer: str | None,
+               key: str) -> None:
+    """A retry with a key must repeat the facts the key holds; other facts are an error naming the deal."""
+    facts = facts_of(table, stored)
+    try:
+        dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else facts.dealer
+        retried = build_facts(typed if typed.passed_before else replace(typed, passed_before=facts.passed_before),
+                              table.profile, table.players, dealt_by)
+    except LedgerError:
+        retried = None
+    if retried != facts:
+        held = brief(_view(table, deal, stored, ()))
+        raise LedgerError(f"--key {key!r} holds deal {deal.number} of evening {table.number} ({held}), recorded with "
+                          f"other facts; nothing written: give a new key, or amend deal {deal.number}")
+
+
 def get_deal(session: Session, table: Table, number: int) -> Deal:
     """Deal `number` of the evening, or an error naming the range."""
-    deal = session.exec(select(Deal).where(Deal.evening_id == table.number, Deal.number == number)).first()
+    query = select(Deal).where(Deal.evening_id == table.number, Deal.number == number)
+    deal = session.exec(query).first() if storable(number) else None
     if deal is None:
         count = session.exec(select(func.max(Deal.number)).where(Deal.evening_id == table.number)).one() or 0
         have = f"deals are 1 to {count}" if count else "it has no deals yet"
@@ -313,9 +333,8 @@ def undo_last(session: Session, table: Table, *, seen_revision: int | None = Non
     evening = lock(session, table)
     _require_open(table)
     if seen_revision is not None and seen_revision != evening.revision:
-        raise LedgerError(_("undo refused: evening {number} changed since you saw it (revision {seen_revision}, now "
-                            "{revision}); look at the deals and void the one you mean").format(
-            number=table.number, seen_revision=seen_revision, revision=evening.revision))
+        raise UndoRefused(f"undo refused: evening {table.number} changed since you saw it (revision {seen_revision}, "
+                          f"now {evening.revision})")
     last = session.exec(select(func.max(Deal.number)).where(Deal.evening_id == table.number, STANDING)).one()
     if last is None:
         raise LedgerError(_("undo: evening {number} has no deal to take back").format(number=table.number))

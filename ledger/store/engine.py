@@ -127,15 +127,23 @@ def _schema_version(engine: Engine) -> str | None:
             if "alembic_version" in tables:
                 return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
     except (DatabaseError, OperationalError) as error:
-        where = engine.url.render_as_string(hide_password=True)
-        reason = (str(error.orig).strip().splitlines() or ["no answer"])[0]
-        raise LedgerError(_("{where}: cannot open it as a ledger database ({reason})").format(
-            where=where, reason=reason)) from None
+        raise LedgerError(refusal(error, engine.url.render_as_string(hide_password=True))) from None
     if tables:
         raise LedgerError(_("{database}: this database is not a Calabresella ledger (it has tables {tables} but no "
                             "ledger schema)").format(
             database=engine.url.database, tables=', '.join(sorted(tables)[:5])))
     return None
+
+
+def refusal(error: DatabaseError, where: str) -> str:
+    """One line for what the database refused: a read-only file, a lock another program held past the busy
+    timeout, or a file that is no ledger database."""
+    reason = (str(error.orig).strip().splitlines() or ["no answer"])[0]
+    if "readonly" in reason or "read-only" in reason:
+        return f"the ledger {where} is read-only ({reason}): nothing was written"
+    if "database is locked" in reason:
+        return f"the ledger {where} is locked by another program: nothing was written; try again"
+    return f"{where}: cannot open it as a ledger database ({reason})"
 
 
 def _check_known(engine: Engine, version: str | None) -> None:

@@ -10,13 +10,16 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from ledger.errors import LedgerError
-from ledger.i18n import N_, _
+from ledger.i18n import _
+from ledger.rules.numbers import shortened, storable
 from ledger.rules.profiles import Profile, make_profile
-from ledger.rules.seats import check_seats, resolve_player
+from ledger.rules.seats import resolve_player
 from ledger.store.models import Evening, Player, Seat, utcnow
 from ledger.store.players import ensure_player
 
-START_HINT = N_("start one with: calabresella evening start --players Anna,Bruno,Carla")
+MOST_MONEY = 100000
+"""The largest amount of money accepted anywhere (a stake, a payment, a coin to round to)."""
+START_HINT = "start one with: calabresella evening start --players Anna,Bruno,Carla"
 
 
 @dataclass(frozen=True)
@@ -46,13 +49,14 @@ class Table:
 
 def parse_cents(text: str, option: str = "--stake", what: str | None = None) -> int:
     """An amount of money such as `0.10` or `3,40`, in cents."""
+    written = text.strip().replace(",", ".")
     try:
-        amount = Decimal(text.strip().replace(",", "."))
+        amount = Decimal(written) if len(written) <= len(str(MOST_MONEY)) + 3 else Decimal(-1)
     except InvalidOperation:
         amount = Decimal(-1)
-    if not amount.is_finite() or amount < 0 or amount != amount.quantize(Decimal("0.01")) or amount > 100000:
-        raise LedgerError(_("{option} {text!r}: {what}, 0 or more with at most 2 decimals, e.g. 0.10").format(
-            option=option, text=text, what=what or _("money per game point")))
+    if not amount.is_finite() or not 0 <= amount <= MOST_MONEY or amount != amount.quantize(Decimal("0.01")):
+        raise LedgerError(f"{option} {shortened(text)!r}: {what}, 0 to {MOST_MONEY} with at most 2 decimals, "
+                          "e.g. 0.10")
     return int(amount * 100)
 
 
@@ -70,7 +74,7 @@ def start_evening(
 ) -> Table:
     """Seat the players in turn order and pin the profile; new names become players."""
     rules = make_profile(profile, options or [])
-    check_seats(players, rules.seat_counts, rules.name)
+    rules.check_players(players)
     stake_cents, code = parse_cents(stake), parse_currency(currency)
     people = [ensure_player(session, name) for name in players]
     names = tuple(p.name for p in people)
@@ -103,7 +107,7 @@ def get_table(session: Session, number: int | None = None, *, open_only: bool = 
         if evening is None:
             raise LedgerError(_("no open evening: {start_hint}").format(start_hint=_(START_HINT)))
     else:
-        evening = session.get(Evening, number)
+        evening = session.get(Evening, number) if storable(number) else None
         if evening is None:
             last = session.exec(select(func.max(Evening.id))).one()
             raise LedgerError(_("evening {number} does not exist (evenings are 1 to {last})").format(

@@ -127,7 +127,10 @@ class Payout(SQLModel, table=True):
 
 
 class PaymentEntry(SQLModel, table=True):
-    """Money handed over between two players, recorded so the tab shows what is still owed."""
+    """Money handed over between two players, recorded so the tab shows what is still owed.
+
+    `key` makes a retried `paid` store it at most once; a voided payment stays in the log but no longer counts.
+    """
 
     __tablename__ = "payment"
     id: int | None = Field(default=None, primary_key=True)
@@ -138,3 +141,6 @@ class PaymentEntry(SQLModel, table=True):
     evening_id: int | None = Field(default=None, foreign_key="evening.id")
     note: str | None = None
     paid_at: datetime = _when()
+    key: str | None = Field(default=None, unique=True)
+    voided_at: datetime | None = _when(nullable=True)
+    void_reason: str | None = None

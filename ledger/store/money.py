@@ -5,17 +5,23 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import date, datetime
 
+from sqlalchemy import func
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from ledger.clock import as_local, utcnow
 from ledger.errors import LedgerError
+from ledger.fmt import format_cents
 from ledger.i18n import _
+from ledger.rules.numbers import storable
 from ledger.settlement import fewest_payments, pair_flows, round_balances
 from ledger.store.deals import list_deals, totals
 from ledger.store.evenings import Table, get_table, list_evenings, parse_cents, parse_currency
 from ledger.store.models import PaymentEntry, Player
 from ledger.store.players import get_player
 from ledger.values import PaymentInfo, Settlement, Tab
+
+STANDING = col(PaymentEntry.voided_at).is_(None)
 
 
 def choose_evenings(session: Session, evening: int | None = None, since: date | None = None) -> list[Table]:
@@ -71,9 +77,9 @@ def settle(session: Session, tables: list[Table], *, round_to: str | None = None
 
 
 def record_payment(session: Session, payer: str, payee: str, amount: str, *, currency: str | None = None,
-                   evening: int | None = None, note: str | None = None,
-                   paid_at: datetime | None = None) -> PaymentInfo:
-    """Money handed from `payer` to `payee`, kept as an entry of the ledger."""
+                   evening: int | None = None, note: str | None = None, paid_at: datetime | None = None,
+                   key: str | None = None) -> PaymentInfo:
+    """Money handed from `payer` to `payee`, kept as an entry of the ledger; a repeated `key` returns the stored one."""
     giver, taker = get_player(session, payer), get_player(session, payee)
     if giver.id == taker.id:
         raise LedgerError(_("paid: {name} cannot pay themselves").format(name=giver.name))
@@ -85,32 +91,87 @@ def record_payment(session: Session, payer: str, payee: str, amount: str, *, cur
         evenings = list_evenings(session)
         currency = table.evening.currency if table else (evenings[0].evening.currency if evenings else "EUR")
     entry = PaymentEntry(payer_id=giver.id, payee_id=taker.id, cents=cents, currency=parse_currency(currency),
-                         evening_id=table.number if table else None, note=note, paid_at=paid_at or utcnow())
+                         evening_id=table.number if table else None, note=note, paid_at=paid_at or utcnow(), key=key)
+    names = _names(session)
+    if key:
+        existing = session.exec(select(PaymentEntry).where(PaymentEntry.key == key)).first()
+        if existing:
+            return _same_payment(existing, entry, names)
+    owed = -_tab(session, entry.currency, names).balances.get(giver.name, 0)
+    session.add(entry)
+    try:
+        session.flush()
+    except IntegrityError:
+        raise LedgerError(f"--key {key!r} was taken by another payment recorded at the same moment; nothing "
+                          "written: look at calabresella paid --list") from None
+    return _info(entry, names, owed_cents=max(owed, 0))
+
+
+def _same_payment(existing: PaymentEntry, retried: PaymentEntry, names: dict[int, str]) -> PaymentInfo:
+    """A retry with a key must repeat the payment the key holds; then it is that payment, nothing written."""
+    facts = ("payer_id", "payee_id", "cents", "currency", "evening_id")
+    if any(getattr(existing, fact) != getattr(retried, fact) for fact in facts):
+        held = _info(existing, names)
+        raise LedgerError(f"--key {existing.key!r} holds payment {held.id} ({held.payer} paid {held.payee} "
+                          f"{format_cents(held.cents, held.currency)}); nothing written: give a new key")
+    return _info(existing, names, duplicate=True)
+
+
+def void_payment(session: Session, number: int, reason: str | None) -> PaymentInfo:
+    """Mark payment `number` void: it stays in the log but no longer counts in the tab."""
+    if not reason or not reason.strip():
+        raise LedgerError(f"void payment {number}: give a --reason, e.g. --reason 'entered twice'")
+    entry = session.get(PaymentEntry, number) if storable(number) else None
+    if entry is None:
+        last = session.exec(select(func.max(PaymentEntry.id))).one()
+        raise LedgerError(f"payment {number} does not exist (payments are 1 to {last or 0})")
+    if entry.voided_at is not None:
+        raise LedgerError(f"payment {number} is voided already ({entry.void_reason})")
+    entry.voided_at, entry.void_reason = utcnow(), reason.strip()
     session.add(entry)
     session.flush()
+    return _info(entry, _names(session))
+
+
+def list_payments(session: Session) -> list[PaymentInfo]:
+    """Every payment recorded, voided ones included, oldest first."""
+    names = _names(session)
+    return [_info(e, names) for e in session.exec(select(PaymentEntry).order_by(col(PaymentEntry.id))).all()]
+
+
+def _info(entry: PaymentEntry, names: dict[int, str], *, owed_cents: int | None = None,
+          duplicate: bool = False) -> PaymentInfo:
     assert entry.id is not None
-    return PaymentInfo(id=entry.id, payer=giver.name, payee=taker.name, cents=cents, currency=entry.currency,
-                       evening=entry.evening_id, note=note, paid_at=entry.paid_at)
+    return PaymentInfo(id=entry.id, payer=names[entry.payer_id], payee=names[entry.payee_id], cents=entry.cents,
+                       currency=entry.currency, evening=entry.evening_id, note=entry.note, paid_at=entry.paid_at,
+                       key=entry.key, voided_at=entry.voided_at, void_reason=entry.void_reason,
+                       owed_cents=owed_cents, duplicate=duplicate)
 
 
-def tab(session: Session) -> list[Tab]:
-    """Every currency's tab over all evenings, less the payments recorded."""
-    by_currency: defaultdict[str, list[Table]] = defaultdict(list)
-    for table in list_evenings(session):
-        by_currency[table.evening.currency].append(table)
-    names = {p.id: p.name for p in session.exec(select(Player)).all()}
-    entries = session.exec(select(PaymentEntry).order_by(col(PaymentEntry.id))).all()
-    currencies = sorted(set(by_currency) | {e.currency for e in entries})
-    tabs = []
-    for currency in currencies:
-        owed = settle(session, by_currency[currency], pairs=True) if by_currency[currency] else None
-        balances = defaultdict(int, owed.cents if owed else {})
-        flows = [{p.payer: -p.cents, p.payee: p.cents} for p in (owed.pairs if owed else [])]
-        for entry in (e for e in entries if e.currency == currency):
-            payer, payee = names[entry.payer_id], names[entry.payee_id]
-            balances[payer] += entry.cents
-            balances[payee] -= entry.cents
-            flows.append({payee: -entry.cents, payer: entry.cents})
-        open_balances = {name: cents for name, cents in balances.items() if cents}
-        tabs.append(Tab(currency, open_balances, pair_flows(flows), fewest_payments(open_balances)))
-    return tabs
+def _names(session: Session) -> dict[int, str]:
+    return {p.id: p.name for p in session.exec(select(Player)).all() if p.id is not None}
+
+
+def tab(session: Session, *, pairs: bool = False) -> list[Tab]:
+    """Every currency's tab over all evenings, less the payments that stand; per pair too when asked."""
+    names = _names(session)
+    currencies = {t.evening.currency for t in list_evenings(session)}
+    currencies |= set(session.exec(select(PaymentEntry.currency).where(STANDING)).all())
+    return [_tab(session, currency, names, pairs=pairs) for currency in sorted(currencies)]
+
+
+def _tab(session: Session, currency: str, names: dict[int, str], *, pairs: bool = False) -> Tab:
+    """What is still owed in one currency: its evenings' settlement less the payments that stand."""
+    tables = [t for t in list_evenings(session) if t.evening.currency == currency]
+    owed = settle(session, tables, pairs=pairs) if tables else None
+    balances = defaultdict(int, owed.cents if owed else {})
+    flows = [{p.payer: -p.cents, p.payee: p.cents} for p in (owed.pairs if owed else [])]
+    entries = session.exec(select(PaymentEntry).where(PaymentEntry.currency == currency, STANDING)
+                           .order_by(col(PaymentEntry.id))).all()
+    for entry in entries:
+        payer, payee = names[entry.payer_id], names[entry.payee_id]
+        balances[payer] += entry.cents
+        balances[payee] -= entry.cents
+        flows.append({payee: -entry.cents, payer: entry.cents})
+    open_balances = {name: cents for name, cents in balances.items() if cents}
+    return Tab(currency, open_balances, pair_flows(flows) if pairs else [], fewest_payments(open_balances))

@@ -1,0 +1,36 @@
+"""Numbers of evenings, deals and payments, and counts: whole numbers the ledger's columns can hold.
+
+PostgreSQL's integer columns hold numbers below 2^31, so that is the limit everywhere, on SQLite too.
+"""
+
+from __future__ import annotations
+
+from ledger.errors import LedgerError
+
+LARGEST = 2**31 - 1
+
+
+def check_number(number: int, what: str, smallest: int = 1) -> int:
+    """`number` if it lies from `smallest` to LARGEST; else an error naming `what` and the range."""
+    if not smallest <= number <= LARGEST:
+        raise LedgerError(f"{what} {number}: a whole number from {smallest} to {LARGEST}")
+    return number
+
+
+def storable(number: int) -> bool:
+    """Whether a column can hold `number` (a larger one names nothing stored, and the database refuses it)."""
+    return -LARGEST <= number <= LARGEST
+
+
+def read_number(text: str) -> int | None:
+    """A number written in digits, from 0 to LARGEST; None for anything else (a sign, a word, thousands of digits,
+    which Python refuses to read)."""
+    digits = text.strip()
+    if not digits.isdecimal() or len(digits) > len(str(LARGEST)) or int(digits) > LARGEST:
+        return None
+    return int(digits)
+
+
+def shortened(text: str, most: int = 24) -> str:
+    """Typed text as a message shows it: at most `most` characters."""
+    return text if len(text) <= most else text[:most] + "..."
