@@ -3,13 +3,20 @@
 Every string a person reads goes through `_` (or `ngettext`) when it is shown. Strings defined at import
 time, such as Typer help texts, are marked with `N_` (or are docstrings) and translated when the command
 tree is localized, just before a command line is parsed (see `ledger.cli.app.localize`).
+
+The command line speaks one language for the whole process (`use_language`); a server answering several
+people at once speaks each request's own language inside `speaking(code)`, which holds for the current
+context only (its thread or task, and the threads it hands work to).
 """
 
 from __future__ import annotations
 
+import contextlib
 import gettext
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
+from functools import cache
 from pathlib import Path
 
 DOMAIN = "calabresella"
@@ -21,10 +28,25 @@ LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
 
 
 class _State:
-    """The language in use and its catalog."""
+    """The process's language and its catalog."""
 
     language: str = SOURCE_LANGUAGE
     catalog: gettext.NullTranslations = gettext.NullTranslations()
+
+
+_SPOKEN: ContextVar[tuple[str, gettext.NullTranslations] | None] = ContextVar("calabresella_language", default=None)
+"""The current context's language and catalog when `speaking` set one, else None (the process's holds)."""
+
+
+@cache
+def _catalog(code: str) -> gettext.NullTranslations:
+    """The catalog of `code`, read once."""
+    return (gettext.NullTranslations() if code == SOURCE_LANGUAGE else
+            gettext.translation(DOMAIN, LOCALE_DIR, languages=[code], fallback=True))
+
+
+def _current() -> tuple[str, gettext.NullTranslations]:
+    return _SPOKEN.get() or (_State.language, _State.catalog)
 
 
 def _supported(code: str | None) -> str | None:
@@ -67,25 +89,41 @@ def language_in_args(args: Sequence[str]) -> str | None:
 
 
 def use_language(code: str) -> None:
-    """Speak `code` (`en` or `it`) from now on."""
-    _State.language = code
-    _State.catalog = (gettext.NullTranslations() if code == SOURCE_LANGUAGE else
-                      gettext.translation(DOMAIN, LOCALE_DIR, languages=[code], fallback=True))
+    """Speak `code` (`en` or `it`) from now on, in the whole process."""
+    _State.language, _State.catalog = code, _catalog(code)
+
+
+@contextlib.contextmanager
+def speaking(code: str) -> Iterator[None]:
+    """Speak `code` inside the block, in the current context only (one request among many at once).
+
+    >>> use_language("en")
+    >>> with speaking("it"):
+    ...     _("won")
+    'vinta'
+    >>> _("won")
+    'won'
+    """
+    token = _SPOKEN.set((code, _catalog(code)))
+    try:
+        yield
+    finally:
+        _SPOKEN.reset(token)
 
 
 def language() -> str:
     """The language in use: `en` or `it`."""
-    return _State.language
+    return _current()[0]
 
 
 def _(message: str) -> str:
     """`message` in the language in use."""
-    return _State.catalog.gettext(message) if message else message
+    return _current()[1].gettext(message) if message else message
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The singular or plural form fitting `count`, in the language in use."""
-    return _State.catalog.ngettext(singular, plural, count)
+    return _current()[1].ngettext(singular, plural, count)
 
 
 def N_(message: str) -> str:

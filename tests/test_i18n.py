@@ -33,6 +33,14 @@ def _fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
+PERCENT = re.compile(r"%(?:\(\w+\))?[sdr]")
+
+
+def _percent_fields(text: str) -> list[str]:
+    """The %-placeholders of a string (the pages' templates use `%(name)s`), sorted."""
+    return sorted(PERCENT.findall(text))
+
+
 # The catalog
 
 
@@ -58,6 +66,15 @@ def test_translations_keep_the_placeholders_of_the_english() -> None:
         allowed = set().union(*map(_fields, ids))
         for text in strings:
             assert _fields(text) <= allowed, f"{message.id!r}: {text!r} has placeholders the English lacks"
+            if "python-format" in message.flags:
+                assert _percent_fields(text) == _percent_fields(ids[0]), f"{message.id!r}: {text!r}"
+
+
+def test_every_string_of_the_page_templates_is_in_the_catalog_and_translated() -> None:
+    shown, italian = catalog.template_strings(), catalog.read("it")
+    assert {"Record the deal", "Evening %(number)s", "<b>%(payer)s</b> pays <b>%(payee)s</b>"} <= shown
+    untranslated = [text for text in shown if italian.get(text) is None or not italian.get(text).string]
+    assert not untranslated, f"template strings lacking an Italian translation: {untranslated}"
 
 
 def test_the_shipped_mo_is_the_compiled_po() -> None:

@@ -98,3 +98,28 @@ def test_a_deal_tapped_in_on_one_phone_shows_on_another_without_reloading(server
         _shoot(keeper, tmp_path, f"deal-{backend}")
         browser.close()
     assert all((tmp_path / f"web-{n}-{backend}.png").stat().st_size > 10_000 for n in ("keeper", "watcher"))
+
+
+def test_an_italian_phone_gets_the_evening_in_italian_and_nothing_overflows(server: str, tmp_path: Path,
+                                                                          db_url: str) -> None:
+    with playwright_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM,
+                                         args=["--no-sandbox"] if os.geteuid() == 0 else [])
+        phone = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="it-IT").new_page()
+        phone.goto(f"{server}/write?token={TOKEN}")
+        phone.wait_for_url(f"{server}/evenings/1")
+        phone.locator("#line").fill("bruno solo 22")
+        phone.get_by_role("button", name="Registra", exact=True).click()
+        playwright_api.expect(phone.locator(".result")).to_contain_text("Smazzata 1 registrata")
+        assert phone.locator("html").get_attribute("lang") == "it"
+        playwright_api.expect(phone.locator("h1")).to_have_text("Serata 1")
+        playwright_api.expect(phone.locator("#live .standings")).to_contain_text("+0,40\xa0€")
+        playwright_api.expect(phone.get_by_role("button", name="Registra la smazzata")).to_be_visible()
+        overflowing = phone.evaluate("""() => [...document.querySelectorAll('button, .button, .bar > *, h1, h2, label')]
+            .filter(e => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > innerWidth)
+            .map(e => e.textContent.trim())""")
+        assert overflowing == []
+        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        shot = _shoot(phone, tmp_path, "it-390")
+        browser.close()
+    assert shot.stat().st_size > 10_000

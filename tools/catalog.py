@@ -1,9 +1,10 @@
-"""Keep the translation catalogs in step with the code (Babel): `python -m tools.catalog update|compile|check`.
+"""Keep the translation catalogs in step with the code (Babel): `python -m tools.catalog update|compile`.
 
-The template holds every string marked in the code (`_`, `ngettext`, `N_` in ledger/ and reports/) and every
-help text of the command tree (docstrings, `help=`, help panels), which are translated when the command line
-is read. `update` merges the template into each language's .po (keeping translations and the glossary at its
-top), `compile` writes the .mo shipped in the package beside it, `check` fails when the two are out of step.
+The template holds every string marked in the code (`_`, `ngettext`, `N_` in ledger/ and reports/), every
+`_()` of the web pages' Jinja2 templates, and every help text of the command tree (docstrings, `help=`, help
+panels), which are translated when the command line is read. `update` merges the template into each
+language's .po (keeping translations and the glossary at its top); `compile` writes the .mo shipped in the
+package beside it (tests/test_i18n.py fails when the two are out of step).
 """
 
 from __future__ import annotations
@@ -20,11 +21,16 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 from ledger.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE
+from ledger.web.templating import EXTENSIONS, TEMPLATES, WHITESPACE
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("ledger", "reports")
 KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None}
 HELP_ATTRIBUTES = ("help", "short_help", "epilog", "rich_help_panel")
+METHODS = [("**.py", "python"), ("**.html", "jinja2.ext:babel_extract")]
+JINJA_OPTIONS = {"extensions": ",".join(EXTENSIONS), "newstyle_gettext": "true",
+                 **{name: str(value).lower() for name, value in WHITESPACE.items()}}
+"""The templates read as the pages read them (`ledger.web.templating.make_templates`)."""
 
 
 def help_texts(command: Any, path: str = "calabresella") -> Iterator[tuple[str, str]]:
@@ -47,12 +53,19 @@ def template() -> Catalog:
     catalog = Catalog(project="calabresella-ledger", domain=DOMAIN, charset="utf-8")
     for source in SOURCES:
         for filename, lineno, message, comments, context in extract_from_dir(
-                ROOT / source, method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)):
+                ROOT / source, method_map=METHODS, options_map={"**.html": JINJA_OPTIONS}, keywords=KEYWORDS,
+                comment_tags=("TRANSLATORS:",)):
             catalog.add(message, locations=[(f"{source}/{filename}", lineno)], auto_comments=comments,
                         context=context)
     for text, where in help_texts(typer.main.get_command(app)):
         catalog.add(text, locations=[(where, 0)])
     return catalog
+
+
+def template_strings() -> set[str]:
+    """Every string marked with `_` in the web pages' templates."""
+    return {message for *_where, message, _comments, _context in extract_from_dir(
+        TEMPLATES, method_map=METHODS[1:], options_map={"**.html": JINJA_OPTIONS}, keywords=KEYWORDS)}
 
 
 def po_path(language: str) -> Path:
@@ -71,6 +84,12 @@ def compiled(catalog: Catalog) -> bytes:
     return buffer.getvalue()
 
 
+def _header_comment(path: Path) -> str:
+    """The comments above the .po's header, verbatim (Babel strips the glossary's indentation when it reads them)."""
+    text = path.read_text(encoding="utf-8")
+    return text[:text.index('msgid ""')].rstrip("\n")
+
+
 def update() -> None:
     """Merge the template into each language's .po; new strings come in untranslated, dropped ones go."""
     fresh = template()
@@ -80,6 +99,7 @@ def update() -> None:
         path = po_path(language)
         if path.exists():
             catalog = read(language)
+            catalog.header_comment = _header_comment(path)
             catalog.update(fresh, no_fuzzy_matching=True)
         else:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from ledger.cli.app import db_url
+from ledger.i18n import _
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -38,7 +39,7 @@ def print_links(write: str, look: str, *, qr: bool) -> None:
     """Both links, each under its QR code when the phones are to scan them."""
     import segno
 
-    for title, url in (("Scorekeeper (can write):", write), ("Everyone else (can only look):", look)):
+    for title, url in ((_("Scorekeeper (can write):"), write), (_("Everyone else (can only look):"), look)):
         typer.echo(title)
         if qr:
             segno.make(url, error="m").terminal(compact=True)

@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ledger.web.templating import _
+from ledger.i18n import _
 
 COOKIE = "calabresella_write"
 CSRF_FIELD = "csrf"

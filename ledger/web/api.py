@@ -16,6 +16,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ledger.errors import LedgerError
+from ledger.i18n import _
 from ledger.rules.build import DealInput
 from ledger.rules.sweeps import MissingFact
 from ledger.service import Deal
@@ -23,6 +24,8 @@ from ledger.values import Recorded
 from ledger.web.state import access, deal_number, evening_number, feeds, ledger
 
 _FACT_TYPES = get_type_hints(DealInput)
+_LINE = '{"line": "bruno solo 22"}'
+"""The example body of a deal, in the error messages."""
 
 
 def user_error(request: Request, error: Exception) -> Response:
@@ -45,9 +48,9 @@ async def _body(request: Request) -> dict[str, Any]:
     try:
         data = await request.json() if await request.body() else {}
     except ValueError:
-        raise LedgerError('the body is not JSON: send an object, e.g. {"line": "bruno solo 22"}') from None
+        raise LedgerError(_('the body is not JSON: send an object, e.g. {example}').format(example=_LINE)) from None
     if not isinstance(data, dict):
-        raise LedgerError('the body must be a JSON object, e.g. {"line": "bruno solo 22"}')
+        raise LedgerError(_("the body must be a JSON object, e.g. {example}").format(example=_LINE))
     return data
 
 
@@ -56,13 +59,14 @@ def _deal(data: dict[str, Any]) -> Deal:
     if "line" in data:
         line = data.pop("line")
         if not isinstance(line, str) or data:
-            raise LedgerError('give the deal as {"line": "bruno solo 22"} or as its facts, not both')
+            raise LedgerError(_("give the deal as {example} or as its facts, not both").format(example=_LINE))
         return line
     for name, value in data.items():
         types = get_args(_FACT_TYPES.get(name)) or (_FACT_TYPES.get(name, object),)
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
-            allowed = " or ".join("null" if t is type(None) else t.__name__ for t in types)
-            raise LedgerError(f"{name} {value!r}: {name} is {allowed}")
+            allowed = _(" or ").join("null" if t is type(None) else t.__name__ for t in types)
+            raise LedgerError(_("{name} {value!r}: {name} is {allowed}").format(
+                name=name, value=value, allowed=allowed))
     return DealInput.from_dict(data)
 
 
@@ -70,7 +74,7 @@ def _optional(data: dict[str, Any], name: str, kind: type) -> Any:
     """A field taken out of the body: None when absent, an error when of another type."""
     value = data.pop(name, None)
     if value is not None and (not isinstance(value, kind) or isinstance(value, bool) is not (kind is bool)):
-        raise LedgerError(f"{name} {value!r}: {name} is a {kind.__name__}")
+        raise LedgerError(_("{name} {value!r}: {name} is a {kind}").format(name=name, value=value, kind=kind.__name__))
     return value
 
 
@@ -89,13 +93,15 @@ async def start_evening(request: Request) -> Response:
     data = await _body(request)
     players = data.pop("players", None)
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise LedgerError('players: a list of names in turn order, e.g. ["Anna", "Bruno", "Carla"]')
+        raise LedgerError(_('players: a list of names in turn order, e.g. {example}').format(
+            example='["Anna", "Bruno", "Carla"]'))
     options = data.pop("options", [])
     if not isinstance(options, list | dict):
-        raise LedgerError('options: a list like ["sweeps=off"] or an object like {"sweeps": false}')
+        raise LedgerError(_("options: a list like {listed} or an object like {named}").format(
+            listed='["sweeps=off"]', named='{"sweeps": false}'))
     fields = {name: _optional(data, name, str) for name in ("dealer", "profile", "stake", "currency", "place", "note")}
     if data:
-        raise LedgerError(f"unknown fields {', '.join(sorted(data))}")
+        raise LedgerError(_("unknown fields {names}").format(names=", ".join(sorted(data))))
     given = {name: value for name, value in fields.items() if value is not None}
     info = await run_in_threadpool(lambda: ledger(request).start_evening(players, options=options, **given))
     return JSONResponse(info.to_dict(), 201)

@@ -1,4 +1,5 @@
-"""The ASGI app: one `Ledger` for the app's lifetime, the pages, the live feeds, the JSON API under /api."""
+"""The ASGI app: one `Ledger` for the app's lifetime, the pages, the live feeds, the JSON API under /api; each
+request answered in its own language."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Mount, Route
@@ -18,6 +20,7 @@ from ledger.errors import LedgerError
 from ledger.service import Ledger
 from ledger.web import api, pages, reporting, writes
 from ledger.web.access import Access
+from ledger.web.language import Speaking, switch
 from ledger.web.live import Feeds
 from ledger.web.state import render
 from ledger.web.templating import make_templates
@@ -60,6 +63,7 @@ def create_app(db: str | None, token: str, *, stream_seconds: float = STREAM_SEC
     routes = [
         Route("/", pages.home),
         Route("/write", writes.write_link),
+        Route("/language/{code}", switch),
         Route("/evenings", pages.evenings),
         Route("/evenings", writes.start, methods=["POST"]),
         Route("/evenings/new", pages.new_evening),
@@ -80,6 +84,6 @@ def create_app(db: str | None, token: str, *, stream_seconds: float = STREAM_SEC
             LedgerError: api.user_error, HTTPException: api.http_error})),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan,
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(Speaking)],
                      exception_handlers={LedgerError: page_error, HTTPException: page_error})
 

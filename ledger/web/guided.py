@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ledger.i18n import N_
 from ledger.rules.build import DealInput
 from ledger.rules.contracts import Aggravation, Contract
 from ledger.rules.profiles import Profile
 from ledger.rules.quick import parse_answer
-from ledger.web.templating import N_
 
 FACTS = ("declarer", "contract", "thirds", "holder", "tricks", "last_trick")
 """The facts a deal can lack, as `MissingFact.fact` names them and `parse_answer` reads them."""

@@ -2,7 +2,7 @@
 
 A write made through this server refreshes its evening at once; a watch task also looks every second at
 the evenings someone is watching, so a deal recorded from the terminal shows up too. The fragment is
-read and rendered once per change, whatever the number of phones.
+read once per change and rendered once per language, whatever the number of phones.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from starlette.concurrency import run_in_threadpool
 
 from ledger.errors import LedgerError
+from ledger.i18n import LANGUAGES, speaking
 from ledger.service import Ledger
 from ledger.values import DealView, EveningInfo, Recorded, Standings
 
@@ -51,10 +52,11 @@ def load_live(ledger: Ledger, evening: int | None) -> Live:
 
 @dataclass
 class Feed:
-    """One evening's latest revision and its rendered fragment; `changed` is set (and replaced) at each change."""
+    """One evening's latest revision and its fragment in each language; `changed` is set (and replaced) at each
+    change."""
 
     revision: int = -1
-    html: str = ""
+    html: dict[str, str] = field(default_factory=dict)
     live: Live | None = None
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -71,8 +73,9 @@ class Feeds:
         self.feeds: dict[int, Feed] = {}
 
     def publish(self, feed: Feed, live: Live) -> None:
-        """Render the evening once and wake every phone watching it."""
-        feed.revision, feed.live, feed.html = live.evening.revision, live, self.render(live)
+        """Render the evening once in each language and wake every phone watching it."""
+        feed.revision, feed.live = live.evening.revision, live
+        feed.html = {code: self._render_in(code, live) for code in LANGUAGES}
         feed.changed.set()
         feed.changed = asyncio.Event()
 
@@ -98,9 +101,13 @@ class Feeds:
                         return
         await self.refresh(done.evening)
 
-    async def stream(self, evening: int, seen: int, lifetime: float) -> AsyncIterator[str]:
-        """Server-sent events: the fragment at each revision after `seen`, for `lifetime` seconds (then the
-        browser reconnects, saying the last revision it got)."""
+    def _render_in(self, code: str, live: Live) -> str:
+        with speaking(code):
+            return self.render(live)
+
+    async def stream(self, evening: int, seen: int, lifetime: float, code: str) -> AsyncIterator[str]:
+        """Server-sent events: the fragment in language `code` at each revision after `seen`, for `lifetime`
+        seconds (then the browser reconnects, saying the last revision it got)."""
         feed = self.feeds.get(evening) or await self.refresh(evening)
         feed.viewers += 1
         loop = asyncio.get_running_loop()
@@ -110,7 +117,7 @@ class Feeds:
             while (left := deadline - loop.time()) > 0:
                 if feed.revision > seen:
                     seen = feed.revision
-                    yield event(feed.revision, feed.html)
+                    yield event(feed.revision, feed.html[code])
                     continue
                 changed = feed.changed
                 try:

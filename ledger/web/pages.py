@@ -9,6 +9,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response, StreamingResponse
 
 from ledger.errors import LedgerError
+from ledger.i18n import language
 from ledger.rules.profiles import DEFAULTS
 from ledger.web import guided
 from ledger.web.live import Live, load_live
@@ -53,7 +54,7 @@ async def events(request: Request) -> Response:
     info = await run_in_threadpool(ledger(request).evening, number)
     seen = request.headers.get("last-event-id") or request.query_params.get("seen", "")
     stream = feeds(request).stream(info.number, int(seen) if seen.isdecimal() else -1,
-                                   request.state.stream_seconds)
+                                   request.state.stream_seconds, language())
     return StreamingResponse(stream, media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 

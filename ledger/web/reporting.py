@@ -10,8 +10,8 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
+from ledger.i18n import _
 from ledger.web.state import evening_number, ledger, render
-from ledger.web.templating import _
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine

@@ -7,10 +7,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.templating import Jinja2Templates
 
+from ledger.i18n import _
 from ledger.service import Ledger
 from ledger.web.access import Access
 from ledger.web.live import Feeds
-from ledger.web.templating import _
 
 CURRENT = "current"
 """The path word for the open evening (the most recent one still open)."""

@@ -1,27 +1,22 @@
-"""Jinja2 templates: autoescaped, every string marked with `_` (identity until translations are added)."""
+"""Jinja2 templates: autoescaped, every string marked with `_` and shown in the request's language."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.templating import Jinja2Templates
 
-from ledger.clock import as_local
-from ledger.fmt import format_cents
+from ledger.fmt import format_cents, format_time
+from ledger.i18n import LANGUAGES, N_, _, language, ngettext
 
 TEMPLATES = Path(__file__).parent / "templates"
-
-
-def _(text: str) -> str:
-    """Page text written in Python (identity until gettext translations are installed here and in `make_templates`)."""
-    return text
-
-
-def N_(text: str) -> str:
-    """Mark a page word kept in Python for translation; the template translates it where it is shown."""
-    return text
+EXTENSIONS = ("jinja2.ext.i18n",)
+WHITESPACE = {"trim_blocks": True, "lstrip_blocks": True}
+"""How the templates are read, here and by the catalog's extractor."""
+ROLES = {"declarer": N_("declarer"), "partner": N_("partner"), "opponent": N_("opponent"), "out": N_("sits out"),
+         "passed": N_("passed")}
+"""A seat's role in a deal, as the ledger stores it, and as the page says it."""
 
 
 def signed(value: int) -> str:
@@ -30,20 +25,20 @@ def signed(value: int) -> str:
 
 
 def money(cents: int, currency: str) -> str:
-    """`-0.40 EUR`, with a sign for gains too."""
-    text = format_cents(cents, currency)
-    return f"+{text}" if cents > 0 else text
+    """`-0.40 EUR`, `+7,50 €`: with a sign for gains too."""
+    return format_cents(cents, currency, signed=cents > 0)
 
 
-def local_time(moment: datetime | None) -> str:
-    """A stored UTC time in local time, `2026-11-21 21:05`."""
-    return as_local(moment).strftime("%Y-%m-%d %H:%M") if moment else ""
+def role(stored: str) -> str:
+    """`opponent` -> `avversario` in Italian; a role the page does not know is shown as stored."""
+    return _(ROLES[stored]) if stored in ROLES else stored
 
 
 def make_templates() -> Jinja2Templates:
-    """The page templates, with the i18n extension (null translations) and the number filters."""
+    """The page templates, with gettext in the language in use and the number, money and time filters."""
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True),
-                      extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True)
-    env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
-    env.filters.update(signed=signed, money=money, local_time=local_time, format_cents=format_cents)
+                      extensions=list(EXTENSIONS), **WHITESPACE)
+    env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=True)  # type: ignore[attr-defined]
+    env.globals.update(language=language, languages=LANGUAGES)
+    env.filters.update(signed=signed, money=money, local_time=format_time, format_cents=format_cents, role=role)
     return Jinja2Templates(env=env)

@@ -14,12 +14,12 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from ledger.errors import LedgerError
+from ledger.i18n import _
 from ledger.rules.sweeps import MissingFact
 from ledger.values import EveningInfo
 from ledger.web import guided, pages
 from ledger.web.live import load_live
 from ledger.web.state import access, deal_number, evening_number, feeds, ledger, render
-from ledger.web.templating import _
 
 
 async def write_link(request: Request) -> Response:

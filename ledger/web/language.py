@@ -1,0 +1,69 @@
+"""Each request in its own language: the `lang` cookie the page's switch sets, else the browser's
+`Accept-Language` (Italian when the browser prefers it to English), else English.
+
+Phones with different languages are served at once, so the language is set for the request's context only
+(`ledger.i18n.speaking`): the pages, the Ledger's messages, money and times all follow it.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import RedirectResponse, Response
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from ledger.i18n import LANGUAGES, SOURCE_LANGUAGE, speaking
+
+COOKIE = "lang"
+
+
+def preferred(accept_language: str) -> str:
+    """The language the ledger speaks that an `Accept-Language` header ranks first; English when it names none.
+
+    >>> preferred("it-IT,it;q=0.9,en;q=0.8"), preferred("en-GB,en;q=0.9,it;q=0.8"), preferred("fr, it;q=0.5")
+    ('it', 'en', 'it')
+    >>> preferred("en;q=0.5, it;q=0.7"), preferred(""), preferred("de, it;q=0")
+    ('it', 'en', 'en')
+    """
+    ranked = []
+    for position, item in enumerate(accept_language.split(",")):
+        tag, _semicolon, weight = item.strip().partition(";")
+        code = tag.strip().split("-")[0].lower()
+        try:
+            quality = float(weight.strip().removeprefix("q=")) if weight else 1.0
+        except ValueError:
+            continue
+        if code in LANGUAGES and quality > 0:
+            ranked.append((-quality, position, code))
+    return min(ranked)[2] if ranked else SOURCE_LANGUAGE
+
+
+def chosen(connection: HTTPConnection) -> str:
+    """The request's language: the switch's cookie, else the browser's preference."""
+    cookie = connection.cookies.get(COOKIE)
+    return cookie if cookie in LANGUAGES else preferred(connection.headers.get("accept-language", ""))
+
+
+class Speaking:
+    """ASGI middleware: the rest of the app answers each request in that request's language."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        with speaking(chosen(HTTPConnection(scope))):
+            await self.app(scope, receive, send)
+
+
+async def switch(request: Request) -> Response:
+    """`/language/it?next=/evenings/1`: remember the language in a cookie (a year) and go back to the page."""
+    code = request.path_params["code"]
+    target = request.query_params.get("next", "/")
+    if not target.startswith("/") or target[1:2] in ("/", "\\"):
+        target = "/"
+    response = RedirectResponse(target, 303)
+    if code in LANGUAGES:
+        response.set_cookie(COOKIE, code, max_age=365 * 24 * 3600, samesite="lax", path="/")
+    return response
