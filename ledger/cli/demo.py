@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -29,18 +28,16 @@ def demo(
     calabresella demo --file examples/four_players.json --out demo-four
     """
     from ledger.cli.deals import standings
-    from ledger.store.transfer import AlreadyImported
 
-    try:
-        data = json.loads(source.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise LedgerError(f"--file {source}: no such file (run the demo from the checkout, or give --file)") from None
+    if not source.is_file():
+        raise LedgerError(f"--file {source}: no such file (run the demo from the checkout, or give --file)")
     with open_ledger(ctx) as ledger:
-        try:
-            evening = ledger.import_data(data)[0]
+        imported = ledger.import_file(source)
+        if imported.evenings:
+            evening = imported.evenings[0]
             console.print(f"Recorded {source} as evening {evening} in {ledger.info()['url']}.")
-        except AlreadyImported as already:
-            evening = already.evening
+        else:
+            evening = imported.skipped[0]
             console.print(f"{source} is already evening {evening} of this ledger.")
         standings(ctx, evening=evening)
         _draw(ledger.engine, evening, out)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import Any
 
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
@@ -130,30 +131,40 @@ def totals(session: Session, table: Table) -> dict[str, int]:
     return {name: int(sums.get(pid, 0)) for name, pid in table.ids.items()}
 
 
+def revision_values(table: Table, facts: DealFacts, result: DealResult) -> dict[str, Any]:
+    """A revision's stored columns: the canonical facts (players by id) and the result derived from them."""
+    ids = table.ids
+    seat = facts.holder if facts.holder not in (None, MONTE, DECLARER) else None
+    return {
+        "profile": table.evening.profile, "options": dict(table.evening.options), "dealer_id": ids[facts.dealer],
+        "declarer_id": ids.get(result.declarer or ""), "partner_id": ids.get(result.partner or ""),
+        "contract": facts.contract.value if facts.contract else None,
+        "aggravation": facts.aggravation.value if facts.aggravation else None,
+        "called": str(facts.called) if facts.called else None,
+        "holder_id": ids[seat] if seat else None, "holder": None if seat else facts.holder,
+        "calls": [[ids[name], call.value if call else None] for name, call in facts.auction] or None,
+        "declarer_thirds": facts.thirds, "tricks": facts.tricks,
+        "last_trick": facts.last_trick.value if facts.last_trick else None, "passed_before": facts.passed_before,
+        "declarer_won": result.declarer_won, "sweep": result.sweep.value if result.sweep else None,
+        "multiplier": result.multiplier, "amount": result.amount, "explanation": result.explanation,
+    }
+
+
+def payout_values(table: Table, result: DealResult) -> list[dict[str, Any]]:
+    """Every seat's payout columns in one revision, in seat order."""
+    ids = table.ids
+    return [{"player_id": ids[player], "position": position, "role": _role(result, player),
+             "points": result.payouts[player]} for position, player in enumerate(table.players)]
+
+
 def write_revision(session: Session, table: Table, deal: Deal, number: int, facts: DealFacts, result: DealResult,
                    reason: str | None) -> DealRevision:
     """Store one revision's facts, its result and every seat's payout."""
-    ids = table.ids
-    seat = facts.holder if facts.holder not in (None, MONTE, DECLARER) else None
-    revision = DealRevision(
-        deal_id=deal.id, revision=number, reason=reason, profile=table.evening.profile,
-        options=dict(table.evening.options), dealer_id=ids[facts.dealer],
-        declarer_id=ids.get(result.declarer or ""), partner_id=ids.get(result.partner or ""),
-        contract=facts.contract.value if facts.contract else None,
-        aggravation=facts.aggravation.value if facts.aggravation else None,
-        called=str(facts.called) if facts.called else None,
-        holder_id=ids[seat] if seat else None, holder=None if seat else facts.holder,
-        calls=[[ids[name], call.value if call else None] for name, call in facts.auction] or None,
-        declarer_thirds=facts.thirds, tricks=facts.tricks,
-        last_trick=facts.last_trick.value if facts.last_trick else None, passed_before=facts.passed_before,
-        declarer_won=result.declarer_won, sweep=result.sweep.value if result.sweep else None,
-        multiplier=result.multiplier, amount=result.amount, explanation=result.explanation,
-    )
+    revision = DealRevision(deal_id=deal.id, revision=number, reason=reason,
+                            **revision_values(table, facts, result))
     session.add(revision)
     session.flush()
-    session.add_all([Payout(revision_id=revision.id, player_id=ids[player], position=position,
-                            role=_role(result, player), points=result.payouts[player])
-                     for position, player in enumerate(table.players)])
+    session.add_all([Payout(revision_id=revision.id, **values) for values in payout_values(table, result)])
     session.flush()
     return revision
 

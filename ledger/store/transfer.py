@@ -4,41 +4,43 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
-from sqlalchemy import Engine
-from sqlmodel import Session, col, select
+from sqlalchemy import Engine, insert
+from sqlmodel import Session, SQLModel, col, select
 
 from ledger.clock import as_utc
 from ledger.errors import LedgerError
 from ledger.rules.build import DealInput, build_facts
 from ledger.rules.contracts import PASS
 from ledger.rules.facts import DECLARER, MONTE, DealFacts, facts_from_dict
-from ledger.rules.scoring import score
+from ledger.rules.profiles import Profile
+from ledger.rules.scoring import DealResult, score
 from ledger.rules.seats import name_key
-from ledger.store.deals import evening_history, list_deals, write_revision
+from ledger.store.deals import evening_history, list_deals, payout_values, revision_values
 from ledger.store.engine import copy_sqlite
 from ledger.store.evenings import Table, list_evenings, start_evening, table_of
-from ledger.store.models import Deal, Evening, PaymentEntry, Player
+from ledger.store.models import Deal, DealRevision, Evening, PaymentEntry, Payout, Player, utcnow
 from ledger.store.money import record_payment
-from ledger.values import DealView
+from ledger.store.players import find_player
+from ledger.values import DealView, ImportSummary
 
 FORMAT = "calabresella-ledger"
-
-
-class AlreadyImported(LedgerError):
-    """The export's evening is in the ledger already."""
-
-    def __init__(self, exported: int, evening: int) -> None:
-        super().__init__(f"evening {exported} of the export is already in this ledger as evening {evening}")
-        self.evening = evening
 
 
 VERSION = 2
 """Version 2 stores each revision's facts; version 1 stored what was typed."""
 READS = (1, 2)
+STREAMED = ("evenings", "payments")
+"""The top-level arrays read one item at a time."""
+MAX_DEPTH = 12
+"""No export nests deeper (evenings, deals, revisions, facts, auction, call)."""
+MAX_CENTS = 10_000_000
+"""The most money a stake or a payment can be, as `paid` and `--stake` accept it."""
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -116,60 +118,240 @@ def export_csv(session: Session, evening: int | None = None) -> str:
     return out.getvalue()
 
 
-def import_data(session: Session, data: dict[str, Any]) -> list[int]:
-    """Replay an export: every revision is re-scored and must give the exported payouts. Returns new evenings."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise LedgerError(f"not a {FORMAT} export (the JSON has no \"format\": \"{FORMAT}\")")
-    version = data.get("version")
-    if version not in READS:
+def read_export(stream: BinaryIO) -> tuple[int, Iterator[tuple[str, Any]]]:
+    """The export's version, then its evenings and payments one at a time (`("evenings", item)`), streamed."""
+    import ijson
+
+    values = _top_level(ijson.basic_parse(stream, use_float=True))
+    header: dict[str, Any] = {}
+    for key, value in values:
+        if key in STREAMED:
+            version = check_header(header)
+            return version, itertools.chain([(key, value)], values)
+        header[key] = value
+    return check_header(header), iter(())
+
+
+def data_items(data: Any) -> tuple[int, Iterator[tuple[str, Any]]]:
+    """The same as `read_export` for an export already in memory."""
+    version = check_header(data)
+    return version, ((key, item) for key in STREAMED for item in data.get(key) or ())
+
+
+def check_header(header: Any) -> int:
+    """The export's version, or an error when it is not an export this ledger reads."""
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise LedgerError(f"not a {FORMAT} export (the JSON has no \"format\": \"{FORMAT}\" before its evenings)")
+    version = header.get("version")
+    if version not in READS or isinstance(version, bool):
         raise LedgerError(f"export version {version}: this ledger reads versions {', '.join(map(str, READS))}")
-    try:
-        evenings = data.get("evenings", [])
-        created = [_import_evening(session, item, version) for item in evenings]
-        renumbered = dict(zip([item["number"] for item in evenings], created, strict=True))
-        for item in data.get("payments", []):
-            _import_payment(session, item, renumbered)
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise LedgerError(f"not a valid export: a missing or bad field ({type(error).__name__}: {error})") from None
+    return version
+
+
+def _top_level(events: Iterator[tuple[str, Any]]) -> Iterator[tuple[str, Any]]:
+    """`(key, value)` for each top-level field; the arrays in `STREAMED` as one pair per item."""
+    if next(events, (None, None))[0] != "start_map":
+        raise LedgerError(f"not a {FORMAT} export (the JSON is not an object)")
+    for event, key in events:
+        if event == "end_map":
+            return
+        event, value = next(events)
+        if key in STREAMED and event == "start_array":
+            yield from ((key, item) for item in _array(events, 2))
+        else:
+            yield key, _value(event, value, events, 1)
+
+
+def _array(events: Iterator[tuple[str, Any]], depth: int) -> Iterator[Any]:
+    for event, value in events:
+        if event == "end_array":
+            return
+        yield _value(event, value, events, depth)
+
+
+def _value(event: str, value: Any, events: Iterator[tuple[str, Any]], depth: int) -> Any:
+    """One JSON value built from its parse events, refusing nesting deeper than any export has."""
+    if event not in ("start_map", "start_array"):
+        return value
+    if depth > MAX_DEPTH:
+        raise LedgerError(f"not a valid export: nested deeper than {MAX_DEPTH} levels")
+    if event == "start_array":
+        return list(_array(events, depth + 1))
+    built = {}
+    for event, key in events:
+        if event == "end_map":
+            break
+        built[key] = _value(*next(events), events, depth + 1)
+    return built
+
+
+class Importer:
+    """Replays an export's evenings and payments into the ledger, one at a time, and counts what it did.
+
+    Every revision is re-scored and must give the exported payouts. An evening already in the ledger (same
+    start and players) is skipped, and so is a payment already recorded, so an interrupted import resumes.
+    """
+
+    def __init__(self, version: int) -> None:
+        self.version = version
+        self.renumbered: dict[int, int] = {}
+        self.created: list[int] = []
+        self.skipped: list[int] = []
+        self.deals = self.payments = self.payments_skipped = 0
+
+    def add(self, session: Session, kind: str, item: Any) -> None:
+        """Write one evening or payment of the export (in the caller's transaction)."""
+        try:
+            if kind == "evenings":
+                self._evening(session, item)
+            else:
+                self._payment(session, item)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+            where = f"evening {_number(item)}: " if kind == "evenings" else "a payment: "
+            raise LedgerError(f"not a valid export: {where}a missing or bad field "
+                              f"({type(error).__name__}: {error})") from None
+
+    def summary(self) -> ImportSummary:
+        """What the import did so far."""
+        return ImportSummary(evenings=tuple(self.created), deals=self.deals, skipped=tuple(self.skipped),
+                             payments=self.payments, payments_skipped=self.payments_skipped)
+
+    def _evening(self, session: Session, item: dict[str, Any]) -> None:
+        number, started = _check_evening(item)
+        existing = _already_imported(session, item, started)
+        if existing is not None:
+            self.renumbered[number] = existing
+            self.skipped.append(existing)
+            return
+        table = start_evening(session, tuple(item["players"]), dealer=item["first_dealer"], profile=item["profile"],
+                              options=item["options"], stake=_amount(item["stake_cents"]),
+                              currency=item["currency"], place=item.get("place"), note=item.get("note"))
+        deals = item["deals"]
+        _check_keys(session, deals)
+        _write_deals(session, table, deals, _scored(table, item, self.version))
+        evening = table.evening
+        evening.started_at, evening.closed_at = started, _time(item.get("closed_at"))
+        evening.revision = sum(len(d["revisions"]) + (1 if d.get("voided_at") else 0) for d in deals)
+        session.add(evening)
+        session.flush()
+        self.renumbered[number] = table.number
+        self.created.append(table.number)
+        self.deals += len(deals)
+
+    def _payment(self, session: Session, item: dict[str, Any]) -> None:
+        """A payment of the export, checked like one typed with `paid`; one recorded already is skipped."""
+        cents = item["cents"]
+        if not _whole(cents, 1, MAX_CENTS):
+            raise LedgerError(f"not a valid export: a payment of {cents!r} cents "
+                              f"(a whole number from 1 to {MAX_CENTS})")
+        evening = self.renumbered.get(item["evening"]) if item.get("evening") is not None else None
+        paid_at = _time(item["paid_at"])
+        if _payment_recorded(session, item, evening, paid_at):
+            self.payments_skipped += 1
+            return
+        record_payment(session, item["payer"], item["payee"], _amount(cents),
+                       currency=item["currency"], evening=evening, note=item.get("note"), paid_at=paid_at)
+        self.payments += 1
+
+
+def stopped(error: LedgerError, kept: ImportSummary) -> LedgerError:
+    """The error that stopped an import, saying which evenings it had committed before and kept."""
+    if not kept.evenings:
+        return LedgerError(f"{error}; nothing of that evening was written")
+    return LedgerError(f"{error}; nothing of that evening was written, but the {len(kept.evenings)} evening(s) "
+                       f"before it are in the ledger (evenings {kept.evenings[0]} to {kept.evenings[-1]}): run the "
+                       "import again once the file is fixed, and they are skipped")
+
+
+def import_data(session: Session, data: Any) -> ImportSummary:
+    """Replay an export held in memory in the caller's transaction (see `Importer`)."""
+    version, items = data_items(data)
+    importer = Importer(version)
+    for kind, item in items:
+        importer.add(session, kind, item)
     session.flush()
-    return created
+    return importer.summary()
 
 
-def _import_payment(session: Session, item: dict[str, Any], renumbered: dict[int, int]) -> None:
-    """A payment of the export, checked like one typed with `paid`."""
-    cents = item["cents"]
-    if not isinstance(cents, int) or isinstance(cents, bool) or cents < 1:
-        raise LedgerError(f"not a valid export: a payment of {cents!r} cents (a whole number, at least 1)")
-    evening = renumbered.get(item["evening"]) if item.get("evening") is not None else None
-    record_payment(session, item["payer"], item["payee"], f"{cents / 100:.2f}", currency=item["currency"],
-                   evening=evening, note=item.get("note"), paid_at=_time(item["paid_at"]))
+def _number(item: Any) -> object:
+    return item.get("number") if isinstance(item, dict) else item
 
 
-def _import_evening(session: Session, item: dict[str, Any], version: int) -> int:
-    started = _time(item["started_at"])
-    clash = session.exec(select(Evening).where(Evening.started_at == started)).first()
-    if clash and [name_key(p) for p in table_of(session, clash).players] == [name_key(p) for p in item["players"]]:
-        raise AlreadyImported(item["number"], clash.id)  # type: ignore[arg-type]
-    table = start_evening(session, tuple(item["players"]), dealer=item["first_dealer"], profile=item["profile"],
-                          options=item["options"], stake=f"{item['stake_cents'] / 100:.2f}",
-                          currency=item["currency"], place=item.get("place"), note=item.get("note"))
-    evening = table.evening
-    evening.started_at = started or evening.started_at
+def _amount(cents: int) -> str:
+    return f"{cents // 100}.{cents % 100:02d}"
+
+
+def _whole(value: object, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _check_evening(item: dict[str, Any]) -> tuple[int, datetime]:
+    """The evening's number and start; an error for what no export of this ledger holds."""
+    number = item["number"]
+    if not _whole(number, 1, 2**31 - 1):
+        raise LedgerError(f"not a valid export: an evening numbered {number!r} (a whole number from 1)")
+    started = _time(item.get("started_at"))
+    if started is None:
+        raise LedgerError(f"not a valid export: evening {number} has no start time (started_at)")
+    if not _whole(item["stake_cents"], 0, MAX_CENTS):
+        raise LedgerError(f"not a valid export: evening {number} has stake_cents {item['stake_cents']!r} "
+                          f"(a whole number from 0 to {MAX_CENTS})")
+    numbers = [deal["number"] for deal in item["deals"]]
+    for deal_number in numbers:
+        if not _whole(deal_number, 1, 2**31 - 1) or numbers.count(deal_number) > 1:
+            raise LedgerError(f"not a valid export: evening {number} has a deal numbered {deal_number!r} "
+                              "(deal numbers are whole numbers from 1, each once)")
+    for deal in item["deals"]:
+        revisions = [rev["revision"] for rev in deal["revisions"]]
+        if not revisions or revisions != list(range(1, len(revisions) + 1)):
+            raise LedgerError(f"not a valid export: evening {number} deal {deal['number']} has revisions "
+                              f"{revisions} (they are numbered 1, 2, 3, ... in order)")
+    return number, started
+
+
+def _already_imported(session: Session, item: dict[str, Any], started: datetime) -> int | None:
+    """The ledger's evening with the same start and the same players, if the export's evening is in already."""
+    players = [name_key(p) for p in item["players"]]
+    for clash in session.exec(select(Evening).where(Evening.started_at == started)).all():
+        if [name_key(p) for p in table_of(session, clash).players] == players:
+            return clash.id
+    return None
+
+
+def _check_keys(session: Session, deals: list[dict[str, Any]]) -> None:
+    """Refuse an idempotency key that a deal of the ledger uses already."""
+    keys = [deal["key"] for deal in deals if deal.get("key")]
+    used = session.exec(select(Deal).where(col(Deal.key).in_(keys))).first() if keys else None
+    if used:
+        number = next(deal["number"] for deal in deals if deal.get("key") == used.key)
+        raise LedgerError(f"deal {number} of the export has key {used.key!r}, already used by deal {used.number} "
+                          f"of evening {used.evening_id}")
+
+
+def _scored(table: Table, item: dict[str, Any], version: int) -> list[list[tuple[DealFacts, DealResult]]]:
+    """Every revision of every deal re-scored; an error when the rules give other payouts than the export."""
+    profile = table.profile
     seated = dict(zip(item["players"], table.players, strict=True))
-    for deal_item in item["deals"]:
-        _import_deal(session, table, deal_item, seated, version)
-    evening.closed_at = _time(item.get("closed_at"))
-    evening.revision = sum(len(d["revisions"]) + (1 if d.get("voided_at") else 0) for d in item["deals"])
-    session.add(evening)
-    session.flush()
-    return table.number
+    scored = []
+    for deal in item["deals"]:
+        revisions = []
+        for rev in deal["revisions"]:
+            facts = _revision_facts(table, profile, rev, version, seated)
+            result = score(facts, profile)
+            if result.payouts != {seated[name]: points for name, points in rev["payouts"].items()}:
+                raise LedgerError(f"evening {item['number']} deal {deal['number']} revision {rev['revision']}: the "
+                                  f"export says {rev['payouts']} but the rules give {result.payouts}")
+            revisions.append((facts, result))
+        scored.append(revisions)
+    return scored
 
 
-def _revision_facts(table: Table, rev: dict[str, Any], version: int, seated: dict[str, str]) -> DealFacts:
+def _revision_facts(table: Table, profile: Profile, rev: dict[str, Any], version: int,
+                    seated: dict[str, str]) -> DealFacts:
     """A revision of the export as facts at the ledger's seats: version 2 stores facts, version 1 the typed text."""
     dealer = seated[rev["dealer"]]
     if version == 1:
-        return build_facts(DealInput.from_dict(rev["typed"]), table.profile, table.players, dealer)
+        return build_facts(DealInput.from_dict(rev["typed"]), profile, table.players, dealer)
     data = dict(rev["facts"])
     for field in ("declarer", "holder"):
         if data.get(field) not in (None, MONTE, DECLARER):
@@ -178,29 +360,45 @@ def _revision_facts(table: Table, rev: dict[str, Any], version: int, seated: dic
     return facts_from_dict(data, table.players, dealer)
 
 
-def _import_deal(session: Session, table: Table, item: dict[str, Any], seated: dict[str, str], version: int) -> None:
-    """One deal with every revision; `seated` maps the export's spelling of names to the ledger's."""
-    key = item.get("key")
-    used = session.exec(select(Deal).where(Deal.key == key)).first() if key else None
-    if used:
-        raise LedgerError(f"deal {item['number']} of the export has key {key!r}, already used by deal {used.number} "
-                          f"of evening {used.evening_id}")
-    deal = Deal(evening_id=table.number, number=item["number"], key=item.get("key"),
-                created_at=_time(item["created_at"]), voided_at=_time(item.get("voided_at")),
-                void_reason=item.get("void_reason"))
-    session.add(deal)
-    session.flush()
-    for rev in item["revisions"]:
-        facts = _revision_facts(table, rev, version, seated)
-        result = score(facts, table.profile)
-        if result.payouts != {seated[name]: points for name, points in rev["payouts"].items()}:
-            raise LedgerError(f"evening {table.number} deal {item['number']} revision {rev['revision']}: the export "
-                              f"says {rev['payouts']} but the rules give {result.payouts}")
-        row = write_revision(session, table, deal, rev["revision"], facts, result, rev.get("reason"))
-        row.recorded_at = _time(rev["recorded_at"]) or row.recorded_at
-        row.superseded_at = _time(rev.get("superseded_at"))
-        session.add(row)
-    session.flush()
+def _write_deals(session: Session, table: Table, deals: list[dict[str, Any]],
+                 scored: list[list[tuple[DealFacts, DealResult]]]) -> None:
+    """The evening's deals, revisions and payouts: three executemany inserts, ids from RETURNING."""
+    deal_ids = _insert(session, Deal, [{
+        "evening_id": table.number, "number": deal["number"], "key": deal.get("key") or None,
+        "created_at": _time(deal["created_at"]) or utcnow(), "voided_at": _time(deal.get("voided_at")),
+        "void_reason": deal.get("void_reason")} for deal in deals])
+    revisions = [(deal_id, rev, facts, result) for deal_id, deal, pairs in zip(deal_ids, deals, scored, strict=True)
+                 for rev, (facts, result) in zip(deal["revisions"], pairs, strict=True)]
+    revision_ids = _insert(session, DealRevision, [{
+        "deal_id": deal_id, "revision": rev["revision"], "reason": rev.get("reason"),
+        "recorded_at": _time(rev["recorded_at"]) or utcnow(), "superseded_at": _time(rev.get("superseded_at")),
+        **revision_values(table, facts, result)} for deal_id, rev, facts, result in revisions])
+    session.execute(insert(Payout.__table__), [  # type: ignore[attr-defined]
+        {"revision_id": revision_id, **values}
+        for revision_id, (_, _, _, result) in zip(revision_ids, revisions, strict=True)
+        for values in payout_values(table, result)])
+
+
+def _insert(session: Session, model: type[SQLModel], rows: list[dict[str, Any]]) -> list[int]:
+    """Insert the rows in one executemany; their new ids, in the rows' order."""
+    if not rows:
+        return []
+    table = model.__table__  # type: ignore[attr-defined]
+    statement = insert(table).returning(table.c.id, sort_by_parameter_order=True)
+    return list(session.execute(statement, rows).scalars())
+
+
+def _payment_recorded(session: Session, item: dict[str, Any], evening: int | None, paid_at: datetime | None) -> bool:
+    """Whether the ledger holds this payment already (same people, amount, currency, evening and time)."""
+    if paid_at is None:
+        return False
+    payer, payee = find_player(session, item["payer"]), find_player(session, item["payee"])
+    if payer is None or payee is None:
+        return False
+    return session.exec(select(PaymentEntry.id).where(
+        PaymentEntry.payer_id == payer.id, PaymentEntry.payee_id == payee.id, PaymentEntry.cents == item["cents"],
+        PaymentEntry.currency == item["currency"], PaymentEntry.evening_id == evening,
+        PaymentEntry.paid_at == paid_at)).first() is not None
 
 
 def backup_sqlite(engine: Engine, target: str) -> Path:
