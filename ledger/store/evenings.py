@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 
 from ledger.errors import LedgerError
 from ledger.rules.profiles import Profile, make_profile
-from ledger.rules.seats import check_seats, resolve_player
+from ledger.rules.seats import check_seats, name_key, resolve_player
 from ledger.store.models import Evening, Player, Seat, utcnow
 from ledger.store.players import ensure_player
 
@@ -64,13 +64,18 @@ def parse_currency(text: str) -> str:
 def start_evening(
     session: Session, players: tuple[str, ...], *, dealer: str | None = None, profile: str = "pagat",
     options: list[str] | dict[str, object] | None = None, stake: str = "0", currency: str = "EUR",
-    place: str | None = None, note: str | None = None,
+    place: str | None = None, note: str | None = None, known: dict[str, Player] | None = None,
 ) -> Table:
-    """Seat the players in turn order and pin the profile; new names become players."""
+    """Seat the players in turn order and pin the profile; new names become players.
+
+    `known`: players looked up before, by name key (an import keeps them across evenings); new ones are added.
+    """
     rules = make_profile(profile, options or [])
     check_seats(players, rules.seat_counts, rules.name)
     stake_cents, code = parse_cents(stake), parse_currency(currency)
-    people = [ensure_player(session, name) for name in players]
+    known = {} if known is None else known
+    people = [known.get(name_key(name)) or known.setdefault(name_key(name), ensure_player(session, name))
+              for name in players]
     names = tuple(p.name for p in people)
     first = resolve_player(dealer, names, "--dealer") if dealer else names[-1]
     ids = {p.name: p.id for p in people}

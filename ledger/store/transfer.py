@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from sqlalchemy import Engine, insert
+from sqlalchemy import Engine, func, insert, text
 from sqlmodel import Session, SQLModel, col, select
 
 from ledger.clock import as_utc
@@ -195,6 +195,7 @@ class Importer:
     def __init__(self, version: int) -> None:
         self.version = version
         self.renumbered: dict[int, int] = {}
+        self.players: dict[str, Player] = {}
         self.created: list[int] = []
         self.skipped: list[int] = []
         self.deals = self.payments = self.payments_skipped = 0
@@ -225,7 +226,8 @@ class Importer:
             return
         table = start_evening(session, tuple(item["players"]), dealer=item["first_dealer"], profile=item["profile"],
                               options=item["options"], stake=_amount(item["stake_cents"]),
-                              currency=item["currency"], place=item.get("place"), note=item.get("note"))
+                              currency=item["currency"], place=item.get("place"), note=item.get("note"),
+                              known=self.players)
         deals = item["deals"]
         _check_keys(session, deals)
         _write_deals(session, table, deals, _scored(table, item, self.version))
@@ -362,30 +364,43 @@ def _revision_facts(table: Table, profile: Profile, rev: dict[str, Any], version
 
 def _write_deals(session: Session, table: Table, deals: list[dict[str, Any]],
                  scored: list[list[tuple[DealFacts, DealResult]]]) -> None:
-    """The evening's deals, revisions and payouts: three executemany inserts, ids from RETURNING."""
-    deal_ids = _insert(session, Deal, [{
-        "evening_id": table.number, "number": deal["number"], "key": deal.get("key") or None,
+    """The evening's deals, revisions and payouts: three executemany inserts, ids reserved up front."""
+    deal_ids = _new_ids(session, Deal, len(deals))
+    _insert(session, Deal, [{
+        "id": deal_id, "evening_id": table.number, "number": deal["number"], "key": deal.get("key") or None,
         "created_at": _time(deal["created_at"]) or utcnow(), "voided_at": _time(deal.get("voided_at")),
-        "void_reason": deal.get("void_reason")} for deal in deals])
+        "void_reason": deal.get("void_reason")} for deal_id, deal in zip(deal_ids, deals, strict=True)])
     revisions = [(deal_id, rev, facts, result) for deal_id, deal, pairs in zip(deal_ids, deals, scored, strict=True)
                  for rev, (facts, result) in zip(deal["revisions"], pairs, strict=True)]
-    revision_ids = _insert(session, DealRevision, [{
-        "deal_id": deal_id, "revision": rev["revision"], "reason": rev.get("reason"),
+    revision_ids = _new_ids(session, DealRevision, len(revisions))
+    _insert(session, DealRevision, [{
+        "id": revision_id, "deal_id": deal_id, "revision": rev["revision"], "reason": rev.get("reason"),
         "recorded_at": _time(rev["recorded_at"]) or utcnow(), "superseded_at": _time(rev.get("superseded_at")),
-        **revision_values(table, facts, result)} for deal_id, rev, facts, result in revisions])
-    session.execute(insert(Payout.__table__), [  # type: ignore[attr-defined]
-        {"revision_id": revision_id, **values}
-        for revision_id, (_, _, _, result) in zip(revision_ids, revisions, strict=True)
-        for values in payout_values(table, result)])
+        **revision_values(table, facts, result)}
+        for revision_id, (deal_id, rev, facts, result) in zip(revision_ids, revisions, strict=True)])
+    _insert(session, Payout, [{"revision_id": revision_id, **values}
+                              for revision_id, (_, _, _, result) in zip(revision_ids, revisions, strict=True)
+                              for values in payout_values(table, result)])
 
 
-def _insert(session: Session, model: type[SQLModel], rows: list[dict[str, Any]]) -> list[int]:
-    """Insert the rows in one executemany; their new ids, in the rows' order."""
-    if not rows:
-        return []
+def _new_ids(session: Session, model: type[SQLModel], count: int) -> list[int]:
+    """Ids for `count` new rows: from the table's sequence on PostgreSQL; on SQLite the ones after the largest,
+    which no one else can take (the transaction holds the write lock from its start)."""
     table = model.__table__  # type: ignore[attr-defined]
-    statement = insert(table).returning(table.c.id, sort_by_parameter_order=True)
-    return list(session.execute(statement, rows).scalars())
+    if not count:
+        return []
+    if session.get_bind().dialect.name == "postgresql":
+        return list(session.execute(text("SELECT nextval(pg_get_serial_sequence(:table, 'id')) "
+                                         "FROM generate_series(1, :count)"),
+                                    {"table": table.name, "count": count}).scalars())
+    largest = session.execute(select(func.max(table.c.id))).scalar() or 0
+    return list(range(largest + 1, largest + count + 1))
+
+
+def _insert(session: Session, model: type[SQLModel], rows: list[dict[str, Any]]) -> None:
+    """Insert the rows in one executemany."""
+    if rows:
+        session.execute(insert(model.__table__), rows)  # type: ignore[attr-defined]
 
 
 def _payment_recorded(session: Session, item: dict[str, Any], evening: int | None, paid_at: datetime | None) -> bool:
