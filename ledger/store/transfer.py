@@ -21,6 +21,7 @@ from ledger.rules.facts import DECLARER, MONTE, DealFacts, facts_from_dict
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult, score
 from ledger.rules.seats import name_key
+from ledger.spreadsheet import safe_cell
 from ledger.store.deals import evening_history, list_deals, payout_values, revision_values
 from ledger.store.engine import copy_sqlite
 from ledger.store.evenings import Table, list_evenings, start_evening, table_of
@@ -100,7 +101,7 @@ CSV_COLUMNS = ["evening", "deal", "revision", "voided", "dealer", "declarer", "p
 
 
 def export_csv(session: Session, evening: int | None = None) -> str:
-    """One row per seated player per deal (current revisions, voided deals marked)."""
+    """One row per seated player per deal (current revisions, voided deals marked); text never read as a formula."""
     out = io.StringIO()
     writer = csv.DictWriter(out, CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
@@ -111,10 +112,10 @@ def export_csv(session: Session, evening: int | None = None) -> str:
             facts = view.to_dict()
             for player, points in view.payouts.items():
                 row = {k: facts.get(k) for k in CSV_COLUMNS if k in facts}
-                writer.writerow({**row, "evening": table.number, "deal": view.number, "player": player,
-                                 "role": view.roles[player], "points": points,
-                                 "money_cents": points * table.evening.stake_cents,
-                                 "currency": table.evening.currency})
+                row = {**row, "evening": table.number, "deal": view.number, "player": player,
+                       "role": view.roles[player], "points": points, "money_cents": points * table.evening.stake_cents,
+                       "currency": table.evening.currency}
+                writer.writerow({key: safe_cell(value) for key, value in row.items()})
     return out.getvalue()
 
 
