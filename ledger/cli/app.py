@@ -52,10 +52,10 @@ def _usage_error(error: Exception) -> int:
     return code
 
 
-def new_app(name: str, help_text: str) -> typer.Typer:
+def new_app(name: str, help_text: str, cls: type[LedgerGroup] = LedgerGroup) -> typer.Typer:
     """A (sub)command group with the ledger's error handling."""
     return typer.Typer(
-        name=name, help=help_text, cls=LedgerGroup, no_args_is_help=True, rich_markup_mode="rich", add_completion=False,
+        name=name, help=help_text, cls=cls, no_args_is_help=True, rich_markup_mode="rich", add_completion=False,
         pretty_exceptions_show_locals=False, context_settings={"help_option_names": ["-h", "--help"]},
     )
 
