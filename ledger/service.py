@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from ledger.rules.build import DealInput
 from ledger.rules.facts import DealFacts
@@ -235,20 +235,25 @@ class Ledger:
 
     def export(self, *, evening: int | None = None, fmt: str = "json") -> str:
         """The whole ledger (or one evening) as a JSON export, every revision and void, or as CSV."""
-        import json
+        import io
 
+        out = io.StringIO()
+        self.export_to(out, evening=evening, fmt=fmt)
+        return out.getvalue()
+
+    def export_to(self, out: TextIO, *, evening: int | None = None, fmt: str = "json") -> None:
+        """`export`, written into `out` one evening at a time."""
         from ledger.errors import LedgerError
+        from ledger.store.engine import reading, transaction
         from ledger.store.evenings import get_table
-        from ledger.store.transfer import export_csv, export_data
+        from ledger.store.transfer import write_csv, write_export
 
         if fmt not in ("json", "csv"):
             raise LedgerError(f"--format {fmt!r}: json or csv")
-        with self._session() as session:
+        with transaction(reading(self.engine)) as session:
             if evening is not None:
                 get_table(session, evening)
-            if fmt == "csv":
-                return export_csv(session, evening)
-            return json.dumps(export_data(session, evening), ensure_ascii=False, indent=1) + "\n"
+            (write_csv if fmt == "csv" else write_export)(session, out, evening)
 
     def import_data(self, data: Any) -> ImportSummary:
         """Replay an export held in memory in one transaction (see `import_file`)."""

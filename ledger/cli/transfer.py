@@ -15,6 +15,7 @@ from ledger.cli.app import JsonFlag, db_url, new_app, print_json
 from ledger.cli.options import EveningOption
 from ledger.cli.render import console
 from ledger.cli.session import open_ledger
+from ledger.errors import LedgerError
 
 if TYPE_CHECKING:
     from ledger.values import ImportSummary
@@ -38,12 +39,19 @@ def export(
     calabresella export --evening 3 --format csv --out evening3.csv
     """
     with open_ledger(ctx) as ledger:
-        text = ledger.export(evening=evening, fmt=fmt)
-    if out is None:
-        sys.stdout.write(text)
-    else:
-        out.write_text(text, encoding="utf-8")
-        console.print(f"Wrote {out}.")
+        if out is None:
+            ledger.export_to(sys.stdout, evening=evening, fmt=fmt)
+            return
+        partial = out.with_name(out.name + ".part")
+        try:
+            with partial.open("w", encoding="utf-8", newline="") as stream:
+                ledger.export_to(stream, evening=evening, fmt=fmt)
+            partial.replace(out)
+        except OSError as error:
+            raise LedgerError(f"--out {str(out)!r}: cannot write it ({error.strerror})") from None
+        finally:
+            partial.unlink(missing_ok=True)
+    console.print(f"Wrote {out}.")
 
 
 def import_(

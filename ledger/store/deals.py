@@ -47,7 +47,7 @@ def facts_of(table: Table, row: DealRevision) -> DealFacts:
     )
 
 
-def _view(table: Table, deal: Deal, row: DealRevision, payouts: Iterable[Payout]) -> DealView:
+def _view(table: Table, deal: Deal, row: DealRevision, payouts: Iterable[Any]) -> DealView:
     names = table.names
     ordered = sorted(payouts, key=lambda p: p.position)
     return DealView(
@@ -66,11 +66,12 @@ def _view(table: Table, deal: Deal, row: DealRevision, payouts: Iterable[Payout]
     )
 
 
-def _payouts(session: Session, revision_ids: list[int]) -> dict[int, list[Payout]]:
-    """The payouts of the given revisions, in one statement."""
-    by_revision: defaultdict[int, list[Payout]] = defaultdict(list)
+def _payouts(session: Session, revision_ids: list[int]) -> dict[int, list[Any]]:
+    """The payouts of the given revisions (plain rows, not objects: they are only read), in one statement."""
+    by_revision: defaultdict[int, list[Any]] = defaultdict(list)
     if revision_ids:
-        for payout in session.exec(select(Payout).where(col(Payout.revision_id).in_(revision_ids))).all():
+        columns = (Payout.revision_id, Payout.player_id, Payout.position, Payout.role, Payout.points)
+        for payout in session.exec(select(*columns).where(col(Payout.revision_id).in_(revision_ids))).all():
             by_revision[payout.revision_id].append(payout)
     return by_revision
 

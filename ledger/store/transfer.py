@@ -5,10 +5,11 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+import json
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TextIO
 
 from sqlalchemy import Engine, func, insert, text
 from sqlmodel import Session, SQLModel, col, select
@@ -81,18 +82,36 @@ def _facts(view: DealView) -> dict[str, Any]:
     }
 
 
+def _tables(session: Session, evening: int | None) -> list[Table]:
+    """The evenings to export, oldest first."""
+    return [t for t in reversed(list_evenings(session)) if evening is None or t.number == evening]
+
+
+def _payments(session: Session, evening: int | None) -> list[dict[str, Any]]:
+    """The payments to export, in the order they were recorded."""
+    names = {p.id: p.name for p in session.exec(select(Player)).all()}
+    query = select(PaymentEntry).order_by(col(PaymentEntry.id))
+    if evening is not None:
+        query = query.where(PaymentEntry.evening_id == evening)
+    return [{"payer": names[p.payer_id], "payee": names[p.payee_id], "cents": p.cents, "currency": p.currency,
+             "evening": p.evening_id, "note": p.note, "paid_at": _iso(p.paid_at)} for p in session.exec(query).all()]
+
+
 def export_data(session: Session, evening: int | None = None) -> dict[str, Any]:
     """The whole ledger (or one evening) as plain data, every revision and void included."""
-    tables = [t for t in reversed(list_evenings(session)) if evening is None or t.number == evening]
-    names = {p.id: p.name for p in session.exec(select(Player)).all()}
-    payments = session.exec(select(PaymentEntry).order_by(col(PaymentEntry.id))).all()
-    return {
-        "format": FORMAT, "version": VERSION,
-        "evenings": [_evening_data(session, t) for t in tables],
-        "payments": [{"payer": names[p.payer_id], "payee": names[p.payee_id], "cents": p.cents,
-                      "currency": p.currency, "evening": p.evening_id, "note": p.note, "paid_at": _iso(p.paid_at)}
-                     for p in payments if evening is None or p.evening_id == evening],
-    }
+    return {"format": FORMAT, "version": VERSION,
+            "evenings": [_evening_data(session, t) for t in _tables(session, evening)],
+            "payments": _payments(session, evening)}
+
+
+def write_export(session: Session, out: TextIO, evening: int | None = None) -> None:
+    """`export_data` written into `out` as JSON one evening at a time, each evening and payment on a line."""
+    out.write(f'{{"format": "{FORMAT}", "version": {VERSION},\n "evenings": [')
+    for index, table in enumerate(_tables(session, evening)):
+        out.write(("\n  " if index == 0 else ",\n  ") + json.dumps(_evening_data(session, table), ensure_ascii=False))
+    out.write('\n ],\n "payments": [')
+    out.write(",".join("\n  " + json.dumps(item, ensure_ascii=False) for item in _payments(session, evening)))
+    out.write("\n ]\n}\n")
 
 
 CSV_COLUMNS = ["evening", "deal", "revision", "voided", "dealer", "declarer", "partner", "contract", "aggravation",
@@ -100,22 +119,25 @@ CSV_COLUMNS = ["evening", "deal", "revision", "voided", "dealer", "declarer", "p
                "amount", "player", "role", "points", "money_cents", "currency", "explanation"]
 
 
-def export_csv(session: Session, evening: int | None = None) -> str:
+def write_csv(session: Session, out: TextIO, evening: int | None = None) -> None:
     """One row per seated player per deal (current revisions, voided deals marked); text never read as a formula."""
-    out = io.StringIO()
     writer = csv.DictWriter(out, CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
-    for table in reversed(list_evenings(session)):
-        if evening is not None and table.number != evening:
-            continue
+    for table in _tables(session, evening):
+        stake, currency = table.evening.stake_cents, table.evening.currency
         for view in list_deals(session, table):
             facts = view.to_dict()
             for player, points in view.payouts.items():
-                row = {k: facts.get(k) for k in CSV_COLUMNS if k in facts}
-                row = {**row, "evening": table.number, "deal": view.number, "player": player,
-                       "role": view.roles[player], "points": points, "money_cents": points * table.evening.stake_cents,
-                       "currency": table.evening.currency}
+                row = {**{k: facts.get(k) for k in CSV_COLUMNS if k in facts}, "evening": table.number,
+                       "deal": view.number, "player": player, "role": view.roles[player], "points": points,
+                       "money_cents": points * stake, "currency": currency}
                 writer.writerow({key: safe_cell(value) for key, value in row.items()})
+
+
+def export_csv(session: Session, evening: int | None = None) -> str:
+    """`write_csv` as a string."""
+    out = io.StringIO()
+    write_csv(session, out, evening)
     return out.getvalue()
 
 
