@@ -46,8 +46,11 @@ if TYPE_CHECKING:
     from ledger.store.transfer import Importer
 
 T = TypeVar("T")
-IMPORT_BATCH_SECONDS = 0.25
+IMPORT_BATCH_SECONDS = 0.75
 """An import commits at least this often, so a scorekeeper recording meanwhile waits a moment, not the import."""
+IMPORT_PAUSE_SECONDS = 0.11
+"""On SQLite an import rests this long between batches: longer than a waiting writer's longest poll (100 ms), so
+it takes the lock in between instead of being overtaken batch after batch."""
 Deal = DealInput | str
 """A deal as the facts typed (`DealInput`) or as one line of the quick syntax (`"bruno solo 22"`)."""
 
@@ -284,9 +287,17 @@ class Ledger:
             try:
                 while _json_errors(path, lambda: self._import_batch(importer, items, stream.tell, progress)):
                     kept = importer.summary()
+                    self._let_others_write()
             except LedgerError as error:
                 raise stopped(error, kept) from None
             return importer.summary()
+
+    def _let_others_write(self) -> None:
+        """Between two batches of an import on SQLite, give a writer waiting for the lock its turn."""
+        import time
+
+        if self.engine.url.get_backend_name() == "sqlite":
+            time.sleep(IMPORT_PAUSE_SECONDS)
 
     def _import_batch(self, importer: Importer, items: Iterator[tuple[str, Any]], position: Callable[[], int],
                       progress: Callable[[int, int], None] | None) -> bool:
