@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import func, insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -165,8 +165,8 @@ def write_revision(session: Session, table: Table, deal: Deal, number: int, fact
                             **revision_values(table, facts, result))
     session.add(revision)
     session.flush()
-    session.add_all([Payout(revision_id=revision.id, **values) for values in payout_values(table, result)])
-    session.flush()
+    session.execute(insert(Payout.__table__),  # type: ignore[attr-defined]
+                    [{"revision_id": revision.id, **values} for values in payout_values(table, result)])
     return revision
 
 
@@ -224,10 +224,15 @@ def _supersede(session: Session, table: Table, deal: Deal, old: DealRevision, fa
 
 
 def _recorded(session: Session, table: Table, deal: Deal, row: DealRevision, result: DealResult | None,
-              counter: int, duplicate: bool = False) -> Recorded:
-    view = _views(session, table, [(deal, row)])[0]
+              counter: int, duplicate: bool = False, dealer_next: str | None = None) -> Recorded:
+    """What a write did; payouts just written come from `result` and are not read back."""
+    if result is None:
+        view = _views(session, table, [(deal, row)])[0]
+    else:
+        view = _view(table, deal, row, [Payout(**values) for values in payout_values(table, result)])
     return Recorded(evening=table.number, deal=view, result=result, totals=totals(session, table),
-                    evening_revision=counter, next_dealer=next_dealer(session, table), duplicate=duplicate)
+                    evening_revision=counter, next_dealer=dealer_next or next_dealer(session, table),
+                    duplicate=duplicate)
 
 
 def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str | None = None,
@@ -253,7 +258,8 @@ def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str
         raise LedgerError(f"--key {key!r} was taken by another deal recorded at the same moment; nothing "
                           "written: look at `calabresella deals`") from None
     revision = write_revision(session, table, deal, 1, facts, result, None)
-    return _recorded(session, table, deal, revision, result, _bump(session, table))
+    return _recorded(session, table, deal, revision, result, _bump(session, table),
+                     dealer_next=seat_after(table.players, dealt_by))
 
 
 def get_deal(session: Session, table: Table, number: int) -> Deal:

@@ -117,9 +117,8 @@ def get_table(session: Session, number: int | None = None, *, open_only: bool = 
 
 def lock(session: Session, table: Table) -> Evening:
     """Hold the evening's row until commit (PostgreSQL), so concurrent writers number deals one by one."""
-    locked = session.exec(select(Evening).where(Evening.id == table.number).with_for_update()).one()
-    session.refresh(locked)
-    return locked
+    return session.exec(select(Evening).where(Evening.id == table.number).with_for_update()
+                        .execution_options(populate_existing=True)).one()
 
 
 def close_evening(session: Session, table: Table) -> Table:
