@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from functools import cached_property
 
 from sqlalchemy import func
 from sqlmodel import Session, select
@@ -26,12 +28,12 @@ class Table:
     players: tuple[str, ...]
     ids: dict[str, int]
 
-    @property
+    @cached_property
     def profile(self) -> Profile:
         """The profile and options pinned when the evening started."""
         return make_profile(self.evening.profile, self.evening.options)
 
-    @property
+    @cached_property
     def names(self) -> dict[int, str]:
         """Each seated player's name by id."""
         return {pid: name for name, pid in self.ids.items()}
@@ -134,5 +136,11 @@ def close_evening(session: Session, table: Table) -> Table:
 
 
 def list_evenings(session: Session) -> list[Table]:
-    """Every evening, newest first."""
-    return [table_of(session, e) for e in session.exec(select(Evening).order_by(Evening.id.desc())).all()]  # type: ignore[union-attr]
+    """Every evening, newest first, with its seats: two statements."""
+    evenings = session.exec(select(Evening).order_by(Evening.id.desc())).all()  # type: ignore[union-attr]
+    seated: defaultdict[int, list[tuple[str, int]]] = defaultdict(list)
+    for evening_id, name, pid in session.exec(select(Seat.evening_id, Player.name, Player.id)
+                                              .join(Player, Seat.player_id == Player.id)
+                                              .order_by(Seat.evening_id, Seat.position)).all():
+        seated[evening_id].append((name, pid))
+    return [Table(e, tuple(name for name, _ in seated[e.id]), dict(seated[e.id])) for e in evenings]  # type: ignore[index]

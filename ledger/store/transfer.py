@@ -23,7 +23,7 @@ from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult, score
 from ledger.rules.seats import name_key
 from ledger.spreadsheet import safe_cell
-from ledger.store.deals import evening_history, list_deals, payout_values, revision_values
+from ledger.store.deals import evenings_history, list_deals, payout_values, revision_values
 from ledger.store.engine import copy_sqlite
 from ledger.store.evenings import Table, list_evenings, start_evening, table_of
 from ledger.store.models import Deal, DealRevision, Evening, PaymentEntry, Payout, Player, utcnow
@@ -41,6 +41,8 @@ STREAMED = ("evenings", "payments")
 """The top-level arrays read one item at a time."""
 MAX_DEPTH = 12
 """No export nests deeper (evenings, deals, revisions, facts, auction, call)."""
+CHUNK = 200
+"""Evenings an export reads together."""
 MAX_CENTS = 10_000_000
 """The most money a stake or a payment can be, as `paid` and `--stake` accept it."""
 
@@ -54,10 +56,10 @@ def _time(text: str | None) -> datetime | None:
     return as_utc(datetime.fromisoformat(text)) if text else None
 
 
-def _evening_data(session: Session, table: Table) -> dict[str, Any]:
+def _evening_data(table: Table, history: list[tuple[Deal, list[DealView]]]) -> dict[str, Any]:
     e = table.evening
     deals = []
-    for deal, revisions in evening_history(session, table):
+    for deal, revisions in history:
         deals.append({"number": deal.number, "key": deal.key, "created_at": _iso(deal.created_at),
                       "voided_at": _iso(deal.voided_at), "void_reason": deal.void_reason, "revisions": [{
                           "revision": v.revision, "recorded_at": _iso(v.recorded_at),
@@ -72,6 +74,15 @@ def _evening_data(session: Session, table: Table) -> dict[str, Any]:
     }
 
 
+def _evenings_data(session: Session, evening: int | None) -> Iterator[dict[str, Any]]:
+    """The evenings to export, oldest first, read `CHUNK` evenings at a time (three statements each)."""
+    tables = [t for t in reversed(list_evenings(session)) if evening is None or t.number == evening]
+    for start in range(0, len(tables), CHUNK):
+        chunk = tables[start:start + CHUNK]
+        for table, history in zip(chunk, evenings_history(session, chunk), strict=True):
+            yield _evening_data(table, history)
+
+
 def _facts(view: DealView) -> dict[str, Any]:
     """A revision's facts as an export writes them (players by name; see `facts_to_dict`)."""
     return {
@@ -80,11 +91,6 @@ def _facts(view: DealView) -> dict[str, Any]:
         "passed_before": view.passed_before,
         "auction": [[seat, None if call == PASS else call] for seat, call in view.auction],
     }
-
-
-def _tables(session: Session, evening: int | None) -> list[Table]:
-    """The evenings to export, oldest first."""
-    return [t for t in reversed(list_evenings(session)) if evening is None or t.number == evening]
 
 
 def _payments(session: Session, evening: int | None) -> list[dict[str, Any]]:
@@ -100,15 +106,15 @@ def _payments(session: Session, evening: int | None) -> list[dict[str, Any]]:
 def export_data(session: Session, evening: int | None = None) -> dict[str, Any]:
     """The whole ledger (or one evening) as plain data, every revision and void included."""
     return {"format": FORMAT, "version": VERSION,
-            "evenings": [_evening_data(session, t) for t in _tables(session, evening)],
+            "evenings": list(_evenings_data(session, evening)),
             "payments": _payments(session, evening)}
 
 
 def write_export(session: Session, out: TextIO, evening: int | None = None) -> None:
     """`export_data` written into `out` as JSON one evening at a time, each evening and payment on a line."""
     out.write(f'{{"format": "{FORMAT}", "version": {VERSION},\n "evenings": [')
-    for index, table in enumerate(_tables(session, evening)):
-        out.write(("\n  " if index == 0 else ",\n  ") + json.dumps(_evening_data(session, table), ensure_ascii=False))
+    for index, data in enumerate(_evenings_data(session, evening)):
+        out.write(("\n  " if index == 0 else ",\n  ") + json.dumps(data, ensure_ascii=False))
     out.write('\n ],\n "payments": [')
     out.write(",".join("\n  " + json.dumps(item, ensure_ascii=False) for item in _payments(session, evening)))
     out.write("\n ]\n}\n")
@@ -123,7 +129,9 @@ def write_csv(session: Session, out: TextIO, evening: int | None = None) -> None
     """One row per seated player per deal (current revisions, voided deals marked); text never read as a formula."""
     writer = csv.DictWriter(out, CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
-    for table in _tables(session, evening):
+    for table in reversed(list_evenings(session)):
+        if evening is not None and table.number != evening:
+            continue
         stake, currency = table.evening.stake_cents, table.evening.currency
         for view in list_deals(session, table):
             facts = view.to_dict()
