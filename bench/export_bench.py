@@ -3,8 +3,9 @@
     python bench/export_bench.py [--deals 10000] [--repeat 5]
 
 The ledger is the example evening repeated, imported once. Each turn runs the real command in a fresh process
-(`export --out`) and then the baseline in this process: four queries (evenings with their seats, deals,
-revisions, payouts) and one `json.dump` of their rows into a file. Prints each time and the median ratio.
+(`export --out`, start-up included), the library's `Ledger.export_to` in this process, and the baseline in this
+process: four queries (evenings with their seats, deals, revisions, payouts) and one `json.dump` of their rows
+into a file. Prints each time and the median ratios.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from workload import calabresella, write_export
+
+from ledger import Ledger
 
 QUERIES = {
     "evenings": "SELECT e.*, group_concat(s.player_id) AS seats FROM evening e JOIN seat s ON s.evening_id = e.id "
@@ -58,14 +61,24 @@ def main() -> None:
                        stdout=subprocess.DEVNULL)
         print(f"{deals:,} deals; {args.repeat} turns")
         command = [calabresella(), "--db", str(database), "export", "--out", str(work / "out.json")]
-        ratios = []
-        for turn in range(args.repeat):
-            ours = timed(lambda: subprocess.run(command, check=True, stdout=subprocess.DEVNULL))
-            raw = timed(lambda: raw_export(database, work / "raw.json"))
-            ratios.append(ours / raw)
-            print(f"turn {turn + 1}: export {ours:5.2f} s   raw 4 queries + json.dump {raw:5.2f} s   "
-                  f"ratio {ours / raw:4.1f}x", flush=True)
-        print(f"median ratio {statistics.median(ratios):.1f}x (target <= 3x)")
+        ratios, library_ratios = [], []
+        with Ledger(str(database)) as ledger:
+            for turn in range(args.repeat):
+                ours = timed(lambda: subprocess.run(command, check=True, stdout=subprocess.DEVNULL))
+                library = timed(lambda: library_export(ledger, work / "library.json"))
+                raw = timed(lambda: raw_export(database, work / "raw.json"))
+                ratios.append(ours / raw)
+                library_ratios.append(library / raw)
+                print(f"turn {turn + 1}: export command {ours:5.2f} s   Ledger.export_to {library:5.2f} s   "
+                      f"raw 4 queries + json.dump {raw:5.2f} s   ratios {ours / raw:4.1f}x, {library / raw:4.1f}x",
+                      flush=True)
+        print(f"median ratio: command {statistics.median(ratios):.1f}x, library "
+              f"{statistics.median(library_ratios):.1f}x (target <= 3x)")
+
+
+def library_export(ledger: Ledger, target: Path) -> None:
+    with target.open("w", encoding="utf-8") as out:
+        ledger.export_to(out)
 
 
 if __name__ == "__main__":
