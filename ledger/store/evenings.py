@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import cached_property
 
-from sqlalchemy import func
+from sqlalchemy import func, insert
 from sqlmodel import Session, select
 
 from ledger.errors import LedgerError
@@ -85,9 +85,8 @@ def start_evening(
                       first_dealer_id=ids[first], place=place, note=note)
     session.add(evening)
     session.flush()
-    for position, person in enumerate(people):
-        session.add(Seat(evening_id=evening.id, position=position, player_id=person.id))
-    session.flush()
+    session.execute(insert(Seat.__table__), [{"evening_id": evening.id, "position": position, "player_id": person.id}
+                                             for position, person in enumerate(people)])  # type: ignore[attr-defined]
     return Table(evening, names, ids)  # type: ignore[arg-type]
 
 

@@ -416,7 +416,8 @@ def _write_deals(session: Session, table: Table, deals: list[dict[str, Any]],
 
 def _new_ids(session: Session, model: type[SQLModel], count: int) -> list[int]:
     """Ids for `count` new rows: from the table's sequence on PostgreSQL; on SQLite the ones after the largest,
-    which no one else can take (the transaction holds the write lock from its start)."""
+    which no one else can take (the transaction holds the write lock from its start), remembered in the session
+    so the next evening of the same transaction needs no query."""
     table = model.__table__  # type: ignore[attr-defined]
     if not count:
         return []
@@ -424,7 +425,10 @@ def _new_ids(session: Session, model: type[SQLModel], count: int) -> list[int]:
         return list(session.execute(text("SELECT nextval(pg_get_serial_sequence(:table, 'id')) "
                                          "FROM generate_series(1, :count)"),
                                     {"table": table.name, "count": count}).scalars())
-    largest = session.execute(select(func.max(table.c.id))).scalar() or 0
+    largest = session.info.get(("largest id", table.name))
+    if largest is None:
+        largest = session.execute(select(func.max(table.c.id))).scalar() or 0
+    session.info[("largest id", table.name)] = largest + count
     return list(range(largest + 1, largest + count + 1))
 
 
