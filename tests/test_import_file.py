@@ -113,6 +113,8 @@ HOSTILE: dict[str, tuple[Callable[[], Any], str]] = {
     "huge stake": (lambda: _set(lambda d: d["evenings"][0].update(stake_cents=10**18)), "stake_cents 1000000000"),
     "negative stake": (lambda: _set(lambda d: d["evenings"][0].update(stake_cents=-10)), "stake_cents -10"),
     "fractional stake": (lambda: _set(lambda d: d["evenings"][0].update(stake_cents=0.5)), "stake_cents 0.5"),
+    "repeated key": (lambda: _set(lambda d: [_deal(d, i).update(key="tablet-1") for i in (0, 1)]),
+                     "two deals of one evening have the key 'tablet-1'"),
     "missing field": (lambda: _set(lambda d: _deal(d).pop("revisions")), "evening 1: a missing or bad field"),
     "payouts not a map": (lambda: _set(lambda d: _deal(d)["revisions"][0].update(payouts=[1])), "bad field"),
 }

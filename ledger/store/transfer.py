@@ -6,6 +6,7 @@ import csv
 import io
 import itertools
 import json
+from collections import Counter
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -329,9 +330,9 @@ def _check_evening(item: dict[str, Any]) -> tuple[int, datetime]:
     if not _whole(item["stake_cents"], 0, MAX_CENTS):
         raise LedgerError(f"not a valid export: evening {number} has stake_cents {item['stake_cents']!r} "
                           f"(a whole number from 0 to {MAX_CENTS})")
-    numbers = [deal["number"] for deal in item["deals"]]
-    for deal_number in numbers:
-        if not _whole(deal_number, 1, 2**31 - 1) or numbers.count(deal_number) > 1:
+    numbers = Counter(deal["number"] for deal in item["deals"])
+    for deal_number, count in numbers.items():
+        if not _whole(deal_number, 1, 2**31 - 1) or count > 1:
             raise LedgerError(f"not a valid export: evening {number} has a deal numbered {deal_number!r} "
                               "(deal numbers are whole numbers from 1, each once)")
     for deal in item["deals"]:
@@ -354,6 +355,9 @@ def _already_imported(session: Session, item: dict[str, Any], started: datetime)
 def _check_keys(session: Session, deals: list[dict[str, Any]]) -> None:
     """Refuse an idempotency key that a deal of the ledger uses already."""
     keys = [deal["key"] for deal in deals if deal.get("key")]
+    twice = next((key for key, count in Counter(keys).items() if count > 1), None)
+    if twice is not None:
+        raise LedgerError(f"not a valid export: two deals of one evening have the key {twice!r}")
     used = session.exec(select(Deal).where(col(Deal.key).in_(keys))).first() if keys else None
     if used:
         number = next(deal["number"] for deal in deals if deal.get("key") == used.key)
