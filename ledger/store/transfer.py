@@ -26,7 +26,7 @@ from ledger.rules.seats import name_key
 from ledger.spreadsheet import safe_cell
 from ledger.store.deals import evenings_history, list_deals, payout_values, revision_values
 from ledger.store.engine import copy_sqlite
-from ledger.store.evenings import Table, list_evenings, start_evening, table_of
+from ledger.store.evenings import Table, get_table, list_evenings, start_evening
 from ledger.store.models import Deal, DealRevision, Evening, PaymentEntry, Payout, Player, utcnow
 from ledger.store.money import record_payment
 from ledger.store.players import find_player
@@ -346,9 +346,9 @@ def _check_evening(item: dict[str, Any]) -> tuple[int, datetime]:
 def _already_imported(session: Session, item: dict[str, Any], started: datetime) -> int | None:
     """The ledger's evening with the same start and the same players, if the export's evening is in already."""
     players = [name_key(p) for p in item["players"]]
-    for clash in session.exec(select(Evening).where(Evening.started_at == started)).all():
-        if [name_key(p) for p in table_of(session, clash).players] == players:
-            return clash.id
+    for clash in session.exec(select(Evening.id).where(Evening.started_at == started)).all():
+        if [name_key(p) for p in get_table(session, clash).players] == players:
+            return clash
     return None
 
 
