@@ -2,9 +2,9 @@
 
 Drives the real command, in a pseudo-terminal (prompt_toolkit drawing every prompt) and through a pipe
 (plain lines), and times each deal from the line sent to the totals shown (the `Next deal:` line printed
-right after the totals table). For comparison, in this process with the same engine settings (WAL,
-synchronous=FULL, BEGIN IMMEDIATE): the library's work for one deal in one transaction, and a bare
-commit of a one-row insert.
+right after the totals table). The baseline, taken in turns with the deals through the pipe: in this
+process, a one-row insert committed on a ledger opened as the ledger opens it (WAL, synchronous=FULL,
+BEGIN IMMEDIATE, foreign keys). Also the library's work for one deal in one transaction.
 
     python bench/play_bench.py [--deals 500] [--mode pty|pipe|both]
 """
@@ -13,21 +13,23 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pexpect
 from sqlalchemy import text
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from workload import calabresella
+
 from ledger.rules.quick import parse_quick_line
 from ledger.rules.seats import seat_after
 from ledger.store.deals import record_deal
-from ledger.store.engine import make_engine, open_ledger, resolve_url, transaction
+from ledger.store.engine import open_ledger, transaction
 from ledger.store.evenings import get_table, start_evening
 
 PLAYERS = ("Anna", "Bruno", "Carla")
@@ -40,7 +42,7 @@ ENV = {**os.environ, "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
 
 def command() -> list[str]:
     """The installed `calabresella` beside this interpreter."""
-    return [shutil.which("calabresella") or "calabresella"]
+    return [calabresella()]
 
 
 def new_ledger(path: Path) -> None:
@@ -72,25 +74,64 @@ def in_terminal(db: Path, deals: int) -> list[float]:
     return times
 
 
-def through_pipe(db: Path, deals: int) -> list[float]:
-    """Seconds per deal with plain lines on stdin and stdout."""
-    process = subprocess.Popen([*command(), "--db", str(db), "play"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               env=ENV, bufsize=0)
-    assert process.stdin is not None and process.stdout is not None
-    output, times = b"", []
-    done = DONE.encode()
-    while done not in output:
-        output += os.read(process.stdout.fileno(), 65536)
-    for number in range(deals):
-        output = b""
-        start = time.perf_counter()
-        process.stdin.write(LINES[number % len(LINES)].encode() + b"\n")
+class Piped:
+    """`calabresella play` with plain lines on stdin and stdout, one deal at a time."""
+
+    def __init__(self, db: Path) -> None:
+        self.process = subprocess.Popen([*command(), "--db", str(db), "play"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, env=ENV, bufsize=0)
+        self._until_done()
+
+    def _until_done(self) -> None:
+        assert self.process.stdout is not None
+        output, done = b"", DONE.encode()
         while done not in output:
-            output += os.read(process.stdout.fileno(), 65536)
-        times.append(time.perf_counter() - start)
-    process.stdin.close()
-    process.wait(timeout=60)
-    return times
+            output += os.read(self.process.stdout.fileno(), 65536)
+
+    def deal(self, line: str) -> float:
+        """Seconds from the line sent to the totals shown."""
+        assert self.process.stdin is not None
+        start = time.perf_counter()
+        self.process.stdin.write(line.encode() + b"\n")
+        self._until_done()
+        return time.perf_counter() - start
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=60)
+
+
+class BareCommit:
+    """A one-row insert committed on a ledger opened with the ledger's own connection settings (WAL included)."""
+
+    def __init__(self, db: Path) -> None:
+        self.engine = open_ledger(str(db))
+        with transaction(self.engine) as session:
+            session.execute(text("CREATE TABLE bench (id INTEGER PRIMARY KEY, at REAL)"))
+
+    def commit(self) -> float:
+        start = time.perf_counter()
+        with transaction(self.engine) as session:
+            session.execute(text("INSERT INTO bench (at) VALUES (:at)"), {"at": start})
+        return time.perf_counter() - start
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def pipe_and_baseline(folder: Path, deals: int) -> tuple[list[float], list[float]]:
+    """Deals through the pipe and bare commits, one of each in turn."""
+    db = folder / "piped.sqlite3"
+    new_ledger(db)
+    play, bare = Piped(db), BareCommit(folder / "bare.sqlite3")
+    played, committed = [], []
+    for number in range(deals):
+        played.append(play.deal(LINES[number % len(LINES)]))
+        committed.append(bare.commit())
+    play.close()
+    bare.close()
+    return played, committed
 
 
 def library_deals(db: Path, deals: int) -> list[float]:
@@ -110,21 +151,6 @@ def library_deals(db: Path, deals: int) -> list[float]:
     return times
 
 
-def bare_commits(db: Path, commits: int) -> list[float]:
-    """Seconds per transaction that inserts one row and commits, with the ledger's SQLite settings."""
-    engine = make_engine(resolve_url(str(db)))
-    with transaction(engine) as session:
-        session.execute(text("CREATE TABLE bench (id INTEGER PRIMARY KEY, at REAL)"))
-    times = []
-    for _ in range(commits):
-        start = time.perf_counter()
-        with transaction(engine) as session:
-            session.execute(text("INSERT INTO bench (at) VALUES (:at)"), {"at": start})
-        times.append(time.perf_counter() - start)
-    engine.dispose()
-    return times
-
-
 def report(name: str, times: list[float]) -> str:
     """One line: p50, p95, max, and the mean of the first and last hundred, in milliseconds."""
     ms = sorted(t * 1000 for t in times)
@@ -134,25 +160,30 @@ def report(name: str, times: list[float]) -> str:
             f"first100 {first:7.2f}  last100 {last:7.2f}")
 
 
+def p95(times: list[float]) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
 def main() -> None:
     """Run the chosen measurements in a temporary folder and print one line each (milliseconds)."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=500)
     parser.add_argument("--mode", choices=("pty", "pipe", "both"), default="both")
     args = parser.parse_args()
-    runs: list[tuple[str, Callable[[Path, int], list[float]]]] = []
-    if args.mode in ("pty", "both"):
-        runs.append(("play in a pseudo-terminal", in_terminal))
-    if args.mode in ("pipe", "both"):
-        runs.append(("play through a pipe", through_pipe))
-    runs += [("same work in-process (library)", library_deals), ("bare commit (1-row insert)", bare_commits)]
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
         print(f"SQLite in {folder}, {args.deals} deals each, times in ms")
-        for index, (name, run) in enumerate(runs):
-            db = Path(folder) / f"run{index}.sqlite3"
-            if run is not bare_commits:
-                new_ledger(db)
-            print(report(name, run(db, args.deals)), flush=True)
+        if args.mode in ("pty", "both"):
+            new_ledger(folder / "pty.sqlite3")
+            print(report("play in a pseudo-terminal", in_terminal(folder / "pty.sqlite3", args.deals)), flush=True)
+        new_ledger(folder / "library.sqlite3")
+        print(report("same work in-process (library)", library_deals(folder / "library.sqlite3", args.deals)))
+        if args.mode in ("pipe", "both"):
+            played, committed = pipe_and_baseline(folder, args.deals)
+            print(report("play through a pipe", played))
+            print(report("bare WAL commit (1-row insert)", committed))
+            print(f"p95 ratio, play through a pipe / bare commit: {p95(played) / p95(committed):.1f}x (target <= 2x)")
 
 
 if __name__ == "__main__":

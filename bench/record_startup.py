@@ -2,7 +2,8 @@
 
 Usage: python bench/record_startup.py [--runs 20]
 Each run is a fresh process; the median and the 90th percentile are printed for both, plus which heavy
-modules `record` loaded (pandas and matplotlib must not be among them).
+modules `record` loaded (none of pandas, matplotlib, numpy, alembic, rich.progress, prompt_toolkit), and the
+ratio of the medians.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from workload import calabresella  # noqa: E402
 
 
 def _time(command: list[str]) -> float:
@@ -35,9 +38,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=20)
     runs = parser.parse_args().runs
-    cli = shutil.which("calabresella")
-    if cli is None:
-        sys.exit("calabresella is not installed: pip install -e .")
+    cli = calabresella()
     work = Path(tempfile.mkdtemp(prefix="calabresella-bench-"))
     ledger, baseline = str(work / "ledger.sqlite3"), str(work / "baseline.sqlite3")
     subprocess.run([cli, "--db", ledger, "evening", "start", "--players", "Anna,Bruno,Carla"], check=True,
@@ -49,13 +50,16 @@ def main() -> None:
     for _ in range(runs):
         ours.append(_time(record))
         theirs.append(_time(minimal))
+    ratio = statistics.median(ours) / statistics.median(theirs)
     probe = ("import sys; from ledger.cli.main import app; "
              f"app(['--db', {ledger!r}, 'record', '--passed'], standalone_mode=False); "
-             "print(sorted(m for m in ('pandas', 'matplotlib', 'numpy') if m in sys.modules))")
+             "print(sorted(m for m in ('pandas', 'matplotlib', 'numpy', 'alembic', 'rich.progress', 'prompt_toolkit') "
+             "if m in sys.modules))")
     heavy = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout
     print(f"{runs} cold runs each")
     print(_summary("calabresella record", ours))
     print(_summary("minimal Typer+SQLModel insert", theirs))
+    print(f"median ratio {ratio:.2f}x (target <= 1.1x)")
     print(f"heavy modules loaded by record: {heavy.strip().splitlines()[-1]}")
     shutil.rmtree(work)
 

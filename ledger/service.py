@@ -21,20 +21,36 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from ledger.rules.build import DealInput
 from ledger.rules.facts import DealFacts
 from ledger.rules.quick import parse_quick_line
-from ledger.values import DealView, EveningInfo, PaymentInfo, PlayerInfo, Recorded, Settlement, Standings, Tab
+from ledger.values import (
+    DealView,
+    EveningInfo,
+    ImportSummary,
+    PaymentInfo,
+    PlayerInfo,
+    Recorded,
+    Settlement,
+    Standings,
+    Tab,
+)
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
     from sqlmodel import Session
 
     from ledger.store.evenings import Table
+    from ledger.store.transfer import Importer
 
 T = TypeVar("T")
+IMPORT_BATCH_SECONDS = 0.75
+"""An import commits at least this often, so a scorekeeper recording meanwhile waits a moment, not the import."""
+IMPORT_PAUSE_SECONDS = 0.11
+"""On SQLite an import rests this long between batches: longer than a waiting writer's longest poll (100 ms), so
+it takes the lock in between instead of being overtaken batch after batch."""
 Deal = DealInput | str
 """A deal as the facts typed (`DealInput`) or as one line of the quick syntax (`"bruno solo 22"`)."""
 
@@ -239,28 +255,82 @@ class Ledger:
 
     def export(self, *, evening: int | None = None, fmt: str = "json") -> str:
         """The whole ledger (or one evening) as a JSON export, every revision and void, or as CSV."""
-        import json
+        import io
 
+        out = io.StringIO()
+        self.export_to(out, evening=evening, fmt=fmt)
+        return out.getvalue()
+
+    def export_to(self, out: TextIO, *, evening: int | None = None, fmt: str = "json") -> None:
+        """`export`, written into `out` one evening at a time."""
         from ledger.errors import LedgerError
         from ledger.i18n import _
+        from ledger.store.engine import reading, transaction
         from ledger.store.evenings import get_table
-        from ledger.store.transfer import export_csv, export_data
+        from ledger.store.transfer import write_csv, write_export
 
         if fmt not in ("json", "csv"):
             raise LedgerError(_("--format {fmt!r}: json or csv").format(fmt=fmt))
-        with self._session() as session:
+        with transaction(reading(self.engine)) as session:
             if evening is not None:
                 get_table(session, evening)
-            if fmt == "csv":
-                return export_csv(session, evening)
-            return json.dumps(export_data(session, evening), ensure_ascii=False, indent=1) + "\n"
+            (write_csv if fmt == "csv" else write_export)(session, out, evening)
 
-    def import_data(self, data: Any) -> list[int]:
-        """Replay an export: every revision is re-scored and must match, or nothing is written. The new evenings."""
+    def import_data(self, data: Any) -> ImportSummary:
+        """Replay an export held in memory in one transaction (see `import_file`)."""
         from ledger.store.transfer import import_data
 
         with self._session() as session:
             return import_data(session, data)
+
+    def import_file(self, path: Path, progress: Callable[[int, int], None] | None = None) -> ImportSummary:
+        """Replay a JSON export, read as a stream: every revision is re-scored and must give the exported payouts.
+
+        Evenings commit in batches of at most `IMPORT_BATCH_SECONDS`, so others can write in between; an evening
+        already in the ledger is skipped, so an interrupted import resumes when run again. On an error, nothing of
+        the offending evening is written and the error says which evenings went in before it.
+        `progress(bytes_read, deals_imported)` is called after each evening.
+        """
+        from ledger.errors import LedgerError
+        from ledger.store.transfer import Importer, read_export, stopped
+
+        try:
+            stream = path.open("rb")
+        except FileNotFoundError:
+            raise LedgerError(f"{path}: no such file") from None
+        with stream:
+            version, items = _json_errors(path, lambda: read_export(stream))
+            importer = Importer(version)
+            kept = importer.summary()
+            try:
+                while _json_errors(path, lambda: self._import_batch(importer, items, stream.tell, progress)):
+                    kept = importer.summary()
+                    self._let_others_write()
+            except LedgerError as error:
+                raise stopped(error, kept) from None
+            return importer.summary()
+
+    def _let_others_write(self) -> None:
+        """Between two batches of an import on SQLite, give a writer waiting for the lock its turn."""
+        import time
+
+        if self.engine.url.get_backend_name() == "sqlite":
+            time.sleep(IMPORT_PAUSE_SECONDS)
+
+    def _import_batch(self, importer: Importer, items: Iterator[tuple[str, Any]], position: Callable[[], int],
+                      progress: Callable[[int, int], None] | None) -> bool:
+        """Import items in one transaction until it has run `IMPORT_BATCH_SECONDS`; whether any are left."""
+        import time
+
+        with self._session() as session:
+            deadline = time.monotonic() + IMPORT_BATCH_SECONDS
+            for kind, item in items:
+                importer.add(session, kind, item)
+                if progress:
+                    progress(position(), importer.deals)
+                if time.monotonic() > deadline:
+                    return True
+        return False
 
     def backup(self, target: str) -> Path:
         """An online copy of a SQLite ledger into a new file."""
@@ -273,6 +343,21 @@ class Ledger:
         from ledger.store.engine import schema_info
 
         return schema_info(self.engine)
+
+
+def _json_errors(path: Path, read: Callable[[], T]) -> T:
+    """Run `read`, turning a JSON syntax error of the file into a one-line `LedgerError`."""
+    from ijson import JSONError
+
+    from ledger.errors import LedgerError
+
+    try:
+        return read()
+    except JSONError as error:
+        reason = str(error).replace("\\n", "\n").removeprefix("b'").splitlines()[0]
+        raise LedgerError(f"{path}: not a JSON export ({reason})") from None
+    except UnicodeDecodeError as error:
+        raise LedgerError(f"{path}: not a JSON export ({error})") from None
 
 
 def _player(row: Any) -> PlayerInfo:

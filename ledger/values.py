@@ -269,3 +269,22 @@ class PaymentInfo:
                 "evening": self.evening, "note": self.note, "paid_at": self.paid_at.isoformat(), "key": self.key,
                 "voided": self.voided, "voided_at": _iso(self.voided_at), "void_reason": self.void_reason,
                 "owed_cents": self.owed_cents, "duplicate": self.duplicate}
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    """What an import wrote: the new evenings and their deals, and what it skipped as already in the ledger.
+
+    `skipped` are the ledger's evenings that already held one of the export's evenings.
+    """
+
+    evenings: tuple[int, ...] = ()
+    deals: int = 0
+    skipped: tuple[int, ...] = ()
+    payments: int = 0
+    payments_skipped: int = 0
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-ready values."""
+        return {"evenings": list(self.evenings), "deals": self.deals, "skipped": list(self.skipped),
+                "payments": self.payments, "payments_skipped": self.payments_skipped}

@@ -88,7 +88,7 @@ def localize(command: TyperCommand | TyperGroup) -> None:
     Typer builds the tree afresh from the English texts (docstrings, `help=`) for every run, and the language
     is chosen before the command line is parsed, so `--help` is read in the language in use.
     """
-    _translate_help(command)
+    translate_help(command)
     rich_utils.ARGUMENTS_PANEL_TITLE = _("Arguments")
     rich_utils.OPTIONS_PANEL_TITLE = _("Options")
     rich_utils.COMMANDS_PANEL_TITLE = _("Commands")
@@ -97,7 +97,8 @@ def localize(command: TyperCommand | TyperGroup) -> None:
     rich_utils.REQUIRED_LONG_STRING = _("[required]")
 
 
-def _translate_help(command: TyperCommand | TyperGroup) -> None:
+def translate_help(command: TyperCommand | TyperGroup) -> None:
+    """Translate the help texts of one command (and its subcommands) into the language in use."""
     for item in (command, *command.params):
         for attribute in _HELP_ATTRIBUTES:
             text = getattr(item, attribute, None)
@@ -105,7 +106,9 @@ def _translate_help(command: TyperCommand | TyperGroup) -> None:
                 setattr(item, attribute, _(text))
     if isinstance(command, TyperGroup):
         for sub in command.commands.values():
-            _translate_help(sub)  # type: ignore[arg-type]
+            translate_help(sub)  # type: ignore[arg-type]
+
+
 _value_type = TyperOption.display_type_rich
 
 
@@ -117,11 +120,11 @@ def _flag_takes_no_value(option: TyperOption, ctx: Any) -> str | None:
 TyperOption.display_type_rich = _flag_takes_no_value  # type: ignore[method-assign]
 
 
-def new_app(name: str, help_text: str) -> typer.Typer:
+def new_app(name: str, help_text: str, cls: type[LedgerGroup] = LedgerGroup) -> typer.Typer:
     """A (sub)command group with the ledger's error handling; the root one gets Typer's --install-completion and
     --show-completion (for bash, zsh, fish and PowerShell)."""
     return typer.Typer(
-        name=name, help=help_text, cls=LedgerGroup, no_args_is_help=True, rich_markup_mode="rich",
+        name=name, help=help_text, cls=cls, no_args_is_help=True, rich_markup_mode="rich",
         pretty_exceptions_show_locals=False, context_settings={"help_option_names": ["-h", "--help"]},
     )
 

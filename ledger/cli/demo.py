@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from importlib.resources import files
 from pathlib import Path
 from typing import Annotated
@@ -38,37 +37,33 @@ def demo(
     calabresella demo --file my-evening.json
     """
     from ledger.cli.deals import standings
-    from ledger.store.transfer import AlreadyImported
 
-    data = _read(source) if source else _shipped(example)
+    path = source or _shipped(example)
     label = str(source) if source else _("the example {example}").format(example=example)
+    if not path.is_file():
+        raise LedgerError(_("--file {source}: no such file (without --file, demo records a shipped example)").format(
+            source=source))
     with open_ledger(ctx) as ledger:
-        try:
-            evening = ledger.import_data(data)[0]
+        imported = ledger.import_file(path)
+        if imported.evenings:
+            evening = imported.evenings[0]
             console.print(_("Recorded {source} as evening {evening} in {info}.").format(
                 source=label, evening=evening, info=ledger.info()["url"]))
-        except AlreadyImported as already:
-            evening = already.evening
+        else:
+            evening = imported.skipped[0]
             console.print(_("{source} is already evening {evening} of this ledger.").format(
                 source=label, evening=evening))
         standings(ctx, evening=evening)
         _draw(ledger.engine, evening, out)
 
 
-def _shipped(name: str) -> object:
-    """A shipped example evening, by name."""
+def _shipped(name: str) -> Path:
+    """A shipped example evening's file, by name."""
     names = sorted(item.name.removesuffix(".json") for item in SHIPPED.iterdir() if item.name.endswith(".json"))
     if name not in names:
-        raise LedgerError(f"--example {name!r}: the shipped examples are {', '.join(names)}")
-    return json.loads((SHIPPED / f"{name}.json").read_text(encoding="utf-8"))
-
-
-def _read(source: Path) -> object:
-    """An evening exported as JSON, from a file."""
-    try:
-        return json.loads(source.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise LedgerError(f"--file {source}: no such file (without --file, demo records a shipped example)") from None
+        raise LedgerError(_("--example {name!r}: the shipped examples are {names}").format(
+            name=name, names=", ".join(names)))
+    return Path(str(SHIPPED / f"{name}.json"))
 
 
 def _draw(engine: object, evening: int, out: Path) -> None:

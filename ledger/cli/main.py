@@ -1,21 +1,79 @@
-"""The `calabresella` command: registers every subcommand; heavy modules load only when used."""
+"""The `calabresella` command: every subcommand is registered by name and imported only when it runs or is listed."""
 
 from __future__ import annotations
 
+import importlib
+from difflib import get_close_matches
 from enum import Enum
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.main import CommandInfo, TyperInfo, get_command_from_info, get_group_from_info
 
-from ledger.cli import deals, play, reporting, serve
-from ledger.cli.app import new_app
-from ledger.cli.demo import demo
-from ledger.cli.evenings import evening_app
-from ledger.cli.money import paid, settle, tab
-from ledger.cli.players import players_app
-from ledger.cli.score import score
-from ledger.cli.transfer import backup, db_app, export, import_
+from ledger.cli.app import LedgerGroup, new_app, translate_help
 from ledger.i18n import LANG_VARIABLE, LANGUAGES
+
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "play": ("ledger.cli.play", "play", "At the table"),
+    "record": ("ledger.cli.deals", "record", "At the table"),
+    "undo": ("ledger.cli.deals", "undo", "At the table"),
+    "standings": ("ledger.cli.deals", "standings", "At the table"),
+    "score": ("ledger.cli.score", "score", "At the table"),
+    "serve": ("ledger.cli.serve", "serve", "At the table"),
+    "amend": ("ledger.cli.deals", "amend", "Corrections"),
+    "void": ("ledger.cli.deals", "void", "Corrections"),
+    "settle": ("ledger.cli.money", "settle", "Money"),
+    "paid": ("ledger.cli.money", "paid", "Money"),
+    "tab": ("ledger.cli.money", "tab", "Money"),
+    "deals": ("ledger.cli.deals", "deals", "Looking back"),
+    "stats": ("ledger.cli.reporting", "stats", "Reports"),
+    "chart": ("ledger.cli.reporting", "chart", "Reports"),
+    "report": ("ledger.cli.reporting", "report", "Reports"),
+    "export": ("ledger.cli.transfer", "export", "Data"),
+    "import": ("ledger.cli.transfer", "import_", "Data"),
+    "backup": ("ledger.cli.transfer", "backup", "Data"),
+    "demo": ("ledger.cli.demo", "demo", "Data"),
+    "evening": ("ledger.cli.evenings", "evening_app", "Setting up"),
+    "players": ("ledger.cli.players", "players_app", "Setting up"),
+    "deal": ("ledger.cli.deals", "deal_app", "Looking back"),
+    "db": ("ledger.cli.transfer", "db_app", "Data"),
+}
+"""Each subcommand (commands, then groups, as help lists them): its module, its function or Typer app, its panel."""
+
+
+class LazyGroup(LedgerGroup):
+    """The root group: a subcommand's module is imported when the command runs or help lists it."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        """Every subcommand's name, in the order of `COMMANDS`."""
+        return [*COMMANDS, *(name for name in super().list_commands(ctx) if name not in COMMANDS)]
+
+    def get_command(self, ctx: Any, name: str) -> Any:
+        """The subcommand, built from its module on first use."""
+        if name in COMMANDS and name not in self.commands:
+            command = _load(name)
+            translate_help(command)
+            self.add_command(command, name)
+        return super().get_command(ctx, name)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        """Load the commands close to an unknown name first, so that the error suggests them."""
+        if args and args[0] not in COMMANDS:
+            for name in get_close_matches(args[0], list(COMMANDS)):
+                self.get_command(ctx, name)
+        return super().resolve_command(ctx, args)
+
+
+def _load(name: str) -> Any:
+    """Import the subcommand's module and build its Click command as `app.command` or `add_typer` would."""
+    module, attribute, panel = COMMANDS[name]
+    target = getattr(importlib.import_module(module), attribute)
+    if isinstance(target, typer.Typer):
+        return get_group_from_info(TyperInfo(target, rich_help_panel=panel), pretty_exceptions_short=True,
+                                   rich_markup_mode="rich", suggest_commands=True)
+    return get_command_from_info(CommandInfo(name=name, callback=target, rich_help_panel=panel),
+                                 pretty_exceptions_short=True, rich_markup_mode="rich")
+
 
 app = new_app(
     "calabresella",
@@ -24,6 +82,7 @@ app = new_app(
     "settlement in money and the history.\n\n"
     "[b]Examples[/b]\n\n"
     "calabresella score --players Anna,Bruno,Carla --declarer Bruno --contract solo --thirds 22",
+    cls=LazyGroup,
 )
 
 Language = Enum("Language", {code: code for code in LANGUAGES}, type=str)  # type: ignore[misc]
@@ -43,29 +102,6 @@ def main(
 ) -> None:
     """Scorekeeping ledger for Calabresella."""
     ctx.obj = {"db": db}  # `lang` has been read before parsing, so that help texts too are translated
-
-
-app.add_typer(evening_app, rich_help_panel="Setting up")
-app.add_typer(players_app, rich_help_panel="Setting up")
-app.command(rich_help_panel="At the table")(play.play)
-app.command(rich_help_panel="At the table")(deals.record)
-app.command(rich_help_panel="At the table")(deals.undo)
-app.command(rich_help_panel="At the table")(deals.standings)
-app.command(rich_help_panel="At the table")(score)
-app.command(rich_help_panel="At the table")(serve.serve)
-app.command(rich_help_panel="Corrections")(deals.amend)
-app.command(rich_help_panel="Corrections")(deals.void)
-app.command(rich_help_panel="Money")(settle)
-app.command(rich_help_panel="Money")(paid)
-app.command(rich_help_panel="Money")(tab)
-app.command(rich_help_panel="Looking back")(deals.deals)
-app.add_typer(deals.deal_app, rich_help_panel="Looking back")
-reporting.register(app)
-app.command(rich_help_panel="Data")(export)
-app.command("import", rich_help_panel="Data")(import_)
-app.command(rich_help_panel="Data")(backup)
-app.add_typer(db_app, rich_help_panel="Data")
-app.command(rich_help_panel="Data")(demo)
 
 
 def run() -> None:

@@ -143,11 +143,13 @@ def _records(table: pd.DataFrame) -> list[dict[str, object]]:
 def _write_csv(tables: dict[str, pd.DataFrame], path: Path) -> None:
     import pandas as pd
 
+    from ledger.spreadsheet import safe_cell
+
     stacked = pd.concat([table.assign(table=name) for name, table in tables.items() if not table.empty],
                         ignore_index=True).convert_dtypes()
     columns = ["table", *[c for c in stacked.columns if c != "table"]]
     try:
-        stacked[columns].to_csv(path, index=False)
+        stacked[columns].map(safe_cell).to_csv(path, index=False)
     except OSError as error:
         raise LedgerError(_("--csv {path!r}: cannot write it ({strerror})").format(
             path=str(path), strerror=error.strerror)) from None

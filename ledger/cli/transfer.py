@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -15,6 +17,9 @@ from ledger.cli.render import console
 from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError
 from ledger.i18n import _
+
+if TYPE_CHECKING:
+    from ledger.values import ImportSummary
 
 db_app = new_app("db", "Where the ledger is, and its schema.")
 
@@ -35,12 +40,20 @@ def export(
     calabresella export --evening 3 --format csv --out evening3.csv
     """
     with open_ledger(ctx) as ledger:
-        text = ledger.export(evening=evening, fmt=fmt)
-    if out is None:
-        sys.stdout.write(text)
-    else:
-        out.write_text(text, encoding="utf-8")
-        console.print(_("Wrote {out}.").format(out=out))
+        if out is None:
+            ledger.export_to(sys.stdout, evening=evening, fmt=fmt)
+            return
+        partial = out.with_name(out.name + ".part")
+        try:
+            with partial.open("w", encoding="utf-8", newline="") as stream:
+                ledger.export_to(stream, evening=evening, fmt=fmt)
+            partial.replace(out)
+        except OSError as error:
+            raise LedgerError(_("--out {out!r}: cannot write it ({strerror})").format(
+                out=str(out), strerror=error.strerror)) from None
+        finally:
+            partial.unlink(missing_ok=True)
+    console.print(_("Wrote {out}.").format(out=out))
 
 
 def import_(
@@ -48,22 +61,59 @@ def import_(
     source: Annotated[Path, typer.Argument(help="A JSON file written by `calabresella export`.")],
     as_json: JsonFlag = False,
 ) -> None:
-    """Import a JSON export: every deal is re-scored and must match, or nothing is written.
+    """Import a JSON export: every deal is re-scored and must match, or nothing of its evening is written.
+
+    Evenings already in the ledger are skipped, so an interrupted import resumes when run again.
 
     Example: [b]calabresella import examples/three_friends.json[/b]
     """
-    try:
-        data = json.loads(source.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise LedgerError(_("{source}: no such file").format(source=source)) from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise LedgerError(_("{source}: not a JSON export ({error})").format(source=source, error=error)) from None
-    with open_ledger(ctx) as ledger:
-        created = ledger.import_data(data)
+    with open_ledger(ctx) as ledger, _import_progress(source) as progress:
+        summary = ledger.import_file(source, progress=progress)
     if as_json:
-        print_json({"evenings": created})
+        print_json(summary.to_dict())
     else:
-        console.print(f"Imported {len(created)} evening(s): " + ", ".join(map(str, created)) + ".")
+        for line in summary_lines(summary):
+            console.print(line)
+
+
+def summary_lines(summary: ImportSummary) -> list[str]:
+    """One line per outcome of an import, e.g. `imported 97 evenings (2,910 deals)`."""
+    lines = []
+    if summary.evenings or not summary.skipped:
+        lines.append(f"imported {_count(len(summary.evenings), 'evening')} ({_count(summary.deals, 'deal')})")
+    if summary.skipped:
+        lines.append(f"skipped {_count(len(summary.skipped), 'evening')} already in this ledger")
+    if summary.payments:
+        lines.append(f"imported {_count(summary.payments, 'payment')}")
+    if summary.payments_skipped:
+        lines.append(f"skipped {_count(summary.payments_skipped, 'payment')} already in this ledger")
+    return lines
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
+
+
+@contextmanager
+def _import_progress(source: Path) -> Iterator[Callable[[int, int], None]]:
+    """A transient progress bar over the file's bytes on a terminal's stderr, with deals imported and deals/s."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    size = source.stat().st_size if source.is_file() else None
+    err = Console(stderr=True)
+    progress = Progress(TextColumn("importing"), BarColumn(), TextColumn("{task.fields[deals]:,} deals"),
+                        TextColumn("{task.fields[rate]:,.0f} deals/s"), TimeElapsedColumn(), transient=True,
+                        console=err, disable=not err.is_terminal)
+    task = progress.add_task("import", total=size, deals=0, rate=0.0)
+    start = time.monotonic()
+
+    def advance(position: int, deals: int) -> None:
+        rate = deals / max(time.monotonic() - start, 1e-6)
+        progress.update(task, completed=position, deals=deals, rate=rate)
+
+    with progress:
+        yield advance
 
 
 def backup(ctx: typer.Context, target: Annotated[str, typer.Argument(help="The new file to write.")]) -> None:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import func, insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -31,6 +32,8 @@ from ledger.values import DealView, Recorded
 
 CURRENT = col(DealRevision.superseded_at).is_(None)
 STANDING = col(Deal.voided_at).is_(None)
+PAYOUT_COLUMNS = (Payout.revision_id, Payout.player_id, Payout.position, Payout.role, Payout.points)
+"""What a view of a deal reads of its payouts."""
 
 
 def facts_of(table: Table, row: DealRevision) -> DealFacts:
@@ -49,7 +52,7 @@ def facts_of(table: Table, row: DealRevision) -> DealFacts:
     )
 
 
-def _view(table: Table, deal: Deal, row: DealRevision, payouts: Iterable[Payout]) -> DealView:
+def _view(table: Table, deal: Deal, row: DealRevision, payouts: Iterable[Any]) -> DealView:
     names = table.names
     ordered = sorted(payouts, key=lambda p: p.position)
     return DealView(
@@ -68,11 +71,11 @@ def _view(table: Table, deal: Deal, row: DealRevision, payouts: Iterable[Payout]
     )
 
 
-def _payouts(session: Session, revision_ids: list[int]) -> dict[int, list[Payout]]:
-    """The payouts of the given revisions, in one statement."""
-    by_revision: defaultdict[int, list[Payout]] = defaultdict(list)
+def _payouts(session: Session, revision_ids: list[int]) -> dict[int, list[Any]]:
+    """The payouts of the given revisions (plain rows, not objects: they are only read), in one statement."""
+    by_revision: defaultdict[int, list[Any]] = defaultdict(list)
     if revision_ids:
-        for payout in session.exec(select(Payout).where(col(Payout.revision_id).in_(revision_ids))).all():
+        for payout in session.exec(select(*PAYOUT_COLUMNS).where(col(Payout.revision_id).in_(revision_ids))).all():
             by_revision[payout.revision_id].append(payout)
     return by_revision
 
@@ -133,31 +136,41 @@ def totals(session: Session, table: Table) -> dict[str, int]:
     return {name: int(sums.get(pid, 0)) for name, pid in table.ids.items()}
 
 
+def revision_values(table: Table, facts: DealFacts, result: DealResult) -> dict[str, Any]:
+    """A revision's stored columns: the canonical facts (players by id) and the result derived from them."""
+    ids = table.ids
+    seat = facts.holder if facts.holder not in (None, MONTE, DECLARER) else None
+    return {
+        "profile": table.evening.profile, "options": dict(table.evening.options), "dealer_id": ids[facts.dealer],
+        "declarer_id": ids.get(result.declarer or ""), "partner_id": ids.get(result.partner or ""),
+        "contract": facts.contract.value if facts.contract else None,
+        "aggravation": facts.aggravation.value if facts.aggravation else None,
+        "called": str(facts.called) if facts.called else None,
+        "holder_id": ids[seat] if seat else None, "holder": None if seat else facts.holder,
+        "calls": [[ids[name], call.value if call else None] for name, call in facts.auction] or None,
+        "declarer_thirds": facts.thirds, "tricks": facts.tricks,
+        "last_trick": facts.last_trick.value if facts.last_trick else None, "passed_before": facts.passed_before,
+        "declarer_won": result.declarer_won, "sweep": result.sweep.value if result.sweep else None,
+        "multiplier": result.multiplier, "amount": result.amount, "explanation": result.explanation,
+    }
+
+
+def payout_values(table: Table, result: DealResult) -> list[dict[str, Any]]:
+    """Every seat's payout columns in one revision, in seat order."""
+    ids = table.ids
+    return [{"player_id": ids[player], "position": position, "role": _role(result, player),
+             "points": result.payouts[player]} for position, player in enumerate(table.players)]
+
+
 def write_revision(session: Session, table: Table, deal: Deal, number: int, facts: DealFacts, result: DealResult,
                    reason: str | None) -> DealRevision:
     """Store one revision's facts, its result and every seat's payout."""
-    ids = table.ids
-    seat = facts.holder if facts.holder not in (None, MONTE, DECLARER) else None
-    revision = DealRevision(
-        deal_id=deal.id, revision=number, reason=reason, profile=table.evening.profile,
-        options=dict(table.evening.options), dealer_id=ids[facts.dealer],
-        declarer_id=ids.get(result.declarer or ""), partner_id=ids.get(result.partner or ""),
-        contract=facts.contract.value if facts.contract else None,
-        aggravation=facts.aggravation.value if facts.aggravation else None,
-        called=str(facts.called) if facts.called else None,
-        holder_id=ids[seat] if seat else None, holder=None if seat else facts.holder,
-        calls=[[ids[name], call.value if call else None] for name, call in facts.auction] or None,
-        declarer_thirds=facts.thirds, tricks=facts.tricks,
-        last_trick=facts.last_trick.value if facts.last_trick else None, passed_before=facts.passed_before,
-        declarer_won=result.declarer_won, sweep=result.sweep.value if result.sweep else None,
-        multiplier=result.multiplier, amount=result.amount, explanation=result.explanation,
-    )
+    revision = DealRevision(deal_id=deal.id, revision=number, reason=reason,
+                            **revision_values(table, facts, result))
     session.add(revision)
     session.flush()
-    session.add_all([Payout(revision_id=revision.id, player_id=ids[player], position=position,
-                            role=_role(result, player), points=result.payouts[player])
-                     for position, player in enumerate(table.players)])
-    session.flush()
+    session.execute(insert(Payout.__table__),  # type: ignore[attr-defined]
+                    [{"revision_id": revision.id, **values} for values in payout_values(table, result)])
     return revision
 
 
@@ -215,10 +228,15 @@ def _supersede(session: Session, table: Table, deal: Deal, old: DealRevision, fa
 
 
 def _recorded(session: Session, table: Table, deal: Deal, row: DealRevision, result: DealResult | None,
-              counter: int, duplicate: bool = False) -> Recorded:
-    view = _views(session, table, [(deal, row)])[0]
+              counter: int, duplicate: bool = False, dealer_next: str | None = None) -> Recorded:
+    """What a write did; payouts just written come from `result` and are not read back."""
+    if result is None:
+        view = _views(session, table, [(deal, row)])[0]
+    else:
+        view = _view(table, deal, row, [Payout(**values) for values in payout_values(table, result)])
     return Recorded(evening=table.number, profile=table.profile, deal=view, result=result,
-                    totals=totals(session, table), evening_revision=counter, next_dealer=next_dealer(session, table),
+                    totals=totals(session, table), evening_revision=counter,
+                    next_dealer=dealer_next or next_dealer(session, table),
                     duplicate=duplicate)
 
 
@@ -248,7 +266,8 @@ def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str
                             "look at `calabresella deals`").format(
             key=key)) from None
     revision = write_revision(session, table, deal, 1, facts, result, None)
-    return _recorded(session, table, deal, revision, result, _bump(session, table))
+    return _recorded(session, table, deal, revision, result, _bump(session, table),
+                     dealer_next=seat_after(table.players, dealt_by))
 
 
 def _same_deal(table: Table, deal: Deal, stored: DealRevision, typed: DealInput, dealer: str | None,
@@ -368,12 +387,28 @@ def running_totals(table: Table, deals: list[DealView]) -> list[tuple[int, dict[
 
 def evening_history(session: Session, table: Table) -> list[tuple[Deal, list[DealView]]]:
     """Every deal of the evening with all its revisions, oldest first: three statements in all."""
-    deals = session.exec(select(Deal).where(Deal.evening_id == table.number).order_by(col(Deal.number))).all()
-    rows = session.exec(select(DealRevision).join(Deal, col(Deal.id) == DealRevision.deal_id)
-                        .where(Deal.evening_id == table.number)
-                        .order_by(col(DealRevision.deal_id), col(DealRevision.revision))).all()
-    by_deal: defaultdict[int, list[DealRevision]] = defaultdict(list)
+    return evenings_history(session, [table])[0]
+
+
+def evenings_history(session: Session, tables: list[Table]) -> list[list[tuple[Deal, list[DealView]]]]:
+    """`evening_history` of several evenings at once, in the same three statements; deals as plain rows."""
+    numbers = [table.number for table in tables]
+    deal_columns, revision_columns = Deal.__table__.c, DealRevision.__table__.c  # type: ignore[attr-defined]
+    deals = session.exec(select(*deal_columns).where(deal_columns.evening_id.in_(numbers))
+                         .order_by(deal_columns.number)).all()
+    rows = session.exec(select(*revision_columns).join(Deal, col(Deal.id) == revision_columns.deal_id)
+                        .where(col(Deal.evening_id).in_(numbers))
+                        .order_by(revision_columns.deal_id, revision_columns.revision)).all()
+    by_deal: defaultdict[int, list[Any]] = defaultdict(list)
     for row in rows:
         by_deal[row.deal_id].append(row)
-    payouts = _payouts(session, [row.id for row in rows if row.id is not None])
-    return [(deal, [_view(table, deal, row, payouts[row.id or 0]) for row in by_deal[deal.id or 0]]) for deal in deals]
+    payouts: defaultdict[int, list[Any]] = defaultdict(list)
+    for payout in session.exec(select(*PAYOUT_COLUMNS).join(DealRevision, col(DealRevision.id) == Payout.revision_id)
+                               .join(Deal, col(Deal.id) == DealRevision.deal_id)
+                               .where(col(Deal.evening_id).in_(numbers))).all():
+        payouts[payout.revision_id].append(payout)
+    by_evening: defaultdict[int, list[Any]] = defaultdict(list)
+    for deal in deals:
+        by_evening[deal.evening_id].append(deal)
+    return [[(deal, [_view(table, deal, row, payouts[row.id or 0]) for row in by_deal[deal.id or 0]])
+             for deal in by_evening[table.number]] for table in tables]

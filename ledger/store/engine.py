@@ -120,7 +120,12 @@ def make_engine(url: str) -> Engine:
 
 
 def _schema_version(engine: Engine) -> str | None:
-    """The migration the database is at; None when empty; an error when it is not a ledger."""
+    """The migration the database is at (one query for a ledger); None when empty; an error when it is not a ledger."""
+    try:
+        with reading(engine).connect() as connection:
+            return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    except (DatabaseError, OperationalError):
+        pass  # no ledger schema yet, or no database at all: look closer
     try:
         with engine.connect() as connection:
             tables = set(inspect(connection).get_table_names())

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from functools import cached_property
 
-from sqlalchemy import func
+from sqlalchemy import func, insert
 from sqlmodel import Session, select
 
 from ledger.errors import LedgerError
 from ledger.i18n import _
 from ledger.rules.numbers import shortened, storable
 from ledger.rules.profiles import Profile, make_profile
-from ledger.rules.seats import resolve_player
+from ledger.rules.seats import name_key, resolve_player
 from ledger.store.models import Evening, Player, Seat, utcnow
 from ledger.store.players import ensure_player
 
@@ -30,12 +32,12 @@ class Table:
     players: tuple[str, ...]
     ids: dict[str, int]
 
-    @property
+    @cached_property
     def profile(self) -> Profile:
         """The profile and options pinned when the evening started."""
         return make_profile(self.evening.profile, self.evening.options)
 
-    @property
+    @cached_property
     def names(self) -> dict[int, str]:
         """Each seated player's name by id."""
         return {pid: name for name, pid in self.ids.items()}
@@ -70,13 +72,18 @@ def parse_currency(text: str) -> str:
 def start_evening(
     session: Session, players: tuple[str, ...], *, dealer: str | None = None, profile: str = "pagat",
     options: list[str] | dict[str, object] | None = None, stake: str = "0", currency: str = "EUR",
-    place: str | None = None, note: str | None = None,
+    place: str | None = None, note: str | None = None, known: dict[str, Player] | None = None,
 ) -> Table:
-    """Seat the players in turn order and pin the profile; new names become players."""
+    """Seat the players in turn order and pin the profile; new names become players.
+
+    `known`: players looked up before, by name key (an import keeps them across evenings); new ones are added.
+    """
     rules = make_profile(profile, options or [])
     rules.check_players(players)
     stake_cents, code = parse_cents(stake), parse_currency(currency)
-    people = [ensure_player(session, name) for name in players]
+    known = {} if known is None else known
+    people = [known.get(name_key(name)) or known.setdefault(name_key(name), ensure_player(session, name))
+              for name in players]
     names = tuple(p.name for p in people)
     first = resolve_player(dealer, names, "--dealer") if dealer else names[-1]
     ids = {p.name: p.id for p in people}
@@ -84,9 +91,8 @@ def start_evening(
                       first_dealer_id=ids[first], place=place, note=note)
     session.add(evening)
     session.flush()
-    for position, person in enumerate(people):
-        session.add(Seat(evening_id=evening.id, position=position, player_id=person.id))
-    session.flush()
+    session.execute(insert(Seat.__table__), [{"evening_id": evening.id, "position": position, "player_id": person.id}
+                                             for position, person in enumerate(people)])  # type: ignore[attr-defined]
     return Table(evening, names, ids)  # type: ignore[arg-type]
 
 
@@ -120,9 +126,8 @@ def get_table(session: Session, number: int | None = None, *, open_only: bool = 
 
 def lock(session: Session, table: Table) -> Evening:
     """Hold the evening's row until commit (PostgreSQL), so concurrent writers number deals one by one."""
-    locked = session.exec(select(Evening).where(Evening.id == table.number).with_for_update()).one()
-    session.refresh(locked)
-    return locked
+    return session.exec(select(Evening).where(Evening.id == table.number).with_for_update()
+                        .execution_options(populate_existing=True)).one()
 
 
 def close_evening(session: Session, table: Table) -> Table:
@@ -138,5 +143,11 @@ def close_evening(session: Session, table: Table) -> Table:
 
 
 def list_evenings(session: Session) -> list[Table]:
-    """Every evening, newest first."""
-    return [table_of(session, e) for e in session.exec(select(Evening).order_by(Evening.id.desc())).all()]  # type: ignore[union-attr]
+    """Every evening, newest first, with its seats: two statements."""
+    evenings = session.exec(select(Evening).order_by(Evening.id.desc())).all()  # type: ignore[union-attr]
+    seated: defaultdict[int, list[tuple[str, int]]] = defaultdict(list)
+    for evening_id, name, pid in session.exec(select(Seat.evening_id, Player.name, Player.id)
+                                              .join(Player, Seat.player_id == Player.id)
+                                              .order_by(Seat.evening_id, Seat.position)).all():
+        seated[evening_id].append((name, pid))
+    return [Table(e, tuple(name for name, _ in seated[e.id]), dict(seated[e.id])) for e in evenings]  # type: ignore[index]

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
+import json
+from collections import Counter
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, TextIO
 
-from sqlalchemy import Engine
-from sqlmodel import Session, col, select
+from sqlalchemy import Engine, func, insert, text
+from sqlmodel import Session, SQLModel, col, select
 
 from ledger.clock import as_utc
 from ledger.errors import LedgerError
@@ -17,29 +21,32 @@ from ledger.i18n import _
 from ledger.rules.build import DealInput, build_facts
 from ledger.rules.contracts import PASS
 from ledger.rules.facts import DECLARER, MONTE, DealFacts, facts_from_dict
-from ledger.rules.scoring import score
+from ledger.rules.profiles import Profile
+from ledger.rules.scoring import DealResult, score
 from ledger.rules.seats import name_key
-from ledger.store.deals import evening_history, list_deals, write_revision
+from ledger.spreadsheet import safe_cell
+from ledger.store.deals import evenings_history, list_deals, payout_values, revision_values
 from ledger.store.engine import copy_sqlite
-from ledger.store.evenings import Table, list_evenings, start_evening, table_of
-from ledger.store.models import Deal, Evening, PaymentEntry, Player
+from ledger.store.evenings import Table, get_table, list_evenings, start_evening
+from ledger.store.models import Deal, DealRevision, Evening, PaymentEntry, Payout, Player, utcnow
 from ledger.store.money import record_payment
-from ledger.values import DealView
+from ledger.store.players import find_player
+from ledger.values import DealView, ImportSummary
 
 FORMAT = "calabresella-ledger"
-
-
-class AlreadyImported(LedgerError):
-    """The export's evening is in the ledger already."""
-
-    def __init__(self, exported: int, evening: int) -> None:
-        super().__init__(f"evening {exported} of the export is already in this ledger as evening {evening}")
-        self.evening = evening
 
 
 VERSION = 2
 """Version 2 stores each revision's facts; version 1 stored what was typed."""
 READS = (1, 2)
+STREAMED = ("evenings", "payments")
+"""The top-level arrays read one item at a time."""
+MAX_DEPTH = 12
+"""No export nests deeper (evenings, deals, revisions, facts, auction, call)."""
+CHUNK = 200
+"""Evenings an export reads together."""
+MAX_CENTS = 10_000_000
+"""The most money a stake or a payment can be, as `paid` and `--stake` accept it."""
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -51,10 +58,10 @@ def _time(text: str | None) -> datetime | None:
     return as_utc(datetime.fromisoformat(text)) if text else None
 
 
-def _evening_data(session: Session, table: Table) -> dict[str, Any]:
+def _evening_data(table: Table, history: list[tuple[Deal, list[DealView]]]) -> dict[str, Any]:
     e = table.evening
     deals = []
-    for deal, revisions in evening_history(session, table):
+    for deal, revisions in history:
         deals.append({"number": deal.number, "key": deal.key, "created_at": _iso(deal.created_at),
                       "voided_at": _iso(deal.voided_at), "void_reason": deal.void_reason, "revisions": [{
                           "revision": v.revision, "recorded_at": _iso(v.recorded_at),
@@ -69,6 +76,15 @@ def _evening_data(session: Session, table: Table) -> dict[str, Any]:
     }
 
 
+def _evenings_data(session: Session, evening: int | None) -> Iterator[dict[str, Any]]:
+    """The evenings to export, oldest first, read `CHUNK` evenings at a time (three statements each)."""
+    tables = [t for t in reversed(list_evenings(session)) if evening is None or t.number == evening]
+    for start in range(0, len(tables), CHUNK):
+        chunk = tables[start:start + CHUNK]
+        for table, history in zip(chunk, evenings_history(session, chunk), strict=True):
+            yield _evening_data(table, history)
+
+
 def _facts(view: DealView) -> dict[str, Any]:
     """A revision's facts as an export writes them (players by name; see `facts_to_dict`)."""
     return {
@@ -79,18 +95,31 @@ def _facts(view: DealView) -> dict[str, Any]:
     }
 
 
+def _payments(session: Session, evening: int | None) -> list[dict[str, Any]]:
+    """The payments to export, in the order they were recorded."""
+    names = {p.id: p.name for p in session.exec(select(Player)).all()}
+    query = select(PaymentEntry).order_by(col(PaymentEntry.id))
+    if evening is not None:
+        query = query.where(PaymentEntry.evening_id == evening)
+    return [{"payer": names[p.payer_id], "payee": names[p.payee_id], "cents": p.cents, "currency": p.currency,
+             "evening": p.evening_id, "note": p.note, "paid_at": _iso(p.paid_at)} for p in session.exec(query).all()]
+
+
 def export_data(session: Session, evening: int | None = None) -> dict[str, Any]:
     """The whole ledger (or one evening) as plain data, every revision and void included."""
-    tables = [t for t in reversed(list_evenings(session)) if evening is None or t.number == evening]
-    names = {p.id: p.name for p in session.exec(select(Player)).all()}
-    payments = session.exec(select(PaymentEntry).order_by(col(PaymentEntry.id))).all()
-    return {
-        "format": FORMAT, "version": VERSION,
-        "evenings": [_evening_data(session, t) for t in tables],
-        "payments": [{"payer": names[p.payer_id], "payee": names[p.payee_id], "cents": p.cents,
-                      "currency": p.currency, "evening": p.evening_id, "note": p.note, "paid_at": _iso(p.paid_at)}
-                     for p in payments if evening is None or p.evening_id == evening],
-    }
+    return {"format": FORMAT, "version": VERSION,
+            "evenings": list(_evenings_data(session, evening)),
+            "payments": _payments(session, evening)}
+
+
+def write_export(session: Session, out: TextIO, evening: int | None = None) -> None:
+    """`export_data` written into `out` as JSON one evening at a time, each evening and payment on a line."""
+    out.write(f'{{"format": "{FORMAT}", "version": {VERSION},\n "evenings": [')
+    for index, data in enumerate(_evenings_data(session, evening)):
+        out.write(("\n  " if index == 0 else ",\n  ") + json.dumps(data, ensure_ascii=False))
+    out.write('\n ],\n "payments": [')
+    out.write(",".join("\n  " + json.dumps(item, ensure_ascii=False) for item in _payments(session, evening)))
+    out.write("\n ]\n}\n")
 
 
 CSV_COLUMNS = ["evening", "deal", "revision", "voided", "dealer", "declarer", "partner", "contract", "aggravation",
@@ -98,82 +127,269 @@ CSV_COLUMNS = ["evening", "deal", "revision", "voided", "dealer", "declarer", "p
                "amount", "player", "role", "points", "money_cents", "currency", "explanation"]
 
 
-def export_csv(session: Session, evening: int | None = None) -> str:
-    """One row per seated player per deal (current revisions, voided deals marked)."""
-    out = io.StringIO()
+def write_csv(session: Session, out: TextIO, evening: int | None = None) -> None:
+    """One row per seated player per deal (current revisions, voided deals marked); text never read as a formula."""
     writer = csv.DictWriter(out, CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
     for table in reversed(list_evenings(session)):
         if evening is not None and table.number != evening:
             continue
+        stake, currency = table.evening.stake_cents, table.evening.currency
         for view in list_deals(session, table):
             facts = view.to_dict()
             for player, points in view.payouts.items():
-                row = {k: facts.get(k) for k in CSV_COLUMNS if k in facts}
-                writer.writerow({**row, "evening": table.number, "deal": view.number, "player": player,
-                                 "role": view.roles[player], "points": points,
-                                 "money_cents": points * table.evening.stake_cents,
-                                 "currency": table.evening.currency})
+                row = {**{k: facts.get(k) for k in CSV_COLUMNS if k in facts}, "evening": table.number,
+                       "deal": view.number, "player": player, "role": view.roles[player], "points": points,
+                       "money_cents": points * stake, "currency": currency}
+                writer.writerow({key: safe_cell(value) for key, value in row.items()})
+
+
+def export_csv(session: Session, evening: int | None = None) -> str:
+    """`write_csv` as a string."""
+    out = io.StringIO()
+    write_csv(session, out, evening)
     return out.getvalue()
 
 
-def import_data(session: Session, data: dict[str, Any]) -> list[int]:
-    """Replay an export: every revision is re-scored and must give the exported payouts. Returns new evenings."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise LedgerError(_("not a {format} export (the JSON has no \"format\": \"{format}\")").format(format=FORMAT))
-    version = data.get("version")
-    if version not in READS:
-        raise LedgerError(_("export version {version}: this ledger reads versions {found}").format(
-            version=version, found=', '.join(map(str, READS))))
-    try:
-        evenings = data.get("evenings", [])
-        created = [_import_evening(session, item, version) for item in evenings]
-        renumbered = dict(zip([item["number"] for item in evenings], created, strict=True))
-        for item in data.get("payments", []):
-            _import_payment(session, item, renumbered)
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise LedgerError(_("not a valid export: a missing or bad field ({name}: {error})").format(
-            name=type(error).__name__, error=error)) from None
+def read_export(stream: BinaryIO) -> tuple[int, Iterator[tuple[str, Any]]]:
+    """The export's version, then its evenings and payments one at a time (`("evenings", item)`), streamed."""
+    import ijson
+
+    values = _top_level(ijson.basic_parse(stream, use_float=True))
+    header: dict[str, Any] = {}
+    for key, value in values:
+        if key in STREAMED:
+            version = check_header(header)
+            return version, itertools.chain([(key, value)], values)
+        header[key] = value
+    return check_header(header), iter(())
+
+
+def data_items(data: Any) -> tuple[int, Iterator[tuple[str, Any]]]:
+    """The same as `read_export` for an export already in memory."""
+    version = check_header(data)
+    return version, ((key, item) for key in STREAMED for item in data.get(key) or ())
+
+
+def check_header(header: Any) -> int:
+    """The export's version, or an error when it is not an export this ledger reads."""
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise LedgerError(f"not a {FORMAT} export (the JSON has no \"format\": \"{FORMAT}\" before its evenings)")
+    version = header.get("version")
+    if version not in READS or isinstance(version, bool):
+        raise LedgerError(f"export version {version}: this ledger reads versions {', '.join(map(str, READS))}")
+    return version
+
+
+def _top_level(events: Iterator[tuple[str, Any]]) -> Iterator[tuple[str, Any]]:
+    """`(key, value)` for each top-level field; the arrays in `STREAMED` as one pair per item."""
+    if next(events, (None, None))[0] != "start_map":
+        raise LedgerError(f"not a {FORMAT} export (the JSON is not an object)")
+    for event, key in events:
+        if event == "end_map":
+            return
+        event, value = next(events)
+        if key in STREAMED and event == "start_array":
+            yield from ((key, item) for item in _array(events, 2))
+        else:
+            yield key, _value(event, value, events, 1)
+
+
+def _array(events: Iterator[tuple[str, Any]], depth: int) -> Iterator[Any]:
+    for event, value in events:
+        if event == "end_array":
+            return
+        yield _value(event, value, events, depth)
+
+
+def _value(event: str, value: Any, events: Iterator[tuple[str, Any]], depth: int) -> Any:
+    """One JSON value built from its parse events, refusing nesting deeper than any export has."""
+    if event not in ("start_map", "start_array"):
+        return value
+    if depth > MAX_DEPTH:
+        raise LedgerError(f"not a valid export: nested deeper than {MAX_DEPTH} levels")
+    if event == "start_array":
+        return list(_array(events, depth + 1))
+    built = {}
+    for event, key in events:
+        if event == "end_map":
+            break
+        built[key] = _value(*next(events), events, depth + 1)
+    return built
+
+
+class Importer:
+    """Replays an export's evenings and payments into the ledger, one at a time, and counts what it did.
+
+    Every revision is re-scored and must give the exported payouts. An evening already in the ledger (same
+    start and players) is skipped, and so is a payment already recorded, so an interrupted import resumes.
+    """
+
+    def __init__(self, version: int) -> None:
+        self.version = version
+        self.renumbered: dict[int, int] = {}
+        self.players: dict[str, Player] = {}
+        self.created: list[int] = []
+        self.skipped: list[int] = []
+        self.deals = self.payments = self.payments_skipped = 0
+
+    def add(self, session: Session, kind: str, item: Any) -> None:
+        """Write one evening or payment of the export (in the caller's transaction)."""
+        try:
+            if kind == "evenings":
+                self._evening(session, item)
+            else:
+                self._payment(session, item)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+            where = f"evening {_number(item)}: " if kind == "evenings" else "a payment: "
+            raise LedgerError(f"not a valid export: {where}a missing or bad field "
+                              f"({type(error).__name__}: {error})") from None
+
+    def summary(self) -> ImportSummary:
+        """What the import did so far."""
+        return ImportSummary(evenings=tuple(self.created), deals=self.deals, skipped=tuple(self.skipped),
+                             payments=self.payments, payments_skipped=self.payments_skipped)
+
+    def _evening(self, session: Session, item: dict[str, Any]) -> None:
+        number, started = _check_evening(item)
+        existing = _already_imported(session, item, started)
+        if existing is not None:
+            self.renumbered[number] = existing
+            self.skipped.append(existing)
+            return
+        table = start_evening(session, tuple(item["players"]), dealer=item["first_dealer"], profile=item["profile"],
+                              options=item["options"], stake=_amount(item["stake_cents"]),
+                              currency=item["currency"], place=item.get("place"), note=item.get("note"),
+                              known=self.players)
+        deals = item["deals"]
+        _check_keys(session, deals)
+        _write_deals(session, table, deals, _scored(table, item, self.version))
+        evening = table.evening
+        evening.started_at, evening.closed_at = started, _time(item.get("closed_at"))
+        evening.revision = sum(len(d["revisions"]) + (1 if d.get("voided_at") else 0) for d in deals)
+        session.add(evening)
+        session.flush()
+        self.renumbered[number] = table.number
+        self.created.append(table.number)
+        self.deals += len(deals)
+
+    def _payment(self, session: Session, item: dict[str, Any]) -> None:
+        """A payment of the export, checked like one typed with `paid`; one recorded already is skipped."""
+        cents = item["cents"]
+        if not _whole(cents, 1, MAX_CENTS):
+            raise LedgerError(f"not a valid export: a payment of {cents!r} cents "
+                              f"(a whole number from 1 to {MAX_CENTS})")
+        evening = self.renumbered.get(item["evening"]) if item.get("evening") is not None else None
+        paid_at = _time(item["paid_at"])
+        if _payment_recorded(session, item, evening, paid_at):
+            self.payments_skipped += 1
+            return
+        record_payment(session, item["payer"], item["payee"], _amount(cents),
+                       currency=item["currency"], evening=evening, note=item.get("note"), paid_at=paid_at)
+        self.payments += 1
+
+
+def stopped(error: LedgerError, kept: ImportSummary) -> LedgerError:
+    """The error that stopped an import, saying which evenings it had committed before and kept."""
+    if not kept.evenings:
+        return LedgerError(f"{error}; nothing of that evening was written")
+    return LedgerError(f"{error}; nothing of that evening was written, but the {len(kept.evenings)} evening(s) "
+                       f"before it are in the ledger (evenings {kept.evenings[0]} to {kept.evenings[-1]}): run the "
+                       "import again once the file is fixed, and they are skipped")
+
+
+def import_data(session: Session, data: Any) -> ImportSummary:
+    """Replay an export held in memory in the caller's transaction (see `Importer`)."""
+    version, items = data_items(data)
+    importer = Importer(version)
+    for kind, item in items:
+        importer.add(session, kind, item)
     session.flush()
-    return created
+    return importer.summary()
 
 
-def _import_payment(session: Session, item: dict[str, Any], renumbered: dict[int, int]) -> None:
-    """A payment of the export, checked like one typed with `paid`."""
-    cents = item["cents"]
-    if not isinstance(cents, int) or isinstance(cents, bool) or cents < 1:
-        raise LedgerError(_("not a valid export: a payment of {cents!r} cents (a whole number, at least 1)").format(
-            cents=cents))
-    evening = renumbered.get(item["evening"]) if item.get("evening") is not None else None
-    record_payment(session, item["payer"], item["payee"], f"{cents / 100:.2f}", currency=item["currency"],
-                   evening=evening, note=item.get("note"), paid_at=_time(item["paid_at"]))
+def _number(item: Any) -> object:
+    return item.get("number") if isinstance(item, dict) else item
 
 
-def _import_evening(session: Session, item: dict[str, Any], version: int) -> int:
-    started = _time(item["started_at"])
-    clash = session.exec(select(Evening).where(Evening.started_at == started)).first()
-    if clash and [name_key(p) for p in table_of(session, clash).players] == [name_key(p) for p in item["players"]]:
-        raise AlreadyImported(item["number"], clash.id)  # type: ignore[arg-type]
-    table = start_evening(session, tuple(item["players"]), dealer=item["first_dealer"], profile=item["profile"],
-                          options=item["options"], stake=f"{item['stake_cents'] / 100:.2f}",
-                          currency=item["currency"], place=item.get("place"), note=item.get("note"))
-    evening = table.evening
-    evening.started_at = started or evening.started_at
+def _amount(cents: int) -> str:
+    return f"{cents // 100}.{cents % 100:02d}"
+
+
+def _whole(value: object, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _check_evening(item: dict[str, Any]) -> tuple[int, datetime]:
+    """The evening's number and start; an error for what no export of this ledger holds."""
+    number = item["number"]
+    if not _whole(number, 1, 2**31 - 1):
+        raise LedgerError(f"not a valid export: an evening numbered {number!r} (a whole number from 1)")
+    started = _time(item.get("started_at"))
+    if started is None:
+        raise LedgerError(f"not a valid export: evening {number} has no start time (started_at)")
+    if not _whole(item["stake_cents"], 0, MAX_CENTS):
+        raise LedgerError(f"not a valid export: evening {number} has stake_cents {item['stake_cents']!r} "
+                          f"(a whole number from 0 to {MAX_CENTS})")
+    numbers = Counter(deal["number"] for deal in item["deals"])
+    for deal_number, count in numbers.items():
+        if not _whole(deal_number, 1, 2**31 - 1) or count > 1:
+            raise LedgerError(f"not a valid export: evening {number} has a deal numbered {deal_number!r} "
+                              "(deal numbers are whole numbers from 1, each once)")
+    for deal in item["deals"]:
+        revisions = [rev["revision"] for rev in deal["revisions"]]
+        if not revisions or revisions != list(range(1, len(revisions) + 1)):
+            raise LedgerError(f"not a valid export: evening {number} deal {deal['number']} has revisions "
+                              f"{revisions} (they are numbered 1, 2, 3, ... in order)")
+    return number, started
+
+
+def _already_imported(session: Session, item: dict[str, Any], started: datetime) -> int | None:
+    """The ledger's evening with the same start and the same players, if the export's evening is in already."""
+    players = [name_key(p) for p in item["players"]]
+    for clash in session.exec(select(Evening.id).where(Evening.started_at == started)).all():
+        if [name_key(p) for p in get_table(session, clash).players] == players:
+            return clash
+    return None
+
+
+def _check_keys(session: Session, deals: list[dict[str, Any]]) -> None:
+    """Refuse an idempotency key that a deal of the ledger uses already."""
+    keys = [deal["key"] for deal in deals if deal.get("key")]
+    twice = next((key for key, count in Counter(keys).items() if count > 1), None)
+    if twice is not None:
+        raise LedgerError(f"not a valid export: two deals of one evening have the key {twice!r}")
+    used = session.exec(select(Deal).where(col(Deal.key).in_(keys))).first() if keys else None
+    if used:
+        number = next(deal["number"] for deal in deals if deal.get("key") == used.key)
+        raise LedgerError(f"deal {number} of the export has key {used.key!r}, already used by deal {used.number} "
+                          f"of evening {used.evening_id}")
+
+
+def _scored(table: Table, item: dict[str, Any], version: int) -> list[list[tuple[DealFacts, DealResult]]]:
+    """Every revision of every deal re-scored; an error when the rules give other payouts than the export."""
+    profile = table.profile
     seated = dict(zip(item["players"], table.players, strict=True))
-    for deal_item in item["deals"]:
-        _import_deal(session, table, deal_item, seated, version)
-    evening.closed_at = _time(item.get("closed_at"))
-    evening.revision = sum(len(d["revisions"]) + (1 if d.get("voided_at") else 0) for d in item["deals"])
-    session.add(evening)
-    session.flush()
-    return table.number
+    scored = []
+    for deal in item["deals"]:
+        revisions = []
+        for rev in deal["revisions"]:
+            facts = _revision_facts(table, profile, rev, version, seated)
+            result = score(facts, profile)
+            if result.payouts != {seated[name]: points for name, points in rev["payouts"].items()}:
+                raise LedgerError(f"evening {item['number']} deal {deal['number']} revision {rev['revision']}: the "
+                                  f"export says {rev['payouts']} but the rules give {result.payouts}")
+            revisions.append((facts, result))
+        scored.append(revisions)
+    return scored
 
 
-def _revision_facts(table: Table, rev: dict[str, Any], version: int, seated: dict[str, str]) -> DealFacts:
+def _revision_facts(table: Table, profile: Profile, rev: dict[str, Any], version: int,
+                    seated: dict[str, str]) -> DealFacts:
     """A revision of the export as facts at the ledger's seats: version 2 stores facts, version 1 the typed text."""
     dealer = seated[rev["dealer"]]
     if version == 1:
-        return build_facts(DealInput.from_dict(rev["typed"]), table.profile, table.players, dealer)
+        return build_facts(DealInput.from_dict(rev["typed"]), profile, table.players, dealer)
     data = dict(rev["facts"])
     for field in ("declarer", "holder"):
         if data.get(field) not in (None, MONTE, DECLARER):
@@ -182,32 +398,62 @@ def _revision_facts(table: Table, rev: dict[str, Any], version: int, seated: dic
     return facts_from_dict(data, table.players, dealer)
 
 
-def _import_deal(session: Session, table: Table, item: dict[str, Any], seated: dict[str, str], version: int) -> None:
-    """One deal with every revision; `seated` maps the export's spelling of names to the ledger's."""
-    key = item.get("key")
-    used = session.exec(select(Deal).where(Deal.key == key)).first() if key else None
-    if used:
-        raise LedgerError(_("deal {item} of the export has key {key!r}, already used by deal {number} of evening "
-                            "{evening_id}").format(
-            item=item['number'], key=key, number=used.number, evening_id=used.evening_id))
-    deal = Deal(evening_id=table.number, number=item["number"], key=item.get("key"),
-                created_at=_time(item["created_at"]), voided_at=_time(item.get("voided_at")),
-                void_reason=item.get("void_reason"))
-    session.add(deal)
-    session.flush()
-    for rev in item["revisions"]:
-        facts = _revision_facts(table, rev, version, seated)
-        result = score(facts, table.profile)
-        if result.payouts != {seated[name]: points for name, points in rev["payouts"].items()}:
-            raise LedgerError(_("evening {number} deal {deal} revision {revision}: the export says {stored} but the "
-                                "rules give {payouts}").format(number=table.number, deal=item["number"],
-                                                               revision=rev["revision"], stored=rev["payouts"],
-                                                               payouts=result.payouts))
-        row = write_revision(session, table, deal, rev["revision"], facts, result, rev.get("reason"))
-        row.recorded_at = _time(rev["recorded_at"]) or row.recorded_at
-        row.superseded_at = _time(rev.get("superseded_at"))
-        session.add(row)
-    session.flush()
+def _write_deals(session: Session, table: Table, deals: list[dict[str, Any]],
+                 scored: list[list[tuple[DealFacts, DealResult]]]) -> None:
+    """The evening's deals, revisions and payouts: three executemany inserts, ids reserved up front."""
+    deal_ids = _new_ids(session, Deal, len(deals))
+    _insert(session, Deal, [{
+        "id": deal_id, "evening_id": table.number, "number": deal["number"], "key": deal.get("key") or None,
+        "created_at": _time(deal["created_at"]) or utcnow(), "voided_at": _time(deal.get("voided_at")),
+        "void_reason": deal.get("void_reason")} for deal_id, deal in zip(deal_ids, deals, strict=True)])
+    revisions = [(deal_id, rev, facts, result) for deal_id, deal, pairs in zip(deal_ids, deals, scored, strict=True)
+                 for rev, (facts, result) in zip(deal["revisions"], pairs, strict=True)]
+    revision_ids = _new_ids(session, DealRevision, len(revisions))
+    _insert(session, DealRevision, [{
+        "id": revision_id, "deal_id": deal_id, "revision": rev["revision"], "reason": rev.get("reason"),
+        "recorded_at": _time(rev["recorded_at"]) or utcnow(), "superseded_at": _time(rev.get("superseded_at")),
+        **revision_values(table, facts, result)}
+        for revision_id, (deal_id, rev, facts, result) in zip(revision_ids, revisions, strict=True)])
+    _insert(session, Payout, [{"revision_id": revision_id, **values}
+                              for revision_id, (_, _, _, result) in zip(revision_ids, revisions, strict=True)
+                              for values in payout_values(table, result)])
+
+
+def _new_ids(session: Session, model: type[SQLModel], count: int) -> list[int]:
+    """Ids for `count` new rows: from the table's sequence on PostgreSQL; on SQLite the ones after the largest,
+    which no one else can take (the transaction holds the write lock from its start), remembered in the session
+    so the next evening of the same transaction needs no query."""
+    table = model.__table__  # type: ignore[attr-defined]
+    if not count:
+        return []
+    if session.get_bind().dialect.name == "postgresql":
+        return list(session.execute(text("SELECT nextval(pg_get_serial_sequence(:table, 'id')) "
+                                         "FROM generate_series(1, :count)"),
+                                    {"table": table.name, "count": count}).scalars())
+    largest = session.info.get(("largest id", table.name))
+    if largest is None:
+        largest = session.execute(select(func.max(table.c.id))).scalar() or 0
+    session.info[("largest id", table.name)] = largest + count
+    return list(range(largest + 1, largest + count + 1))
+
+
+def _insert(session: Session, model: type[SQLModel], rows: list[dict[str, Any]]) -> None:
+    """Insert the rows in one executemany."""
+    if rows:
+        session.execute(insert(model.__table__), rows)  # type: ignore[attr-defined]
+
+
+def _payment_recorded(session: Session, item: dict[str, Any], evening: int | None, paid_at: datetime | None) -> bool:
+    """Whether the ledger holds this payment already (same people, amount, currency, evening and time)."""
+    if paid_at is None:
+        return False
+    payer, payee = find_player(session, item["payer"]), find_player(session, item["payee"])
+    if payer is None or payee is None:
+        return False
+    return session.exec(select(PaymentEntry.id).where(
+        PaymentEntry.payer_id == payer.id, PaymentEntry.payee_id == payee.id, PaymentEntry.cents == item["cents"],
+        PaymentEntry.currency == item["currency"], PaymentEntry.evening_id == evening,
+        PaymentEntry.paid_at == paid_at)).first() is not None
 
 
 def backup_sqlite(engine: Engine, target: str) -> Path:

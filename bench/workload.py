@@ -1,0 +1,82 @@
+"""Large exports for the benchmarks: the example evening repeated, each copy starting a day later."""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+import sqlite3
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "three_friends.json"
+TABLES = ("player", "evening", "seat", "deal", "deal_revision", "payout")
+"""The tables an import writes, in the order their rows can be inserted."""
+
+
+def write_export(path: Path, deals: int) -> int:
+    """An export of at least `deals` deals (whole evenings), written evening by evening; its number of deals."""
+    data = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    evening = data["evenings"][0]
+    per_evening = len(evening["deals"])
+    count = -(-deals // per_evening)
+    start = datetime(2020, 1, 1, 20, tzinfo=UTC)
+    with path.open("w", encoding="utf-8") as out:
+        out.write('{"format": "calabresella-ledger", "version": 2, "evenings": [\n')
+        for number in range(1, count + 1):
+            copy_ = {**copy.deepcopy(evening), "number": number,
+                     "started_at": (start + timedelta(days=number)).isoformat(), "closed_at": None}
+            for deal in copy_["deals"]:
+                deal["key"] = None
+            out.write(("" if number == 1 else ",\n") + json.dumps(copy_, ensure_ascii=False))
+        out.write('\n], "payments": []}\n')
+    return count * per_evening
+
+
+def rows_of(database: Path) -> dict[str, tuple[list[str], list[tuple[object, ...]]]]:
+    """Every row an import wrote, table by table: the columns and the rows."""
+    with sqlite3.connect(database) as connection:
+        out = {}
+        for table in TABLES:
+            cursor = connection.execute(f"SELECT * FROM {table}")
+            out[table] = ([c[0] for c in cursor.description], cursor.fetchall())
+        return out
+
+
+def raw_insert(schema_from: Path, target: Path, rows: dict[str, tuple[list[str], list[tuple[object, ...]]]]) -> None:
+    """The baseline: a new file with the ledger's schema and settings, then one executemany per table, one commit."""
+    with sqlite3.connect(schema_from) as source:
+        statements = [sql for (sql,) in source.execute(
+            "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'")]
+    connection = sqlite3.connect(target, isolation_level=None)
+    connection.execute("PRAGMA journal_mode = WAL")
+    connection.execute("PRAGMA synchronous = FULL")
+    connection.execute("PRAGMA foreign_keys = ON")
+    for sql in statements:
+        connection.execute(sql)
+    connection.execute("BEGIN IMMEDIATE")
+    for table, (columns, values) in rows.items():
+        marks = ", ".join("?" * len(columns))
+        connection.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", values)
+    connection.execute("COMMIT")
+    connection.close()
+
+
+def calabresella() -> str:
+    """The `calabresella` installed beside this interpreter, else the one on the PATH."""
+    beside = Path(sys.executable).parent / "calabresella"
+    return str(beside) if beside.exists() else shutil.which("calabresella") or "calabresella"
+
+
+def timed_raw_insert(ledger: Path, target: Path) -> float:
+    """Seconds for `raw_insert` of the rows of `ledger` (read beforehand, not timed) into `target`."""
+    rows = rows_of(ledger)
+    start = time.perf_counter()
+    raw_insert(ledger, target, rows)
+    return time.perf_counter() - start
+
+
+if __name__ == "__main__":
+    print(timed_raw_insert(Path(sys.argv[1]), Path(sys.argv[2])))

@@ -1,0 +1,42 @@
+"""Start-up: a command imports its own module and what it uses, nothing more; help still lists every command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from ledger.cli.main import COMMANDS, app
+
+HEAVY = ("pandas", "matplotlib", "numpy", "alembic", "rich.progress", "prompt_toolkit", "reports", "ijson")
+
+
+def loaded_by(db: Path, *args: str) -> list[str]:
+    """The heavy modules a fresh interpreter has imported after running the command."""
+    probe = (f"import json, sys; from ledger.cli.main import app; app({['--db', str(db), *args]!r}, "
+             f"standalone_mode=False); print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_record_imports_no_heavy_module(tmp_path: Path) -> None:
+    db = tmp_path / "ledger.sqlite3"
+    started = CliRunner().invoke(app, ["--db", str(db), "evening", "start", "--players", "Anna,Bruno,Carla"])
+    assert started.exit_code == 0, started.output
+    assert loaded_by(db, "record", "--declarer", "Bruno", "--contract", "solo", "--thirds", "22") == []
+
+
+def test_importing_the_cli_loads_no_command_module() -> None:
+    probe = ("import json, sys; import ledger.cli.main; "
+             "print(json.dumps(sorted(m for m in sys.modules if m.startswith('ledger.'))))")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert json.loads(result.stdout) == ["ledger.cli", "ledger.cli.app", "ledger.cli.main", "ledger.errors", "ledger.i18n"]
+
+
+def test_help_lists_every_registered_command() -> None:
+    result = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    assert all(f" {name} " in result.output for name in COMMANDS)

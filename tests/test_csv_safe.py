@@ -1,0 +1,46 @@
+"""CSV files open in a spreadsheet as text: a cell that starts like a formula is neutralised, numbers stay numbers."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from ledger import Ledger
+from ledger.cli.main import app
+
+HOSTILE = "+cmd|' /C calc'!A0"
+runner = CliRunner()
+
+
+def ledger_with_a_hostile_name(db: str) -> None:
+    with Ledger(db) as ledger:
+        ledger.start_evening([HOSTILE, "-Bruno", "Carla"], stake="0.10")
+        ledger.record("+cmd solo 22")
+
+
+def rows(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(text.splitlines()))
+
+
+def test_export_csv_neutralises_names_and_keeps_negative_numbers(sqlite_url: str) -> None:
+    ledger_with_a_hostile_name(sqlite_url)
+    result = runner.invoke(app, ["--db", sqlite_url, "export", "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    exported = rows(result.stdout)
+    assert [r["player"] for r in exported] == ["'" + HOSTILE, "'-Bruno", "Carla"]
+    assert [r["points"] for r in exported] == ["4", "-2", "-2"]
+    assert exported[1]["money_cents"] == "-20"
+    assert exported[0]["declarer"] == "'" + HOSTILE
+
+
+def test_stats_csv_neutralises_names_too(sqlite_url: str, tmp_path: Path) -> None:
+    ledger_with_a_hostile_name(sqlite_url)
+    out = tmp_path / "stats.csv"
+    result = runner.invoke(app, ["--db", sqlite_url, "stats", "--csv", str(out)])
+    assert result.exit_code == 0, result.output
+    cells = [cell for row in csv.reader(out.read_text(encoding="utf-8").splitlines()) for cell in row]
+    assert "'" + HOSTILE in cells and HOSTILE not in cells
+    assert "'-Bruno" in cells and "-Bruno" not in cells
+    assert any(cell.startswith("-") and cell.lstrip("-").replace(".", "").isdigit() for cell in cells)

@@ -1,0 +1,50 @@
+"""A scorekeeper recording while a large import runs waits for one batch of the import, not for all of it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from sqlalchemy import text
+
+from ledger.store.engine import open_ledger
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from workload import calabresella, write_export
+
+DEALS = 15_000
+
+
+def deals_in(db: Path) -> int:
+    engine = open_ledger(str(db))
+    try:
+        with engine.connect() as connection:
+            return connection.execute(text("SELECT COUNT(*) FROM deal")).scalar_one()
+    finally:
+        engine.dispose()
+
+
+def test_record_during_an_import_is_not_kept_waiting(tmp_path: Path) -> None:
+    db, source = tmp_path / "ledger.sqlite3", tmp_path / "big.json"
+    total = write_export(source, DEALS)
+    cli = [calabresella(), "--db", str(db)]
+    subprocess.run([*cli, "evening", "start", "--players", "Anna,Bruno,Carla"], check=True, capture_output=True)
+    importing = subprocess.Popen([*cli, "import", str(source)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        while deals_in(db) == 0 and importing.poll() is None:
+            time.sleep(0.05)
+        start = time.perf_counter()
+        record = subprocess.run([*cli, "record", "--evening", "1", "--declarer", "Bruno", "--contract", "solo",
+                                 "--thirds", "22"], capture_output=True, text=True)
+        waited = time.perf_counter() - start
+        still_importing = importing.poll() is None
+    finally:
+        out, err = importing.communicate(timeout=600)
+    print(f"record during the import took {waited:.2f} s (import still running: {still_importing})")
+    assert record.returncode == 0, record.stderr
+    assert importing.returncode == 0, err
+    assert waited < 10
+    assert deals_in(db) == total + 1
+    assert out.decode().startswith(f"imported {total // 30:,} evenings ({total:,} deals)")

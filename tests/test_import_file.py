@@ -1,0 +1,150 @@
+"""`import` reads the file as a stream, commits evening by evening, resumes, and refuses hostile files in one line."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import EXAMPLES
+from sqlalchemy import text
+from typer.testing import CliRunner
+
+import ledger.service
+from ledger import Ledger
+from ledger.cli.main import app
+from ledger.errors import LedgerError
+
+runner = CliRunner()
+
+
+def example(name: str = "three_friends.json") -> dict[str, Any]:
+    return json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+
+
+def write(path: Path, data: Any) -> Path:
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def deal_count(db: str) -> int:
+    with Ledger(db) as ledger, ledger.engine.connect() as connection:
+        return connection.execute(text("SELECT COUNT(*) FROM deal")).scalar_one()
+
+
+def evenings_in_a_row(count: int) -> dict[str, Any]:
+    """The example evening `count` times, each starting a day later (so each is a new evening)."""
+    data = example()
+    first = data["evenings"][0]
+    data["evenings"] = [{**copy.deepcopy(first), "number": n + 1, "started_at": f"2026-01-{n + 1:02d}T20:00:00+00:00"}
+                        for n in range(count)]
+    return data
+
+
+def test_a_streamed_import_gives_the_same_ledger_as_the_file(sqlite_url: str) -> None:
+    with Ledger(sqlite_url) as ledger:
+        summary = ledger.import_file(EXAMPLES / "three_friends.json")
+        assert (summary.evenings, summary.deals, summary.skipped) == ((1,), 30, ())
+        assert json.loads(ledger.export()) == example()
+
+
+def test_an_interrupted_import_says_what_went_in_and_resumes(sqlite_url: str, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ledger.service, "IMPORT_BATCH_SECONDS", 0.0)  # every evening commits by itself
+    data = evenings_in_a_row(4)
+    good = copy.deepcopy(data)
+    data["evenings"][2]["deals"][3]["revisions"][0]["payouts"] = {"Anna": 9, "Bruno": -9, "Carla": 0}
+    source = write(tmp_path / "broken.json", data)
+    with Ledger(sqlite_url) as opened:
+        with pytest.raises(LedgerError) as stopped:
+            opened.import_file(source)
+        assert "evening 3 deal 4 revision 1: the export says" in str(stopped.value)
+        assert "the 2 evening(s) before it are in the ledger (evenings 1 to 2)" in str(stopped.value)
+    assert deal_count(sqlite_url) == 60
+    with Ledger(sqlite_url) as opened:
+        summary = opened.import_file(write(source, good))
+    assert (summary.evenings, summary.deals, summary.skipped) == ((3, 4), 60, (1, 2))
+    assert deal_count(sqlite_url) == 120
+
+
+def test_payments_already_recorded_are_skipped_on_a_second_import(sqlite_url: str, tmp_path: Path) -> None:
+    with Ledger(sqlite_url) as opened:
+        opened.import_file(EXAMPLES / "three_friends.json")
+        opened.paid("Anna", "Bruno", "1.20", evening=1)
+        exported = tmp_path / "with-payment.json"
+        exported.write_text(opened.export(), encoding="utf-8")
+    second = str(tmp_path / "second.sqlite3")
+    with Ledger(second) as opened:
+        first = opened.import_file(exported)
+        again = opened.import_file(exported)
+    assert (first.payments, first.payments_skipped) == (1, 0)
+    assert (again.evenings, again.skipped, again.payments, again.payments_skipped) == ((), (1,), 0, 1)
+
+
+def test_the_command_prints_one_line_per_outcome(sqlite_url: str, tmp_path: Path) -> None:
+    source = write(tmp_path / "two.json", evenings_in_a_row(2))
+    first = runner.invoke(app, ["--db", sqlite_url, "import", str(source)])
+    assert (first.exit_code, first.stdout) == (0, "imported 2 evenings (60 deals)\n")
+    source = write(source, evenings_in_a_row(3))
+    second = runner.invoke(app, ["--db", sqlite_url, "import", str(source)])
+    assert second.stdout == "imported 1 evening (30 deals)\nskipped 2 evenings already in this ledger\n"
+
+
+def _deal(data: dict[str, Any], index: int = 0) -> dict[str, Any]:
+    return data["evenings"][0]["deals"][index]
+
+
+def _set(change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    data = example()
+    change(data)
+    return data
+
+
+HOSTILE: dict[str, tuple[Callable[[], Any], str]] = {
+    "duplicate deal number": (lambda: _set(lambda d: _deal(d, 1).update(number=1)), "a deal numbered 1 "),
+    "null deal number": (lambda: _set(lambda d: _deal(d).update(number=None)), "a deal numbered None"),
+    "repeated revision": (lambda: _set(lambda d: _deal(d, 15)["revisions"][1].update(revision=1)),
+                          "deal 16 has revisions [1, 1]"),
+    "no start time": (lambda: _set(lambda d: d["evenings"][0].update(started_at=None)), "has no start time"),
+    "missing start time": (lambda: _set(lambda d: d["evenings"][0].pop("started_at")), "has no start time"),
+    "huge stake": (lambda: _set(lambda d: d["evenings"][0].update(stake_cents=10**18)), "stake_cents 1000000000"),
+    "negative stake": (lambda: _set(lambda d: d["evenings"][0].update(stake_cents=-10)), "stake_cents -10"),
+    "fractional stake": (lambda: _set(lambda d: d["evenings"][0].update(stake_cents=0.5)), "stake_cents 0.5"),
+    "repeated key": (lambda: _set(lambda d: [_deal(d, i).update(key="tablet-1") for i in (0, 1)]),
+                     "two deals of one evening have the key 'tablet-1'"),
+    "missing field": (lambda: _set(lambda d: _deal(d).pop("revisions")), "evening 1: a missing or bad field"),
+    "payouts not a map": (lambda: _set(lambda d: _deal(d)["revisions"][0].update(payouts=[1])), "bad field"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_a_hostile_file_is_one_line_exit_2_and_nothing_written(case: str, sqlite_url: str, tmp_path: Path) -> None:
+    make, message = HOSTILE[case]
+    result = runner.invoke(app, ["--db", sqlite_url, "import", str(write(tmp_path / "x.json", make()))])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, result.stderr
+    assert message in result.stderr
+    assert "nothing of that evening was written" in result.stderr
+    assert deal_count(sqlite_url) == 0
+
+
+@pytest.mark.parametrize(("text_", "message"), [
+    ('{"format": "calabresella-ledger", "version": 2, "evenings": [' + "[" * 100_000 + "]" * 100_000 + "]}",
+     "nested deeper than"),
+    ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"stake_cents": 1' + "0" * 40 + "}]}",
+     "not a JSON export (parse error: integer overflow"),
+    ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"number": 1,', "not a JSON export"),
+    ('{"evenings": [{}], "format": "calabresella-ledger", "version": 2}', "before its evenings"),
+    ("[1, 2]", "not a calabresella-ledger export"),
+])
+def test_a_malformed_file_is_one_line_exit_2(text_: str, message: str, sqlite_url: str, tmp_path: Path) -> None:
+    source = tmp_path / "bad.json"
+    source.write_text(text_, encoding="utf-8")
+    result = runner.invoke(app, ["--db", sqlite_url, "import", str(source)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, result.stderr
+    assert message in result.stderr
+    assert deal_count(sqlite_url) == 0

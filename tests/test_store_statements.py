@@ -1,0 +1,90 @@
+"""Reads are set-based: each read runs as many statements for an evening of 100 deals as for one of 10."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, event
+
+from ledger import Ledger
+from ledger.rules.build import DealInput
+
+LINES = ("bruno solo 22", "carla chiamo 3D@anna 17 last=opp", "pass", "anna solissimo dividete 8")
+READS: dict[str, Callable[[Ledger, int], Any]] = {
+    "standings": lambda ledger, evening: ledger.standings(evening),
+    "deals": lambda ledger, evening: ledger.deals(evening),
+    "deal history": lambda ledger, evening: ledger.deal_history(1, evening),
+    "evening": lambda ledger, evening: ledger.evening(evening),
+    "settle": lambda ledger, evening: ledger.settle(evening=evening),
+    "export json": lambda ledger, evening: ledger.export(evening=evening),
+    "export csv": lambda ledger, evening: ledger.export(evening=evening, fmt="csv"),
+}
+
+
+@contextmanager
+def counted(ledger: Ledger) -> Iterator[list[str]]:
+    """Every statement the ledger's engine sends while the block runs."""
+    statements: list[str] = []
+
+    def count(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        statements.append(statement)
+
+    event.listen(ledger.engine, "before_cursor_execute", count)
+    try:
+        yield statements
+    finally:
+        event.remove(ledger.engine, "before_cursor_execute", count)
+
+
+def add_evening(ledger: Ledger, deals: int) -> int:
+    """A new evening of `deals` deals, one of them amended and one voided; its number."""
+    number = ledger.start_evening(["Anna", "Bruno", "Carla"], stake="0.10").number
+    for index in range(deals):
+        ledger.record(LINES[index % len(LINES)], evening=number)
+    ledger.amend(1, DealInput(thirds=20), reason="recount", evening=number)
+    ledger.void(2, reason="misdeal", evening=number)
+    return number
+
+
+@pytest.fixture(scope="module")
+def ledgers() -> Iterator[dict[str, Any]]:
+    """One ledger per backend, each with an evening of 10 deals and one of 100."""
+    opened: dict[str, Any] = {}
+    yield opened
+    for ledger, _, _ in opened.values():
+        ledger.close()
+
+
+@pytest.mark.parametrize("read", sorted(READS))
+def test_a_read_runs_as_many_statements_for_100_deals_as_for_10(read: str, db_url: str,
+                                                               ledgers: dict[str, Any]) -> None:
+    backend = db_url.split(":")[0]
+    if backend not in ledgers:
+        ledger = Ledger(db_url)
+        ledgers[backend] = (ledger, add_evening(ledger, 10), add_evening(ledger, 100))
+    ledger, small, large = ledgers[backend]
+    with counted(ledger) as few:
+        READS[read](ledger, small)
+    with counted(ledger) as many:
+        READS[read](ledger, large)
+    assert len(many) == len(few), many
+    assert len(few) <= 12, few
+
+
+def test_opening_a_ledger_checks_its_schema_with_one_query(sqlite_url: str) -> None:
+    Ledger(sqlite_url).close()
+    seen: list[str] = []
+
+    def count(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        seen.append(statement)
+
+    event.listen(Engine, "before_cursor_execute", count)
+    try:
+        Ledger(sqlite_url).close()
+    finally:
+        event.remove(Engine, "before_cursor_execute", count)
+    assert [s for s in seen if "alembic_version" in s or "sqlite_master" in s] == [
+        "SELECT version_num FROM alembic_version"]
