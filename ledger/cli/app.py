@@ -117,7 +117,7 @@ def _flag_takes_no_value(option: TyperOption, ctx: Any) -> str | None:
     return None if option.is_flag else _value_type(option, ctx)
 
 
-TyperOption.display_type_rich = _flag_takes_no_value  # type: ignore[method-assign]
+TyperOption.display_type_rich = _flag_takes_no_value  # type: ignore[method-assign,assignment]
 
 
 def new_app(name: str, help_text: str, cls: type[LedgerGroup] = LedgerGroup) -> typer.Typer:

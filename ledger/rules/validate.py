@@ -83,7 +83,7 @@ def _check_call(facts: DealFacts, profile: Profile, active: tuple[str, ...]) -> 
                 raise LedgerError(_("called card and holder: {name} has one bid, {word}, and no card is called").format(
                     name=profile.name, word=profile.word(Contract.CHIAMO)))
             raise LedgerError(_("{contract}: a card is called only in chiamo (and mediatore)").format(
-                contract=facts.contract.value))
+                contract=facts.contract.value if facts.contract else None))
         return
     ranks = profile.callable_ranks
     if ranks is not None and facts.called is not None and facts.called.rank not in ranks:

@@ -26,13 +26,13 @@ from ledger.rules.numbers import storable
 from ledger.rules.scoring import DealResult, score
 from ledger.rules.seats import resolve_player, seat_after
 from ledger.store.evenings import Table, lock
-from ledger.store.models import Deal, DealRevision, Payout, utcnow
+from ledger.store.models import Deal, DealRevision, Payout, ident, utcnow
 from ledger.summary import brief
 from ledger.values import DealView, Recorded
 
 CURRENT = col(DealRevision.superseded_at).is_(None)
 STANDING = col(Deal.voided_at).is_(None)
-PAYOUT_COLUMNS = (Payout.revision_id, Payout.player_id, Payout.position, Payout.role, Payout.points)
+PAYOUT_COLUMNS: tuple[Any, ...] = (Payout.revision_id, Payout.player_id, Payout.position, Payout.role, Payout.points)
 """What a view of a deal reads of its payouts."""
 
 
@@ -131,7 +131,7 @@ def totals(session: Session, table: Table) -> dict[str, int]:
         .join(DealRevision, col(DealRevision.id) == Payout.revision_id)
         .join(Deal, col(Deal.id) == DealRevision.deal_id)
         .where(Deal.evening_id == table.number, STANDING, CURRENT)
-        .group_by(Payout.player_id)
+        .group_by(col(Payout.player_id))
     ).all())
     return {name: int(sums.get(pid, 0)) for name, pid in table.ids.items()}
 
@@ -165,7 +165,7 @@ def payout_values(table: Table, result: DealResult) -> list[dict[str, Any]]:
 def write_revision(session: Session, table: Table, deal: Deal, number: int, facts: DealFacts, result: DealResult,
                    reason: str | None) -> DealRevision:
     """Store one revision's facts, its result and every seat's payout."""
-    revision = DealRevision(deal_id=deal.id, revision=number, reason=reason,
+    revision = DealRevision(deal_id=ident(deal), revision=number, reason=reason,
                             **revision_values(table, facts, result))
     session.add(revision)
     session.flush()

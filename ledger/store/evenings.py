@@ -7,16 +7,17 @@ from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import cached_property
+from typing import cast
 
 from sqlalchemy import func, insert
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from ledger.errors import LedgerError
 from ledger.i18n import _
 from ledger.rules.numbers import shortened, storable
 from ledger.rules.profiles import Profile, make_profile
 from ledger.rules.seats import name_key, resolve_player
-from ledger.store.models import Evening, Player, Seat, utcnow
+from ledger.store.models import Evening, Player, Seat, ident, utcnow
 from ledger.store.players import ensure_player
 
 MOST_MONEY = 100000
@@ -86,23 +87,23 @@ def start_evening(
               for name in players]
     names = tuple(p.name for p in people)
     first = resolve_player(dealer, names, "--dealer") if dealer else names[-1]
-    ids = {p.name: p.id for p in people}
+    ids = {p.name: ident(p) for p in people}
     evening = Evening(profile=rules.name, options=dict(rules.options), stake_cents=stake_cents, currency=code,
                       first_dealer_id=ids[first], place=place, note=note)
     session.add(evening)
     session.flush()
-    session.execute(insert(Seat.__table__), [{"evening_id": evening.id, "position": position, "player_id": person.id}
-                                             for position, person in enumerate(people)])  # type: ignore[attr-defined]
-    return Table(evening, names, ids)  # type: ignore[arg-type]
+    session.execute(insert(Seat), [{"evening_id": evening.id, "position": position, "player_id": ids[person.name]}
+                                   for position, person in enumerate(people)])
+    return Table(evening, names, ids)
 
 
 def table_of(session: Session, evening: Evening) -> Table:
     """The evening with its seats."""
     rows = session.exec(
-        select(Player.name, Player.id).join(Seat, Seat.player_id == Player.id)
-        .where(Seat.evening_id == evening.id).order_by(Seat.position)
+        select(Player.name, Player.id).join(Seat, col(Seat.player_id) == Player.id)
+        .where(Seat.evening_id == evening.id).order_by(col(Seat.position))
     ).all()
-    return Table(evening, tuple(name for name, _ in rows), {name: pid for name, pid in rows})
+    return Table(evening, tuple(name for name, _ in rows), {name: cast(int, pid) for name, pid in rows})
 
 
 def get_table(session: Session, number: int | None = None, *, open_only: bool = False) -> Table:
@@ -147,7 +148,7 @@ def list_evenings(session: Session) -> list[Table]:
     evenings = session.exec(select(Evening).order_by(Evening.id.desc())).all()  # type: ignore[union-attr]
     seated: defaultdict[int, list[tuple[str, int]]] = defaultdict(list)
     for evening_id, name, pid in session.exec(select(Seat.evening_id, Player.name, Player.id)
-                                              .join(Player, Seat.player_id == Player.id)
-                                              .order_by(Seat.evening_id, Seat.position)).all():
-        seated[evening_id].append((name, pid))
+                                              .join(Player, col(Seat.player_id) == Player.id)
+                                              .order_by(col(Seat.evening_id), col(Seat.position))).all():
+        seated[evening_id].append((name, cast(int, pid)))
     return [Table(e, tuple(name for name, _ in seated[e.id]), dict(seated[e.id])) for e in evenings]  # type: ignore[index]

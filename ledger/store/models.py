@@ -11,6 +11,12 @@ from sqlmodel import Field, SQLModel
 from ledger.clock import utcnow
 
 
+def ident(row: Any) -> int:
+    """A stored row's id: rows are flushed before their id is used, so it is never missing."""
+    assert row.id is not None
+    return int(row.id)
+
+
 def _when(nullable: bool = False) -> Any:
     column = Column(DateTime(timezone=True), nullable=nullable)
     return Field(default=None, sa_column=column) if nullable else Field(default_factory=utcnow, sa_column=column)

@@ -17,7 +17,7 @@ from ledger.rules.numbers import storable
 from ledger.settlement import fewest_payments, pair_flows, round_balances
 from ledger.store.deals import list_deals, totals
 from ledger.store.evenings import Table, get_table, list_evenings, parse_cents, parse_currency
-from ledger.store.models import PaymentEntry, Player
+from ledger.store.models import PaymentEntry, Player, ident
 from ledger.store.players import get_player
 from ledger.values import PaymentInfo, Settlement, Tab
 
@@ -63,7 +63,7 @@ def settle(session: Session, tables: list[Table], *, round_to: str | None = None
         if pairs:
             flows += [{name: value * table.evening.stake_cents for name, value in deal.payouts.items()}
                       for deal in list_deals(session, table) if not deal.voided]
-    balances, rounding = dict(cents), {}
+    balances, rounding = dict(cents), dict[str, int]()
     if round_to is not None:
         unit = parse_cents(round_to, "--round-to", _("the smallest coin to pay with"))
         if unit < 1:
@@ -90,7 +90,7 @@ def record_payment(session: Session, payer: str, payee: str, amount: str, *, cur
     if currency is None:
         evenings = list_evenings(session)
         currency = table.evening.currency if table else (evenings[0].evening.currency if evenings else "EUR")
-    entry = PaymentEntry(payer_id=giver.id, payee_id=taker.id, cents=cents, currency=parse_currency(currency),
+    entry = PaymentEntry(payer_id=ident(giver), payee_id=ident(taker), cents=cents, currency=parse_currency(currency),
                          evening_id=table.number if table else None, note=note, paid_at=paid_at or utcnow(), key=key)
     names = _names(session)
     if key:

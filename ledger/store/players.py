@@ -7,7 +7,7 @@ from sqlmodel import Session, select
 from ledger.errors import LedgerError
 from ledger.i18n import _
 from ledger.rules.seats import name_key
-from ledger.store.models import Player, PlayerRename
+from ledger.store.models import Player, PlayerRename, ident
 
 
 def _clean(name: str) -> str:
@@ -63,7 +63,7 @@ def rename_player(session: Session, old: str, new: str) -> Player:
     if clash and clash.id != player.id:
         raise LedgerError(_("cannot rename {name!r} to {new!r}: {clash!r} exists already").format(
             name=player.name, new=new, clash=clash.name))
-    session.add(PlayerRename(player_id=player.id, old_name=player.name, new_name=cleaned))
+    session.add(PlayerRename(player_id=ident(player), old_name=player.name, new_name=cleaned))
     player.name, player.key = cleaned, name_key(cleaned)
     session.add(player)
     session.flush()

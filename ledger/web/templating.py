@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.templating import Jinja2Templates
@@ -12,7 +13,7 @@ from ledger.i18n import LANGUAGES, N_, _, language, ngettext
 
 TEMPLATES = Path(__file__).parent / "templates"
 EXTENSIONS = ("jinja2.ext.i18n",)
-WHITESPACE = {"trim_blocks": True, "lstrip_blocks": True}
+WHITESPACE: dict[str, Any] = {"trim_blocks": True, "lstrip_blocks": True}
 """How the templates are read, here and by the catalog's extractor."""
 ROLES = {"declarer": N_("declarer"), "partner": N_("partner"), "opponent": N_("opponent"), "out": N_("sits out"),
          "passed": N_("passed")}
