@@ -145,10 +145,10 @@ def refusal(error: DatabaseError, where: str) -> str:
     timeout, or a file that is no ledger database."""
     reason = (str(error.orig).strip().splitlines() or ["no answer"])[0]
     if "readonly" in reason or "read-only" in reason:
-        return f"the ledger {where} is read-only ({reason}): nothing was written"
+        return _("the ledger {where} is read-only ({reason}): nothing was written").format(where=where, reason=reason)
     if "database is locked" in reason:
-        return f"the ledger {where} is locked by another program: nothing was written; try again"
-    return f"{where}: cannot open it as a ledger database ({reason})"
+        return _("the ledger {where} is locked by another program: nothing was written; try again").format(where=where)
+    return _("{where}: cannot open it as a ledger database ({reason})").format(where=where, reason=reason)
 
 
 def _check_known(engine: Engine, version: str | None) -> None:
