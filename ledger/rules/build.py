@@ -124,9 +124,11 @@ def _points(typed: DealInput, profile: Profile) -> tuple[int | None, Side | None
     if typed.count is not None:
         count = parse_count(typed.count)
         if last_trick is not None and last_trick is not count.last_trick:
-            message = (_("--count {count}: the count has the last trick, but --last-trick says {side}") if count.last
-                       else _("--count {count}: the count lacks the last trick, but --last-trick says {side}"))
-            raise LedgerError(message.format(count=typed.count, side=last_trick.value))
+            if count.last:
+                raise LedgerError(_("--count {count}: the count has the last trick, but --last-trick says {side}")
+                                  .format(count=typed.count, side=last_trick.value))
+            raise LedgerError(_("--count {count}: the count lacks the last trick, but --last-trick says {side}")
+                              .format(count=typed.count, side=last_trick.value))
         return count.thirds, count.last_trick
     if typed.points is not None:
         return profile.parse_points(typed.points), last_trick

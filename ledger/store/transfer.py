@@ -296,14 +296,13 @@ def stopped(error: LedgerError, kept: ImportSummary) -> LedgerError:
     if not kept.evenings:
         return LedgerError(_("{error}; nothing of that evening was written").format(error=error))
     # TRANSLATORS: the English says "evening(s)" for any count.
-    message = ngettext("{error}; nothing of that evening was written, but the {count} evening(s) before it are in "
-                       "the ledger (evenings {first} to {last}): run the import again once the file is fixed, and "
-                       "they are skipped",
-                       "{error}; nothing of that evening was written, but the {count} evening(s) before it are in "
-                       "the ledger (evenings {first} to {last}): run the import again once the file is fixed, and "
-                       "they are skipped", len(kept.evenings))
-    return LedgerError(message.format(error=error, count=len(kept.evenings), first=kept.evenings[0],
-                                      last=kept.evenings[-1]))
+    return LedgerError(ngettext(
+        "{error}; nothing of that evening was written, but the {count} evening(s) before it are in the ledger "
+        "(evenings {first} to {last}): run the import again once the file is fixed, and they are skipped",
+        "{error}; nothing of that evening was written, but the {count} evening(s) before it are in the ledger "
+        "(evenings {first} to {last}): run the import again once the file is fixed, and they are skipped",
+        len(kept.evenings)).format(error=error, count=len(kept.evenings), first=kept.evenings[0],
+                                   last=kept.evenings[-1]))
 
 
 def import_data(session: Session, data: Any) -> ImportSummary:
