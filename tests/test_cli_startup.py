@@ -33,7 +33,8 @@ def test_importing_the_cli_loads_no_command_module() -> None:
     probe = ("import json, sys; import ledger.cli.main; "
              "print(json.dumps(sorted(m for m in sys.modules if m.startswith('ledger.'))))")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert json.loads(result.stdout) == ["ledger.cli", "ledger.cli.app", "ledger.cli.main", "ledger.errors", "ledger.i18n"]
+    assert json.loads(result.stdout) == ["ledger.cli", "ledger.cli.app", "ledger.cli.main", "ledger.errors",
+                                         "ledger.i18n"]
 
 
 def test_help_lists_every_registered_command() -> None:
