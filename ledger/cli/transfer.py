@@ -107,8 +107,8 @@ def _import_progress(source: Path) -> Iterator[Callable[[int, int], None]]:
 
     size = source.stat().st_size if source.is_file() else None
     err = Console(stderr=True)
-    progress = Progress(TextColumn("importing"), BarColumn(), TextColumn("{task.fields[deals]:,} deals"),
-                        TextColumn("{task.fields[rate]:,.0f} deals/s"), TimeElapsedColumn(), transient=True,
+    progress = Progress(TextColumn(_("importing")), BarColumn(), TextColumn(_("{task.fields[deals]:,} deals")),
+                        TextColumn(_("{task.fields[rate]:,.0f} deals/s")), TimeElapsedColumn(), transient=True,
                         console=err, disable=not err.is_terminal)
     task = progress.add_task("import", total=size, deals=0, rate=0.0)
     start = time.monotonic()
