@@ -51,6 +51,19 @@ def format_cents(cents: int, currency: str | None = None, *, signed: bool = Fals
     return sign + format_decimal(amount, _AMOUNT, locale=locale)
 
 
+def format_count(number: int) -> str:
+    """A whole number with thousands grouped: `2,910`, in Italian `2.910`.
+
+    >>> format_count(2910)
+    '2,910'
+    """
+    if language() == SOURCE_LANGUAGE:
+        return f"{number:,}"
+    from babel.numbers import format_decimal
+
+    return format_decimal(number, "#,##0", locale=_BABEL_LOCALES[language()])
+
+
 def format_time(moment: datetime | None) -> str:
     """A stored time (UTC) in the local time zone: `2026-11-21 21:05`, in Italian `21/11/2026 21:05`."""
     if moment is None:

@@ -292,12 +292,13 @@ class Ledger:
         `progress(bytes_read, deals_imported)` is called after each evening.
         """
         from ledger.errors import LedgerError
+        from ledger.i18n import _
         from ledger.store.transfer import Importer, read_export, stopped
 
         try:
             stream = path.open("rb")
         except FileNotFoundError:
-            raise LedgerError(f"{path}: no such file") from None
+            raise LedgerError(_("{path}: no such file").format(path=path)) from None
         with stream:
             version, items = _json_errors(path, lambda: read_export(stream))
             importer = Importer(version)
@@ -350,14 +351,15 @@ def _json_errors(path: Path, read: Callable[[], T]) -> T:
     from ijson import JSONError
 
     from ledger.errors import LedgerError
+    from ledger.i18n import _
 
     try:
         return read()
     except JSONError as error:
         reason = str(error).replace("\\n", "\n").removeprefix("b'").splitlines()[0]
-        raise LedgerError(f"{path}: not a JSON export ({reason})") from None
+        raise LedgerError(_("{path}: not a JSON export ({reason})").format(path=path, reason=reason)) from None
     except UnicodeDecodeError as error:
-        raise LedgerError(f"{path}: not a JSON export ({error})") from None
+        raise LedgerError(_("{path}: not a JSON export ({reason})").format(path=path, reason=error)) from None
 
 
 def _player(row: Any) -> PlayerInfo:

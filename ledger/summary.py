@@ -59,7 +59,7 @@ def outcome(deal: DealView) -> str:
     """`won` or `lost` for the declarer side; nothing for a passed deal."""
     if deal.declarer_won is None:
         return ""
-    return "won" if deal.declarer_won else "lost"
+    return _("won") if deal.declarer_won else _("lost")
 
 
 def sits_out(deal: DealView) -> bool:
@@ -78,7 +78,9 @@ def note(deal: DealView) -> str:
     'amended (recount): solo 2 = 2 from each opponent'
     """
     if deal.voided:
-        return f"VOID: {deal.void_reason}"
+        return _("VOID: {reason}").format(reason=deal.void_reason)
     own = sitting_out_note(deal.dealer, shares=False)
     explanation = "; ".join(part for part in deal.explanation.split("; ") if part != own)
-    return f"amended ({deal.reason}): {explanation}" if deal.amended else explanation
+    if deal.amended:
+        return _("amended ({reason}): {explanation}").format(reason=deal.reason, explanation=explanation)
+    return explanation

@@ -81,8 +81,9 @@ def _mark_voided(axes: Axes, numbers: pd.Series) -> None:
     """A grey dotted vertical line at each voided deal's number, labelled `voided` at the top."""
     for number in numbers:
         axes.axvline(number, color="grey", linestyle=":", linewidth=1.5)
-        axes.annotate(f"{number} voided", (number, 1), xycoords=("data", "axes fraction"), rotation=90,
-                      ha="right", va="top", fontsize=11, color="dimgrey", xytext=(-3, -3), textcoords="offset points")
+        axes.annotate(_("{number} voided").format(number=number), (number, 1), xycoords=("data", "axes fraction"),
+                      rotation=90, ha="right", va="top", fontsize=11, color="dimgrey", xytext=(-3, -3),
+                      textcoords="offset points")
 
 
 def _lines(axes: Axes, table: pd.DataFrame, colours: dict[str, tuple[float, ...]]) -> None:
@@ -134,10 +135,10 @@ def contracts(frames: Frames) -> Figure:
     labels = [f"{c}\n{a}" if a else str(c) for c, a in zip(table["contract"], table["aggravation"], strict=True)]
     figure, axes = _figure(_("Contracts: deals played, and the declarer's win rate"), _("contract"), _("deals"))
     x = np.arange(len(table))
-    axes.bar(x, table["won"], color=WON, label="won")
-    axes.bar(x, table["deals"] - table["won"], bottom=table["won"], color=LOST, label="lost")
+    axes.bar(x, table["won"], color=WON, label=_("won"))
+    axes.bar(x, table["deals"] - table["won"], bottom=table["won"], color=LOST, label=_("lost"))
     for i, (deals, rate) in enumerate(zip(table["deals"], table["success_rate"], strict=True)):
-        axes.annotate(f"{rate:.0%} won", (i, deals), ha="center", va="bottom", xytext=(0, 3),
+        axes.annotate(_("{rate:.0%} won").format(rate=rate), (i, deals), ha="center", va="bottom", xytext=(0, 3),
                       textcoords="offset points")
     axes.set_xticks(x, labels)
     axes.set_ylim(0, table["deals"].max() * 1.15)
@@ -153,7 +154,8 @@ def thirds(frames: Frames) -> Figure:
     figure, axes = _figure(_("Declarer side's thirds"), _("thirds taken by the declarer side (of 35)"), _("deals"))
     counts = np.bincount(values, minlength=DEAL_THIRDS + 1)
     axes.bar(np.arange(DEAL_THIRDS + 1), counts, width=0.8, color="#1565c0")
-    axes.axvline(WIN_THIRDS - 0.5, color=LOST, linewidth=2, label=f"{WIN_THIRDS} and over: the declarer wins")
+    axes.axvline(WIN_THIRDS - 0.5, color=LOST, linewidth=2, label=_("{thirds} and over: the declarer wins").format(
+        thirds=WIN_THIRDS))
     axes.set_xlim(-1, DEAL_THIRDS + 1)
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     _legend_outside(figure, axes)
@@ -198,7 +200,7 @@ def check_kind(kind: str) -> Callable[[Frames], Figure]:
     """The drawing function for a chart kind, or an error listing the kinds (and the one meant, if close)."""
     if kind not in KINDS:
         close = difflib.get_close_matches(kind, KINDS, n=1)
-        meant = f" (did you mean {close[0]}?)" if close else ""
+        meant = _(" (did you mean {name}?)").format(name=close[0]) if close else ""
         raise LedgerError(_("chart kind {kind!r}: allowed are {kinds}{meant}").format(
             kind=kind, kinds=', '.join(KINDS), meant=meant))
     return KINDS[kind]

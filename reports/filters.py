@@ -33,9 +33,9 @@ class Filters:
     def describe(self) -> str:
         """`evening 3, player Anna, since 2024-01-01` or `all deals`."""
         parts = [f"{label} {value}" for label, value in (
-            ("evening", self.evening), ("player", self.player), ("since", self.since), ("until", self.until),
-            ("profile", self.profile)) if value is not None]
-        return ", ".join(parts) or "all deals"
+            (_("evening"), self.evening), (_("player"), self.player), (_("since"), self.since),
+            (_("until"), self.until), (_("profile"), self.profile)) if value is not None]
+        return ", ".join(parts) or _("all deals")
 
 
 def utc_start(day: date) -> datetime:

@@ -101,9 +101,9 @@ def _called(deal: DealView) -> str:
     """`3D, held by Anna`, `3S, in the monte`, `3D, the declarer's own`, or empty when nothing was called."""
     if not deal.called and not deal.holder:
         return ""
-    holder = {None: "holder not recorded", MONTE: "in the monte", DECLARER: "the declarer's own"}.get(
+    holder = {None: _("holder not recorded"), MONTE: _("in the monte"), DECLARER: _("the declarer's own")}.get(
         deal.holder, _("held by {holder}").format(holder=deal.holder))
-    return f"{deal.called or 'card not recorded'}, {holder}"
+    return _("{card}, {holder}").format(card=deal.called or _("card not recorded"), holder=holder)
 
 
 STYLE = """
@@ -216,8 +216,8 @@ def _winner_line(data: EveningData) -> str:
     if not winners:
         return ""
     label = ngettext("Winner", "Winners", len(winners))
-    return (f'<p class="winner-line">{label}: <strong>{escape(", ".join(winners))}</strong> '
-            f"({data.points[winners[0]]:+d} game points)</p>")
+    points = _("({points} game points)").format(points=f"{data.points[winners[0]]:+d}")
+    return f'<p class="winner-line">{label}: <strong>{escape(", ".join(winners))}</strong> {escape(points)}</p>'
 
 
 def _chart_figures(frames: Frames) -> str:

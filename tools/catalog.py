@@ -40,8 +40,12 @@ def help_texts(command: Any, path: str = "calabresella") -> Iterator[tuple[str, 
             text = getattr(item, attribute, None)
             if isinstance(text, str) and text:
                 yield text, f"{path} {getattr(item, 'name', '') if item is not command else ''}".strip()
-    for name, sub in getattr(command, "commands", {}).items():
-        yield from help_texts(sub, f"{path} {name}")
+    if hasattr(command, "list_commands"):  # a group; the root loads its subcommands only when asked for them
+        import click
+
+        ctx = click.Context(command, info_name=path)
+        for name in command.list_commands(ctx):
+            yield from help_texts(command.get_command(ctx, name), f"{path} {name}")
 
 
 def template() -> Catalog:

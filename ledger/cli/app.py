@@ -43,7 +43,7 @@ class LedgerGroup(TyperGroup):
             message = database_refusal(error, db_url(ctx))
             if message is None:
                 raise
-            typer.echo(f"Error: {message}", err=True)
+            typer.echo(_("Error: {message}").format(message=message), err=True)
             raise typer.Exit(USER_ERROR) from None
 
 
@@ -59,7 +59,7 @@ def database_refusal(error: Exception, given: str | None) -> str | None:
 
     if not isinstance(error, OperationalError):
         return None
-    return refusal(error, make_url(resolve_url(given)).render_as_string(hide_password=True))
+    return str(refusal(error, make_url(resolve_url(given)).render_as_string(hide_password=True)))
 
 
 def _usage_error(error: Exception) -> int:

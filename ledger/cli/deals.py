@@ -147,18 +147,18 @@ def deals_table(players: tuple[str, ...], views: list[DealView], history: bool =
     from rich.table import Table as RichTable
 
     grid = RichTable(show_edge=False, pad_edge=False)
-    grid.add_column("rev" if history else "deal", justify="right")
-    grid.add_column("dealer")
-    grid.add_column("deal")
-    grid.add_column("called")
-    grid.add_column("result")
+    grid.add_column(_("rev") if history else _("deal"), justify="right")
+    grid.add_column(_("dealer"))
+    grid.add_column(_("deal"))
+    grid.add_column(_("called"))
+    grid.add_column(_("result"))
     for player in players:
         grid.add_column(player, justify="right")
     grid.add_column(_("explanation") if not history else _("when / why"))
     for view in views:
-        row = [str(view.revision if history else view.number), view.dealer + (" (out)" if sits_out(view) else ""),
+        row = [str(view.revision if history else view.number), view.dealer + (_(" (out)") if sits_out(view) else ""),
                brief(view), called_card(view), outcome(view), *(signed(view.payouts.get(p, 0)) for p in players)]
-        history_note = f"{local_time(view.recorded_at)} {view.reason or 'recorded'}"
+        history_note = local_time(view.recorded_at) + " " + (view.reason or _("recorded"))
         style = "strike dim" if view.voided or (history and view.superseded_at) else None
         grid.add_row(*row, history_note if history else note(view), style=style)
     console.print(grid)

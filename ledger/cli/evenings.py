@@ -84,10 +84,10 @@ def show(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = 
         number=e.number, players=', '.join(e.players), state=state))
     console.print(_("{profile}; stake {amount} per game point").format(
         profile=e.profile.describe(), amount=format_cents(e.stake_cents, e.currency)))
-    for label, value in (("place", e.place), ("note", e.note)):
+    for label, value in ((_("place"), e.place), (_("note"), e.note)):
         if value:
             console.print(f"{label}: {value}", markup=False)
-    console.print("totals: " + ", ".join(f"{p} {v:+d}" for p, v in e.points.items()))
+    console.print(_("totals: {totals}").format(totals=", ".join(f"{p} {v:+d}" for p, v in e.points.items())))
 
 
 @evening_app.command("close")

@@ -13,6 +13,7 @@ from ledger.cli.session import open_ledger
 from ledger.clock import parse_date
 from ledger.errors import LedgerError
 from ledger.fmt import format_cents
+from ledger.i18n import N_, _
 from ledger.values import PaymentInfo, Tab
 
 
@@ -72,7 +73,7 @@ def paid(
     """
     given = [payer, payee, amount]
     if (listing or void is not None) and any(given):
-        raise LedgerError("paid: give PAYER PAYEE AMOUNT, or --list, or --void N, one of them")
+        raise LedgerError(_("paid: give PAYER PAYEE AMOUNT, or --list, or --void N, one of them"))
     with open_ledger(ctx) as ledger:
         if listing:
             _print_payments(ledger.payments(), as_json)
@@ -82,7 +83,8 @@ def paid(
         elif payer and payee and amount:
             entry = ledger.paid(payer, payee, amount, currency=currency, evening=evening, note=note, key=key)
         else:
-            raise LedgerError("paid: give who paid, who received and how much, e.g. calabresella paid Bruno Anna 3.40")
+            raise LedgerError(_("paid: give who paid, who received and how much, e.g. calabresella paid Bruno Anna "
+                                "3.40"))
     _print_payment(entry, as_json)
 
 
@@ -93,16 +95,18 @@ def _print_payment(entry: PaymentInfo, as_json: bool) -> None:
         return
     money = format_cents(entry.cents, entry.currency)
     if entry.voided:
-        console.print(f"Payment {entry.id} voided ({entry.void_reason}): {entry.payer} paid {entry.payee} {money} "
-                      "no longer counts.")
+        console.print(_("Payment {number} voided ({reason}): {payer} paid {payee} {amount} no longer counts.").format(
+            number=entry.id, reason=entry.void_reason, payer=entry.payer, payee=entry.payee, amount=money))
     elif entry.duplicate:
-        console.print(f"Payment {entry.id} was recorded already with this key; nothing written.")
+        console.print(_("Payment {number} was recorded already with this key; nothing written.").format(
+            number=entry.id))
     else:
-        console.print(f"Recorded payment {entry.id}: {entry.payer} paid {entry.payee} {money}.")
+        console.print(_("Recorded payment {number}: {payer} paid {payee} {amount}.").format(
+            number=entry.id, payer=entry.payer, payee=entry.payee, amount=money))
     if entry.overpaid_cents:
         owed = format_cents(entry.owed_cents or 0, entry.currency)
-        typer.echo(f"Warning: {entry.payer} owed {owed} in all; this pays "
-                   f"{format_cents(entry.overpaid_cents, entry.currency)} more than that.", err=True)
+        typer.echo(_("Warning: {payer} owed {owed} in all; this pays {extra} more than that.").format(
+            payer=entry.payer, owed=owed, extra=format_cents(entry.overpaid_cents, entry.currency)), err=True)
 
 
 def _print_payments(entries: list[PaymentInfo], as_json: bool) -> None:
@@ -113,13 +117,13 @@ def _print_payments(entries: list[PaymentInfo], as_json: bool) -> None:
         print_json([entry.to_dict() for entry in entries])
         return
     if not entries:
-        console.print("No payments recorded.")
+        console.print(_("No payments recorded."))
         return
     grid = RichTable(show_edge=False, pad_edge=False)
-    for column in ("payment", "when", "payer", "payee", "amount", "evening", "note"):
-        grid.add_column(column, justify="right" if column in ("payment", "amount") else "left")
+    for column in (N_("payment"), N_("when"), N_("payer"), N_("payee"), N_("amount"), N_("evening"), N_("note")):
+        grid.add_column(_(column), justify="right" if column in ("payment", "amount") else "left")
     for entry in entries:
-        note = f"VOID: {entry.void_reason}" if entry.voided else (entry.note or "")
+        note = _("VOID: {reason}").format(reason=entry.void_reason) if entry.voided else (entry.note or "")
         grid.add_row(str(entry.id), local_time(entry.paid_at), entry.payer, entry.payee,
                      format_cents(entry.cents, entry.currency), str(entry.evening or ""), note,
                      style="strike dim" if entry.voided else None)
@@ -138,7 +142,7 @@ def tab(
         print_json([t.to_dict() for t in tabs])
         return
     if not any(t.balances for t in tabs):
-        console.print("The tab is clear: nobody owes anything.")
+        console.print(_("The tab is clear: nobody owes anything."))
     for item in tabs:
         if item.balances:
             _print_tab(item)
@@ -146,14 +150,17 @@ def tab(
 
 def _print_tab(item: Tab) -> None:
     """Per player what they owe or are owed, then the payments that clear it, one per line."""
-    console.print(f"[bold]Tab in {item.currency}[/bold]")
+    console.print(_("[bold]Tab in {currency}[/bold]").format(currency=item.currency))
     for name in sorted(item.balances, key=lambda n: -item.balances[n]):
-        state = "is owed" if item.balances[name] > 0 else "owes"
-        console.print(f"  {name} {state} {format_cents(abs(item.balances[name]), item.currency)}")
-    console.print("To clear it:")
+        amount = format_cents(abs(item.balances[name]), item.currency)
+        state = _("  {name} is owed {amount}") if item.balances[name] > 0 else _("  {name} owes {amount}")
+        console.print(state.format(name=name, amount=amount))
+    console.print(_("To clear it:"))
     for payment in item.suggested:
-        console.print(f"  {payment.payer} pays {payment.payee} {format_cents(payment.cents, item.currency)}")
+        console.print(_("  {payer} pays {payee} {amount}").format(
+            payer=payment.payer, payee=payment.payee, amount=format_cents(payment.cents, item.currency)))
     if item.pairs:
-        console.print("Per pair, over every evening and payment:")
+        console.print(_("Per pair, over every evening and payment:"))
         for payment in item.pairs:
-            console.print(f"  {payment.payer} owes {payment.payee} {format_cents(payment.cents, item.currency)}")
+            console.print(_("  {payer} owes {payee} {amount}").format(
+                payer=payment.payer, payee=payment.payee, amount=format_cents(payment.cents, item.currency)))

@@ -25,16 +25,16 @@ console = Console(highlight=False)
 def role(result: DealResult, player: str, dealer: str) -> str:
     """declarer, partner, opponent, sits out (and dealer) for one seat."""
     if player == result.sitting_out and player not in result.opponents:
-        kind = "sits out"
+        kind = _("sits out")
     elif result.passed:
-        kind = "passed"
+        kind = _("passed")
     elif player == result.declarer:
         kind = _("declarer")
     elif player == result.partner:
-        kind = "partner"
+        kind = _("partner")
     else:
-        kind = "opponent"
-    return f"{kind}, dealer" if player == dealer else kind
+        kind = _("opponent")
+    return _("{role}, dealer").format(role=kind) if player == dealer else kind
 
 
 def deal_table(result: DealResult, dealer: str, totals: Mapping[str, int] | None = None) -> Table:
@@ -56,7 +56,7 @@ def deal_table(result: DealResult, dealer: str, totals: Mapping[str, int] | None
 def print_count(count: str | None) -> None:
     """The thirds a count as made at the table gives, when the deal was given as one."""
     if count:
-        console.print(f"count {count}: {parse_count(count)}", markup=False)
+        console.print(_("count {count}: {thirds}").format(count=count, thirds=parse_count(count)), markup=False)
 
 
 def signed(value: int) -> str:

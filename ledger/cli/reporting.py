@@ -122,7 +122,7 @@ def stats(
     filters = Filters(evening=evening, player=player, since=parse_date(since, "--since"),
                       until=parse_date(until, "--until"), profile=profile)
     with _ledger(ctx) as engine, _phases(1 + len(SECTIONS)) as step:
-        step("reading the deals")
+        step(_("reading the deals"))
         frames = load_frames(engine, filters)
         tables = statistics(frames, on_section=step)
     if csv is not None:
@@ -238,9 +238,9 @@ def chart(
         raise LedgerError(_("chart {kind}: give the image to write, e.g. --out {kind}.png").format(kind=kind))
     check_output(out)
     with _ledger(ctx) as engine, _phases(2) as step:
-        step("reading the deals")
+        step(_("reading the deals"))
         frames = load_frames(engine, Filters(evening=evening))
-        step(f"drawing {kind}")
+        step(_("drawing {kind}").format(kind=kind))
         _write(out, lambda path: save(kind, frames, path))
     typer.echo(_("Wrote {out}").format(out=out))
 
@@ -266,7 +266,7 @@ def report(
         raise LedgerError(_("--out {out!r}: the report is an HTML page; give a file name ending in .html").format(
             out=str(out)))
     with _ledger(ctx) as engine, _phases(1) as step:
-        step("writing the report")
+        step(_("writing the report"))
         page = evening_report(engine, evening)
     _write(out, lambda path: path.write_text(page, encoding="utf-8"))
     typer.echo(_("Wrote {out}").format(out=out))

@@ -16,7 +16,8 @@ from ledger.cli.options import EveningOption
 from ledger.cli.render import console
 from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError
-from ledger.i18n import _
+from ledger.fmt import format_count
+from ledger.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from ledger.values import ImportSummary
@@ -80,18 +81,22 @@ def summary_lines(summary: ImportSummary) -> list[str]:
     """One line per outcome of an import, e.g. `imported 97 evenings (2,910 deals)`."""
     lines = []
     if summary.evenings or not summary.skipped:
-        lines.append(f"imported {_count(len(summary.evenings), 'evening')} ({_count(summary.deals, 'deal')})")
+        evenings = len(summary.evenings)
+        lines.append(_("imported {evenings} ({deals})").format(
+            evenings=ngettext("{n} evening", "{n} evenings", evenings).format(n=format_count(evenings)),
+            deals=ngettext("{n} deal", "{n} deals", summary.deals).format(n=format_count(summary.deals))))
     if summary.skipped:
-        lines.append(f"skipped {_count(len(summary.skipped), 'evening')} already in this ledger")
+        skipped = len(summary.skipped)
+        lines.append(ngettext("skipped {n} evening already in this ledger",
+                              "skipped {n} evenings already in this ledger", skipped).format(n=format_count(skipped)))
     if summary.payments:
-        lines.append(f"imported {_count(summary.payments, 'payment')}")
+        lines.append(ngettext("imported {n} payment", "imported {n} payments", summary.payments).format(
+            n=format_count(summary.payments)))
     if summary.payments_skipped:
-        lines.append(f"skipped {_count(summary.payments_skipped, 'payment')} already in this ledger")
+        lines.append(ngettext("skipped {n} payment already in this ledger", "skipped {n} payments already in this "
+                              "ledger", summary.payments_skipped).format(n=format_count(summary.payments_skipped)))
     return lines
 
-
-def _count(number: int, noun: str) -> str:
-    return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
 
 @contextmanager
@@ -102,8 +107,8 @@ def _import_progress(source: Path) -> Iterator[Callable[[int, int], None]]:
 
     size = source.stat().st_size if source.is_file() else None
     err = Console(stderr=True)
-    progress = Progress(TextColumn("importing"), BarColumn(), TextColumn("{task.fields[deals]:,} deals"),
-                        TextColumn("{task.fields[rate]:,.0f} deals/s"), TimeElapsedColumn(), transient=True,
+    progress = Progress(TextColumn(_("importing")), BarColumn(), TextColumn(_("{task.fields[deals]:,} deals")),
+                        TextColumn(_("{task.fields[rate]:,.0f} deals/s")), TimeElapsedColumn(), transient=True,
                         console=err, disable=not err.is_terminal)
     task = progress.add_task("import", total=size, deals=0, rate=0.0)
     start = time.monotonic()
@@ -146,4 +151,5 @@ def upgrade(ctx: typer.Context) -> None:
     engine = make_engine(resolve_url(db_url(ctx)))
     backup_path = upgrade(engine)
     engine.dispose()
-    console.print("The ledger is at the newest schema." + (f" Backup: {backup_path}" if backup_path else ""))
+    done = _("The ledger is at the newest schema.")
+    console.print(_("{done} Backup: {path}").format(done=done, path=backup_path) if backup_path else done)

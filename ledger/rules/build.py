@@ -118,13 +118,17 @@ def _points(typed: DealInput, profile: Profile) -> tuple[int | None, Side | None
     """The declarer side's thirds, from --thirds, --points or --count, and who took the last trick."""
     given = [f"--{name}" for name in ("thirds", "points", "count") if getattr(typed, name) is not None]
     if len(given) > 1:
-        raise LedgerError(f"give the declarer side's points once: {' and '.join(given)} both say it")
+        raise LedgerError(_("give the declarer side's points once: {options} both say it").format(
+            options=_(" and ").join(given)))
     last_trick = parse_side(typed.last_trick) if typed.last_trick else None
     if typed.count is not None:
         count = parse_count(typed.count)
         if last_trick is not None and last_trick is not count.last_trick:
-            raise LedgerError(f"--count {typed.count}: the count {'has' if count.last else 'lacks'} the last trick, "
-                              f"but --last-trick says {last_trick.value}")
+            if count.last:
+                raise LedgerError(_("--count {count}: the count has the last trick, but --last-trick says {side}")
+                                  .format(count=typed.count, side=last_trick.value))
+            raise LedgerError(_("--count {count}: the count lacks the last trick, but --last-trick says {side}")
+                              .format(count=typed.count, side=last_trick.value))
         return count.thirds, count.last_trick
     if typed.points is not None:
         return profile.parse_points(typed.points), last_trick

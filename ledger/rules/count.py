@@ -11,13 +11,14 @@ import re
 from dataclasses import dataclass
 
 from ledger.errors import LedgerError
+from ledger.i18n import N_, _, ngettext
 from ledger.rules.cards import ACE_THIRDS, ACES, FIGURES, LAST_TRICK_THIRDS
 from ledger.rules.contracts import Side
 
 ACE_WORDS = ("assi", "asso", "aces", "ace", "a")
 FIGURE_WORDS = ("figures", "figure", "figura", "f")
 LAST_WORDS = ("ultima", "last", "u")
-COUNT_HELP = f"aces, figures and the last trick, e.g. 2a+10f+u (at most {ACES} aces and {FIGURES} figures)"
+COUNT_HELP = N_("aces, figures and the last trick, e.g. 2a+10f+u (at most {aces} aces and {figures} figures)")
 _TERM = re.compile(rf"\+?(?:(\d{{1,3}})({'|'.join(ACE_WORDS + FIGURE_WORDS)})|({'|'.join(LAST_WORDS)}))")
 _COUNT = re.compile(rf"(?:{_TERM.pattern})+")
 
@@ -42,9 +43,12 @@ class Count:
 
     def __str__(self) -> str:
         """`2 aces x 3 + 10 figures + last trick 3 = 19 thirds`."""
-        parts = [f"{self.aces} aces x {ACE_THIRDS}", f"{self.figures} figures"]
-        parts += [f"last trick {LAST_TRICK_THIRDS}"] if self.last else []
-        return f"{' + '.join(parts)} = {self.thirds} thirds"
+        # TRANSLATORS: the English says "aces" and "figures" for any number; Italian says "1 asso", "1 figura".
+        aces = ngettext("{n} aces x {thirds}", "{n} aces x {thirds}", self.aces)
+        parts = [aces.format(n=self.aces, thirds=ACE_THIRDS),
+                 ngettext("{n} figures", "{n} figures", self.figures).format(n=self.figures)]
+        parts += [_("last trick {thirds}").format(thirds=LAST_TRICK_THIRDS)] if self.last else []
+        return _("{parts} = {thirds} thirds").format(parts=" + ".join(parts), thirds=self.thirds)
 
 
 def looks_like_count(text: str) -> bool:
@@ -56,19 +60,19 @@ def parse_count(text: str) -> Count:
     """Aces, figures and the last trick from `2a+10f+u`; each at most once, within what the deck holds."""
     squeezed = _squeezed(text)
     if not squeezed or not _COUNT.fullmatch(squeezed):
-        raise LedgerError(f"count {text!r}: write {COUNT_HELP}")
+        raise LedgerError(_("count {text!r}: write {help}").format(text=text, help=count_help()))
     aces = figures = None
     last = False
     for match in _TERM.finditer(squeezed):
         number, word, last_word = match.groups()
         if last_word:
             if last:
-                raise LedgerError(f"count {text!r}: the last trick is written once")
+                raise LedgerError(_("count {text!r}: the last trick is written once").format(text=text))
             last = True
         elif word in ACE_WORDS:
-            aces = _once(aces, int(number), "aces", text)
+            aces = _once(aces, int(number), N_("count {text!r}: the aces are written once"), text)
         else:
-            figures = _once(figures, int(number), "figures", text)
+            figures = _once(figures, int(number), N_("count {text!r}: the figures are written once"), text)
     return _checked(Count(aces or 0, figures or 0, last), text)
 
 
@@ -76,16 +80,23 @@ def _squeezed(text: str) -> str:
     return "".join(text.lower().split())
 
 
-def _once(before: int | None, number: int, what: str, text: str) -> int:
+def count_help() -> str:
+    """How a count is written, in the language in use."""
+    return _(COUNT_HELP).format(aces=ACES, figures=FIGURES)
+
+
+def _once(before: int | None, number: int, message: str, text: str) -> int:
     if before is not None:
-        raise LedgerError(f"count {text!r}: the {what} are written once")
+        raise LedgerError(_(message).format(text=text))
     return number
 
 
 def _checked(count: Count, text: str) -> Count:
     if count.aces > ACES:
-        raise LedgerError(f"count {text!r}: {count.aces} aces, but the deck has {ACES}")
+        raise LedgerError(_("count {text!r}: {aces} aces, but the deck has {deck}").format(
+            text=text, aces=count.aces, deck=ACES))
     if count.figures > FIGURES:
-        raise LedgerError(f"count {text!r}: {count.figures} figures, but the deck has {FIGURES} "
-                          "(3, 2, re, cavallo and fante of each suit)")
+        raise LedgerError(_("count {text!r}: {figures} figures, but the deck has {deck} "
+                            "(3, 2, re, cavallo and fante of each suit)").format(
+            text=text, figures=count.figures, deck=FIGURES))
     return count

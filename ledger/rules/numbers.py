@@ -6,6 +6,7 @@ PostgreSQL's integer columns hold numbers below 2^31, so that is the limit every
 from __future__ import annotations
 
 from ledger.errors import LedgerError
+from ledger.i18n import _
 
 LARGEST = 2**31 - 1
 
@@ -13,7 +14,8 @@ LARGEST = 2**31 - 1
 def check_number(number: int, what: str, smallest: int = 1) -> int:
     """`number` if it lies from `smallest` to LARGEST; else an error naming `what` and the range."""
     if not smallest <= number <= LARGEST:
-        raise LedgerError(f"{what} {number}: a whole number from {smallest} to {LARGEST}")
+        raise LedgerError(_("{what} {number}: a whole number from {smallest} to {largest}").format(
+            what=what, number=number, smallest=smallest, largest=LARGEST))
     return number
 
 

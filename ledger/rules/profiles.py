@@ -180,8 +180,9 @@ class Profile:
         sits out (it would do nothing)."""
         check_seats(players, self.seat_counts, self.name)
         if self.dealer_shares and not self.sits_out(len(players)):
-            raise LedgerError(f"dealer_shares=on with {len(players)} seated: nobody sits out, so it would do nothing; "
-                              f"it applies with {self.active_players + 1} seated")
+            raise LedgerError(_("dealer_shares=on with {seated} seated: nobody sits out, so it would do nothing; "
+                                "it applies with {needed} seated").format(
+                seated=len(players), needed=self.active_players + 1))
 
     def describe(self) -> str:
         """`pagat (sweeps=on, ...)` for tables and notes."""

@@ -210,4 +210,6 @@ def _notes(facts: DealFacts, profile: Profile, partner: str | None, out: str | N
 
 def sitting_out_note(dealer: str, *, shares: bool) -> str:
     """What the dealer who holds no cards does: `Dario deals and sits out`, or pays and receives (dealer_shares)."""
-    return f"{dealer} deals and {'pays and receives as an opponent' if shares else 'sits out'}"
+    if shares:
+        return _("{dealer} deals and pays and receives as an opponent").format(dealer=dealer)
+    return _("{dealer} deals and sits out").format(dealer=dealer)

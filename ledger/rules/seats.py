@@ -38,15 +38,17 @@ def resolve_player(text: str, players: Sequence[str], what: str | None = None) -
         return prefixed[0]
     seated, what = ", ".join(players), what or _("player")
     if prefixed:
-        raise LedgerError(f"{what} {text!r} is ambiguous: it could be {', '.join(prefixed)}")
-    raise LedgerError(f"{what} {text!r} is not seated{did_you_mean(text, players)}: the players are {seated}")
+        raise LedgerError(_("{what} {text!r} is ambiguous: it could be {prefixed}").format(
+            what=what, text=text, prefixed=", ".join(prefixed)))
+    raise LedgerError(_("{what} {text!r} is not seated{suggestion}: the players are {seated}").format(
+        what=what, text=text, suggestion=did_you_mean(text, players), seated=seated))
 
 
 def did_you_mean(text: str, names: Iterable[str]) -> str:
     """` (did you mean Marco?)` when one of `names` is close to the mistyped `text`, else nothing."""
     by_key = {name_key(name): name for name in names}
     found = difflib.get_close_matches(name_key(text), list(by_key), n=1, cutoff=0.6)
-    return f" (did you mean {by_key[found[0]]}?)" if found else ""
+    return _(" (did you mean {name}?)").format(name=by_key[found[0]]) if found else ""
 
 
 def check_seats(players: Sequence[str], counts: Sequence[int], profile: str) -> None:
@@ -56,7 +58,9 @@ def check_seats(players: Sequence[str], counts: Sequence[int], profile: str) -> 
         raise LedgerError(_("players: a name cannot be blank"))
     repeated = sorted({p for p, k in zip(players, keys, strict=True) if keys.count(k) > 1})
     if repeated:
-        raise LedgerError(f"players: {', '.join(repeated)} seated twice (names ignore case and accents)")
+        raise LedgerError(_("players: {repeated} seated twice (names ignore case and accents)").format(
+            repeated=", ".join(repeated)))
     if len(players) not in counts:
-        allowed = " or ".join(map(str, counts))
-        raise LedgerError(f"{len(players)} players: {profile} is played by {allowed} seated players")
+        allowed = _(" or ").join(map(str, counts))
+        raise LedgerError(_("{n_players} players: {profile} is played by {allowed} seated players").format(
+            n_players=len(players), profile=profile, allowed=allowed))

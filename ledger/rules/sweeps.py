@@ -66,12 +66,15 @@ def check_tricks(thirds: int, tricks: int | None, last_trick: Side | None, all_t
         if tricks == 0 and last_trick is Side.DECLARER:
             raise LedgerError(_("--tricks 0 with the last trick to the declarer: the last trick is a trick"))
         if tricks == all_tricks and last_trick is Side.OPPONENTS:
-            raise LedgerError(f"--tricks {tricks} with the last trick to the opponents: they took no trick")
+            raise LedgerError(_("--tricks {tricks} with the last trick to the opponents: they took no trick").format(
+                tricks=tricks))
         possible = possible_tricks(thirds, last_trick, all_tricks, monte)
         if tricks not in possible:
-            fits = f"{possible[0]} to {possible[-1]} tricks" if possible else "no count of tricks"
-            raise LedgerError(f"--tricks {tricks} with {thirds} thirds: the cards holding them fill {fits} "
-                              f"of {all_tricks}")
+            fits = (_("{fewest} to {most} tricks").format(fewest=possible[0], most=possible[-1]) if possible
+                    else _("no count of tricks"))
+            raise LedgerError(_("--tricks {tricks} with {thirds} thirds: the cards holding them fill {fits} "
+                                "of {all_tricks}").format(
+                tricks=tricks, thirds=thirds, fits=fits, all_tricks=all_tricks))
     if last_trick is Side.DECLARER and thirds < LAST_TRICK_THIRDS:
         raise LedgerError(_("{thirds} thirds with the last trick to the declarer: the last trick alone is 3 "
                             "thirds").format(
@@ -86,9 +89,11 @@ def check_tricks(thirds: int, tricks: int | None, last_trick: Side | None, all_t
 
 def _need(fact: str, thirds: int) -> MissingFact:
     if fact == "tricks":
-        return MissingFact("tricks", f"{thirds} thirds: how many tricks did the declarer side take? (--tricks N)")
+        return MissingFact("tricks", _("{thirds} thirds: how many tricks did the declarer side take? (--tricks N)")
+                           .format(thirds=thirds))
     return MissingFact(
-        "last_trick", f"{thirds} thirds: who took the last trick? (--last-trick declarer|opponents)"
+        "last_trick", _("{thirds} thirds: who took the last trick? (--last-trick declarer|opponents)").format(
+            thirds=thirds)
     )
 
 

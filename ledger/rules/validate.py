@@ -19,18 +19,20 @@ def validate(facts: DealFacts, profile: Profile) -> None:
     """Raise a LedgerError naming the first fact that is impossible or missing."""
     profile.check_players(facts.players)
     if facts.dealer not in facts.players:
-        raise LedgerError(f"dealer {facts.dealer!r} is not seated: the players are {', '.join(facts.players)}")
+        raise LedgerError(_("dealer {dealer!r} is not seated: the players are {players}").format(
+            dealer=facts.dealer, players=", ".join(facts.players)))
     if not 0 <= facts.passed_before <= MOST_PASSED:
-        raise LedgerError(f"--passed-before {facts.passed_before}: the count of passed deals in a row is 0 to "
-                          f"{MOST_PASSED}")
+        raise LedgerError(_("--passed-before {passed_before}: the count of passed deals in a row is 0 to "
+                            "{most}").format(passed_before=facts.passed_before, most=MOST_PASSED))
     if facts.passed_before and not profile.pot_carryover:
-        raise LedgerError(f"--passed-before {facts.passed_before}: {profile.label()} carries no pot of passed deals "
-                          "over, so it has nothing to count")
+        raise LedgerError(_("--passed-before {passed_before}: {profile} carries no pot of passed deals "
+                            "over, so it has nothing to count").format(
+            passed_before=facts.passed_before, profile=profile.label()))
     active = facts.active(profile)
     if facts.auction:
         outcome = check_auction(facts.auction, active, profile)
         if outcome != ((facts.declarer, facts.contract) if not facts.passed else None):
-            said = f"{outcome[0]} {outcome[1].value}" if outcome else "all passed"
+            said = f"{outcome[0]} {outcome[1].value}" if outcome else _("all passed")
             raise LedgerError(_("auction says {said}, which contradicts the declarer and contract given").format(
                 said=said))
     if facts.passed:
@@ -44,7 +46,7 @@ def validate(facts: DealFacts, profile: Profile) -> None:
     _check_contract(facts, profile)
     _check_call(facts, profile, active)
     if facts.thirds is None:
-        raise MissingFact("thirds", "how many thirds did the declarer side take? (--thirds N or --points X)")
+        raise MissingFact("thirds", _("how many thirds did the declarer side take? (--thirds N or --points X)"))
     check_thirds(facts.thirds)
     check_tricks(facts.thirds, facts.tricks, facts.last_trick, profile.tricks_per_deal(len(active)),
                  profile.monte_cards)
@@ -61,14 +63,15 @@ def _check_passed(facts: DealFacts) -> None:
 
 def _check_contract(facts: DealFacts, profile: Profile) -> None:
     if facts.contract is None:
-        raise MissingFact("contract", "which contract? (--contract chiamo|solo|solissimo)")
+        raise MissingFact("contract", _("which contract? (--contract chiamo|solo|solissimo)"))
     if facts.contract not in profile.contracts:
         allowed = ", ".join(profile.word(c) for c in profile.bids)
         if facts.contract is Contract.SOLISSIMO and not profile.has_monte:
-            why = "with monte=off there is none" if "monte" in profile.options else "this game has none"
-            raise LedgerError(f"contract solissimo: {profile.name} has {allowed}; a solissimo is played on the monte "
-                              f"left untouched, and {why}")
-        raise LedgerError(f"contract {facts.contract.value}: {profile.name} has {allowed}")
+            why = _("with monte=off there is none") if "monte" in profile.options else _("this game has none")
+            raise LedgerError(_("contract solissimo: {name} has {allowed}; a solissimo is played on the monte "
+                                "left untouched, and {why}").format(name=profile.name, allowed=allowed, why=why))
+        raise LedgerError(_("contract {contract}: {name} has {allowed}").format(
+            contract=facts.contract.value, name=profile.name, allowed=allowed))
     if facts.aggravation is not None and facts.contract is not Contract.SOLISSIMO:
         raise LedgerError(
             _("{aggravation} on {contract}: dividete and scegliete exist only on a solissimo").format(
@@ -91,7 +94,7 @@ def _check_call(facts: DealFacts, profile: Profile, active: tuple[str, ...]) -> 
             called=facts.called, name=profile.name))
     if facts.holder is None:
         if profile.partnership is not Partnership.NONE and facts.contract is Contract.CHIAMO:
-            raise MissingFact("holder", "who held the called three? (--holder NAME|monte|declarer)")
+            raise MissingFact("holder", _("who held the called three? (--holder NAME|monte|declarer)"))
         return
     if facts.holder == MONTE and not profile.has_monte:
         raise LedgerError(_("holder monte: {name} is played here without a monte").format(name=profile.name))

@@ -249,7 +249,8 @@ def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str
         existing = session.exec(select(Deal).where(Deal.key == key)).first()
         if existing:
             if existing.evening_id != table.number:
-                raise LedgerError(f"--key {key!r} was used for deal {existing.number} of evening {existing.evening_id}")
+                raise LedgerError(_("--key {key!r} was used for deal {number} of evening {evening_id}").format(
+                    key=key, number=existing.number, evening_id=existing.evening_id))
             current = _current(session, existing)
             _same_deal(table, existing, current, typed, dealer, key)
             return _recorded(session, table, existing, current, None, evening.revision, True)
@@ -282,8 +283,9 @@ def _same_deal(table: Table, deal: Deal, stored: DealRevision, typed: DealInput,
         retried = None
     if retried != facts:
         held = brief(_view(table, deal, stored, ()))
-        raise LedgerError(f"--key {key!r} holds deal {deal.number} of evening {table.number} ({held}), recorded with "
-                          f"other facts; nothing written: give a new key, or amend deal {deal.number}")
+        raise LedgerError(_("--key {key!r} holds deal {number} of evening {evening} ({held}), recorded with other "
+                            "facts; nothing written: give a new key, or amend deal {number}").format(
+            key=key, number=deal.number, evening=table.number, held=held))
 
 
 def get_deal(session: Session, table: Table, number: int) -> Deal:
@@ -292,7 +294,7 @@ def get_deal(session: Session, table: Table, number: int) -> Deal:
     deal = session.exec(query).first() if storable(number) else None
     if deal is None:
         count = session.exec(select(func.max(Deal.number)).where(Deal.evening_id == table.number)).one() or 0
-        have = f"deals are 1 to {count}" if count else "it has no deals yet"
+        have = _("deals are 1 to {count}").format(count=count) if count else _("it has no deals yet")
         raise LedgerError(_("deal {number} does not exist in evening {evening}: {have}").format(
             number=number, evening=table.number, have=have))
     return deal
@@ -352,8 +354,9 @@ def undo_last(session: Session, table: Table, *, seen_revision: int | None = Non
     evening = lock(session, table)
     _require_open(table)
     if seen_revision is not None and seen_revision != evening.revision:
-        raise UndoRefused(f"undo refused: evening {table.number} changed since you saw it (revision {seen_revision}, "
-                          f"now {evening.revision})")
+        raise UndoRefused(_("undo refused: evening {number} changed since you saw it (revision {seen_revision}, now "
+                            "{revision})").format(number=table.number, seen_revision=seen_revision,
+                                                  revision=evening.revision))
     last = session.exec(select(func.max(Deal.number)).where(Deal.evening_id == table.number, STANDING)).one()
     if last is None:
         raise LedgerError(_("undo: evening {number} has no deal to take back").format(number=table.number))

@@ -133,7 +133,7 @@ def _schema_version(engine: Engine) -> str | None:
             if "alembic_version" in tables:
                 return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
     except (DatabaseError, OperationalError) as error:
-        raise LedgerError(refusal(error, engine.url.render_as_string(hide_password=True))) from None
+        raise refusal(error, engine.url.render_as_string(hide_password=True)) from None
     if tables:
         raise LedgerError(_("{database}: this database is not a Calabresella ledger (it has tables {tables} but no "
                             "ledger schema)").format(
@@ -141,15 +141,17 @@ def _schema_version(engine: Engine) -> str | None:
     return None
 
 
-def refusal(error: DatabaseError, where: str) -> str:
+def refusal(error: DatabaseError, where: str) -> LedgerError:
     """One line for what the database refused: a read-only file, a lock another program held past the busy
     timeout, or a file that is no ledger database."""
     reason = (str(error.orig).strip().splitlines() or ["no answer"])[0]
     if "readonly" in reason or "read-only" in reason:
-        return f"the ledger {where} is read-only ({reason}): nothing was written"
+        return LedgerError(_("the ledger {where} is read-only ({reason}): nothing was written").format(
+            where=where, reason=reason))
     if "database is locked" in reason:
-        return f"the ledger {where} is locked by another program: nothing was written; try again"
-    return f"{where}: cannot open it as a ledger database ({reason})"
+        return LedgerError(_("the ledger {where} is locked by another program: nothing was written; try again").format(
+            where=where))
+    return LedgerError(_("{where}: cannot open it as a ledger database ({reason})").format(where=where, reason=reason))
 
 
 def _check_known(engine: Engine, version: str | None) -> None:

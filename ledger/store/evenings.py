@@ -13,7 +13,7 @@ from sqlalchemy import func, insert
 from sqlmodel import Session, col, select
 
 from ledger.errors import LedgerError
-from ledger.i18n import _
+from ledger.i18n import N_, _
 from ledger.rules.numbers import shortened, storable
 from ledger.rules.profiles import Profile, make_profile
 from ledger.rules.seats import name_key, resolve_player
@@ -22,7 +22,7 @@ from ledger.store.players import ensure_player
 
 MOST_MONEY = 100000
 """The largest amount of money accepted anywhere (a stake, a payment, a coin to round to)."""
-START_HINT = "start one with: calabresella evening start --players Anna,Bruno,Carla"
+START_HINT = N_("start one with: calabresella evening start --players Anna,Bruno,Carla")
 
 
 @dataclass(frozen=True)
@@ -58,8 +58,8 @@ def parse_cents(text: str, option: str = "--stake", what: str | None = None) -> 
     except InvalidOperation:
         amount = Decimal(-1)
     if not amount.is_finite() or not 0 <= amount <= MOST_MONEY or amount != amount.quantize(Decimal("0.01")):
-        raise LedgerError(f"{option} {shortened(text)!r}: {what}, 0 to {MOST_MONEY} with at most 2 decimals, "
-                          "e.g. 0.10")
+        raise LedgerError(_("{option} {text!r}: {what}, 0 to {most} with at most 2 decimals, e.g. 0.10").format(
+            option=option, text=shortened(text), what=what or _("money per game point"), most=MOST_MONEY))
     return int(amount * 100)
 
 

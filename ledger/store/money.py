@@ -44,7 +44,8 @@ def choose_evenings(session: Session, evening: int | None = None, since: date | 
 def _one_currency(tables: list[Table]) -> str:
     currencies = sorted({t.evening.currency for t in tables})
     if len(currencies) > 1:
-        detail = ", ".join(f"evening {t.number} in {t.evening.currency}" for t in tables)
+        detail = ", ".join(_("evening {number} in {currency}").format(number=t.number, currency=t.evening.currency)
+                           for t in tables)
         raise LedgerError(_("these evenings mix currencies ({detail}): settle each currency on its own").format(
             detail=detail))
     return currencies[0]
@@ -102,8 +103,8 @@ def record_payment(session: Session, payer: str, payee: str, amount: str, *, cur
     try:
         session.flush()
     except IntegrityError:
-        raise LedgerError(f"--key {key!r} was taken by another payment recorded at the same moment; nothing "
-                          "written: look at calabresella paid --list") from None
+        raise LedgerError(_("--key {key!r} was taken by another payment recorded at the same moment; nothing "
+                            "written: look at calabresella paid --list").format(key=key)) from None
     return _info(entry, names, owed_cents=max(owed, 0))
 
 
@@ -112,21 +113,25 @@ def _same_payment(existing: PaymentEntry, retried: PaymentEntry, names: dict[int
     facts = ("payer_id", "payee_id", "cents", "currency", "evening_id")
     if any(getattr(existing, fact) != getattr(retried, fact) for fact in facts):
         held = _info(existing, names)
-        raise LedgerError(f"--key {existing.key!r} holds payment {held.id} ({held.payer} paid {held.payee} "
-                          f"{format_cents(held.cents, held.currency)}); nothing written: give a new key")
+        raise LedgerError(_("--key {key!r} holds payment {number} ({payer} paid {payee} {amount}); nothing written: "
+                            "give a new key").format(key=existing.key, number=held.id, payer=held.payer,
+                                                     payee=held.payee, amount=format_cents(held.cents, held.currency)))
     return _info(existing, names, duplicate=True)
 
 
 def void_payment(session: Session, number: int, reason: str | None) -> PaymentInfo:
     """Mark payment `number` void: it stays in the log but no longer counts in the tab."""
     if not reason or not reason.strip():
-        raise LedgerError(f"void payment {number}: give a --reason, e.g. --reason 'entered twice'")
+        raise LedgerError(_("void payment {number}: give a --reason, e.g. --reason 'entered twice'").format(
+            number=number))
     entry = session.get(PaymentEntry, number) if storable(number) else None
     if entry is None:
         last = session.exec(select(func.max(PaymentEntry.id))).one()
-        raise LedgerError(f"payment {number} does not exist (payments are 1 to {last or 0})")
+        raise LedgerError(_("payment {number} does not exist (payments are 1 to {last})").format(
+            number=number, last=last or 0))
     if entry.voided_at is not None:
-        raise LedgerError(f"payment {number} is voided already ({entry.void_reason})")
+        raise LedgerError(_("payment {number} is voided already ({reason})").format(
+            number=number, reason=entry.void_reason))
     entry.voided_at, entry.void_reason = utcnow(), reason.strip()
     session.add(entry)
     session.flush()

@@ -17,7 +17,7 @@ from sqlmodel import Session, SQLModel, col, select
 
 from ledger.clock import as_utc
 from ledger.errors import LedgerError
-from ledger.i18n import _
+from ledger.i18n import _, ngettext
 from ledger.rules.build import DealInput, build_facts
 from ledger.rules.contracts import PASS
 from ledger.rules.facts import DECLARER, MONTE, DealFacts, facts_from_dict
@@ -174,17 +174,19 @@ def data_items(data: Any) -> tuple[int, Iterator[tuple[str, Any]]]:
 def check_header(header: Any) -> int:
     """The export's version, or an error when it is not an export this ledger reads."""
     if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise LedgerError(f"not a {FORMAT} export (the JSON has no \"format\": \"{FORMAT}\" before its evenings)")
+        raise LedgerError(_("not a {format} export (the JSON has no \"format\": \"{format}\" before its evenings)")
+                          .format(format=FORMAT))
     version = header.get("version")
     if version not in READS or isinstance(version, bool):
-        raise LedgerError(f"export version {version}: this ledger reads versions {', '.join(map(str, READS))}")
+        raise LedgerError(_("export version {version}: this ledger reads versions {versions}").format(
+            version=version, versions=", ".join(map(str, READS))))
     return version
 
 
 def _top_level(events: Iterator[tuple[str, Any]]) -> Iterator[tuple[str, Any]]:
     """`(key, value)` for each top-level field; the arrays in `STREAMED` as one pair per item."""
     if next(events, (None, None))[0] != "start_map":
-        raise LedgerError(f"not a {FORMAT} export (the JSON is not an object)")
+        raise LedgerError(_("not a {format} export (the JSON is not an object)").format(format=FORMAT))
     for event, key in events:
         if event == "end_map":
             return
@@ -207,7 +209,7 @@ def _value(event: str, value: Any, events: Iterator[tuple[str, Any]], depth: int
     if event not in ("start_map", "start_array"):
         return value
     if depth > MAX_DEPTH:
-        raise LedgerError(f"not a valid export: nested deeper than {MAX_DEPTH} levels")
+        raise LedgerError(_("not a valid export: nested deeper than {depth} levels").format(depth=MAX_DEPTH))
     if event == "start_array":
         return list(_array(events, depth + 1))
     built = {}
@@ -241,9 +243,9 @@ class Importer:
             else:
                 self._payment(session, item)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-            where = f"evening {_number(item)}: " if kind == "evenings" else "a payment: "
-            raise LedgerError(f"not a valid export: {where}a missing or bad field "
-                              f"({type(error).__name__}: {error})") from None
+            where = _("evening {number}: ").format(number=_number(item)) if kind == "evenings" else _("a payment: ")
+            raise LedgerError(_("not a valid export: {where}a missing or bad field ({kind}: {error})").format(
+                where=where, kind=type(error).__name__, error=error)) from None
 
     def summary(self) -> ImportSummary:
         """What the import did so far."""
@@ -277,8 +279,8 @@ class Importer:
         """A payment of the export, checked like one typed with `paid`; one recorded already is skipped."""
         cents = item["cents"]
         if not _whole(cents, 1, MAX_CENTS):
-            raise LedgerError(f"not a valid export: a payment of {cents!r} cents "
-                              f"(a whole number from 1 to {MAX_CENTS})")
+            raise LedgerError(_("not a valid export: a payment of {cents!r} cents (a whole number from 1 to {most})")
+                              .format(cents=cents, most=MAX_CENTS))
         evening = self.renumbered.get(item["evening"]) if item.get("evening") is not None else None
         paid_at = _time(item["paid_at"])
         if _payment_recorded(session, item, evening, paid_at):
@@ -292,10 +294,15 @@ class Importer:
 def stopped(error: LedgerError, kept: ImportSummary) -> LedgerError:
     """The error that stopped an import, saying which evenings it had committed before and kept."""
     if not kept.evenings:
-        return LedgerError(f"{error}; nothing of that evening was written")
-    return LedgerError(f"{error}; nothing of that evening was written, but the {len(kept.evenings)} evening(s) "
-                       f"before it are in the ledger (evenings {kept.evenings[0]} to {kept.evenings[-1]}): run the "
-                       "import again once the file is fixed, and they are skipped")
+        return LedgerError(_("{error}; nothing of that evening was written").format(error=error))
+    # TRANSLATORS: the English says "evening(s)" for any count.
+    return LedgerError(ngettext(
+        "{error}; nothing of that evening was written, but the {count} evening(s) before it are in the ledger "
+        "(evenings {first} to {last}): run the import again once the file is fixed, and they are skipped",
+        "{error}; nothing of that evening was written, but the {count} evening(s) before it are in the ledger "
+        "(evenings {first} to {last}): run the import again once the file is fixed, and they are skipped",
+        len(kept.evenings)).format(error=error, count=len(kept.evenings), first=kept.evenings[0],
+                                   last=kept.evenings[-1]))
 
 
 def import_data(session: Session, data: Any) -> ImportSummary:
@@ -324,23 +331,26 @@ def _check_evening(item: dict[str, Any]) -> tuple[int, datetime]:
     """The evening's number and start; an error for what no export of this ledger holds."""
     number = item["number"]
     if not _whole(number, 1, 2**31 - 1):
-        raise LedgerError(f"not a valid export: an evening numbered {number!r} (a whole number from 1)")
+        raise LedgerError(_("not a valid export: an evening numbered {number!r} (a whole number from 1)").format(
+            number=number))
     started = _time(item.get("started_at"))
     if started is None:
-        raise LedgerError(f"not a valid export: evening {number} has no start time (started_at)")
+        raise LedgerError(_("not a valid export: evening {number} has no start time (started_at)").format(
+            number=number))
     if not _whole(item["stake_cents"], 0, MAX_CENTS):
-        raise LedgerError(f"not a valid export: evening {number} has stake_cents {item['stake_cents']!r} "
-                          f"(a whole number from 0 to {MAX_CENTS})")
+        raise LedgerError(_("not a valid export: evening {number} has stake_cents {stake!r} (a whole number from 0 "
+                            "to {most})").format(number=number, stake=item["stake_cents"], most=MAX_CENTS))
     numbers = Counter(deal["number"] for deal in item["deals"])
     for deal_number, count in numbers.items():
         if not _whole(deal_number, 1, 2**31 - 1) or count > 1:
-            raise LedgerError(f"not a valid export: evening {number} has a deal numbered {deal_number!r} "
-                              "(deal numbers are whole numbers from 1, each once)")
+            raise LedgerError(_("not a valid export: evening {number} has a deal numbered {deal!r} (deal numbers "
+                                "are whole numbers from 1, each once)").format(number=number, deal=deal_number))
     for deal in item["deals"]:
         revisions = [rev["revision"] for rev in deal["revisions"]]
         if not revisions or revisions != list(range(1, len(revisions) + 1)):
-            raise LedgerError(f"not a valid export: evening {number} deal {deal['number']} has revisions "
-                              f"{revisions} (they are numbered 1, 2, 3, ... in order)")
+            raise LedgerError(_("not a valid export: evening {number} deal {deal} has revisions {revisions} (they "
+                                "are numbered 1, 2, 3, ... in order)").format(
+                number=number, deal=deal["number"], revisions=revisions))
     return number, started
 
 
@@ -358,12 +368,13 @@ def _check_keys(session: Session, deals: list[dict[str, Any]]) -> None:
     keys = [deal["key"] for deal in deals if deal.get("key")]
     twice = next((key for key, count in Counter(keys).items() if count > 1), None)
     if twice is not None:
-        raise LedgerError(f"not a valid export: two deals of one evening have the key {twice!r}")
+        raise LedgerError(_("not a valid export: two deals of one evening have the key {key!r}").format(key=twice))
     used = session.exec(select(Deal).where(col(Deal.key).in_(keys))).first() if keys else None
     if used:
         number = next(deal["number"] for deal in deals if deal.get("key") == used.key)
-        raise LedgerError(f"deal {number} of the export has key {used.key!r}, already used by deal {used.number} "
-                          f"of evening {used.evening_id}")
+        raise LedgerError(_("deal {number} of the export has key {key!r}, already used by deal {used} of evening "
+                            "{evening}").format(number=number, key=used.key, used=used.number,
+                                                evening=used.evening_id))
 
 
 def _scored(table: Table, item: dict[str, Any], version: int) -> list[list[tuple[DealFacts, DealResult]]]:
@@ -377,8 +388,10 @@ def _scored(table: Table, item: dict[str, Any], version: int) -> list[list[tuple
             facts = _revision_facts(table, profile, rev, version, seated)
             result = score(facts, profile)
             if result.payouts != {seated[name]: points for name, points in rev["payouts"].items()}:
-                raise LedgerError(f"evening {item['number']} deal {deal['number']} revision {rev['revision']}: the "
-                                  f"export says {rev['payouts']} but the rules give {result.payouts}")
+                raise LedgerError(_("evening {evening} deal {deal} revision {revision}: the export says {exported} "
+                                    "but the rules give {scored}").format(
+                    evening=item["number"], deal=deal["number"], revision=rev["revision"], exported=rev["payouts"],
+                    scored=result.payouts))
             revisions.append((facts, result))
         scored.append(revisions)
     return scored
