@@ -167,6 +167,26 @@ def test_a_voided_payment_stays_listed_and_no_longer_counts(db_url: str) -> None
                 book.void_payment(number, reason=reason)
 
 
+def test_payment_keys_and_voids_survive_an_export_and_import(db_url: str, tmp_path: Path) -> None:
+    """A voided payment stays voided in a copy made by export and import, and its key still guards a retry."""
+    from ledger import Ledger
+
+    with Ledger(db_url) as book:
+        book.start_evening(["Lucia", "Nadia", "Marco"], stake="0.10")
+        book.record("marco solo 22")
+        book.paid("Lucia", "Marco", "0.20", key="cash-1")
+        book.paid("Nadia", "Marco", "0.20")
+        book.void_payment(2, reason="typed in error")
+        exported = tmp_path / "book.json"
+        exported.write_text(book.export(), encoding="utf-8")
+    with Ledger(str(tmp_path / "copy.sqlite3")) as copy:
+        copy.import_file(exported)
+        assert [(p.payer, p.key, p.voided, p.void_reason) for p in copy.payments()] == [
+            ("Lucia", "cash-1", False, None), ("Nadia", None, True, "typed in error")]
+        assert copy.tab()[0].balances == {"Marco": 20, "Nadia": -20}
+        assert copy.paid("Lucia", "Marco", "0.20", key="cash-1").duplicate
+
+
 def test_paying_more_than_owed_records_it_with_a_warning(tmp_path: Path) -> None:
     db = str(tmp_path / "warn.sqlite3")
     run(db, "evening", "start", "--players", "Lucia,Nadia,Marco", "--stake", "0.10")

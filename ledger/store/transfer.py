@@ -102,7 +102,8 @@ def _payments(session: Session, evening: int | None) -> list[dict[str, Any]]:
     if evening is not None:
         query = query.where(PaymentEntry.evening_id == evening)
     return [{"payer": names[p.payer_id], "payee": names[p.payee_id], "cents": p.cents, "currency": p.currency,
-             "evening": p.evening_id, "note": p.note, "paid_at": _iso(p.paid_at)} for p in session.exec(query).all()]
+             "evening": p.evening_id, "note": p.note, "paid_at": _iso(p.paid_at), "key": p.key,
+             "voided_at": _iso(p.voided_at), "void_reason": p.void_reason} for p in session.exec(query).all()]
 
 
 def export_data(session: Session, evening: int | None = None) -> dict[str, Any]:
@@ -286,8 +287,14 @@ class Importer:
         if _payment_recorded(session, item, evening, paid_at):
             self.payments_skipped += 1
             return
-        record_payment(session, item["payer"], item["payee"], _amount(cents),
-                       currency=item["currency"], evening=evening, note=item.get("note"), paid_at=paid_at)
+        paid = record_payment(session, item["payer"], item["payee"], _amount(cents), currency=item["currency"],
+                              evening=evening, note=item.get("note"), paid_at=paid_at, key=item.get("key"))
+        voided_at = _time(item.get("voided_at"))
+        if voided_at is not None:
+            entry = session.get(PaymentEntry, paid.id)
+            assert entry is not None
+            entry.voided_at, entry.void_reason = voided_at, item.get("void_reason") or ""
+            session.add(entry)
         self.payments += 1
 
 
