@@ -234,8 +234,14 @@ def _numbers(connection: Connection, query: Select) -> list[np.ndarray]:
     """Each column of the query's rows as one int64 array: every column travels as one comma-separated string."""
     strings = query.with_only_columns(*[
         func.aggregate_strings(_text(column, connection), ",") for column in query.selected_columns])
-    row = connection.execute(strings.order_by(None)).one()
-    return [np.fromstring(text or "", dtype=np.int64, sep=",") for text in row]
+    texts = list(connection.execute(strings.order_by(None)).one())
+    arrays = []
+    for i, text in enumerate(texts):
+        numbers = np.fromstring(text or "", dtype=np.int64, sep=",")
+        texts[i] = None  # each string is let go as soon as it is parsed
+        small = len(numbers) and np.iinfo(np.int32).min <= numbers.min() and numbers.max() <= np.iinfo(np.int32).max
+        arrays.append(numbers.astype(np.int32) if small else numbers)
+    return arrays
 
 
 def _coded(column: ColumnElement, words: Sequence[str]) -> ColumnElement:
