@@ -170,18 +170,14 @@ class Generator:
         seat = [(i + dealer + 1) % size for i in range(size)]
         names = [PLAYERS[seated[s] - 1] for s in seat]
         self.revision_id += 1
-        typed = dict(t.typed)
-        if "declarer" in typed:
-            typed["declarer"] = names[int(typed["declarer"].removeprefix("Seat"))]
-        holder = names[t.holder] if isinstance(t.holder, int) else t.holder
-        if isinstance(t.holder, int):
-            typed["holder"] = holder
+        seated_holder = seated[seat[t.holder]] if isinstance(t.holder, int) else None
         rows["revision"].append({
             "id": self.revision_id, "deal_id": self.deal_id, "revision": number, "recorded_at": when,
             "superseded_at": when if superseded else None, "reason": "wrong thirds" if number > 1 else None,
-            "profile": PROFILE.name, "options": dict(PROFILE.options), "typed": typed,
+            "profile": PROFILE.name, "options": dict(PROFILE.options),
             "dealer_id": seated[seat[-1]], "declarer_id": seated[seat[t.declarer]] if t.declarer is not None else None,
-            "partner_id": None, "holder": holder, "auction": None, "passed_before": 0,
+            "partner_id": None, "holder_id": seated_holder, "holder": None if seated_holder else t.holder,
+            "calls": None, "passed_before": 0,
             "explanation": t.explanation.format(*names), **t.row,
         })
         rows["payout"] += [{"revision_id": self.revision_id, "player_id": seated[seat[i]], "position": seat[i],
@@ -249,7 +245,7 @@ def measure(kind: str, db: str) -> dict[str, float]:
         statistics(frames, on_section=lambda _: marks.append(time.perf_counter()))
         marks.append(time.perf_counter())
         figures |= {f"{name}_s": marks[i + 2] - marks[i + 1] for i, name in enumerate(SECTIONS)}
-        figures["rows"] = len(frames.deals) + len(frames.payouts)  # plus the small tables of players and seats
+        figures["rows"] = len(frames.columns.deal_id) + len(frames.columns.deal)  # plus players, seats, evenings
     else:
         with engine.connect() as connection:
             evenings = pd.read_sql(evenings_select(), connection)
@@ -301,7 +297,8 @@ def main() -> None:
                                      "(default: a temporary SQLite file, deleted afterwards)")
     parser.add_argument("--repeat", type=int, default=3, help="alternating runs of stats and the raw read")
     parser.add_argument("--keep", action="store_true", help="keep the generated ledger")
-    parser.add_argument("--reuse", action="store_true", help="measure an existing --db without generating")
+    parser.add_argument("--reuse", action="store_true",
+                        help="measure an existing --db without generating (it is kept)")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     folder = tempfile.TemporaryDirectory(prefix="stats-bench-")
@@ -316,7 +313,7 @@ def main() -> None:
         engine.dispose()
         print(f"generated {args.deals:,} deals in {time.perf_counter() - started:.1f} s")
     _report(_alternate(url or str(db), args.repeat))
-    if args.keep or url:
+    if args.keep or args.reuse or url:
         print(f"ledger kept at {url or db}")
     elif not args.db:
         folder.cleanup()

@@ -21,130 +21,194 @@ CONTRACT_ORDER = {c.value: i for i, c in enumerate(Contract)}
 AGGRAVATION_ORDER = {a.value: i for i, a in enumerate(Aggravation)}
 
 
-def _count(mask: pd.Series, by: pd.Series) -> pd.Series:
-    return mask.groupby(by, observed=True).sum()
+def _rate(part: np.ndarray, whole: np.ndarray) -> np.ndarray:
+    """part / whole, NaN where whole is 0."""
+    whole = np.asarray(whole, dtype=np.float64)
+    return np.divide(part, whole, out=np.full(len(whole), np.nan), where=whole > 0)
 
 
-def _mean(values: pd.Series, mask: pd.Series, by: pd.Series) -> pd.Series:
-    return values[mask].groupby(by[mask], observed=True).mean()
+def _mean(values: np.ndarray, keys: np.ndarray, size: int) -> np.ndarray:
+    """Per key, the mean of its values (NaN for a key with none)."""
+    return _rate(np.bincount(keys, weights=values, minlength=size), np.bincount(keys, minlength=size))
 
 
-def _rate(part: pd.Series, whole: pd.Series) -> pd.Series:
-    return (part / whole.where(whole > 0)).astype("float64")
+def _longest_runs(players: np.ndarray, by_player: np.ndarray, hit: np.ndarray, size: int) -> np.ndarray:
+    """Per player, the most consecutive of the player's rows (in playing order) for which `hit` holds.
+
+    `by_player` orders the rows by player, stably (each player's rows stay in playing order).
+    """
+    codes, hits = players[by_player], hit[by_player]
+    starts = np.flatnonzero(np.r_[True, (codes[1:] != codes[:-1]) | (hits[1:] != hits[:-1])][:len(codes)])
+    lengths = np.diff(np.r_[starts, len(codes)])
+    longest = np.zeros(size, dtype=np.int64)
+    runs = hits[starts]
+    np.maximum.at(longest, codes[starts][runs], lengths[runs])
+    return longest
 
 
-def _longest_run(payouts: pd.DataFrame, hit: pd.Series) -> pd.Series:
-    """Per player, the most consecutive deals (in playing order) for which `hit` holds."""
-    ordered = pd.DataFrame({"player": payouts["player"], "hit": hit.to_numpy()}).sort_values("player", kind="stable")
-    codes, hits = ordered["player"].cat.codes.to_numpy(), ordered["hit"].to_numpy(dtype=bool)
-    starts = np.r_[True, (codes[1:] != codes[:-1]) | (hits[1:] != hits[:-1])]
-    runs = pd.DataFrame({"player": ordered["player"].to_numpy()[hits], "run": np.cumsum(starts)[hits]})
-    longest = runs.groupby(["player", "run"], observed=True).size().groupby(level="player", observed=True).max()
-    return longest.reindex(payouts["player"].cat.categories, fill_value=0)
+def _names(codes: np.ndarray, words: tuple[str, ...] | list[str]) -> list[str | None]:
+    return [words[code] if code >= 0 else None for code in codes.tolist()]
+
+
+def _alphabetical(words: tuple[str, ...]) -> np.ndarray:
+    """Per code, its word's place in alphabetical order (the order pandas gives categories)."""
+    rank = np.empty(len(words) + 1, dtype=np.int64)
+    rank[np.array(sorted(range(len(words)), key=lambda i: words[i]), dtype=np.int64)] = np.arange(len(words))
+    rank[len(words)] = len(words)
+    return rank
 
 
 def summary(frames: Frames) -> pd.DataFrame:
     """Evenings, players, deals, and how many were passed."""
-    deals = frames.deals
-    passed = int(deals["declarer"].isna().sum())
+    c = frames.columns
+    deals = len(c.deal_id)
+    passed = int((c.declarer < 0).sum())
     return pd.DataFrame([{
-        "evenings": deals["evening"].nunique(), "players": frames.payouts["player"].nunique(),
-        "deals": len(deals), "played": len(deals) - passed, "passed": passed,
-        "passed_rate": passed / len(deals) if len(deals) else np.nan,
+        "evenings": len(np.unique(c.evening)), "players": len(np.unique(c.player[c.player >= 0])),
+        "deals": deals, "played": deals - passed, "passed": passed,
+        "passed_rate": passed / deals if deals else np.nan,
     }])
 
 
 def players(frames: Frames) -> pd.DataFrame:
     """Per player: how often seated and declaring, points per deal by role, sweeps, extremes and streaks."""
-    p = frames.payouts
-    by, points, role, sweep = p["player"], p["points"], p["role"], frames.of_deal("sweep")
-    declarer, opponent, everything = role == "declarer", role == "opponent", pd.Series(True, index=p.index)
+    c, size = frames.columns, len(frames.players)
+    by, points = c.player.astype(np.int64), c.points.astype(np.int64)
+    declarer, opponent = c.role == c.code("role", "declarer"), c.role == c.code("role", "opponent")
+    sweep = c.sweep[c.deal]
+    by_player = np.argsort(by, kind="stable")
+    sorted_by, sorted_evening = by[by_player], c.evening[c.deal][by_player]
+    new_evening = np.r_[True, (sorted_by[1:] != sorted_by[:-1]) | (sorted_evening[1:] != sorted_evening[:-1])][:len(by)]
+    deals = np.bincount(by, minlength=size)
+    thirds = c.declarer_thirds >= 0
+    declared = c.declarer[thirds].astype(np.int64)
+    highest, lowest = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64)
+    np.maximum.at(highest, by, points)
+    np.minimum.at(lowest, by, points)
     table = pd.DataFrame({
-        "evenings": p.groupby("player", observed=True)["evening"].nunique(),
-        "deals": _count(everything, by),
-        "declarer": _count(declarer, by),
-        "opponent": _count(opponent, by),
-        "partner": _count(role == "partner", by),
-        "avg_declarer_thirds": frames.deals.groupby("declarer", observed=True)["declarer_thirds"].mean().astype(float),
-        "points": points.groupby(by, observed=True).sum(),
-        "points_per_deal": _mean(points, everything, by),
-        "points_per_deal_declarer": _mean(points, declarer, by),
-        "points_per_deal_opponent": _mean(points, opponent, by),
-        **{f"{kind}_{side}": _count((sweep == kind) & (points * sign > 0), by)
+        "player": pd.Series(frames.players, dtype=str),
+        "evenings": np.bincount(sorted_by[new_evening], minlength=size),
+        "deals": deals,
+        "declarer": np.bincount(by[declarer], minlength=size),
+        "opponent": np.bincount(by[opponent], minlength=size),
+        "partner": np.bincount(by[c.role == c.code("role", "partner")], minlength=size),
+        "avg_declarer_thirds": _mean(c.declarer_thirds[thirds][declared >= 0], declared[declared >= 0], size),
+        "points": np.bincount(by, weights=points, minlength=size).astype(np.int64),
+        "points_per_deal": _mean(points, by, size),
+        "points_per_deal_declarer": _mean(points[declarer], by[declarer], size),
+        "points_per_deal_opponent": _mean(points[opponent], by[opponent], size),
+        **{f"{kind}_{side}": np.bincount(by[(sweep == c.code("sweep", kind)) & (points * sign > 0)], minlength=size)
            for kind in ("cappotto", "stramazzo") for side, sign in (("for", 1), ("against", -1))},
-        "biggest_win": points.groupby(by, observed=True).max().clip(lower=0),
-        "biggest_loss": points.groupby(by, observed=True).min().clip(upper=0),
-        "winning_streak": _longest_run(p, points > 0),
-        "losing_streak": _longest_run(p, points < 0),
+        "biggest_win": highest,
+        "biggest_loss": lowest,
+        "winning_streak": _longest_runs(by, by_player, points > 0, size),
+        "losing_streak": _longest_runs(by, by_player, points < 0, size),
     })
-    table = table[table["deals"] > 0].rename_axis("player").reset_index()
-    table["player"] = table["player"].astype(str)
-    return table
+    return table[table["deals"] > 0].reset_index(drop=True)
 
 
 def money(frames: Frames) -> pd.DataFrame:
     """Per player and currency: money won or lost in cents, in total and per deal by role."""
-    p = frames.payouts.assign(currency=frames.of_deal("currency"))
-    rows = []
-    for (player, currency), group in p.groupby(["player", "currency"], observed=True):
-        cents, role = group["money_cents"], group["role"]
-        rows.append({
-            "player": str(player), "currency": str(currency), "deals": len(group), "money_cents": int(cents.sum()),
-            "per_deal_cents": cents.mean(), "per_deal_declarer_cents": cents[role == "declarer"].mean(),
-            "per_deal_opponent_cents": cents[role == "opponent"].mean(),
-        })
-    return pd.DataFrame(rows, columns=["player", "currency", "deals", "money_cents", "per_deal_cents",
-                                       "per_deal_declarer_cents", "per_deal_opponent_cents"])
+    c, size = frames.columns, len(frames.players)
+    currencies = c.words["currency"]
+    rank = _alphabetical(currencies)
+    kinds = len(currencies) + 1
+    key = c.player.astype(np.int64) * kinds + rank[c.currency[c.deal]]
+    cents = c.points.astype(np.int64) * c.stake_cents[c.deal]
+    groups = size * kinds
+    deals = np.bincount(key, minlength=groups)
+    declarer, opponent = c.role == c.code("role", "declarer"), c.role == c.code("role", "opponent")
+    total = np.bincount(key, weights=cents, minlength=groups)
+    seen = np.flatnonzero(deals)
+    by_rank = sorted(currencies)
+    table = pd.DataFrame({
+        "player": [frames.players[k // kinds] for k in seen.tolist()],
+        "currency": [by_rank[k % kinds] for k in seen.tolist()],
+        "deals": deals[seen], "money_cents": total[seen].round().astype(np.int64),
+        "per_deal_cents": (total / np.where(deals > 0, deals, 1))[seen],
+        "per_deal_declarer_cents": _mean(cents[declarer], key[declarer], groups)[seen],
+        "per_deal_opponent_cents": _mean(cents[opponent], key[opponent], groups)[seen],
+    })
+    return table
 
 
 def bids(frames: Frames) -> pd.DataFrame:
     """Per player and contract: how often bid and won."""
-    played = frames.deals[frames.deals["declarer"].notna()]
-    grouped = played.groupby(["declarer", "contract"], observed=True)["declarer_won"]
-    table = pd.DataFrame({"bids": grouped.size(), "won": grouped.sum().astype("int64")})
-    table["success_rate"] = _rate(table["won"], table["bids"])
-    return _plain(table.rename_axis(["player", "contract"]).reset_index())
+    c = frames.columns
+    words = c.words["contract"]
+    kinds = len(words) + 1
+    rank = _alphabetical(words)
+    bid = (c.declarer >= 0) & (c.contract >= 0)
+    key = c.declarer[bid].astype(np.int64) * kinds + rank[c.contract[bid]]
+    groups = len(frames.players) * kinds
+    count = np.bincount(key, minlength=groups)
+    won = np.bincount(key[c.declarer_won[bid] == 1], minlength=groups)
+    seen = np.flatnonzero(count)
+    by_rank = sorted(words)
+    return pd.DataFrame({
+        "player": pd.Series([frames.players[k // kinds] for k in seen.tolist()], dtype=object),
+        "contract": pd.Series([by_rank[k % kinds] for k in seen.tolist()], dtype=object),
+        "bids": count[seen], "won": won[seen], "success_rate": _rate(won[seen], count[seen]),
+    })
 
 
 def contracts(frames: Frames) -> pd.DataFrame:
     """Per contract and aggravation: frequency, success rate, average game points to the declarer."""
-    deals = frames.deals
-    p = frames.payouts
-    declarer_points = p.loc[p["role"] == "declarer"].set_index("deal_id")["points"]
-    played = deals[deals["declarer"].notna()].assign(declarer_points=declarer_points)
-    grouped = played.groupby(["contract", "aggravation"], observed=True, dropna=False)
+    c = frames.columns
+    played = c.declarer >= 0
+    contract_words, raise_words = c.words["contract"], c.words["aggravation"]
+    raises = len(raise_words) + 1
+    key = (c.contract.astype(np.int64) + 1) * raises + (c.aggravation.astype(np.int64) + 1)
+    groups = (len(contract_words) + 1) * raises
+    declarer_rows = c.role == c.code("role", "declarer")
+    with_points = np.zeros(len(c.deal_id), dtype=bool)
+    with_points[c.deal[declarer_rows]] = True
+    declarer_points = np.zeros(len(c.deal_id), dtype=np.int64)
+    declarer_points[c.deal[declarer_rows]] = c.points[declarer_rows]
+    deals = np.bincount(key[played], minlength=groups)
+    won = np.bincount(key[played & (c.declarer_won == 1)], minlength=groups)
+    pointed = played & with_points
+    average = _mean(declarer_points[pointed], key[pointed], groups)
+    seen = np.flatnonzero(deals)
+    contract, aggravation = seen // raises - 1, seen % raises - 1
+    contract_names, raise_names = _names(contract, contract_words), _names(aggravation, raise_words)
     table = pd.DataFrame({
-        "deals": grouped.size(), "won": grouped["declarer_won"].sum().astype("int64"),
-        "avg_declarer_points": grouped["declarer_points"].mean(),
+        "contract": pd.Series(contract_names, dtype=object), "aggravation": pd.Series(raise_names, dtype=object),
+        "deals": deals[seen],
+        "share": deals[seen] / max(int(played.sum()), 1), "won": won[seen],
+        "success_rate": _rate(won[seen], deals[seen]), "avg_declarer_points": average[seen],
     })
-    table.insert(1, "share", table["deals"] / max(len(played), 1))
-    table.insert(3, "success_rate", _rate(table["won"], table["deals"]))
-    table = _plain(table.reset_index())
-    ladder = table["contract"].map(CONTRACT_ORDER).fillna(len(CONTRACT_ORDER))
-    raised = table["aggravation"].map(AGGRAVATION_ORDER).fillna(-1)
-    order = np.lexsort((raised.to_numpy(), ladder.to_numpy()))
+    ladder = [CONTRACT_ORDER.get(name, len(CONTRACT_ORDER)) if name is not None else len(CONTRACT_ORDER)
+              for name in contract_names]
+    raised = [AGGRAVATION_ORDER.get(name, -1) if name is not None else -1 for name in raise_names]
+    alphabetical = [(name is None, name or "") for name in contract_names]
+    order = sorted(range(len(seen)), key=lambda i: (ladder[i], raised[i], alphabetical[i], raise_names[i] or ""))
     return table.iloc[order].reset_index(drop=True)
 
 
 def called(frames: Frames) -> pd.DataFrame:
     """Per called card: how often called, and who held it (a player, the monte or the declarer)."""
-    calls = frames.deals[frames.deals["called"].notna()]
-    if calls.empty:
+    c = frames.columns
+    calls = c.called >= 0
+    if not calls.any():
         return pd.DataFrame(columns=["card", "calls"])
-    holders = calls["holder"].cat.add_categories(["unknown"]).fillna("unknown")
-    table = pd.crosstab(calls["called"].astype(str), holders.astype(str))
+    holders = (*frames.players, *c.words["holder"], "unknown")
+    seated = c.holder_id[calls].astype(np.int64)
+    text = c.holder[calls].astype(np.int64)
+    holder = np.where(seated >= 0, seated,
+                      np.where(text >= 0, text + len(frames.players), len(holders) - 1))
+    cards = c.words["called"]
+    key = c.called[calls].astype(np.int64) * len(holders) + holder
+    counts = np.bincount(key, minlength=len(cards) * len(holders)).reshape(len(cards), len(holders))
+    rows, columns = np.flatnonzero(counts.sum(axis=1)), np.flatnonzero(counts.sum(axis=0))
+    table = pd.DataFrame(counts[np.ix_(rows, columns)], index=[cards[i] for i in rows],
+                         columns=[holders[i] for i in columns])
+    table = table.groupby(level=0).sum().T.groupby(level=0).sum().T  # a player named like a place merges with it
+    table = table.sort_index().sort_index(axis=1)
     table.insert(0, "calls", table.sum(axis=1))
     table = table.sort_values("calls", ascending=False, kind="stable")
     table.columns.name = None
     return table.rename_axis("card").reset_index()
-
-
-def _sitting_out(frames: Frames) -> pd.Series:
-    """Per payout row: the dealer of a three-player game with four seated, who holds no cards (passed deals too)."""
-    active = {name: make_profile(name).active_players for name in frames.deals["profile"].cat.categories}
-    four_seated = frames.deals["seats"] > frames.deals["profile"].map(active).astype(int)
-    p = frames.payouts
-    return p["deal_id"].map(four_seated).astype(bool) & (p["seat"] == 4)
 
 
 def seats(frames: Frames) -> pd.DataFrame:
@@ -152,51 +216,76 @@ def seats(frames: Frames) -> pd.DataFrame:
 
     A dealer who sits the deal out (four seated at a three-player game) holds no seat in the auction.
     """
-    p = frames.payouts[~_sitting_out(frames)]
-    declarer = p["role"] == "declarer"
-    won = declarer & frames.of_deal("declarer_won").loc[p.index].fillna(False).astype(bool)
-    keys = [frames.of_deal("seats").loc[p.index].rename("table_size"), p["seat"]]
-    table = pd.DataFrame({
-        "deals": p.groupby(keys).size(), "declarer": declarer.groupby(keys).sum(), "won": won.groupby(keys).sum(),
+    c = frames.columns
+    active = np.array([make_profile(name).active_players for name in c.words["profile"]] or [0], dtype=np.int64)
+    four_seated = c.seats > active[c.profile]
+    seat = c.seat.astype(np.int64)
+    sitting = (four_seated[c.deal]) & (seat == 4)
+    keep = ~sitting
+    size, seat = c.seats[c.deal][keep].astype(np.int64), seat[keep]
+    declarer = (c.role == c.code("role", "declarer"))[keep]
+    won = declarer & (c.declarer_won[c.deal][keep] == 1)
+    span = int(seat.max()) + 1 if len(seat) else 1
+    key = size * span + seat
+    groups = (int(size.max()) + 1 if len(size) else 1) * span
+    deals = np.bincount(key, minlength=groups)
+    seen = np.flatnonzero(deals)
+    declared = np.bincount(key[declarer], minlength=groups)[seen]
+    wins = np.bincount(key[won], minlength=groups)[seen]
+    return pd.DataFrame({
+        "table_size": seen // span, "seat": seen % span, "deals": deals[seen], "declarer": declared,
+        "bid_rate": _rate(declared, deals[seen]), "won": wins, "success_rate": _rate(wins, declared),
     })
-    table.insert(2, "bid_rate", _rate(table["declarer"], table["deals"]))
-    table["success_rate"] = _rate(table["won"], table["declarer"])
-    return table.reset_index()
 
 
 def pairings(frames: Frames) -> pd.DataFrame:
     """Each pair of players defending together: deals, game points each, the declarer's success against them."""
-    p = frames.payouts
-    defenders = p.loc[p["role"] == "opponent", ["deal_id", "player", "points"]]
-    pairs = defenders.merge(defenders, on="deal_id", suffixes=("_a", "_b"))
-    pairs = pairs[pairs["player_a"].cat.codes < pairs["player_b"].cat.codes]
-    pairs = pairs.assign(declarer_won=pairs["deal_id"].map(frames.deals["declarer_won"]).astype(bool))
-    grouped = pairs.groupby(["player_a", "player_b"], observed=True)
-    table = pd.DataFrame({
-        "deals": grouped.size(), "points_a": grouped["points_a"].sum(), "points_b": grouped["points_b"].sum(),
-        "declarer_won": grouped["declarer_won"].sum(),
+    c, size = frames.columns, len(frames.players)
+    opponent = np.flatnonzero(c.role == c.code("role", "opponent"))
+    deal, player, points = c.deal[opponent], c.player[opponent].astype(np.int64), c.points[opponent].astype(np.int64)
+    keys, points_a, points_b, won = [], [], [], []
+    for offset in range(1, len(deal)):
+        same = np.flatnonzero(deal[offset:] == deal[:-offset])
+        if not len(same):
+            break
+        first, second = same, same + offset
+        a_first = player[first] < player[second]
+        a = np.where(a_first, first, second)
+        b = np.where(a_first, second, first)
+        distinct = player[first] != player[second]
+        a, b = a[distinct], b[distinct]
+        keys.append(player[a] * size + player[b])
+        points_a.append(points[a])
+        points_b.append(points[b])
+        won.append(c.declarer_won[deal[a]] == 1)
+    key = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
+    groups = size * size
+    deals = np.bincount(key, minlength=groups)
+    seen = np.flatnonzero(deals)
+    sums = [np.bincount(key, weights=np.concatenate(w) if w else None, minlength=groups)[seen].round().astype(np.int64)
+            for w in (points_a, points_b, won)]
+    return pd.DataFrame({
+        "player_a": pd.Series([frames.players[k // size] for k in seen.tolist()], dtype=object),
+        "player_b": pd.Series([frames.players[k % size] for k in seen.tolist()], dtype=object),
+        "deals": deals[seen], "points_a": sums[0], "points_b": sums[1], "declarer_won": sums[2],
+        "declarer_success_rate": _rate(sums[2], deals[seen]),
     })
-    table["declarer_success_rate"] = _rate(table["declarer_won"], table["deals"])
-    return _plain(table.reset_index())
 
 
 def ratings(frames: Frames) -> pd.DataFrame:
     """Elo rating of each player as declarer, and as defender (see reports.elo); best declarer first."""
-    deals, p = frames.deals, frames.payouts
-    played = deals[deals["declarer"].notna()]
-    defenders = p.loc[p["role"] == "opponent", ["deal_id", "player"]]
-    order = pd.Series(np.arange(len(played)), index=played.index)
-    defenders = defenders.assign(order=defenders["deal_id"].map(order)).sort_values("order", kind="stable")
-    starts = np.searchsorted(defenders["order"].to_numpy(), np.arange(len(played) + 1))
-    defended = starts[1:] > starts[:-1]  # a declarer with nobody to play against is no game
-    names = deals["declarer"].cat.categories
-    r = elo.rate_codes(len(names), played["declarer"].cat.codes.to_numpy(dtype=np.int64)[defended],
-                       played["declarer_won"].to_numpy(dtype=bool, na_value=False)[defended],
-                       defenders["player"].cat.codes.to_numpy(dtype=np.int64),
-                       np.r_[0, starts[1:][defended]])
+    c = frames.columns
+    played = c.declarer >= 0
+    opponent = np.flatnonzero((c.role == c.code("role", "opponent")) & played[c.deal])
+    deal_of = c.deal[opponent]
+    starts = np.searchsorted(deal_of, np.arange(len(c.deal_id) + 1))
+    defended = played & (starts[1:] > starts[:-1])  # a declarer with nobody to play against is no game
+    names = frames.players
+    r = elo.rate_codes(len(names), c.declarer[defended].astype(np.int64), c.declarer_won[defended] == 1,
+                       c.player[opponent].astype(np.int64), np.r_[0, starts[1:][defended]])
     table = pd.DataFrame({
-        "player": names, "rating": r.rating, "declarer_deals": r.games, "won": r.won, "expected_won": r.expected,
-        "defence_rating": r.defence, "defended_deals": r.defended,
+        "player": list(names), "rating": r.rating, "declarer_deals": r.games, "won": r.won,
+        "expected_won": r.expected, "defence_rating": r.defence, "defended_deals": r.defended,
     })
     table = table[(table["declarer_deals"] > 0) | (table["defended_deals"] > 0)]
     return table.sort_values(["rating", "player"], ascending=[False, True], ignore_index=True)

@@ -297,3 +297,27 @@ def test_same_results_on_sqlite_and_postgresql(db_url: str) -> None:
     assert stats["summary"].iloc[0]["deals"] == 2
     assert stats["called"].to_dict("records") == [{"card": "3D", "calls": 1, "Anna": 1}]
     assert "voided: misdeal" in page
+
+
+def test_a_word_the_rules_do_not_list_is_still_counted(db_url: str) -> None:
+    """Text columns travel as codes of the words the rules know; any other stored word is looked up, not lost."""
+    from sqlalchemy import update
+
+    from ledger.store.models import DealRevision
+
+    engine = open_ledger(db_url)
+    with transaction(engine) as s:
+        table = start_evening(s, ("Anna", "Bruno", "Carla"), stake="0.10")
+        record_deal(s, table, DealInput(declarer="Carla", contract="chiamo", called="3D", holder="Anna", thirds=17))
+        record_deal(s, table, DealInput(declarer="Bruno", contract="chiamo", called="3C", holder="monte", thirds=20))
+    with engine.begin() as connection:
+        connection.execute(update(DealRevision.__table__).where(  # type: ignore[attr-defined]
+            DealRevision.__table__.c.called == "3C").values(called="ZZ", holder="elsewhere"))  # type: ignore[attr-defined]
+    try:
+        stats = statistics(load_frames(engine))
+    finally:
+        engine.dispose()
+    assert stats["called"].to_dict("records") == [
+        {"card": "3D", "calls": 1, "Anna": 1, "elsewhere": 0}, {"card": "ZZ", "calls": 1, "Anna": 0, "elsewhere": 1}]
+    assert {(r["player"], r["contract"]): r["bids"] for r in stats["bids"].to_dict("records")} == {
+        ("Bruno", "chiamo"): 1, ("Carla", "chiamo"): 1}
