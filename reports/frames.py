@@ -15,7 +15,23 @@ from functools import cached_property
 
 import numpy as np
 import pandas as pd
-from sqlalchemy import Connection, Engine, FromClause, Integer, Select, String, and_, case, cast, exists, func, select
+from sqlalchemy import (
+    BigInteger,
+    Connection,
+    Engine,
+    FromClause,
+    Integer,
+    Select,
+    String,
+    and_,
+    case,
+    cast,
+    exists,
+    func,
+    literal_column,
+    select,
+)
+from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session, SQLModel
 
@@ -65,8 +81,6 @@ class Columns:
     sweep: np.ndarray
     declarer_thirds: np.ndarray
     declarer_won: np.ndarray
-    multiplier: np.ndarray
-    amount: np.ndarray
     seats: np.ndarray
     dealer_position: np.ndarray
     stake_cents: np.ndarray
@@ -106,8 +120,9 @@ class Frames:
     """Every evening's profile, stake, currency and start (UTC), indexed by evening number."""
     voided: pd.DataFrame
     """The voided deals the filters select: evening, number and the reason given."""
-    recorded: Callable[[np.ndarray], np.ndarray] = field(repr=False, compare=False)
-    """When each of these revisions was recorded (revision rows never change, so a later read agrees)."""
+    revisions: Callable[[np.ndarray], pd.DataFrame] = field(repr=False, compare=False)
+    """These revisions' multiplier, amount and when recorded, in order (revision rows never change, so a later
+    read agrees); statistics never need them."""
 
     @cached_property
     def deals(self) -> pd.DataFrame:
@@ -128,9 +143,10 @@ class Frames:
         won[c.declarer_won < 0] = pd.NA
         deals["declarer_won"] = won
         deals["sweep"] = _categorical(c.sweep, c.words["sweep"])
-        deals["multiplier"] = c.multiplier.astype(np.int64)
-        deals["amount"] = c.amount.astype(np.int64)
-        deals["recorded_at"] = pd.to_datetime(self.recorded(c.revision_id), utc=True)
+        revisions = self.revisions(c.revision_id)
+        deals["multiplier"] = revisions["multiplier"].to_numpy(dtype=np.int64)
+        deals["amount"] = revisions["amount"].to_numpy(dtype=np.int64)
+        deals["recorded_at"] = pd.to_datetime(revisions["recorded_at"].to_numpy(), utc=True)
         deals["profile"] = _categorical(c.profile, c.words["profile"])
         deals["stake_cents"] = c.stake_cents.astype(np.int64)
         deals["currency"] = _categorical(c.currency, c.words["currency"])
@@ -226,15 +242,19 @@ def _check(connection: Connection, filters: Filters) -> tuple[Filters, int | Non
         return replace(filters, player=player.name), player.id
 
 
-def _text(expression: ColumnElement, connection: Connection) -> ColumnElement:
-    return cast(expression, String) if connection.dialect.name == "postgresql" else expression
-
-
 def _numbers(connection: Connection, query: Select) -> list[np.ndarray]:
-    """Each column of the query's rows as one int64 array: every column travels as one comma-separated string."""
-    strings = query.with_only_columns(*[
-        func.aggregate_strings(_text(column, connection), ",") for column in query.selected_columns])
-    texts = list(connection.execute(strings.order_by(None)).one())
+    """Each column of the query's rows as one int64 array: every column travels as one comma-separated string.
+
+    The query's first column is the row id: on PostgreSQL every aggregate is ordered by it, so the columns agree
+    row for row; SQLite feeds every aggregate of one query the same rows in the same order.
+    """
+    key = query.selected_columns[0]
+    if connection.dialect.name == "postgresql":
+        aggregates = [func.string_agg(cast(column, String), aggregate_order_by(literal_column("','"), key))
+                      for column in query.selected_columns[1:]]
+    else:
+        aggregates = [func.group_concat(column, ",") for column in query.selected_columns[1:]]
+    texts = list(connection.execute(query.with_only_columns(*aggregates).order_by(None)).one())
     arrays = []
     for i, text in enumerate(texts):
         numbers = np.fromstring(text or "", dtype=np.int64, sep=",")
@@ -249,23 +269,89 @@ def _coded(column: ColumnElement, words: Sequence[str]) -> ColumnElement:
     return case((column.is_(None), -1), *[(column == word, i) for i, word in enumerate(words)], else_=UNKNOWN)
 
 
+@dataclass(frozen=True)
+class Small:
+    """A small integer column to travel packed with others: its values from `low` on, in `bits` bits.
+
+    A `checked` column may hold a value out of that range: it then travels as the all-ones mark, and the column
+    is read on its own instead. An unchecked one is in range by construction (a word's code).
+    """
+
+    expression: ColumnElement
+    low: int
+    bits: int
+    checked: bool = True
+
+
+PACK_BITS = 62
+"""Bits of one packed integer (SQLite integers and PostgreSQL bigint are signed 64-bit)."""
+
+
+def _packs(small: dict[str, Small]) -> list[list[tuple[str, int]]]:
+    """The columns in packed integers, in order, each with its shift; a pack never exceeds PACK_BITS."""
+    packs: list[list[tuple[str, int]]] = []
+    used = PACK_BITS
+    for name, field_ in small.items():
+        if used + field_.bits > PACK_BITS:
+            packs.append([])
+            used = 0
+        packs[-1].append((name, used))
+        used += field_.bits
+    return packs
+
+
+def _packed(pack: list[tuple[str, int]], small: dict[str, Small], connection: Connection) -> ColumnElement:
+    """The SQL that sums the pack's columns, each moved to its place (out of range values as the mark)."""
+    terms = []
+    for name, shift in pack:
+        f = small[name]
+        mark = (1 << f.bits) - 1
+        value = f.expression - f.low if f.low else f.expression
+        if f.checked:
+            value = case((f.expression.between(f.low, f.low + mark - 1), value), else_=mark)
+        if connection.dialect.name == "postgresql":
+            value = cast(value, BigInteger)
+        terms.append(value * literal_column(str(1 << shift), BigInteger) if shift else value)
+    total = terms[0]
+    for term in terms[1:]:
+        total = total + term
+    return total
+
+
 Coded = dict[str, tuple[ColumnElement, tuple[str, ...]]]
 
 
-def _read(connection: Connection, query: Select, numbers: dict[str, ColumnElement],
+def _read(connection: Connection, query: Select, numbers: dict[str, ColumnElement], small: dict[str, Small],
           words: Coded) -> tuple[dict[str, np.ndarray], dict[str, tuple[str, ...]]]:
-    """The numeric columns, and the text columns as codes, of the query's rows (in the same row order).
+    """The numeric columns, the small ones packed several to an integer, and the text columns as codes (packed
+    too), of the query's rows (in the same row order).
 
-    A word the rules do not list is looked up and the text columns read again with it.
+    A word the rules do not list is looked up and the text columns read again with it; a small column with a
+    value out of its range is read again on its own.
     """
     listed = {name: values for name, (_, values) in words.items()}
+    numbers, small = dict(numbers), dict(small)
     while True:
-        names = [*numbers, *words]
+        packed = {**small, **{name: Small(_coded(column, listed[name]), UNKNOWN, (len(listed[name]) + 1).bit_length(),
+                                          checked=False) for name, (column, _) in words.items()}}
+        packs = _packs(packed)
         arrays = _numbers(connection, query.with_only_columns(
-            *numbers.values(), *[_coded(column, listed[name]) for name, (column, _) in words.items()]))
-        read = dict(zip(names, arrays, strict=True))
+            query.selected_columns[0], *numbers.values(), *[_packed(pack, packed, connection) for pack in packs]))
+        read = dict(zip(numbers, arrays, strict=False))
+        out_of_range = []
+        for pack, values in zip(packs, arrays[len(numbers):], strict=True):
+            values = values.astype(np.int64)
+            for name, shift in pack:
+                f = packed[name]
+                mark = (1 << f.bits) - 1
+                part = (values >> shift) & mark
+                if f.checked and (part == mark).any():
+                    out_of_range.append(name)
+                read[name] = part + f.low
+        for name in out_of_range:
+            numbers[name] = small.pop(name).expression
         unknown = [name for name in words if (read[name] == UNKNOWN).any()]
-        if not unknown:
+        if not unknown and not out_of_range:
             return read, listed
         for name in unknown:
             column = words[name][0]
@@ -283,17 +369,17 @@ def _read_columns(connection: Connection, filters: Filters, player_id: int | Non
     d, r, p = DEAL.c, REVISION.c, PAYOUT.c
     missing = -1
     deal_query = scoped(select(d.id), filters, player_id, payouts=False)
-    deals, deal_words = _read(connection, deal_query, {
-        "deal_id": d.id, "evening": d.evening_id, "number": d.number, "revision_id": r.id,
-        "dealer": func.coalesce(r.dealer_id, missing), "declarer": func.coalesce(r.declarer_id, missing),
-        "partner": func.coalesce(r.partner_id, missing), "holder_id": func.coalesce(r.holder_id, missing),
-        "declarer_thirds": func.coalesce(r.declarer_thirds, missing),
-        "declarer_won": func.coalesce(cast(r.declarer_won, Integer), missing),
-        "multiplier": r.multiplier, "amount": r.amount,
+    player = {name: Small(func.coalesce(column, missing), missing, 8) for name, column in (
+        ("dealer", r.dealer_id), ("declarer", r.declarer_id), ("partner", r.partner_id), ("holder_id", r.holder_id))}
+    deals, deal_words = _read(connection, deal_query, {"deal_id": d.id, "revision_id": r.id}, {
+        **player, "declarer_thirds": Small(func.coalesce(r.declarer_thirds, missing), missing, 6),
+        "declarer_won": Small(func.coalesce(cast(r.declarer_won, Integer), missing), missing, 2),
+        "number": Small(d.number, 0, 20), "evening": Small(d.evening_id, 0, 30),
     }, {name: (r[name], WORDS[name]) for name in ("contract", "aggravation", "called", "holder", "sweep")})
     pay_query = scoped(select(p.id), filters, player_id, payouts=True)
-    pays, pay_words = _read(connection, pay_query, {
-        "deal_id": d.id, "player_id": p.player_id, "position": p.position, "points": p.points,
+    pays, pay_words = _read(connection, pay_query, {"deal_id": d.id}, {
+        "player_id": Small(p.player_id, 0, 8), "position": Small(p.position, 0, 4),
+        "points": Small(p.points, -(1 << 23), 24),
     }, {"role": (p.role, WORDS["role"])})
     order = np.lexsort((deals["number"], deals["evening"]))
     deals = {name: values[order] for name, values in deals.items()}
@@ -322,7 +408,6 @@ def _read_columns(connection: Connection, filters: Filters, player_id: int | Non
         holder_id=_places(deals["holder_id"], lookup),
         **{name: deals[name].astype(small) for name in ("contract", "aggravation", "called", "holder", "sweep")},
         declarer_thirds=deals["declarer_thirds"].astype(small), declarer_won=deals["declarer_won"].astype(np.int8),
-        multiplier=deals["multiplier"].astype(np.int32), amount=deals["amount"].astype(np.int32),
         seats=size[at].astype(small), dealer_position=dealer_position.astype(small),
         stake_cents=evenings["stake_cents"].to_numpy(dtype=np.int64)[at],
         profile=profile_codes[at].astype(small), currency=currency_codes[at].astype(small),
@@ -345,25 +430,28 @@ def _seat_positions(seats: pd.DataFrame, evening: np.ndarray, player_id: np.ndar
     return np.where(keys[at] == wanted, positions[at], -1)
 
 
-def _recorder(engine: Engine, filters: Filters, player_id: int | None) -> Callable[[np.ndarray], np.ndarray]:
-    """A reader of when revisions were recorded, for the pandas frames (statistics never need it)."""
-    def recorded(revision_ids: np.ndarray) -> np.ndarray:
+def _revisions(engine: Engine, filters: Filters, player_id: int | None) -> Callable[[np.ndarray], pd.DataFrame]:
+    """A reader of revisions' multiplier, amount and when recorded, for the pandas frames."""
+    def revisions(revision_ids: np.ndarray) -> pd.DataFrame:
         r = REVISION.c
-        when = pd.Series(pd.NaT, index=revision_ids, dtype="datetime64[us, UTC]")
+        columns = [r.id, r.multiplier, r.amount, r.recorded_at]
+        names = ["id", "multiplier", "amount", "recorded_at"]
         if not len(revision_ids):
-            return when.to_numpy()
+            return pd.DataFrame({"multiplier": np.zeros(0, dtype=np.int64), "amount": np.zeros(0, dtype=np.int64),
+                                 "recorded_at": pd.Series(pd.NaT, index=revision_ids, dtype="datetime64[us, UTC]")})
         with reading(engine).connect() as connection, connection.begin():
             if len(revision_ids) > 1000:
-                rows = connection.execute(scoped(select(r.id, r.recorded_at), filters, player_id, payouts=False))
+                rows = connection.execute(scoped(select(*columns), filters, player_id, payouts=False))
             else:
-                rows = connection.execute(select(r.id, r.recorded_at).where(r.id.in_(revision_ids.tolist())))
-            found = pd.DataFrame(rows.all(), columns=["id", "recorded_at"])
+                rows = connection.execute(select(*columns).where(r.id.in_(revision_ids.tolist())))
+            found = pd.DataFrame(rows.all(), columns=names)
             missing = np.setdiff1d(revision_ids, found["id"].to_numpy(dtype=np.int64))
             if len(missing):
-                more = connection.execute(select(r.id, r.recorded_at).where(r.id.in_(missing.tolist()))).all()
-                found = pd.concat([found, pd.DataFrame(more, columns=["id", "recorded_at"])])
-        return pd.to_datetime(found.set_index("id")["recorded_at"], utc=True).reindex(revision_ids).to_numpy()
-    return recorded
+                more = connection.execute(select(*columns).where(r.id.in_(missing.tolist()))).all()
+                found = pd.concat([found, pd.DataFrame(more, columns=names)])
+        found["recorded_at"] = pd.to_datetime(found["recorded_at"], utc=True)
+        return found.set_index("id").reindex(revision_ids)
+    return revisions
 
 
 def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
@@ -379,4 +467,4 @@ def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
                              .order_by(DEAL.c.evening_id, DEAL.c.number), connection)
     evenings["started_at"] = pd.to_datetime(evenings["started_at"], utc=True)
     return Frames(columns, tuple(people["name"]), filters, evenings.set_index("evening"), voided,
-                  _recorder(engine, filters, player_id))
+                  _revisions(engine, filters, player_id))
