@@ -354,3 +354,18 @@ def test_values_beyond_the_packed_ranges_are_read_exactly(db_url: str) -> None:
     assert sorted(frames.payouts["points"].tolist()) == [-4, -2, -2, 2, 2, 100_000_000]
     assert {row["player"]: row["deals"] for row in stats["players"].to_dict("records")} == {
         "Anna": 2, "Bruno": 2, "Zeno": 2}
+
+
+def test_elo_walk_for_one_or_two_defenders_agrees_to_the_last_bit() -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    games, players = 5000, 9
+    sizes = rng.integers(1, 3, games)
+    starts = np.r_[0, np.cumsum(sizes)]
+    defenders = rng.integers(0, players, int(starts[-1]))
+    declarers, won = rng.integers(0, players, games), rng.random(games) < 0.6
+    fast = elo._walk_pairs(players, declarers, won, defenders, starts, sizes)
+    assert fast == elo._walk(players, declarers, won, defenders, starts)
+    r = elo.rate_codes(players, declarers, won, defenders, starts)
+    assert r.rating.tolist() == fast[0] and r.defence.tolist() == fast[1]
