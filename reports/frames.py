@@ -364,31 +364,67 @@ def _places(ids: np.ndarray, lookup: np.ndarray) -> np.ndarray:
     return np.where(ids >= 0, lookup[np.clip(ids, 0, len(lookup) - 1)], -1).astype(np.int16)
 
 
+def _bits(low: int, top: int) -> int:
+    """Bits for the values low..top and the out-of-range mark above them (at most 31)."""
+    return min(max(top - low + 1, 1).bit_length(), 31)
+
+
+def _ascending(major: np.ndarray, minor: np.ndarray) -> bool:
+    """Whether the rows are already in (major, minor) order (then they need no sorting)."""
+    if len(major) < 2:
+        return True
+    step, same = np.diff(major.astype(np.int64)), np.diff(minor.astype(np.int64))
+    return bool(((step > 0) | ((step == 0) & (same >= 0))).all())
+
+
+def _rows_of(ids: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """Per wanted id, its place in `ids` (-1 where it is not there)."""
+    top = max(int(ids.max()) if len(ids) else 0, int(wanted.max()) if len(wanted) else 0)
+    place = np.full(top + 1, -1, dtype=np.int64)
+    place[ids] = np.arange(len(ids))
+    return place[wanted] if len(wanted) else np.zeros(0, dtype=np.int64)
+
+
 def _read_columns(connection: Connection, filters: Filters, player_id: int | None,
                   people: pd.DataFrame, seats: pd.DataFrame, evenings: pd.DataFrame) -> Columns:
     d, r, p = DEAL.c, REVISION.c, PAYOUT.c
     missing = -1
     deal_query = scoped(select(d.id), filters, player_id, payouts=False)
-    player = {name: Small(func.coalesce(column, missing), missing, 8) for name, column in (
+    top_player = int(people["id"].max()) if len(people) else 0
+    top_evening = int(evenings["evening"].max()) if len(evenings) else 0
+    top_position = int(seats["position"].max()) if len(seats) else 0
+    # ids that must name a row read in this same transaction fit their places; on SQLite the transaction is one
+    # snapshot, so they need no check there (PostgreSQL reads each statement afresh: a new player could appear)
+    recheck = connection.dialect.name != "sqlite"
+    player = {name: Small(func.coalesce(column, missing), missing, _bits(missing, top_player), checked=recheck)
+              for name, column in (
         ("dealer", r.dealer_id), ("declarer", r.declarer_id), ("partner", r.partner_id), ("holder_id", r.holder_id))}
     deals, deal_words = _read(connection, deal_query, {"deal_id": d.id, "revision_id": r.id}, {
         **player, "declarer_thirds": Small(func.coalesce(r.declarer_thirds, missing), missing, 6),
         "declarer_won": Small(func.coalesce(cast(r.declarer_won, Integer), missing), missing, 2),
-        "number": Small(d.number, 0, 20), "evening": Small(d.evening_id, 0, 30),
+        "number": Small(d.number, 0, 10), "evening": Small(d.evening_id, 0, _bits(0, top_evening), checked=recheck),
     }, {name: (r[name], WORDS[name]) for name in ("contract", "aggravation", "called", "holder", "sweep")})
-    pay_query = scoped(select(p.id), filters, player_id, payouts=True)
-    pays, pay_words = _read(connection, pay_query, {"deal_id": d.id}, {
-        "player_id": Small(p.player_id, 0, 8), "position": Small(p.position, 0, 4),
-        "points": Small(p.points, -(1 << 23), 24),
-    }, {"role": (p.role, WORDS["role"])})
-    order = np.lexsort((deals["number"], deals["evening"]))
-    deals = {name: values[order] for name, values in deals.items()}
-    row_of = np.full(int(deals["deal_id"].max()) + 1 if len(order) else 1, -1, dtype=np.int64)
-    row_of[deals["deal_id"]] = np.arange(len(order))
-    rows = row_of[pays["deal_id"]] if len(pays["deal_id"]) else pays["deal_id"]
-    order = np.lexsort((pays["position"], rows))
-    pays = {name: values[order] for name, values in pays.items()}
-    rows = rows[order]
+    pay_small = {"player_id": Small(p.player_id, 0, _bits(0, top_player), checked=recheck),
+             "position": Small(p.position, 0, _bits(0, top_position)), "points": Small(p.points, -1024, 11)}
+    if not _ascending(deals["evening"], deals["number"]):
+        order = np.lexsort((deals["number"], deals["evening"]))
+        deals = {name: values[order] for name, values in deals.items()}
+    if player_id is None and filters == Filters():
+        # every standing deal: the payout table read on its own, without the revisions that do not stand
+        pays, pay_words = _read(connection, select(p.id).select_from(PAYOUT), {"revision_id": p.revision_id}, pay_small,
+                                {"role": (p.role, WORDS["role"])})
+        rows = _rows_of(deals["revision_id"], pays["revision_id"])
+        if not (rows >= 0).all():
+            kept = rows >= 0
+            pays, rows = {name: values[kept] for name, values in pays.items()}, rows[kept]
+    else:
+        pays, pay_words = _read(connection, scoped(select(p.id), filters, player_id, payouts=True),
+                                {"deal_id": d.id}, pay_small, {"role": (p.role, WORDS["role"])})
+        rows = _rows_of(deals["deal_id"], pays["deal_id"])
+    if not _ascending(rows, pays["position"]):
+        order = np.lexsort((pays["position"], rows))
+        pays = {name: values[order] for name, values in pays.items()}
+        rows = rows[order]
 
     lookup = np.full(int(people["id"].max()) + 1 if len(people) else 1, -1, dtype=np.int64)
     lookup[people["id"].to_numpy(dtype=np.int64)] = np.arange(len(people))
