@@ -23,6 +23,7 @@ from sqlalchemy import (
     Integer,
     Select,
     String,
+    Table,
     and_,
     case,
     cast,
@@ -321,38 +322,67 @@ def _packed(pack: list[tuple[str, int]], small: dict[str, Small], connection: Co
 Coded = dict[str, tuple[ColumnElement, tuple[str, ...]]]
 
 
+CHUNK_IDS = 500_000
+"""Rows are read in slices of this many ids, so the strings of one slice only are held at a time."""
+
+
+def _slices(span: tuple[int | None, int | None]) -> list[tuple[int, int] | None]:
+    """The id ranges to read, given the smallest and largest id (None: one read of everything)."""
+    low, high = span
+    if low is None or high is None:
+        return [None]
+    return [(start, min(start + CHUNK_IDS - 1, high)) for start in range(low, high + 1, CHUNK_IDS)]
+
+
+def _dtype(low: int, high: int) -> type[np.signedinteger]:
+    """The smallest integer type that holds low..high."""
+    for dtype in (np.int8, np.int16, np.int32):
+        if np.iinfo(dtype).min <= low and high <= np.iinfo(dtype).max:
+            return dtype
+    return np.int64
+
+
 def _read(connection: Connection, query: Select, numbers: dict[str, ColumnElement], small: dict[str, Small],
-          words: Coded) -> tuple[dict[str, np.ndarray], dict[str, tuple[str, ...]]]:
+          words: Coded, span: tuple[int | None, int | None] = (None, None)
+          ) -> tuple[dict[str, np.ndarray], dict[str, tuple[str, ...]]]:
     """The numeric columns, the small ones packed several to an integer, and the text columns as codes (packed
-    too), of the query's rows (in the same row order).
+    too), of the query's rows (in the same row order), read in slices of the query's first column (an id) over
+    `span`, its smallest and largest value.
 
     A word the rules do not list is looked up and the text columns read again with it; a small column with a
     value out of its range is read again on its own.
     """
     listed = {name: values for name, (_, values) in words.items()}
     numbers, small = dict(numbers), dict(small)
+    key = query.selected_columns[0]
     while True:
         packed = {**small, **{name: Small(_coded(column, listed[name]), UNKNOWN, (len(listed[name]) + 1).bit_length(),
                                           checked=False) for name, (column, _) in words.items()}}
         packs = _packs(packed)
-        arrays = _numbers(connection, query.with_only_columns(
-            query.selected_columns[0], *numbers.values(), *[_packed(pack, packed, connection) for pack in packs]))
-        read = dict(zip(numbers, arrays, strict=False))
-        out_of_range = []
-        for pack, values in zip(packs, arrays[len(numbers):], strict=True):
-            values = values.astype(np.int64)
-            for name, shift in pack:
-                f = packed[name]
-                mark = (1 << f.bits) - 1
-                part = (values >> shift) & mark
-                if f.checked and (part == mark).any():
-                    out_of_range.append(name)
-                read[name] = part + f.low
+        wanted = query.with_only_columns(key, *numbers.values(), *[_packed(pack, packed, connection) for pack in packs])
+        parts: dict[str, list[np.ndarray]] = {name: [] for name in (*numbers, *packed)}
+        out_of_range: set[str] = set()
+        unknown: set[str] = set()
+        for ids in _slices(span):
+            arrays = _numbers(connection, wanted.where(key.between(*ids)) if ids else wanted)
+            for name, values in zip(numbers, arrays, strict=False):
+                parts[name].append(values)
+            for pack, values in zip(packs, arrays[len(numbers):], strict=True):
+                values = values.astype(np.int64, copy=False)
+                for name, shift in pack:
+                    f = packed[name]
+                    mark = (1 << f.bits) - 1
+                    part = (values >> shift) & mark
+                    if f.checked and (part == mark).any():
+                        out_of_range.add(name)
+                    parts[name].append((part + f.low).astype(_dtype(f.low, f.low + mark)))
+            unknown |= {name for name in words if (parts[name][-1] == UNKNOWN).any()}
+            if out_of_range or unknown:
+                break
+        if not unknown and not out_of_range:
+            return {name: np.concatenate(values) for name, values in parts.items()}, listed
         for name in out_of_range:
             numbers[name] = small.pop(name).expression
-        unknown = [name for name in words if (read[name] == UNKNOWN).any()]
-        if not unknown and not out_of_range:
-            return read, listed
         for name in unknown:
             column = words[name][0]
             found = connection.execute(query.with_only_columns(column).distinct().order_by(None)).scalars()
@@ -375,6 +405,12 @@ def _ascending(major: np.ndarray, minor: np.ndarray) -> bool:
         return True
     step, same = np.diff(major.astype(np.int64)), np.diff(minor.astype(np.int64))
     return bool(((step > 0) | ((step == 0) & (same >= 0))).all())
+
+
+def _span(connection: Connection, table: Table) -> tuple[int | None, int | None]:
+    """The smallest and largest id of a table."""
+    low, high = connection.execute(select(func.min(table.c.id), func.max(table.c.id))).one()
+    return low, high
 
 
 def _rows_of(ids: np.ndarray, wanted: np.ndarray) -> np.ndarray:
@@ -403,7 +439,8 @@ def _read_columns(connection: Connection, filters: Filters, player_id: int | Non
         **player, "declarer_thirds": Small(func.coalesce(r.declarer_thirds, missing), missing, 6),
         "declarer_won": Small(func.coalesce(cast(r.declarer_won, Integer), missing), missing, 2),
         "number": Small(d.number, 0, 10), "evening": Small(d.evening_id, 0, _bits(0, top_evening), checked=recheck),
-    }, {name: (r[name], WORDS[name]) for name in ("contract", "aggravation", "called", "holder", "sweep")})
+    }, {name: (r[name], WORDS[name]) for name in ("contract", "aggravation", "called", "holder", "sweep")},
+        _span(connection, DEAL))
     pay_small = {"player_id": Small(p.player_id, 0, _bits(0, top_player), checked=recheck),
              "position": Small(p.position, 0, _bits(0, top_position)), "points": Small(p.points, -1024, 11)}
     if not _ascending(deals["evening"], deals["number"]):
@@ -412,14 +449,15 @@ def _read_columns(connection: Connection, filters: Filters, player_id: int | Non
     if player_id is None and filters == Filters():
         # every standing deal: the payout table read on its own, without the revisions that do not stand
         pays, pay_words = _read(connection, select(p.id).select_from(PAYOUT), {"revision_id": p.revision_id}, pay_small,
-                                {"role": (p.role, WORDS["role"])})
+                                {"role": (p.role, WORDS["role"])}, _span(connection, PAYOUT))
         rows = _rows_of(deals["revision_id"], pays["revision_id"])
         if not (rows >= 0).all():
             kept = rows >= 0
             pays, rows = {name: values[kept] for name, values in pays.items()}, rows[kept]
     else:
         pays, pay_words = _read(connection, scoped(select(p.id), filters, player_id, payouts=True),
-                                {"deal_id": d.id}, pay_small, {"role": (p.role, WORDS["role"])})
+                                {"deal_id": d.id}, pay_small, {"role": (p.role, WORDS["role"])},
+                                _span(connection, PAYOUT))
         rows = _rows_of(deals["deal_id"], pays["deal_id"])
     if not _ascending(rows, pays["position"]):
         order = np.lexsort((pays["position"], rows))
@@ -459,7 +497,7 @@ def _seat_positions(seats: pd.DataFrame, evening: np.ndarray, player_id: np.ndar
     keys = seats["evening"].to_numpy(dtype=np.int64) * span + seats["player_id"].to_numpy(dtype=np.int64)
     order = np.argsort(keys)
     keys, positions = keys[order], seats["position"].to_numpy(dtype=np.int64)[order]
-    wanted = evening * span + player_id
+    wanted = evening.astype(np.int64) * span + player_id
     at = np.clip(np.searchsorted(keys, wanted), 0, max(len(keys) - 1, 0))
     if not len(keys):
         return np.full(len(wanted), -1, dtype=np.int64)

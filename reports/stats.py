@@ -76,7 +76,7 @@ def players(frames: Frames) -> pd.DataFrame:
     by, points = c.player.astype(np.int64), c.points.astype(np.int64)
     declarer, opponent = c.role == c.code("role", "declarer"), c.role == c.code("role", "opponent")
     sweep = c.sweep[c.deal]
-    by_player = np.argsort(by, kind="stable")
+    by_player = np.argsort(c.player, kind="stable")  # radix sort of the small codes: the same order
     sorted_by, sorted_evening = by[by_player], c.evening[c.deal][by_player]
     new_evening = np.r_[True, (sorted_by[1:] != sorted_by[:-1]) | (sorted_evening[1:] != sorted_evening[:-1])][:len(by)]
     deals = np.bincount(by, minlength=size)
