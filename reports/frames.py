@@ -403,8 +403,8 @@ def _ascending(major: np.ndarray, minor: np.ndarray) -> bool:
     """Whether the rows are already in (major, minor) order (then they need no sorting)."""
     if len(major) < 2:
         return True
-    step, same = np.diff(major.astype(np.int64)), np.diff(minor.astype(np.int64))
-    return bool(((step > 0) | ((step == 0) & (same >= 0))).all())
+    after, before = major[1:], major[:-1]
+    return bool((after >= before).all() and ((after > before) | (minor[1:] >= minor[:-1])).all())
 
 
 def _span(connection: Connection, table: Table) -> tuple[int | None, int | None]:
@@ -416,9 +416,9 @@ def _span(connection: Connection, table: Table) -> tuple[int | None, int | None]
 def _rows_of(ids: np.ndarray, wanted: np.ndarray) -> np.ndarray:
     """Per wanted id, its place in `ids` (-1 where it is not there)."""
     top = max(int(ids.max()) if len(ids) else 0, int(wanted.max()) if len(wanted) else 0)
-    place = np.full(top + 1, -1, dtype=np.int64)
+    place = np.full(top + 1, -1, dtype=np.int32 if len(ids) < np.iinfo(np.int32).max else np.int64)
     place[ids] = np.arange(len(ids))
-    return place[wanted] if len(wanted) else np.zeros(0, dtype=np.int64)
+    return place[wanted] if len(wanted) else np.zeros(0, dtype=place.dtype)
 
 
 def _read_columns(connection: Connection, filters: Filters, player_id: int | None,
