@@ -3,8 +3,12 @@
 The deal and payout rows reach Python as one comma-separated string per column (`group_concat` on SQLite,
 `string_agg` on PostgreSQL) parsed by numpy: no Python object per value, which is what makes `pd.read_sql` slow
 on a long history. Text columns travel as small integer codes (a CASE over the words the rules know; any other
-word found is added to the list and the column read again). Statistics work on these columns; the pandas frames
-`deals` and `payouts` are built from them the first time a chart or report asks.
+word found is added to the list and the column read again). Small columns (player ids, codes, thirds, a deal's
+number, a payout's position and points) travel several to one integer, each in the bits its range needs; a value
+out of its range makes that column travel on its own. Rows are read in slices of ids, so only one slice's strings
+are held at a time; with no filter, payouts are read from their table alone and matched to the deals by revision.
+Statistics work on these columns; the pandas frames `deals` and `payouts` are built from them (with the multiplier,
+amount and time recorded, read then) the first time a chart or report asks.
 """
 
 from __future__ import annotations
