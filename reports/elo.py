@@ -58,6 +58,22 @@ def rate_codes(players: int, declarers: np.ndarray, won: np.ndarray, defenders: 
     The ratings move one game after the other (each expectation needs the ratings the games before left), so
     that walk is one tight loop over plain floats; every count and sum around it is done on whole arrays.
     """
+    sizes = np.diff(starts)
+    if len(sizes) and (sizes.min() < 1 or sizes.max() > 2):
+        rating, defence, expected = _walk(players, declarers, won, defenders, starts)
+    else:
+        rating, defence, expected = _walk_pairs(players, declarers, won, defenders, starts, sizes)
+    return Ratings(
+        rating=np.array(rating), games=np.bincount(declarers, minlength=players),
+        won=np.bincount(declarers, weights=won, minlength=players).astype(np.int64),
+        expected=np.bincount(declarers, weights=expected, minlength=players), defence=np.array(defence),
+        defended=np.bincount(defenders, minlength=players),
+    )
+
+
+def _walk(players: int, declarers: np.ndarray, won: np.ndarray, defenders: np.ndarray,
+          starts: np.ndarray) -> tuple[list[float], list[float], list[float]]:
+    """The walk for teams of any size: the declarer and defence ratings after it, and each game's expectation."""
     rating, defence = [START] * players, [START] * players
     expected = [0.0] * len(declarers)
     team_of = defenders.tolist()
@@ -70,12 +86,32 @@ def rate_codes(players: int, declarers: np.ndarray, won: np.ndarray, defenders: 
         share = change / len(team)
         for d in team:
             defence[d] -= share
-    return Ratings(
-        rating=np.array(rating), games=np.bincount(declarers, minlength=players),
-        won=np.bincount(declarers, weights=won, minlength=players).astype(np.int64),
-        expected=np.bincount(declarers, weights=expected, minlength=players), defence=np.array(defence),
-        defended=np.bincount(defenders, minlength=players),
-    )
+    return rating, defence, expected
+
+
+def _walk_pairs(players: int, declarers: np.ndarray, won: np.ndarray, defenders: np.ndarray, starts: np.ndarray,
+                sizes: np.ndarray) -> tuple[list[float], list[float], list[float]]:
+    """The same walk when every team is one or two defenders (the usual case), with the same arithmetic:
+    (0 + a + b) / 2 is (a + b) / 2 and a / 1 is a, so the ratings agree to the last bit."""
+    rating, defence = [START] * players, [START] * players
+    expected = [0.0] * len(declarers)
+    first = defenders[starts[:-1]].tolist()
+    second = np.where(sizes == 2, defenders[np.minimum(starts[:-1] + 1, max(len(defenders) - 1, 0))], -1).tolist()
+    scores = won.astype(np.float64).tolist()
+    for i, (declarer, score, a, b) in enumerate(zip(declarers.tolist(), scores, first, second, strict=True)):
+        if b < 0:
+            e = expected[i] = 1.0 / (1.0 + 10.0 ** ((defence[a] - rating[declarer]) / SCALE))
+            change = K * (score - e)
+            rating[declarer] += change
+            defence[a] -= change
+        else:
+            e = expected[i] = 1.0 / (1.0 + 10.0 ** (((defence[a] + defence[b]) / 2 - rating[declarer]) / SCALE))
+            change = K * (score - e)
+            rating[declarer] += change
+            share = change / 2
+            defence[a] -= share
+            defence[b] -= share
+    return rating, defence, expected
 
 
 def rate(games: Iterable[tuple[Hashable, Sequence[Hashable], bool]]) -> dict[Hashable, Rating]:

@@ -3,8 +3,12 @@
 The deal and payout rows reach Python as one comma-separated string per column (`group_concat` on SQLite,
 `string_agg` on PostgreSQL) parsed by numpy: no Python object per value, which is what makes `pd.read_sql` slow
 on a long history. Text columns travel as small integer codes (a CASE over the words the rules know; any other
-word found is added to the list and the column read again). Statistics work on these columns; the pandas frames
-`deals` and `payouts` are built from them the first time a chart or report asks.
+word found is added to the list and the column read again). Small columns (player ids, codes, thirds, a deal's
+number, a payout's position and points) travel several to one integer, each in the bits its range needs; a value
+out of its range makes that column travel on its own. Rows are read in slices of ids, so only one slice's strings
+are held at a time; with no filter, payouts are read from their table alone and matched to the deals by revision.
+Statistics work on these columns; the pandas frames `deals` and `payouts` are built from them (with the multiplier,
+amount and time recorded, read then) the first time a chart or report asks.
 """
 
 from __future__ import annotations
@@ -15,7 +19,24 @@ from functools import cached_property
 
 import numpy as np
 import pandas as pd
-from sqlalchemy import Connection, Engine, FromClause, Integer, Select, String, and_, case, cast, exists, func, select
+from sqlalchemy import (
+    BigInteger,
+    Connection,
+    Engine,
+    FromClause,
+    Integer,
+    Select,
+    String,
+    Table,
+    and_,
+    case,
+    cast,
+    exists,
+    func,
+    literal_column,
+    select,
+)
+from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session, SQLModel
 
@@ -65,8 +86,6 @@ class Columns:
     sweep: np.ndarray
     declarer_thirds: np.ndarray
     declarer_won: np.ndarray
-    multiplier: np.ndarray
-    amount: np.ndarray
     seats: np.ndarray
     dealer_position: np.ndarray
     stake_cents: np.ndarray
@@ -106,8 +125,9 @@ class Frames:
     """Every evening's profile, stake, currency and start (UTC), indexed by evening number."""
     voided: pd.DataFrame
     """The voided deals the filters select: evening, number and the reason given."""
-    recorded: Callable[[np.ndarray], np.ndarray] = field(repr=False, compare=False)
-    """When each of these revisions was recorded (revision rows never change, so a later read agrees)."""
+    revisions: Callable[[np.ndarray], pd.DataFrame] = field(repr=False, compare=False)
+    """These revisions' multiplier, amount and when recorded, in order (revision rows never change, so a later
+    read agrees); statistics never need them."""
 
     @cached_property
     def deals(self) -> pd.DataFrame:
@@ -128,9 +148,10 @@ class Frames:
         won[c.declarer_won < 0] = pd.NA
         deals["declarer_won"] = won
         deals["sweep"] = _categorical(c.sweep, c.words["sweep"])
-        deals["multiplier"] = c.multiplier.astype(np.int64)
-        deals["amount"] = c.amount.astype(np.int64)
-        deals["recorded_at"] = pd.to_datetime(self.recorded(c.revision_id), utc=True)
+        revisions = self.revisions(c.revision_id)
+        deals["multiplier"] = revisions["multiplier"].to_numpy(dtype=np.int64)
+        deals["amount"] = revisions["amount"].to_numpy(dtype=np.int64)
+        deals["recorded_at"] = pd.to_datetime(revisions["recorded_at"].to_numpy(), utc=True)
         deals["profile"] = _categorical(c.profile, c.words["profile"])
         deals["stake_cents"] = c.stake_cents.astype(np.int64)
         deals["currency"] = _categorical(c.currency, c.words["currency"])
@@ -226,15 +247,19 @@ def _check(connection: Connection, filters: Filters) -> tuple[Filters, int | Non
         return replace(filters, player=player.name), player.id
 
 
-def _text(expression: ColumnElement, connection: Connection) -> ColumnElement:
-    return cast(expression, String) if connection.dialect.name == "postgresql" else expression
-
-
 def _numbers(connection: Connection, query: Select) -> list[np.ndarray]:
-    """Each column of the query's rows as one int64 array: every column travels as one comma-separated string."""
-    strings = query.with_only_columns(*[
-        func.aggregate_strings(_text(column, connection), ",") for column in query.selected_columns])
-    texts = list(connection.execute(strings.order_by(None)).one())
+    """Each column of the query's rows as one int64 array: every column travels as one comma-separated string.
+
+    The query's first column is the row id: on PostgreSQL every aggregate is ordered by it, so the columns agree
+    row for row; SQLite feeds every aggregate of one query the same rows in the same order.
+    """
+    key = query.selected_columns[0]
+    if connection.dialect.name == "postgresql":
+        aggregates = [func.string_agg(cast(column, String), aggregate_order_by(literal_column("','"), key))
+                      for column in query.selected_columns[1:]]
+    else:
+        aggregates = [func.group_concat(column, ",") for column in query.selected_columns[1:]]
+    texts = list(connection.execute(query.with_only_columns(*aggregates).order_by(None)).one())
     arrays = []
     for i, text in enumerate(texts):
         numbers = np.fromstring(text or "", dtype=np.int64, sep=",")
@@ -249,24 +274,119 @@ def _coded(column: ColumnElement, words: Sequence[str]) -> ColumnElement:
     return case((column.is_(None), -1), *[(column == word, i) for i, word in enumerate(words)], else_=UNKNOWN)
 
 
+@dataclass(frozen=True)
+class Small:
+    """A small integer column to travel packed with others: its values from `low` on, in `bits` bits.
+
+    A `checked` column may hold a value out of that range: it then travels as the all-ones mark, and the column
+    is read on its own instead. An unchecked one is in range by construction (a word's code).
+    """
+
+    expression: ColumnElement
+    low: int
+    bits: int
+    checked: bool = True
+
+
+PACK_BITS = 62
+"""Bits of one packed integer (SQLite integers and PostgreSQL bigint are signed 64-bit)."""
+
+
+def _packs(small: dict[str, Small]) -> list[list[tuple[str, int]]]:
+    """The columns in packed integers, in order, each with its shift; a pack never exceeds PACK_BITS."""
+    packs: list[list[tuple[str, int]]] = []
+    used = PACK_BITS
+    for name, field_ in small.items():
+        if used + field_.bits > PACK_BITS:
+            packs.append([])
+            used = 0
+        packs[-1].append((name, used))
+        used += field_.bits
+    return packs
+
+
+def _packed(pack: list[tuple[str, int]], small: dict[str, Small], connection: Connection) -> ColumnElement:
+    """The SQL that sums the pack's columns, each moved to its place (out of range values as the mark)."""
+    terms = []
+    for name, shift in pack:
+        f = small[name]
+        mark = (1 << f.bits) - 1
+        value = f.expression - f.low if f.low else f.expression
+        if f.checked:
+            value = case((f.expression.between(f.low, f.low + mark - 1), value), else_=mark)
+        if connection.dialect.name == "postgresql":
+            value = cast(value, BigInteger)
+        terms.append(value * literal_column(str(1 << shift), BigInteger) if shift else value)
+    total = terms[0]
+    for term in terms[1:]:
+        total = total + term
+    return total
+
+
 Coded = dict[str, tuple[ColumnElement, tuple[str, ...]]]
 
 
-def _read(connection: Connection, query: Select, numbers: dict[str, ColumnElement],
-          words: Coded) -> tuple[dict[str, np.ndarray], dict[str, tuple[str, ...]]]:
-    """The numeric columns, and the text columns as codes, of the query's rows (in the same row order).
+CHUNK_IDS = 500_000
+"""Rows are read in slices of this many ids, so the strings of one slice only are held at a time."""
 
-    A word the rules do not list is looked up and the text columns read again with it.
+
+def _slices(span: tuple[int | None, int | None]) -> list[tuple[int, int] | None]:
+    """The id ranges to read, given the smallest and largest id (None: one read of everything)."""
+    low, high = span
+    if low is None or high is None:
+        return [None]
+    return [(start, min(start + CHUNK_IDS - 1, high)) for start in range(low, high + 1, CHUNK_IDS)]
+
+
+def _dtype(low: int, high: int) -> type[np.signedinteger]:
+    """The smallest integer type that holds low..high."""
+    for dtype in (np.int8, np.int16, np.int32):
+        if np.iinfo(dtype).min <= low and high <= np.iinfo(dtype).max:
+            return dtype
+    return np.int64
+
+
+def _read(connection: Connection, query: Select, numbers: dict[str, ColumnElement], small: dict[str, Small],
+          words: Coded, span: tuple[int | None, int | None] = (None, None)
+          ) -> tuple[dict[str, np.ndarray], dict[str, tuple[str, ...]]]:
+    """The numeric columns, the small ones packed several to an integer, and the text columns as codes (packed
+    too), of the query's rows (in the same row order), read in slices of the query's first column (an id) over
+    `span`, its smallest and largest value.
+
+    A word the rules do not list is looked up and the text columns read again with it; a small column with a
+    value out of its range is read again on its own.
     """
     listed = {name: values for name, (_, values) in words.items()}
+    numbers, small = dict(numbers), dict(small)
+    key = query.selected_columns[0]
     while True:
-        names = [*numbers, *words]
-        arrays = _numbers(connection, query.with_only_columns(
-            *numbers.values(), *[_coded(column, listed[name]) for name, (column, _) in words.items()]))
-        read = dict(zip(names, arrays, strict=True))
-        unknown = [name for name in words if (read[name] == UNKNOWN).any()]
-        if not unknown:
-            return read, listed
+        packed = {**small, **{name: Small(_coded(column, listed[name]), UNKNOWN, (len(listed[name]) + 1).bit_length(),
+                                          checked=False) for name, (column, _) in words.items()}}
+        packs = _packs(packed)
+        wanted = query.with_only_columns(key, *numbers.values(), *[_packed(pack, packed, connection) for pack in packs])
+        parts: dict[str, list[np.ndarray]] = {name: [] for name in (*numbers, *packed)}
+        out_of_range: set[str] = set()
+        unknown: set[str] = set()
+        for ids in _slices(span):
+            arrays = _numbers(connection, wanted.where(key.between(*ids)) if ids else wanted)
+            for name, values in zip(numbers, arrays, strict=False):
+                parts[name].append(values)
+            for pack, values in zip(packs, arrays[len(numbers):], strict=True):
+                values = values.astype(np.int64, copy=False)
+                for name, shift in pack:
+                    f = packed[name]
+                    mark = (1 << f.bits) - 1
+                    part = (values >> shift) & mark
+                    if f.checked and (part == mark).any():
+                        out_of_range.add(name)
+                    parts[name].append((part + f.low).astype(_dtype(f.low, f.low + mark)))
+            unknown |= {name for name in words if (parts[name][-1] == UNKNOWN).any()}
+            if out_of_range or unknown:
+                break
+        if not unknown and not out_of_range:
+            return {name: np.concatenate(values) for name, values in parts.items()}, listed
+        for name in out_of_range:
+            numbers[name] = small.pop(name).expression
         for name in unknown:
             column = words[name][0]
             found = connection.execute(query.with_only_columns(column).distinct().order_by(None)).scalars()
@@ -278,31 +398,75 @@ def _places(ids: np.ndarray, lookup: np.ndarray) -> np.ndarray:
     return np.where(ids >= 0, lookup[np.clip(ids, 0, len(lookup) - 1)], -1).astype(np.int16)
 
 
+def _bits(low: int, top: int) -> int:
+    """Bits for the values low..top and the out-of-range mark above them (at most 31)."""
+    return min(max(top - low + 1, 1).bit_length(), 31)
+
+
+def _ascending(major: np.ndarray, minor: np.ndarray) -> bool:
+    """Whether the rows are already in (major, minor) order (then they need no sorting)."""
+    if len(major) < 2:
+        return True
+    after, before = major[1:], major[:-1]
+    return bool((after >= before).all() and ((after > before) | (minor[1:] >= minor[:-1])).all())
+
+
+def _span(connection: Connection, table: Table) -> tuple[int | None, int | None]:
+    """The smallest and largest id of a table."""
+    low, high = connection.execute(select(func.min(table.c.id), func.max(table.c.id))).one()
+    return low, high
+
+
+def _rows_of(ids: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """Per wanted id, its place in `ids` (-1 where it is not there)."""
+    top = max(int(ids.max()) if len(ids) else 0, int(wanted.max()) if len(wanted) else 0)
+    place = np.full(top + 1, -1, dtype=np.int32 if len(ids) < np.iinfo(np.int32).max else np.int64)
+    place[ids] = np.arange(len(ids))
+    return place[wanted] if len(wanted) else np.zeros(0, dtype=place.dtype)
+
+
 def _read_columns(connection: Connection, filters: Filters, player_id: int | None,
                   people: pd.DataFrame, seats: pd.DataFrame, evenings: pd.DataFrame) -> Columns:
     d, r, p = DEAL.c, REVISION.c, PAYOUT.c
     missing = -1
     deal_query = scoped(select(d.id), filters, player_id, payouts=False)
-    deals, deal_words = _read(connection, deal_query, {
-        "deal_id": d.id, "evening": d.evening_id, "number": d.number, "revision_id": r.id,
-        "dealer": func.coalesce(r.dealer_id, missing), "declarer": func.coalesce(r.declarer_id, missing),
-        "partner": func.coalesce(r.partner_id, missing), "holder_id": func.coalesce(r.holder_id, missing),
-        "declarer_thirds": func.coalesce(r.declarer_thirds, missing),
-        "declarer_won": func.coalesce(cast(r.declarer_won, Integer), missing),
-        "multiplier": r.multiplier, "amount": r.amount,
-    }, {name: (r[name], WORDS[name]) for name in ("contract", "aggravation", "called", "holder", "sweep")})
-    pay_query = scoped(select(p.id), filters, player_id, payouts=True)
-    pays, pay_words = _read(connection, pay_query, {
-        "deal_id": d.id, "player_id": p.player_id, "position": p.position, "points": p.points,
-    }, {"role": (p.role, WORDS["role"])})
-    order = np.lexsort((deals["number"], deals["evening"]))
-    deals = {name: values[order] for name, values in deals.items()}
-    row_of = np.full(int(deals["deal_id"].max()) + 1 if len(order) else 1, -1, dtype=np.int64)
-    row_of[deals["deal_id"]] = np.arange(len(order))
-    rows = row_of[pays["deal_id"]] if len(pays["deal_id"]) else pays["deal_id"]
-    order = np.lexsort((pays["position"], rows))
-    pays = {name: values[order] for name, values in pays.items()}
-    rows = rows[order]
+    top_player = int(people["id"].max()) if len(people) else 0
+    top_evening = int(evenings["evening"].max()) if len(evenings) else 0
+    top_position = int(seats["position"].max()) if len(seats) else 0
+    # ids that must name a row read in this same transaction fit their places; on SQLite the transaction is one
+    # snapshot, so they need no check there (PostgreSQL reads each statement afresh: a new player could appear)
+    recheck = connection.dialect.name != "sqlite"
+    player = {name: Small(func.coalesce(column, missing), missing, _bits(missing, top_player), checked=recheck)
+              for name, column in (
+        ("dealer", r.dealer_id), ("declarer", r.declarer_id), ("partner", r.partner_id), ("holder_id", r.holder_id))}
+    deals, deal_words = _read(connection, deal_query, {"deal_id": d.id, "revision_id": r.id}, {
+        **player, "declarer_thirds": Small(func.coalesce(r.declarer_thirds, missing), missing, 6),
+        "declarer_won": Small(func.coalesce(cast(r.declarer_won, Integer), missing), missing, 2),
+        "number": Small(d.number, 0, 10), "evening": Small(d.evening_id, 0, _bits(0, top_evening), checked=recheck),
+    }, {name: (r[name], WORDS[name]) for name in ("contract", "aggravation", "called", "holder", "sweep")},
+        _span(connection, DEAL))
+    pay_small = {"player_id": Small(p.player_id, 0, _bits(0, top_player), checked=recheck),
+             "position": Small(p.position, 0, _bits(0, top_position)), "points": Small(p.points, -1024, 11)}
+    if not _ascending(deals["evening"], deals["number"]):
+        order = np.lexsort((deals["number"], deals["evening"]))
+        deals = {name: values[order] for name, values in deals.items()}
+    if player_id is None and filters == Filters():
+        # every standing deal: the payout table read on its own, without the revisions that do not stand
+        pays, pay_words = _read(connection, select(p.id).select_from(PAYOUT), {"revision_id": p.revision_id}, pay_small,
+                                {"role": (p.role, WORDS["role"])}, _span(connection, PAYOUT))
+        rows = _rows_of(deals["revision_id"], pays["revision_id"])
+        if not (rows >= 0).all():
+            kept = rows >= 0
+            pays, rows = {name: values[kept] for name, values in pays.items()}, rows[kept]
+    else:
+        pays, pay_words = _read(connection, scoped(select(p.id), filters, player_id, payouts=True),
+                                {"deal_id": d.id}, pay_small, {"role": (p.role, WORDS["role"])},
+                                _span(connection, PAYOUT))
+        rows = _rows_of(deals["deal_id"], pays["deal_id"])
+    if not _ascending(rows, pays["position"]):
+        order = np.lexsort((pays["position"], rows))
+        pays = {name: values[order] for name, values in pays.items()}
+        rows = rows[order]
 
     lookup = np.full(int(people["id"].max()) + 1 if len(people) else 1, -1, dtype=np.int64)
     lookup[people["id"].to_numpy(dtype=np.int64)] = np.arange(len(people))
@@ -322,7 +486,6 @@ def _read_columns(connection: Connection, filters: Filters, player_id: int | Non
         holder_id=_places(deals["holder_id"], lookup),
         **{name: deals[name].astype(small) for name in ("contract", "aggravation", "called", "holder", "sweep")},
         declarer_thirds=deals["declarer_thirds"].astype(small), declarer_won=deals["declarer_won"].astype(np.int8),
-        multiplier=deals["multiplier"].astype(np.int32), amount=deals["amount"].astype(np.int32),
         seats=size[at].astype(small), dealer_position=dealer_position.astype(small),
         stake_cents=evenings["stake_cents"].to_numpy(dtype=np.int64)[at],
         profile=profile_codes[at].astype(small), currency=currency_codes[at].astype(small),
@@ -338,32 +501,35 @@ def _seat_positions(seats: pd.DataFrame, evening: np.ndarray, player_id: np.ndar
     keys = seats["evening"].to_numpy(dtype=np.int64) * span + seats["player_id"].to_numpy(dtype=np.int64)
     order = np.argsort(keys)
     keys, positions = keys[order], seats["position"].to_numpy(dtype=np.int64)[order]
-    wanted = evening * span + player_id
+    wanted = evening.astype(np.int64) * span + player_id
     at = np.clip(np.searchsorted(keys, wanted), 0, max(len(keys) - 1, 0))
     if not len(keys):
         return np.full(len(wanted), -1, dtype=np.int64)
     return np.where(keys[at] == wanted, positions[at], -1)
 
 
-def _recorder(engine: Engine, filters: Filters, player_id: int | None) -> Callable[[np.ndarray], np.ndarray]:
-    """A reader of when revisions were recorded, for the pandas frames (statistics never need it)."""
-    def recorded(revision_ids: np.ndarray) -> np.ndarray:
+def _revisions(engine: Engine, filters: Filters, player_id: int | None) -> Callable[[np.ndarray], pd.DataFrame]:
+    """A reader of revisions' multiplier, amount and when recorded, for the pandas frames."""
+    def revisions(revision_ids: np.ndarray) -> pd.DataFrame:
         r = REVISION.c
-        when = pd.Series(pd.NaT, index=revision_ids, dtype="datetime64[us, UTC]")
+        columns = [r.id, r.multiplier, r.amount, r.recorded_at]
+        names = ["id", "multiplier", "amount", "recorded_at"]
         if not len(revision_ids):
-            return when.to_numpy()
+            return pd.DataFrame({"multiplier": np.zeros(0, dtype=np.int64), "amount": np.zeros(0, dtype=np.int64),
+                                 "recorded_at": pd.Series(pd.NaT, index=revision_ids, dtype="datetime64[us, UTC]")})
         with reading(engine).connect() as connection, connection.begin():
             if len(revision_ids) > 1000:
-                rows = connection.execute(scoped(select(r.id, r.recorded_at), filters, player_id, payouts=False))
+                rows = connection.execute(scoped(select(*columns), filters, player_id, payouts=False))
             else:
-                rows = connection.execute(select(r.id, r.recorded_at).where(r.id.in_(revision_ids.tolist())))
-            found = pd.DataFrame(rows.all(), columns=["id", "recorded_at"])
+                rows = connection.execute(select(*columns).where(r.id.in_(revision_ids.tolist())))
+            found = pd.DataFrame(rows.all(), columns=names)
             missing = np.setdiff1d(revision_ids, found["id"].to_numpy(dtype=np.int64))
             if len(missing):
-                more = connection.execute(select(r.id, r.recorded_at).where(r.id.in_(missing.tolist()))).all()
-                found = pd.concat([found, pd.DataFrame(more, columns=["id", "recorded_at"])])
-        return pd.to_datetime(found.set_index("id")["recorded_at"], utc=True).reindex(revision_ids).to_numpy()
-    return recorded
+                more = connection.execute(select(*columns).where(r.id.in_(missing.tolist()))).all()
+                found = pd.concat([found, pd.DataFrame(more, columns=names)])
+        found["recorded_at"] = pd.to_datetime(found["recorded_at"], utc=True)
+        return found.set_index("id").reindex(revision_ids)
+    return revisions
 
 
 def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
@@ -379,4 +545,4 @@ def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
                              .order_by(DEAL.c.evening_id, DEAL.c.number), connection)
     evenings["started_at"] = pd.to_datetime(evenings["started_at"], utc=True)
     return Frames(columns, tuple(people["name"]), filters, evenings.set_index("evening"), voided,
-                  _recorder(engine, filters, player_id))
+                  _revisions(engine, filters, player_id))

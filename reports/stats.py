@@ -73,10 +73,10 @@ def summary(frames: Frames) -> pd.DataFrame:
 def players(frames: Frames) -> pd.DataFrame:
     """Per player: how often seated and declaring, points per deal by role, sweeps, extremes and streaks."""
     c, size = frames.columns, len(frames.players)
-    by, points = c.player.astype(np.int64), c.points.astype(np.int64)
+    by, points = c.player, c.points  # small types: the temporaries over every payout stay small
     declarer, opponent = c.role == c.code("role", "declarer"), c.role == c.code("role", "opponent")
     sweep = c.sweep[c.deal]
-    by_player = np.argsort(by, kind="stable")
+    by_player = np.argsort(c.player, kind="stable")  # radix sort of the small codes: the same order
     sorted_by, sorted_evening = by[by_player], c.evening[c.deal][by_player]
     new_evening = np.r_[True, (sorted_by[1:] != sorted_by[:-1]) | (sorted_evening[1:] != sorted_evening[:-1])][:len(by)]
     deals = np.bincount(by, minlength=size)

@@ -321,3 +321,51 @@ def test_a_word_the_rules_do_not_list_is_still_counted(db_url: str) -> None:
         {"card": "3D", "calls": 1, "Anna": 1, "elsewhere": 0}, {"card": "ZZ", "calls": 1, "Anna": 0, "elsewhere": 1}]
     assert {(r["player"], r["contract"]): r["bids"] for r in stats["bids"].to_dict("records")} == {
         ("Bruno", "chiamo"): 1, ("Carla", "chiamo"): 1}
+
+
+def test_values_beyond_the_packed_ranges_are_read_exactly(db_url: str) -> None:
+    """Small columns travel several to an integer; a value too big for its place is read on its own, not cut."""
+    from sqlalchemy import insert, update
+
+    from ledger.store.models import Deal, DealRevision, Payout, Player
+
+    engine = open_ledger(db_url)
+    with engine.begin() as connection:
+        connection.execute(insert(Player.__table__).values(  # type: ignore[attr-defined]
+            id=1000, name="Zeno", key="zeno", created_at=datetime(2024, 1, 1, tzinfo=UTC)))
+    with transaction(engine) as s:
+        table = start_evening(s, ("Anna", "Bruno", "Zeno"), stake="0.10")
+        record_deal(s, table, DealInput(declarer="Zeno", contract="solo", thirds=22))
+        record_deal(s, table, DealInput(declarer="Bruno", contract="solo", thirds=17))
+    deal, revision, payout = (m.__table__ for m in (Deal, DealRevision, Payout))  # type: ignore[attr-defined]
+    with engine.begin() as connection:
+        connection.execute(update(deal).where(deal.c.number == 2).values(number=3_000_000))
+        connection.execute(update(revision).where(revision.c.declarer_thirds == 17).values(declarer_thirds=500))
+        connection.execute(update(payout).where(payout.c.points == 4).values(points=100_000_000))
+    try:
+        frames = load_frames(engine)
+        stats = statistics(frames)
+    finally:
+        engine.dispose()
+    deals = frames.deals
+    assert deals["number"].tolist() == [1, 3_000_000]
+    assert deals["declarer"].astype(object).tolist() == ["Zeno", "Bruno"]
+    assert deals["declarer_thirds"].tolist() == [22, 500]
+    assert sorted(frames.payouts["points"].tolist()) == [-4, -2, -2, 2, 2, 100_000_000]
+    assert {row["player"]: row["deals"] for row in stats["players"].to_dict("records")} == {
+        "Anna": 2, "Bruno": 2, "Zeno": 2}
+
+
+def test_elo_walk_for_one_or_two_defenders_agrees_to_the_last_bit() -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    games, players = 5000, 9
+    sizes = rng.integers(1, 3, games)
+    starts = np.r_[0, np.cumsum(sizes)]
+    defenders = rng.integers(0, players, int(starts[-1]))
+    declarers, won = rng.integers(0, players, games), rng.random(games) < 0.6
+    fast = elo._walk_pairs(players, declarers, won, defenders, starts, sizes)
+    assert fast == elo._walk(players, declarers, won, defenders, starts)
+    r = elo.rate_codes(players, declarers, won, defenders, starts)
+    assert r.rating.tolist() == fast[0] and r.defence.tolist() == fast[1]
