@@ -21,16 +21,16 @@ from ledger.i18n import _, ngettext
 from ledger.rules.build import DealInput, build_facts
 from ledger.rules.contracts import PASS
 from ledger.rules.facts import DECLARER, MONTE, DealFacts, facts_from_dict
-from ledger.rules.profiles import Profile
+from ledger.rules.profiles import Profile, make_profile
 from ledger.rules.scoring import DealResult, score
-from ledger.rules.seats import name_key
+from ledger.rules.seats import name_key, resolve_player
 from ledger.spreadsheet import safe_cell
 from ledger.store.deals import evenings_history, list_deals, payout_values, revision_values
 from ledger.store.engine import copy_sqlite
-from ledger.store.evenings import Table, get_table, list_evenings, start_evening
-from ledger.store.models import Deal, DealRevision, Evening, PaymentEntry, Payout, Player, utcnow
+from ledger.store.evenings import Table, get_table, list_evenings, parse_cents, parse_currency, start_evening
+from ledger.store.models import Deal, DealRevision, Evening, PaymentEntry, Payout, Player, Seat, ident, utcnow
 from ledger.store.money import record_payment
-from ledger.store.players import find_player
+from ledger.store.players import ensure_player, find_player
 from ledger.values import DealView, ImportSummary
 
 FORMAT = "calabresella-ledger"
@@ -235,6 +235,7 @@ class Importer:
         self.created: list[int] = []
         self.skipped: list[int] = []
         self.deals = self.payments = self.payments_skipped = 0
+        self.profiles: dict[str, Profile] = {}
 
     def add(self, session: Session, kind: str, item: Any) -> None:
         """Write one evening or payment of the export (in the caller's transaction)."""
@@ -255,26 +256,65 @@ class Importer:
 
     def _evening(self, session: Session, item: dict[str, Any]) -> None:
         number, started = _check_evening(item)
-        existing = _already_imported(session, item, started)
+        writer = _writer(session)
+        existing = _already_imported(session, writer, item, started)
         if existing is not None:
             self.renumbered[number] = existing
             self.skipped.append(existing)
             return
-        table = start_evening(session, tuple(item["players"]), dealer=item["first_dealer"], profile=item["profile"],
-                              options=item["options"], stake=_amount(item["stake_cents"]),
-                              currency=item["currency"], place=item.get("place"), note=item.get("note"),
-                              known=self.players)
         deals = item["deals"]
+        closed = _time(item.get("closed_at"))
+        revision = sum(len(d["revisions"]) + (1 if d.get("voided_at") else 0) for d in deals)
+        if writer.raw is not None:
+            table = self._start_evening(session, writer, item, started, closed, revision)
+        else:
+            table = start_evening(session, tuple(item["players"]), dealer=item["first_dealer"],
+                                  profile=item["profile"], options=item["options"],
+                                  stake=_amount(item["stake_cents"]), currency=item["currency"],
+                                  place=item.get("place"), note=item.get("note"), known=self.players)
         _check_keys(session, deals)
-        _write_deals(session, table, deals, _scored(table, item, self.version))
-        evening = table.evening
-        evening.started_at, evening.closed_at = started, _time(item.get("closed_at"))
-        evening.revision = sum(len(d["revisions"]) + (1 if d.get("voided_at") else 0) for d in deals)
-        session.add(evening)
-        session.flush()
+        _write_deals(session, writer, table, deals, _scored(table, item, self.version))
+        if writer.raw is None:
+            evening = table.evening
+            evening.started_at, evening.closed_at, evening.revision = started, closed, revision
+            session.add(evening)
+            session.flush()
         self.renumbered[number] = table.number
         self.created.append(table.number)
         self.deals += len(deals)
+
+    def _start_evening(self, session: Session, writer: _Writer, item: dict[str, Any], started: datetime,
+                       closed: datetime | None, revision: int) -> Table:
+        """`start_evening` for SQLite: the same checks, the evening written whole (start, close, revision) with
+        its seats in two statements, and the profile made once for every evening with the same options."""
+        players = tuple(item["players"])
+        rules = self._profile(item["profile"], item["options"])
+        rules.check_players(players)
+        stake_cents, code = parse_cents(_amount(item["stake_cents"])), parse_currency(item["currency"])
+        known = self.players
+        people = [known.get(name_key(name)) or known.setdefault(name_key(name), ensure_player(session, name))
+                  for name in players]
+        names = tuple(p.name for p in people)
+        dealer = item["first_dealer"]
+        first = resolve_player(dealer, names, "--dealer") if dealer else names[-1]
+        ids = {p.name: ident(p) for p in people}
+        values: dict[str, Any] = {"profile": rules.name, "options": dict(rules.options), "stake_cents": stake_cents,
+                  "currency": code, "first_dealer_id": ids[first], "place": item.get("place"),
+                  "note": item.get("note"), "started_at": started, "closed_at": closed, "revision": revision}
+        number = writer.insert(Evening, [values])
+        writer.insert(Seat, [{"evening_id": number, "position": position, "player_id": ids[person.name]}
+                             for position, person in enumerate(people)])
+        table = Table(Evening(id=number, **values), names, ids)
+        table.__dict__["profile"] = self._profile(rules.name, values["options"])
+        return table
+
+    def _profile(self, name: Any, options: Any) -> Profile:
+        """`make_profile(name, options)`, made once per name and options."""
+        key = json.dumps([name, options], sort_keys=True)
+        rules = self.profiles.get(key)
+        if rules is None:
+            rules = self.profiles[key] = make_profile(name, options or [])
+        return rules
 
     def _payment(self, session: Session, item: dict[str, Any]) -> None:
         """A payment of the export, checked like one typed with `paid`; one recorded already is skipped."""
@@ -361,10 +401,14 @@ def _check_evening(item: dict[str, Any]) -> tuple[int, datetime]:
     return number, started
 
 
-def _already_imported(session: Session, item: dict[str, Any], started: datetime) -> int | None:
+def _already_imported(session: Session, writer: _Writer, item: dict[str, Any], started: datetime) -> int | None:
     """The ledger's evening with the same start and the same players, if the export's evening is in already."""
     players = [name_key(p) for p in item["players"]]
-    for clash in session.exec(select(Evening.id).where(Evening.started_at == started)).all():
+    if writer.raw is not None:
+        clashes = [row[0] for row in writer.raw.execute(writer.same_start, (writer.bind_started(started),))]
+    else:
+        clashes = list(session.exec(select(Evening.id).where(Evening.started_at == started)).all())
+    for clash in clashes:
         if [name_key(p) for p in get_table(session, clash).players] == players:
             return clash
     return None
@@ -418,23 +462,23 @@ def _revision_facts(table: Table, profile: Profile, rev: dict[str, Any], version
     return facts_from_dict(data, table.players, dealer)
 
 
-def _write_deals(session: Session, table: Table, deals: list[dict[str, Any]],
+def _write_deals(session: Session, writer: _Writer, table: Table, deals: list[dict[str, Any]],
                  scored: list[list[tuple[DealFacts, DealResult]]]) -> None:
     """The evening's deals, revisions and payouts: three executemany inserts, ids reserved up front."""
     deal_ids = _new_ids(session, Deal, len(deals))
-    _insert(session, Deal, [{
+    writer.insert(Deal, [{
         "id": deal_id, "evening_id": table.number, "number": deal["number"], "key": deal.get("key") or None,
         "created_at": _time(deal["created_at"]) or utcnow(), "voided_at": _time(deal.get("voided_at")),
         "void_reason": deal.get("void_reason")} for deal_id, deal in zip(deal_ids, deals, strict=True)])
     revisions = [(deal_id, rev, facts, result) for deal_id, deal, pairs in zip(deal_ids, deals, scored, strict=True)
                  for rev, (facts, result) in zip(deal["revisions"], pairs, strict=True)]
     revision_ids = _new_ids(session, DealRevision, len(revisions))
-    _insert(session, DealRevision, [{
+    writer.insert(DealRevision, [{
         "id": revision_id, "deal_id": deal_id, "revision": rev["revision"], "reason": rev.get("reason"),
         "recorded_at": _time(rev["recorded_at"]) or utcnow(), "superseded_at": _time(rev.get("superseded_at")),
         **revision_values(table, facts, result)}
         for revision_id, (deal_id, rev, facts, result) in zip(revision_ids, revisions, strict=True)])
-    _insert(session, Payout, [{"revision_id": revision_id, **values}
+    writer.insert(Payout, [{"revision_id": revision_id, **values}
                               for revision_id, (_, _, _, result) in zip(revision_ids, revisions, strict=True)
                               for values in payout_values(table, result)])
 
@@ -457,10 +501,58 @@ def _new_ids(session: Session, model: type[SQLModel], count: int) -> list[int]:
     return list(range(largest + 1, largest + count + 1))
 
 
-def _insert(session: Session, model: type[SQLModel], rows: list[dict[str, Any]]) -> None:
-    """Insert the rows in one executemany."""
-    if rows:
-        session.execute(insert(model.__table__), rows)  # type: ignore[attr-defined]
+class _Writer:
+    """Inserts rows in one executemany: on SQLite straight into the driver's cursor, each value turned into what
+    SQLAlchemy would store (its column type's bind processor), the statement built once per table and columns;
+    on PostgreSQL through SQLAlchemy Core."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        connection = session.connection()
+        self.dialect = connection.dialect
+        self.raw: Any = connection.connection.driver_connection if self.dialect.name == "sqlite" else None
+        self.statements: dict[tuple[str, tuple[str, ...]], tuple[str, list[Any]]] = {}
+        started = Evening.__table__.c.started_at  # type: ignore[attr-defined]
+        self.bind_started = started.type._cached_bind_processor(self.dialect) or (lambda value: value)
+        self.same_start = "SELECT id FROM evening WHERE started_at = ?"
+
+    def insert(self, model: type[SQLModel], rows: list[dict[str, Any]]) -> int | None:
+        """Insert the rows; the id of the last one on SQLite."""
+        if not rows:
+            return None
+        table = model.__table__  # type: ignore[attr-defined]
+        if self.raw is None:
+            self.session.execute(insert(table), rows)
+            return None
+        columns = tuple(rows[0])
+        prepared = self.statements.get((table.name, columns))
+        if prepared is None:
+            quote = self.dialect.identifier_preparer.quote
+            sql = (f"INSERT INTO {quote(table.name)} ({', '.join(quote(name) for name in columns)}) "
+                   f"VALUES ({', '.join('?' for _ in columns)})")
+            processors = [table.c[name].type._cached_bind_processor(self.dialect) for name in columns]
+            prepared = self.statements[(table.name, columns)] = (sql, processors)
+        sql, processors = prepared
+        if any(processors):
+            pairs = [(name, process) for name, process in zip(columns, processors, strict=True)]
+            values = [tuple(row[name] if process is None else process(row[name]) for name, process in pairs)
+                      for row in rows]
+        else:
+            values = [tuple(row[name] for name in columns) for row in rows]
+        cursor = self.raw.cursor()
+        if len(values) == 1:
+            cursor.execute(sql, values[0])
+        else:
+            cursor.executemany(sql, values)
+        return int(cursor.lastrowid) if cursor.lastrowid else None
+
+
+def _writer(session: Session) -> _Writer:
+    """The session's `_Writer`, made on first use."""
+    writer = session.info.get("import writer")
+    if writer is None:
+        writer = session.info["import writer"] = _Writer(session)
+    return writer
 
 
 def _payment_recorded(session: Session, item: dict[str, Any], evening: int | None, paid_at: datetime | None) -> bool:
