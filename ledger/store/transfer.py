@@ -45,6 +45,8 @@ MAX_DEPTH = 12
 """No export nests deeper (evenings, deals, revisions, facts, auction, call)."""
 CHUNK = 200
 """Evenings an export reads together."""
+KNOWN_RESULTS = 20_000
+"""The most results an import keeps by facts for each profile and options, so its memory stays bounded."""
 MAX_CENTS = 10_000_000
 """The most money a stake or a payment can be, as `paid` and `--stake` accept it."""
 
@@ -206,19 +208,40 @@ def _array(events: Iterator[tuple[str, Any]], depth: int) -> Iterator[Any]:
 
 
 def _value(event: str, value: Any, events: Iterator[tuple[str, Any]], depth: int) -> Any:
-    """One JSON value built from its parse events, refusing nesting deeper than any export has."""
-    if event not in ("start_map", "start_array"):
+    """One JSON value built from its parse events, refusing nesting deeper than any export has.
+
+    Built in one loop with a stack of the open containers (each put into its parent as it opens), not by
+    recursion, so a hostile file costs no Python stack and a valid one few calls per event."""
+    if event != "start_map" and event != "start_array":
         return value
     if depth > MAX_DEPTH:
         raise LedgerError(_("not a valid export: nested deeper than {depth} levels").format(depth=MAX_DEPTH))
-    if event == "start_array":
-        return list(_array(events, depth + 1))
-    built = {}
-    for event, key in events:
-        if event == "end_map":
-            break
-        built[key] = _value(*next(events), events, depth + 1)
-    return built
+    top: Any = {} if event == "start_map" else []
+    current, key = top, None
+    stack: list[tuple[Any, Any]] = []
+    for event, value in events:
+        if event == "map_key":
+            key = value
+        elif event == "end_map" or event == "end_array":
+            if not stack:
+                return top
+            current, key = stack.pop()
+        elif event == "start_map" or event == "start_array":
+            if depth + len(stack) + 1 > MAX_DEPTH:
+                raise LedgerError(_("not a valid export: nested deeper than {depth} levels").format(
+                    depth=MAX_DEPTH))
+            opened: Any = {} if event == "start_map" else []
+            if type(current) is dict:
+                current[key] = opened
+            else:
+                current.append(opened)
+            stack.append((current, key))
+            current = opened
+        elif type(current) is dict:
+            current[key] = value
+        else:
+            current.append(value)
+    return top
 
 
 class Importer:
@@ -236,6 +259,7 @@ class Importer:
         self.skipped: list[int] = []
         self.deals = self.payments = self.payments_skipped = 0
         self.profiles: dict[str, Profile] = {}
+        self.scores: dict[str, dict[DealFacts, DealResult]] = {}
 
     def add(self, session: Session, kind: str, item: Any) -> None:
         """Write one evening or payment of the export (in the caller's transaction)."""
@@ -273,7 +297,7 @@ class Importer:
                                   stake=_amount(item["stake_cents"]), currency=item["currency"],
                                   place=item.get("place"), note=item.get("note"), known=self.players)
         _check_keys(session, deals)
-        _write_deals(session, writer, table, deals, _scored(table, item, self.version))
+        _write_deals(session, writer, table, deals, _scored(table, item, self.version, self._scores(table)))
         if writer.raw is None:
             evening = table.evening
             evening.started_at, evening.closed_at, evening.revision = started, closed, revision
@@ -315,6 +339,11 @@ class Importer:
         if rules is None:
             rules = self.profiles[key] = make_profile(name, options or [])
         return rules
+
+    def _scores(self, table: Table) -> dict[DealFacts, DealResult]:
+        """The results scored so far under the evening's profile and options, by facts (`score` is pure)."""
+        key = json.dumps([table.evening.profile, table.evening.options], sort_keys=True)
+        return self.scores.setdefault(key, {})
 
     def _payment(self, session: Session, item: dict[str, Any]) -> None:
         """A payment of the export, checked like one typed with `paid`; one recorded already is skipped."""
@@ -428,8 +457,13 @@ def _check_keys(session: Session, deals: list[dict[str, Any]]) -> None:
                                                 evening=used.evening_id))
 
 
-def _scored(table: Table, item: dict[str, Any], version: int) -> list[list[tuple[DealFacts, DealResult]]]:
-    """Every revision of every deal re-scored; an error when the rules give other payouts than the export."""
+def _scored(table: Table, item: dict[str, Any], version: int,
+            known: dict[DealFacts, DealResult] | None = None) -> list[list[tuple[DealFacts, DealResult]]]:
+    """Every revision of every deal re-scored; an error when the rules give other payouts than the export.
+
+    `known`: results scored before under the same profile and options, by facts; the same facts are not scored
+    twice (their result is the same), but every revision's payouts are still checked against it."""
+    known = {} if known is None else known
     profile = table.profile
     seated = dict(zip(item["players"], table.players, strict=True))
     scored = []
@@ -437,7 +471,11 @@ def _scored(table: Table, item: dict[str, Any], version: int) -> list[list[tuple
         revisions = []
         for rev in deal["revisions"]:
             facts = _revision_facts(table, profile, rev, version, seated)
-            result = score(facts, profile)
+            result = known.get(facts)
+            if result is None:
+                if len(known) >= KNOWN_RESULTS:
+                    known.clear()
+                result = known[facts] = score(facts, profile)
             if result.payouts != {seated[name]: points for name, points in rev["payouts"].items()}:
                 raise LedgerError(_("evening {evening} deal {deal} revision {revision}: the export says {exported} "
                                     "but the rules give {scored}").format(
