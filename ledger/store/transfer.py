@@ -434,9 +434,9 @@ def _already_imported(session: Session, writer: _Writer, item: dict[str, Any], s
     """The ledger's evening with the same start and the same players, if the export's evening is in already."""
     players = [name_key(p) for p in item["players"]]
     if writer.raw is not None:
-        clashes = [row[0] for row in writer.raw.execute(writer.same_start, (writer.bind_started(started),))]
+        clashes: Any = writer.starts().get(writer.bind_started(started), [])
     else:
-        clashes = list(session.exec(select(Evening.id).where(Evening.started_at == started)).all())
+        clashes = session.exec(select(Evening.id).where(Evening.started_at == started)).all()
     for clash in clashes:
         if [name_key(p) for p in get_table(session, clash).players] == players:
             return clash
@@ -552,7 +552,16 @@ class _Writer:
         self.statements: dict[tuple[str, tuple[str, ...]], tuple[str, list[Any]]] = {}
         started = Evening.__table__.c.started_at  # type: ignore[attr-defined]
         self.bind_started = started.type._cached_bind_processor(self.dialect) or (lambda value: value)
-        self.same_start = "SELECT id FROM evening WHERE started_at = ?"
+        self.started: dict[Any, list[int]] | None = None
+
+    def starts(self) -> dict[Any, list[int]]:
+        """The ledger's evenings by stored start, read once per transaction and kept up to date by `insert`
+        (the transaction holds SQLite's write lock, so no one else adds one meanwhile)."""
+        if self.started is None:
+            self.started = {}
+            for number, started in self.raw.execute("SELECT id, started_at FROM evening ORDER BY id"):
+                self.started.setdefault(started, []).append(number)
+        return self.started
 
     def insert(self, model: type[SQLModel], rows: list[dict[str, Any]]) -> int | None:
         """Insert the rows; the id of the last one on SQLite."""
@@ -571,17 +580,21 @@ class _Writer:
             processors = [table.c[name].type._cached_bind_processor(self.dialect) for name in columns]
             prepared = self.statements[(table.name, columns)] = (sql, processors)
         sql, processors = prepared
-        if any(processors):
-            pairs = [(name, process) for name, process in zip(columns, processors, strict=True)]
-            values = [tuple(row[name] if process is None else process(row[name]) for name, process in pairs)
-                      for row in rows]
-        else:
-            values = [tuple(row[name] for name in columns) for row in rows]
+        values: list[Any] = [tuple(row[name] for name in columns) for row in rows]
+        processed = [(index, process) for index, process in enumerate(processors) if process is not None]
+        if processed:
+            values = [list(row) for row in values]
+            for row in values:
+                for index, process in processed:
+                    row[index] = process(row[index])
+        starts = self.starts() if table.name == "evening" else None
         cursor = self.raw.cursor()
         if len(values) == 1:
             cursor.execute(sql, values[0])
         else:
             cursor.executemany(sql, values)
+        if starts is not None:
+            starts.setdefault(values[0][columns.index("started_at")], []).append(cursor.lastrowid)
         return int(cursor.lastrowid) if cursor.lastrowid else None
 
 
