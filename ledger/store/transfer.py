@@ -22,7 +22,7 @@ from ledger.rules.build import DealInput, build_facts
 from ledger.rules.contracts import PASS
 from ledger.rules.facts import DECLARER, MONTE, DealFacts, facts_from_dict
 from ledger.rules.profiles import Profile, make_profile
-from ledger.rules.scoring import DealResult, score
+from ledger.rules.scoring import score
 from ledger.rules.seats import name_key, resolve_player
 from ledger.spreadsheet import safe_cell
 from ledger.store.deals import evenings_history, list_deals, payout_values, revision_values
@@ -259,7 +259,7 @@ class Importer:
         self.skipped: list[int] = []
         self.deals = self.payments = self.payments_skipped = 0
         self.profiles: dict[str, Profile] = {}
-        self.scores: dict[str, dict[DealFacts, DealResult]] = {}
+        self.scores: dict[str, dict[tuple[Any, ...], Stored]] = {}
 
     def add(self, session: Session, kind: str, item: Any) -> None:
         """Write one evening or payment of the export (in the caller's transaction)."""
@@ -297,7 +297,7 @@ class Importer:
                                   stake=_amount(item["stake_cents"]), currency=item["currency"],
                                   place=item.get("place"), note=item.get("note"), known=self.players)
         _check_keys(session, deals)
-        _write_deals(session, writer, table, deals, _scored(table, item, self.version, self._scores(table)))
+        _write_deals(session, writer, table, deals, _scored(table, item, self.version, self._scores(table, item)))
         if writer.raw is None:
             evening = table.evening
             evening.started_at, evening.closed_at, evening.revision = started, closed, revision
@@ -340,9 +340,13 @@ class Importer:
             rules = self.profiles[key] = make_profile(name, options or [])
         return rules
 
-    def _scores(self, table: Table) -> dict[DealFacts, DealResult]:
-        """The results scored so far under the evening's profile and options, by facts (`score` is pure)."""
-        key = json.dumps([table.evening.profile, table.evening.options], sort_keys=True)
+    def _scores(self, table: Table, item: dict[str, Any]) -> dict[tuple[Any, ...], Stored]:
+        """The revisions scored so far at the same seats: exported players, the ledger's players and ids, the
+        profile and options (`score` is pure); only the last seats' are kept."""
+        key = json.dumps([item["players"], table.players, sorted(table.ids.items()), table.evening.profile,
+                          table.evening.options], sort_keys=True)
+        if key not in self.scores:
+            self.scores.clear()
         return self.scores.setdefault(key, {})
 
     def _payment(self, session: Session, item: dict[str, Any]) -> None:
@@ -457,12 +461,17 @@ def _check_keys(session: Session, deals: list[dict[str, Any]]) -> None:
                                                 evening=used.evening_id))
 
 
+Stored = tuple[dict[str, int], dict[str, Any], list[dict[str, Any]]]
+"""A scored revision: its payouts by seat, its stored columns and its payout rows (without ids or times)."""
+
+
 def _scored(table: Table, item: dict[str, Any], version: int,
-            known: dict[DealFacts, DealResult] | None = None) -> list[list[tuple[DealFacts, DealResult]]]:
+            known: dict[tuple[Any, ...], Stored] | None = None) -> list[list[Stored]]:
     """Every revision of every deal re-scored; an error when the rules give other payouts than the export.
 
-    `known`: results scored before under the same profile and options, by facts; the same facts are not scored
-    twice (their result is the same), but every revision's payouts are still checked against it."""
+    `known`: revisions scored before at the same seats (players, ids, profile and options), by their dealer and
+    facts as exported; the same facts there are not scored again (the rules give the same result), but every
+    revision's payouts are still checked against that result."""
     known = {} if known is None else known
     profile = table.profile
     seated = dict(zip(item["players"], table.players, strict=True))
@@ -470,18 +479,22 @@ def _scored(table: Table, item: dict[str, Any], version: int,
     for deal in item["deals"]:
         revisions = []
         for rev in deal["revisions"]:
-            facts = _revision_facts(table, profile, rev, version, seated)
-            result = known.get(facts)
-            if result is None:
+            key = (rev.get("dealer"), json.dumps(rev.get("typed") if version == 1 else rev.get("facts")))
+            stored = known.get(key)
+            if stored is None:
+                facts = _revision_facts(table, profile, rev, version, seated)
+                result = score(facts, profile)
                 if len(known) >= KNOWN_RESULTS:
                     known.clear()
-                result = known[facts] = score(facts, profile)
-            if result.payouts != {seated[name]: points for name, points in rev["payouts"].items()}:
+                stored = known[key] = (result.payouts, revision_values(table, facts, result),
+                                       payout_values(table, result))
+            payouts = stored[0]
+            if payouts != {seated[name]: points for name, points in rev["payouts"].items()}:
                 raise LedgerError(_("evening {evening} deal {deal} revision {revision}: the export says {exported} "
                                     "but the rules give {scored}").format(
                     evening=item["number"], deal=deal["number"], revision=rev["revision"], exported=rev["payouts"],
-                    scored=result.payouts))
-            revisions.append((facts, result))
+                    scored=payouts))
+            revisions.append(stored)
         scored.append(revisions)
     return scored
 
@@ -501,24 +514,24 @@ def _revision_facts(table: Table, profile: Profile, rev: dict[str, Any], version
 
 
 def _write_deals(session: Session, writer: _Writer, table: Table, deals: list[dict[str, Any]],
-                 scored: list[list[tuple[DealFacts, DealResult]]]) -> None:
+                 scored: list[list[Stored]]) -> None:
     """The evening's deals, revisions and payouts: three executemany inserts, ids reserved up front."""
     deal_ids = _new_ids(session, Deal, len(deals))
     writer.insert(Deal, [{
         "id": deal_id, "evening_id": table.number, "number": deal["number"], "key": deal.get("key") or None,
         "created_at": _time(deal["created_at"]) or utcnow(), "voided_at": _time(deal.get("voided_at")),
         "void_reason": deal.get("void_reason")} for deal_id, deal in zip(deal_ids, deals, strict=True)])
-    revisions = [(deal_id, rev, facts, result) for deal_id, deal, pairs in zip(deal_ids, deals, scored, strict=True)
-                 for rev, (facts, result) in zip(deal["revisions"], pairs, strict=True)]
+    revisions = [(deal_id, rev, stored) for deal_id, deal, pairs in zip(deal_ids, deals, scored, strict=True)
+                 for rev, stored in zip(deal["revisions"], pairs, strict=True)]
     revision_ids = _new_ids(session, DealRevision, len(revisions))
     writer.insert(DealRevision, [{
         "id": revision_id, "deal_id": deal_id, "revision": rev["revision"], "reason": rev.get("reason"),
         "recorded_at": _time(rev["recorded_at"]) or utcnow(), "superseded_at": _time(rev.get("superseded_at")),
-        **revision_values(table, facts, result)}
-        for revision_id, (deal_id, rev, facts, result) in zip(revision_ids, revisions, strict=True)])
+        **stored[1]}
+        for revision_id, (deal_id, rev, stored) in zip(revision_ids, revisions, strict=True)])
     writer.insert(Payout, [{"revision_id": revision_id, **values}
-                              for revision_id, (_, _, _, result) in zip(revision_ids, revisions, strict=True)
-                              for values in payout_values(table, result)])
+                           for revision_id, (_, _, stored) in zip(revision_ids, revisions, strict=True)
+                           for values in stored[2]])
 
 
 def _new_ids(session: Session, model: type[SQLModel], count: int) -> list[int]:
