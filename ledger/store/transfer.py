@@ -297,7 +297,8 @@ class Importer:
                                   stake=_amount(item["stake_cents"]), currency=item["currency"],
                                   place=item.get("place"), note=item.get("note"), known=self.players)
         _check_keys(session, deals)
-        _write_deals(session, writer, table, deals, _scored(table, item, self.version, self._scores(table, item)))
+        scored = _scored(writer, table, item, self.version, self._scores(table, item))
+        _write_deals(session, writer, table, deals, scored)
         if writer.raw is None:
             evening = table.evening
             evening.started_at, evening.closed_at, evening.revision = started, closed, revision
@@ -461,11 +462,15 @@ def _check_keys(session: Session, deals: list[dict[str, Any]]) -> None:
                                                 evening=used.evening_id))
 
 
-Stored = tuple[dict[str, int], dict[str, Any], list[dict[str, Any]]]
-"""A scored revision: its payouts by seat, its stored columns and its payout rows (without ids or times)."""
+Stored = tuple[dict[str, int], tuple[str, ...], tuple[Any, ...], list[tuple[Any, ...]]]
+"""A scored revision: its payouts by seat, its stored columns' names and values, and its payout rows (the
+values of `PAYOUT_COLUMNS`), each value as `_Writer.insert_stored` takes it."""
+PAYOUT_COLUMNS = ("player_id", "position", "role", "points")
+REVISION_COLUMNS = ("id", "deal_id", "revision", "reason", "recorded_at", "superseded_at")
+DEAL_COLUMNS = ("id", "evening_id", "number", "key", "created_at", "voided_at", "void_reason")
 
 
-def _scored(table: Table, item: dict[str, Any], version: int,
+def _scored(writer: _Writer, table: Table, item: dict[str, Any], version: int,
             known: dict[tuple[Any, ...], Stored] | None = None) -> list[list[Stored]]:
     """Every revision of every deal re-scored; an error when the rules give other payouts than the export.
 
@@ -486,8 +491,12 @@ def _scored(table: Table, item: dict[str, Any], version: int,
                 result = score(facts, profile)
                 if len(known) >= KNOWN_RESULTS:
                     known.clear()
-                stored = known[key] = (result.payouts, revision_values(table, facts, result),
-                                       payout_values(table, result))
+                values = revision_values(table, facts, result)
+                columns = tuple(values)
+                stored = known[key] = (
+                    result.payouts, columns, writer.stored(DealRevision, columns, tuple(values.values())),
+                    [writer.stored(Payout, PAYOUT_COLUMNS, tuple(row[name] for name in PAYOUT_COLUMNS))
+                     for row in payout_values(table, result)])
             payouts = stored[0]
             if payouts != {seated[name]: points for name, points in rev["payouts"].items()}:
                 raise LedgerError(_("evening {evening} deal {deal} revision {revision}: the export says {exported} "
@@ -517,21 +526,22 @@ def _write_deals(session: Session, writer: _Writer, table: Table, deals: list[di
                  scored: list[list[Stored]]) -> None:
     """The evening's deals, revisions and payouts: three executemany inserts, ids reserved up front."""
     deal_ids = _new_ids(session, Deal, len(deals))
-    writer.insert(Deal, [{
-        "id": deal_id, "evening_id": table.number, "number": deal["number"], "key": deal.get("key") or None,
-        "created_at": _time(deal["created_at"]) or utcnow(), "voided_at": _time(deal.get("voided_at")),
-        "void_reason": deal.get("void_reason")} for deal_id, deal in zip(deal_ids, deals, strict=True)])
+    time = writer.time
+    writer.insert_stored(Deal, DEAL_COLUMNS, [
+        (deal_id, table.number, deal["number"], deal.get("key") or None, time(deal["created_at"], True),
+         time(deal.get("voided_at")), deal.get("void_reason")) for deal_id, deal in zip(deal_ids, deals, strict=True)])
     revisions = [(deal_id, rev, stored) for deal_id, deal, pairs in zip(deal_ids, deals, scored, strict=True)
                  for rev, stored in zip(deal["revisions"], pairs, strict=True)]
+    if not revisions:
+        return
     revision_ids = _new_ids(session, DealRevision, len(revisions))
-    writer.insert(DealRevision, [{
-        "id": revision_id, "deal_id": deal_id, "revision": rev["revision"], "reason": rev.get("reason"),
-        "recorded_at": _time(rev["recorded_at"]) or utcnow(), "superseded_at": _time(rev.get("superseded_at")),
-        **stored[1]}
+    writer.insert_stored(DealRevision, REVISION_COLUMNS + revisions[0][2][1], [
+        (revision_id, deal_id, rev["revision"], rev.get("reason"), time(rev["recorded_at"], True),
+         time(rev.get("superseded_at")), *stored[2])
         for revision_id, (deal_id, rev, stored) in zip(revision_ids, revisions, strict=True)])
-    writer.insert(Payout, [{"revision_id": revision_id, **values}
-                           for revision_id, (_, _, stored) in zip(revision_ids, revisions, strict=True)
-                           for values in stored[2]])
+    writer.insert_stored(Payout, ("revision_id", *PAYOUT_COLUMNS), [
+        (revision_id, *row) for revision_id, (_, _, stored) in zip(revision_ids, revisions, strict=True)
+        for row in stored[3]])
 
 
 def _new_ids(session: Session, model: type[SQLModel], count: int) -> list[int]:
@@ -566,6 +576,7 @@ class _Writer:
         started = Evening.__table__.c.started_at  # type: ignore[attr-defined]
         self.bind_started = started.type._cached_bind_processor(self.dialect) or (lambda value: value)
         self.started: dict[Any, list[int]] | None = None
+        self.times: dict[str, Any] = {}
 
     def starts(self) -> dict[Any, list[int]]:
         """The ledger's evenings by stored start, read once per transaction and kept up to date by `insert`
@@ -576,6 +587,53 @@ class _Writer:
                 self.started.setdefault(started, []).append(number)
         return self.started
 
+    def _prepared(self, table: Any, columns: tuple[str, ...]) -> tuple[str, list[Any]]:
+        """The INSERT for these columns of the table, and each column's bind processor (None: stored as is)."""
+        prepared = self.statements.get((table.name, columns))
+        if prepared is None:
+            quote = self.dialect.identifier_preparer.quote
+            sql = (f"INSERT INTO {quote(table.name)} ({', '.join(quote(name) for name in columns)}) "
+                   f"VALUES ({', '.join('?' for _ in columns)})")
+            processors = [table.c[name].type._cached_bind_processor(self.dialect) for name in columns]
+            prepared = self.statements[(table.name, columns)] = (sql, processors)
+        return prepared
+
+    def stored(self, model: type[SQLModel], columns: tuple[str, ...], values: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The values of these columns as `insert_stored` takes them: on SQLite as the driver stores them."""
+        if self.raw is None:
+            return values
+        _, processors = self._prepared(model.__table__, columns)  # type: ignore[attr-defined]
+        return tuple(value if process is None else process(value)
+                     for value, process in zip(values, processors, strict=True))
+
+    def time(self, text: Any, now: bool = False) -> Any:
+        """An exported time as `insert_stored` takes it (`_time`; the current time when missing and `now`)."""
+        if self.raw is None or not isinstance(text, str):
+            moment = _time(text)
+            if moment is None and now:
+                moment = utcnow()
+            return moment if self.raw is None or moment is None else self.bind_started(moment)
+        stored = self.times.get(text)
+        if stored is None:
+            moment = _time(text)
+            if moment is None:
+                return self.time(None, now)
+            if len(self.times) >= KNOWN_RESULTS:
+                self.times.clear()
+            stored = self.times[text] = self.bind_started(moment)
+        return stored
+
+    def insert_stored(self, model: type[SQLModel], columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
+        """Insert rows of values made by `stored` and `time`, in one executemany."""
+        if not rows:
+            return
+        table = model.__table__  # type: ignore[attr-defined]
+        if self.raw is None:
+            self.session.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in rows])
+            return
+        sql, _ = self._prepared(table, columns)
+        self.raw.executemany(sql, rows)
+
     def insert(self, model: type[SQLModel], rows: list[dict[str, Any]]) -> int | None:
         """Insert the rows; the id of the last one on SQLite."""
         if not rows:
@@ -585,14 +643,7 @@ class _Writer:
             self.session.execute(insert(table), rows)
             return None
         columns = tuple(rows[0])
-        prepared = self.statements.get((table.name, columns))
-        if prepared is None:
-            quote = self.dialect.identifier_preparer.quote
-            sql = (f"INSERT INTO {quote(table.name)} ({', '.join(quote(name) for name in columns)}) "
-                   f"VALUES ({', '.join('?' for _ in columns)})")
-            processors = [table.c[name].type._cached_bind_processor(self.dialect) for name in columns]
-            prepared = self.statements[(table.name, columns)] = (sql, processors)
-        sql, processors = prepared
+        sql, processors = self._prepared(table, columns)
         values: list[Any] = [tuple(row[name] for name in columns) for row in rows]
         processed = [(index, process) for index, process in enumerate(processors) if process is not None]
         if processed:
