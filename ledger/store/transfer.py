@@ -462,9 +462,9 @@ def _check_keys(session: Session, deals: list[dict[str, Any]]) -> None:
                                                 evening=used.evening_id))
 
 
-Stored = tuple[dict[str, int], tuple[str, ...], tuple[Any, ...], list[tuple[Any, ...]]]
-"""A scored revision: its payouts by seat, its stored columns' names and values, and its payout rows (the
-values of `PAYOUT_COLUMNS`), each value as `_Writer.insert_stored` takes it."""
+Stored = tuple[dict[str, int], tuple[str, ...], tuple[Any, ...], list[tuple[Any, ...]], dict[Any, int]]
+"""A scored revision: its payouts by seat, its stored columns' names and values, its payout rows (the values
+of `PAYOUT_COLUMNS`), each value as `_Writer.insert_stored` takes it, and its payouts by the export's names."""
 PAYOUT_COLUMNS = ("player_id", "position", "role", "points")
 REVISION_COLUMNS = ("id", "deal_id", "revision", "reason", "recorded_at", "superseded_at")
 DEAL_COLUMNS = ("id", "evening_id", "number", "key", "created_at", "voided_at", "void_reason")
@@ -475,16 +475,17 @@ def _scored(writer: _Writer, table: Table, item: dict[str, Any], version: int,
     """Every revision of every deal re-scored; an error when the rules give other payouts than the export.
 
     `known`: revisions scored before at the same seats (players, ids, profile and options), by their dealer and
-    facts as exported; the same facts there are not scored again (the rules give the same result), but every
-    revision's payouts are still checked against that result."""
+    facts as exported (`repr` tells every JSON value apart); the same facts there are not scored again (the rules
+    give the same result), but every revision's payouts are still checked against that result."""
     known = {} if known is None else known
     profile = table.profile
     seated = dict(zip(item["players"], table.players, strict=True))
+    exported = {seat: name for name, seat in seated.items()}
     scored = []
     for deal in item["deals"]:
         revisions = []
         for rev in deal["revisions"]:
-            key = (rev.get("dealer"), json.dumps(rev.get("typed") if version == 1 else rev.get("facts")))
+            key = (rev.get("dealer"), repr(rev.get("typed") if version == 1 else rev.get("facts")))
             stored = known.get(key)
             if stored is None:
                 facts = _revision_facts(table, profile, rev, version, seated)
@@ -496,9 +497,11 @@ def _scored(writer: _Writer, table: Table, item: dict[str, Any], version: int,
                 stored = known[key] = (
                     result.payouts, columns, writer.stored(DealRevision, columns, tuple(values.values())),
                     [writer.stored(Payout, PAYOUT_COLUMNS, tuple(row[name] for name in PAYOUT_COLUMNS))
-                     for row in payout_values(table, result)])
+                     for row in payout_values(table, result)],
+                    {exported.get(seat): points for seat, points in result.payouts.items()})
             payouts = stored[0]
-            if payouts != {seated[name]: points for name, points in rev["payouts"].items()}:
+            if rev["payouts"] != stored[4] and payouts != {seated[name]: points
+                                                            for name, points in rev["payouts"].items()}:
                 raise LedgerError(_("evening {evening} deal {deal} revision {revision}: the export says {exported} "
                                     "but the rules give {scored}").format(
                     evening=item["number"], deal=deal["number"], revision=rev["revision"], exported=rev["payouts"],
