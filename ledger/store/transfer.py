@@ -46,7 +46,7 @@ MAX_DEPTH = 12
 CHUNK = 200
 """Evenings an export reads together."""
 KNOWN_RESULTS = 20_000
-"""The most results an import keeps by facts for each profile and options, so its memory stays bounded."""
+"""The most scored revisions (and stored times) an import keeps for reuse, so its memory stays bounded."""
 MAX_CENTS = 10_000_000
 """The most money a stake or a payment can be, as `paid` and `--stake` accept it."""
 
