@@ -21,16 +21,16 @@ from ledger.i18n import _, ngettext
 from ledger.rules.build import DealInput, build_facts
 from ledger.rules.contracts import PASS
 from ledger.rules.facts import DECLARER, MONTE, DealFacts, facts_from_dict
-from ledger.rules.profiles import Profile
-from ledger.rules.scoring import DealResult, score
-from ledger.rules.seats import name_key
+from ledger.rules.profiles import Profile, make_profile
+from ledger.rules.scoring import score
+from ledger.rules.seats import name_key, resolve_player
 from ledger.spreadsheet import safe_cell
 from ledger.store.deals import evenings_history, list_deals, payout_values, revision_values
 from ledger.store.engine import copy_sqlite
-from ledger.store.evenings import Table, get_table, list_evenings, start_evening
-from ledger.store.models import Deal, DealRevision, Evening, PaymentEntry, Payout, Player, utcnow
+from ledger.store.evenings import Table, get_table, list_evenings, parse_cents, parse_currency, start_evening
+from ledger.store.models import Deal, DealRevision, Evening, PaymentEntry, Payout, Player, Seat, ident, utcnow
 from ledger.store.money import record_payment
-from ledger.store.players import find_player
+from ledger.store.players import ensure_player, find_player
 from ledger.values import DealView, ImportSummary
 
 FORMAT = "calabresella-ledger"
@@ -45,6 +45,8 @@ MAX_DEPTH = 12
 """No export nests deeper (evenings, deals, revisions, facts, auction, call)."""
 CHUNK = 200
 """Evenings an export reads together."""
+KNOWN_RESULTS = 20_000
+"""The most scored revisions (and stored times) an import keeps for reuse, so its memory stays bounded."""
 MAX_CENTS = 10_000_000
 """The most money a stake or a payment can be, as `paid` and `--stake` accept it."""
 
@@ -206,19 +208,40 @@ def _array(events: Iterator[tuple[str, Any]], depth: int) -> Iterator[Any]:
 
 
 def _value(event: str, value: Any, events: Iterator[tuple[str, Any]], depth: int) -> Any:
-    """One JSON value built from its parse events, refusing nesting deeper than any export has."""
-    if event not in ("start_map", "start_array"):
+    """One JSON value built from its parse events, refusing nesting deeper than any export has.
+
+    Built in one loop with a stack of the open containers (each put into its parent as it opens), not by
+    recursion, so a hostile file costs no Python stack and a valid one few calls per event."""
+    if event != "start_map" and event != "start_array":
         return value
     if depth > MAX_DEPTH:
         raise LedgerError(_("not a valid export: nested deeper than {depth} levels").format(depth=MAX_DEPTH))
-    if event == "start_array":
-        return list(_array(events, depth + 1))
-    built = {}
-    for event, key in events:
-        if event == "end_map":
-            break
-        built[key] = _value(*next(events), events, depth + 1)
-    return built
+    top: Any = {} if event == "start_map" else []
+    current, key = top, None
+    stack: list[tuple[Any, Any]] = []
+    for event, value in events:
+        if event == "map_key":
+            key = value
+        elif event == "end_map" or event == "end_array":
+            if not stack:
+                return top
+            current, key = stack.pop()
+        elif event == "start_map" or event == "start_array":
+            if depth + len(stack) + 1 > MAX_DEPTH:
+                raise LedgerError(_("not a valid export: nested deeper than {depth} levels").format(
+                    depth=MAX_DEPTH))
+            opened: Any = {} if event == "start_map" else []
+            if type(current) is dict:
+                current[key] = opened
+            else:
+                current.append(opened)
+            stack.append((current, key))
+            current = opened
+        elif type(current) is dict:
+            current[key] = value
+        else:
+            current.append(value)
+    return top
 
 
 class Importer:
@@ -235,6 +258,8 @@ class Importer:
         self.created: list[int] = []
         self.skipped: list[int] = []
         self.deals = self.payments = self.payments_skipped = 0
+        self.profiles: dict[str, Profile] = {}
+        self.scores: dict[str, dict[tuple[Any, ...], Stored]] = {}
 
     def add(self, session: Session, kind: str, item: Any) -> None:
         """Write one evening or payment of the export (in the caller's transaction)."""
@@ -255,26 +280,75 @@ class Importer:
 
     def _evening(self, session: Session, item: dict[str, Any]) -> None:
         number, started = _check_evening(item)
-        existing = _already_imported(session, item, started)
+        writer = _writer(session)
+        existing = _already_imported(session, writer, item, started)
         if existing is not None:
             self.renumbered[number] = existing
             self.skipped.append(existing)
             return
-        table = start_evening(session, tuple(item["players"]), dealer=item["first_dealer"], profile=item["profile"],
-                              options=item["options"], stake=_amount(item["stake_cents"]),
-                              currency=item["currency"], place=item.get("place"), note=item.get("note"),
-                              known=self.players)
         deals = item["deals"]
+        closed = _time(item.get("closed_at"))
+        revision = sum(len(d["revisions"]) + (1 if d.get("voided_at") else 0) for d in deals)
+        if writer.raw is not None:
+            table = self._start_evening(session, writer, item, started, closed, revision)
+        else:
+            table = start_evening(session, tuple(item["players"]), dealer=item["first_dealer"],
+                                  profile=item["profile"], options=item["options"],
+                                  stake=_amount(item["stake_cents"]), currency=item["currency"],
+                                  place=item.get("place"), note=item.get("note"), known=self.players)
         _check_keys(session, deals)
-        _write_deals(session, table, deals, _scored(table, item, self.version))
-        evening = table.evening
-        evening.started_at, evening.closed_at = started, _time(item.get("closed_at"))
-        evening.revision = sum(len(d["revisions"]) + (1 if d.get("voided_at") else 0) for d in deals)
-        session.add(evening)
-        session.flush()
+        scored = _scored(writer, table, item, self.version, self._scores(table, item))
+        _write_deals(session, writer, table, deals, scored)
+        if writer.raw is None:
+            evening = table.evening
+            evening.started_at, evening.closed_at, evening.revision = started, closed, revision
+            session.add(evening)
+            session.flush()
         self.renumbered[number] = table.number
         self.created.append(table.number)
         self.deals += len(deals)
+
+    def _start_evening(self, session: Session, writer: _Writer, item: dict[str, Any], started: datetime,
+                       closed: datetime | None, revision: int) -> Table:
+        """`start_evening` for SQLite: the same checks, the evening written whole (start, close, revision) with
+        its seats in two statements, and the profile made once for every evening with the same options."""
+        players = tuple(item["players"])
+        rules = self._profile(item["profile"], item["options"])
+        rules.check_players(players)
+        stake_cents, code = parse_cents(_amount(item["stake_cents"])), parse_currency(item["currency"])
+        known = self.players
+        people = [known.get(name_key(name)) or known.setdefault(name_key(name), ensure_player(session, name))
+                  for name in players]
+        names = tuple(p.name for p in people)
+        dealer = item["first_dealer"]
+        first = resolve_player(dealer, names, "--dealer") if dealer else names[-1]
+        ids = {p.name: ident(p) for p in people}
+        values: dict[str, Any] = {"profile": rules.name, "options": dict(rules.options), "stake_cents": stake_cents,
+                  "currency": code, "first_dealer_id": ids[first], "place": item.get("place"),
+                  "note": item.get("note"), "started_at": started, "closed_at": closed, "revision": revision}
+        number = writer.insert(Evening, [values])
+        writer.insert(Seat, [{"evening_id": number, "position": position, "player_id": ids[person.name]}
+                             for position, person in enumerate(people)])
+        table = Table(Evening(id=number, **values), names, ids)
+        table.__dict__["profile"] = self._profile(rules.name, values["options"])
+        return table
+
+    def _profile(self, name: Any, options: Any) -> Profile:
+        """`make_profile(name, options)`, made once per name and options."""
+        key = json.dumps([name, options], sort_keys=True)
+        rules = self.profiles.get(key)
+        if rules is None:
+            rules = self.profiles[key] = make_profile(name, options or [])
+        return rules
+
+    def _scores(self, table: Table, item: dict[str, Any]) -> dict[tuple[Any, ...], Stored]:
+        """The revisions scored so far at the same seats: exported players, the ledger's players and ids, the
+        profile and options (`score` is pure); only the last seats' are kept."""
+        key = json.dumps([item["players"], table.players, sorted(table.ids.items()), table.evening.profile,
+                          table.evening.options], sort_keys=True)
+        if key not in self.scores:
+            self.scores.clear()
+        return self.scores.setdefault(key, {})
 
     def _payment(self, session: Session, item: dict[str, Any]) -> None:
         """A payment of the export, checked like one typed with `paid`; one recorded already is skipped."""
@@ -361,10 +435,14 @@ def _check_evening(item: dict[str, Any]) -> tuple[int, datetime]:
     return number, started
 
 
-def _already_imported(session: Session, item: dict[str, Any], started: datetime) -> int | None:
+def _already_imported(session: Session, writer: _Writer, item: dict[str, Any], started: datetime) -> int | None:
     """The ledger's evening with the same start and the same players, if the export's evening is in already."""
     players = [name_key(p) for p in item["players"]]
-    for clash in session.exec(select(Evening.id).where(Evening.started_at == started)).all():
+    if writer.raw is not None:
+        clashes: Any = writer.starts().get(writer.bind_started(started), [])
+    else:
+        clashes = session.exec(select(Evening.id).where(Evening.started_at == started)).all()
+    for clash in clashes:
         if [name_key(p) for p in get_table(session, clash).players] == players:
             return clash
     return None
@@ -384,22 +462,51 @@ def _check_keys(session: Session, deals: list[dict[str, Any]]) -> None:
                                                 evening=used.evening_id))
 
 
-def _scored(table: Table, item: dict[str, Any], version: int) -> list[list[tuple[DealFacts, DealResult]]]:
-    """Every revision of every deal re-scored; an error when the rules give other payouts than the export."""
+Stored = tuple[dict[str, int], tuple[str, ...], tuple[Any, ...], list[tuple[Any, ...]], dict[Any, int]]
+"""A scored revision: its payouts by seat, its stored columns' names and values, its payout rows (the values
+of `PAYOUT_COLUMNS`), each value as `_Writer.insert_stored` takes it, and its payouts by the export's names."""
+PAYOUT_COLUMNS = ("player_id", "position", "role", "points")
+REVISION_COLUMNS = ("id", "deal_id", "revision", "reason", "recorded_at", "superseded_at")
+DEAL_COLUMNS = ("id", "evening_id", "number", "key", "created_at", "voided_at", "void_reason")
+
+
+def _scored(writer: _Writer, table: Table, item: dict[str, Any], version: int,
+            known: dict[tuple[Any, ...], Stored] | None = None) -> list[list[Stored]]:
+    """Every revision of every deal re-scored; an error when the rules give other payouts than the export.
+
+    `known`: revisions scored before at the same seats (players, ids, profile and options), by their dealer and
+    facts as exported (`repr` tells every JSON value apart); the same facts there are not scored again (the rules
+    give the same result), but every revision's payouts are still checked against that result."""
+    known = {} if known is None else known
     profile = table.profile
     seated = dict(zip(item["players"], table.players, strict=True))
+    exported = {seat: name for name, seat in seated.items()}
     scored = []
     for deal in item["deals"]:
         revisions = []
         for rev in deal["revisions"]:
-            facts = _revision_facts(table, profile, rev, version, seated)
-            result = score(facts, profile)
-            if result.payouts != {seated[name]: points for name, points in rev["payouts"].items()}:
+            key = (rev.get("dealer"), repr(rev.get("typed") if version == 1 else rev.get("facts")))
+            stored = known.get(key)
+            if stored is None:
+                facts = _revision_facts(table, profile, rev, version, seated)
+                result = score(facts, profile)
+                if len(known) >= KNOWN_RESULTS:
+                    known.clear()
+                values = revision_values(table, facts, result)
+                columns = tuple(values)
+                stored = known[key] = (
+                    result.payouts, columns, writer.stored(DealRevision, columns, tuple(values.values())),
+                    [writer.stored(Payout, PAYOUT_COLUMNS, tuple(row[name] for name in PAYOUT_COLUMNS))
+                     for row in payout_values(table, result)],
+                    {exported.get(seat): points for seat, points in result.payouts.items()})
+            payouts = stored[0]
+            if rev["payouts"] != stored[4] and payouts != {seated[name]: points
+                                                            for name, points in rev["payouts"].items()}:
                 raise LedgerError(_("evening {evening} deal {deal} revision {revision}: the export says {exported} "
                                     "but the rules give {scored}").format(
                     evening=item["number"], deal=deal["number"], revision=rev["revision"], exported=rev["payouts"],
-                    scored=result.payouts))
-            revisions.append((facts, result))
+                    scored=payouts))
+            revisions.append(stored)
         scored.append(revisions)
     return scored
 
@@ -418,25 +525,26 @@ def _revision_facts(table: Table, profile: Profile, rev: dict[str, Any], version
     return facts_from_dict(data, table.players, dealer)
 
 
-def _write_deals(session: Session, table: Table, deals: list[dict[str, Any]],
-                 scored: list[list[tuple[DealFacts, DealResult]]]) -> None:
+def _write_deals(session: Session, writer: _Writer, table: Table, deals: list[dict[str, Any]],
+                 scored: list[list[Stored]]) -> None:
     """The evening's deals, revisions and payouts: three executemany inserts, ids reserved up front."""
     deal_ids = _new_ids(session, Deal, len(deals))
-    _insert(session, Deal, [{
-        "id": deal_id, "evening_id": table.number, "number": deal["number"], "key": deal.get("key") or None,
-        "created_at": _time(deal["created_at"]) or utcnow(), "voided_at": _time(deal.get("voided_at")),
-        "void_reason": deal.get("void_reason")} for deal_id, deal in zip(deal_ids, deals, strict=True)])
-    revisions = [(deal_id, rev, facts, result) for deal_id, deal, pairs in zip(deal_ids, deals, scored, strict=True)
-                 for rev, (facts, result) in zip(deal["revisions"], pairs, strict=True)]
+    time = writer.time
+    writer.insert_stored(Deal, DEAL_COLUMNS, [
+        (deal_id, table.number, deal["number"], deal.get("key") or None, time(deal["created_at"], True),
+         time(deal.get("voided_at")), deal.get("void_reason")) for deal_id, deal in zip(deal_ids, deals, strict=True)])
+    revisions = [(deal_id, rev, stored) for deal_id, deal, pairs in zip(deal_ids, deals, scored, strict=True)
+                 for rev, stored in zip(deal["revisions"], pairs, strict=True)]
+    if not revisions:
+        return
     revision_ids = _new_ids(session, DealRevision, len(revisions))
-    _insert(session, DealRevision, [{
-        "id": revision_id, "deal_id": deal_id, "revision": rev["revision"], "reason": rev.get("reason"),
-        "recorded_at": _time(rev["recorded_at"]) or utcnow(), "superseded_at": _time(rev.get("superseded_at")),
-        **revision_values(table, facts, result)}
-        for revision_id, (deal_id, rev, facts, result) in zip(revision_ids, revisions, strict=True)])
-    _insert(session, Payout, [{"revision_id": revision_id, **values}
-                              for revision_id, (_, _, _, result) in zip(revision_ids, revisions, strict=True)
-                              for values in payout_values(table, result)])
+    writer.insert_stored(DealRevision, REVISION_COLUMNS + revisions[0][2][1], [
+        (revision_id, deal_id, rev["revision"], rev.get("reason"), time(rev["recorded_at"], True),
+         time(rev.get("superseded_at")), *stored[2])
+        for revision_id, (deal_id, rev, stored) in zip(revision_ids, revisions, strict=True)])
+    writer.insert_stored(Payout, ("revision_id", *PAYOUT_COLUMNS), [
+        (revision_id, *row) for revision_id, (_, _, stored) in zip(revision_ids, revisions, strict=True)
+        for row in stored[3]])
 
 
 def _new_ids(session: Session, model: type[SQLModel], count: int) -> list[int]:
@@ -457,10 +565,112 @@ def _new_ids(session: Session, model: type[SQLModel], count: int) -> list[int]:
     return list(range(largest + 1, largest + count + 1))
 
 
-def _insert(session: Session, model: type[SQLModel], rows: list[dict[str, Any]]) -> None:
-    """Insert the rows in one executemany."""
-    if rows:
-        session.execute(insert(model.__table__), rows)  # type: ignore[attr-defined]
+class _Writer:
+    """Inserts rows in one executemany: on SQLite straight into the driver's cursor, each value turned into what
+    SQLAlchemy would store (its column type's bind processor), the statement built once per table and columns;
+    on PostgreSQL through SQLAlchemy Core."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        connection = session.connection()
+        self.dialect = connection.dialect
+        self.raw: Any = connection.connection.driver_connection if self.dialect.name == "sqlite" else None
+        self.statements: dict[tuple[str, tuple[str, ...]], tuple[str, list[Any]]] = {}
+        started = Evening.__table__.c.started_at  # type: ignore[attr-defined]
+        self.bind_started = started.type._cached_bind_processor(self.dialect) or (lambda value: value)
+        self.started: dict[Any, list[int]] | None = None
+        self.times: dict[str, Any] = {}
+
+    def starts(self) -> dict[Any, list[int]]:
+        """The ledger's evenings by stored start, read once per transaction and kept up to date by `insert`
+        (the transaction holds SQLite's write lock, so no one else adds one meanwhile)."""
+        if self.started is None:
+            self.started = {}
+            for number, started in self.raw.execute("SELECT id, started_at FROM evening ORDER BY id"):
+                self.started.setdefault(started, []).append(number)
+        return self.started
+
+    def _prepared(self, table: Any, columns: tuple[str, ...]) -> tuple[str, list[Any]]:
+        """The INSERT for these columns of the table, and each column's bind processor (None: stored as is)."""
+        prepared = self.statements.get((table.name, columns))
+        if prepared is None:
+            quote = self.dialect.identifier_preparer.quote
+            sql = (f"INSERT INTO {quote(table.name)} ({', '.join(quote(name) for name in columns)}) "
+                   f"VALUES ({', '.join('?' for _ in columns)})")
+            processors = [table.c[name].type._cached_bind_processor(self.dialect) for name in columns]
+            prepared = self.statements[(table.name, columns)] = (sql, processors)
+        return prepared
+
+    def stored(self, model: type[SQLModel], columns: tuple[str, ...], values: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The values of these columns as `insert_stored` takes them: on SQLite as the driver stores them."""
+        if self.raw is None:
+            return values
+        _, processors = self._prepared(model.__table__, columns)  # type: ignore[attr-defined]
+        return tuple(value if process is None else process(value)
+                     for value, process in zip(values, processors, strict=True))
+
+    def time(self, text: Any, now: bool = False) -> Any:
+        """An exported time as `insert_stored` takes it (`_time`; the current time when missing and `now`)."""
+        if self.raw is None or not isinstance(text, str):
+            moment = _time(text)
+            if moment is None and now:
+                moment = utcnow()
+            return moment if self.raw is None or moment is None else self.bind_started(moment)
+        stored = self.times.get(text)
+        if stored is None:
+            moment = _time(text)
+            if moment is None:
+                return self.time(None, now)
+            if len(self.times) >= KNOWN_RESULTS:
+                self.times.clear()
+            stored = self.times[text] = self.bind_started(moment)
+        return stored
+
+    def insert_stored(self, model: type[SQLModel], columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
+        """Insert rows of values made by `stored` and `time`, in one executemany."""
+        if not rows:
+            return
+        table = model.__table__  # type: ignore[attr-defined]
+        if self.raw is None:
+            self.session.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in rows])
+            return
+        sql, _ = self._prepared(table, columns)
+        self.raw.executemany(sql, rows)
+
+    def insert(self, model: type[SQLModel], rows: list[dict[str, Any]]) -> int | None:
+        """Insert the rows; the id of the last one on SQLite."""
+        if not rows:
+            return None
+        table = model.__table__  # type: ignore[attr-defined]
+        if self.raw is None:
+            self.session.execute(insert(table), rows)
+            return None
+        columns = tuple(rows[0])
+        sql, processors = self._prepared(table, columns)
+        values: list[Any] = [tuple(row[name] for name in columns) for row in rows]
+        processed = [(index, process) for index, process in enumerate(processors) if process is not None]
+        if processed:
+            values = [list(row) for row in values]
+            for row in values:
+                for index, process in processed:
+                    row[index] = process(row[index])
+        starts = self.starts() if table.name == "evening" else None
+        cursor = self.raw.cursor()
+        if len(values) == 1:
+            cursor.execute(sql, values[0])
+        else:
+            cursor.executemany(sql, values)
+        if starts is not None:
+            starts.setdefault(values[0][columns.index("started_at")], []).append(cursor.lastrowid)
+        return int(cursor.lastrowid) if cursor.lastrowid else None
+
+
+def _writer(session: Session) -> _Writer:
+    """The session's `_Writer`, made on first use."""
+    writer = session.info.get("import writer")
+    if writer is None:
+        writer = session.info["import writer"] = _Writer(session)
+    return writer
 
 
 def _payment_recorded(session: Session, item: dict[str, Any], evening: int | None, paid_at: datetime | None) -> bool:
