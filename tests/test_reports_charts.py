@@ -13,14 +13,14 @@ import numpy as np
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from reports_support import frames_of
 
 from ledger.rules.build import DealInput
 from ledger.store.deals import record_deal, void_deal
 from ledger.store.engine import open_ledger, transaction
 from ledger.store.evenings import start_evening
 from reports import charts
-from reports.filters import Filters
-from reports.frames import Frames, load_frames
+from reports.frames import Frames
 
 SHOTS = Path("/tmp/shots")
 
@@ -43,14 +43,6 @@ def ledger(tmp_path_factory: pytest.TempPathFactory) -> str:
     return path
 
 
-def _frames(ledger: str, **filters: object) -> Frames:
-    engine = open_ledger(ledger)
-    try:
-        return load_frames(engine, Filters(**filters))  # type: ignore[arg-type]
-    finally:
-        engine.dispose()
-
-
 def _draw(kind: str, frames: Frames, name: str) -> Figure:
     """Draw the chart, lay it out as it will be saved, and keep a PNG copy in /tmp/shots to look at."""
     figure = charts.draw(kind, frames)
@@ -65,7 +57,7 @@ def _lines(figure: Figure) -> dict[str, np.ndarray]:
 
 
 def test_money_with_one_evening_is_one_category_labelled_with_number_and_date(ledger: str) -> None:
-    frames = _frames(ledger, evening=1)
+    frames = frames_of(ledger, evening=1)
     axes = _draw("money", frames, "money-one-evening").axes[0]
     assert axes.get_xlim() == (-0.5, 0.5)
     day = frames.evenings.loc[1, "started_at"].strftime("%Y-%m-%d")
@@ -73,7 +65,7 @@ def test_money_with_one_evening_is_one_category_labelled_with_number_and_date(le
 
 
 def test_money_leaves_a_gap_for_an_absent_player_and_keeps_the_legend_off_the_data(ledger: str) -> None:
-    figure = _draw("money", _frames(ledger), "money-two-evenings")
+    figure = _draw("money", frames_of(ledger), "money-two-evenings")
     lines = _lines(figure)
     assert lines["Carla"][0] == pytest.approx(-1.0) and np.isnan(lines["Carla"][1])
     assert np.isnan(lines["Dario"][0]) and lines["Dario"][1] == pytest.approx(0.4)
@@ -86,7 +78,7 @@ def test_money_leaves_a_gap_for_an_absent_player_and_keeps_the_legend_off_the_da
 
 
 def test_thirds_bars_are_centred_on_whole_thirds(ledger: str) -> None:
-    axes = _draw("thirds", _frames(ledger), "thirds").axes[0]
+    axes = _draw("thirds", frames_of(ledger), "thirds").axes[0]
     bars = axes.patches
     centres = [bar.get_x() + bar.get_width() / 2 for bar in bars]
     assert centres == list(range(36))
@@ -95,7 +87,7 @@ def test_thirds_bars_are_centred_on_whole_thirds(ledger: str) -> None:
 
 
 def test_pairings_mask_the_diagonal(ledger: str) -> None:
-    axes = _draw("pairings", _frames(ledger), "pairings").axes[0]
+    axes = _draw("pairings", frames_of(ledger), "pairings").axes[0]
     image = axes.get_images()[0]
     grid = image.get_array()
     assert all(grid.mask[i, i] for i in range(grid.shape[0]))
@@ -106,13 +98,13 @@ def test_pairings_mask_the_diagonal(ledger: str) -> None:
 
 
 def test_running_marks_the_voided_deal(ledger: str) -> None:
-    axes = _draw("running", _frames(ledger, evening=1), "running").axes[0]
+    axes = _draw("running", frames_of(ledger, evening=1), "running").axes[0]
     assert [t.get_text() for t in axes.texts] == ["3 voided"]
     marks = [line for line in axes.get_lines() if line.get_linestyle() == ":"]
     assert [list(line.get_xdata()) for line in marks] == [[3, 3]]
 
 
 def test_contract_percentages_say_they_are_win_rates(ledger: str) -> None:
-    axes = _draw("contracts", _frames(ledger), "contracts").axes[0]
+    axes = _draw("contracts", frames_of(ledger), "contracts").axes[0]
     assert sorted(t.get_text() for t in axes.texts) == ["0% won", "100% won"]
     assert "win rate" in axes.get_title()

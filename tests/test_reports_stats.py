@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from reports_support import frames_of
 from sqlmodel import Session
 
 from ledger.clock import parse_date
@@ -40,7 +41,7 @@ from ledger.store.evenings import Table, start_evening
 from ledger.store.players import rename_player
 from reports import elo
 from reports.filters import Filters
-from reports.frames import Frames, load_frames
+from reports.frames import load_frames
 from reports.html import evening_report
 from reports.stats import statistics
 
@@ -83,18 +84,10 @@ def ledger(tmp_path_factory: pytest.TempPathFactory) -> str:
     return path
 
 
-def _frames(ledger: str, **filters: object) -> Frames:
-    engine = open_ledger(ledger)
-    try:
-        return load_frames(engine, Filters(**filters))  # type: ignore[arg-type]
-    finally:
-        engine.dispose()
-
-
 @cache
 def _stats(ledger: str, **filters: object) -> dict[str, dict[str, object]]:
     """Each section as {first column value: row}, or the one row for the summary."""
-    tables = statistics(_frames(ledger, **filters))
+    tables = statistics(frames_of(ledger, **filters))
     return {name: table.to_dict("records") for name, table in tables.items()}  # type: ignore[misc]
 
 
@@ -103,7 +96,7 @@ def _by(rows: list[dict[str, object]], *keys: str) -> dict[object, dict[str, obj
 
 
 def test_frames_hold_current_revisions_of_standing_deals_only(ledger: str) -> None:
-    frames = _frames(ledger, evening=1)
+    frames = frames_of(ledger, evening=1)
     deals = frames.deals
     assert list(deals["number"]) == [1, 2, 3, 4, 5, 7]
     assert deals.set_index("number").loc[7, "declarer_thirds"] == 20
@@ -119,7 +112,7 @@ def test_frames_hold_current_revisions_of_standing_deals_only(ledger: str) -> No
 
 
 def test_frames_follow_renames_and_seat_positions(ledger: str) -> None:
-    frames = _frames(ledger, evening=2)
+    frames = frames_of(ledger, evening=2)
     deals = frames.deals.set_index("number")
     assert deals.loc[3, "holder"] == "Davide"
     assert deals.loc[4, "declarer"] == "Davide"
@@ -234,7 +227,7 @@ def test_ratings_take_declared_deals_in_playing_order(ledger: str) -> None:
     ({"player": "davide"}, {2}),
 ])
 def test_filters_select_evenings(ledger: str, filters: dict[str, object], evenings: set[int]) -> None:
-    frames = _frames(ledger, **filters)
+    frames = frames_of(ledger, **filters)
     assert set(frames.deals["evening"]) == evenings
     assert set(frames.payouts["evening"]) == evenings
 
@@ -261,7 +254,7 @@ def test_empty_selection_gives_empty_tables(ledger: str) -> None:
 ])
 def test_filter_errors_name_the_value(ledger: str, filters: dict[str, object], message: str) -> None:
     with pytest.raises(LedgerError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        _frames(ledger, **filters)
+        frames_of(ledger, **filters)
 
 
 def test_parse_date() -> None:
