@@ -6,6 +6,7 @@ Most tests run the Typer app in-process through CliRunner against real SQLite fi
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -23,7 +24,7 @@ from typer.testing import CliRunner, Result
 
 from ledger.cli.main import app
 from ledger.store.engine import HEAD, open_ledger, schema_info, transaction
-from ledger.store.transfer import export_data
+from ledger.store.transfer import write_export
 
 CALABRESELLA = shutil.which("calabresella")
 runner = CliRunner()
@@ -62,7 +63,9 @@ def snapshot(db: str) -> tuple[dict[str, int], dict[str, Any]]:
     engine = open_ledger(db)
     try:
         with transaction(engine) as session:
-            data = export_data(session)
+            buffer = io.StringIO()
+            write_export(session, buffer)
+            data = json.loads(buffer.getvalue())
         with engine.connect() as connection:
             rows = {name: connection.execute(text(f"SELECT COUNT(*) FROM {name}")).scalar_one()
                     for name in ("player", "player_rename", "evening", "deal", "deal_revision", "payout")}

@@ -6,6 +6,7 @@ never lose an earlier revision; standings checked against numbers computed by ha
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from ledger.store.engine import ENV_VAR, HEAD, open_ledger, resolve_url, schema_
 from ledger.store.evenings import Table, close_evening, get_table, list_evenings, start_evening
 from ledger.store.players import add_player, find_player, get_player, list_players, rename_player
 from ledger.store.standings import standings
-from ledger.store.transfer import export_data
+from ledger.store.transfer import write_export
 
 TABLES = ("player", "player_rename", "evening", "seat", "deal", "deal_revision", "payout", "payment")
 ABC = ("Anna", "Bruno", "Carla")
@@ -66,7 +67,9 @@ def counts(engine: Engine) -> dict[str, int]:
 def snapshot(engine: Engine) -> tuple[dict[str, int], dict[str, Any]]:
     """Everything the ledger holds: row counts and the full export (every revision, every void)."""
     with transaction(engine) as session:
-        data = export_data(session)
+        buffer = io.StringIO()
+        write_export(session, buffer)
+        data = json.loads(buffer.getvalue())
     return counts(engine), data
 
 

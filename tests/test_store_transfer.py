@@ -7,6 +7,7 @@ a second import of the same evening and a tampered export are refused with nothi
 from __future__ import annotations
 
 import copy
+import io
 import json
 import sqlite3
 import uuid
@@ -25,7 +26,7 @@ from ledger.store.engine import HEAD, open_ledger, schema_info, transaction
 from ledger.store.evenings import get_table, start_evening
 from ledger.store.players import add_player
 from ledger.store.standings import standings
-from ledger.store.transfer import backup_sqlite, export_csv, export_data, import_data
+from ledger.store.transfer import backup_sqlite, import_data, write_csv, write_export
 
 TABLES = ("player", "player_rename", "evening", "seat", "deal", "deal_revision", "payout", "payment")
 EXAMPLE_FILES = ("three_friends.json", "four_players.json")
@@ -45,8 +46,10 @@ def counts(engine: Engine) -> dict[str, int]:
 
 def export(engine: Engine, evening: int | None = None) -> dict[str, Any]:
     """The ledger's JSON export as data."""
+    buffer = io.StringIO()
     with transaction(engine) as session:
-        return export_data(session, evening)
+        write_export(session, buffer, evening)
+    return json.loads(buffer.getvalue())
 
 
 def import_(engine: Engine, data: Any) -> list[int]:
@@ -135,7 +138,9 @@ def test_imported_standings_csv_and_history(engine: Engine) -> None:
         result = standings(session, table)
         views = list_deals(session, table)
         history = deal_history(session, table, 16)
-        lines = export_csv(session, 2).splitlines()
+        buffer = io.StringIO()
+        write_csv(session, buffer, 2)
+        lines = buffer.getvalue().splitlines()
     assert result.points == expected and sum(expected.values()) == 0
     assert result.cents == {p: v * 10 for p, v in expected.items()}
     assert result.closed

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import io
 import itertools
 import json
 from collections import Counter
@@ -108,15 +107,9 @@ def _payments(session: Session, evening: int | None) -> list[dict[str, Any]]:
              "voided_at": _iso(p.voided_at), "void_reason": p.void_reason} for p in session.exec(query).all()]
 
 
-def export_data(session: Session, evening: int | None = None) -> dict[str, Any]:
-    """The whole ledger (or one evening) as plain data, every revision and void included."""
-    return {"format": FORMAT, "version": VERSION,
-            "evenings": list(_evenings_data(session, evening)),
-            "payments": _payments(session, evening)}
-
-
 def write_export(session: Session, out: TextIO, evening: int | None = None) -> None:
-    """`export_data` written into `out` as JSON one evening at a time, each evening and payment on a line."""
+    """The whole ledger (or one evening), every revision and void, written into `out` as JSON one evening at a
+    time, each evening and payment on a line."""
     out.write(f'{{"format": "{FORMAT}", "version": {VERSION},\n "evenings": [')
     for index, data in enumerate(_evenings_data(session, evening)):
         out.write(("\n  " if index == 0 else ",\n  ") + json.dumps(data, ensure_ascii=False))
@@ -145,13 +138,6 @@ def write_csv(session: Session, out: TextIO, evening: int | None = None) -> None
                        "deal": view.number, "player": player, "role": view.roles[player], "points": points,
                        "money_cents": points * stake, "currency": currency}
                 writer.writerow({key: safe_cell(value) for key, value in row.items()})
-
-
-def export_csv(session: Session, evening: int | None = None) -> str:
-    """`write_csv` as a string."""
-    out = io.StringIO()
-    write_csv(session, out, evening)
-    return out.getvalue()
 
 
 def read_export(stream: BinaryIO) -> tuple[int, Iterator[tuple[str, Any]]]:
