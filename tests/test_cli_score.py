@@ -23,7 +23,7 @@ def command() -> list[str]:
     """The installed console script (next to this interpreter, else on PATH), or its entry point run by Python."""
     beside = Path(sys.executable).with_name("calabresella")
     script = str(beside) if beside.is_file() else shutil.which("calabresella")
-    return [script] if script else [sys.executable, "-c", "from ledger.cli.main import run; run()"]
+    return [script] if script else [sys.executable, "-c", "from ledger.cli import run; run()"]
 
 
 def check_example_json(example: Example, data: dict[str, object]) -> None:

@@ -7,7 +7,6 @@ import sys
 from typing import Annotated, Any
 
 import typer
-from typer import rich_utils
 from typer.core import TyperCommand, TyperGroup, TyperOption
 
 from ledger.errors import LedgerError
@@ -83,18 +82,39 @@ _HELP_ATTRIBUTES = ("help", "short_help", "epilog", "rich_help_panel")
 
 
 def localize(command: TyperCommand | TyperGroup) -> None:
-    """Translate the help texts of a command tree into the language in use, with the headings Typer draws.
+    """Translate the help texts of a command tree into the language in use.
 
     Typer builds the tree afresh from the English texts (docstrings, `help=`) for every run, and the language
     is chosen before the command line is parsed, so `--help` is read in the language in use.
     """
     translate_help(command)
+
+
+def _help_headings() -> None:
+    """Put the headings Typer draws around help into the language in use; run only when help is drawn, so that a
+    command that shows none never loads Typer's help renderer."""
+    from typer import rich_utils
+
     rich_utils.ARGUMENTS_PANEL_TITLE = _("Arguments")
     rich_utils.OPTIONS_PANEL_TITLE = _("Options")
     rich_utils.COMMANDS_PANEL_TITLE = _("Commands")
     rich_utils.DEFAULT_STRING = _("[default: {}]")
     rich_utils.ENVVAR_STRING = _("[env var: {}]")
     rich_utils.REQUIRED_LONG_STRING = _("[required]")
+
+
+def _with_help_headings(format_help: Any) -> Any:
+    """`format_help` that first translates the headings."""
+
+    def formatted(self: Any, ctx: Any, formatter: Any) -> Any:
+        _help_headings()
+        return format_help(self, ctx, formatter)
+
+    return formatted
+
+
+TyperCommand.format_help = _with_help_headings(TyperCommand.format_help)  # type: ignore[method-assign]
+TyperGroup.format_help = _with_help_headings(TyperGroup.format_help)  # type: ignore[method-assign]
 
 
 def translate_help(command: TyperCommand | TyperGroup) -> None:

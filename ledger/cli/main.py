@@ -102,8 +102,3 @@ def main(
 ) -> None:
     """Scorekeeping ledger for Calabresella."""
     ctx.obj = {"db": db}  # `lang` has been read before parsing, so that help texts too are translated
-
-
-def run() -> None:
-    """Console-script entry point."""
-    app()

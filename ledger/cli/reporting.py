@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ledger.cli import loaded
 from ledger.cli.app import JsonFlag, db_url, print_json
 from ledger.errors import LedgerError
 from ledger.fmt import format_cents
@@ -34,6 +35,7 @@ def _ledger(ctx: typer.Context) -> Iterator[Engine]:
     from ledger.store.engine import open_ledger
 
     engine = open_ledger(db_url(ctx))
+    loaded()
     try:
         yield engine
     finally:

@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from ledger.cli import loaded
 from ledger.cli.app import db_url
 from ledger.i18n import _
 
@@ -71,4 +72,5 @@ def serve(
     app = create_app(db_url(ctx), secret)
     write, look = links(host, port, secret)
     print_links(write, look, qr=host not in LOOPBACK)
+    loaded()
     uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from ledger.cli import loaded
 from ledger.cli.app import db_url
 
 if TYPE_CHECKING:
@@ -20,4 +21,5 @@ def open_ledger(ctx: typer.Context) -> Iterator[Ledger]:
     from ledger.service import Ledger
 
     with Ledger(db_url(ctx)) as ledger:
+        loaded()
         yield ledger
