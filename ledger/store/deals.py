@@ -10,10 +10,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any
+from functools import cache
+from typing import Any, NamedTuple
 
-from sqlalchemy import func, insert
+from sqlalchemy import Row, bindparam, func, insert, update
+from sqlalchemy import Table as Rows
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from ledger.errors import LedgerError, UndoRefused
@@ -26,7 +29,7 @@ from ledger.rules.numbers import storable
 from ledger.rules.scoring import DealResult, score
 from ledger.rules.seats import resolve_player, seat_after
 from ledger.store.evenings import Table, lock
-from ledger.store.models import Deal, DealRevision, Payout, ident, utcnow
+from ledger.store.models import Deal, DealRevision, Evening, Payout, utcnow
 from ledger.summary import brief
 from ledger.values import DealView, Recorded
 
@@ -34,6 +37,19 @@ CURRENT = col(DealRevision.superseded_at).is_(None)
 STANDING = col(Deal.voided_at).is_(None)
 PAYOUT_COLUMNS: tuple[Any, ...] = (Payout.revision_id, Payout.player_id, Payout.position, Payout.role, Payout.points)
 """What a view of a deal reads of its payouts."""
+DEALS: Rows = Deal.__table__  # type: ignore[attr-defined]
+REVISIONS: Rows = DealRevision.__table__  # type: ignore[attr-defined]
+PAYOUTS: Rows = Payout.__table__  # type: ignore[attr-defined]
+EVENINGS: Rows = Evening.__table__  # type: ignore[attr-defined]
+
+
+class PayoutRow(NamedTuple):
+    """A payout just written, shaped as one read back."""
+
+    player_id: int
+    position: int
+    role: str
+    points: int
 
 
 def facts_of(table: Table, row: DealRevision) -> DealFacts:
@@ -98,15 +114,37 @@ def _current(session: Session, deal: Deal) -> DealRevision:
     return session.exec(select(DealRevision).where(DealRevision.deal_id == deal.id, CURRENT)).one()
 
 
-def next_dealer(session: Session, table: Table) -> str:
-    """The seat after the dealer of the last deal that stands (passed ones included)."""
-    last = session.exec(
-        select(DealRevision.dealer_id).join(Deal, col(Deal.id) == DealRevision.deal_id)
-        .where(Deal.evening_id == table.number, STANDING, CURRENT).order_by(col(Deal.number).desc()).limit(1)
-    ).first()
+@cache
+def _last_dealer() -> Any:
+    """The dealer of the evening's last deal that stands (passed ones included), as a scalar subquery."""
+    return (select(DealRevision.dealer_id).join(Deal, col(Deal.id) == DealRevision.deal_id)
+            .where(Deal.evening_id == bindparam("evening"), STANDING, CURRENT)
+            .order_by(col(Deal.number).desc()).limit(1).scalar_subquery())
+
+
+@cache
+def _next_deal_query() -> Any:
+    """The evening's highest deal number and its last standing deal's dealer."""
+    highest = select(func.max(Deal.number)).where(Deal.evening_id == bindparam("evening")).scalar_subquery()
+    return select(highest, _last_dealer())
+
+
+def _dealer_after(table: Table, last: int | None) -> str:
+    """The seat after the last deal's dealer; the first dealer when there is no deal yet."""
     if last is None:
         return table.names[table.evening.first_dealer_id]
     return seat_after(table.players, table.names[last])
+
+
+def next_dealer(session: Session, table: Table) -> str:
+    """The seat after the dealer of the last deal that stands (passed ones included)."""
+    return _dealer_after(table, session.execute(_next_deal_query(), {"evening": table.number}).one()[1])
+
+
+def _next_deal(session: Session, table: Table) -> tuple[int, str]:
+    """The next deal's number and its dealer by the turn, in one statement."""
+    number, last = session.execute(_next_deal_query(), {"evening": table.number}).one()
+    return (number or 0) + 1, _dealer_after(table, last)
 
 
 def _passed_before(session: Session, table: Table, number: int) -> int:
@@ -124,15 +162,19 @@ def _passed_before(session: Session, table: Table, number: int) -> int:
     return count
 
 
+@cache
+def _totals_query() -> Any:
+    """Game points per player id over an evening's deals that stand."""
+    return (select(Payout.player_id, func.sum(Payout.points))
+            .join(DealRevision, col(DealRevision.id) == Payout.revision_id)
+            .join(Deal, col(Deal.id) == DealRevision.deal_id)
+            .where(Deal.evening_id == bindparam("evening"), STANDING, CURRENT)
+            .group_by(col(Payout.player_id)))
+
+
 def totals(session: Session, table: Table) -> dict[str, int]:
     """Game points per seated player over the deals that stand."""
-    sums = dict(session.exec(
-        select(Payout.player_id, func.sum(Payout.points))
-        .join(DealRevision, col(DealRevision.id) == Payout.revision_id)
-        .join(Deal, col(Deal.id) == DealRevision.deal_id)
-        .where(Deal.evening_id == table.number, STANDING, CURRENT)
-        .group_by(col(Payout.player_id))
-    ).all())
+    sums: dict[int, int] = dict(session.execute(_totals_query(), {"evening": table.number}).all())
     return {name: int(sums.get(pid, 0)) for name, pid in table.ids.items()}
 
 
@@ -162,16 +204,15 @@ def payout_values(table: Table, result: DealResult) -> list[dict[str, Any]]:
              "points": result.payouts[player]} for position, player in enumerate(table.players)]
 
 
-def write_revision(session: Session, table: Table, deal: Deal, number: int, facts: DealFacts, result: DealResult,
-                   reason: str | None) -> DealRevision:
-    """Store one revision's facts, its result and every seat's payout."""
-    revision = DealRevision(deal_id=ident(deal), revision=number, reason=reason,
-                            **revision_values(table, facts, result))
-    session.add(revision)
-    session.flush()
-    session.execute(insert(Payout.__table__),  # type: ignore[attr-defined]
-                    [{"revision_id": revision.id, **values} for values in payout_values(table, result)])
-    return revision
+def write_revision(session: Session, table: Table, deal_id: int, number: int, facts: DealFacts, result: DealResult,
+                   reason: str | None) -> tuple[Row[Any], list[PayoutRow]]:
+    """Store one revision's facts, its result and every seat's payout; the revision's row and its payouts."""
+    row = session.execute(_inserting(REVISIONS), {
+        "deal_id": deal_id, "revision": number, "reason": reason, "recorded_at": utcnow(),
+        **revision_values(table, facts, result)}).one()
+    payouts = [PayoutRow(**values) for values in payout_values(table, result)]
+    session.execute(insert(PAYOUTS), [{"revision_id": row.id, **p._asdict()} for p in payouts])
+    return row, payouts
 
 
 def _role(result: DealResult, player: str) -> str:
@@ -186,13 +227,24 @@ def _role(result: DealResult, player: str) -> str:
     return "opponent" if player in result.opponents else "out"
 
 
+@cache
+def _inserting(rows: Rows) -> Any:
+    """An insert of one row that returns it whole."""
+    return insert(rows).returning(*rows.c)
+
+
+@cache
+def _bumping() -> Any:
+    """One more change to an evening, returning its count."""
+    return (update(EVENINGS).where(EVENINGS.c.id == bindparam("evening"))
+            .values(revision=EVENINGS.c.revision + 1).returning(EVENINGS.c.revision))
+
+
 def _bump(session: Session, table: Table) -> int:
     """Count one more change to the evening (its row is locked by the caller since the start)."""
-    evening = table.evening
-    evening.revision += 1
-    session.add(evening)
-    session.flush()
-    return evening.revision
+    counter: int = session.execute(_bumping(), {"evening": table.number}).scalar_one()
+    set_committed_value(table.evening, "revision", counter)
+    return counter
 
 
 def _with_pot(session: Session, table: Table, typed: DealInput, number: int) -> DealInput:
@@ -217,23 +269,21 @@ def _reflow_pot(session: Session, table: Table, changed: int) -> None:
         streak = 0
 
 
-def _supersede(session: Session, table: Table, deal: Deal, old: DealRevision, facts: DealFacts,
-               reason: str) -> tuple[DealRevision, DealResult]:
+def _supersede(session: Session, table: Table, deal: Any, old: DealRevision, facts: DealFacts,
+               reason: str) -> tuple[Row[Any], list[PayoutRow], DealResult]:
     """Score the new facts, then mark the old revision superseded and write the new one."""
     result = score(facts, table.profile)
     old.superseded_at = utcnow()
     session.add(old)
     session.flush()
-    return write_revision(session, table, deal, old.revision + 1, facts, result, reason), result
+    return *write_revision(session, table, deal.id, old.revision + 1, facts, result, reason), result
 
 
-def _recorded(session: Session, table: Table, deal: Deal, row: DealRevision, result: DealResult | None,
-              counter: int, duplicate: bool = False, dealer_next: str | None = None) -> Recorded:
-    """What a write did; payouts just written come from `result` and are not read back."""
-    if result is None:
-        view = _views(session, table, [(deal, row)])[0]
-    else:
-        view = _view(table, deal, row, [Payout(**values) for values in payout_values(table, result)])
+def _recorded(session: Session, table: Table, deal: Any, row: Any, result: DealResult | None, counter: int, *,
+              payouts: list[PayoutRow] | None = None, duplicate: bool = False,
+              dealer_next: str | None = None) -> Recorded:
+    """What a write did; payouts just written are passed in, not read back."""
+    view = _views(session, table, [(deal, row)])[0] if payouts is None else _view(table, deal, row, payouts)
     return Recorded(evening=table.number, profile=table.profile, deal=view, result=result,
                     totals=totals(session, table), evening_revision=counter,
                     next_dealer=dealer_next or next_dealer(session, table),
@@ -253,21 +303,20 @@ def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str
                     key=key, number=existing.number, evening_id=existing.evening_id))
             current = _current(session, existing)
             _same_deal(table, existing, current, typed, dealer, key)
-            return _recorded(session, table, existing, current, None, evening.revision, True)
-    dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else next_dealer(session, table)
-    number = (session.exec(select(func.max(Deal.number)).where(Deal.evening_id == table.number)).one() or 0) + 1
+            return _recorded(session, table, existing, current, None, evening.revision, duplicate=True)
+    number, by_turn = _next_deal(session, table)
+    dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else by_turn
     facts = build_facts(_with_pot(session, table, typed, number), table.profile, table.players, dealt_by)
     result = score(facts, table.profile)
-    deal = Deal(evening_id=table.number, number=number, key=key)
-    session.add(deal)
     try:
-        session.flush()
+        deal = session.execute(_inserting(DEALS), {
+            "evening_id": table.number, "number": number, "key": key, "created_at": utcnow()}).one()
     except IntegrityError:
         raise LedgerError(_("--key {key!r} was taken by another deal recorded at the same moment; nothing written: "
                             "look at `calabresella deals`").format(
             key=key)) from None
-    revision = write_revision(session, table, deal, 1, facts, result, None)
-    return _recorded(session, table, deal, revision, result, _bump(session, table),
+    row, payouts = write_revision(session, table, deal.id, 1, facts, result, None)
+    return _recorded(session, table, deal, row, result, _bump(session, table), payouts=payouts,
                      dealer_next=seat_after(table.players, dealt_by))
 
 
@@ -334,9 +383,9 @@ def amend_deal(session: Session, table: Table, number: int, changes: DealInput, 
         typed = _with_pot(session, table, replace(typed, passed_before=0), number)
     dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else stored.dealer
     facts = build_facts(typed, table.profile, table.players, dealt_by)
-    revision, result = _supersede(session, table, deal, old, facts, why)
+    row, payouts, result = _supersede(session, table, deal, old, facts, why)
     _reflow_pot(session, table, number)
-    return _recorded(session, table, deal, revision, result, _bump(session, table))
+    return _recorded(session, table, deal, row, result, _bump(session, table), payouts=payouts)
 
 
 def void_deal(session: Session, table: Table, number: int, reason: str | None) -> Recorded:

@@ -6,10 +6,10 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from functools import cached_property
-from typing import cast
+from functools import cache, cached_property
+from typing import Any, cast
 
-from sqlalchemy import func, insert
+from sqlalchemy import bindparam, func, insert
 from sqlmodel import Session, col, select
 
 from ledger.errors import LedgerError
@@ -106,27 +106,40 @@ def table_of(session: Session, evening: Evening) -> Table:
     return Table(evening, tuple(name for name, _ in rows), {name: cast(int, pid) for name, pid in rows})
 
 
+@cache
+def _table_query(latest_open: bool) -> Any:
+    """An evening (the `evening` given, or the most recent open one) with its seated players in turn order."""
+    wanted = (select(func.max(Evening.id)).where(col(Evening.closed_at).is_(None)).scalar_subquery()
+              if latest_open else bindparam("evening"))
+    return (select(Evening, Player.name, Player.id).join(Seat, col(Seat.evening_id) == Evening.id)
+            .join(Player, col(Player.id) == Seat.player_id).where(Evening.id == wanted).order_by(col(Seat.position)))
+
+
 def get_table(session: Session, number: int | None = None, *, open_only: bool = False) -> Table:
-    """Evening `number`, or the most recent open evening when no number is given."""
-    if number is None:
-        evening = session.exec(select(Evening).where(Evening.closed_at.is_(None))  # type: ignore[union-attr]
-                               .order_by(Evening.id.desc())).first()  # type: ignore[union-attr]
-        if evening is None:
-            raise LedgerError(_("no open evening: {start_hint}").format(start_hint=_(START_HINT)))
-    else:
-        evening = session.get(Evening, number) if storable(number) else None
-        if evening is None:
-            last = session.exec(select(func.max(Evening.id))).one()
-            raise LedgerError(_("evening {number} does not exist (evenings are 1 to {last})").format(
-                number=number, last=last or 0))
+    """Evening `number`, or the most recent open evening when no number is given: one statement."""
+    rows = (session.execute(_table_query(number is None), {"evening": number}).all()
+            if number is None or storable(number) else [])
+    if not rows and number is None:
+        raise LedgerError(_("no open evening: {start_hint}").format(start_hint=_(START_HINT)))
+    if not rows:
+        last = session.exec(select(func.max(Evening.id))).one()
+        raise LedgerError(_("evening {number} does not exist (evenings are 1 to {last})").format(
+            number=number, last=last or 0))
+    evening = rows[0][0]
     if open_only and evening.closed_at is not None:
         raise LedgerError(_("evening {number} is closed: {start_hint}, or give --evening N of an open one").format(
             number=evening.id, start_hint=_(START_HINT)))
-    return table_of(session, evening)
+    return Table(evening, tuple(name for _, name, _ in rows), {name: pid for _, name, pid in rows})
 
 
 def lock(session: Session, table: Table) -> Evening:
-    """Hold the evening's row until commit (PostgreSQL), so concurrent writers number deals one by one."""
+    """Hold the evening's row until commit, so concurrent writers number deals one by one, and read it afresh.
+
+    On SQLite the transaction began IMMEDIATE, holding the whole ledger since before the evening was read,
+    so the row in hand is current already.
+    """
+    if session.get_bind().dialect.name == "sqlite":
+        return table.evening
     return session.exec(select(Evening).where(Evening.id == table.number).with_for_update()
                         .execution_options(populate_existing=True)).one()
 
