@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Protocol
 
 import typer
+from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ledger.cli.app import database_refusal
@@ -166,11 +167,15 @@ class Play:
 
     def status(self) -> None:
         """Who deals next and who speaks first."""
+        console.print(self.turn())
+
+    def turn(self) -> Text:
+        """`Next deal: Anna deals, Bruno speaks first.`"""
         facts = DealFacts(players=self.players, dealer=self.dealer)
         out = facts.sitting_out(self.profile)
         deals = (_("{dealer} deals and sits out") if out else _("{dealer} deals")).format(dealer=self.dealer)
-        console.print(_("Next deal: {deals}, {speaker} speaks first.").format(
-            deals=deals, speaker=facts.active(self.profile)[0]), markup=False)
+        return Text(_("Next deal: {deals}, {speaker} speaks first.").format(
+            deals=deals, speaker=facts.active(self.profile)[0]))
 
     def deal(self, line: str) -> None:
         """Record a deal typed in the quick syntax, asking for what it lacks."""
@@ -249,13 +254,12 @@ class Play:
         deal = done.deal
         title = deal_title(deal, verb)
         if done.result is None:
-            console.print(Text(_("{title} ({void_reason}). Totals: {totals_line}").format(
-                title=title, void_reason=deal.void_reason, totals_line=totals_line(done.totals)), style="bold"))
+            shown: list[RenderableType] = [Text(_("{title} ({void_reason}). Totals: {totals_line}").format(
+                title=title, void_reason=deal.void_reason, totals_line=totals_line(done.totals)), style="bold")]
         else:
-            console.print(Text(f"{title} · {headline(done.result, self.profile)}", style="bold"))
-            console.print(deal_table(done.result, deal.dealer, done.totals))
-            console.print(done.result.explanation, markup=False)
-        self.status()
+            shown = [Text(f"{title} · {headline(done.result, self.profile)}", style="bold"),
+                     deal_table(done.result, deal.dealer, done.totals), Text(done.result.explanation)]
+        console.print(Group(*shown, self.turn()))
 
     def amend(self, rest: str) -> None:
         """`amend N FACTS [reason=WHY]`: a new revision of deal N with the facts given changed."""

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 if TYPE_CHECKING:
     from ledger.values import DealView, Settlement
@@ -49,7 +50,7 @@ def deal_table(result: DealResult, dealer: str, totals: Mapping[str, int] | None
         row = [player, role(result, player, dealer), signed(points)]
         if totals is not None:
             row.append(signed(totals.get(player, 0)))
-        table.add_row(*row)
+        table.add_row(*map(Text, row))
     return table
 
 
