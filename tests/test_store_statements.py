@@ -1,4 +1,5 @@
-"""Reads are set-based: each read runs as many statements for an evening of 100 deals as for one of 10."""
+"""Reads are set-based: each read runs as many statements, with as many parameters, for an evening of 100 deals as
+for one of 10; recording a deal runs a fixed handful of statements."""
 
 from __future__ import annotations
 
@@ -26,11 +27,13 @@ READS: dict[str, Callable[[Ledger, int], Any]] = {
 
 @contextmanager
 def counted(ledger: Ledger) -> Iterator[list[str]]:
-    """Every statement the ledger's engine sends while the block runs."""
+    """Every statement the ledger's engine sends while the block runs, each with its number of parameters
+    (`n SELECT ...`; executemany counts the parameters of one row)."""
     statements: list[str] = []
 
-    def count(_conn: object, _cursor: object, statement: str, *_: object) -> None:
-        statements.append(statement)
+    def count(_conn: object, _cursor: object, statement: str, parameters: Any, *_: object) -> None:
+        one = parameters[0] if isinstance(parameters, list) and parameters else parameters
+        statements.append(f"{len(one or ())} {statement}")
 
     event.listen(ledger.engine, "before_cursor_execute", count)
     try:
@@ -72,6 +75,18 @@ def test_a_read_runs_as_many_statements_for_100_deals_as_for_10(read: str, db_ur
         READS[read](ledger, large)
     assert len(many) == len(few), many
     assert len(few) <= 12, few
+    assert [s.split(" ", 1)[0] for s in many] == [s.split(" ", 1)[0] for s in few], many
+
+
+@pytest.mark.parametrize("deals", [0, 30])
+def test_recording_a_deal_runs_eight_statements_at_most(deals: int, db_url: str) -> None:
+    with Ledger(db_url) as ledger:
+        evening = ledger.start_evening(["Anna", "Bruno", "Carla"]).number
+        for index in range(deals):
+            ledger.record(LINES[index % len(LINES)], evening=evening)
+        with counted(ledger) as statements:
+            ledger.record("bruno solo 22", evening=evening)
+        assert len(statements) <= 8, statements
 
 
 def test_opening_a_ledger_checks_its_schema_with_one_query(sqlite_url: str) -> None:

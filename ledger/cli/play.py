@@ -12,6 +12,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Protocol
 
@@ -121,13 +122,13 @@ class Play:
     seen: int
     dealer: str
 
-    @property
+    @cached_property
     def contract_words(self) -> list[str]:
         """The profile's contracts, low to high (cavendish's one bid is `play`), then the aggravations it has."""
         words = [self.profile.word(c) for c in self.profile.bids]
         return words + (list(AGGRAVATIONS) if self.profile.aggravations else [])
 
-    @property
+    @cached_property
     def words(self) -> list[str]:
         """What the main prompt completes: names, words, keys and commands."""
         keys = [f"{key}=" for key in KEYS.prefixed]

@@ -96,6 +96,16 @@ def _payouts(session: Session, revision_ids: list[int]) -> dict[int, list[Any]]:
     return by_revision
 
 
+def _evening_payouts(session: Session, numbers: list[int], *, current_only: bool) -> dict[int, list[Any]]:
+    """The payouts of the evenings' revisions (only the current ones, if asked) by revision: one statement."""
+    query = (select(*PAYOUT_COLUMNS).join(DealRevision, col(DealRevision.id) == Payout.revision_id)
+             .join(Deal, col(Deal.id) == DealRevision.deal_id).where(col(Deal.evening_id).in_(numbers)))
+    by_revision: defaultdict[int, list[Any]] = defaultdict(list)
+    for payout in session.exec(query.where(CURRENT) if current_only else query).all():
+        by_revision[payout.revision_id].append(payout)
+    return by_revision
+
+
 def _views(session: Session, table: Table, pairs: list[tuple[Deal, DealRevision]]) -> list[DealView]:
     payouts = _payouts(session, [row.id for _, row in pairs if row.id is not None])
     return [_view(table, deal, row, payouts[row.id or 0]) for deal, row in pairs]
@@ -413,8 +423,9 @@ def undo_last(session: Session, table: Table, *, seen_revision: int | None = Non
 
 
 def list_deals(session: Session, table: Table) -> list[DealView]:
-    """Every deal of the evening with its current revision, voided ones included (marked)."""
-    return _views(session, table, _current_rows(session, table))
+    """Every deal of the evening with its current revision, voided ones included (marked): two statements."""
+    payouts = _evening_payouts(session, [table.number], current_only=True)
+    return [_view(table, deal, row, payouts[row.id or 0]) for deal, row in _current_rows(session, table)]
 
 
 def deal_history(session: Session, table: Table, number: int) -> list[DealView]:
@@ -454,11 +465,7 @@ def evenings_history(session: Session, tables: list[Table]) -> list[list[tuple[D
     by_deal: defaultdict[int, list[Any]] = defaultdict(list)
     for row in rows:
         by_deal[row.deal_id].append(row)
-    payouts: defaultdict[int, list[Any]] = defaultdict(list)
-    for payout in session.exec(select(*PAYOUT_COLUMNS).join(DealRevision, col(DealRevision.id) == Payout.revision_id)
-                               .join(Deal, col(Deal.id) == DealRevision.deal_id)
-                               .where(col(Deal.evening_id).in_(numbers))).all():
-        payouts[payout.revision_id].append(payout)
+    payouts = _evening_payouts(session, numbers, current_only=False)
     by_evening: defaultdict[int, list[Any]] = defaultdict(list)
     for deal in deals:
         by_evening[deal.evening_id].append(deal)
