@@ -41,3 +41,27 @@ def test_help_lists_every_registered_command() -> None:
     result = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0
     assert all(f" {name} " in result.output for name in COMMANDS)
+
+
+def test_the_collector_is_paused_while_a_command_loads_and_runs_again_once_its_ledger_is_open(tmp_path: Path) -> None:
+    probe = ("import gc, json, sys\n"
+             "from ledger import cli, service\n"
+             "seen = {}\n"
+             "opening, listing = service.Ledger.__init__, service.Ledger.evenings\n"
+             "def opened(self, *args):\n"
+             "    seen['while loading'] = gc.isenabled()\n"
+             "    opening(self, *args)\n"
+             "def evenings(self):\n"
+             "    seen['at work'] = gc.isenabled()\n"
+             "    return listing(self)\n"
+             "service.Ledger.__init__, service.Ledger.evenings = opened, evenings\n"
+             f"sys.argv = ['calabresella', '--db', {str(tmp_path / 'ledger.sqlite3')!r}, 'evening', 'list']\n"
+             "try:\n"
+             "    cli.run()\n"
+             "except SystemExit:\n"
+             "    pass\n"
+             "seen['after'] = gc.isenabled()\n"
+             "print(json.dumps(seen))\n")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == {"while loading": False, "at work": True,
+                                                                 "after": True}
