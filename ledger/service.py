@@ -48,9 +48,9 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 IMPORT_BATCH_SECONDS = 0.75
 """An import commits at least this often, so a scorekeeper recording meanwhile waits a moment, not the import."""
-IMPORT_PAUSE_SECONDS = 0.11
-"""On SQLite an import rests this long between batches: longer than a waiting writer's longest poll (100 ms), so
-it takes the lock in between instead of being overtaken batch after batch."""
+IMPORT_PAUSE_SECONDS = 0.02
+"""On SQLite an import rests this long between batches: several times a waiting writer's poll for the lock
+(`LOCK_POLL_SECONDS`), so it takes the lock in between instead of being overtaken batch after batch."""
 Deal = DealInput | str
 """A deal as the facts typed (`DealInput`) or as one line of the quick syntax (`"bruno solo 22"`)."""
 
