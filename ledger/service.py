@@ -348,16 +348,14 @@ class Ledger:
 
 def _json_errors(path: Path, read: Callable[[], T]) -> T:
     """Run `read`, turning a JSON syntax error of the file into a one-line `LedgerError`."""
-    from ijson import JSONError
-
     from ledger.errors import LedgerError
     from ledger.i18n import _
+    from ledger.store.transfer import NotJson
 
     try:
         return read()
-    except JSONError as error:
-        reason = str(error).replace("\\n", "\n").removeprefix("b'").splitlines()[0]
-        raise LedgerError(_("{path}: not a JSON export ({reason})").format(path=path, reason=reason)) from None
+    except NotJson as error:
+        raise LedgerError(_("{path}: not a JSON export ({reason})").format(path=path, reason=error)) from None
     except UnicodeDecodeError as error:
         raise LedgerError(_("{path}: not a JSON export ({reason})").format(path=path, reason=error)) from None
 

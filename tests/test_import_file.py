@@ -14,6 +14,7 @@ from sqlalchemy import text
 from typer.testing import CliRunner
 
 import ledger.service
+import ledger.store.transfer
 from ledger import Ledger
 from ledger.cli.main import app
 from ledger.errors import LedgerError
@@ -44,11 +45,19 @@ def evenings_in_a_row(count: int) -> dict[str, Any]:
     return data
 
 
-def test_a_streamed_import_gives_the_same_ledger_as_the_file(sqlite_url: str) -> None:
-    with Ledger(sqlite_url) as ledger:
-        summary = ledger.import_file(EXAMPLES / "three_friends.json")
+@pytest.mark.parametrize("read", [1 << 20, 7, 1000])
+def test_a_streamed_import_gives_the_same_ledger_as_the_file(read: int, sqlite_url: str, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Also when the file is read a few bytes at a time, so that values (and UTF-8 characters) are cut."""
+    monkeypatch.setattr(ledger.store.transfer, "READ_CHARS", read)
+    data = example()
+    data["evenings"][0]["note"] = "caffè ☕ " * 50
+    source = tmp_path / "pretty.json"
+    source.write_text(json.dumps(data, indent=3, ensure_ascii=False), encoding="utf-8")
+    with Ledger(sqlite_url) as opened:
+        summary = opened.import_file(source)
         assert (summary.evenings, summary.deals, summary.skipped) == ((1,), 30, ())
-        assert json.loads(ledger.export()) == example()
+        assert json.loads(opened.export()) == data
 
 
 def test_an_interrupted_import_says_what_went_in_and_resumes(sqlite_url: str, tmp_path: Path,
@@ -134,9 +143,16 @@ def test_a_hostile_file_is_one_line_exit_2_and_nothing_written(case: str, sqlite
 @pytest.mark.parametrize(("text_", "message"), [
     ('{"format": "calabresella-ledger", "version": 2, "evenings": [' + "[" * 100_000 + "]" * 100_000 + "]}",
      "nested deeper than"),
-    ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"stake_cents": 1' + "0" * 40 + "}]}",
-     "not a JSON export (parse error: integer overflow"),
+    ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"stake_cents": 1' + "0" * 5000 + "}]}",
+     "not a JSON export (Exceeds the limit"),
+    ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"stake_cents": NaN}]}',
+     "not a JSON export (NaN is not JSON at character "),
     ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"number": 1,', "not a JSON export"),
+    ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"number": 1 "deals": []}]}',
+     "not a JSON export (Expecting ',' delimiter at character 74)"),
+    ('{"format": "calabresella-ledger" "version": 2}', "not a JSON export (Expecting ',' delimiter at character 33)"),
+    ('{"format" "calabresella-ledger"}', "not a JSON export (Expecting ':' delimiter at character 10)"),
+    ('{"format": "calabresella-ledger", 2: 2}', "not a JSON export (Expecting property name"),
     ('{"evenings": [{}], "format": "calabresella-ledger", "version": 2}', "before its evenings"),
     ("[1, 2]", "not a calabresella-ledger export"),
 ])

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
 import itertools
 import json
+import re
 from collections import Counter
 from collections.abc import Iterator
 from datetime import datetime
@@ -41,7 +43,11 @@ READS = (1, 2)
 STREAMED = ("evenings", "payments")
 """The top-level arrays read one item at a time."""
 MAX_DEPTH = 12
-"""No export nests deeper (evenings, deals, revisions, facts, auction, call)."""
+"""No export nests deeper (evenings, deals, revisions, facts, auction, call); the reader refuses far deeper."""
+READ_CHARS = 1 << 20
+"""Characters an import reads at a time (more for a value that is larger)."""
+CUT_MARGIN = 32
+"""A parse error this close to the end of the text read so far may come from a value cut there."""
 CHUNK = 200
 """Evenings an export reads together."""
 KNOWN_RESULTS = 20_000
@@ -142,9 +148,7 @@ def write_csv(session: Session, out: TextIO, evening: int | None = None) -> None
 
 def read_export(stream: BinaryIO) -> tuple[int, Iterator[tuple[str, Any]]]:
     """The export's version, then its evenings and payments one at a time (`("evenings", item)`), streamed."""
-    import ijson
-
-    values = _top_level(ijson.basic_parse(stream, use_float=True))
+    values = _top_level(_JsonText(stream))
     header: dict[str, Any] = {}
     for key, value in values:
         if key in STREAMED:
@@ -172,62 +176,116 @@ def check_header(header: Any) -> int:
     return version
 
 
-def _top_level(events: Iterator[tuple[str, Any]]) -> Iterator[tuple[str, Any]]:
+def _top_level(text: _JsonText) -> Iterator[tuple[str, Any]]:
     """`(key, value)` for each top-level field; the arrays in `STREAMED` as one pair per item."""
-    if next(events, (None, None))[0] != "start_map":
+    if text.next_char() != "{":
         raise LedgerError(_("not a {format} export (the JSON is not an object)").format(format=FORMAT))
-    for event, key in events:
-        if event == "end_map":
-            return
-        event, value = next(events)
-        if key in STREAMED and event == "start_array":
-            yield from ((key, item) for item in _array(events, 2))
+    text.take("{")
+    while text.next_char() != "}":
+        if text.next_char() != '"':
+            raise NotJson(text.where("Expecting property name enclosed in double quotes"))
+        key = text.value()
+        text.expect(":")
+        if key in STREAMED and text.next_char() == "[":
+            yield from ((key, item) for item in _items(text))
         else:
-            yield key, _value(event, value, events, 1)
+            yield key, text.value()
+        if text.next_char() != "}":
+            text.expect(",")
 
 
-def _array(events: Iterator[tuple[str, Any]], depth: int) -> Iterator[Any]:
-    for event, value in events:
-        if event == "end_array":
+def _items(text: _JsonText) -> Iterator[Any]:
+    """The values of the array at the reading position, one at a time."""
+    text.take("[")
+    if text.next_char() == "]":
+        text.take("]")
+        return
+    while True:
+        yield text.value()
+        if text.next_char() == "]":
+            text.take("]")
             return
-        yield _value(event, value, events, depth)
+        text.expect(",")
 
 
-def _value(event: str, value: Any, events: Iterator[tuple[str, Any]], depth: int) -> Any:
-    """One JSON value built from its parse events, refusing nesting deeper than any export has.
+class NotJson(ValueError):
+    """The file is not JSON; the reason and where."""
 
-    Built in one loop with a stack of the open containers (each put into its parent as it opens), not by
-    recursion, so a hostile file costs no Python stack and a valid one few calls per event."""
-    if event != "start_map" and event != "start_array":
-        return value
-    if depth > MAX_DEPTH:
-        raise LedgerError(_("not a valid export: nested deeper than {depth} levels").format(depth=MAX_DEPTH))
-    top: Any = {} if event == "start_map" else []
-    current, key = top, None
-    stack: list[tuple[Any, Any]] = []
-    for event, value in events:
-        if event == "map_key":
-            key = value
-        elif event == "end_map" or event == "end_array":
-            if not stack:
-                return top
-            current, key = stack.pop()
-        elif event == "start_map" or event == "start_array":
-            if depth + len(stack) + 1 > MAX_DEPTH:
+
+class _JsonText:
+    """A JSON text read from a binary stream a chunk at a time, each value decoded whole by the json module.
+
+    A value cut by the end of the text read so far fails to decode (or ends exactly there) and is decoded again
+    once more is read, each read as large as the text held, so a large value costs no more than twice its size.
+    Nesting past the json module's recursion guard (hundreds of levels; no export nests deeper than
+    `MAX_DEPTH`) is refused."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self.stream = stream
+        self.decode = codecs.getincrementaldecoder("utf-8")().decode
+        self.decoder = json.JSONDecoder(parse_constant=_no_constant)
+        self.text, self.pos, self.offset, self.ended = "", 0, 0, False
+
+    def _read(self, size: int = 0) -> None:
+        """Read `READ_CHARS` or `size` more bytes (fewer at the end of the stream), dropping what was taken."""
+        chunk = self.stream.read(max(size, READ_CHARS))
+        self.offset += self.pos
+        self.text = self.text[self.pos:] + self.decode(chunk, final=not chunk)
+        self.pos, self.ended = 0, not chunk
+
+    def next_char(self) -> str:
+        """The next character that is not white space ("" at the end), not taken."""
+        while True:
+            match = _SPACE.match(self.text, self.pos)
+            self.pos = match.end() if match else self.pos
+            if self.pos < len(self.text) or self.ended:
+                return self.text[self.pos:self.pos + 1]
+            self._read()
+
+    def take(self, char: str) -> None:
+        """Take the next character, which `next_char` returned."""
+        self.pos += len(char)
+
+    def expect(self, char: str) -> None:
+        """Take `char`, which must come next."""
+        if self.next_char() != char:
+            raise NotJson(self.where(f"Expecting {char!r} delimiter"))
+        self.take(char)
+
+    def value(self) -> Any:
+        """The JSON value at the reading position, taken."""
+        self.next_char()
+        while True:
+            try:
+                value, end = self.decoder.raw_decode(self.text, self.pos)
+            except json.JSONDecodeError as error:
+                if self.ended or not self._cut(error):
+                    raise NotJson(self.where(error.msg, error.pos)) from None
+            except RecursionError:
                 raise LedgerError(_("not a valid export: nested deeper than {depth} levels").format(
-                    depth=MAX_DEPTH))
-            opened: Any = {} if event == "start_map" else []
-            if type(current) is dict:
-                current[key] = opened
+                    depth=MAX_DEPTH)) from None
+            except ValueError as error:
+                raise NotJson(self.where(str(error))) from None
             else:
-                current.append(opened)
-            stack.append((current, key))
-            current = opened
-        elif type(current) is dict:
-            current[key] = value
-        else:
-            current.append(value)
-    return top
+                if end < len(self.text) or self.ended:
+                    self.pos = end
+                    return value
+            self._read(len(self.text) - self.pos)
+
+    def _cut(self, error: json.JSONDecodeError) -> bool:
+        """Whether the error may come from the end of the text read so far rather than from the file."""
+        return error.pos >= len(self.text) - CUT_MARGIN or error.msg.startswith("Unterminated string")
+
+    def where(self, reason: str, pos: int | None = None) -> str:
+        """The reason with the character of the file it concerns."""
+        return f"{reason} at character {self.offset + (self.pos if pos is None else pos)}"
+
+
+_SPACE = re.compile(r"[ \t\n\r]+")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 class Importer:
