@@ -324,14 +324,16 @@ class Ledger:
         import time
 
         with self._session() as session:
-            deadline = time.monotonic() + IMPORT_BATCH_SECONDS
+            deadline, more = time.monotonic() + IMPORT_BATCH_SECONDS, False
             for kind, item in items:
                 importer.add(session, kind, item)
                 if progress:
                     progress(position(), importer.deals)
                 if time.monotonic() > deadline:
-                    return True
-        return False
+                    more = True
+                    break
+            importer.flush(session)
+        return more
 
     def backup(self, target: str) -> Path:
         """An online copy of a SQLite ledger into a new file."""

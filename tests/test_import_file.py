@@ -79,6 +79,18 @@ def test_an_interrupted_import_says_what_went_in_and_resumes(sqlite_url: str, tm
     assert deal_count(sqlite_url) == 120
 
 
+def test_a_key_used_by_an_earlier_evening_of_the_same_file_is_refused(db_url: str, tmp_path: Path) -> None:
+    """The earlier evening's deals are written in the same transaction; the later one's key is found there."""
+    data = evenings_in_a_row(3)
+    data["evenings"][0]["deals"][4]["key"] = "tablet-1"
+    data["evenings"][2]["deals"][7]["key"] = "tablet-1"
+    with Ledger(db_url) as opened, pytest.raises(LedgerError) as refused:
+        opened.import_file(write(tmp_path / "keys.json", data))
+    assert str(refused.value) == ("deal 8 of the export has key 'tablet-1', already used by deal 5 of evening 1; "
+                                  "nothing of that evening was written")
+    assert deal_count(db_url) == 0
+
+
 def test_payments_already_recorded_are_skipped_on_a_second_import(sqlite_url: str, tmp_path: Path) -> None:
     with Ledger(sqlite_url) as opened:
         opened.import_file(EXAMPLES / "three_friends.json")

@@ -306,16 +306,21 @@ class Importer:
         self.scores: dict[str, dict[tuple[Any, ...], Stored]] = {}
 
     def add(self, session: Session, kind: str, item: Any) -> None:
-        """Write one evening or payment of the export (in the caller's transaction)."""
+        """Write one evening or payment of the export (in the caller's transaction; `flush` before it commits)."""
         try:
             if kind == "evenings":
                 self._evening(session, item)
             else:
+                self.flush(session)
                 self._payment(session, item)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
             where = _("evening {number}: ").format(number=_number(item)) if kind == "evenings" else _("a payment: ")
             raise LedgerError(_("not a valid export: {where}a missing or bad field ({kind}: {error})").format(
                 where=where, kind=type(error).__name__, error=error)) from None
+
+    def flush(self, session: Session) -> None:
+        """Insert the deals, revisions and payouts queued so far in the session."""
+        _writer(session).flush()
 
     def summary(self) -> ImportSummary:
         """What the import did so far."""
@@ -340,7 +345,9 @@ class Importer:
                                   profile=item["profile"], options=item["options"],
                                   stake=_amount(item["stake_cents"]), currency=item["currency"],
                                   place=item.get("place"), note=item.get("note"), known=self.players)
-        _check_keys(session, deals)
+        if any(deal.get("key") for deal in deals):
+            writer.flush()
+            _check_keys(session, deals)
         scored = _scored(writer, table, item, self.version, self._scores(table, item))
         _write_deals(session, writer, table, deals, scored)
         if writer.raw is None:
@@ -436,6 +443,7 @@ def import_data(session: Session, data: Any) -> ImportSummary:
     importer = Importer(version)
     for kind, item in items:
         importer.add(session, kind, item)
+    importer.flush(session)
     session.flush()
     return importer.summary()
 
@@ -493,7 +501,7 @@ def _already_imported(session: Session, writer: _Writer, item: dict[str, Any], s
 
 
 def _check_keys(session: Session, deals: list[dict[str, Any]]) -> None:
-    """Refuse an idempotency key that a deal of the ledger uses already."""
+    """Refuse an idempotency key that a deal of the ledger uses already (its queued deals inserted)."""
     keys = [deal["key"] for deal in deals if deal.get("key")]
     twice = next((key for key, count in Counter(keys).items() if count > 1), None)
     if twice is not None:
@@ -508,10 +516,12 @@ def _check_keys(session: Session, deals: list[dict[str, Any]]) -> None:
 
 Stored = tuple[dict[str, int], tuple[str, ...], tuple[Any, ...], list[tuple[Any, ...]], dict[Any, int]]
 """A scored revision: its payouts by seat, its stored columns' names and values, its payout rows (the values
-of `PAYOUT_COLUMNS`), each value as `_Writer.insert_stored` takes it, and its payouts by the export's names."""
+of `PAYOUT_COLUMNS`), each value as `_Writer.queue` takes it, and its payouts by the export's names."""
 PAYOUT_COLUMNS = ("player_id", "position", "role", "points")
 REVISION_COLUMNS = ("id", "deal_id", "revision", "reason", "recorded_at", "superseded_at")
 DEAL_COLUMNS = ("id", "evening_id", "number", "key", "created_at", "voided_at", "void_reason")
+QUEUED: tuple[type[SQLModel], ...] = (Deal, DealRevision, Payout)
+"""The tables whose rows an import queues, in the order they are inserted."""
 
 
 def _scored(writer: _Writer, table: Table, item: dict[str, Any], version: int,
@@ -571,10 +581,10 @@ def _revision_facts(table: Table, profile: Profile, rev: dict[str, Any], version
 
 def _write_deals(session: Session, writer: _Writer, table: Table, deals: list[dict[str, Any]],
                  scored: list[list[Stored]]) -> None:
-    """The evening's deals, revisions and payouts: three executemany inserts, ids reserved up front."""
+    """The evening's deals, revisions and payouts, queued for the writer's next flush, ids reserved up front."""
     deal_ids = _new_ids(session, Deal, len(deals))
     time = writer.time
-    writer.insert_stored(Deal, DEAL_COLUMNS, [
+    writer.queue(Deal, DEAL_COLUMNS, [
         (deal_id, table.number, deal["number"], deal.get("key") or None, time(deal["created_at"], True),
          time(deal.get("voided_at")), deal.get("void_reason")) for deal_id, deal in zip(deal_ids, deals, strict=True)])
     revisions = [(deal_id, rev, stored) for deal_id, deal, pairs in zip(deal_ids, deals, scored, strict=True)
@@ -582,11 +592,11 @@ def _write_deals(session: Session, writer: _Writer, table: Table, deals: list[di
     if not revisions:
         return
     revision_ids = _new_ids(session, DealRevision, len(revisions))
-    writer.insert_stored(DealRevision, REVISION_COLUMNS + revisions[0][2][1], [
+    writer.queue(DealRevision, REVISION_COLUMNS + revisions[0][2][1], [
         (revision_id, deal_id, rev["revision"], rev.get("reason"), time(rev["recorded_at"], True),
          time(rev.get("superseded_at")), *stored[2])
         for revision_id, (deal_id, rev, stored) in zip(revision_ids, revisions, strict=True)])
-    writer.insert_stored(Payout, ("revision_id", *PAYOUT_COLUMNS), [
+    writer.queue(Payout, ("revision_id", *PAYOUT_COLUMNS), [
         (revision_id, *row) for revision_id, (_, _, stored) in zip(revision_ids, revisions, strict=True)
         for row in stored[3]])
 
@@ -624,6 +634,7 @@ class _Writer:
         self.bind_started = started.type._cached_bind_processor(self.dialect) or (lambda value: value)
         self.started: dict[Any, list[int]] | None = None
         self.times: dict[str, Any] = {}
+        self.queued: dict[tuple[type[SQLModel], tuple[str, ...]], list[tuple[Any, ...]]] = {}
 
     def starts(self) -> dict[Any, list[int]]:
         """The ledger's evenings by stored start, read once per transaction and kept up to date by `insert`
@@ -646,7 +657,7 @@ class _Writer:
         return prepared
 
     def stored(self, model: type[SQLModel], columns: tuple[str, ...], values: tuple[Any, ...]) -> tuple[Any, ...]:
-        """The values of these columns as `insert_stored` takes them: on SQLite as the driver stores them."""
+        """The values of these columns as `queue` takes them: on SQLite as the driver stores them."""
         if self.raw is None:
             return values
         _, processors = self._prepared(model.__table__, columns)  # type: ignore[attr-defined]
@@ -654,7 +665,7 @@ class _Writer:
                      for value, process in zip(values, processors, strict=True))
 
     def time(self, text: Any, now: bool = False) -> Any:
-        """An exported time as `insert_stored` takes it (`_time`; the current time when missing and `now`)."""
+        """An exported time as `queue` takes it (`_time`; the current time when missing and `now`)."""
         if self.raw is None or not isinstance(text, str):
             moment = _time(text)
             if moment is None and now:
@@ -670,16 +681,20 @@ class _Writer:
             stored = self.times[text] = self.bind_started(moment)
         return stored
 
-    def insert_stored(self, model: type[SQLModel], columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
-        """Insert rows of values made by `stored` and `time`, in one executemany."""
-        if not rows:
-            return
-        table = model.__table__  # type: ignore[attr-defined]
-        if self.raw is None:
-            self.session.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in rows])
-            return
-        sql, _ = self._prepared(table, columns)
-        self.raw.executemany(sql, rows)
+    def queue(self, model: type[SQLModel], columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
+        """Rows of values made by `stored` and `time`, to insert at the next `flush`."""
+        if rows:
+            self.queued.setdefault((model, columns), []).extend(rows)
+
+    def flush(self) -> None:
+        """Insert the rows queued, one executemany per table and columns, deals before revisions before payouts."""
+        for (model, columns), rows in sorted(self.queued.items(), key=lambda queued: QUEUED.index(queued[0][0])):
+            table = model.__table__  # type: ignore[attr-defined]
+            if self.raw is None:
+                self.session.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in rows])
+            else:
+                self.raw.executemany(self._prepared(table, columns)[0], rows)
+        self.queued.clear()
 
     def insert(self, model: type[SQLModel], rows: list[dict[str, Any]]) -> int | None:
         """Insert the rows; the id of the last one on SQLite."""
