@@ -167,6 +167,8 @@ def test_a_hostile_file_is_one_line_exit_2_and_nothing_written(case: str, sqlite
     ('{"format": "calabresella-ledger", 2: 2}', "not a JSON export (Expecting property name"),
     ('{"evenings": [{}], "format": "calabresella-ledger", "version": 2}', "before its evenings"),
     ("[1, 2]", "not a calabresella-ledger export"),
+    ("Anna +4, Bruno -2", "not a JSON export (Expecting value at character 0)"),
+    ("", "not a JSON export (Expecting value at character 0)"),
 ])
 def test_a_malformed_file_is_one_line_exit_2(text_: str, message: str, sqlite_url: str, tmp_path: Path) -> None:
     source = tmp_path / "bad.json"

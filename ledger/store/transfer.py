@@ -178,7 +178,10 @@ def check_header(header: Any) -> int:
 
 def _top_level(text: _JsonText) -> Iterator[tuple[str, Any]]:
     """`(key, value)` for each top-level field; the arrays in `STREAMED` as one pair per item."""
-    if text.next_char() != "{":
+    first = text.next_char()
+    if first != "{":
+        if not first or first not in '["-0123456789tfn':
+            raise NotJson(text.where("Expecting value"))
         raise LedgerError(_("not a {format} export (the JSON is not an object)").format(format=FORMAT))
     text.take("{")
     while text.next_char() != "}":
