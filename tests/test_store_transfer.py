@@ -244,6 +244,30 @@ def test_recorded_corrected_ledger_round_trips(engine: Engine, tmp_path: Path) -
         other.dispose()
 
 
+def test_an_export_read_in_chunks_has_every_evening_as_the_ledger_shows_it(engine: Engine,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Evenings read two at a time: the whole export is the single evenings' exports, each deal's revisions are
+    its history (payouts in seat order, players by name, passes in the auction as null)."""
+    monkeypatch.setattr("ledger.store.transfer.CHUNK", 2)
+    four, three = load("four_players.json"), load("three_friends.json")
+    for number in range(5):
+        evening = copy.deepcopy((three if number % 2 else four)["evenings"][0])
+        evening["started_at"] = f"2026-01-{number + 1:02d}T20:00:00+00:00"
+        import_(engine, {**three, "evenings": [evening]})
+    exported = export(engine)["evenings"]
+    assert [e["number"] for e in exported] == [1, 2, 3, 4, 5]
+    assert [export(engine, number)["evenings"][0] for number in range(1, 6)] == exported
+    with transaction(engine) as session:
+        for evening in exported:
+            table = get_table(session, evening["number"])
+            for deal in evening["deals"]:
+                history = deal_history(session, table, deal["number"])
+                assert [(r["revision"], r["dealer"], list(r["payouts"].items()), r["facts"]["declarer"],
+                         r["facts"]["auction"]) for r in deal["revisions"]] == [
+                    (v.revision, v.dealer, list(v.payouts.items()), v.declarer,
+                     [[seat, None if call == "pass" else call] for seat, call in v.auction]) for v in history]
+
+
 # --- backup and schema ------------------------------------------------------------------------------------------
 
 

@@ -7,7 +7,7 @@ import csv
 import itertools
 import json
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -26,13 +26,13 @@ from ledger.rules.profiles import Profile, make_profile
 from ledger.rules.scoring import score
 from ledger.rules.seats import name_key, resolve_player
 from ledger.spreadsheet import safe_cell
-from ledger.store.deals import evenings_history, list_deals, payout_values, revision_values
+from ledger.store.deals import list_deals, payout_values, revision_values
 from ledger.store.engine import copy_sqlite
 from ledger.store.evenings import Table, get_table, list_evenings, parse_cents, parse_currency, start_evening
 from ledger.store.models import Deal, DealRevision, Evening, PaymentEntry, Payout, Player, Seat, ident, utcnow
 from ledger.store.money import record_payment
 from ledger.store.players import ensure_player, find_player
-from ledger.values import DealView, ImportSummary
+from ledger.values import ImportSummary
 
 FORMAT = "calabresella-ledger"
 
@@ -65,16 +65,54 @@ def _time(text: str | None) -> datetime | None:
     return as_utc(datetime.fromisoformat(text)) if text else None
 
 
-def _evening_data(table: Table, history: list[tuple[Deal, list[DealView]]]) -> dict[str, Any]:
+def _stored_iso(value: datetime | str | None) -> str | None:
+    """A time as the driver returns it (SQLite: text, naive UTC) as an export writes it."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return _iso(value)
+
+
+def _stored_json(value: Any) -> Any:
+    """A JSON column as the driver returns it (SQLite: text) as a value."""
+    return json.loads(value) if isinstance(value, str) else value
+
+
+DEALS = text('SELECT evening_id, id, number, "key", created_at, voided_at, void_reason FROM deal '
+             "WHERE evening_id BETWEEN :first AND :last ORDER BY evening_id, number")
+REVISIONS = text("SELECT r.deal_id, r.id, r.revision, r.recorded_at, r.superseded_at, r.reason, r.dealer_id, "
+                 "r.declarer_id, r.contract, r.aggravation, r.called, r.holder_id, r.holder, r.declarer_thirds, "
+                 "r.tricks, r.last_trick, r.passed_before, r.calls, r.explanation "
+                 "FROM deal_revision r JOIN deal d ON d.id = r.deal_id "
+                 "WHERE d.evening_id BETWEEN :first AND :last ORDER BY r.deal_id, r.revision")
+PAYOUTS = text("SELECT p.revision_id, p.player_id, p.points FROM payout p "
+               "JOIN deal_revision r ON r.id = p.revision_id JOIN deal d ON d.id = r.deal_id "
+               "WHERE d.evening_id BETWEEN :first AND :last ORDER BY r.id, p.position")
+"""What an export reads of the deals, revisions and payouts of the evenings numbered `first` to `last`."""
+
+
+def _grouped(session: Session, query: Any, bounds: dict[str, int]) -> defaultdict[int, list[Any]]:
+    """The query's rows (as the driver returns their values) grouped by their first column, in order."""
+    groups: defaultdict[int, list[Any]] = defaultdict(list)
+    for row in session.execute(query, bounds).all():
+        groups[row[0]].append(row)
+    return groups
+
+
+def _evenings_data(session: Session, evening: int | None) -> Iterator[dict[str, Any]]:
+    """The evenings to export, oldest first, read `CHUNK` evenings at a time (three statements each)."""
+    tables = [t for t in reversed(list_evenings(session)) if evening is None or t.number == evening]
+    for start in range(0, len(tables), CHUNK):
+        chunk = tables[start:start + CHUNK]
+        bounds = {"first": chunk[0].number, "last": chunk[-1].number}
+        deals, revisions = _grouped(session, DEALS, bounds), _grouped(session, REVISIONS, bounds)
+        payouts = _grouped(session, PAYOUTS, bounds)
+        for table in chunk:
+            yield _evening_data(table, [_deal_data(table, deal, revisions[deal[1]], payouts)
+                                        for deal in deals[table.number]])
+
+
+def _evening_data(table: Table, deals: list[dict[str, Any]]) -> dict[str, Any]:
     e = table.evening
-    deals = []
-    for deal, revisions in history:
-        deals.append({"number": deal.number, "key": deal.key, "created_at": _iso(deal.created_at),
-                      "voided_at": _iso(deal.voided_at), "void_reason": deal.void_reason, "revisions": [{
-                          "revision": v.revision, "recorded_at": _iso(v.recorded_at),
-                          "superseded_at": _iso(v.superseded_at), "reason": v.reason, "dealer": v.dealer,
-                          "payouts": v.payouts, "facts": _facts(v), "explanation": v.explanation,
-                      } for v in revisions]})
     return {
         "number": table.number, "players": list(table.players), "first_dealer": table.names[e.first_dealer_id],
         "profile": e.profile, "options": e.options, "stake_cents": e.stake_cents, "currency": e.currency,
@@ -83,22 +121,31 @@ def _evening_data(table: Table, history: list[tuple[Deal, list[DealView]]]) -> d
     }
 
 
-def _evenings_data(session: Session, evening: int | None) -> Iterator[dict[str, Any]]:
-    """The evenings to export, oldest first, read `CHUNK` evenings at a time (three statements each)."""
-    tables = [t for t in reversed(list_evenings(session)) if evening is None or t.number == evening]
-    for start in range(0, len(tables), CHUNK):
-        chunk = tables[start:start + CHUNK]
-        for table, history in zip(chunk, evenings_history(session, chunk), strict=True):
-            yield _evening_data(table, history)
+def _deal_data(table: Table, deal: Any, revisions: list[Any], payouts: dict[int, list[Any]]) -> dict[str, Any]:
+    """A deal (a row of `DEALS`) with its revisions (rows of `REVISIONS`) as an export writes it."""
+    _, _, number, key, created_at, voided_at, void_reason = deal
+    return {"number": number, "key": key, "created_at": _stored_iso(created_at), "voided_at": _stored_iso(voided_at),
+            "void_reason": void_reason, "revisions": [_revision_data(table.names, row, payouts[row[1]])
+                                                      for row in revisions]}
 
 
-def _facts(view: DealView) -> dict[str, Any]:
-    """A revision's facts as an export writes them (players by name; see `facts_to_dict`)."""
+def _revision_data(names: dict[int, str], row: Any, payouts: list[Any]) -> dict[str, Any]:
+    """A revision (a row of `REVISIONS`) and its payouts (rows of `PAYOUTS`, in seat order) as an export writes
+    them: players by name, the auction's passes as null."""
+    (_, _, revision, recorded_at, superseded_at, reason, dealer_id, declarer_id, contract, aggravation, called,
+     holder_id, holder, thirds, tricks, last_trick, passed_before, calls, explanation) = row
     return {
-        "declarer": view.declarer, "contract": view.contract, "aggravation": view.aggravation, "called": view.called,
-        "holder": view.holder, "thirds": view.declarer_thirds, "tricks": view.tricks, "last_trick": view.last_trick,
-        "passed_before": view.passed_before,
-        "auction": [[seat, None if call == PASS else call] for seat, call in view.auction],
+        "revision": revision, "recorded_at": _stored_iso(recorded_at), "superseded_at": _stored_iso(superseded_at),
+        "reason": reason, "dealer": names[dealer_id],
+        "payouts": {names[player_id]: points for _, player_id, points in payouts},
+        "facts": {
+            "declarer": names.get(declarer_id), "contract": contract, "aggravation": aggravation, "called": called,
+            "holder": names[holder_id] if holder_id is not None else holder, "thirds": thirds, "tricks": tricks,
+            "last_trick": last_trick, "passed_before": passed_before,
+            "auction": [[names[player_id], None if not call or call == PASS else call]
+                        for player_id, call in _stored_json(calls) or ()],
+        },
+        "explanation": explanation,
     }
 
 
