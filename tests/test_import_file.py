@@ -45,16 +45,18 @@ def evenings_in_a_row(count: int) -> dict[str, Any]:
     return data
 
 
-@pytest.mark.parametrize("read", [1 << 20, 7, 1000])
-def test_a_streamed_import_gives_the_same_ledger_as_the_file(read: int, sqlite_url: str, tmp_path: Path,
+@pytest.mark.parametrize(("read", "queued"), [(1 << 20, 10_000), (7, 5), (1000, 50)])
+def test_a_streamed_import_gives_the_same_ledger_as_the_file(read: int, queued: int, db_url: str, tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """Also when the file is read a few bytes at a time, so that values (and UTF-8 characters) are cut."""
+    """Also when the file is read a few bytes at a time, so that values (and UTF-8 characters) are cut, and when
+    rows are inserted a few at a time, in the middle of an evening."""
     monkeypatch.setattr(ledger.store.transfer, "READ_CHARS", read)
+    monkeypatch.setattr(ledger.store.transfer, "QUEUED_ROWS", queued)
     data = example()
     data["evenings"][0]["note"] = "caffè ☕ " * 50
     source = tmp_path / "pretty.json"
     source.write_text(json.dumps(data, indent=3, ensure_ascii=False), encoding="utf-8")
-    with Ledger(sqlite_url) as opened:
+    with Ledger(db_url) as opened:
         summary = opened.import_file(source)
         assert (summary.evenings, summary.deals, summary.skipped) == ((1,), 30, ())
         assert json.loads(opened.export()) == data

@@ -572,6 +572,8 @@ REVISION_COLUMNS = ("id", "deal_id", "revision", "reason", "recorded_at", "super
 DEAL_COLUMNS = ("id", "evening_id", "number", "key", "created_at", "voided_at", "void_reason")
 QUEUED: tuple[type[SQLModel], ...] = (Deal, DealRevision, Payout)
 """The tables whose rows an import queues, in the order they are inserted."""
+QUEUED_ROWS = 10_000
+"""The most rows an import queues before inserting them."""
 
 
 def _scored(writer: _Writer, table: Table, item: dict[str, Any], version: int,
@@ -685,6 +687,7 @@ class _Writer:
         self.started: dict[Any, list[int]] | None = None
         self.times: dict[str, Any] = {}
         self.queued: dict[tuple[type[SQLModel], tuple[str, ...]], list[tuple[Any, ...]]] = {}
+        self.waiting = 0
 
     def starts(self) -> dict[Any, list[int]]:
         """The ledger's evenings by stored start, read once per transaction and kept up to date by `insert`
@@ -732,9 +735,14 @@ class _Writer:
         return stored
 
     def queue(self, model: type[SQLModel], columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
-        """Rows of values made by `stored` and `time`, to insert at the next `flush`."""
-        if rows:
-            self.queued.setdefault((model, columns), []).extend(rows)
+        """Rows of values made by `stored` and `time`, to insert at the next `flush` (at once when `QUEUED_ROWS`
+        are waiting, so that the flush before a commit is short)."""
+        if not rows:
+            return
+        self.queued.setdefault((model, columns), []).extend(rows)
+        self.waiting += len(rows)
+        if self.waiting >= QUEUED_ROWS:
+            self.flush()
 
     def flush(self) -> None:
         """Insert the rows queued, one executemany per table and columns, deals before revisions before payouts."""
@@ -745,6 +753,7 @@ class _Writer:
             else:
                 self.raw.executemany(self._prepared(table, columns)[0], rows)
         self.queued.clear()
+        self.waiting = 0
 
     def insert(self, model: type[SQLModel], rows: list[dict[str, Any]]) -> int | None:
         """Insert the rows; the id of the last one on SQLite."""
