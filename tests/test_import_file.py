@@ -140,6 +140,13 @@ HOSTILE: dict[str, tuple[Callable[[], Any], str]] = {
                      "two deals of one evening have the key 'tablet-1'"),
     "missing field": (lambda: _set(lambda d: _deal(d).pop("revisions")), "evening 1: a missing or bad field"),
     "payouts not a map": (lambda: _set(lambda d: _deal(d)["revisions"][0].update(payouts=[1])), "bad field"),
+    "a note not text": (lambda: _set(lambda d: d["evenings"][0].update(note=["x"])), "note ['x'] is not text"),
+    "a void reason not text": (lambda: _set(lambda d: _deal(d, 2).update(void_reason={"a": 1})),
+                               "void_reason {'a': 1} is not text"),
+    "a reason not text": (lambda: _set(lambda d: _deal(d, 2)["revisions"][0].update(reason=3)), "reason 3 is not text"),
+    "a payment note not text": (lambda: _set(lambda d: d.update(payments=[{
+        "payer": "Anna", "payee": "Bruno", "cents": 120, "currency": "EUR", "evening": 1, "note": {"x": 1},
+        "paid_at": "2026-01-01T23:00:00+00:00"}])), "a payment: a missing or bad field (TypeError: note {'x': 1}"),
 }
 
 

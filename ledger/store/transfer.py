@@ -454,6 +454,7 @@ class Importer:
     def _payment(self, session: Session, item: dict[str, Any]) -> None:
         """A payment of the export, checked like one typed with `paid`; one recorded already is skipped."""
         cents = item["cents"]
+        _texts(item, "note", "key", "void_reason")
         if not _whole(cents, 1, MAX_CENTS):
             raise LedgerError(_("not a valid export: a payment of {cents!r} cents (a whole number from 1 to {most})")
                               .format(cents=cents, most=MAX_CENTS))
@@ -528,13 +529,25 @@ def _check_evening(item: dict[str, Any]) -> tuple[int, datetime]:
         if not _whole(deal_number, 1, 2**31 - 1) or count > 1:
             raise LedgerError(_("not a valid export: evening {number} has a deal numbered {deal!r} (deal numbers "
                                 "are whole numbers from 1, each once)").format(number=number, deal=deal_number))
+    _texts(item, "place", "note")
     for deal in item["deals"]:
+        _texts(deal, "key", "void_reason")
+        for rev in deal["revisions"]:
+            _texts(rev, "reason")
         revisions = [rev["revision"] for rev in deal["revisions"]]
         if not revisions or revisions != list(range(1, len(revisions) + 1)):
             raise LedgerError(_("not a valid export: evening {number} deal {deal} has revisions {revisions} (they "
                                 "are numbered 1, 2, 3, ... in order)").format(
                 number=number, deal=deal["number"], revisions=revisions))
     return number, started
+
+
+def _texts(item: dict[str, Any], *fields: str) -> None:
+    """A `TypeError` (a bad field) when one of the fields is neither text nor missing."""
+    for field in fields:
+        value = item.get(field)
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{field} {value!r} is not text")
 
 
 def _already_imported(session: Session, writer: _Writer, item: dict[str, Any], started: datetime) -> int | None:
