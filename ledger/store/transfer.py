@@ -648,9 +648,9 @@ def _write_deals(session: Session, writer: _Writer, table: Table, deals: list[di
                  scored: list[list[Stored]]) -> None:
     """The evening's deals, revisions and payouts, queued for the writer's next flush, ids reserved up front."""
     deal_ids = _new_ids(session, Deal, len(deals))
-    time = writer.time
+    time, evening = writer.time, table.number
     writer.queue(Deal, DEAL_COLUMNS, [
-        (deal_id, table.number, deal["number"], deal.get("key") or None, time(deal["created_at"], True),
+        (deal_id, evening, deal["number"], deal.get("key") or None, time(deal["created_at"], True),
          time(deal.get("voided_at")), deal.get("void_reason")) for deal_id, deal in zip(deal_ids, deals, strict=True)])
     revisions = [(deal_id, rev, stored) for deal_id, deal, pairs in zip(deal_ids, deals, scored, strict=True)
                  for rev, stored in zip(deal["revisions"], pairs, strict=True)]
