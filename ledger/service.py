@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from ledger.store.transfer import Importer
 
 T = TypeVar("T")
-IMPORT_BATCH_SECONDS = 0.75
+IMPORT_BATCH_SECONDS = 0.5
 """An import commits at least this often, so a scorekeeper recording meanwhile waits a moment, not the import."""
 IMPORT_PAUSE_SECONDS = 0.02
 """On SQLite an import rests this long between batches: several times a waiting writer's poll for the lock
