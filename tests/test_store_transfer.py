@@ -19,6 +19,7 @@ import pytest
 from conftest import EXAMPLES
 from sqlalchemy import Engine, create_engine, text
 
+from ledger.clock import as_utc
 from ledger.errors import LedgerError
 from ledger.rules.build import DealInput
 from ledger.store.deals import amend_deal, deal_history, list_deals, record_deal, void_deal
@@ -26,7 +27,7 @@ from ledger.store.engine import HEAD, open_ledger, schema_info, transaction
 from ledger.store.evenings import get_table, start_evening
 from ledger.store.players import add_player
 from ledger.store.standings import standings
-from ledger.store.transfer import backup_sqlite, import_data, write_csv, write_export
+from ledger.store.transfer import _stored_iso, backup_sqlite, import_data, write_csv, write_export
 
 TABLES = ("player", "player_rename", "evening", "seat", "deal", "deal_revision", "payout", "payment")
 EXAMPLE_FILES = ("three_friends.json", "four_players.json")
@@ -266,6 +267,12 @@ def test_an_export_read_in_chunks_has_every_evening_as_the_ledger_shows_it(engin
                          r["facts"]["auction"]) for r in deal["revisions"]] == [
                     (v.revision, v.dealer, list(v.payouts.items()), v.declarer,
                      [[seat, None if call == "pass" else call] for seat, call in v.auction]) for v in history]
+
+
+@pytest.mark.parametrize("stored", ["2026-11-21 20:00:00.000000", "2026-11-21 20:00:00.120000",
+                                    "2026-01-02 03:04:05.000001", "2026-11-21 20:00:00", "2026-11-21T20:00:00+01:00"])
+def test_an_export_writes_a_stored_time_as_the_instant_it_names(stored: str) -> None:
+    assert _stored_iso(stored) == as_utc(datetime.fromisoformat(stored)).isoformat()
 
 
 # --- backup and schema ------------------------------------------------------------------------------------------

@@ -66,8 +66,12 @@ def _time(text: str | None) -> datetime | None:
 
 
 def _stored_iso(value: datetime | str | None) -> str | None:
-    """A time as the driver returns it (SQLite: text, naive UTC) as an export writes it."""
+    """A time as the driver returns it (SQLite: text, naive UTC) as an export writes it (`_iso`); SQLite's text as
+    SQLAlchemy writes it (`2026-11-21 20:00:00.000000`) is rewritten without parsing it."""
     if isinstance(value, str):
+        if len(value) == 26 and value[10] == " " and value[19] == ".":
+            fraction = value[19:]
+            return f"{value[:10]}T{value[11:19]}{'' if fraction == '.000000' else fraction}+00:00"
         value = datetime.fromisoformat(value)
     return _iso(value)
 
