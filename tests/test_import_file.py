@@ -177,6 +177,11 @@ def test_a_hostile_file_is_one_line_exit_2_and_nothing_written(case: str, sqlite
     ('{"evenings": [{}], "format": "calabresella-ledger", "version": 2}', "before its evenings"),
     ("[1, 2]", "not a calabresella-ledger export"),
     ("Anna +4, Bruno -2", "not a JSON export (Expecting value at character 0)"),
+    ('{"format": "calabresella-ledger", "version": 2, "evenings": [], "payments": [],}',
+     "not a JSON export (Expecting property name enclosed in double quotes at character 79)"),
+    ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"number": 1, "note": "abc',
+     "not a JSON export (Unterminated string starting at character 83)"),
+    ("{}", "not a calabresella-ledger export (the JSON has no"),
     ("", "not a JSON export (Expecting value at character 0)"),
 ])
 def test_a_malformed_file_is_one_line_exit_2(text_: str, message: str, sqlite_url: str, tmp_path: Path) -> None:

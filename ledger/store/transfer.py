@@ -235,7 +235,9 @@ def _top_level(text: _JsonText) -> Iterator[tuple[str, Any]]:
             raise NotJson(text.where("Expecting value"))
         raise LedgerError(_("not a {format} export (the JSON is not an object)").format(format=FORMAT))
     text.take("{")
-    while text.next_char() != "}":
+    if text.next_char() == "}":
+        return
+    while True:
         if text.next_char() != '"':
             raise NotJson(text.where("Expecting property name enclosed in double quotes"))
         key = text.value()
@@ -244,8 +246,9 @@ def _top_level(text: _JsonText) -> Iterator[tuple[str, Any]]:
             yield from ((key, item) for item in _items(text))
         else:
             yield key, text.value()
-        if text.next_char() != "}":
-            text.expect(",")
+        if text.next_char() == "}":
+            return
+        text.expect(",")
 
 
 def _items(text: _JsonText) -> Iterator[Any]:
@@ -332,7 +335,7 @@ class _JsonText:
 
     def where(self, reason: str, pos: int | None = None) -> str:
         """The reason with the character of the file it concerns."""
-        return f"{reason} at character {self.offset + (self.pos if pos is None else pos)}"
+        return f"{reason.removesuffix(' at')} at character {self.offset + (self.pos if pos is None else pos)}"
 
 
 _SPACE = re.compile(r"[ \t\n\r]+")
