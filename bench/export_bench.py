@@ -72,8 +72,9 @@ def main() -> None:
                 print(f"turn {turn + 1}: export command {ours:5.2f} s   Ledger.export_to {library:5.2f} s   "
                       f"raw 4 queries + json.dump {raw:5.2f} s   ratios {ours / raw:4.1f}x, {library / raw:4.1f}x",
                       flush=True)
-        print(f"median ratio: command {statistics.median(ratios):.1f}x, library "
-              f"{statistics.median(library_ratios):.1f}x (target <= 3x)")
+        print(f"median ratio: command {statistics.median(ratios):.1f}x ({min(ratios):.1f}-{max(ratios):.1f}x), "
+              f"library {statistics.median(library_ratios):.1f}x ({min(library_ratios):.1f}-"
+              f"{max(library_ratios):.1f}x) (target <= 3x)")
 
 
 def library_export(ledger: Ledger, target: Path) -> None:

@@ -46,11 +46,11 @@ if TYPE_CHECKING:
     from ledger.store.transfer import Importer
 
 T = TypeVar("T")
-IMPORT_BATCH_SECONDS = 0.75
+IMPORT_BATCH_SECONDS = 0.5
 """An import commits at least this often, so a scorekeeper recording meanwhile waits a moment, not the import."""
-IMPORT_PAUSE_SECONDS = 0.11
-"""On SQLite an import rests this long between batches: longer than a waiting writer's longest poll (100 ms), so
-it takes the lock in between instead of being overtaken batch after batch."""
+IMPORT_PAUSE_SECONDS = 0.02
+"""On SQLite an import rests this long between batches: several times a waiting writer's poll for the lock
+(`LOCK_POLL_SECONDS`), so it takes the lock in between instead of being overtaken batch after batch."""
 Deal = DealInput | str
 """A deal as the facts typed (`DealInput`) or as one line of the quick syntax (`"bruno solo 22"`)."""
 
@@ -324,14 +324,16 @@ class Ledger:
         import time
 
         with self._session() as session:
-            deadline = time.monotonic() + IMPORT_BATCH_SECONDS
+            deadline, more = time.monotonic() + IMPORT_BATCH_SECONDS, False
             for kind, item in items:
                 importer.add(session, kind, item)
                 if progress:
                     progress(position(), importer.deals)
                 if time.monotonic() > deadline:
-                    return True
-        return False
+                    more = True
+                    break
+            importer.flush(session)
+        return more
 
     def backup(self, target: str) -> Path:
         """An online copy of a SQLite ledger into a new file."""
@@ -348,16 +350,14 @@ class Ledger:
 
 def _json_errors(path: Path, read: Callable[[], T]) -> T:
     """Run `read`, turning a JSON syntax error of the file into a one-line `LedgerError`."""
-    from ijson import JSONError
-
     from ledger.errors import LedgerError
     from ledger.i18n import _
+    from ledger.store.transfer import NotJson
 
     try:
         return read()
-    except JSONError as error:
-        reason = str(error).replace("\\n", "\n").removeprefix("b'").splitlines()[0]
-        raise LedgerError(_("{path}: not a JSON export ({reason})").format(path=path, reason=reason)) from None
+    except NotJson as error:
+        raise LedgerError(_("{path}: not a JSON export ({reason})").format(path=path, reason=error)) from None
     except UnicodeDecodeError as error:
         raise LedgerError(_("{path}: not a JSON export ({reason})").format(path=path, reason=error)) from None
 

@@ -14,6 +14,7 @@ from sqlalchemy import text
 from typer.testing import CliRunner
 
 import ledger.service
+import ledger.store.transfer
 from ledger import Ledger
 from ledger.cli.main import app
 from ledger.errors import LedgerError
@@ -44,11 +45,21 @@ def evenings_in_a_row(count: int) -> dict[str, Any]:
     return data
 
 
-def test_a_streamed_import_gives_the_same_ledger_as_the_file(sqlite_url: str) -> None:
-    with Ledger(sqlite_url) as ledger:
-        summary = ledger.import_file(EXAMPLES / "three_friends.json")
+@pytest.mark.parametrize(("read", "queued"), [(1 << 20, 10_000), (7, 5), (1000, 50)])
+def test_a_streamed_import_gives_the_same_ledger_as_the_file(read: int, queued: int, db_url: str, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Also when the file is read a few bytes at a time, so that values (and UTF-8 characters) are cut, and when
+    rows are inserted a few at a time, in the middle of an evening."""
+    monkeypatch.setattr(ledger.store.transfer, "READ_CHARS", read)
+    monkeypatch.setattr(ledger.store.transfer, "QUEUED_ROWS", queued)
+    data = example()
+    data["evenings"][0]["note"] = "caffè ☕ " * 50
+    source = tmp_path / "pretty.json"
+    source.write_text(json.dumps(data, indent=3, ensure_ascii=False), encoding="utf-8")
+    with Ledger(db_url) as opened:
+        summary = opened.import_file(source)
         assert (summary.evenings, summary.deals, summary.skipped) == ((1,), 30, ())
-        assert json.loads(ledger.export()) == example()
+        assert json.loads(opened.export()) == data
 
 
 def test_an_interrupted_import_says_what_went_in_and_resumes(sqlite_url: str, tmp_path: Path,
@@ -68,6 +79,18 @@ def test_an_interrupted_import_says_what_went_in_and_resumes(sqlite_url: str, tm
         summary = opened.import_file(write(source, good))
     assert (summary.evenings, summary.deals, summary.skipped) == ((3, 4), 60, (1, 2))
     assert deal_count(sqlite_url) == 120
+
+
+def test_a_key_used_by_an_earlier_evening_of_the_same_file_is_refused(db_url: str, tmp_path: Path) -> None:
+    """The earlier evening's deals are written in the same transaction; the later one's key is found there."""
+    data = evenings_in_a_row(3)
+    data["evenings"][0]["deals"][4]["key"] = "tablet-1"
+    data["evenings"][2]["deals"][7]["key"] = "tablet-1"
+    with Ledger(db_url) as opened, pytest.raises(LedgerError) as refused:
+        opened.import_file(write(tmp_path / "keys.json", data))
+    assert str(refused.value) == ("deal 8 of the export has key 'tablet-1', already used by deal 5 of evening 1; "
+                                  "nothing of that evening was written")
+    assert deal_count(db_url) == 0
 
 
 def test_payments_already_recorded_are_skipped_on_a_second_import(sqlite_url: str, tmp_path: Path) -> None:
@@ -117,6 +140,13 @@ HOSTILE: dict[str, tuple[Callable[[], Any], str]] = {
                      "two deals of one evening have the key 'tablet-1'"),
     "missing field": (lambda: _set(lambda d: _deal(d).pop("revisions")), "evening 1: a missing or bad field"),
     "payouts not a map": (lambda: _set(lambda d: _deal(d)["revisions"][0].update(payouts=[1])), "bad field"),
+    "a note not text": (lambda: _set(lambda d: d["evenings"][0].update(note=["x"])), "note ['x'] is not text"),
+    "a void reason not text": (lambda: _set(lambda d: _deal(d, 2).update(void_reason={"a": 1})),
+                               "void_reason {'a': 1} is not text"),
+    "a reason not text": (lambda: _set(lambda d: _deal(d, 2)["revisions"][0].update(reason=3)), "reason 3 is not text"),
+    "a payment note not text": (lambda: _set(lambda d: d.update(payments=[{
+        "payer": "Anna", "payee": "Bruno", "cents": 120, "currency": "EUR", "evening": 1, "note": {"x": 1},
+        "paid_at": "2026-01-01T23:00:00+00:00"}])), "a payment: a missing or bad field (TypeError: note {'x': 1}"),
 }
 
 
@@ -134,11 +164,25 @@ def test_a_hostile_file_is_one_line_exit_2_and_nothing_written(case: str, sqlite
 @pytest.mark.parametrize(("text_", "message"), [
     ('{"format": "calabresella-ledger", "version": 2, "evenings": [' + "[" * 100_000 + "]" * 100_000 + "]}",
      "nested deeper than"),
-    ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"stake_cents": 1' + "0" * 40 + "}]}",
-     "not a JSON export (parse error: integer overflow"),
+    ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"stake_cents": 1' + "0" * 5000 + "}]}",
+     "not a JSON export (Exceeds the limit"),
+    ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"stake_cents": NaN}]}',
+     "not a JSON export (NaN is not JSON at character "),
     ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"number": 1,', "not a JSON export"),
+    ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"number": 1 "deals": []}]}',
+     "not a JSON export (Expecting ',' delimiter at character 74)"),
+    ('{"format": "calabresella-ledger" "version": 2}', "not a JSON export (Expecting ',' delimiter at character 33)"),
+    ('{"format" "calabresella-ledger"}', "not a JSON export (Expecting ':' delimiter at character 10)"),
+    ('{"format": "calabresella-ledger", 2: 2}', "not a JSON export (Expecting property name"),
     ('{"evenings": [{}], "format": "calabresella-ledger", "version": 2}', "before its evenings"),
     ("[1, 2]", "not a calabresella-ledger export"),
+    ("Anna +4, Bruno -2", "not a JSON export (Expecting value at character 0)"),
+    ('{"format": "calabresella-ledger", "version": 2, "evenings": [], "payments": [],}',
+     "not a JSON export (Expecting property name enclosed in double quotes at character 79)"),
+    ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"number": 1, "note": "abc',
+     "not a JSON export (Unterminated string starting at character 83)"),
+    ("{}", "not a calabresella-ledger export (the JSON has no"),
+    ("", "not a JSON export (Expecting value at character 0)"),
 ])
 def test_a_malformed_file_is_one_line_exit_2(text_: str, message: str, sqlite_url: str, tmp_path: Path) -> None:
     source = tmp_path / "bad.json"

@@ -7,8 +7,10 @@ engine per command as on the command line) or through the library (`open_ledger`
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -17,7 +19,7 @@ from sqlalchemy import text
 
 from ledger.rules.build import DealInput
 from ledger.store.deals import list_deals, record_deal, totals
-from ledger.store.engine import open_ledger, transaction
+from ledger.store.engine import BUSY_TIMEOUT_MS, open_ledger, transaction
 from ledger.store.evenings import get_table, start_evening
 
 DEALS_PER_WORKER = 40
@@ -37,7 +39,7 @@ if mode == "cli":
 else:
     from ledger.rules.build import DealInput
     from ledger.store.deals import record_deal
-    from ledger.store.engine import open_ledger, transaction
+    from ledger.store.engine import BUSY_TIMEOUT_MS, open_ledger, transaction
     from ledger.store.evenings import get_table
 
     engine = open_ledger(db)
@@ -143,6 +145,38 @@ def test_processes_record_into_one_sqlite_file(tmp_path: Path) -> None:
             again = record_deal(session, table, DealInput(passed=True), key="w0-7")
         assert again.duplicate and again.deal.number == stored["w0-7"]
     finally:
+        engine.dispose()
+
+
+def test_a_writer_waits_for_a_lock_another_program_holds_and_keeps_its_busy_timeout(tmp_path: Path) -> None:
+    """The ledger polls for SQLite's write lock itself; it writes once the lock is free, then waits as before."""
+    db = tmp_path / "held.sqlite3"
+    start(str(db))
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    engine = open_ledger(str(db))
+    outcome: list[object] = []
+
+    def record() -> None:
+        try:
+            with transaction(engine) as session:
+                outcome.append(record_deal(session, get_table(session), DealInput(passed=True)).deal.number)
+        except Exception as error:  # reported by the assertion below
+            outcome.append(error)
+
+    writer = threading.Thread(target=record)
+    try:
+        writer.start()
+        writer.join(0.3)
+        assert writer.is_alive() and not outcome
+        other.execute("ROLLBACK")
+        writer.join(30)
+        assert outcome == [1]
+        with engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == BUSY_TIMEOUT_MS
+    finally:
+        other.close()
+        writer.join(30)
         engine.dispose()
 
 

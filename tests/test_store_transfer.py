@@ -19,6 +19,7 @@ import pytest
 from conftest import EXAMPLES
 from sqlalchemy import Engine, create_engine, text
 
+from ledger.clock import as_utc
 from ledger.errors import LedgerError
 from ledger.rules.build import DealInput
 from ledger.store.deals import amend_deal, deal_history, list_deals, record_deal, void_deal
@@ -26,7 +27,7 @@ from ledger.store.engine import HEAD, open_ledger, schema_info, transaction
 from ledger.store.evenings import get_table, start_evening
 from ledger.store.players import add_player
 from ledger.store.standings import standings
-from ledger.store.transfer import backup_sqlite, import_data, write_csv, write_export
+from ledger.store.transfer import _stored_iso, backup_sqlite, import_data, write_csv, write_export
 
 TABLES = ("player", "player_rename", "evening", "seat", "deal", "deal_revision", "payout", "payment")
 EXAMPLE_FILES = ("three_friends.json", "four_players.json")
@@ -242,6 +243,36 @@ def test_recorded_corrected_ledger_round_trips(engine: Engine, tmp_path: Path) -
         assert first_of_two.payouts == {"Anna": 4, "Bruno": -2, "Carla": -2}
     finally:
         other.dispose()
+
+
+def test_an_export_read_in_chunks_has_every_evening_as_the_ledger_shows_it(engine: Engine,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Evenings read two at a time: the whole export is the single evenings' exports, each deal's revisions are
+    its history (payouts in seat order, players by name, passes in the auction as null)."""
+    monkeypatch.setattr("ledger.store.transfer.CHUNK", 2)
+    four, three = load("four_players.json"), load("three_friends.json")
+    for number in range(5):
+        evening = copy.deepcopy((three if number % 2 else four)["evenings"][0])
+        evening["started_at"] = f"2026-01-{number + 1:02d}T20:00:00+00:00"
+        import_(engine, {**three, "evenings": [evening]})
+    exported = export(engine)["evenings"]
+    assert [e["number"] for e in exported] == [1, 2, 3, 4, 5]
+    assert [export(engine, number)["evenings"][0] for number in range(1, 6)] == exported
+    with transaction(engine) as session:
+        for evening in exported:
+            table = get_table(session, evening["number"])
+            for deal in evening["deals"]:
+                history = deal_history(session, table, deal["number"])
+                assert [(r["revision"], r["dealer"], list(r["payouts"].items()), r["facts"]["declarer"],
+                         r["facts"]["auction"]) for r in deal["revisions"]] == [
+                    (v.revision, v.dealer, list(v.payouts.items()), v.declarer,
+                     [[seat, None if call == "pass" else call] for seat, call in v.auction]) for v in history]
+
+
+@pytest.mark.parametrize("stored", ["2026-11-21 20:00:00.000000", "2026-11-21 20:00:00.120000",
+                                    "2026-01-02 03:04:05.000001", "2026-11-21 20:00:00", "2026-11-21T20:00:00+01:00"])
+def test_an_export_writes_a_stored_time_as_the_instant_it_names(stored: str) -> None:
+    assert _stored_iso(stored) == as_utc(datetime.fromisoformat(stored)).isoformat()
 
 
 # --- backup and schema ------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -40,7 +41,7 @@ def export(
 
     calabresella export --evening 3 --format csv --out evening3.csv
     """
-    with open_ledger(ctx) as ledger:
+    with open_ledger(ctx) as ledger, _collector_paused():
         if out is None:
             ledger.export_to(sys.stdout, evening=evening, fmt=fmt)
             return
@@ -97,6 +98,17 @@ def summary_lines(summary: ImportSummary) -> list[str]:
                               "ledger", summary.payments_skipped).format(n=format_count(summary.payments_skipped)))
     return lines
 
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cycle collector paused: an export makes a great many short-lived values without cycles, and the collector
+    would walk the rows it holds (a chunk of evenings) over and over for nothing."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 @contextmanager

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -20,6 +21,8 @@ from ledger.i18n import _
 
 ENV_VAR = "CALABRESELLA_DB"
 BUSY_TIMEOUT_MS = 60_000
+LOCK_POLL_SECONDS = 0.002
+"""How often a SQLite writer waiting for the write lock tries again."""
 READ_ONLY = "ledger_read_only"
 MIGRATIONS = Path(__file__).with_name("migrations")
 KNOWN = tuple(sorted(path.name[:4] for path in (MIGRATIONS / "versions").glob("[0-9][0-9][0-9][0-9]_*.py")))
@@ -84,8 +87,34 @@ def _sqlite_settings(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _begin(connection: Any) -> None:
-        reading = connection.get_execution_options().get(READ_ONLY)
-        connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
+        if connection.get_execution_options().get(READ_ONLY):
+            connection.exec_driver_sql("BEGIN")
+        else:
+            _begin_immediate(connection)
+
+
+def _begin_immediate(connection: Connection) -> None:
+    """BEGIN IMMEDIATE, tried again every `LOCK_POLL_SECONDS` until the busy timeout has passed.
+
+    SQLite's own busy handler sleeps longer and longer (up to 100 ms a try), so a writer waiting on it would miss
+    the short gaps a long import leaves between its batches; polling here takes the lock within milliseconds.
+    Past the timeout, or on any other error, the statement runs once more through SQLAlchemy to raise its error.
+    """
+    raw: Any = connection.connection.driver_connection
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    raw.execute("PRAGMA busy_timeout = 0")
+    try:
+        while True:
+            try:
+                raw.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() >= deadline:
+                    break
+            time.sleep(LOCK_POLL_SECONDS)
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+    finally:
+        raw.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
 
 def reading(engine: Engine) -> Engine:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
 import itertools
 import json
-from collections import Counter
+import re
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -24,13 +26,13 @@ from ledger.rules.profiles import Profile, make_profile
 from ledger.rules.scoring import score
 from ledger.rules.seats import name_key, resolve_player
 from ledger.spreadsheet import safe_cell
-from ledger.store.deals import evenings_history, list_deals, payout_values, revision_values
+from ledger.store.deals import list_deals, payout_values, revision_values
 from ledger.store.engine import copy_sqlite
 from ledger.store.evenings import Table, get_table, list_evenings, parse_cents, parse_currency, start_evening
 from ledger.store.models import Deal, DealRevision, Evening, PaymentEntry, Payout, Player, Seat, ident, utcnow
 from ledger.store.money import record_payment
 from ledger.store.players import ensure_player, find_player
-from ledger.values import DealView, ImportSummary
+from ledger.values import ImportSummary
 
 FORMAT = "calabresella-ledger"
 
@@ -41,7 +43,11 @@ READS = (1, 2)
 STREAMED = ("evenings", "payments")
 """The top-level arrays read one item at a time."""
 MAX_DEPTH = 12
-"""No export nests deeper (evenings, deals, revisions, facts, auction, call)."""
+"""No export nests deeper (evenings, deals, revisions, facts, auction, call); the reader refuses far deeper."""
+READ_CHARS = 1 << 20
+"""Characters an import reads at a time (more for a value that is larger)."""
+CUT_MARGIN = 32
+"""A parse error this close to the end of the text read so far may come from a value cut there."""
 CHUNK = 200
 """Evenings an export reads together."""
 KNOWN_RESULTS = 20_000
@@ -59,16 +65,58 @@ def _time(text: str | None) -> datetime | None:
     return as_utc(datetime.fromisoformat(text)) if text else None
 
 
-def _evening_data(table: Table, history: list[tuple[Deal, list[DealView]]]) -> dict[str, Any]:
+def _stored_iso(value: datetime | str | None) -> str | None:
+    """A time as the driver returns it (SQLite: text, naive UTC) as an export writes it (`_iso`); SQLite's text as
+    SQLAlchemy writes it (`2026-11-21 20:00:00.000000`) is rewritten without parsing it."""
+    if isinstance(value, str):
+        if len(value) == 26 and value[10] == " " and value[19] == ".":
+            fraction = value[19:]
+            return f"{value[:10]}T{value[11:19]}{'' if fraction == '.000000' else fraction}+00:00"
+        value = datetime.fromisoformat(value)
+    return _iso(value)
+
+
+def _stored_json(value: Any) -> Any:
+    """A JSON column as the driver returns it (SQLite: text) as a value."""
+    return json.loads(value) if isinstance(value, str) else value
+
+
+DEALS = text('SELECT evening_id, id, number, "key", created_at, voided_at, void_reason FROM deal '
+             "WHERE evening_id BETWEEN :first AND :last ORDER BY evening_id, number")
+REVISIONS = text("SELECT r.deal_id, r.id, r.revision, r.recorded_at, r.superseded_at, r.reason, r.dealer_id, "
+                 "r.declarer_id, r.contract, r.aggravation, r.called, r.holder_id, r.holder, r.declarer_thirds, "
+                 "r.tricks, r.last_trick, r.passed_before, r.calls, r.explanation "
+                 "FROM deal_revision r JOIN deal d ON d.id = r.deal_id "
+                 "WHERE d.evening_id BETWEEN :first AND :last ORDER BY r.deal_id, r.revision")
+PAYOUTS = text("SELECT p.revision_id, p.player_id, p.points FROM payout p "
+               "JOIN deal_revision r ON r.id = p.revision_id JOIN deal d ON d.id = r.deal_id "
+               "WHERE d.evening_id BETWEEN :first AND :last ORDER BY r.id, p.position")
+"""What an export reads of the deals, revisions and payouts of the evenings numbered `first` to `last`."""
+
+
+def _grouped(session: Session, query: Any, bounds: dict[str, int]) -> defaultdict[int, list[Any]]:
+    """The query's rows (as the driver returns their values) grouped by their first column, in order."""
+    groups: defaultdict[int, list[Any]] = defaultdict(list)
+    for row in session.execute(query, bounds).all():
+        groups[row[0]].append(row)
+    return groups
+
+
+def _evenings_data(session: Session, evening: int | None) -> Iterator[dict[str, Any]]:
+    """The evenings to export, oldest first, read `CHUNK` evenings at a time (three statements each)."""
+    tables = [t for t in reversed(list_evenings(session)) if evening is None or t.number == evening]
+    for start in range(0, len(tables), CHUNK):
+        chunk = tables[start:start + CHUNK]
+        bounds = {"first": chunk[0].number, "last": chunk[-1].number}
+        deals, revisions = _grouped(session, DEALS, bounds), _grouped(session, REVISIONS, bounds)
+        payouts = _grouped(session, PAYOUTS, bounds)
+        for table in chunk:
+            yield _evening_data(table, [_deal_data(table, deal, revisions[deal[1]], payouts)
+                                        for deal in deals[table.number]])
+
+
+def _evening_data(table: Table, deals: list[dict[str, Any]]) -> dict[str, Any]:
     e = table.evening
-    deals = []
-    for deal, revisions in history:
-        deals.append({"number": deal.number, "key": deal.key, "created_at": _iso(deal.created_at),
-                      "voided_at": _iso(deal.voided_at), "void_reason": deal.void_reason, "revisions": [{
-                          "revision": v.revision, "recorded_at": _iso(v.recorded_at),
-                          "superseded_at": _iso(v.superseded_at), "reason": v.reason, "dealer": v.dealer,
-                          "payouts": v.payouts, "facts": _facts(v), "explanation": v.explanation,
-                      } for v in revisions]})
     return {
         "number": table.number, "players": list(table.players), "first_dealer": table.names[e.first_dealer_id],
         "profile": e.profile, "options": e.options, "stake_cents": e.stake_cents, "currency": e.currency,
@@ -77,22 +125,31 @@ def _evening_data(table: Table, history: list[tuple[Deal, list[DealView]]]) -> d
     }
 
 
-def _evenings_data(session: Session, evening: int | None) -> Iterator[dict[str, Any]]:
-    """The evenings to export, oldest first, read `CHUNK` evenings at a time (three statements each)."""
-    tables = [t for t in reversed(list_evenings(session)) if evening is None or t.number == evening]
-    for start in range(0, len(tables), CHUNK):
-        chunk = tables[start:start + CHUNK]
-        for table, history in zip(chunk, evenings_history(session, chunk), strict=True):
-            yield _evening_data(table, history)
+def _deal_data(table: Table, deal: Any, revisions: list[Any], payouts: dict[int, list[Any]]) -> dict[str, Any]:
+    """A deal (a row of `DEALS`) with its revisions (rows of `REVISIONS`) as an export writes it."""
+    _, _, number, key, created_at, voided_at, void_reason = deal
+    return {"number": number, "key": key, "created_at": _stored_iso(created_at), "voided_at": _stored_iso(voided_at),
+            "void_reason": void_reason, "revisions": [_revision_data(table.names, row, payouts[row[1]])
+                                                      for row in revisions]}
 
 
-def _facts(view: DealView) -> dict[str, Any]:
-    """A revision's facts as an export writes them (players by name; see `facts_to_dict`)."""
+def _revision_data(names: dict[int, str], row: Any, payouts: list[Any]) -> dict[str, Any]:
+    """A revision (a row of `REVISIONS`) and its payouts (rows of `PAYOUTS`, in seat order) as an export writes
+    them: players by name, the auction's passes as null."""
+    (_, _, revision, recorded_at, superseded_at, reason, dealer_id, declarer_id, contract, aggravation, called,
+     holder_id, holder, thirds, tricks, last_trick, passed_before, calls, explanation) = row
     return {
-        "declarer": view.declarer, "contract": view.contract, "aggravation": view.aggravation, "called": view.called,
-        "holder": view.holder, "thirds": view.declarer_thirds, "tricks": view.tricks, "last_trick": view.last_trick,
-        "passed_before": view.passed_before,
-        "auction": [[seat, None if call == PASS else call] for seat, call in view.auction],
+        "revision": revision, "recorded_at": _stored_iso(recorded_at), "superseded_at": _stored_iso(superseded_at),
+        "reason": reason, "dealer": names[dealer_id],
+        "payouts": {names[player_id]: points for _, player_id, points in payouts},
+        "facts": {
+            "declarer": names.get(declarer_id), "contract": contract, "aggravation": aggravation, "called": called,
+            "holder": names[holder_id] if holder_id is not None else holder, "thirds": thirds, "tricks": tricks,
+            "last_trick": last_trick, "passed_before": passed_before,
+            "auction": [[names[player_id], None if not call or call == PASS else call]
+                        for player_id, call in _stored_json(calls) or ()],
+        },
+        "explanation": explanation,
     }
 
 
@@ -142,9 +199,7 @@ def write_csv(session: Session, out: TextIO, evening: int | None = None) -> None
 
 def read_export(stream: BinaryIO) -> tuple[int, Iterator[tuple[str, Any]]]:
     """The export's version, then its evenings and payments one at a time (`("evenings", item)`), streamed."""
-    import ijson
-
-    values = _top_level(ijson.basic_parse(stream, use_float=True))
+    values = _top_level(_JsonText(stream))
     header: dict[str, Any] = {}
     for key, value in values:
         if key in STREAMED:
@@ -172,62 +227,122 @@ def check_header(header: Any) -> int:
     return version
 
 
-def _top_level(events: Iterator[tuple[str, Any]]) -> Iterator[tuple[str, Any]]:
+def _top_level(text: _JsonText) -> Iterator[tuple[str, Any]]:
     """`(key, value)` for each top-level field; the arrays in `STREAMED` as one pair per item."""
-    if next(events, (None, None))[0] != "start_map":
+    first = text.next_char()
+    if first != "{":
+        if not first or first not in '["-0123456789tfn':
+            raise NotJson(text.where("Expecting value"))
         raise LedgerError(_("not a {format} export (the JSON is not an object)").format(format=FORMAT))
-    for event, key in events:
-        if event == "end_map":
-            return
-        event, value = next(events)
-        if key in STREAMED and event == "start_array":
-            yield from ((key, item) for item in _array(events, 2))
+    text.take("{")
+    if text.next_char() == "}":
+        return
+    while True:
+        if text.next_char() != '"':
+            raise NotJson(text.where("Expecting property name enclosed in double quotes"))
+        key = text.value()
+        text.expect(":")
+        if key in STREAMED and text.next_char() == "[":
+            yield from ((key, item) for item in _items(text))
         else:
-            yield key, _value(event, value, events, 1)
-
-
-def _array(events: Iterator[tuple[str, Any]], depth: int) -> Iterator[Any]:
-    for event, value in events:
-        if event == "end_array":
+            yield key, text.value()
+        if text.next_char() == "}":
             return
-        yield _value(event, value, events, depth)
+        text.expect(",")
 
 
-def _value(event: str, value: Any, events: Iterator[tuple[str, Any]], depth: int) -> Any:
-    """One JSON value built from its parse events, refusing nesting deeper than any export has.
+def _items(text: _JsonText) -> Iterator[Any]:
+    """The values of the array at the reading position, one at a time."""
+    text.take("[")
+    if text.next_char() == "]":
+        text.take("]")
+        return
+    while True:
+        yield text.value()
+        if text.next_char() == "]":
+            text.take("]")
+            return
+        text.expect(",")
 
-    Built in one loop with a stack of the open containers (each put into its parent as it opens), not by
-    recursion, so a hostile file costs no Python stack and a valid one few calls per event."""
-    if event != "start_map" and event != "start_array":
-        return value
-    if depth > MAX_DEPTH:
-        raise LedgerError(_("not a valid export: nested deeper than {depth} levels").format(depth=MAX_DEPTH))
-    top: Any = {} if event == "start_map" else []
-    current, key = top, None
-    stack: list[tuple[Any, Any]] = []
-    for event, value in events:
-        if event == "map_key":
-            key = value
-        elif event == "end_map" or event == "end_array":
-            if not stack:
-                return top
-            current, key = stack.pop()
-        elif event == "start_map" or event == "start_array":
-            if depth + len(stack) + 1 > MAX_DEPTH:
+
+class NotJson(ValueError):
+    """The file is not JSON; the reason and where."""
+
+
+class _JsonText:
+    """A JSON text read from a binary stream a chunk at a time, each value decoded whole by the json module.
+
+    A value cut by the end of the text read so far fails to decode (or ends exactly there) and is decoded again
+    once more is read, each read as large as the text held, so a large value costs no more than twice its size.
+    Nesting past the json module's recursion guard (hundreds of levels; no export nests deeper than
+    `MAX_DEPTH`) is refused."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self.stream = stream
+        self.decode = codecs.getincrementaldecoder("utf-8")().decode
+        self.decoder = json.JSONDecoder(parse_constant=_no_constant)
+        self.text, self.pos, self.offset, self.ended = "", 0, 0, False
+
+    def _read(self, size: int = 0) -> None:
+        """Read `READ_CHARS` or `size` more bytes (fewer at the end of the stream), dropping what was taken."""
+        chunk = self.stream.read(max(size, READ_CHARS))
+        self.offset += self.pos
+        self.text = self.text[self.pos:] + self.decode(chunk, final=not chunk)
+        self.pos, self.ended = 0, not chunk
+
+    def next_char(self) -> str:
+        """The next character that is not white space ("" at the end), not taken."""
+        while True:
+            match = _SPACE.match(self.text, self.pos)
+            self.pos = match.end() if match else self.pos
+            if self.pos < len(self.text) or self.ended:
+                return self.text[self.pos:self.pos + 1]
+            self._read()
+
+    def take(self, char: str) -> None:
+        """Take the next character, which `next_char` returned."""
+        self.pos += len(char)
+
+    def expect(self, char: str) -> None:
+        """Take `char`, which must come next."""
+        if self.next_char() != char:
+            raise NotJson(self.where(f"Expecting {char!r} delimiter"))
+        self.take(char)
+
+    def value(self) -> Any:
+        """The JSON value at the reading position, taken."""
+        self.next_char()
+        while True:
+            try:
+                value, end = self.decoder.raw_decode(self.text, self.pos)
+            except json.JSONDecodeError as error:
+                if self.ended or not self._cut(error):
+                    raise NotJson(self.where(error.msg, error.pos)) from None
+            except RecursionError:
                 raise LedgerError(_("not a valid export: nested deeper than {depth} levels").format(
-                    depth=MAX_DEPTH))
-            opened: Any = {} if event == "start_map" else []
-            if type(current) is dict:
-                current[key] = opened
+                    depth=MAX_DEPTH)) from None
+            except ValueError as error:
+                raise NotJson(self.where(str(error))) from None
             else:
-                current.append(opened)
-            stack.append((current, key))
-            current = opened
-        elif type(current) is dict:
-            current[key] = value
-        else:
-            current.append(value)
-    return top
+                if end < len(self.text) or self.ended:
+                    self.pos = end
+                    return value
+            self._read(len(self.text) - self.pos)
+
+    def _cut(self, error: json.JSONDecodeError) -> bool:
+        """Whether the error may come from the end of the text read so far rather than from the file."""
+        return error.pos >= len(self.text) - CUT_MARGIN or error.msg.startswith("Unterminated string")
+
+    def where(self, reason: str, pos: int | None = None) -> str:
+        """The reason with the character of the file it concerns."""
+        return f"{reason.removesuffix(' at')} at character {self.offset + (self.pos if pos is None else pos)}"
+
+
+_SPACE = re.compile(r"[ \t\n\r]+")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 class Importer:
@@ -248,16 +363,21 @@ class Importer:
         self.scores: dict[str, dict[tuple[Any, ...], Stored]] = {}
 
     def add(self, session: Session, kind: str, item: Any) -> None:
-        """Write one evening or payment of the export (in the caller's transaction)."""
+        """Write one evening or payment of the export (in the caller's transaction; `flush` before it commits)."""
         try:
             if kind == "evenings":
                 self._evening(session, item)
             else:
+                self.flush(session)
                 self._payment(session, item)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
             where = _("evening {number}: ").format(number=_number(item)) if kind == "evenings" else _("a payment: ")
             raise LedgerError(_("not a valid export: {where}a missing or bad field ({kind}: {error})").format(
                 where=where, kind=type(error).__name__, error=error)) from None
+
+    def flush(self, session: Session) -> None:
+        """Insert the deals, revisions and payouts queued so far in the session."""
+        _writer(session).flush()
 
     def summary(self) -> ImportSummary:
         """What the import did so far."""
@@ -282,7 +402,9 @@ class Importer:
                                   profile=item["profile"], options=item["options"],
                                   stake=_amount(item["stake_cents"]), currency=item["currency"],
                                   place=item.get("place"), note=item.get("note"), known=self.players)
-        _check_keys(session, deals)
+        if any(deal.get("key") for deal in deals):
+            writer.flush()
+            _check_keys(session, deals)
         scored = _scored(writer, table, item, self.version, self._scores(table, item))
         _write_deals(session, writer, table, deals, scored)
         if writer.raw is None:
@@ -339,6 +461,7 @@ class Importer:
     def _payment(self, session: Session, item: dict[str, Any]) -> None:
         """A payment of the export, checked like one typed with `paid`; one recorded already is skipped."""
         cents = item["cents"]
+        _texts(item, "note", "key", "void_reason")
         if not _whole(cents, 1, MAX_CENTS):
             raise LedgerError(_("not a valid export: a payment of {cents!r} cents (a whole number from 1 to {most})")
                               .format(cents=cents, most=MAX_CENTS))
@@ -378,6 +501,7 @@ def import_data(session: Session, data: Any) -> ImportSummary:
     importer = Importer(version)
     for kind, item in items:
         importer.add(session, kind, item)
+    importer.flush(session)
     session.flush()
     return importer.summary()
 
@@ -412,13 +536,25 @@ def _check_evening(item: dict[str, Any]) -> tuple[int, datetime]:
         if not _whole(deal_number, 1, 2**31 - 1) or count > 1:
             raise LedgerError(_("not a valid export: evening {number} has a deal numbered {deal!r} (deal numbers "
                                 "are whole numbers from 1, each once)").format(number=number, deal=deal_number))
+    _texts(item, "place", "note")
     for deal in item["deals"]:
+        _texts(deal, "key", "void_reason")
+        for rev in deal["revisions"]:
+            _texts(rev, "reason")
         revisions = [rev["revision"] for rev in deal["revisions"]]
         if not revisions or revisions != list(range(1, len(revisions) + 1)):
             raise LedgerError(_("not a valid export: evening {number} deal {deal} has revisions {revisions} (they "
                                 "are numbered 1, 2, 3, ... in order)").format(
                 number=number, deal=deal["number"], revisions=revisions))
     return number, started
+
+
+def _texts(item: dict[str, Any], *fields: str) -> None:
+    """A `TypeError` (a bad field) when one of the fields is neither text nor missing."""
+    for field in fields:
+        value = item.get(field)
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{field} {value!r} is not text")
 
 
 def _already_imported(session: Session, writer: _Writer, item: dict[str, Any], started: datetime) -> int | None:
@@ -435,7 +571,7 @@ def _already_imported(session: Session, writer: _Writer, item: dict[str, Any], s
 
 
 def _check_keys(session: Session, deals: list[dict[str, Any]]) -> None:
-    """Refuse an idempotency key that a deal of the ledger uses already."""
+    """Refuse an idempotency key that a deal of the ledger uses already (its queued deals inserted)."""
     keys = [deal["key"] for deal in deals if deal.get("key")]
     twice = next((key for key, count in Counter(keys).items() if count > 1), None)
     if twice is not None:
@@ -450,10 +586,14 @@ def _check_keys(session: Session, deals: list[dict[str, Any]]) -> None:
 
 Stored = tuple[dict[str, int], tuple[str, ...], tuple[Any, ...], list[tuple[Any, ...]], dict[Any, int]]
 """A scored revision: its payouts by seat, its stored columns' names and values, its payout rows (the values
-of `PAYOUT_COLUMNS`), each value as `_Writer.insert_stored` takes it, and its payouts by the export's names."""
+of `PAYOUT_COLUMNS`), each value as `_Writer.queue` takes it, and its payouts by the export's names."""
 PAYOUT_COLUMNS = ("player_id", "position", "role", "points")
 REVISION_COLUMNS = ("id", "deal_id", "revision", "reason", "recorded_at", "superseded_at")
 DEAL_COLUMNS = ("id", "evening_id", "number", "key", "created_at", "voided_at", "void_reason")
+QUEUED: tuple[type[SQLModel], ...] = (Deal, DealRevision, Payout)
+"""The tables whose rows an import queues, in the order they are inserted."""
+QUEUED_ROWS = 10_000
+"""The most rows an import queues before inserting them."""
 
 
 def _scored(writer: _Writer, table: Table, item: dict[str, Any], version: int,
@@ -513,22 +653,22 @@ def _revision_facts(table: Table, profile: Profile, rev: dict[str, Any], version
 
 def _write_deals(session: Session, writer: _Writer, table: Table, deals: list[dict[str, Any]],
                  scored: list[list[Stored]]) -> None:
-    """The evening's deals, revisions and payouts: three executemany inserts, ids reserved up front."""
+    """The evening's deals, revisions and payouts, queued for the writer's next flush, ids reserved up front."""
     deal_ids = _new_ids(session, Deal, len(deals))
-    time = writer.time
-    writer.insert_stored(Deal, DEAL_COLUMNS, [
-        (deal_id, table.number, deal["number"], deal.get("key") or None, time(deal["created_at"], True),
+    time, evening = writer.time, table.number
+    writer.queue(Deal, DEAL_COLUMNS, [
+        (deal_id, evening, deal["number"], deal.get("key") or None, time(deal["created_at"], True),
          time(deal.get("voided_at")), deal.get("void_reason")) for deal_id, deal in zip(deal_ids, deals, strict=True)])
     revisions = [(deal_id, rev, stored) for deal_id, deal, pairs in zip(deal_ids, deals, scored, strict=True)
                  for rev, stored in zip(deal["revisions"], pairs, strict=True)]
     if not revisions:
         return
     revision_ids = _new_ids(session, DealRevision, len(revisions))
-    writer.insert_stored(DealRevision, REVISION_COLUMNS + revisions[0][2][1], [
+    writer.queue(DealRevision, REVISION_COLUMNS + revisions[0][2][1], [
         (revision_id, deal_id, rev["revision"], rev.get("reason"), time(rev["recorded_at"], True),
          time(rev.get("superseded_at")), *stored[2])
         for revision_id, (deal_id, rev, stored) in zip(revision_ids, revisions, strict=True)])
-    writer.insert_stored(Payout, ("revision_id", *PAYOUT_COLUMNS), [
+    writer.queue(Payout, ("revision_id", *PAYOUT_COLUMNS), [
         (revision_id, *row) for revision_id, (_, _, stored) in zip(revision_ids, revisions, strict=True)
         for row in stored[3]])
 
@@ -566,6 +706,8 @@ class _Writer:
         self.bind_started = started.type._cached_bind_processor(self.dialect) or (lambda value: value)
         self.started: dict[Any, list[int]] | None = None
         self.times: dict[str, Any] = {}
+        self.queued: dict[tuple[type[SQLModel], tuple[str, ...]], list[tuple[Any, ...]]] = {}
+        self.waiting = 0
 
     def starts(self) -> dict[Any, list[int]]:
         """The ledger's evenings by stored start, read once per transaction and kept up to date by `insert`
@@ -588,7 +730,7 @@ class _Writer:
         return prepared
 
     def stored(self, model: type[SQLModel], columns: tuple[str, ...], values: tuple[Any, ...]) -> tuple[Any, ...]:
-        """The values of these columns as `insert_stored` takes them: on SQLite as the driver stores them."""
+        """The values of these columns as `queue` takes them: on SQLite as the driver stores them."""
         if self.raw is None:
             return values
         _, processors = self._prepared(model.__table__, columns)  # type: ignore[attr-defined]
@@ -596,7 +738,7 @@ class _Writer:
                      for value, process in zip(values, processors, strict=True))
 
     def time(self, text: Any, now: bool = False) -> Any:
-        """An exported time as `insert_stored` takes it (`_time`; the current time when missing and `now`)."""
+        """An exported time as `queue` takes it (`_time`; the current time when missing and `now`)."""
         if self.raw is None or not isinstance(text, str):
             moment = _time(text)
             if moment is None and now:
@@ -612,16 +754,26 @@ class _Writer:
             stored = self.times[text] = self.bind_started(moment)
         return stored
 
-    def insert_stored(self, model: type[SQLModel], columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
-        """Insert rows of values made by `stored` and `time`, in one executemany."""
+    def queue(self, model: type[SQLModel], columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
+        """Rows of values made by `stored` and `time`, to insert at the next `flush` (at once when `QUEUED_ROWS`
+        are waiting, so that the flush before a commit is short)."""
         if not rows:
             return
-        table = model.__table__  # type: ignore[attr-defined]
-        if self.raw is None:
-            self.session.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in rows])
-            return
-        sql, _ = self._prepared(table, columns)
-        self.raw.executemany(sql, rows)
+        self.queued.setdefault((model, columns), []).extend(rows)
+        self.waiting += len(rows)
+        if self.waiting >= QUEUED_ROWS:
+            self.flush()
+
+    def flush(self) -> None:
+        """Insert the rows queued, one executemany per table and columns, deals before revisions before payouts."""
+        for (model, columns), rows in sorted(self.queued.items(), key=lambda queued: QUEUED.index(queued[0][0])):
+            table = model.__table__  # type: ignore[attr-defined]
+            if self.raw is None:
+                self.session.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in rows])
+            else:
+                self.raw.executemany(self._prepared(table, columns)[0], rows)
+        self.queued.clear()
+        self.waiting = 0
 
     def insert(self, model: type[SQLModel], rows: list[dict[str, Any]]) -> int | None:
         """Insert the rows; the id of the last one on SQLite."""
