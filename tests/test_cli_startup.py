@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from ledger.cli.main import COMMANDS, app
 
-HEAVY = ("pandas", "matplotlib", "numpy", "alembic", "rich.progress", "prompt_toolkit", "reports", "ijson")
+HEAVY = ("pandas", "matplotlib", "numpy", "alembic", "rich.progress", "prompt_toolkit", "reports")
 
 
 def loaded_by(db: Path, *args: str) -> list[str]:

@@ -96,12 +96,12 @@ def _payouts(session: Session, revision_ids: list[int]) -> dict[int, list[Any]]:
     return by_revision
 
 
-def _evening_payouts(session: Session, numbers: list[int], *, current_only: bool) -> dict[int, list[Any]]:
-    """The payouts of the evenings' revisions (only the current ones, if asked) by revision: one statement."""
-    query = (select(*PAYOUT_COLUMNS).join(DealRevision, col(DealRevision.id) == Payout.revision_id)
-             .join(Deal, col(Deal.id) == DealRevision.deal_id).where(col(Deal.evening_id).in_(numbers)))
+def _evening_payouts(session: Session, table: Table) -> dict[int, list[Any]]:
+    """The payouts of the evening's current revisions, by revision: one statement."""
     by_revision: defaultdict[int, list[Any]] = defaultdict(list)
-    for payout in session.exec(query.where(CURRENT) if current_only else query).all():
+    for payout in session.exec(select(*PAYOUT_COLUMNS).join(DealRevision, col(DealRevision.id) == Payout.revision_id)
+                               .join(Deal, col(Deal.id) == DealRevision.deal_id)
+                               .where(Deal.evening_id == table.number, CURRENT)).all():
         by_revision[payout.revision_id].append(payout)
     return by_revision
 
@@ -424,7 +424,7 @@ def undo_last(session: Session, table: Table, *, seen_revision: int | None = Non
 
 def list_deals(session: Session, table: Table) -> list[DealView]:
     """Every deal of the evening with its current revision, voided ones included (marked): two statements."""
-    payouts = _evening_payouts(session, [table.number], current_only=True)
+    payouts = _evening_payouts(session, table)
     return [_view(table, deal, row, payouts[row.id or 0]) for deal, row in _current_rows(session, table)]
 
 
@@ -448,26 +448,3 @@ def running_totals(table: Table, deals: list[DealView]) -> list[tuple[int, dict[
     return out
 
 
-def evening_history(session: Session, table: Table) -> list[tuple[Deal, list[DealView]]]:
-    """Every deal of the evening with all its revisions, oldest first: three statements in all."""
-    return evenings_history(session, [table])[0]
-
-
-def evenings_history(session: Session, tables: list[Table]) -> list[list[tuple[Deal, list[DealView]]]]:
-    """`evening_history` of several evenings at once, in the same three statements; deals as plain rows."""
-    numbers = [table.number for table in tables]
-    deal_columns, revision_columns = Deal.__table__.c, DealRevision.__table__.c  # type: ignore[attr-defined]
-    deals = session.exec(select(*deal_columns).where(deal_columns.evening_id.in_(numbers))
-                         .order_by(deal_columns.number)).all()
-    rows = session.exec(select(*revision_columns).join(Deal, col(Deal.id) == revision_columns.deal_id)
-                        .where(col(Deal.evening_id).in_(numbers))
-                        .order_by(revision_columns.deal_id, revision_columns.revision)).all()
-    by_deal: defaultdict[int, list[Any]] = defaultdict(list)
-    for row in rows:
-        by_deal[row.deal_id].append(row)
-    payouts = _evening_payouts(session, numbers, current_only=False)
-    by_evening: defaultdict[int, list[Any]] = defaultdict(list)
-    for deal in deals:
-        by_evening[deal.evening_id].append(deal)
-    return [[(deal, [_view(table, deal, row, payouts[row.id or 0]) for row in by_deal[deal.id or 0]])
-             for deal in by_evening[table.number]] for table in tables]
