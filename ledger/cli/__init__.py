@@ -9,6 +9,8 @@ before the work that makes garbage.
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 
 def run() -> None:
@@ -26,3 +28,14 @@ def loaded() -> None:
     """Keep what is loaded out of every later collection, and resume the cycle collector that `run` paused."""
     gc.freeze()
     gc.enable()
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cycle collector paused for work that makes a great many short-lived values without cycles (an export),
+    where it would walk the rows held (a chunk of evenings) over and over for nothing."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()

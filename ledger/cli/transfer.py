@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -12,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ledger.cli import collector_paused
 from ledger.cli.app import JsonFlag, db_url, new_app, print_json
 from ledger.cli.options import EveningOption
 from ledger.cli.render import console
@@ -41,7 +41,7 @@ def export(
 
     calabresella export --evening 3 --format csv --out evening3.csv
     """
-    with open_ledger(ctx) as ledger, _collector_paused():
+    with open_ledger(ctx) as ledger, collector_paused():
         if out is None:
             ledger.export_to(sys.stdout, evening=evening, fmt=fmt)
             return
@@ -98,17 +98,6 @@ def summary_lines(summary: ImportSummary) -> list[str]:
                               "ledger", summary.payments_skipped).format(n=format_count(summary.payments_skipped)))
     return lines
 
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cycle collector paused: an export makes a great many short-lived values without cycles, and the collector
-    would walk the rows it holds (a chunk of evenings) over and over for nothing."""
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 @contextmanager
