@@ -412,8 +412,9 @@ def _ascending(major: np.ndarray, minor: np.ndarray) -> bool:
 
 
 def _span(connection: Connection, table: Table) -> tuple[int | None, int | None]:
-    """The smallest and largest id of a table."""
-    low, high = connection.execute(select(func.min(table.c.id), func.max(table.c.id))).one()
+    """The smallest and largest id of a table (one subquery each: SQLite finds either at once, not both)."""
+    low, high = connection.execute(select(select(func.min(table.c.id)).scalar_subquery(),
+                                          select(func.max(table.c.id)).scalar_subquery())).one()
     return low, high
 
 
