@@ -403,6 +403,13 @@ def _bits(low: int, top: int) -> int:
     return min(max(top - low + 1, 1).bit_length(), 31)
 
 
+def _ids(expression: ColumnElement, low: int, top: int, recheck: bool) -> Small:
+    """Ids (`low` for none) up to `top`, the largest its table held when read in this transaction: checked when
+    a later statement may see a larger one (`recheck`) or when `top` does not fit 31 bits."""
+    bits = _bits(low, top)
+    return Small(expression, low, bits, checked=recheck or top - low >= (1 << bits) - 1)
+
+
 def _ascending(major: np.ndarray, minor: np.ndarray) -> bool:
     """Whether the rows are already in (major, minor) order (then they need no sorting)."""
     if len(major) < 2:
@@ -434,35 +441,37 @@ def _read_columns(connection: Connection, filters: Filters, player_id: int | Non
     top_player = int(people["id"].max()) if len(people) else 0
     top_evening = int(evenings["evening"].max()) if len(evenings) else 0
     top_position = int(seats["position"].max()) if len(seats) else 0
+    deal_span, payout_span = _span(connection, DEAL), _span(connection, PAYOUT)
+    top_deal, top_revision = deal_span[1] or 0, _span(connection, REVISION)[1] or 0
     # ids that must name a row read in this same transaction fit their places; on SQLite the transaction is one
     # snapshot, so they need no check there (PostgreSQL reads each statement afresh: a new player could appear)
     recheck = connection.dialect.name != "sqlite"
-    player = {name: Small(func.coalesce(column, missing), missing, _bits(missing, top_player), checked=recheck)
-              for name, column in (
+    player = {name: _ids(func.coalesce(column, missing), missing, top_player, recheck) for name, column in (
         ("dealer", r.dealer_id), ("declarer", r.declarer_id), ("partner", r.partner_id), ("holder_id", r.holder_id))}
-    deals, deal_words = _read(connection, deal_query, {"deal_id": d.id, "revision_id": r.id}, {
+    deals, deal_words = _read(connection, deal_query, {}, {
+        "deal_id": _ids(d.id, 0, top_deal, recheck), "revision_id": _ids(r.id, 0, top_revision, recheck),
         **player, "declarer_thirds": Small(func.coalesce(r.declarer_thirds, missing), missing, 6),
         "declarer_won": Small(func.coalesce(cast(r.declarer_won, Integer), missing), missing, 2),
-        "number": Small(d.number, 0, 10), "evening": Small(d.evening_id, 0, _bits(0, top_evening), checked=recheck),
-    }, {name: (r[name], WORDS[name]) for name in ("contract", "aggravation", "called", "holder", "sweep")},
-        _span(connection, DEAL))
-    pay_small = {"player_id": Small(p.player_id, 0, _bits(0, top_player), checked=recheck),
-             "position": Small(p.position, 0, _bits(0, top_position)), "points": Small(p.points, -1024, 11)}
+        "number": Small(d.number, 0, 10), "evening": _ids(d.evening_id, 0, top_evening, recheck),
+    }, {name: (r[name], WORDS[name]) for name in ("contract", "aggravation", "called", "holder", "sweep")}, deal_span)
+    pay_small = {"player_id": _ids(p.player_id, 0, top_player, recheck),
+                 "position": Small(p.position, 0, _bits(0, top_position)), "points": Small(p.points, -1024, 11)}
+    role: Coded = {"role": (p.role, WORDS["role"])}
     if not _ascending(deals["evening"], deals["number"]):
         order = np.lexsort((deals["number"], deals["evening"]))
         deals = {name: values[order] for name, values in deals.items()}
     if player_id is None and filters == Filters():
         # every standing deal: the payout table read on its own, without the revisions that do not stand
-        pays, pay_words = _read(connection, select(p.id).select_from(PAYOUT), {"revision_id": p.revision_id}, pay_small,
-                                {"role": (p.role, WORDS["role"])}, _span(connection, PAYOUT))
+        pays, pay_words = _read(connection, select(p.id).select_from(PAYOUT), {},
+                                {"revision_id": _ids(p.revision_id, 0, top_revision, recheck), **pay_small}, role,
+                                payout_span)
         rows = _rows_of(deals["revision_id"], pays["revision_id"])
         if not (rows >= 0).all():
             kept = rows >= 0
             pays, rows = {name: values[kept] for name, values in pays.items()}, rows[kept]
     else:
-        pays, pay_words = _read(connection, scoped(select(p.id), filters, player_id, payouts=True),
-                                {"deal_id": d.id}, pay_small, {"role": (p.role, WORDS["role"])},
-                                _span(connection, PAYOUT))
+        pays, pay_words = _read(connection, scoped(select(p.id), filters, player_id, payouts=True), {},
+                                {"deal_id": _ids(d.id, 0, top_deal, recheck), **pay_small}, role, payout_span)
         rows = _rows_of(deals["deal_id"], pays["deal_id"])
     if not _ascending(rows, pays["position"]):
         order = np.lexsort((pays["position"], rows))
