@@ -346,18 +346,18 @@ def _dtype(low: int, high: int) -> type[np.signedinteger]:
     return np.int64
 
 
-def _read(connection: Connection, query: Select, numbers: dict[str, ColumnElement], small: dict[str, Small],
-          words: Coded, span: tuple[int | None, int | None] = (None, None)
-          ) -> tuple[dict[str, np.ndarray], dict[str, tuple[str, ...]]]:
-    """The numeric columns, the small ones packed several to an integer, and the text columns as codes (packed
-    too), of the query's rows (in the same row order), read in slices of the query's first column (an id) over
-    `span`, its smallest and largest value.
+def _read(connection: Connection, query: Select, small: dict[str, Small], words: Coded,
+          span: tuple[int | None, int | None]) -> tuple[dict[str, np.ndarray], dict[str, tuple[str, ...]]]:
+    """The small columns, packed several to an integer, and the text columns as codes (packed too), of the query's
+    rows (in the same row order), read in slices of the query's first column (an id) over `span`, its smallest
+    and largest value.
 
     A word the rules do not list is looked up and the text columns read again with it; a small column with a
     value out of its range is read again on its own.
     """
     listed = {name: values for name, (_, values) in words.items()}
-    numbers, small = dict(numbers), dict(small)
+    numbers: dict[str, ColumnElement] = {}
+    small = dict(small)
     key = query.selected_columns[0]
     while True:
         packed = {**small, **{name: Small(_coded(column, listed[name]), UNKNOWN, (len(listed[name]) + 1).bit_length(),
@@ -448,7 +448,7 @@ def _read_columns(connection: Connection, filters: Filters, player_id: int | Non
     recheck = connection.dialect.name != "sqlite"
     player = {name: _ids(func.coalesce(column, missing), missing, top_player, recheck) for name, column in (
         ("dealer", r.dealer_id), ("declarer", r.declarer_id), ("partner", r.partner_id), ("holder_id", r.holder_id))}
-    deals, deal_words = _read(connection, deal_query, {}, {
+    deals, deal_words = _read(connection, deal_query, {
         "deal_id": _ids(d.id, 0, top_deal, recheck), "revision_id": _ids(r.id, 0, top_revision, recheck),
         **player, "declarer_thirds": Small(func.coalesce(r.declarer_thirds, missing), missing, 6),
         "declarer_won": Small(func.coalesce(cast(r.declarer_won, Integer), missing), missing, 2),
@@ -462,7 +462,7 @@ def _read_columns(connection: Connection, filters: Filters, player_id: int | Non
         deals = {name: values[order] for name, values in deals.items()}
     if player_id is None and filters == Filters():
         # every standing deal: the payout table read on its own, without the revisions that do not stand
-        pays, pay_words = _read(connection, select(p.id).select_from(PAYOUT), {},
+        pays, pay_words = _read(connection, select(p.id).select_from(PAYOUT),
                                 {"revision_id": _ids(p.revision_id, 0, top_revision, recheck), **pay_small}, role,
                                 payout_span)
         rows = _rows_of(deals["revision_id"], pays["revision_id"])
@@ -470,7 +470,7 @@ def _read_columns(connection: Connection, filters: Filters, player_id: int | Non
             kept = rows >= 0
             pays, rows = {name: values[kept] for name, values in pays.items()}, rows[kept]
     else:
-        pays, pay_words = _read(connection, scoped(select(p.id), filters, player_id, payouts=True), {},
+        pays, pay_words = _read(connection, scoped(select(p.id), filters, player_id, payouts=True),
                                 {"deal_id": _ids(d.id, 0, top_deal, recheck), **pay_small}, role, payout_span)
         rows = _rows_of(deals["deal_id"], pays["deal_id"])
     if not _ascending(rows, pays["position"]):
