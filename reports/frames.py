@@ -395,7 +395,10 @@ def _read(connection: Connection, query: Select, small: dict[str, Small], words:
 
 def _places(ids: np.ndarray, lookup: np.ndarray) -> np.ndarray:
     """Player ids (-1 for none) as places in name order (-1 for none)."""
-    return np.where(ids >= 0, lookup[np.clip(ids, 0, len(lookup) - 1)], -1).astype(np.int16)
+    places = np.append(lookup, -1).astype(np.int16)  # the last place answers -1
+    codes = ids.astype(np.int32)
+    np.clip(codes, -1, len(lookup) - 1, out=codes)
+    return places[codes]
 
 
 def _bits(low: int, top: int) -> int:
@@ -551,8 +554,9 @@ def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
         seats = pd.read_sql(select(SEAT.c.evening_id.label("evening"), SEAT.c.player_id, SEAT.c.position), connection)
         evenings = pd.read_sql(evenings_select(), connection)
         columns = _read_columns(connection, filters, player_id, people, seats, evenings)
-        voided = pd.read_sql(scoped(voided_select(), filters, player_id, payouts=False, standing=False)
-                             .order_by(DEAL.c.evening_id, DEAL.c.number), connection)
+        # sorted here: ordered by SQLite, it walks every deal through the (evening, number) index
+        voided = pd.read_sql(scoped(voided_select(), filters, player_id, payouts=False, standing=False), connection)
+    voided = voided.sort_values(["evening", "number"], ignore_index=True)
     evenings["started_at"] = pd.to_datetime(evenings["started_at"], utc=True)
     return Frames(columns, tuple(people["name"]), filters, evenings.set_index("evening"), voided,
                   _revisions(engine, filters, player_id))
