@@ -384,7 +384,7 @@ def _read(connection: Connection, query: Select, small: dict[str, Small], words:
             if out_of_range or unknown:
                 break
         if not unknown and not out_of_range:
-            return {name: np.concatenate(values) for name, values in parts.items()}, listed
+            return {name: np.concatenate(parts.pop(name)) for name in list(parts)}, listed  # one part list at a time
         for name in out_of_range:
             numbers[name] = small.pop(name).expression
         for name in unknown:
@@ -468,14 +468,14 @@ def _read_columns(connection: Connection, filters: Filters, player_id: int | Non
         pays, pay_words = _read(connection, select(p.id).select_from(PAYOUT),
                                 {"revision_id": _ids(p.revision_id, 0, top_revision, recheck), **pay_small}, role,
                                 payout_span)
-        rows = _rows_of(deals["revision_id"], pays["revision_id"])
+        rows = _rows_of(deals["revision_id"], pays.pop("revision_id"))
         if not (rows >= 0).all():
             kept = rows >= 0
             pays, rows = {name: values[kept] for name, values in pays.items()}, rows[kept]
     else:
         pays, pay_words = _read(connection, scoped(select(p.id), filters, player_id, payouts=True),
                                 {"deal_id": _ids(d.id, 0, top_deal, recheck), **pay_small}, role, payout_span)
-        rows = _rows_of(deals["deal_id"], pays["deal_id"])
+        rows = _rows_of(deals["deal_id"], pays.pop("deal_id"))
     if not _ascending(rows, pays["position"]):
         order = np.lexsort((pays["position"], rows))
         pays = {name: values[order] for name, values in pays.items()}
@@ -502,8 +502,10 @@ def _read_columns(connection: Connection, filters: Filters, player_id: int | Non
         seats=size[at].astype(small), dealer_position=dealer_position.astype(small),
         stake_cents=evenings["stake_cents"].to_numpy(dtype=np.int64)[at],
         profile=profile_codes[at].astype(small), currency=currency_codes[at].astype(small),
-        deal=rows.astype(np.int32), player=_places(pays["player_id"], lookup), position=pays["position"].astype(small),
-        role=pays["role"].astype(np.int8), points=pays["points"].astype(np.int32),
+        # each payout column let go once converted: the payouts are held about once over
+        deal=rows.astype(np.int32, copy=False), player=_places(pays.pop("player_id"), lookup),
+        position=pays.pop("position").astype(small), role=pays.pop("role").astype(np.int8, copy=False),
+        points=pays.pop("points").astype(np.int32),
         words={**deal_words, **pay_words, "profile": tuple(profile_words), "currency": tuple(currency_words)},
     )
 
