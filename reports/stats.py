@@ -32,18 +32,26 @@ def _mean(values: np.ndarray, keys: np.ndarray, size: int) -> np.ndarray:
     return _rate(np.bincount(keys, weights=values, minlength=size), np.bincount(keys, minlength=size))
 
 
-def _longest_runs(players: np.ndarray, by_player: np.ndarray, hit: np.ndarray, size: int) -> np.ndarray:
-    """Per player, the most consecutive of the player's rows (in playing order) for which `hit` holds.
-
-    `by_player` orders the rows by player, stably (each player's rows stay in playing order).
-    """
-    codes, hits = players[by_player], hit[by_player]
+def _longest_runs(codes: np.ndarray, hits: np.ndarray, size: int) -> np.ndarray:
+    """Per player, the most consecutive of the player's rows for which `hits` holds, the rows sorted by player
+    (`codes`), each player's in playing order."""
     starts = np.flatnonzero(np.r_[True, (codes[1:] != codes[:-1]) | (hits[1:] != hits[:-1])][:len(codes)])
     lengths = np.diff(np.r_[starts, len(codes)])
     longest = np.zeros(size, dtype=np.int64)
     runs = hits[starts]
     np.maximum.at(longest, codes[starts][runs], lengths[runs])
     return longest
+
+
+def _extremes(codes: np.ndarray, values: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per player, the largest value and the smallest (0 when none is beyond 0), the rows sorted by player."""
+    counts = np.bincount(codes, minlength=size)
+    firsts = (np.cumsum(counts) - counts)[counts > 0]
+    highest, lowest = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64)
+    if len(firsts):
+        highest[counts > 0] = np.maximum(np.maximum.reduceat(values, firsts), 0)
+        lowest[counts > 0] = np.minimum(np.minimum.reduceat(values, firsts), 0)
+    return highest, lowest
 
 
 def _names(codes: np.ndarray, words: tuple[str, ...] | list[str]) -> list[str | None]:
@@ -73,25 +81,25 @@ def summary(frames: Frames) -> pd.DataFrame:
 def players(frames: Frames) -> pd.DataFrame:
     """Per player: how often seated and declaring, points per deal by role, sweeps, extremes and streaks."""
     c, size = frames.columns, len(frames.players)
-    by, points = c.player, c.points  # small types: the temporaries over every payout stay small
-    declarer, opponent = c.role == c.code("role", "declarer"), c.role == c.code("role", "opponent")
-    sweep = c.sweep[c.deal]
-    by_player = np.argsort(c.player, kind="stable")  # radix sort of the small codes: the same order
-    sorted_by, sorted_evening = by[by_player], c.evening[c.deal][by_player]
-    new_evening = np.r_[True, (sorted_by[1:] != sorted_by[:-1]) | (sorted_evening[1:] != sorted_evening[:-1])][:len(by)]
-    deals = np.bincount(by, minlength=size)
+    by_player = np.argsort(c.player, kind="stable")  # a radix sort of the small codes; each player's rows in order
+    deal = c.deal[by_player]
+    by, points, role = c.player[by_player], c.points[by_player], c.role[by_player]  # small types: small temporaries
+    del by_player
+    declarer, opponent = role == c.code("role", "declarer"), role == c.code("role", "opponent")
+    sweep = c.sweep[deal]
+    evening = c.evening[deal]
+    new_evening = np.r_[True, (by[1:] != by[:-1]) | (evening[1:] != evening[:-1])][:len(by)]
+    del deal, evening
     thirds = c.declarer_thirds >= 0
     declared = c.declarer[thirds].astype(np.int64)
-    highest, lowest = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64)
-    np.maximum.at(highest, by, points)
-    np.minimum.at(lowest, by, points)
+    highest, lowest = _extremes(by, points, size)
     table = pd.DataFrame({
         "player": pd.Series(frames.players, dtype=str),
-        "evenings": np.bincount(sorted_by[new_evening], minlength=size),
-        "deals": deals,
+        "evenings": np.bincount(by[new_evening], minlength=size),
+        "deals": np.bincount(by, minlength=size),
         "declarer": np.bincount(by[declarer], minlength=size),
         "opponent": np.bincount(by[opponent], minlength=size),
-        "partner": np.bincount(by[c.role == c.code("role", "partner")], minlength=size),
+        "partner": np.bincount(by[role == c.code("role", "partner")], minlength=size),
         "avg_declarer_thirds": _mean(c.declarer_thirds[thirds][declared >= 0], declared[declared >= 0], size),
         "points": np.bincount(by, weights=points, minlength=size).astype(np.int64),
         "points_per_deal": _mean(points, by, size),
@@ -101,8 +109,8 @@ def players(frames: Frames) -> pd.DataFrame:
            for kind in ("cappotto", "stramazzo") for side, sign in (("for", 1), ("against", -1))},
         "biggest_win": highest,
         "biggest_loss": lowest,
-        "winning_streak": _longest_runs(by, by_player, points > 0, size),
-        "losing_streak": _longest_runs(by, by_player, points < 0, size),
+        "winning_streak": _longest_runs(by, points > 0, size),
+        "losing_streak": _longest_runs(by, points < 0, size),
     })
     return table[table["deals"] > 0].reset_index(drop=True)
 
