@@ -119,10 +119,11 @@ def money(frames: Frames) -> pd.DataFrame:
     """Per player and currency: money won or lost in cents, in total and per deal by role."""
     c, size = frames.columns, len(frames.players)
     currencies = c.words["currency"]
-    rank = _alphabetical(currencies)
+    rank = _alphabetical(currencies).astype(np.int32)
     kinds = len(currencies) + 1
-    key = c.player.astype(np.int64) * kinds + rank[c.currency[c.deal]]
-    cents = c.points.astype(np.int64) * c.stake_cents[c.deal]
+    key = c.player.astype(np.int32) * kinds + rank[c.currency[c.deal]]
+    cents = c.stake_cents[c.deal]
+    cents *= c.points
     groups = size * kinds
     deals = np.bincount(key, minlength=groups)
     declarer, opponent = c.role == c.code("role", "declarer"), c.role == c.code("role", "opponent")
@@ -250,7 +251,8 @@ def pairings(frames: Frames) -> pd.DataFrame:
     """Each pair of players defending together: deals, game points each, the declarer's success against them."""
     c, size = frames.columns, len(frames.players)
     opponent = np.flatnonzero(c.role == c.code("role", "opponent"))
-    deal, player, points = c.deal[opponent], c.player[opponent].astype(np.int64), c.points[opponent].astype(np.int64)
+    deal, player, points = c.deal[opponent], c.player[opponent].astype(np.int32), c.points[opponent]
+    del opponent  # the row numbers of every opponent: let go before the pairs are found
     keys, points_a, points_b, won = [], [], [], []
     for offset in range(1, len(deal)):
         same = np.flatnonzero(deal[offset:] == deal[:-offset])
@@ -262,7 +264,7 @@ def pairings(frames: Frames) -> pd.DataFrame:
         b = np.where(a_first, second, first)
         distinct = player[first] != player[second]
         a, b = a[distinct], b[distinct]
-        keys.append(player[a] * size + player[b])
+        keys.append(player[a].astype(np.int64) * size + player[b])
         points_a.append(points[a])
         points_b.append(points[b])
         won.append(c.declarer_won[deal[a]] == 1)
