@@ -553,7 +553,8 @@ def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
     with reading(engine).connect() as connection, connection.begin():
         filters, player_id = _check(connection, filters)
         people = pd.read_sql(select(PLAYER.c.id, PLAYER.c.name, PLAYER.c.key).order_by(PLAYER.c.key), connection)
-        seats = pd.read_sql(select(SEAT.c.evening_id.label("evening"), SEAT.c.player_id, SEAT.c.position), connection)
+        seated = _numbers(connection, select(SEAT.c.id, SEAT.c.evening_id, SEAT.c.player_id, SEAT.c.position))
+        seats = pd.DataFrame(dict(zip(("evening", "player_id", "position"), seated, strict=True)))
         evenings = pd.read_sql(evenings_select(), connection)
         columns = _read_columns(connection, filters, player_id, people, seats, evenings)
         # sorted here: ordered by SQLite, it walks every deal through the (evening, number) index
