@@ -68,7 +68,8 @@ class Columns:
 
     Player columns are places in `Frames.players` (-1 for none); text columns are places in `words[column]`
     (-1 for null); `declarer_thirds` is -1 when missing, `declarer_won` -1/0/1. `deal` of a payout is its deal's
-    row; `seats` and `dealer_position` are the deal's table size and the dealer's seat position.
+    row; `seats` and `dealer_position` are the deal's table size and the dealer's seat position. `points` is in
+    the smallest integer type that holds the ledger's (16 bits unless a payout is beyond 1,023 points).
     """
 
     deal_id: np.ndarray
@@ -505,7 +506,7 @@ def _read_columns(connection: Connection, filters: Filters, player_id: int | Non
         # each payout column let go once converted: the payouts are held about once over
         deal=rows.astype(np.int32, copy=False), player=_places(pays.pop("player_id"), lookup),
         position=pays.pop("position").astype(small), role=pays.pop("role").astype(np.int8, copy=False),
-        points=pays.pop("points").astype(np.int32),
+        points=pays.pop("points"),
         words={**deal_words, **pay_words, "profile": tuple(profile_words), "currency": tuple(currency_words)},
     )
 
