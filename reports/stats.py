@@ -122,7 +122,7 @@ def money(frames: Frames) -> pd.DataFrame:
     rank = _alphabetical(currencies).astype(np.int32)
     kinds = len(currencies) + 1
     key = c.player.astype(np.int32) * kinds + rank[c.currency[c.deal]]
-    cents = c.stake_cents[c.deal]
+    cents = c.stake_cents.astype(np.float64)[c.deal]  # the sums are taken in doubles anyway; exact below 2 ** 53
     cents *= c.points
     groups = size * kinds
     deals = np.bincount(key, minlength=groups)
@@ -228,14 +228,12 @@ def seats(frames: Frames) -> pd.DataFrame:
     c = frames.columns
     active = np.array([make_profile(name).active_players for name in c.words["profile"]] or [0], dtype=np.int64)
     four_seated = c.seats > active[c.profile]
-    seat = c.seat.astype(np.int64)
-    sitting = (four_seated[c.deal]) & (seat == 4)
-    keep = ~sitting
-    size, seat = c.seats[c.deal][keep].astype(np.int64), seat[keep]
+    keep = ~(four_seated[c.deal] & (c.seat == 4))
+    size, seat = c.seats[c.deal][keep], c.seat[keep]  # small types: the temporaries over every payout stay small
     declarer = (c.role == c.code("role", "declarer"))[keep]
     won = declarer & (c.declarer_won[c.deal][keep] == 1)
     span = int(seat.max()) + 1 if len(seat) else 1
-    key = size * span + seat
+    key = size.astype(np.int32) * span + seat
     groups = (int(size.max()) + 1 if len(size) else 1) * span
     deals = np.bincount(key, minlength=groups)
     seen = np.flatnonzero(deals)
@@ -291,8 +289,8 @@ def ratings(frames: Frames) -> pd.DataFrame:
     starts = np.searchsorted(deal_of, np.arange(len(c.deal_id) + 1))
     defended = played & (starts[1:] > starts[:-1])  # a declarer with nobody to play against is no game
     names = frames.players
-    r = elo.rate_codes(len(names), c.declarer[defended].astype(np.int64), c.declarer_won[defended] == 1,
-                       c.player[opponent].astype(np.int64), np.r_[0, starts[1:][defended]])
+    r = elo.rate_codes(len(names), c.declarer[defended], c.declarer_won[defended] == 1, c.player[opponent],
+                       np.r_[0, starts[1:][defended]])
     table = pd.DataFrame({
         "player": list(names), "rating": r.rating, "declarer_deals": r.games, "won": r.won,
         "expected_won": r.expected, "defence_rating": r.defence, "defended_deals": r.defended,
