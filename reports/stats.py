@@ -121,7 +121,9 @@ def money(frames: Frames) -> pd.DataFrame:
     currencies = c.words["currency"]
     rank = _alphabetical(currencies).astype(np.int32)
     kinds = len(currencies) + 1
-    key = c.player.astype(np.int32) * kinds + rank[c.currency[c.deal]]
+    key = c.player.astype(np.int32)
+    key *= kinds
+    key += rank[c.currency[c.deal]]
     cents = c.stake_cents.astype(np.float64)[c.deal]  # the sums are taken in doubles anyway; exact below 2 ** 53
     cents *= c.points
     groups = size * kinds
