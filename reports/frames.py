@@ -271,8 +271,12 @@ def _numbers(connection: Connection, query: Select) -> list[np.ndarray]:
 
 
 def _coded(column: ColumnElement, words: Sequence[str]) -> ColumnElement:
-    """A text column as the place of its word in `words`: -1 for null, UNKNOWN for a word not listed."""
-    return case((column.is_(None), -1), *[(column == word, i) for i, word in enumerate(words)], else_=UNKNOWN)
+    """A text column as the place of its word in `words`: -1 for null, UNKNOWN for a word not listed.
+
+    `CASE column WHEN word ...` reads the column once per row (a `WHEN column = word` per word reads it each time).
+    """
+    return case({word: i for i, word in enumerate(words)}, value=column,
+                else_=case((column.is_(None), -1), else_=UNKNOWN))
 
 
 @dataclass(frozen=True)
