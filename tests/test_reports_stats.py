@@ -363,3 +363,24 @@ def test_elo_walk_for_one_or_two_defenders_agrees_to_the_last_bit() -> None:
     assert (rating, defence, expected.tolist()) == (slow[0], slow[1], slow[2].tolist())
     r = elo.rate_codes(players, declarers, won, defenders, starts)
     assert r.rating.tolist() == rating and r.defence.tolist() == defence
+
+
+def test_voided_deals_are_listed_in_playing_order(db_url: str) -> None:
+    """Two evenings open at once, their deals recorded in turns: ids run across evenings, the list does not."""
+    engine = open_ledger(db_url)
+    with transaction(engine) as s:
+        first = start_evening(s, ("Anna", "Bruno", "Carla"), stake="0.10")
+        second = start_evening(s, ("Dario", "Elena", "Fabio"), stake="0.10")
+        for _ in range(3):
+            record_deal(s, second, DealInput(passed=True))
+            record_deal(s, first, DealInput(passed=True))
+        for table, number in ((second, 1), (first, 3), (first, 1), (second, 2)):
+            void_deal(s, table, number, "misdeal")
+    try:
+        frames = load_frames(engine)
+    finally:
+        engine.dispose()
+    evenings = (first.number, second.number)
+    assert frames.voided[["evening", "number"]].values.tolist() == [
+        [evenings[0], 1], [evenings[0], 3], [evenings[1], 1], [evenings[1], 2]]
+    assert frames.deals[["evening", "number"]].values.tolist() == [[evenings[0], 2], [evenings[1], 3]]
