@@ -1,12 +1,13 @@
 """The current, non-voided deals and their payouts: compact numpy columns read with SQL, pandas frames on demand.
 
-The deal and payout rows reach Python as one comma-separated string per column (`group_concat` on SQLite,
-`string_agg` on PostgreSQL) parsed by numpy: no Python object per value, which is what makes `pd.read_sql` slow
-on a long history. Text columns travel as small integer codes (a CASE over the words the rules know; any other
-word found is added to the list and the column read again). Small columns (player ids, codes, thirds, a deal's
-number, a payout's position and points) travel several to one integer, each in the bits its range needs; a value
-out of its range makes that column travel on its own. Rows are read in slices of ids, so only one slice's strings
-are held at a time; with no filter, payouts are read from their table alone and matched to the deals by revision.
+The deal and payout rows reach Python as one comma-separated string, each row's values side by side
+(`group_concat` on SQLite, `string_agg` on PostgreSQL, neither sorting), parsed by numpy: no Python object per
+value, which is what makes `pd.read_sql` slow on a long history. Text columns travel as small integer codes (a CASE
+over the words the rules know; any other word found is added to the list and the column read again). Small columns
+(ids, codes, thirds, a deal's number, a payout's position and points) travel several to one integer, each in the
+bits its range needs; a value out of its range makes that column travel on its own. Rows are read in slices of ids,
+so only one slice's string is held at a time; with no filter, payouts are read from their table alone and matched
+to the deals by revision.
 Statistics work on these columns; the pandas frames `deals` and `payouts` are built from them (with the multiplier,
 amount and time recorded, read then) the first time a chart or report asks.
 """
@@ -36,7 +37,6 @@ from sqlalchemy import (
     literal_column,
     select,
 )
-from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session, SQLModel
 
@@ -249,24 +249,23 @@ def _check(connection: Connection, filters: Filters) -> tuple[Filters, int | Non
 
 
 def _numbers(connection: Connection, query: Select) -> list[np.ndarray]:
-    """Each column of the query's rows as one int64 array: every column travels as one comma-separated string.
+    """Each column of the query's rows (integers, never null) as one int64 array.
 
-    The query's first column is the row id: on PostgreSQL every aggregate is ordered by it, so the columns agree
-    row for row; SQLite feeds every aggregate of one query the same rows in the same order.
+    The rows travel as one comma-separated string, each row's values side by side, so the columns agree row for
+    row in whatever order the rows come, and the database never sorts them.
     """
-    key = query.selected_columns[0]
-    if connection.dialect.name == "postgresql":
-        aggregates = [func.string_agg(cast(column, String), aggregate_order_by(literal_column("','"), key))
-                      for column in query.selected_columns[1:]]
-    else:
-        aggregates = [func.group_concat(column, ",") for column in query.selected_columns[1:]]
-    texts = list(connection.execute(query.with_only_columns(*aggregates).order_by(None)).one())
+    comma = literal_column("','", String)
+    row: ColumnElement[str] = cast(query.selected_columns[0], String)
+    for column in query.selected_columns[1:]:
+        row = row + comma + cast(column, String)
+    aggregate = func.string_agg(row, comma) if connection.dialect.name == "postgresql" else func.group_concat(row, ",")
+    text = connection.execute(query.with_only_columns(aggregate).order_by(None)).scalar()
+    width = len(query.selected_columns)
+    rows = np.fromstring(text or "", dtype=np.int64, sep=",").reshape(-1, width)
     arrays = []
-    for i, text in enumerate(texts):
-        numbers = np.fromstring(text or "", dtype=np.int64, sep=",")
-        texts[i] = None  # each string is let go as soon as it is parsed
+    for numbers in rows.T:
         small = len(numbers) and np.iinfo(np.int32).min <= numbers.min() and numbers.max() <= np.iinfo(np.int32).max
-        arrays.append(numbers.astype(np.int32) if small else numbers)
+        arrays.append(numbers.astype(np.int32 if small else np.int64))
     return arrays
 
 
@@ -331,7 +330,7 @@ def _packed(pack: list[tuple[str, int]], small: dict[str, Small], connection: Co
 Coded = dict[str, tuple[ColumnElement, tuple[str, ...]]]
 
 
-CHUNK_IDS = 500_000
+CHUNK_IDS = 250_000
 """Rows are read in slices of this many ids, so the strings of one slice only are held at a time."""
 
 
@@ -368,7 +367,7 @@ def _read(connection: Connection, query: Select, small: dict[str, Small], words:
         packed = {**small, **{name: Small(_coded(column, listed[name]), UNKNOWN, (len(listed[name]) + 1).bit_length(),
                                           checked=False) for name, (column, _) in words.items()}}
         packs = _packs(packed)
-        wanted = query.with_only_columns(key, *numbers.values(), *[_packed(pack, packed, connection) for pack in packs])
+        wanted = query.with_only_columns(*numbers.values(), *[_packed(pack, packed, connection) for pack in packs])
         parts: dict[str, list[np.ndarray]] = {name: [] for name in (*numbers, *packed)}
         out_of_range: set[str] = set()
         unknown: set[str] = set()
@@ -558,7 +557,7 @@ def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
     with reading(engine).connect() as connection, connection.begin():
         filters, player_id = _check(connection, filters)
         people = pd.read_sql(select(PLAYER.c.id, PLAYER.c.name, PLAYER.c.key).order_by(PLAYER.c.key), connection)
-        seated = _numbers(connection, select(SEAT.c.id, SEAT.c.evening_id, SEAT.c.player_id, SEAT.c.position))
+        seated = _numbers(connection, select(SEAT.c.evening_id, SEAT.c.player_id, SEAT.c.position))
         seats = pd.DataFrame(dict(zip(("evening", "player_id", "position"), seated, strict=True)))
         evenings = pd.read_sql(evenings_select(), connection)
         columns = _read_columns(connection, filters, player_id, people, seats, evenings)
