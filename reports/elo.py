@@ -105,7 +105,7 @@ def _walk_pairs(players: int, declarers: np.ndarray, won: np.ndarray, defenders:
     for begin in range(0, len(declarers), WALK_GAMES):
         games = slice(begin, begin + WALK_GAMES)
         seconds = second[games]
-        team_b = np.where(seconds >= 0, defenders[np.maximum(seconds, 0)], -1) if len(defenders) else seconds
+        team_b = np.where(seconds >= 0, defenders[np.maximum(seconds, 0)], -1)
         for declarer, score, a, b in zip(declarers[games].tolist(), won[games].tolist(),
                                          defenders[starts[:-1][games]].tolist(), team_b.tolist(), strict=True):
             if b < 0:

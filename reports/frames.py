@@ -249,7 +249,7 @@ def _check(connection: Connection, filters: Filters) -> tuple[Filters, int | Non
 
 
 def _numbers(connection: Connection, query: Select) -> list[np.ndarray]:
-    """Each column of the query's rows (integers, never null) as one int64 array.
+    """Each column of the query's rows (integers, never null) as one array (32-bit when its values fit).
 
     The rows travel as one comma-separated string, each row's values side by side, so the columns agree row for
     row in whatever order the rows come, and the database never sorts them.
@@ -331,7 +331,7 @@ Coded = dict[str, tuple[ColumnElement, tuple[str, ...]]]
 
 
 CHUNK_IDS = 250_000
-"""Rows are read in slices of this many ids, so the strings of one slice only are held at a time."""
+"""Rows are read in slices of this many ids, so only one slice's string is held at a time."""
 
 
 def _slices(span: tuple[int | None, int | None]) -> list[tuple[int, int] | None]:
