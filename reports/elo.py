@@ -12,6 +12,7 @@ declarer settles into the gap between the pools, and a declarer rating compares 
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -72,7 +73,7 @@ def rate_codes(players: int, declarers: np.ndarray, won: np.ndarray, defenders: 
 
 
 def _walk(players: int, declarers: np.ndarray, won: np.ndarray, defenders: np.ndarray,
-          starts: np.ndarray) -> tuple[list[float], list[float], list[float]]:
+          starts: np.ndarray) -> tuple[list[float], list[float], np.ndarray]:
     """The walk for teams of any size: the declarer and defence ratings after it, and each game's expectation."""
     rating, defence = [START] * players, [START] * players
     expected = [0.0] * len(declarers)
@@ -86,32 +87,41 @@ def _walk(players: int, declarers: np.ndarray, won: np.ndarray, defenders: np.nd
         share = change / len(team)
         for d in team:
             defence[d] -= share
-    return rating, defence, expected
+    return rating, defence, np.array(expected, dtype=np.float64)
+
+
+WALK_GAMES = 65_536
+"""The walk takes the games this many at a time, so its plain Python values stay few."""
 
 
 def _walk_pairs(players: int, declarers: np.ndarray, won: np.ndarray, defenders: np.ndarray, starts: np.ndarray,
-                sizes: np.ndarray) -> tuple[list[float], list[float], list[float]]:
+                sizes: np.ndarray) -> tuple[list[float], list[float], np.ndarray]:
     """The same walk when every team is one or two defenders (the usual case), with the same arithmetic:
-    (0 + a + b) / 2 is (a + b) / 2 and a / 1 is a, so the ratings agree to the last bit."""
+    (0 + a + b) / 2 is (a + b) / 2, a / 1 is a and True - e is 1.0 - e, so the ratings agree to the last bit."""
     rating, defence = [START] * players, [START] * players
-    expected = [0.0] * len(declarers)
-    first = defenders[starts[:-1]].tolist()
-    second = np.where(sizes == 2, defenders[np.minimum(starts[:-1] + 1, max(len(defenders) - 1, 0))], -1).tolist()
-    scores = won.astype(np.float64).tolist()
-    for i, (declarer, score, a, b) in enumerate(zip(declarers.tolist(), scores, first, second, strict=True)):
-        if b < 0:
-            e = expected[i] = 1.0 / (1.0 + 10.0 ** ((defence[a] - rating[declarer]) / SCALE))
-            change = K * (score - e)
-            rating[declarer] += change
-            defence[a] -= change
-        else:
-            e = expected[i] = 1.0 / (1.0 + 10.0 ** (((defence[a] + defence[b]) / 2 - rating[declarer]) / SCALE))
-            change = K * (score - e)
-            rating[declarer] += change
-            share = change / 2
-            defence[a] -= share
-            defence[b] -= share
-    return rating, defence, expected
+    expected = array("d")
+    note, scale, k = expected.append, SCALE, K
+    second = np.where(sizes == 2, starts[:-1] + 1, -1)
+    for begin in range(0, len(declarers), WALK_GAMES):
+        games = slice(begin, begin + WALK_GAMES)
+        seconds = second[games]
+        team_b = np.where(seconds >= 0, defenders[np.maximum(seconds, 0)], -1)
+        for declarer, score, a, b in zip(declarers[games].tolist(), won[games].tolist(),
+                                         defenders[starts[:-1][games]].tolist(), team_b.tolist(), strict=True):
+            if b < 0:
+                e = 1.0 / (1.0 + 10.0 ** ((defence[a] - rating[declarer]) / scale))
+                change = k * (score - e)
+                rating[declarer] += change
+                defence[a] -= change
+            else:
+                e = 1.0 / (1.0 + 10.0 ** (((defence[a] + defence[b]) / 2 - rating[declarer]) / scale))
+                change = k * (score - e)
+                rating[declarer] += change
+                share = change / 2
+                defence[a] -= share
+                defence[b] -= share
+            note(e)
+    return rating, defence, np.frombuffer(expected, dtype=np.float64)
 
 
 def rate(games: Iterable[tuple[Hashable, Sequence[Hashable], bool]]) -> dict[Hashable, Rating]:

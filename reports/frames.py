@@ -1,12 +1,13 @@
 """The current, non-voided deals and their payouts: compact numpy columns read with SQL, pandas frames on demand.
 
-The deal and payout rows reach Python as one comma-separated string per column (`group_concat` on SQLite,
-`string_agg` on PostgreSQL) parsed by numpy: no Python object per value, which is what makes `pd.read_sql` slow
-on a long history. Text columns travel as small integer codes (a CASE over the words the rules know; any other
-word found is added to the list and the column read again). Small columns (player ids, codes, thirds, a deal's
-number, a payout's position and points) travel several to one integer, each in the bits its range needs; a value
-out of its range makes that column travel on its own. Rows are read in slices of ids, so only one slice's strings
-are held at a time; with no filter, payouts are read from their table alone and matched to the deals by revision.
+The deal and payout rows reach Python as one comma-separated string, each row's values side by side
+(`group_concat` on SQLite, `string_agg` on PostgreSQL, neither sorting), parsed by numpy: no Python object per
+value, which is what makes `pd.read_sql` slow on a long history. Text columns travel as small integer codes (a CASE
+over the words the rules know; any other word found is added to the list and the column read again). Small columns
+(ids, codes, thirds, a deal's number, a payout's position and points) travel several to one integer, each in the
+bits its range needs; a value out of its range makes that column travel on its own. Rows are read in slices of ids,
+so only one slice's string is held at a time; with no filter, payouts are read from their table alone and matched
+to the deals by revision.
 Statistics work on these columns; the pandas frames `deals` and `payouts` are built from them (with the multiplier,
 amount and time recorded, read then) the first time a chart or report asks.
 """
@@ -36,7 +37,6 @@ from sqlalchemy import (
     literal_column,
     select,
 )
-from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session, SQLModel
 
@@ -68,7 +68,8 @@ class Columns:
 
     Player columns are places in `Frames.players` (-1 for none); text columns are places in `words[column]`
     (-1 for null); `declarer_thirds` is -1 when missing, `declarer_won` -1/0/1. `deal` of a payout is its deal's
-    row; `seats` and `dealer_position` are the deal's table size and the dealer's seat position.
+    row; `seats` and `dealer_position` are the deal's table size and the dealer's seat position. `points` is in
+    the smallest integer type that holds the ledger's (16 bits unless a payout is beyond 1,023 points).
     """
 
     deal_id: np.ndarray
@@ -248,30 +249,33 @@ def _check(connection: Connection, filters: Filters) -> tuple[Filters, int | Non
 
 
 def _numbers(connection: Connection, query: Select) -> list[np.ndarray]:
-    """Each column of the query's rows as one int64 array: every column travels as one comma-separated string.
+    """Each column of the query's rows (integers, never null) as one array (32-bit when its values fit).
 
-    The query's first column is the row id: on PostgreSQL every aggregate is ordered by it, so the columns agree
-    row for row; SQLite feeds every aggregate of one query the same rows in the same order.
+    The rows travel as one comma-separated string, each row's values side by side, so the columns agree row for
+    row in whatever order the rows come, and the database never sorts them.
     """
-    key = query.selected_columns[0]
-    if connection.dialect.name == "postgresql":
-        aggregates = [func.string_agg(cast(column, String), aggregate_order_by(literal_column("','"), key))
-                      for column in query.selected_columns[1:]]
-    else:
-        aggregates = [func.group_concat(column, ",") for column in query.selected_columns[1:]]
-    texts = list(connection.execute(query.with_only_columns(*aggregates).order_by(None)).one())
+    comma = literal_column("','", String)
+    row: ColumnElement[str] = cast(query.selected_columns[0], String)
+    for column in query.selected_columns[1:]:
+        row = row + comma + cast(column, String)
+    aggregate = func.string_agg(row, comma) if connection.dialect.name == "postgresql" else func.group_concat(row, ",")
+    text = connection.execute(query.with_only_columns(aggregate).order_by(None)).scalar()
+    width = len(query.selected_columns)
+    rows = np.fromstring(text or "", dtype=np.int64, sep=",").reshape(-1, width)
     arrays = []
-    for i, text in enumerate(texts):
-        numbers = np.fromstring(text or "", dtype=np.int64, sep=",")
-        texts[i] = None  # each string is let go as soon as it is parsed
+    for numbers in rows.T:
         small = len(numbers) and np.iinfo(np.int32).min <= numbers.min() and numbers.max() <= np.iinfo(np.int32).max
-        arrays.append(numbers.astype(np.int32) if small else numbers)
+        arrays.append(numbers.astype(np.int32 if small else np.int64))
     return arrays
 
 
 def _coded(column: ColumnElement, words: Sequence[str]) -> ColumnElement:
-    """A text column as the place of its word in `words`: -1 for null, UNKNOWN for a word not listed."""
-    return case((column.is_(None), -1), *[(column == word, i) for i, word in enumerate(words)], else_=UNKNOWN)
+    """A text column as the place of its word in `words`: -1 for null, UNKNOWN for a word not listed.
+
+    `CASE column WHEN word ...` reads the column once per row (a `WHEN column = word` per word reads it each time).
+    """
+    return case({word: i for i, word in enumerate(words)}, value=column,
+                else_=case((column.is_(None), -1), else_=UNKNOWN))
 
 
 @dataclass(frozen=True)
@@ -326,8 +330,8 @@ def _packed(pack: list[tuple[str, int]], small: dict[str, Small], connection: Co
 Coded = dict[str, tuple[ColumnElement, tuple[str, ...]]]
 
 
-CHUNK_IDS = 500_000
-"""Rows are read in slices of this many ids, so the strings of one slice only are held at a time."""
+CHUNK_IDS = 250_000
+"""Rows are read in slices of this many ids, so only one slice's string is held at a time."""
 
 
 def _slices(span: tuple[int | None, int | None]) -> list[tuple[int, int] | None]:
@@ -346,24 +350,24 @@ def _dtype(low: int, high: int) -> type[np.signedinteger]:
     return np.int64
 
 
-def _read(connection: Connection, query: Select, numbers: dict[str, ColumnElement], small: dict[str, Small],
-          words: Coded, span: tuple[int | None, int | None] = (None, None)
-          ) -> tuple[dict[str, np.ndarray], dict[str, tuple[str, ...]]]:
-    """The numeric columns, the small ones packed several to an integer, and the text columns as codes (packed
-    too), of the query's rows (in the same row order), read in slices of the query's first column (an id) over
-    `span`, its smallest and largest value.
+def _read(connection: Connection, query: Select, small: dict[str, Small], words: Coded,
+          span: tuple[int | None, int | None]) -> tuple[dict[str, np.ndarray], dict[str, tuple[str, ...]]]:
+    """The small columns, packed several to an integer, and the text columns as codes (packed too), of the query's
+    rows (in the same row order), read in slices of the query's first column (an id) over `span`, its smallest
+    and largest value.
 
     A word the rules do not list is looked up and the text columns read again with it; a small column with a
     value out of its range is read again on its own.
     """
     listed = {name: values for name, (_, values) in words.items()}
-    numbers, small = dict(numbers), dict(small)
+    numbers: dict[str, ColumnElement] = {}
+    small = dict(small)
     key = query.selected_columns[0]
     while True:
         packed = {**small, **{name: Small(_coded(column, listed[name]), UNKNOWN, (len(listed[name]) + 1).bit_length(),
                                           checked=False) for name, (column, _) in words.items()}}
         packs = _packs(packed)
-        wanted = query.with_only_columns(key, *numbers.values(), *[_packed(pack, packed, connection) for pack in packs])
+        wanted = query.with_only_columns(*numbers.values(), *[_packed(pack, packed, connection) for pack in packs])
         parts: dict[str, list[np.ndarray]] = {name: [] for name in (*numbers, *packed)}
         out_of_range: set[str] = set()
         unknown: set[str] = set()
@@ -384,7 +388,7 @@ def _read(connection: Connection, query: Select, numbers: dict[str, ColumnElemen
             if out_of_range or unknown:
                 break
         if not unknown and not out_of_range:
-            return {name: np.concatenate(values) for name, values in parts.items()}, listed
+            return {name: np.concatenate(parts.pop(name)) for name in list(parts)}, listed  # one part list at a time
         for name in out_of_range:
             numbers[name] = small.pop(name).expression
         for name in unknown:
@@ -395,12 +399,22 @@ def _read(connection: Connection, query: Select, numbers: dict[str, ColumnElemen
 
 def _places(ids: np.ndarray, lookup: np.ndarray) -> np.ndarray:
     """Player ids (-1 for none) as places in name order (-1 for none)."""
-    return np.where(ids >= 0, lookup[np.clip(ids, 0, len(lookup) - 1)], -1).astype(np.int16)
+    places = np.append(lookup, -1).astype(np.int16)  # the last place answers -1
+    codes = ids.astype(np.int32)
+    np.clip(codes, -1, len(lookup) - 1, out=codes)
+    return places[codes]
 
 
 def _bits(low: int, top: int) -> int:
     """Bits for the values low..top and the out-of-range mark above them (at most 31)."""
     return min(max(top - low + 1, 1).bit_length(), 31)
+
+
+def _ids(expression: ColumnElement, low: int, top: int, recheck: bool) -> Small:
+    """Ids (`low` for none) up to `top`, the largest its table held when read in this transaction: checked when
+    a later statement may see a larger one (`recheck`) or when `top` does not fit 31 bits."""
+    bits = _bits(low, top)
+    return Small(expression, low, bits, checked=recheck or top - low >= (1 << bits) - 1)
 
 
 def _ascending(major: np.ndarray, minor: np.ndarray) -> bool:
@@ -412,8 +426,9 @@ def _ascending(major: np.ndarray, minor: np.ndarray) -> bool:
 
 
 def _span(connection: Connection, table: Table) -> tuple[int | None, int | None]:
-    """The smallest and largest id of a table."""
-    low, high = connection.execute(select(func.min(table.c.id), func.max(table.c.id))).one()
+    """The smallest and largest id of a table (one subquery each: SQLite finds either at once, not both)."""
+    low, high = connection.execute(select(select(func.min(table.c.id)).scalar_subquery(),
+                                          select(func.max(table.c.id)).scalar_subquery())).one()
     return low, high
 
 
@@ -433,36 +448,38 @@ def _read_columns(connection: Connection, filters: Filters, player_id: int | Non
     top_player = int(people["id"].max()) if len(people) else 0
     top_evening = int(evenings["evening"].max()) if len(evenings) else 0
     top_position = int(seats["position"].max()) if len(seats) else 0
+    deal_span, payout_span = _span(connection, DEAL), _span(connection, PAYOUT)
+    top_deal, top_revision = deal_span[1] or 0, _span(connection, REVISION)[1] or 0
     # ids that must name a row read in this same transaction fit their places; on SQLite the transaction is one
     # snapshot, so they need no check there (PostgreSQL reads each statement afresh: a new player could appear)
     recheck = connection.dialect.name != "sqlite"
-    player = {name: Small(func.coalesce(column, missing), missing, _bits(missing, top_player), checked=recheck)
-              for name, column in (
+    player = {name: _ids(func.coalesce(column, missing), missing, top_player, recheck) for name, column in (
         ("dealer", r.dealer_id), ("declarer", r.declarer_id), ("partner", r.partner_id), ("holder_id", r.holder_id))}
-    deals, deal_words = _read(connection, deal_query, {"deal_id": d.id, "revision_id": r.id}, {
+    deals, deal_words = _read(connection, deal_query, {
+        "deal_id": _ids(d.id, 0, top_deal, recheck), "revision_id": _ids(r.id, 0, top_revision, recheck),
         **player, "declarer_thirds": Small(func.coalesce(r.declarer_thirds, missing), missing, 6),
         "declarer_won": Small(func.coalesce(cast(r.declarer_won, Integer), missing), missing, 2),
-        "number": Small(d.number, 0, 10), "evening": Small(d.evening_id, 0, _bits(0, top_evening), checked=recheck),
-    }, {name: (r[name], WORDS[name]) for name in ("contract", "aggravation", "called", "holder", "sweep")},
-        _span(connection, DEAL))
-    pay_small = {"player_id": Small(p.player_id, 0, _bits(0, top_player), checked=recheck),
-             "position": Small(p.position, 0, _bits(0, top_position)), "points": Small(p.points, -1024, 11)}
+        "number": Small(d.number, 0, 10), "evening": _ids(d.evening_id, 0, top_evening, recheck),
+    }, {name: (r[name], WORDS[name]) for name in ("contract", "aggravation", "called", "holder", "sweep")}, deal_span)
+    pay_small = {"player_id": _ids(p.player_id, 0, top_player, recheck),
+                 "position": Small(p.position, 0, _bits(0, top_position)), "points": Small(p.points, -1024, 11)}
+    role: Coded = {"role": (p.role, WORDS["role"])}
     if not _ascending(deals["evening"], deals["number"]):
         order = np.lexsort((deals["number"], deals["evening"]))
         deals = {name: values[order] for name, values in deals.items()}
     if player_id is None and filters == Filters():
         # every standing deal: the payout table read on its own, without the revisions that do not stand
-        pays, pay_words = _read(connection, select(p.id).select_from(PAYOUT), {"revision_id": p.revision_id}, pay_small,
-                                {"role": (p.role, WORDS["role"])}, _span(connection, PAYOUT))
-        rows = _rows_of(deals["revision_id"], pays["revision_id"])
+        pays, pay_words = _read(connection, select(p.id).select_from(PAYOUT),
+                                {"revision_id": _ids(p.revision_id, 0, top_revision, recheck), **pay_small}, role,
+                                payout_span)
+        rows = _rows_of(deals["revision_id"], pays.pop("revision_id"))
         if not (rows >= 0).all():
             kept = rows >= 0
             pays, rows = {name: values[kept] for name, values in pays.items()}, rows[kept]
     else:
         pays, pay_words = _read(connection, scoped(select(p.id), filters, player_id, payouts=True),
-                                {"deal_id": d.id}, pay_small, {"role": (p.role, WORDS["role"])},
-                                _span(connection, PAYOUT))
-        rows = _rows_of(deals["deal_id"], pays["deal_id"])
+                                {"deal_id": _ids(d.id, 0, top_deal, recheck), **pay_small}, role, payout_span)
+        rows = _rows_of(deals["deal_id"], pays.pop("deal_id"))
     if not _ascending(rows, pays["position"]):
         order = np.lexsort((pays["position"], rows))
         pays = {name: values[order] for name, values in pays.items()}
@@ -489,8 +506,10 @@ def _read_columns(connection: Connection, filters: Filters, player_id: int | Non
         seats=size[at].astype(small), dealer_position=dealer_position.astype(small),
         stake_cents=evenings["stake_cents"].to_numpy(dtype=np.int64)[at],
         profile=profile_codes[at].astype(small), currency=currency_codes[at].astype(small),
-        deal=rows.astype(np.int32), player=_places(pays["player_id"], lookup), position=pays["position"].astype(small),
-        role=pays["role"].astype(np.int8), points=pays["points"].astype(np.int32),
+        # each payout column let go once converted: the payouts are held about once over
+        deal=rows.astype(np.int32, copy=False), player=_places(pays.pop("player_id"), lookup),
+        position=pays.pop("position").astype(small), role=pays.pop("role").astype(np.int8, copy=False),
+        points=pays.pop("points"),
         words={**deal_words, **pay_words, "profile": tuple(profile_words), "currency": tuple(currency_words)},
     )
 
@@ -538,11 +557,13 @@ def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
     with reading(engine).connect() as connection, connection.begin():
         filters, player_id = _check(connection, filters)
         people = pd.read_sql(select(PLAYER.c.id, PLAYER.c.name, PLAYER.c.key).order_by(PLAYER.c.key), connection)
-        seats = pd.read_sql(select(SEAT.c.evening_id.label("evening"), SEAT.c.player_id, SEAT.c.position), connection)
+        seated = _numbers(connection, select(SEAT.c.evening_id, SEAT.c.player_id, SEAT.c.position))
+        seats = pd.DataFrame(dict(zip(("evening", "player_id", "position"), seated, strict=True)))
         evenings = pd.read_sql(evenings_select(), connection)
         columns = _read_columns(connection, filters, player_id, people, seats, evenings)
-        voided = pd.read_sql(scoped(voided_select(), filters, player_id, payouts=False, standing=False)
-                             .order_by(DEAL.c.evening_id, DEAL.c.number), connection)
+        # sorted here: ordered by SQLite, it walks every deal through the (evening, number) index
+        voided = pd.read_sql(scoped(voided_select(), filters, player_id, payouts=False, standing=False), connection)
+    voided = voided.sort_values(["evening", "number"], ignore_index=True)
     evenings["started_at"] = pd.to_datetime(evenings["started_at"], utc=True)
     return Frames(columns, tuple(people["name"]), filters, evenings.set_index("evening"), voided,
                   _revisions(engine, filters, player_id))

@@ -32,18 +32,26 @@ def _mean(values: np.ndarray, keys: np.ndarray, size: int) -> np.ndarray:
     return _rate(np.bincount(keys, weights=values, minlength=size), np.bincount(keys, minlength=size))
 
 
-def _longest_runs(players: np.ndarray, by_player: np.ndarray, hit: np.ndarray, size: int) -> np.ndarray:
-    """Per player, the most consecutive of the player's rows (in playing order) for which `hit` holds.
-
-    `by_player` orders the rows by player, stably (each player's rows stay in playing order).
-    """
-    codes, hits = players[by_player], hit[by_player]
+def _longest_runs(codes: np.ndarray, hits: np.ndarray, size: int) -> np.ndarray:
+    """Per player, the most consecutive of the player's rows for which `hits` holds, the rows sorted by player
+    (`codes`), each player's in playing order."""
     starts = np.flatnonzero(np.r_[True, (codes[1:] != codes[:-1]) | (hits[1:] != hits[:-1])][:len(codes)])
     lengths = np.diff(np.r_[starts, len(codes)])
     longest = np.zeros(size, dtype=np.int64)
     runs = hits[starts]
     np.maximum.at(longest, codes[starts][runs], lengths[runs])
     return longest
+
+
+def _extremes(codes: np.ndarray, values: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per player, the largest value and the smallest (0 when none is beyond 0), the rows sorted by player."""
+    counts = np.bincount(codes, minlength=size)
+    firsts = (np.cumsum(counts) - counts)[counts > 0]
+    highest, lowest = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64)
+    if len(firsts):
+        highest[counts > 0] = np.maximum(np.maximum.reduceat(values, firsts), 0)
+        lowest[counts > 0] = np.minimum(np.minimum.reduceat(values, firsts), 0)
+    return highest, lowest
 
 
 def _names(codes: np.ndarray, words: tuple[str, ...] | list[str]) -> list[str | None]:
@@ -73,25 +81,25 @@ def summary(frames: Frames) -> pd.DataFrame:
 def players(frames: Frames) -> pd.DataFrame:
     """Per player: how often seated and declaring, points per deal by role, sweeps, extremes and streaks."""
     c, size = frames.columns, len(frames.players)
-    by, points = c.player, c.points  # small types: the temporaries over every payout stay small
-    declarer, opponent = c.role == c.code("role", "declarer"), c.role == c.code("role", "opponent")
-    sweep = c.sweep[c.deal]
-    by_player = np.argsort(c.player, kind="stable")  # radix sort of the small codes: the same order
-    sorted_by, sorted_evening = by[by_player], c.evening[c.deal][by_player]
-    new_evening = np.r_[True, (sorted_by[1:] != sorted_by[:-1]) | (sorted_evening[1:] != sorted_evening[:-1])][:len(by)]
-    deals = np.bincount(by, minlength=size)
+    by_player = np.argsort(c.player, kind="stable")  # a radix sort of the small codes; each player's rows in order
+    deal = c.deal[by_player]
+    by, points, role = c.player[by_player], c.points[by_player], c.role[by_player]  # small types: small temporaries
+    del by_player
+    declarer, opponent = role == c.code("role", "declarer"), role == c.code("role", "opponent")
+    sweep = c.sweep[deal]
+    evening = c.evening[deal]
+    new_evening = np.r_[True, (by[1:] != by[:-1]) | (evening[1:] != evening[:-1])][:len(by)]
+    del deal, evening
     thirds = c.declarer_thirds >= 0
     declared = c.declarer[thirds].astype(np.int64)
-    highest, lowest = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64)
-    np.maximum.at(highest, by, points)
-    np.minimum.at(lowest, by, points)
+    highest, lowest = _extremes(by, points, size)
     table = pd.DataFrame({
         "player": pd.Series(frames.players, dtype=str),
-        "evenings": np.bincount(sorted_by[new_evening], minlength=size),
-        "deals": deals,
+        "evenings": np.bincount(by[new_evening], minlength=size),
+        "deals": np.bincount(by, minlength=size),
         "declarer": np.bincount(by[declarer], minlength=size),
         "opponent": np.bincount(by[opponent], minlength=size),
-        "partner": np.bincount(by[c.role == c.code("role", "partner")], minlength=size),
+        "partner": np.bincount(by[role == c.code("role", "partner")], minlength=size),
         "avg_declarer_thirds": _mean(c.declarer_thirds[thirds][declared >= 0], declared[declared >= 0], size),
         "points": np.bincount(by, weights=points, minlength=size).astype(np.int64),
         "points_per_deal": _mean(points, by, size),
@@ -101,8 +109,8 @@ def players(frames: Frames) -> pd.DataFrame:
            for kind in ("cappotto", "stramazzo") for side, sign in (("for", 1), ("against", -1))},
         "biggest_win": highest,
         "biggest_loss": lowest,
-        "winning_streak": _longest_runs(by, by_player, points > 0, size),
-        "losing_streak": _longest_runs(by, by_player, points < 0, size),
+        "winning_streak": _longest_runs(by, points > 0, size),
+        "losing_streak": _longest_runs(by, points < 0, size),
     })
     return table[table["deals"] > 0].reset_index(drop=True)
 
@@ -111,10 +119,13 @@ def money(frames: Frames) -> pd.DataFrame:
     """Per player and currency: money won or lost in cents, in total and per deal by role."""
     c, size = frames.columns, len(frames.players)
     currencies = c.words["currency"]
-    rank = _alphabetical(currencies)
+    rank = _alphabetical(currencies).astype(np.int32)
     kinds = len(currencies) + 1
-    key = c.player.astype(np.int64) * kinds + rank[c.currency[c.deal]]
-    cents = c.points.astype(np.int64) * c.stake_cents[c.deal]
+    key = c.player.astype(np.int32)
+    key *= kinds
+    key += rank[c.currency[c.deal]]
+    cents = c.stake_cents.astype(np.float64)[c.deal]  # the sums are taken in doubles anyway; exact below 2 ** 53
+    cents *= c.points
     groups = size * kinds
     deals = np.bincount(key, minlength=groups)
     declarer, opponent = c.role == c.code("role", "declarer"), c.role == c.code("role", "opponent")
@@ -219,14 +230,12 @@ def seats(frames: Frames) -> pd.DataFrame:
     c = frames.columns
     active = np.array([make_profile(name).active_players for name in c.words["profile"]] or [0], dtype=np.int64)
     four_seated = c.seats > active[c.profile]
-    seat = c.seat.astype(np.int64)
-    sitting = (four_seated[c.deal]) & (seat == 4)
-    keep = ~sitting
-    size, seat = c.seats[c.deal][keep].astype(np.int64), seat[keep]
+    keep = ~(four_seated[c.deal] & (c.seat == 4))
+    size, seat = c.seats[c.deal][keep], c.seat[keep]  # small types: the temporaries over every payout stay small
     declarer = (c.role == c.code("role", "declarer"))[keep]
     won = declarer & (c.declarer_won[c.deal][keep] == 1)
     span = int(seat.max()) + 1 if len(seat) else 1
-    key = size * span + seat
+    key = size.astype(np.int32) * span + seat
     groups = (int(size.max()) + 1 if len(size) else 1) * span
     deals = np.bincount(key, minlength=groups)
     seen = np.flatnonzero(deals)
@@ -242,7 +251,8 @@ def pairings(frames: Frames) -> pd.DataFrame:
     """Each pair of players defending together: deals, game points each, the declarer's success against them."""
     c, size = frames.columns, len(frames.players)
     opponent = np.flatnonzero(c.role == c.code("role", "opponent"))
-    deal, player, points = c.deal[opponent], c.player[opponent].astype(np.int64), c.points[opponent].astype(np.int64)
+    deal, player, points = c.deal[opponent], c.player[opponent].astype(np.int32), c.points[opponent]
+    del opponent  # the row numbers of every opponent: let go before the pairs are found
     keys, points_a, points_b, won = [], [], [], []
     for offset in range(1, len(deal)):
         same = np.flatnonzero(deal[offset:] == deal[:-offset])
@@ -254,7 +264,7 @@ def pairings(frames: Frames) -> pd.DataFrame:
         b = np.where(a_first, second, first)
         distinct = player[first] != player[second]
         a, b = a[distinct], b[distinct]
-        keys.append(player[a] * size + player[b])
+        keys.append(player[a].astype(np.int64) * size + player[b])
         points_a.append(points[a])
         points_b.append(points[b])
         won.append(c.declarer_won[deal[a]] == 1)
@@ -281,8 +291,8 @@ def ratings(frames: Frames) -> pd.DataFrame:
     starts = np.searchsorted(deal_of, np.arange(len(c.deal_id) + 1))
     defended = played & (starts[1:] > starts[:-1])  # a declarer with nobody to play against is no game
     names = frames.players
-    r = elo.rate_codes(len(names), c.declarer[defended].astype(np.int64), c.declarer_won[defended] == 1,
-                       c.player[opponent].astype(np.int64), np.r_[0, starts[1:][defended]])
+    r = elo.rate_codes(len(names), c.declarer[defended], c.declarer_won[defended] == 1, c.player[opponent],
+                       np.r_[0, starts[1:][defended]])
     table = pd.DataFrame({
         "player": list(names), "rating": r.rating, "declarer_deals": r.games, "won": r.won,
         "expected_won": r.expected, "defence_rating": r.defence, "defended_deals": r.defended,

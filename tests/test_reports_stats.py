@@ -353,12 +353,34 @@ def test_elo_walk_for_one_or_two_defenders_agrees_to_the_last_bit() -> None:
     import numpy as np
 
     rng = np.random.default_rng(3)
-    games, players = 5000, 9
+    games, players = 2 * elo.WALK_GAMES + 5000, 9  # more than one stretch of the walk
     sizes = rng.integers(1, 3, games)
     starts = np.r_[0, np.cumsum(sizes)]
     defenders = rng.integers(0, players, int(starts[-1]))
     declarers, won = rng.integers(0, players, games), rng.random(games) < 0.6
-    fast = elo._walk_pairs(players, declarers, won, defenders, starts, sizes)
-    assert fast == elo._walk(players, declarers, won, defenders, starts)
+    rating, defence, expected = elo._walk_pairs(players, declarers, won, defenders, starts, sizes)
+    slow = elo._walk(players, declarers, won, defenders, starts)
+    assert (rating, defence, expected.tolist()) == (slow[0], slow[1], slow[2].tolist())
     r = elo.rate_codes(players, declarers, won, defenders, starts)
-    assert r.rating.tolist() == fast[0] and r.defence.tolist() == fast[1]
+    assert r.rating.tolist() == rating and r.defence.tolist() == defence
+
+
+def test_voided_deals_are_listed_in_playing_order(db_url: str) -> None:
+    """Two evenings open at once, their deals recorded in turns: ids run across evenings, the list does not."""
+    engine = open_ledger(db_url)
+    with transaction(engine) as s:
+        first = start_evening(s, ("Anna", "Bruno", "Carla"), stake="0.10")
+        second = start_evening(s, ("Dario", "Elena", "Fabio"), stake="0.10")
+        for _ in range(3):
+            record_deal(s, second, DealInput(passed=True))
+            record_deal(s, first, DealInput(passed=True))
+        for table, number in ((second, 1), (first, 3), (first, 1), (second, 2)):
+            void_deal(s, table, number, "misdeal")
+    try:
+        frames = load_frames(engine)
+    finally:
+        engine.dispose()
+    evenings = (first.number, second.number)
+    assert frames.voided[["evening", "number"]].values.tolist() == [
+        [evenings[0], 1], [evenings[0], 3], [evenings[1], 1], [evenings[1], 2]]
+    assert frames.deals[["evening", "number"]].values.tolist() == [[evenings[0], 2], [evenings[1], 3]]
