@@ -30,6 +30,7 @@ from typing import Any
 
 import pytest
 from reports_support import frames_of
+from sqlalchemy import text
 from sqlmodel import Session
 
 from ledger.clock import parse_date
@@ -41,7 +42,7 @@ from ledger.store.evenings import Table, start_evening
 from ledger.store.players import rename_player
 from reports import elo
 from reports.filters import Filters
-from reports.frames import load_frames
+from reports.frames import load_frames, scoped, voided_select
 from reports.html import evening_report
 from reports.stats import statistics
 
@@ -384,3 +385,14 @@ def test_voided_deals_are_listed_in_playing_order(db_url: str) -> None:
     assert frames.voided[["evening", "number"]].values.tolist() == [
         [evenings[0], 1], [evenings[0], 3], [evenings[1], 1], [evenings[1], 2]]
     assert frames.deals[["evening", "number"]].values.tolist() == [[evenings[0], 2], [evenings[1], 3]]
+
+
+def test_the_voided_deals_are_found_through_their_partial_index_not_by_walking_every_deal(tmp_path: Path) -> None:
+    engine = open_ledger(str(tmp_path / "ledger.sqlite3"))
+    query = scoped(voided_select(), Filters(), None, payouts=False, standing=False)
+    compiled = query.compile(engine, compile_kwargs={"literal_binds": True})
+    with engine.connect() as connection:
+        plan = [row[-1] for row in connection.execute(text(f"EXPLAIN QUERY PLAN {compiled}"))]
+    engine.dispose()
+    assert any("ix_deal_voided" in step for step in plan), plan
+    assert not any(step.startswith("SCAN deal_revision") for step in plan), plan

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, Index, UniqueConstraint
+from sqlalchemy import JSON, Column, DateTime, Index, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from ledger.clock import utcnow
@@ -68,10 +68,15 @@ class Seat(SQLModel, table=True):
     player_id: int = Field(foreign_key="player.id")
 
 
+VOIDED = text("voided_at IS NOT NULL")
+"""Where the partial index of voided deals applies: the few deals voided, found without walking every deal."""
+
+
 class Deal(SQLModel, table=True):
     """A deal of an evening, numbered from 1; its facts live in revisions."""
 
-    __table_args__ = (UniqueConstraint("evening_id", "number"),)
+    __table_args__ = (UniqueConstraint("evening_id", "number"),
+                      Index("ix_deal_voided", "evening_id", sqlite_where=VOIDED, postgresql_where=VOIDED))
     id: int | None = Field(default=None, primary_key=True)
     evening_id: int = Field(foreign_key="evening.id", index=True)
     number: int
