@@ -562,3 +562,16 @@ def test_deals_show_the_called_card_the_outcome_and_an_amendment(tmp_path: Path)
     assert second[1:5] == ["Anna (out)", "Bruno solo 16", "", "lost"]
     assert second[-1] == "amended (recounted): solo 2 = 2 to each opponent"
     assert "sits out" not in first[-1]
+
+
+def test_a_path_is_printed_whole_and_as_given_brackets_and_all(tmp_path: Path) -> None:
+    folder = tmp_path / "club [red]" / ("a folder with a name long enough to pass the width of a terminal" * 2)
+    folder.mkdir(parents=True)
+    db, copy, out = folder / "ledger.sqlite3", folder / "copy.sqlite3", folder / "evening.json"
+    assert runner.invoke(app, ["--db", str(db), "evening", "start", "--players", "Anna,Bruno,Carla"]).exit_code == 0
+    backed = runner.invoke(app, ["--db", str(db), "backup", str(copy)])
+    exported = runner.invoke(app, ["--db", str(db), "export", "--out", str(out)])
+    upgraded = runner.invoke(app, ["--db", str(db), "db", "upgrade"])
+    assert backed.output.splitlines() == [f"Backed up to {copy}."], backed.output
+    assert exported.output.splitlines() == [f"Wrote {out}."], exported.output
+    assert upgraded.exit_code == 0 and len(upgraded.output.splitlines()) == 1, upgraded.output

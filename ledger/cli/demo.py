@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 
-from ledger.cli.render import console
 from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError
 from ledger.i18n import _
@@ -47,11 +46,11 @@ def demo(
         imported = ledger.import_file(path)
         if imported.evenings:
             evening = imported.evenings[0]
-            console.print(_("Recorded {source} as evening {evening} in {info}.").format(
+            typer.echo(_("Recorded {source} as evening {evening} in {info}.").format(
                 source=label, evening=evening, info=ledger.info()["url"]))
         else:
             evening = imported.skipped[0]
-            console.print(_("{source} is already evening {evening} of this ledger.").format(
+            typer.echo(_("{source} is already evening {evening} of this ledger.").format(
                 source=label, evening=evening))
         standings(ctx, evening=evening)
         _draw(ledger.engine, evening, out)
@@ -78,5 +77,5 @@ def _draw(engine: object, evening: int, out: Path) -> None:
     written = [save(kind, frames, out / f"{kind}.png") for kind in CHARTS]
     page = out / f"evening-{evening}.html"
     page.write_text(evening_report(engine, evening), encoding="utf-8")  # type: ignore[arg-type]
-    console.print(_("Wrote {items} and {name} into {out}/.").format(
+    typer.echo(_("Wrote {items} and {name} into {out}/.").format(
         items=', '.join(p.name for p in written), name=page.name, out=out))

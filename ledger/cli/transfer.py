@@ -14,7 +14,6 @@ import typer
 from ledger.cli import collector_paused
 from ledger.cli.app import JsonFlag, db_url, new_app, print_json
 from ledger.cli.options import EveningOption
-from ledger.cli.render import console
 from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError
 from ledger.fmt import format_count
@@ -55,7 +54,7 @@ def export(
                 out=str(out), strerror=error.strerror)) from None
         finally:
             partial.unlink(missing_ok=True)
-    console.print(_("Wrote {out}.").format(out=out))
+    typer.echo(_("Wrote {out}.").format(out=out))
 
 
 def import_(
@@ -75,7 +74,7 @@ def import_(
         print_json(summary.to_dict())
     else:
         for line in summary_lines(summary):
-            console.print(line)
+            typer.echo(line)
 
 
 def summary_lines(summary: ImportSummary) -> list[str]:
@@ -126,7 +125,7 @@ def backup(ctx: typer.Context, target: Annotated[str, typer.Argument(help="The n
     """Copy a SQLite ledger safely while it is in use. Example: [b]calabresella backup ~/ledger-2026-11.sqlite3[/b]"""
     with open_ledger(ctx) as ledger:
         path = ledger.backup(target)
-    console.print(_("Backed up to {path}.").format(path=path))
+    typer.echo(_("Backed up to {path}.").format(path=path))
 
 
 @db_app.command("info")
@@ -141,7 +140,7 @@ def info(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         print_json(details)
     else:
         for key, value in details.items():
-            console.print(f"{key}: {value}", markup=False)
+            typer.echo(f"{key}: {value}")
 
 
 @db_app.command("upgrade")
@@ -153,4 +152,4 @@ def upgrade(ctx: typer.Context) -> None:
     backup_path = upgrade(engine)
     engine.dispose()
     done = _("The ledger is at the newest schema.")
-    console.print(_("{done} Backup: {path}").format(done=done, path=backup_path) if backup_path else done)
+    typer.echo(_("{done} Backup: {path}").format(done=done, path=backup_path) if backup_path else done)
