@@ -15,11 +15,15 @@ import asyncio
 import socket
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from workload import calabresella
 
 from ledger import Ledger
 
@@ -88,7 +92,7 @@ async def run(deals: int, viewers: int, folder: Path) -> None:
         with Ledger(db) as ledger:
             ledger.start_evening(PLAYERS, stake="0.10")
     port = _free_port()
-    server = subprocess.Popen(["calabresella", "--db", served, "serve", "--port", str(port), "--token", TOKEN],
+    server = subprocess.Popen([calabresella(), "--db", served, "serve", "--port", str(port), "--token", TOKEN],
                               stdout=subprocess.DEVNULL)
     try:
         _wait_listening(port, server)
