@@ -14,7 +14,7 @@ import pandas as pd
 from ledger.rules.contracts import Aggravation, Contract
 from ledger.rules.profiles import make_profile
 from reports import elo
-from reports.frames import Frames
+from reports.frames import Columns, Frames
 
 Section = Callable[[Frames], pd.DataFrame]
 CONTRACT_ORDER = {c.value: i for i, c in enumerate(Contract)}
@@ -78,29 +78,64 @@ def summary(frames: Frames) -> pd.DataFrame:
     }])
 
 
-def players(frames: Frames) -> pd.DataFrame:
-    """Per player: how often seated and declaring, points per deal by role, sweeps, extremes and streaks."""
+PART_ROWS = 1_000_000
+"""About how many payouts a section works on at once: its temporaries over the payouts stay this small."""
+
+
+def _player_parts(player: np.ndarray, size: int, rows: int) -> list[tuple[int, int]]:
+    """Runs of player codes `[first, last)` that cover `size` players, each holding about `rows` payouts at most
+    (one player at least)."""
+    codes, counts = np.unique(player, return_counts=True)  # sorts a copy of the small codes: no wide temporary
+    held = np.zeros(size, dtype=np.int64)
+    held[codes] = counts
+    ends = np.cumsum(held)
+    parts, first = [], 0
+    while first < size:
+        before = int(ends[first - 1]) if first else 0
+        last = max(int(np.searchsorted(ends, before + rows, side="right")), first + 1)
+        parts.append((first, last))
+        first = last
+    return parts or [(0, 0)]
+
+
+def players(frames: Frames, rows: int = PART_ROWS) -> pd.DataFrame:
+    """Per player: how often seated and declaring, points per deal by role, sweeps, extremes and streaks.
+
+    The players are taken a few at a time (about `rows` payouts), so their payouts are sorted a part at a time.
+    """
     c, size = frames.columns, len(frames.players)
-    by_player = np.argsort(c.player, kind="stable")  # a radix sort of the small codes; each player's rows in order
+    thirds = c.declarer_thirds >= 0
+    declared = c.declarer[thirds].astype(np.int64)
+    thirds_mean = _mean(c.declarer_thirds[thirds][declared >= 0], declared[declared >= 0], size)
+    parts = [_players_part(c, first, last, thirds_mean[first:last])
+             for first, last in _player_parts(c.player, size, rows)]
+    table = pd.DataFrame({"player": pd.Series(frames.players, dtype=str),
+                          **{name: np.concatenate([part[name] for part in parts]) for name in parts[0]}})
+    return table[table["deals"] > 0].reset_index(drop=True)
+
+
+def _players_part(c: Columns, first: int, last: int, thirds_mean: np.ndarray) -> dict[str, np.ndarray]:
+    """The players section's columns for players `first` to `last - 1`, from their payouts in playing order."""
+    size = last - first
+    mine = np.flatnonzero((c.player >= first) & (c.player < last))
+    by_player = mine[np.argsort(c.player[mine], kind="stable")]  # a radix sort of the small codes, stable
+    del mine
     deal = c.deal[by_player]
-    by, points, role = c.player[by_player], c.points[by_player], c.role[by_player]  # small types: small temporaries
+    by, points, role = c.player[by_player] - first, c.points[by_player], c.role[by_player]
     del by_player
     declarer, opponent = role == c.code("role", "declarer"), role == c.code("role", "opponent")
     sweep = c.sweep[deal]
     evening = c.evening[deal]
     new_evening = np.r_[True, (by[1:] != by[:-1]) | (evening[1:] != evening[:-1])][:len(by)]
     del deal, evening
-    thirds = c.declarer_thirds >= 0
-    declared = c.declarer[thirds].astype(np.int64)
     highest, lowest = _extremes(by, points, size)
-    table = pd.DataFrame({
-        "player": pd.Series(frames.players, dtype=str),
+    return {
         "evenings": np.bincount(by[new_evening], minlength=size),
         "deals": np.bincount(by, minlength=size),
         "declarer": np.bincount(by[declarer], minlength=size),
         "opponent": np.bincount(by[opponent], minlength=size),
         "partner": np.bincount(by[role == c.code("role", "partner")], minlength=size),
-        "avg_declarer_thirds": _mean(c.declarer_thirds[thirds][declared >= 0], declared[declared >= 0], size),
+        "avg_declarer_thirds": thirds_mean,
         "points": np.bincount(by, weights=points, minlength=size).astype(np.int64),
         "points_per_deal": _mean(points, by, size),
         "points_per_deal_declarer": _mean(points[declarer], by[declarer], size),
@@ -111,36 +146,46 @@ def players(frames: Frames) -> pd.DataFrame:
         "biggest_loss": lowest,
         "winning_streak": _longest_runs(by, points > 0, size),
         "losing_streak": _longest_runs(by, points < 0, size),
-    })
-    return table[table["deals"] > 0].reset_index(drop=True)
+    }
 
 
-def money(frames: Frames) -> pd.DataFrame:
-    """Per player and currency: money won or lost in cents, in total and per deal by role."""
+def money(frames: Frames, rows: int = PART_ROWS) -> pd.DataFrame:
+    """Per player and currency: money won or lost in cents, in total and per deal by role.
+
+    The payouts are summed a part of about `rows` at a time; the sums are of whole cents in doubles, exact below
+    2 ** 53, so the parts add up to the same figures in any order.
+    """
     c, size = frames.columns, len(frames.players)
     currencies = c.words["currency"]
     rank = _alphabetical(currencies).astype(np.int32)
     kinds = len(currencies) + 1
-    key = c.player.astype(np.int32)
-    key *= kinds
-    key += rank[c.currency[c.deal]]
-    cents = c.stake_cents.astype(np.float64)[c.deal]  # the sums are taken in doubles anyway; exact below 2 ** 53
-    cents *= c.points
     groups = size * kinds
-    deals = np.bincount(key, minlength=groups)
-    declarer, opponent = c.role == c.code("role", "declarer"), c.role == c.code("role", "opponent")
-    total = np.bincount(key, weights=cents, minlength=groups)
-    seen = np.flatnonzero(deals)
+    stake = c.stake_cents.astype(np.float64)
+    roles = {"": None, "declarer": c.code("role", "declarer"), "opponent": c.code("role", "opponent")}
+    deals = {role: np.zeros(groups, dtype=np.int64) for role in roles}
+    cents = {role: np.zeros(groups, dtype=np.float64) for role in roles}
+    for start in range(0, len(c.player), rows):
+        part = slice(start, start + rows)
+        deal = c.deal[part]
+        key = c.player[part].astype(np.int32)
+        key *= kinds
+        key += rank[c.currency[deal]]
+        won = stake[deal]
+        won *= c.points[part]
+        for role, code in roles.items():
+            mine = slice(None) if code is None else c.role[part] == code
+            deals[role] += np.bincount(key[mine], minlength=groups)
+            cents[role] += np.bincount(key[mine], weights=won[mine], minlength=groups)
+    seen = np.flatnonzero(deals[""])
     by_rank = sorted(currencies)
-    table = pd.DataFrame({
+    return pd.DataFrame({
         "player": [frames.players[k // kinds] for k in seen.tolist()],
         "currency": [by_rank[k % kinds] for k in seen.tolist()],
-        "deals": deals[seen], "money_cents": total[seen].round().astype(np.int64),
-        "per_deal_cents": (total / np.where(deals > 0, deals, 1))[seen],
-        "per_deal_declarer_cents": _mean(cents[declarer], key[declarer], groups)[seen],
-        "per_deal_opponent_cents": _mean(cents[opponent], key[opponent], groups)[seen],
+        "deals": deals[""][seen], "money_cents": cents[""][seen].round().astype(np.int64),
+        "per_deal_cents": (cents[""] / np.where(deals[""] > 0, deals[""], 1))[seen],
+        "per_deal_declarer_cents": _rate(cents["declarer"], deals["declarer"])[seen],
+        "per_deal_opponent_cents": _rate(cents["opponent"], deals["opponent"])[seen],
     })
-    return table
 
 
 def bids(frames: Frames) -> pd.DataFrame:
