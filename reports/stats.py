@@ -267,63 +267,82 @@ def called(frames: Frames) -> pd.DataFrame:
     return table.rename_axis("card").reset_index()
 
 
-def seats(frames: Frames) -> pd.DataFrame:
+def seats(frames: Frames, rows: int = PART_ROWS) -> pd.DataFrame:
     """Bidding and success by seat relative to the dealer (1 speaks first; the dealer's seat is last).
 
-    A dealer who sits the deal out (four seated at a three-player game) holds no seat in the auction.
+    A dealer who sits the deal out (four seated at a three-player game) holds no seat in the auction. The payouts
+    are counted a part of about `rows` at a time.
     """
     c = frames.columns
     active = np.array([make_profile(name).active_players for name in c.words["profile"]] or [0], dtype=np.int64)
     four_seated = c.seats > active[c.profile]
-    keep = ~(four_seated[c.deal] & (c.seat == 4))
-    size, seat = c.seats[c.deal][keep], c.seat[keep]  # small types: the temporaries over every payout stay small
-    declarer = (c.role == c.code("role", "declarer"))[keep]
-    won = declarer & (c.declarer_won[c.deal][keep] == 1)
-    span = int(seat.max()) + 1 if len(seat) else 1
-    key = size.astype(np.int32) * span + seat
-    groups = (int(size.max()) + 1 if len(size) else 1) * span
-    deals = np.bincount(key, minlength=groups)
+    span = int(c.seat.max()) + 1 if len(c.seat) else 1
+    groups = (int(c.seats.max()) + 1 if len(c.seats) else 1) * span
+    deals, declared, wins = (np.zeros(groups, dtype=np.int64) for _ in range(3))
+    for start in range(0, len(c.seat), rows):
+        part = slice(start, start + rows)
+        deal, seat = c.deal[part], c.seat[part]
+        keep = ~(four_seated[deal] & (seat == 4))
+        key = c.seats[deal][keep].astype(np.intp)  # the type bincount counts in: no wider copy made there
+        key *= span
+        key += seat[keep]
+        declarer = (c.role[part] == c.code("role", "declarer"))[keep]
+        deals += np.bincount(key, minlength=groups)
+        declared += np.bincount(key[declarer], minlength=groups)
+        wins += np.bincount(key[declarer & (c.declarer_won[deal][keep] == 1)], minlength=groups)
     seen = np.flatnonzero(deals)
-    declared = np.bincount(key[declarer], minlength=groups)[seen]
-    wins = np.bincount(key[won], minlength=groups)[seen]
     return pd.DataFrame({
-        "table_size": seen // span, "seat": seen % span, "deals": deals[seen], "declarer": declared,
-        "bid_rate": _rate(declared, deals[seen]), "won": wins, "success_rate": _rate(wins, declared),
+        "table_size": seen // span, "seat": seen % span, "deals": deals[seen], "declarer": declared[seen],
+        "bid_rate": _rate(declared[seen], deals[seen]), "won": wins[seen],
+        "success_rate": _rate(wins[seen], declared[seen]),
     })
 
 
-def pairings(frames: Frames) -> pd.DataFrame:
-    """Each pair of players defending together: deals, game points each, the declarer's success against them."""
+def _deal_parts(deal: np.ndarray, rows: int) -> list[tuple[int, int]]:
+    """Runs of payout rows `[start, end)` of about `rows` each, cut only where a deal ends (`deal` is sorted)."""
+    parts, start = [], 0
+    while start < len(deal):
+        end = int(np.searchsorted(deal, deal[start + rows], side="left")) if start + rows < len(deal) else len(deal)
+        end = end if end > start else int(np.searchsorted(deal, deal[start], side="right"))
+        parts.append((start, end))
+        start = end
+    return parts
+
+
+def pairings(frames: Frames, rows: int = PART_ROWS) -> pd.DataFrame:
+    """Each pair of players defending together: deals, game points each, the declarer's success against them.
+
+    The payouts are taken a part of about `rows` at a time, each part whole deals.
+    """
     c, size = frames.columns, len(frames.players)
-    opponent = np.flatnonzero(c.role == c.code("role", "opponent"))
-    deal, player, points = c.deal[opponent], c.player[opponent].astype(np.int32), c.points[opponent]
-    del opponent  # the row numbers of every opponent: let go before the pairs are found
-    keys, points_a, points_b, won = [], [], [], []
-    for offset in range(1, len(deal)):
-        same = np.flatnonzero(deal[offset:] == deal[:-offset])
-        if not len(same):
-            break
-        first, second = same, same + offset
-        a_first = player[first] < player[second]
-        a = np.where(a_first, first, second)
-        b = np.where(a_first, second, first)
-        distinct = player[first] != player[second]
-        a, b = a[distinct], b[distinct]
-        keys.append(player[a].astype(np.int64) * size + player[b])
-        points_a.append(points[a])
-        points_b.append(points[b])
-        won.append(c.declarer_won[deal[a]] == 1)
-    key = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
     groups = size * size
-    deals = np.bincount(key, minlength=groups)
+    deals = np.zeros(groups, dtype=np.int64)
+    sums = [np.zeros(groups, dtype=np.float64) for _ in range(3)]  # whole numbers: exact in doubles
+    for start, end in _deal_parts(c.deal, rows):
+        opponent = start + np.flatnonzero(c.role[start:end] == c.code("role", "opponent"))
+        deal, player, points = c.deal[opponent], c.player[opponent].astype(np.int32), c.points[opponent]
+        del opponent
+        for offset in range(1, len(deal)):
+            same = np.flatnonzero(deal[offset:] == deal[:-offset])
+            if not len(same):
+                break
+            first, second = same, same + offset
+            a_first = player[first] < player[second]
+            a = np.where(a_first, first, second)
+            b = np.where(a_first, second, first)
+            distinct = player[first] != player[second]
+            a, b = a[distinct], b[distinct]
+            key = player[a].astype(np.intp) * size + player[b]
+            deals += np.bincount(key, minlength=groups)
+            for total, weights in zip(sums, (points[a], points[b], c.declarer_won[deal[a]] == 1), strict=True):
+                total += np.bincount(key, weights=weights, minlength=groups)
     seen = np.flatnonzero(deals)
-    sums = [np.bincount(key, weights=np.concatenate(w) if w else None, minlength=groups)[seen].round().astype(np.int64)
-            for w in (points_a, points_b, won)]
+    points_a, points_b, won = (total[seen].round().astype(np.int64) for total in sums)
     return pd.DataFrame({
         "player_a": pd.Series([frames.players[k // size] for k in seen.tolist()], dtype=object),
         "player_b": pd.Series([frames.players[k % size] for k in seen.tolist()], dtype=object),
-        "deals": deals[seen], "points_a": sums[0], "points_b": sums[1], "declarer_won": sums[2],
-        "declarer_success_rate": _rate(sums[2], deals[seen]),
+        "deals": deals[seen], "points_a": points_a, "points_b": points_b, "declarer_won": won,
+        "declarer_success_rate": _rate(won, deals[seen]),
     })
 
 
@@ -332,11 +351,13 @@ def ratings(frames: Frames) -> pd.DataFrame:
     c = frames.columns
     played = c.declarer >= 0
     opponent = np.flatnonzero((c.role == c.code("role", "opponent")) & played[c.deal])
-    deal_of = c.deal[opponent]
-    starts = np.searchsorted(deal_of, np.arange(len(c.deal_id) + 1))
+    deal_of, defender = c.deal[opponent], c.player[opponent]
+    del opponent  # the row numbers of every defender: let go before the games are walked
+    starts = np.searchsorted(deal_of, np.arange(len(c.deal_id) + 1, dtype=deal_of.dtype))
+    del deal_of
     defended = played & (starts[1:] > starts[:-1])  # a declarer with nobody to play against is no game
     names = frames.players
-    r = elo.rate_codes(len(names), c.declarer[defended], c.declarer_won[defended] == 1, c.player[opponent],
+    r = elo.rate_codes(len(names), c.declarer[defended], c.declarer_won[defended] == 1, defender,
                        np.r_[0, starts[1:][defended]])
     table = pd.DataFrame({
         "player": list(names), "rating": r.rating, "declarer_deals": r.games, "won": r.won,

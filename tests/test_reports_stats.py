@@ -45,7 +45,9 @@ from reports.filters import Filters
 from reports.frames import load_frames, scoped, voided_select
 from reports.html import evening_report
 from reports.stats import money as stats_money
+from reports.stats import pairings as stats_pairings
 from reports.stats import players as stats_players
+from reports.stats import seats as stats_seats
 from reports.stats import statistics
 
 
@@ -401,8 +403,8 @@ def test_the_voided_deals_are_found_through_their_partial_index_not_by_walking_e
 
 
 @pytest.mark.parametrize("rows", [1, 2, 5, 13])
-def test_players_and_money_taken_a_part_at_a_time_give_the_same_tables(ledger: str, rows: int) -> None:
+def test_sections_taken_a_part_at_a_time_give_the_same_tables(ledger: str, rows: int) -> None:
     frames = frames_of(ledger)
-    for section in (stats_players, stats_money):
+    for section in (stats_players, stats_money, stats_seats, stats_pairings):
         whole, parted = section(frames), section(frames, rows=rows)
         assert len(whole) and parted.equals(whole), (section.__name__, rows, parted, whole)
