@@ -367,14 +367,6 @@ def ratings(frames: Frames) -> pd.DataFrame:
     return table.sort_values(["rating", "player"], ascending=[False, True], ignore_index=True)
 
 
-def _plain(table: pd.DataFrame) -> pd.DataFrame:
-    """Categorical labels as plain strings, so output never lists categories that have no rows."""
-    for column in table.columns:
-        if isinstance(table[column].dtype, pd.CategoricalDtype):
-            table[column] = table[column].astype(object).where(table[column].notna(), None)
-    return table
-
-
 SECTIONS: dict[str, tuple[str, Section]] = {
     "summary": ("Summary", summary),
     "players": ("Players", players),
