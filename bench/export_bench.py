@@ -10,10 +10,8 @@ into a file. Prints each time and the median ratios.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sqlite3
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -21,7 +19,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from workload import calabresella, write_export
+from workload import calabresella, spread, turns, write_export
 
 from ledger import Ledger
 
@@ -49,10 +47,7 @@ def timed(action: object) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--deals", type=int, default=10_000)
-    parser.add_argument("--repeat", type=int, default=5)
-    args = parser.parse_args()
+    args = turns(__doc__, deals=10_000, repeat=5)
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         source, database = work / "source.json", work / "ledger.sqlite3"
@@ -72,9 +67,7 @@ def main() -> None:
                 print(f"turn {turn + 1}: export command {ours:5.2f} s   Ledger.export_to {library:5.2f} s   "
                       f"raw 4 queries + json.dump {raw:5.2f} s   ratios {ours / raw:4.1f}x, {library / raw:4.1f}x",
                       flush=True)
-        print(f"median ratio: command {statistics.median(ratios):.1f}x ({min(ratios):.1f}-{max(ratios):.1f}x), "
-              f"library {statistics.median(library_ratios):.1f}x ({min(library_ratios):.1f}-"
-              f"{max(library_ratios):.1f}x) (target <= 3x)")
+        print(f"median ratio: command {spread(ratios)}, library {spread(library_ratios)} (target <= 3x)")
 
 
 def library_export(ledger: Ledger, target: Path) -> None:

@@ -12,7 +12,6 @@ Then, while one more import runs, times `calabresella record` into an evening of
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import subprocess
@@ -23,7 +22,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from workload import calabresella, write_export  # noqa: E402
+from workload import calabresella, spread, turns, write_export  # noqa: E402
 
 
 def run_import(source: Path, database: Path) -> tuple[float, float]:
@@ -59,10 +58,7 @@ def record_during_import(source: Path, database: Path, records: int = 10) -> lis
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--deals", type=int, default=100_000)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
+    args = turns(__doc__, deals=100_000, repeat=3)
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         source = work / "export.json"
@@ -80,7 +76,7 @@ def main() -> None:
                   f"raw executemany {raw:5.2f} s   ratio {ours / raw:4.1f}x", flush=True)
             for name in (f"ledger{turn}.sqlite3", f"raw{turn}.sqlite3"):
                 (work / name).unlink()
-        print(f"median ratio {statistics.median(ratios):.1f}x ({min(ratios):.1f}-{max(ratios):.1f}x; target <= 3x), "
+        print(f"median ratio {spread(ratios)} (target <= 3x), "
               f"peak memory {max(peaks):.0f} MiB (target <= 200 MiB)")
         waits = record_during_import(source, work / "shared.sqlite3")
         if waits:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import copy
 import json
 import shutil
 import sqlite3
+import statistics
 import sys
 import time
 from datetime import UTC, datetime, timedelta
@@ -62,6 +64,19 @@ def raw_insert(schema_from: Path, target: Path, rows: dict[str, tuple[list[str],
         connection.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", values)
     connection.execute("COMMIT")
     connection.close()
+
+
+def turns(doc: str | None, deals: int, repeat: int) -> argparse.Namespace:
+    """The options of a benchmark that times a ledger of `--deals` deals against its baseline `--repeat` times."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deals", type=int, default=deals)
+    parser.add_argument("--repeat", type=int, default=repeat)
+    return parser.parse_args()
+
+
+def spread(ratios: list[float]) -> str:
+    """`2.4x (2.0-3.0x)`: the median ratio and the range of the turns."""
+    return f"{statistics.median(ratios):.1f}x ({min(ratios):.1f}-{max(ratios):.1f}x)"
 
 
 def calabresella() -> str:

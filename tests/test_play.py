@@ -85,6 +85,21 @@ def _ledger(db: Path) -> tuple[dict[str, int], list[DealView], int]:
         engine.dispose()
 
 
+def _open_evening(db: Path, players: tuple[str, ...]) -> None:
+    """A new ledger with one open evening of these players."""
+    engine = open_ledger(str(db))
+    with transaction(engine) as session:
+        start_evening(session, players)
+    engine.dispose()
+
+
+def _piped(db: Path, lines: list[str], *args: str) -> subprocess.CompletedProcess[str]:
+    """`play` with these lines on stdin (none: an empty input)."""
+    given = "\n".join(lines) + "\n" if lines else ""
+    return subprocess.run([*_command(), "--db", str(db), "play", *args], input=given, text=True,
+                          capture_output=True, timeout=60, env=ENV, check=False)
+
+
 def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
     db = tmp_path / "ledger.sqlite3"
     table = Table(db)
@@ -192,10 +207,7 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
 
 def test_an_error_leaves_the_prompt_usable_and_the_ledger_untouched(tmp_path: Path) -> None:
     db = tmp_path / "four.sqlite3"
-    engine = open_ledger(str(db))
-    with transaction(engine) as session:
-        start_evening(session, ("Anna", "Bruno", "Carla", "Dario"))
-    engine.dispose()
+    _open_evening(db, ("Anna", "Bruno", "Carla", "Dario"))
     table = Table(db, "--evening", "1", "--no-history")
     assert "Next deal: Dario deals and sits out, Anna speaks first." in table.opening
     for line, message in [
@@ -228,8 +240,7 @@ def test_plain_lines_from_a_pipe_behave_the_same(tmp_path: Path) -> None:
     db = tmp_path / "piped.sqlite3"
     lines = ["Anna,Bruno,Carla", "", "", "CHF", "bruno solo", "7+1/3", "bruno chiamo 4t", "opp", "oops",
              "anna solo 35", "11", "amend 1 20", "recount", "void 2 misdeal", "standings"]
-    done = subprocess.run([*_command(), "--db", str(db), "play"], input="\n".join(lines) + "\n", text=True,
-                          capture_output=True, timeout=60, env=ENV, check=False)
+    done = _piped(db, lines)
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "Players, in turn order (e.g. Anna,Bruno,Carla): Anna,Bruno,Carla\n" in out
@@ -258,23 +269,16 @@ def test_an_evening_that_cannot_be_opened_is_one_error_line(tmp_path: Path) -> N
     engine.dispose()
     for args, message in [(["--evening", "5"], "Error: evening 5 does not exist (evenings are 1 to 1)\n"),
                           (["--evening", "1"], "Error: evening 1 is closed: start one with")]:
-        done = subprocess.run([*_command(), "--db", str(db), "play", *args], input="", text=True,
-                              capture_output=True, timeout=60, env=ENV, check=False)
+        done = _piped(db, [], *args)
         assert done.returncode == 2
         assert done.stderr.startswith(message) and done.stderr.count("\n") == 1
 
 
-def _piped(db: Path, lines: list[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*_command(), "--db", str(db), "play"], input="\n".join(lines) + "\n", text=True,
-                          capture_output=True, timeout=60, env=ENV, check=False)
 
 
 def test_help_is_short_and_help_word_explains_one_thing(tmp_path: Path) -> None:
     db = tmp_path / "help.sqlite3"
-    engine = open_ledger(str(db))
-    with transaction(engine) as session:
-        start_evening(session, ("Anna", "Bruno", "Carla"))
-    engine.dispose()
+    _open_evening(db, ("Anna", "Bruno", "Carla"))
     short = _piped(db, ["help"]).stdout
     syntax = _piped(db, ["help syntax"]).stdout
     amend = _piped(db, ["help am"]).stdout
@@ -288,13 +292,9 @@ def test_help_is_short_and_help_word_explains_one_thing(tmp_path: Path) -> None:
 
 def test_a_refused_undo_says_what_to_type_inside_play(tmp_path: Path) -> None:
     db = tmp_path / "undo.sqlite3"
-    engine = open_ledger(str(db))
-    with transaction(engine) as session:
-        start_evening(session, ("Anna", "Bruno", "Carla"))
-    engine.dispose()
+    _open_evening(db, ("Anna", "Bruno", "Carla"))
     # a second scorekeeper records a deal between this session's deal and its undo
-    done = subprocess.run([*_command(), "--db", str(db), "play"], input="bruno solo 22\n", text=True,
-                          capture_output=True, timeout=60, env=ENV, check=False)
+    done = _piped(db, ["bruno solo 22"])
     assert done.returncode == 0
     table = Table(db)
     other = subprocess.run([*_command(), "--db", str(db), "record", "--passed"], capture_output=True, check=False)
