@@ -87,23 +87,26 @@ def _view(table: Table, deal: Deal, row: DealRevision, payouts: Iterable[Any]) -
     )
 
 
-def _payouts(session: Session, revision_ids: list[int]) -> dict[int, list[Any]]:
-    """The payouts of the given revisions (plain rows, not objects: they are only read), in one statement."""
+def _by_revision(payouts: Iterable[Any]) -> dict[int, list[Any]]:
+    """Payout rows (plain rows, not objects: they are only read) by revision; none for a revision without rows."""
     by_revision: defaultdict[int, list[Any]] = defaultdict(list)
-    if revision_ids:
-        for payout in session.exec(select(*PAYOUT_COLUMNS).where(col(Payout.revision_id).in_(revision_ids))).all():
-            by_revision[payout.revision_id].append(payout)
+    for payout in payouts:
+        by_revision[payout.revision_id].append(payout)
     return by_revision
+
+
+def _payouts(session: Session, revision_ids: list[int]) -> dict[int, list[Any]]:
+    """The payouts of the given revisions, in one statement."""
+    query = select(*PAYOUT_COLUMNS).where(col(Payout.revision_id).in_(revision_ids))
+    return _by_revision(session.exec(query).all() if revision_ids else ())
 
 
 def _evening_payouts(session: Session, table: Table) -> dict[int, list[Any]]:
-    """The payouts of the evening's current revisions, by revision: one statement."""
-    by_revision: defaultdict[int, list[Any]] = defaultdict(list)
-    for payout in session.exec(select(*PAYOUT_COLUMNS).join(DealRevision, col(DealRevision.id) == Payout.revision_id)
-                               .join(Deal, col(Deal.id) == DealRevision.deal_id)
-                               .where(Deal.evening_id == table.number, CURRENT)).all():
-        by_revision[payout.revision_id].append(payout)
-    return by_revision
+    """The payouts of the evening's current revisions, in one statement."""
+    return _by_revision(session.exec(select(*PAYOUT_COLUMNS)
+                                     .join(DealRevision, col(DealRevision.id) == Payout.revision_id)
+                                     .join(Deal, col(Deal.id) == DealRevision.deal_id)
+                                     .where(Deal.evening_id == table.number, CURRENT)).all())
 
 
 def _views(session: Session, table: Table, pairs: list[tuple[Deal, DealRevision]]) -> list[DealView]:
@@ -125,18 +128,13 @@ def _current(session: Session, deal: Deal) -> DealRevision:
 
 
 @cache
-def _last_dealer() -> Any:
-    """The dealer of the evening's last deal that stands (passed ones included), as a scalar subquery."""
-    return (select(DealRevision.dealer_id).join(Deal, col(Deal.id) == DealRevision.deal_id)
-            .where(Deal.evening_id == bindparam("evening"), STANDING, CURRENT)
-            .order_by(col(Deal.number).desc()).limit(1).scalar_subquery())
-
-
-@cache
 def _next_deal_query() -> Any:
-    """The evening's highest deal number and its last standing deal's dealer."""
+    """The evening's highest deal number, and the dealer of its last deal that stands (passed ones included)."""
     highest = select(func.max(Deal.number)).where(Deal.evening_id == bindparam("evening")).scalar_subquery()
-    return select(highest, _last_dealer())
+    last_dealer = (select(DealRevision.dealer_id).join(Deal, col(Deal.id) == DealRevision.deal_id)
+                   .where(Deal.evening_id == bindparam("evening"), STANDING, CURRENT)
+                   .order_by(col(Deal.number).desc()).limit(1).scalar_subquery())
+    return select(highest, last_dealer)
 
 
 def _dealer_after(table: Table, last: int | None) -> str:
