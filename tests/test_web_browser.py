@@ -61,6 +61,13 @@ def _shoot(page: playwright_api.Page, tmp_path: Path, name: str) -> Path:
     return shot
 
 
+def _overflowing(page: playwright_api.Page) -> list[str]:
+    """The texts of the buttons, bar items, headings and labels that stick out of their box or past the screen."""
+    return page.evaluate("""() => [...document.querySelectorAll('button, .button, .bar > *, h1, h2, label')]
+        .filter(e => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > innerWidth)
+        .map(e => e.textContent.trim())""")
+
+
 def test_a_deal_tapped_in_on_one_phone_shows_on_another_without_reloading(server: str, tmp_path: Path,
                                                                         db_url: str) -> None:
     backend = "pg" if db_url.startswith("postgresql") else "sqlite"
@@ -115,11 +122,23 @@ def test_an_italian_phone_gets_the_evening_in_italian_and_nothing_overflows(serv
         playwright_api.expect(phone.locator("h1")).to_have_text("Serata 1")
         playwright_api.expect(phone.locator("#live .standings")).to_contain_text("+0,40\xa0€")
         playwright_api.expect(phone.get_by_role("button", name="Registra la smazzata")).to_be_visible()
-        overflowing = phone.evaluate("""() => [...document.querySelectorAll('button, .button, .bar > *, h1, h2, label')]
-            .filter(e => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > innerWidth)
-            .map(e => e.textContent.trim())""")
-        assert overflowing == []
+        assert _overflowing(phone) == []
         assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         shot = _shoot(phone, tmp_path, "it-390")
+        browser.close()
+    assert shot.stat().st_size > 10_000
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "it-IT"])
+def test_a_phone_that_only_looks_has_its_whole_bar_on_screen(server: str, tmp_path: Path, locale: str) -> None:
+    with playwright_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM,
+                                         args=["--no-sandbox"] if os.geteuid() == 0 else [])
+        phone = browser.new_context(viewport=PHONE, device_scale_factor=2, locale=locale).new_page()
+        phone.goto(f"{server}/evenings")
+        playwright_api.expect(phone.locator(".bar .viewer")).to_be_visible()
+        assert _overflowing(phone) == []
+        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        shot = _shoot(phone, tmp_path, f"viewer-{locale}-390")
         browser.close()
     assert shot.stat().st_size > 10_000
