@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
-from rich.text import Text
 
 if TYPE_CHECKING:
     from ledger.values import DealView, Settlement
 
+from ledger.cli.grid import Column, Grid
 from ledger.fmt import format_cents, format_time
 from ledger.i18n import _, ngettext
 from ledger.rules.count import parse_count
@@ -38,20 +38,18 @@ def role(result: DealResult, player: str, dealer: str) -> str:
     return _("{role}, dealer").format(role=kind) if player == dealer else kind
 
 
-def deal_table(result: DealResult, dealer: str, totals: Mapping[str, int] | None = None) -> Table:
+def deal_table(result: DealResult, dealer: str, totals: Mapping[str, int] | None = None) -> Grid:
     """Every seated player's role and game points, with running totals when given."""
-    table = Table(show_edge=False, pad_edge=False)
-    table.add_column(_("player"))
-    table.add_column(_("role"), style="dim")
-    table.add_column(_("game points"), justify="right")
+    columns = [Column(_("player")), Column(_("role"), style="dim"), Column(_("game points"), justify="right")]
     if totals is not None:
-        table.add_column(_("total"), justify="right", style="bold")
+        columns.append(Column(_("total"), justify="right", style="bold"))
+    rows = []
     for player, points in result.payouts.items():
         row = [player, role(result, player, dealer), signed(points)]
         if totals is not None:
             row.append(signed(totals.get(player, 0)))
-        table.add_row(*map(Text, row))
-    return table
+        rows.append(row)
+    return Grid(columns, rows)
 
 
 def print_count(count: str | None) -> None:
