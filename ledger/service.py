@@ -66,6 +66,7 @@ class Ledger:
         from ledger.store.engine import open_ledger
 
         self.engine: Engine = open_ledger(db)
+        self._last_write: dict[int, Recorded] = {}
 
     def __enter__(self) -> Ledger:
         return self
@@ -153,6 +154,13 @@ class Ledger:
 
     # Deals
 
+    def _write(self, evening: int | None, action: Callable[[Session, Table], Recorded], *,
+               open_only: bool = False) -> Recorded:
+        """Run a write on the evening's table and remember what it did, to carry its totals on to the next deal."""
+        done = self._on_table(evening, action, open_only=open_only)
+        self._last_write[done.evening] = done
+        return done
+
     def record(self, deal: Deal, *, evening: int | None = None, dealer: str | None = None, key: str | None = None,
                more: DealInput | None = None) -> Recorded:
         """Validate, score and store a deal; with a `key` seen before, the stored deal and nothing written.
@@ -164,9 +172,10 @@ class Ledger:
         def record(session: Session, table: Table) -> Recorded:
             typed, dealt_by = _typed(deal, table, dealer)
             typed = typed.amended(more) if more else typed
-            return record_deal(session, table, typed, dealer=dealt_by, key=key)
+            return record_deal(session, table, typed, dealer=dealt_by, key=key,
+                               since=self._last_write.get(table.number))
 
-        return self._on_table(evening, record, open_only=evening is None)
+        return self._write(evening, record, open_only=evening is None)
 
     def amend(self, number: int, changes: Deal, *, reason: str | None, evening: int | None = None,
               dealer: str | None = None) -> Recorded:
@@ -177,19 +186,19 @@ class Ledger:
             typed, dealt_by = _typed(changes, table, dealer)
             return amend_deal(session, table, number, typed, reason, dealer=dealt_by)
 
-        return self._on_table(evening, amend)
+        return self._write(evening, amend)
 
     def void(self, number: int, *, reason: str | None, evening: int | None = None) -> Recorded:
         """Deal `number` stays in the log but no longer counts."""
         from ledger.store.deals import void_deal
 
-        return self._on_table(evening, lambda session, table: void_deal(session, table, number, reason))
+        return self._write(evening, lambda session, table: void_deal(session, table, number, reason))
 
     def undo(self, *, evening: int | None = None, seen_revision: int | None = None) -> Recorded:
         """Void the last deal that stands; refused when the evening changed since `seen_revision`."""
         from ledger.store.deals import undo_last
 
-        return self._on_table(evening, lambda session, table: undo_last(session, table, seen_revision=seen_revision))
+        return self._write(evening, lambda session, table: undo_last(session, table, seen_revision=seen_revision))
 
     def deals(self, evening: int | None = None) -> tuple[EveningInfo, list[DealView]]:
         """The evening and every deal's current revision, voided ones included (marked)."""

@@ -287,20 +287,34 @@ def _supersede(session: Session, table: Table, deal: Any, old: DealRevision, fac
     return *write_revision(session, table, deal.id, old.revision + 1, facts, result, reason), result
 
 
+def _running(session: Session, table: Table, result: DealResult, since: Recorded | None) -> dict[str, int]:
+    """The totals with a new deal added: the last write's totals plus its payouts, when nothing came between.
+
+    Call before the evening's counter is bumped: `since` holds when the evening is still at its revision
+    and its seats still bear the same names.
+    """
+    if since and since.evening_revision == table.evening.revision and tuple(since.totals) == table.players:
+        return {name: points + result.payouts.get(name, 0) for name, points in since.totals.items()}
+    return totals(session, table)
+
+
 def _recorded(session: Session, table: Table, deal: Any, row: Any, result: DealResult | None, counter: int, *,
-              payouts: list[PayoutRow] | None = None, duplicate: bool = False,
-              dealer_next: str | None = None) -> Recorded:
-    """What a write did; payouts just written are passed in, not read back."""
+              payouts: list[PayoutRow] | None = None, duplicate: bool = False, dealer_next: str | None = None,
+              running: dict[str, int] | None = None) -> Recorded:
+    """What a write did; payouts just written, and totals already known, are passed in, not read back."""
     view = _views(session, table, [(deal, row)])[0] if payouts is None else _view(table, deal, row, payouts)
     return Recorded(evening=table.number, profile=table.profile, deal=view, result=result,
-                    totals=totals(session, table), evening_revision=counter,
+                    totals=totals(session, table) if running is None else running, evening_revision=counter,
                     next_dealer=dealer_next or next_dealer(session, table),
                     duplicate=duplicate)
 
 
 def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str | None = None,
-                key: str | None = None) -> Recorded:
-    """Validate, score and store a new deal; a repeated idempotency `key` returns the stored deal."""
+                key: str | None = None, since: Recorded | None = None) -> Recorded:
+    """Validate, score and store a new deal; a repeated idempotency `key` returns the stored deal.
+
+    `since`: the last write this caller saw on the evening; its totals are carried on when nothing came between.
+    """
     evening = lock(session, table)
     _require_open(table)
     if key:
@@ -324,8 +338,9 @@ def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str
                             "look at `calabresella deals`").format(
             key=key)) from None
     row, payouts = write_revision(session, table, deal.id, 1, facts, result, None)
+    running = _running(session, table, result, since)
     return _recorded(session, table, deal, row, result, _bump(session, table), payouts=payouts,
-                     dealer_next=seat_after(table.players, dealt_by))
+                     dealer_next=seat_after(table.players, dealt_by), running=running)
 
 
 def _same_deal(table: Table, deal: Deal, stored: DealRevision, typed: DealInput, dealer: str | None,
