@@ -65,3 +65,30 @@ def test_the_collector_is_paused_while_a_command_loads_and_runs_again_once_its_l
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert json.loads(result.stdout.strip().splitlines()[-1]) == {"while loading": False, "at work": True,
                                                                  "after": True}
+
+
+def test_play_pauses_the_collector_while_it_answers_a_line_and_resumes_it_while_it_waits(tmp_path: Path) -> None:
+    db = tmp_path / "ledger.sqlite3"
+    started = CliRunner().invoke(app, ["--db", str(db), "evening", "start", "--players", "Anna,Bruno,Carla"])
+    assert started.exit_code == 0, started.output
+    probe = ("import gc, json, sys\n"
+             "from ledger import cli, service\n"
+             "from ledger.cli import play\n"
+             "seen = {'reading': set(), 'recording': set()}\n"
+             "recording, reading = service.Ledger.record, play.LineReader.read\n"
+             "def record(self, *args, **kwargs):\n"
+             "    seen['recording'].add(gc.isenabled())\n"
+             "    return recording(self, *args, **kwargs)\n"
+             "def read(self, *args, **kwargs):\n"
+             "    seen['reading'].add(gc.isenabled())\n"
+             "    return reading(self, *args, **kwargs)\n"
+             "service.Ledger.record, play.LineReader.read = record, read\n"
+             f"sys.argv = ['calabresella', '--db', {str(db)!r}, 'play']\n"
+             "try:\n"
+             "    cli.run()\n"
+             "except SystemExit:\n"
+             "    pass\n"
+             "print(json.dumps({key: sorted(value) for key, value in seen.items()}))\n")
+    result = subprocess.run([sys.executable, "-c", probe], input="bruno solo 22\npass\nanna solo 5\nquit\n",
+                            capture_output=True, text=True, check=True)
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == {"reading": [True], "recording": [False]}

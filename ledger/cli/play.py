@@ -20,6 +20,7 @@ import typer
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from ledger.cli import collector_paused
 from ledger.cli.app import database_refusal
 from ledger.cli.options import EveningOption, split_players
 from ledger.cli.render import console, deal_table, deal_title, print_count, print_money, print_settlement, totals_line
@@ -152,10 +153,11 @@ class Play:
                 break
             command = _COMMANDS.get(word.lower())
             try:
-                if command:
-                    command(self, rest.strip())
-                else:
-                    self.deal(line)
+                with collector_paused():
+                    if command:
+                        command(self, rest.strip())
+                    else:
+                        self.deal(line)
             except Cancelled:
                 console.print(_("Cancelled: nothing written."))
             except LedgerError as error:
