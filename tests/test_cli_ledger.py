@@ -304,6 +304,15 @@ def test_bad_urls_are_one_line_errors(tmp_path: Path, monkeypatch: pytest.Monkey
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_name_that_would_reset_the_terminal_is_refused_and_not_echoed_raw(db: str) -> None:
+    for args in (["players", "add", "Anna\x1bc"], ["evening", "start", "--players", "Anna\x1bc,Bruno,Carla"]):
+        result = runner.invoke(app, ["--db", db, *args], env=CLEAN_ENV)
+        assert_user_error(result.exit_code, result.stderr, "control characters")
+        assert "\x1b" not in result.stderr
+    listed = runner.invoke(app, ["--db", db, "players", "list", "--json"], env=CLEAN_ENV)
+    assert listed.exit_code == 0 and json.loads(listed.stdout) == []
+
+
 def test_unreachable_postgresql_is_an_error_naming_the_server() -> None:
     result = runner.invoke(app, ["--db", "postgresql+psycopg://nobody@127.0.0.1:1/none", "deals"], env=CLEAN_ENV)
     assert result.exit_code == 2

@@ -16,6 +16,7 @@ from sqlalchemy import Engine, text
 
 from ledger.errors import LedgerError
 from ledger.rules.build import DealInput
+from ledger.rules.seats import acts_on_screen
 from ledger.store.deals import (
     Recorded,
     amend_deal,
@@ -130,6 +131,25 @@ def test_player_names_are_unique_regardless_of_case_and_accents(engine: Engine) 
         rename_player(session, "niccolo", "BRUNO")
     assert counts(engine)["player"] == 2
     assert counts(engine)["player_rename"] == 0
+
+
+@pytest.mark.parametrize("name", ["An\x1bcna", "Bell\x07", "Carla\x00", "\u202eanolraC", "Dario\x7f", "Ezio\x9b"])
+def test_a_name_a_terminal_would_act_on_is_refused(name: str, engine: Engine) -> None:
+    with pytest.raises(LedgerError, match="control characters"), transaction(engine) as session:
+        add_player(session, name)
+    with transaction(engine) as session:
+        add_player(session, "Bruno")
+    with pytest.raises(LedgerError, match="control characters"), transaction(engine) as session:
+        rename_player(session, "Bruno", name)
+    with pytest.raises(LedgerError, match="control characters"), transaction(engine) as session:
+        start_evening(session, (name, "Bruno", "Carla"))
+    with transaction(engine) as session:
+        assert [p.name for p in list_players(session)] == ["Bruno"]
+
+
+def test_names_in_any_script_with_marks_and_emoji_are_kept() -> None:
+    for name in ("Niccolò", "Zoë", "Ángel Ñ", "李小龙", "👨‍👩‍👧 family", "עברית", "Ḁ̈"):
+        assert not acts_on_screen(name), name
 
 
 def test_rename_keeps_history_and_logs_the_old_name(engine: Engine) -> None:

@@ -6,7 +6,7 @@ from sqlmodel import Session, select
 
 from ledger.errors import LedgerError
 from ledger.i18n import _
-from ledger.rules.seats import name_key
+from ledger.rules.seats import acts_on_screen, name_key
 from ledger.store.models import Player, PlayerRename, ident
 
 
@@ -14,13 +14,16 @@ def _clean(name: str) -> str:
     cleaned = " ".join(name.split())
     if not cleaned:
         raise LedgerError(_("player name: a name cannot be blank"))
-    if len(cleaned) > 40 or any(ch in cleaned for ch in ",:@=[]"):
-        raise LedgerError(_("player name {name!r}: up to 40 characters, without , : @ = [ ]").format(name=name))
+    if len(cleaned) > 40 or any(ch in cleaned for ch in ",:@=[]") or acts_on_screen(cleaned):
+        raise LedgerError(_("player name {name!r}: up to 40 characters, without , : @ = [ ] or control "
+                            "characters").format(name=name))
     return cleaned
 
 
 def find_player(session: Session, name: str) -> Player | None:
-    """The player with this name (case and accents ignored), if any."""
+    """The player with this name (case and accents ignored), if any (none holds a control character)."""
+    if acts_on_screen(name):
+        return None
     return session.exec(select(Player).where(Player.key == name_key(name))).first()
 
 
