@@ -4,7 +4,9 @@ Drives the real command, in a pseudo-terminal (prompt_toolkit drawing every prom
 (plain lines), and times each deal from the line sent to the totals shown (the `Next deal:` line printed
 right after the totals table). The baseline, taken in turns with the deals through the pipe: in this
 process, a one-row insert committed on a ledger opened as the ledger opens it (WAL, synchronous=FULL,
-BEGIN IMMEDIATE, foreign keys). Also the library's work for one deal in one transaction.
+BEGIN IMMEDIATE, foreign keys). Then, in turns with bare commits in the same way, the same deals parsed and
+recorded through `Ledger.record` in this process: the part of a deal that writes it, without the pipe and
+the drawing.
 
     python bench/play_bench.py [--deals 500] [--mode pty|pipe|both]
 """
@@ -26,11 +28,10 @@ from sqlalchemy import text
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from workload import calabresella
 
+from ledger import Ledger
 from ledger.rules.quick import parse_quick_line
-from ledger.rules.seats import seat_after
-from ledger.store.deals import record_deal
 from ledger.store.engine import open_ledger, transaction
-from ledger.store.evenings import get_table, start_evening
+from ledger.store.evenings import start_evening
 
 PLAYERS = ("Anna", "Bruno", "Carla")
 LINES = ("bruno solo 22", "carla chiamo 3D@anna 17 last=opp", "pass", "anna solissimo dividete 8", "br so 7+1/3",
@@ -120,35 +121,33 @@ class BareCommit:
         self.engine.dispose()
 
 
-def pipe_and_baseline(folder: Path, deals: int) -> tuple[list[float], list[float]]:
-    """Deals through the pipe and bare commits, one of each in turn."""
-    db = folder / "piped.sqlite3"
-    new_ledger(db)
-    play, bare = Piped(db), BareCommit(folder / "bare.sqlite3")
-    played, committed = [], []
-    for number in range(deals):
-        played.append(play.deal(LINES[number % len(LINES)]))
-        committed.append(bare.commit())
-    play.close()
-    bare.close()
-    return played, committed
+class InProcess:
+    """What `play` does for a deal minus reading the line and drawing the answer: parse it, then `Ledger.record`."""
 
+    def __init__(self, db: Path) -> None:
+        new_ledger(db)
+        self.ledger = Ledger(str(db))
+        self.profile = self.ledger.evening(1).profile
 
-def library_deals(db: Path, deals: int) -> list[float]:
-    """Seconds per deal for play's work in this process: parse, then one transaction (table, record, next dealer)."""
-    engine = open_ledger(str(db))
-    times = []
-    with transaction(engine) as session:
-        profile = get_table(session, 1).profile
-    for number in range(deals):
+    def deal(self, line: str) -> float:
         start = time.perf_counter()
-        typed = parse_quick_line(LINES[number % len(LINES)], PLAYERS, profile).deal
-        with transaction(engine) as session:
-            table = get_table(session, 1)
-            seat_after(table.players, record_deal(session, table, typed).deal.dealer)
-        times.append(time.perf_counter() - start)
-    engine.dispose()
-    return times
+        quick = parse_quick_line(line, PLAYERS, self.profile)
+        self.ledger.record(quick.deal, evening=1, dealer=quick.dealer)
+        return time.perf_counter() - start
+
+    def close(self) -> None:
+        self.ledger.close()
+
+
+def in_turns(subject: Piped | InProcess, bare: BareCommit, deals: int) -> tuple[list[float], list[float]]:
+    """A deal, then a bare commit, in turns; each closed at the end."""
+    done, committed = [], []
+    for number in range(deals):
+        done.append(subject.deal(LINES[number % len(LINES)]))
+        committed.append(bare.commit())
+    subject.close()
+    bare.close()
+    return done, committed
 
 
 def report(name: str, times: list[float]) -> str:
@@ -156,7 +155,7 @@ def report(name: str, times: list[float]) -> str:
     ms = sorted(t * 1000 for t in times)
     p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
     first, last = statistics.mean(t * 1000 for t in times[:100]), statistics.mean(t * 1000 for t in times[-100:])
-    return (f"{name:<34} n={len(ms):<4} p50 {statistics.median(ms):7.2f}  p95 {p95:7.2f}  max {ms[-1]:7.2f}  "
+    return (f"{name:<38} n={len(ms):<4} p50 {statistics.median(ms):7.2f}  p95 {p95:7.2f}  max {ms[-1]:7.2f}  "
             f"first100 {first:7.2f}  last100 {last:7.2f}")
 
 
@@ -177,14 +176,16 @@ def main() -> None:
         if args.mode in ("pty", "both"):
             new_ledger(folder / "pty.sqlite3")
             print(report("play in a pseudo-terminal", in_terminal(folder / "pty.sqlite3", args.deals)), flush=True)
-        new_ledger(folder / "library.sqlite3")
-        print(report("same work in-process (library)", library_deals(folder / "library.sqlite3", args.deals)))
         if args.mode in ("pipe", "both"):
-            played, committed = pipe_and_baseline(folder, args.deals)
-            print(report("play through a pipe", played))
-            print(report("bare WAL commit (1-row insert)", committed))
-            print(f"p95 ratio, play through a pipe / bare commit: {p95(played) / p95(committed):.1f}x (target <= 2x)")
-
+            new_ledger(folder / "piped.sqlite3")
+            for name, subject, bare in (
+                    ("play through a pipe", Piped(folder / "piped.sqlite3"), BareCommit(folder / "bare1.sqlite3")),
+                    ("the deal in-process (Ledger.record)", InProcess(folder / "library.sqlite3"),
+                     BareCommit(folder / "bare2.sqlite3"))):
+                done, committed = in_turns(subject, bare, args.deals)
+                print(report(name, done))
+                print(report("  bare WAL commit (1-row insert)", committed))
+                print(f"  p95 ratio: {p95(done) / p95(committed):.1f}x (target for play <= 2x)", flush=True)
 
 if __name__ == "__main__":
     main()
