@@ -182,6 +182,9 @@ def test_a_hostile_file_is_one_line_exit_2_and_nothing_written(case: str, sqlite
     ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"number": 1, "note": "abc',
      "not a JSON export (Unterminated string starting at character 83)"),
     ("{}", "not a calabresella-ledger export (the JSON has no"),
+    ('{"format": "calabresella-ledger", "version": 2, "evenings": 5}', 'not a valid export: "evenings" is not a list'),
+    ('{"format": "calabresella-ledger", "version": 2, "evenings": [], "payments": {"payer": "Anna"}}',
+     'not a valid export: "payments" is not a list'),
     ("", "not a JSON export (Expecting value at character 0)"),
 ])
 def test_a_malformed_file_is_one_line_exit_2(text_: str, message: str, sqlite_url: str, tmp_path: Path) -> None:
@@ -191,4 +194,21 @@ def test_a_malformed_file_is_one_line_exit_2(text_: str, message: str, sqlite_ur
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, result.stderr
     assert message in result.stderr
+    assert deal_count(sqlite_url) == 0
+
+
+def test_fields_the_ledger_does_not_know_are_left_aside_wherever_they_stand(sqlite_url: str, tmp_path: Path) -> None:
+    data = example()
+    source = tmp_path / "annotated.json"
+    body = json.dumps(data)
+    source.write_text('{"comment": "from the club", ' + body[1:-1] + ', "signed_by": {"name": "Anna"}}',
+                      encoding="utf-8")
+    result = runner.invoke(app, ["--db", sqlite_url, "import", str(source)])
+    assert result.exit_code == 0, result.output
+    assert deal_count(sqlite_url) == sum(len(evening["deals"]) for evening in data["evenings"])
+
+
+def test_an_export_in_memory_whose_evenings_are_not_a_list_is_refused(sqlite_url: str) -> None:
+    with Ledger(sqlite_url) as ledger, pytest.raises(LedgerError, match='"evenings" is not a list'):
+        ledger.import_data({"format": "calabresella-ledger", "version": 2, "evenings": 5})
     assert deal_count(sqlite_url) == 0

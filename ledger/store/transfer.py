@@ -204,7 +204,7 @@ def read_export(stream: BinaryIO) -> tuple[int, Iterator[tuple[str, Any]]]:
     for key, value in values:
         if key in STREAMED:
             version = check_header(header)
-            return version, itertools.chain([(key, value)], values)
+            return version, ((k, v) for k, v in itertools.chain([(key, value)], values) if k in STREAMED)
         header[key] = value
     return check_header(header), iter(())
 
@@ -212,6 +212,9 @@ def read_export(stream: BinaryIO) -> tuple[int, Iterator[tuple[str, Any]]]:
 def data_items(data: Any) -> tuple[int, Iterator[tuple[str, Any]]]:
     """The same as `read_export` for an export already in memory."""
     version = check_header(data)
+    for key in STREAMED:
+        if not isinstance(data.get(key) or [], list):
+            raise LedgerError(_("not a valid export: \"{key}\" is not a list").format(key=key))
     return version, ((key, item) for key in STREAMED for item in data.get(key) or ())
 
 
@@ -228,7 +231,8 @@ def check_header(header: Any) -> int:
 
 
 def _top_level(text: _JsonText) -> Iterator[tuple[str, Any]]:
-    """`(key, value)` for each top-level field; the arrays in `STREAMED` as one pair per item."""
+    """`(key, value)` for each top-level field; the arrays in `STREAMED` (which must be arrays) as one pair per
+    item."""
     first = text.next_char()
     if first != "{":
         if not first or first not in '["-0123456789tfn':
@@ -242,10 +246,12 @@ def _top_level(text: _JsonText) -> Iterator[tuple[str, Any]]:
             raise NotJson(text.where("Expecting property name enclosed in double quotes"))
         key = text.value()
         text.expect(":")
-        if key in STREAMED and text.next_char() == "[":
+        if key not in STREAMED:
+            yield key, text.value()
+        elif text.next_char() == "[":
             yield from ((key, item) for item in _items(text))
         else:
-            yield key, text.value()
+            raise LedgerError(_("not a valid export: \"{key}\" is not a list").format(key=key))
         if text.next_char() == "}":
             return
         text.expect(",")
