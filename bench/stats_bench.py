@@ -31,7 +31,7 @@ from pathlib import Path
 from statistics import median
 from typing import Any
 
-from sqlalchemy import Engine, insert
+from sqlalchemy import Engine, func, insert, select
 
 from ledger.errors import LedgerError
 from ledger.rules.build import DealInput, build_facts
@@ -309,6 +309,9 @@ def main() -> None:
             sys.exit(f"{db} exists: remove it, or pass --reuse to measure it as it is")
         started = time.perf_counter()
         engine = open_ledger(url or str(db))
+        with engine.connect() as connection:
+            if connection.execute(select(func.count()).select_from(Player.__table__)).scalar_one():
+                sys.exit(f"{url or db} already holds players: give an empty database, or pass --reuse to measure it")
         generate(engine, args.deals, args.seed)
         engine.dispose()
         print(f"generated {args.deals:,} deals in {time.perf_counter() - started:.1f} s")
