@@ -19,7 +19,7 @@ from sqlalchemy import text
 
 from ledger.rules.build import DealInput
 from ledger.store.deals import list_deals, record_deal, totals
-from ledger.store.engine import BUSY_TIMEOUT_MS, open_ledger, transaction
+from ledger.store.engine import BUSY_TIMEOUT_MS, open_ledger, reading, transaction
 from ledger.store.evenings import get_table, start_evening
 
 DEALS_PER_WORKER = 40
@@ -189,3 +189,21 @@ def test_two_processes_record_into_one_postgresql_database(pg_url: str, tmp_path
         assert code == 0, err
         assert "Traceback" not in err
     check_ledger(pg_url, 2)
+
+
+def test_a_long_read_sees_one_snapshot_while_a_writer_commits(db_url: str) -> None:
+    engine = open_ledger(db_url)
+    try:
+        with transaction(engine) as session:
+            start_evening(session, ("Anna", "Bruno", "Carla"))
+        with reading(engine).connect() as reader, reader.begin():
+            players = reader.execute(text("SELECT count(*) FROM player")).scalar_one()
+            with transaction(engine) as session:
+                start_evening(session, ("Dario", "Elena", "Fabio"))
+                record_deal(session, get_table(session), DealInput(declarer="Dario", contract="solo", thirds=22))
+            assert reader.execute(text("SELECT count(*) FROM player")).scalar_one() == players == 3
+            assert reader.execute(text("SELECT count(*) FROM deal")).scalar_one() == 0
+        with reading(engine).connect() as reader, reader.begin():
+            assert reader.execute(text("SELECT count(*) FROM player")).scalar_one() == 6
+    finally:
+        engine.dispose()

@@ -118,7 +118,12 @@ def _begin_immediate(connection: Connection) -> None:
 
 
 def reading(engine: Engine) -> Engine:
-    """The same engine for long reads: on SQLite a deferred BEGIN, so writers are never kept waiting."""
+    """The same engine for long reads, each transaction one snapshot of the ledger: on SQLite a deferred BEGIN
+    (a snapshot from the first read, and writers are never kept waiting), on PostgreSQL REPEATABLE READ (by
+    default every statement would see the changes committed before it: a report could find a deal of a player
+    its list of players, read first, did not have)."""
+    if engine.dialect.name == "postgresql":
+        return engine.execution_options(**{READ_ONLY: True}, isolation_level="REPEATABLE READ")
     return engine.execution_options(**{READ_ONLY: True})
 
 
