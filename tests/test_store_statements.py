@@ -3,8 +3,10 @@ for one of 10; recording a deal runs a fixed handful of statements."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +14,7 @@ from sqlalchemy import Engine, event
 
 from ledger import Ledger
 from ledger.rules.build import DealInput
+from ledger.store import deals as deal_store
 
 LINES = ("bruno solo 22", "carla chiamo 3D@anna 17 last=opp", "pass", "anna solissimo dividete 8")
 READS: dict[str, Callable[[Ledger, int], Any]] = {
@@ -103,3 +106,34 @@ def test_opening_a_ledger_checks_its_schema_with_one_query(sqlite_url: str) -> N
         event.remove(Engine, "before_cursor_execute", count)
     assert [s for s in seen if "alembic_version" in s or "sqlite_master" in s] == [
         "SELECT version_num FROM alembic_version"]
+
+
+def test_the_tab_sums_evenings_a_batch_at_a_time(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(deal_store, "EVENINGS_AT_ONCE", 4)
+    with Ledger(sqlite_url) as ledger:
+        numbers = [add_evening(ledger, 3 + index % 3) for index in range(9)]
+        each = {number: ledger.standings(number).points for number in numbers}
+        with counted(ledger) as statements:
+            (tab,) = ledger.tab()
+        assert sum("sum(payout.points)" in s for s in statements) == 3, statements
+        stake = 10
+        money: dict[str, int] = {}
+        for points in each.values():
+            for name, value in points.items():
+                money[name] = money.get(name, 0) + value * stake
+        assert tab.balances == {name: cents for name, cents in money.items() if cents}
+
+
+def test_an_import_of_payments_does_not_work_out_the_tab_for_each(sqlite_url: str, tmp_path: Path) -> None:
+    with Ledger(str(tmp_path / "source.sqlite3")) as source:
+        for _ in range(3):
+            add_evening(source, 4)
+        for payer, payee in (("Anna", "Bruno"), ("Carla", "Anna"), ("Bruno", "Carla")):
+            source.paid(payer, payee, "0.30")
+        exported = source.export()
+    with Ledger(sqlite_url) as ledger:
+        with counted(ledger) as statements:
+            summary = ledger.import_data(json.loads(exported))
+        assert summary.payments == 3
+        assert not [s for s in statements if "sum(payout.points)" in s]
+        assert [p.cents for p in ledger.payments()] == [30, 30, 30]

@@ -13,6 +13,7 @@ from dataclasses import replace
 from functools import cache
 from typing import Any, NamedTuple
 
+import sqlalchemy as sql
 from sqlalchemy import Row, bindparam, func, insert, update
 from sqlalchemy import Table as Rows
 from sqlalchemy.exc import IntegrityError
@@ -170,20 +171,48 @@ def _passed_before(session: Session, table: Table, number: int) -> int:
     return count
 
 
+EVENINGS_AT_ONCE = 500
+"""Evenings whose totals one statement sums (each is a parameter)."""
+
+
+def _points(*by: Any) -> Any:
+    """Game points summed over the deals that stand, per the given columns."""
+    return (sql.select(*by, func.sum(Payout.points))
+            .join(DealRevision, col(DealRevision.id) == Payout.revision_id)
+            .join(Deal, col(Deal.id) == DealRevision.deal_id)
+            .where(STANDING, CURRENT).group_by(*by))
+
+
 @cache
 def _totals_query() -> Any:
     """Game points per player id over an evening's deals that stand."""
-    return (select(Payout.player_id, func.sum(Payout.points))
-            .join(DealRevision, col(DealRevision.id) == Payout.revision_id)
-            .join(Deal, col(Deal.id) == DealRevision.deal_id)
-            .where(Deal.evening_id == bindparam("evening"), STANDING, CURRENT)
-            .group_by(col(Payout.player_id)))
+    return _points(col(Payout.player_id)).where(Deal.evening_id == bindparam("evening"))
+
+
+@cache
+def _evenings_totals_query() -> Any:
+    """Game points per evening and player id over the deals that stand of a list of evenings."""
+    return _points(col(Deal.evening_id), col(Payout.player_id)).where(
+        col(Deal.evening_id).in_(bindparam("evenings", expanding=True)))
+
+
+def _named(table: Table, sums: dict[int, int]) -> dict[str, int]:
+    return {name: int(sums.get(pid, 0)) for name, pid in table.ids.items()}
 
 
 def totals(session: Session, table: Table) -> dict[str, int]:
     """Game points per seated player over the deals that stand."""
-    sums: dict[int, int] = dict(session.execute(_totals_query(), {"evening": table.number}).all())
-    return {name: int(sums.get(pid, 0)) for name, pid in table.ids.items()}
+    return _named(table, dict(session.execute(_totals_query(), {"evening": table.number}).all()))
+
+
+def evenings_totals(session: Session, tables: list[Table]) -> dict[int, dict[str, int]]:
+    """`totals` of each evening, by its number: one statement per `EVENINGS_AT_ONCE` evenings."""
+    sums: defaultdict[int, dict[int, int]] = defaultdict(dict)
+    for start in range(0, len(tables), EVENINGS_AT_ONCE):
+        numbers = [table.number for table in tables[start:start + EVENINGS_AT_ONCE]]
+        for evening, player, points in session.execute(_evenings_totals_query(), {"evenings": numbers}):
+            sums[evening][player] = points
+    return {table.number: _named(table, sums[table.number]) for table in tables}
 
 
 def revision_values(table: Table, facts: DealFacts, result: DealResult) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from ledger.fmt import format_cents
 from ledger.i18n import _
 from ledger.rules.numbers import storable
 from ledger.settlement import fewest_payments, pair_flows, round_balances
-from ledger.store.deals import list_deals, totals
+from ledger.store.deals import evenings_totals, list_deals
 from ledger.store.evenings import Table, get_table, list_evenings, parse_cents, parse_currency
 from ledger.store.models import PaymentEntry, Player, ident
 from ledger.store.players import get_player
@@ -57,8 +57,9 @@ def settle(session: Session, tables: list[Table], *, round_to: str | None = None
     points: defaultdict[str, int] = defaultdict(int)
     cents: defaultdict[str, int] = defaultdict(int)
     flows: list[dict[str, int]] = []
+    by_evening = evenings_totals(session, tables)
     for table in tables:
-        for name, value in totals(session, table).items():
+        for name, value in by_evening[table.number].items():
             points[name] += value
             cents[name] += value * table.evening.stake_cents
         if pairs:
@@ -79,8 +80,12 @@ def settle(session: Session, tables: list[Table], *, round_to: str | None = None
 
 def record_payment(session: Session, payer: str, payee: str, amount: str, *, currency: str | None = None,
                    evening: int | None = None, note: str | None = None, paid_at: datetime | None = None,
-                   key: str | None = None) -> PaymentInfo:
-    """Money handed from `payer` to `payee`, kept as an entry of the ledger; a repeated `key` returns the stored one."""
+                   key: str | None = None, with_owed: bool = True) -> PaymentInfo:
+    """Money handed from `payer` to `payee`, kept as an entry of the ledger; a repeated `key` returns the stored one.
+
+    `with_owed`: work out what the payer owed before it (for a warning when they pay more), which reads the whole
+    tab of the currency; an import, which shows no such warning, leaves it out.
+    """
     giver, taker = get_player(session, payer), get_player(session, payee)
     if giver.id == taker.id:
         raise LedgerError(_("paid: {name} cannot pay themselves").format(name=giver.name))
@@ -98,14 +103,14 @@ def record_payment(session: Session, payer: str, payee: str, amount: str, *, cur
         existing = session.exec(select(PaymentEntry).where(PaymentEntry.key == key)).first()
         if existing:
             return _same_payment(existing, entry, names)
-    owed = -_tab(session, entry.currency, names).balances.get(giver.name, 0)
+    owed = -_tab(session, entry.currency, names).balances.get(giver.name, 0) if with_owed else None
     session.add(entry)
     try:
         session.flush()
     except IntegrityError:
         raise LedgerError(_("--key {key!r} was taken by another payment recorded at the same moment; nothing "
                             "written: look at calabresella paid --list").format(key=key)) from None
-    return _info(entry, names, owed_cents=max(owed, 0))
+    return _info(entry, names, owed_cents=None if owed is None else max(owed, 0))
 
 
 def _same_payment(existing: PaymentEntry, retried: PaymentEntry, names: dict[int, str]) -> PaymentInfo:

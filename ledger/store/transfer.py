@@ -477,7 +477,8 @@ class Importer:
             self.payments_skipped += 1
             return
         paid = record_payment(session, item["payer"], item["payee"], _amount(cents), currency=item["currency"],
-                              evening=evening, note=item.get("note"), paid_at=paid_at, key=item.get("key"))
+                              evening=evening, note=item.get("note"), paid_at=paid_at, key=item.get("key"),
+                              with_owed=False)
         voided_at = _time(item.get("voided_at"))
         if voided_at is not None:
             entry = session.get(PaymentEntry, paid.id)
