@@ -332,6 +332,9 @@ Coded = dict[str, tuple[ColumnElement, tuple[str, ...]]]
 
 CHUNK_IDS = 250_000
 """Rows are read in slices of this many ids, so only one slice's string is held at a time."""
+DENSE_IDS, DENSE_SLACK = 4, 1 << 16
+"""Ids are looked up through a table indexed by id while the largest is at most `DENSE_IDS` times their count
+plus `DENSE_SLACK`; sparser ids (a database whose ids jumped) are searched for instead."""
 
 
 def _slices(span: tuple[int | None, int | None]) -> list[tuple[int, int] | None]:
@@ -397,12 +400,9 @@ def _read(connection: Connection, query: Select, small: dict[str, Small], words:
             listed[name] = (*listed[name], *sorted({w for w in found if w is not None} - set(listed[name])))
 
 
-def _places(ids: np.ndarray, lookup: np.ndarray) -> np.ndarray:
-    """Player ids (-1 for none) as places in name order (-1 for none)."""
-    places = np.append(lookup, -1).astype(np.int16)  # the last place answers -1
-    codes = ids.astype(np.int32)
-    np.clip(codes, -1, len(lookup) - 1, out=codes)
-    return places[codes]
+def _places(ids: np.ndarray, people: np.ndarray) -> np.ndarray:
+    """Player ids (-1 for none) as places in name order, the order of `people`'s ids (-1 for none)."""
+    return _rows_of(people, ids).astype(np.int16)
 
 
 def _bits(low: int, top: int) -> int:
@@ -433,11 +433,20 @@ def _span(connection: Connection, table: Table) -> tuple[int | None, int | None]
 
 
 def _rows_of(ids: np.ndarray, wanted: np.ndarray) -> np.ndarray:
-    """Per wanted id, its place in `ids` (-1 where it is not there)."""
-    top = max(int(ids.max()) if len(ids) else 0, int(wanted.max()) if len(wanted) else 0)
-    place = np.full(top + 1, -1, dtype=np.int32 if len(ids) < np.iinfo(np.int32).max else np.int64)
-    place[ids] = np.arange(len(ids))
-    return place[wanted] if len(wanted) else np.zeros(0, dtype=place.dtype)
+    """Per wanted id, its place in `ids` (-1 where it is not there, and for a negative id): through a table
+    indexed by id while the ids are dense enough for one, else by a sorted search (an id can be any number)."""
+    dtype = np.int32 if len(ids) < np.iinfo(np.int32).max else np.int64
+    if not len(ids) or not len(wanted):
+        return np.full(len(wanted), -1, dtype=dtype)
+    top = max(int(ids.max()), int(wanted.max()))
+    if top <= DENSE_IDS * len(ids) + DENSE_SLACK:
+        place = np.full(top + 2, -1, dtype=dtype)  # the last place answers a negative id
+        place[ids] = np.arange(len(ids))
+        return place[np.where(wanted < 0, top + 1, wanted)]
+    order = np.argsort(ids, kind="stable")
+    ordered = ids[order]
+    at = np.clip(np.searchsorted(ordered, wanted), 0, len(ordered) - 1)
+    return np.where((ordered[at] == wanted) & (wanted >= 0), order[at], -1).astype(dtype)
 
 
 def _read_columns(connection: Connection, filters: Filters, player_id: int | None,
@@ -485,13 +494,10 @@ def _read_columns(connection: Connection, filters: Filters, player_id: int | Non
         pays = {name: values[order] for name, values in pays.items()}
         rows = rows[order]
 
-    lookup = np.full(int(people["id"].max()) + 1 if len(people) else 1, -1, dtype=np.int64)
-    lookup[people["id"].to_numpy(dtype=np.int64)] = np.arange(len(people))
+    lookup = people["id"].to_numpy(dtype=np.int64)
     evening_ids = evenings["evening"].to_numpy(dtype=np.int64)
-    evening_row = np.full(int(evening_ids.max()) + 1 if len(evening_ids) else 1, -1, dtype=np.int64)
-    evening_row[evening_ids] = np.arange(len(evening_ids))
-    at = evening_row[deals["evening"]]
-    size = np.bincount(evening_row[seats["evening"].to_numpy(dtype=np.int64)], minlength=len(evening_ids))
+    at = _rows_of(evening_ids, deals["evening"])
+    size = np.bincount(_rows_of(evening_ids, seats["evening"].to_numpy(dtype=np.int64)), minlength=len(evening_ids))
     dealer_position = _seat_positions(seats, deals["evening"], deals["dealer"])
     profile_codes, profile_words = pd.factorize(evenings["profile"])
     currency_codes, currency_words = pd.factorize(evenings["currency"])

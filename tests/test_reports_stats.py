@@ -408,3 +408,35 @@ def test_sections_taken_a_part_at_a_time_give_the_same_tables(ledger: str, rows:
     for section in (stats_players, stats_money, stats_seats, stats_pairings):
         whole, parted = section(frames), section(frames, rows=rows)
         assert len(whole) and parted.equals(whole), (section.__name__, rows, parted, whole)
+
+
+def test_ids_billions_apart_give_the_same_statistics(ledger: str, tmp_path: Path) -> None:
+    """A database whose ids jumped (sequences moved on, rows copied in) is read without tables the size of its
+    largest id, and gives the same statistics as the same deals under small ids."""
+    import shutil
+    import sqlite3
+
+    far = tmp_path / "far.sqlite3"
+    shutil.copy(ledger, far)
+    jump = {"player": 5_000_000_000, "evening": 4_000_000_000, "deal": 3_000_000_000, "deal_revision": 6_000_000_000}
+    pointers = {"player": [("seat", "player_id"), ("payout", "player_id"), ("evening", "first_dealer_id"),
+                           ("player_rename", "player_id")] + [("deal_revision", c) for c in (
+                               "dealer_id", "declarer_id", "partner_id", "holder_id")],
+                "evening": [("seat", "evening_id"), ("deal", "evening_id")],
+                "deal": [("deal_revision", "deal_id")], "deal_revision": [("payout", "revision_id")]}
+    connection = sqlite3.connect(far)
+    try:
+        connection.execute("PRAGMA foreign_keys = OFF")
+        with connection:
+            for table, step in jump.items():
+                connection.execute(f"UPDATE {table} SET id = id + {step}")
+                for other, column in pointers[table]:
+                    connection.execute(f"UPDATE {other} SET {column} = {column} + {step} WHERE {column} IS NOT NULL")
+        assert connection.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert connection.execute("SELECT min(id) FROM player").fetchone()[0] > 5_000_000_000
+    finally:
+        connection.close()
+    near, apart = statistics(frames_of(ledger)), statistics(frames_of(str(far)))
+    assert list(apart) == list(near)
+    for name, table in near.items():
+        assert apart[name].equals(table), (name, apart[name], table)
