@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -80,3 +82,21 @@ def test_an_older_ledger_is_backed_up_then_upgraded_losing_nothing(tmp_path: Pat
         assert copy.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0002"
         revisions = copy.execute("SELECT COUNT(*) FROM deal_revision").fetchone()[0]
     assert revisions == len(fixture["rows"]["deal_revision"]["rows"])
+
+
+def test_programs_opening_a_new_ledger_at_once_take_turns_to_build_it(db_url: str) -> None:
+    """Four programs started together on an empty database: one builds the schema, the others wait and find it."""
+    opener = ("import sys\n"
+              "from ledger import Ledger\n"
+              "with Ledger(sys.argv[1]) as ledger:\n"
+              "    print(len(ledger.evenings()))\n")
+    programs = [subprocess.Popen([sys.executable, "-c", opener, db_url], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    results = [(program.communicate(timeout=120), program.returncode) for program in programs]
+    assert [(out.strip(), code) for (out, _), code in results] == [("0", 0)] * 4, [err for (_, err), _ in results]
+    engine = make_engine(resolve_url(db_url))
+    try:
+        with engine.connect() as connection:
+            assert connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == [HEAD]
+    finally:
+        engine.dispose()

@@ -24,6 +24,8 @@ BUSY_TIMEOUT_MS = 60_000
 LOCK_POLL_SECONDS = 0.002
 """How often a SQLite writer waiting for the write lock tries again."""
 READ_ONLY = "ledger_read_only"
+MIGRATION_LOCK = 0x63616C61
+"""The PostgreSQL advisory lock a migration holds: programs opening a new or old ledger at once take turns."""
 MIGRATIONS = Path(__file__).with_name("migrations")
 KNOWN = tuple(sorted(path.name[:4] for path in (MIGRATIONS / "versions").glob("[0-9][0-9][0-9][0-9]_*.py")))
 HEAD = KNOWN[-1]
@@ -94,25 +96,31 @@ def _sqlite_settings(engine: Engine) -> None:
 
 
 def _begin_immediate(connection: Connection) -> None:
-    """BEGIN IMMEDIATE, tried again every `LOCK_POLL_SECONDS` until the busy timeout has passed.
+    """BEGIN IMMEDIATE as soon as the write lock is free (see `_polled`); past the busy timeout, or on any other
+    error, the statement runs once more through SQLAlchemy to raise its error."""
+    if not _polled(connection.connection.driver_connection, "BEGIN IMMEDIATE"):
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _polled(raw: Any, statement: str) -> bool:
+    """Run a statement that needs a lock, again every `LOCK_POLL_SECONDS` while SQLite answers that the database is
+    busy, until the busy timeout has passed; whether it ran.
 
     SQLite's own busy handler sleeps longer and longer (up to 100 ms a try), so a writer waiting on it would miss
-    the short gaps a long import leaves between its batches; polling here takes the lock within milliseconds.
-    Past the timeout, or on any other error, the statement runs once more through SQLAlchemy to raise its error.
+    the short gaps a long import leaves between its batches; and some statements (switching to WAL) do not wait
+    at all. Polling here takes the lock within milliseconds.
     """
-    raw: Any = connection.connection.driver_connection
     deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
     raw.execute("PRAGMA busy_timeout = 0")
     try:
         while True:
             try:
-                raw.execute("BEGIN IMMEDIATE")
-                return
+                raw.execute(statement)
+                return True
             except sqlite3.OperationalError as error:
                 if error.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() >= deadline:
-                    break
+                    return False
             time.sleep(LOCK_POLL_SECONDS)
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
     finally:
         raw.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
@@ -199,8 +207,9 @@ def _enable_wal(engine: Engine) -> None:
     """Readers never block the writer, and the writer never blocks readers (SQLite only)."""
     if engine.url.get_backend_name() == "sqlite":
         raw = engine.raw_connection()
-        try:
-            raw.driver_connection.execute("PRAGMA journal_mode = WAL")  # type: ignore[union-attr]
+        try:  # programs opening a new ledger at once: the switch needs the file alone, so they take turns
+            if not _polled(raw.driver_connection, "PRAGMA journal_mode = WAL"):
+                raw.driver_connection.execute("PRAGMA journal_mode = WAL")  # type: ignore[union-attr]
         finally:
             raw.close()
 
@@ -222,6 +231,8 @@ def upgrade(engine: Engine) -> str | None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.connect() as connection, _foreign_keys_deferred(connection), connection.begin():
+        if connection.dialect.name == "postgresql":  # SQLite's BEGIN IMMEDIATE already makes them take turns
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
     return backup
