@@ -143,6 +143,10 @@ HOSTILE: dict[str, tuple[Callable[[], Any], str]] = {
     "a note not text": (lambda: _set(lambda d: d["evenings"][0].update(note=["x"])), "note ['x'] is not text"),
     "a void reason not text": (lambda: _set(lambda d: _deal(d, 2).update(void_reason={"a": 1})),
                                "void_reason {'a': 1} is not text"),
+    "a note that resets the terminal": (lambda: _set(lambda d: d["evenings"][0].update(note="x\x1bc")),
+                                        "note 'x\\x1bc' holds a control character"),
+    "a reason holding NUL": (lambda: _set(lambda d: _deal(d, 2)["revisions"][0].update(reason="a\x00")),
+                             "reason 'a\\x00' holds a control character"),
     "a reason not text": (lambda: _set(lambda d: _deal(d, 2)["revisions"][0].update(reason=3)), "reason 3 is not text"),
     "a payment note not text": (lambda: _set(lambda d: d.update(payments=[{
         "payer": "Anna", "payee": "Bruno", "cents": 120, "currency": "EUR", "evening": 1, "note": {"x": 1},

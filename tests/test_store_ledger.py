@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, text
 
+from ledger import Ledger
 from ledger.errors import LedgerError
 from ledger.rules.build import DealInput
-from ledger.rules.seats import acts_on_screen
+from ledger.rules.text import acts_on_screen
 from ledger.store.deals import (
     Recorded,
     amend_deal,
@@ -150,6 +151,33 @@ def test_a_name_a_terminal_would_act_on_is_refused(name: str, engine: Engine) ->
 def test_names_in_any_script_with_marks_and_emoji_are_kept() -> None:
     for name in ("Niccolò", "Zoë", "Ángel Ñ", "李小龙", "👨‍👩‍👧 family", "עברית", "Ḁ̈"):
         assert not acts_on_screen(name), name
+
+
+FREE_TEXT: dict[str, Any] = {
+    "evening note": lambda ledger, text: ledger.start_evening(["Dario", "Elena", "Fabio"], note=text),
+    "evening place": lambda ledger, text: ledger.start_evening(["Dario", "Elena", "Fabio"], place=text),
+    "deal key": lambda ledger, text: ledger.record("bruno solo 22", evening=1, key=text),
+    "amend reason": lambda ledger, text: ledger.amend(1, DealInput(thirds=20), reason=text, evening=1),
+    "void reason": lambda ledger, text: ledger.void(1, reason=text, evening=1),
+    "payment note": lambda ledger, text: ledger.paid("Anna", "Bruno", "1", note=text),
+    "payment key": lambda ledger, text: ledger.paid("Anna", "Bruno", "1", key=text),
+    "payment void reason": lambda ledger, text: ledger.void_payment(1, reason=text),
+}
+
+
+@pytest.mark.parametrize("field", sorted(FREE_TEXT))
+def test_free_text_that_would_act_on_a_screen_or_that_postgresql_refuses_is_an_error(field: str,
+                                                                                    db_url: str) -> None:
+    with Ledger(db_url) as ledger:
+        ledger.start_evening(["Anna", "Bruno", "Carla"])
+        ledger.record("bruno solo 22", evening=1)
+        ledger.paid("Carla", "Bruno", "0.50")
+        before = counts(ledger.engine), ledger.export()
+        for text_ in ("a\x00b", "reset\x1bc", "\u202eevil", "bell\x07"):
+            with pytest.raises(LedgerError, match="no control characters"):
+                FREE_TEXT[field](ledger, text_)
+        assert (counts(ledger.engine), ledger.export()) == before
+        FREE_TEXT[field](ledger, "two lines\n\tand a tab")
 
 
 def test_rename_keeps_history_and_logs_the_old_name(engine: Engine) -> None:

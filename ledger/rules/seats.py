@@ -16,16 +16,6 @@ def name_key(name: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
 
 
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-"""Characters that reorder the text around them on screen: a name holding one would show as another."""
-
-
-def acts_on_screen(name: str) -> bool:
-    """Whether a name holds a character a terminal or a page acts on instead of showing it (a control
-    character such as ESC, or a direction override)."""
-    return any(unicodedata.category(ch) == "Cc" or ch in BIDI_CONTROLS for ch in name)
-
-
 def seat_after(players: Sequence[str], name: str) -> str:
     """The next seat in turn order: the right-hand neighbour of `name`."""
     return players[(players.index(name) + 1) % len(players)]

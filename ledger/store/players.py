@@ -6,7 +6,8 @@ from sqlmodel import Session, select
 
 from ledger.errors import LedgerError
 from ledger.i18n import _
-from ledger.rules.seats import acts_on_screen, name_key
+from ledger.rules.seats import name_key
+from ledger.rules.text import acts_on_screen
 from ledger.store.models import Player, PlayerRename, ident
 
 

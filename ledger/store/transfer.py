@@ -22,9 +22,11 @@ from ledger.i18n import _, ngettext
 from ledger.rules.build import DealInput, build_facts
 from ledger.rules.contracts import PASS
 from ledger.rules.facts import DECLARER, MONTE, DealFacts, facts_from_dict
+from ledger.rules.numbers import shortened
 from ledger.rules.profiles import Profile, make_profile
 from ledger.rules.scoring import score
 from ledger.rules.seats import name_key, resolve_player
+from ledger.rules.text import acts_on_screen
 from ledger.spreadsheet import safe_cell
 from ledger.store.deals import list_deals, payout_values, revision_values
 from ledger.store.engine import copy_sqlite
@@ -557,11 +559,13 @@ def _check_evening(item: dict[str, Any]) -> tuple[int, datetime]:
 
 
 def _texts(item: dict[str, Any], *fields: str) -> None:
-    """A `TypeError` (a bad field) when one of the fields is neither text nor missing."""
+    """A `TypeError` (a bad field) when one of the fields is neither text nor missing, or would act on a screen."""
     for field in fields:
         value = item.get(field)
         if value is not None and not isinstance(value, str):
             raise TypeError(f"{field} {value!r} is not text")
+        if value is not None and acts_on_screen(value, lines=True):
+            raise TypeError(f"{field} {shortened(value)!r} holds a control character")
 
 
 def _already_imported(session: Session, writer: _Writer, item: dict[str, Any], started: datetime) -> int | None:
