@@ -1,6 +1,6 @@
 """A table of one-line cells that rich draws without its layout work: a deal's table shown at the table.
 
-rich's `Table` measures and wraps every cell, about 1.5 ms for a deal's sixteen cells, which `play` pays
+rich's `Table` measures and wraps every cell, about 2 ms for a deal's sixteen cells, which `play` pays
 on every deal. When every cell fits on one line, `Grid` yields the very segments `Table` would draw (same
 box, styles and padding; a test holds the two to the same output); when they do not fit the width, or hold
 characters that are not printable (which `Table` wraps at or drops), it hands the cells to `Table`.
@@ -15,7 +15,6 @@ from typing import Literal
 from rich.box import HEAVY_HEAD
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
-from rich.control import strip_control_codes
 from rich.measure import Measurement
 from rich.segment import Segment
 from rich.style import Style
@@ -37,7 +36,7 @@ class Grid:
 
     def __init__(self, columns: Sequence[Column], rows: Sequence[Sequence[str]]) -> None:
         self.columns = tuple(columns)
-        self.rows = [[strip_control_codes(cell) for cell in row] for row in rows]
+        self.rows = [list(row) for row in rows]
 
     def table(self) -> Table:
         """The same cells as a rich `Table`."""
