@@ -20,9 +20,8 @@ def acts_on_screen(text: str, *, lines: bool = False) -> bool:
                for ch in text)
 
 
-def plain_text(text: str | None, what: str) -> str | None:
-    """Free text as given (a note, a reason, a key), or an error naming it when it `acts_on_screen`."""
+def check_plain(text: str | None, what: str) -> None:
+    """An error naming the free text (a note, a reason, a key) when it `acts_on_screen`."""
     if text is not None and acts_on_screen(text, lines=True):
         raise LedgerError(_("{what} {text!r}: no control characters, except tab and new line").format(
             what=what, text=shortened(text)))
-    return text

@@ -29,7 +29,7 @@ from ledger.rules.facts import DECLARER, MONTE, DealFacts
 from ledger.rules.numbers import storable
 from ledger.rules.scoring import DealResult, score
 from ledger.rules.seats import resolve_player, seat_after
-from ledger.rules.text import plain_text
+from ledger.rules.text import check_plain
 from ledger.store.evenings import Table, lock
 from ledger.store.models import Deal, DealRevision, Evening, Payout, utcnow
 from ledger.summary import brief
@@ -347,7 +347,7 @@ def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str
     """
     evening = lock(session, table)
     _require_open(table)
-    plain_text(key, _("key"))
+    check_plain(key, _("key"))
     if key:
         existing = session.exec(select(Deal).where(Deal.key == key)).first()
         if existing:
@@ -416,7 +416,7 @@ def _correctable(session: Session, table: Table, number: int, reason: str | None
     if not reason or not reason.strip():
         raise LedgerError(_("{verb} deal {number}: give a --reason, e.g. --reason 'wrong thirds'").format(
             verb=verb, number=number))
-    plain_text(reason, _("reason"))
+    check_plain(reason, _("reason"))
     deal = get_deal(session, table, number)
     if deal.voided_at is not None:
         raise LedgerError(_("deal {number} is voided already ({void_reason}): it cannot be {verb}ed").format(

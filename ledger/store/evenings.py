@@ -17,7 +17,7 @@ from ledger.i18n import N_, _
 from ledger.rules.numbers import shortened, storable
 from ledger.rules.profiles import Profile, make_profile
 from ledger.rules.seats import name_key, resolve_player
-from ledger.rules.text import plain_text
+from ledger.rules.text import check_plain
 from ledger.store.models import Evening, Player, Seat, ident, utcnow
 from ledger.store.players import ensure_player
 
@@ -82,8 +82,8 @@ def start_evening(
     """
     rules = make_profile(profile, options or [])
     rules.check_players(players)
-    plain_text(place, _("place"))
-    plain_text(note, _("note"))
+    check_plain(place, _("place"))
+    check_plain(note, _("note"))
     stake_cents, code = parse_cents(stake), parse_currency(currency)
     known = {} if known is None else known
     people = [known.get(name_key(name)) or known.setdefault(name_key(name), ensure_player(session, name))

@@ -14,7 +14,7 @@ from ledger.errors import LedgerError
 from ledger.fmt import format_cents
 from ledger.i18n import _
 from ledger.rules.numbers import storable
-from ledger.rules.text import plain_text
+from ledger.rules.text import check_plain
 from ledger.settlement import fewest_payments, pair_flows, round_balances
 from ledger.store.deals import evenings_totals, list_deals
 from ledger.store.evenings import Table, get_table, list_evenings, parse_cents, parse_currency
@@ -87,8 +87,8 @@ def record_payment(session: Session, payer: str, payee: str, amount: str, *, cur
     `with_owed`: work out what the payer owed before it (for a warning when they pay more), which reads the whole
     tab of the currency; an import, which shows no such warning, leaves it out.
     """
-    plain_text(note, _("note"))
-    plain_text(key, _("key"))
+    check_plain(note, _("note"))
+    check_plain(key, _("key"))
     giver, taker = get_player(session, payer), get_player(session, payee)
     if giver.id == taker.id:
         raise LedgerError(_("paid: {name} cannot pay themselves").format(name=giver.name))
@@ -132,7 +132,7 @@ def void_payment(session: Session, number: int, reason: str | None) -> PaymentIn
     if not reason or not reason.strip():
         raise LedgerError(_("void payment {number}: give a --reason, e.g. --reason 'entered twice'").format(
             number=number))
-    plain_text(reason, _("reason"))
+    check_plain(reason, _("reason"))
     entry = session.get(PaymentEntry, number) if storable(number) else None
     if entry is None:
         last = session.exec(select(func.max(PaymentEntry.id))).one()
