@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
@@ -158,7 +159,7 @@ class Ledger:
                open_only: bool = False) -> Recorded:
         """Run a write on the evening's table and remember what it did, to carry its totals on to the next deal."""
         done = self._on_table(evening, action, open_only=open_only)
-        self._last_write[done.evening] = done
+        self._last_write[done.evening] = replace(done, totals=dict(done.totals))  # the caller may change its own
         return done
 
     def record(self, deal: Deal, *, evening: int | None = None, dealer: str | None = None, key: str | None = None,
