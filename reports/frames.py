@@ -494,7 +494,7 @@ def _read_columns(connection: Connection, filters: Filters, player_id: int | Non
         pays = {name: values[order] for name, values in pays.items()}
         rows = rows[order]
 
-    lookup = people["id"].to_numpy(dtype=np.int64)
+    people_ids = people["id"].to_numpy(dtype=np.int64)
     evening_ids = evenings["evening"].to_numpy(dtype=np.int64)
     at = _rows_of(evening_ids, deals["evening"])
     size = np.bincount(_rows_of(evening_ids, seats["evening"].to_numpy(dtype=np.int64)), minlength=len(evening_ids))
@@ -504,16 +504,16 @@ def _read_columns(connection: Connection, filters: Filters, player_id: int | Non
     small = np.int16
     return Columns(
         deal_id=deals["deal_id"], evening=deals["evening"].astype(np.int32), number=deals["number"].astype(np.int32),
-        revision_id=deals["revision_id"], dealer=_places(deals["dealer"], lookup),
-        declarer=_places(deals["declarer"], lookup), partner=_places(deals["partner"], lookup),
-        holder_id=_places(deals["holder_id"], lookup),
+        revision_id=deals["revision_id"], dealer=_places(deals["dealer"], people_ids),
+        declarer=_places(deals["declarer"], people_ids), partner=_places(deals["partner"], people_ids),
+        holder_id=_places(deals["holder_id"], people_ids),
         **{name: deals[name].astype(small) for name in ("contract", "aggravation", "called", "holder", "sweep")},
         declarer_thirds=deals["declarer_thirds"].astype(small), declarer_won=deals["declarer_won"].astype(np.int8),
         seats=size[at].astype(small), dealer_position=dealer_position.astype(small),
         stake_cents=evenings["stake_cents"].to_numpy(dtype=np.int64)[at],
         profile=profile_codes[at].astype(small), currency=currency_codes[at].astype(small),
         # each payout column let go once converted: the payouts are held about once over
-        deal=rows.astype(np.int32, copy=False), player=_places(pays.pop("player_id"), lookup),
+        deal=rows.astype(np.int32, copy=False), player=_places(pays.pop("player_id"), people_ids),
         position=pays.pop("position").astype(small), role=pays.pop("role").astype(np.int8, copy=False),
         points=pays.pop("points"),
         words={**deal_words, **pay_words, "profile": tuple(profile_words), "currency": tuple(currency_words)},

@@ -103,12 +103,16 @@ def _payouts(session: Session, revision_ids: list[int]) -> dict[int, list[Any]]:
     return _by_revision(session.exec(query).all() if revision_ids else ())
 
 
+def _current_payouts(*columns: Any) -> Any:
+    """The given columns of the payouts of current revisions, joined to their revision and deal."""
+    return (sql.select(*columns).select_from(PAYOUTS)
+            .join(DealRevision, col(DealRevision.id) == Payout.revision_id)
+            .join(Deal, col(Deal.id) == DealRevision.deal_id).where(CURRENT))
+
+
 def _evening_payouts(session: Session, table: Table) -> dict[int, list[Any]]:
     """The payouts of the evening's current revisions, in one statement."""
-    return _by_revision(session.exec(select(*PAYOUT_COLUMNS)
-                                     .join(DealRevision, col(DealRevision.id) == Payout.revision_id)
-                                     .join(Deal, col(Deal.id) == DealRevision.deal_id)
-                                     .where(Deal.evening_id == table.number, CURRENT)).all())
+    return _by_revision(session.execute(_current_payouts(*PAYOUT_COLUMNS).where(Deal.evening_id == table.number)))
 
 
 def _views(session: Session, table: Table, pairs: list[tuple[Deal, DealRevision]]) -> list[DealView]:
@@ -148,7 +152,7 @@ def _dealer_after(table: Table, last: int | None) -> str:
 
 def next_dealer(session: Session, table: Table) -> str:
     """The seat after the dealer of the last deal that stands (passed ones included)."""
-    return _dealer_after(table, session.execute(_next_deal_query(), {"evening": table.number}).one()[1])
+    return _next_deal(session, table)[1]
 
 
 def _next_deal(session: Session, table: Table) -> tuple[int, str]:
@@ -176,34 +180,17 @@ EVENINGS_AT_ONCE = 500
 """Evenings whose totals one statement sums (each is a parameter)."""
 
 
-def _points(*by: Any) -> Any:
-    """Game points summed over the deals that stand, per the given columns."""
-    return (sql.select(*by, func.sum(Payout.points))
-            .join(DealRevision, col(DealRevision.id) == Payout.revision_id)
-            .join(Deal, col(Deal.id) == DealRevision.deal_id)
-            .where(STANDING, CURRENT).group_by(*by))
-
-
-@cache
-def _totals_query() -> Any:
-    """Game points per player id over an evening's deals that stand."""
-    return _points(col(Payout.player_id)).where(Deal.evening_id == bindparam("evening"))
-
-
 @cache
 def _evenings_totals_query() -> Any:
     """Game points per evening and player id over the deals that stand of a list of evenings."""
-    return _points(col(Deal.evening_id), col(Payout.player_id)).where(
-        col(Deal.evening_id).in_(bindparam("evenings", expanding=True)))
-
-
-def _named(table: Table, sums: dict[int, int]) -> dict[str, int]:
-    return {name: int(sums.get(pid, 0)) for name, pid in table.ids.items()}
+    by = (col(Deal.evening_id), col(Payout.player_id))
+    return (_current_payouts(*by, func.sum(Payout.points)).where(STANDING)
+            .where(col(Deal.evening_id).in_(bindparam("evenings", expanding=True))).group_by(*by))
 
 
 def totals(session: Session, table: Table) -> dict[str, int]:
     """Game points per seated player over the deals that stand."""
-    return _named(table, dict(session.execute(_totals_query(), {"evening": table.number}).all()))
+    return evenings_totals(session, [table])[table.number]
 
 
 def evenings_totals(session: Session, tables: list[Table]) -> dict[int, dict[str, int]]:
@@ -213,7 +200,8 @@ def evenings_totals(session: Session, tables: list[Table]) -> dict[int, dict[str
         numbers = [table.number for table in tables[start:start + EVENINGS_AT_ONCE]]
         for evening, player, points in session.execute(_evenings_totals_query(), {"evenings": numbers}):
             sums[evening][player] = points
-    return {table.number: _named(table, sums[table.number]) for table in tables}
+    return {table.number: {name: int(sums[table.number].get(pid, 0)) for name, pid in table.ids.items()}
+            for table in tables}
 
 
 def revision_values(table: Table, facts: DealFacts, result: DealResult) -> dict[str, Any]:
