@@ -25,7 +25,7 @@ from ledger import Ledger
 
 QUERIES = {
     "evenings": "SELECT e.*, group_concat(s.player_id) AS seats FROM evening e JOIN seat s ON s.evening_id = e.id "
-                "GROUP BY e.id ORDER BY e.id",
+    "GROUP BY e.id ORDER BY e.id",
     "deals": "SELECT * FROM deal ORDER BY evening_id, number",
     "revisions": "SELECT * FROM deal_revision ORDER BY deal_id, revision",
     "payouts": "SELECT * FROM payout ORDER BY revision_id, position",
@@ -52,8 +52,9 @@ def main() -> None:
         work = Path(folder)
         source, database = work / "source.json", work / "ledger.sqlite3"
         deals = write_export(source, args.deals)
-        subprocess.run([calabresella(), "--db", str(database), "import", str(source)], check=True,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [calabresella(), "--db", str(database), "import", str(source)], check=True, stdout=subprocess.DEVNULL
+        )
         print(f"{deals:,} deals; {args.repeat} turns")
         command = [calabresella(), "--db", str(database), "export", "--out", str(work / "out.json")]
         ratios, library_ratios = [], []
@@ -64,9 +65,11 @@ def main() -> None:
                 raw = timed(lambda: raw_export(database, work / "raw.json"))
                 ratios.append(ours / raw)
                 library_ratios.append(library / raw)
-                print(f"turn {turn + 1}: export command {ours:5.2f} s   Ledger.export_to {library:5.2f} s   "
-                      f"raw 4 queries + json.dump {raw:5.2f} s   ratios {ours / raw:4.1f}x, {library / raw:4.1f}x",
-                      flush=True)
+                print(
+                    f"turn {turn + 1}: export command {ours:5.2f} s   Ledger.export_to {library:5.2f} s   "
+                    f"raw 4 queries + json.dump {raw:5.2f} s   ratios {ours / raw:4.1f}x, {library / raw:4.1f}x",
+                    flush=True,
+                )
         print(f"median ratio: command {spread(ratios)}, library {spread(library_ratios)} (target <= 3x)")
 
 

@@ -49,8 +49,11 @@ def record_during_import(source: Path, database: Path, records: int = 10) -> lis
         if importing.poll() is not None:
             break
         start = time.perf_counter()
-        subprocess.run([*cli, "record", "--evening", "1", "--declarer", "Bruno", "--contract", "solo", "--thirds",
-                        "22"], check=True, capture_output=True)
+        subprocess.run(
+            [*cli, "record", "--evening", "1", "--declarer", "Bruno", "--contract", "solo", "--thirds", "22"],
+            check=True,
+            capture_output=True,
+        )
         times.append(time.perf_counter() - start)
         time.sleep(0.5)
     importing.wait()
@@ -67,21 +70,35 @@ def main() -> None:
         ratios, peaks = [], []
         for turn in range(args.repeat):
             ours, peak = run_import(source, work / f"ledger{turn}.sqlite3")
-            raw = float(subprocess.run([sys.executable, str(HERE / "workload.py"), str(work / f"ledger{turn}.sqlite3"),
-                                        str(work / f"raw{turn}.sqlite3")], check=True, capture_output=True,
-                                       text=True).stdout)
+            raw = float(
+                subprocess.run(
+                    [
+                        sys.executable,
+                        str(HERE / "workload.py"),
+                        str(work / f"ledger{turn}.sqlite3"),
+                        str(work / f"raw{turn}.sqlite3"),
+                    ],
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                ).stdout
+            )
             ratios.append(ours / raw)
             peaks.append(peak)
-            print(f"turn {turn + 1}: import {ours:6.2f} s ({deals / ours:,.0f} deals/s, peak {peak:.0f} MiB)   "
-                  f"raw executemany {raw:5.2f} s   ratio {ours / raw:4.1f}x", flush=True)
+            print(
+                f"turn {turn + 1}: import {ours:6.2f} s ({deals / ours:,.0f} deals/s, peak {peak:.0f} MiB)   "
+                f"raw executemany {raw:5.2f} s   ratio {ours / raw:4.1f}x",
+                flush=True,
+            )
             for name in (f"ledger{turn}.sqlite3", f"raw{turn}.sqlite3"):
                 (work / name).unlink()
-        print(f"median ratio {spread(ratios)} (target <= 3x), "
-              f"peak memory {max(peaks):.0f} MiB (target <= 200 MiB)")
+        print(f"median ratio {spread(ratios)} (target <= 3x), peak memory {max(peaks):.0f} MiB (target <= 200 MiB)")
         waits = record_during_import(source, work / "shared.sqlite3")
         if waits:
-            print(f"record during the import: {', '.join(f'{t:.2f}' for t in waits)} s, median "
-                  f"{statistics.median(waits):.2f} s, at most {max(waits):.2f} s (target <= 2 s)")
+            print(
+                f"record during the import: {', '.join(f'{t:.2f}' for t in waits)} s, median "
+                f"{statistics.median(waits):.2f} s, at most {max(waits):.2f} s (target <= 2 s)"
+            )
 
 
 if __name__ == "__main__":

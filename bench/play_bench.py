@@ -34,8 +34,15 @@ from ledger.store.engine import open_ledger, transaction
 from ledger.store.evenings import start_evening
 
 PLAYERS = ("Anna", "Bruno", "Carla")
-LINES = ("bruno solo 22", "carla chiamo 3D@anna 17 last=opp", "pass", "anna solissimo dividete 8", "br so 7+1/3",
-         "anna solissimo scegliete 35 tricks=12", "bruno chiamo 4t last=decl")
+LINES = (
+    "bruno solo 22",
+    "carla chiamo 3D@anna 17 last=opp",
+    "pass",
+    "anna solissimo dividete 8",
+    "br so 7+1/3",
+    "anna solissimo scegliete 35 tricks=12",
+    "bruno chiamo 4t last=decl",
+)
 DONE = "Next deal:"
 PROMPT, SHOWN = "\x1b[?2004h", "\x1b[?25h"
 ENV = {**os.environ, "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
@@ -57,8 +64,14 @@ def new_ledger(path: Path) -> None:
 def in_terminal(db: Path, deals: int) -> list[float]:
     """Seconds per deal through a pseudo-terminal; each line is sent once the prompt is drawn."""
     program, *prefix = command()
-    child = pexpect.spawn(program, [*prefix, "--db", str(db), "play", "--no-history"], encoding="utf-8",
-                          timeout=60, dimensions=(50, 160), env=ENV)
+    child = pexpect.spawn(
+        program,
+        [*prefix, "--db", str(db), "play", "--no-history"],
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(50, 160),
+        env=ENV,
+    )
     child.delaybeforesend = None
     times = []
     child.expect_exact(PROMPT)
@@ -79,8 +92,9 @@ class Piped:
     """`calabresella play` with plain lines on stdin and stdout, one deal at a time."""
 
     def __init__(self, db: Path) -> None:
-        self.process = subprocess.Popen([*command(), "--db", str(db), "play"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, env=ENV, bufsize=0)
+        self.process = subprocess.Popen(
+            [*command(), "--db", str(db), "play"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=ENV, bufsize=0
+        )
         self._until_done()
 
     def _until_done(self) -> None:
@@ -155,8 +169,10 @@ def report(name: str, times: list[float]) -> str:
     ms = sorted(t * 1000 for t in times)
     p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
     first, last = statistics.mean(t * 1000 for t in times[:100]), statistics.mean(t * 1000 for t in times[-100:])
-    return (f"{name:<38} n={len(ms):<4} p50 {statistics.median(ms):7.2f}  p95 {p95:7.2f}  max {ms[-1]:7.2f}  "
-            f"first100 {first:7.2f}  last100 {last:7.2f}")
+    return (
+        f"{name:<38} n={len(ms):<4} p50 {statistics.median(ms):7.2f}  p95 {p95:7.2f}  max {ms[-1]:7.2f}  "
+        f"first100 {first:7.2f}  last100 {last:7.2f}"
+    )
 
 
 def p95(times: list[float]) -> float:
@@ -179,13 +195,18 @@ def main() -> None:
         if args.mode in ("pipe", "both"):
             new_ledger(folder / "piped.sqlite3")
             for name, subject, bare in (
-                    ("play through a pipe", Piped(folder / "piped.sqlite3"), BareCommit(folder / "bare1.sqlite3")),
-                    ("the deal in-process (Ledger.record)", InProcess(folder / "library.sqlite3"),
-                     BareCommit(folder / "bare2.sqlite3"))):
+                ("play through a pipe", Piped(folder / "piped.sqlite3"), BareCommit(folder / "bare1.sqlite3")),
+                (
+                    "the deal in-process (Ledger.record)",
+                    InProcess(folder / "library.sqlite3"),
+                    BareCommit(folder / "bare2.sqlite3"),
+                ),
+            ):
                 done, committed = in_turns(subject, bare, args.deals)
                 print(report(name, done))
                 print(report("  bare WAL commit (1-row insert)", committed))
                 print(f"  p95 ratio: {p95(done) / p95(committed):.1f}x (target for play <= 2x)", flush=True)
+
 
 if __name__ == "__main__":
     main()

@@ -41,8 +41,9 @@ def main() -> None:
     cli = calabresella()
     work = Path(tempfile.mkdtemp(prefix="calabresella-bench-"))
     ledger, baseline = str(work / "ledger.sqlite3"), str(work / "baseline.sqlite3")
-    subprocess.run([cli, "--db", ledger, "evening", "start", "--players", "Anna,Bruno,Carla"], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [cli, "--db", ledger, "evening", "start", "--players", "Anna,Bruno,Carla"], check=True, capture_output=True
+    )
     record = [cli, "--db", ledger, "record", "--declarer", "Bruno", "--contract", "solo", "--thirds", "22"]
     minimal = [sys.executable, str(HERE / "minimal_insert.py"), "--db", baseline]
     _time(record), _time(minimal)
@@ -51,10 +52,12 @@ def main() -> None:
         ours.append(_time(record))
         theirs.append(_time(minimal))
     ratio = statistics.median(ours) / statistics.median(theirs)
-    probe = ("import sys; from ledger.cli.main import app; "
-             f"app(['--db', {ledger!r}, 'record', '--passed'], standalone_mode=False); "
-             "print(sorted(m for m in ('pandas', 'matplotlib', 'numpy', 'alembic', 'rich.progress', 'prompt_toolkit') "
-             "if m in sys.modules))")
+    probe = (
+        "import sys; from ledger.cli.main import app; "
+        f"app(['--db', {ledger!r}, 'record', '--passed'], standalone_mode=False); "
+        "print(sorted(m for m in ('pandas', 'matplotlib', 'numpy', 'alembic', 'rich.progress', 'prompt_toolkit') "
+        "if m in sys.modules))"
+    )
     heavy = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout
     print(f"{runs} cold runs each")
     print(_summary("calabresella record", ours))

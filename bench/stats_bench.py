@@ -90,17 +90,28 @@ def _template(typed: DealInput, seats: tuple[str, ...]) -> Template:
         explanation = explanation.replace(name, mark)
     roles = []
     for i, name in enumerate(seats):
-        role = ("passed" if result.passed else "declarer" if name == result.declarer
-                else "opponent" if name in result.opponents else "out")
+        role = (
+            "passed"
+            if result.passed
+            else "declarer"
+            if name == result.declarer
+            else "opponent"
+            if name in result.opponents
+            else "out"
+        )
         roles.append((i, role, result.payouts[name]))
     holder = facts.holder if facts.holder in (None, "monte", "declarer") else index[facts.holder]
     row = {
         "contract": result.contract.value if result.contract else None,
         "aggravation": result.aggravation.value if result.aggravation else None,
-        "called": str(facts.called) if facts.called else None, "declarer_thirds": facts.thirds,
-        "tricks": facts.tricks, "last_trick": facts.last_trick.value if facts.last_trick else None,
-        "declarer_won": result.declarer_won, "sweep": result.sweep.value if result.sweep else None,
-        "multiplier": result.multiplier, "amount": result.amount,
+        "called": str(facts.called) if facts.called else None,
+        "declarer_thirds": facts.thirds,
+        "tricks": facts.tricks,
+        "last_trick": facts.last_trick.value if facts.last_trick else None,
+        "declarer_won": result.declarer_won,
+        "sweep": result.sweep.value if result.sweep else None,
+        "multiplier": result.multiplier,
+        "amount": result.amount,
     }
     return Template(typed.to_dict(), row, index.get(result.declarer or ""), holder, explanation, tuple(roles))
 
@@ -139,19 +150,37 @@ class Generator:
         seated = rng.sample(range(1, len(PLAYERS) + 1), size)
         started = self.start + timedelta(days=number // 3, hours=number % 3)
         rows: dict[str, list[dict[str, Any]]] = {"evening": [], "seat": [], "deal": [], "revision": [], "payout": []}
-        rows["evening"].append({
-            "id": number, "profile": PROFILE.name, "options": dict(PROFILE.options), "stake_cents": 10,
-            "currency": "EUR", "first_dealer_id": seated[0], "started_at": started, "closed_at": started,
-            "revision": deals, "place": None, "note": None,
-        })
+        rows["evening"].append(
+            {
+                "id": number,
+                "profile": PROFILE.name,
+                "options": dict(PROFILE.options),
+                "stake_cents": 10,
+                "currency": "EUR",
+                "first_dealer_id": seated[0],
+                "started_at": started,
+                "closed_at": started,
+                "revision": deals,
+                "place": None,
+                "note": None,
+            }
+        )
         rows["seat"] += [{"evening_id": number, "position": i, "player_id": p} for i, p in enumerate(seated)]
         for n in range(1, deals + 1):
             self.deal_id += 1
             when = started + timedelta(minutes=4 * n)
             voided = rng.random() < 0.01
-            rows["deal"].append({"id": self.deal_id, "evening_id": number, "number": n, "key": None,
-                                 "created_at": when, "voided_at": when if voided else None,
-                                 "void_reason": "misdeal" if voided else None})
+            rows["deal"].append(
+                {
+                    "id": self.deal_id,
+                    "evening_id": number,
+                    "number": n,
+                    "key": None,
+                    "created_at": when,
+                    "voided_at": when if voided else None,
+                    "void_reason": "misdeal" if voided else None,
+                }
+            )
             dealer = (n - 1) % size
             if rng.random() < 0.02:
                 self._revision(rows, self._draw(size), seated, dealer, 1, when, superseded=True)
@@ -164,24 +193,53 @@ class Generator:
         deals, weights = self.templates[size]
         return self.rng.choices(deals, cum_weights=weights)[0]
 
-    def _revision(self, rows: dict[str, list[dict[str, Any]]], t: Template, seated: list[int], dealer: int,
-                  number: int, when: datetime, *, superseded: bool) -> None:
+    def _revision(
+        self,
+        rows: dict[str, list[dict[str, Any]]],
+        t: Template,
+        seated: list[int],
+        dealer: int,
+        number: int,
+        when: datetime,
+        *,
+        superseded: bool,
+    ) -> None:
         size = len(seated)
         seat = [(i + dealer + 1) % size for i in range(size)]
         names = [PLAYERS[seated[s] - 1] for s in seat]
         self.revision_id += 1
         seated_holder = seated[seat[t.holder]] if isinstance(t.holder, int) else None
-        rows["revision"].append({
-            "id": self.revision_id, "deal_id": self.deal_id, "revision": number, "recorded_at": when,
-            "superseded_at": when if superseded else None, "reason": "wrong thirds" if number > 1 else None,
-            "profile": PROFILE.name, "options": dict(PROFILE.options),
-            "dealer_id": seated[seat[-1]], "declarer_id": seated[seat[t.declarer]] if t.declarer is not None else None,
-            "partner_id": None, "holder_id": seated_holder, "holder": None if seated_holder else t.holder,
-            "calls": None, "passed_before": 0,
-            "explanation": t.explanation.format(*names), **t.row,
-        })
-        rows["payout"] += [{"revision_id": self.revision_id, "player_id": seated[seat[i]], "position": seat[i],
-                            "role": role, "points": points} for i, role, points in t.payouts]
+        rows["revision"].append(
+            {
+                "id": self.revision_id,
+                "deal_id": self.deal_id,
+                "revision": number,
+                "recorded_at": when,
+                "superseded_at": when if superseded else None,
+                "reason": "wrong thirds" if number > 1 else None,
+                "profile": PROFILE.name,
+                "options": dict(PROFILE.options),
+                "dealer_id": seated[seat[-1]],
+                "declarer_id": seated[seat[t.declarer]] if t.declarer is not None else None,
+                "partner_id": None,
+                "holder_id": seated_holder,
+                "holder": None if seated_holder else t.holder,
+                "calls": None,
+                "passed_before": 0,
+                "explanation": t.explanation.format(*names),
+                **t.row,
+            }
+        )
+        rows["payout"] += [
+            {
+                "revision_id": self.revision_id,
+                "player_id": seated[seat[i]],
+                "position": seat[i],
+                "role": role,
+                "points": points,
+            }
+            for i, role, points in t.payouts
+        ]
 
 
 def _batches(generator: Generator, total: int) -> Iterator[dict[str, list[dict[str, Any]]]]:
@@ -203,12 +261,21 @@ def generate(engine: Engine, deals: int, seed: int) -> None:
     rng = random.Random(seed)
     templates = {size: make_templates(rng, size) for size in (3, 4)}
     generator = Generator(rng, templates)
-    tables = {"evening": Evening.__table__, "seat": Seat.__table__, "deal": Deal.__table__,
-              "revision": DealRevision.__table__, "payout": Payout.__table__}
+    tables = {
+        "evening": Evening.__table__,
+        "seat": Seat.__table__,
+        "deal": Deal.__table__,
+        "revision": DealRevision.__table__,
+        "payout": Payout.__table__,
+    }
     with engine.begin() as connection:
-        connection.execute(insert(Player.__table__), [
-            {"id": i, "name": name, "key": name.lower(), "created_at": generator.start}
-            for i, name in enumerate(PLAYERS, start=1)])
+        connection.execute(
+            insert(Player.__table__),
+            [
+                {"id": i, "name": name, "key": name.lower(), "created_at": generator.start}
+                for i, name in enumerate(PLAYERS, start=1)
+            ],
+        )
     for batch in _batches(generator, deals):
         with engine.begin() as connection:
             for table, rows in batch.items():
@@ -266,8 +333,11 @@ def _alternate(db: str, repeat: int) -> list[tuple[dict[str, float], dict[str, f
     runs = []
     for n in range(1, repeat + 1):
         stats_run, raw_run = _in_child("stats", db), _in_child("raw", db)
-        print(f"  run {n}: stats {stats_run['seconds']:.2f} s, raw read {raw_run['seconds']:.2f} s, "
-              f"ratio {stats_run['seconds'] / raw_run['seconds']:.2f}x", flush=True)
+        print(
+            f"  run {n}: stats {stats_run['seconds']:.2f} s, raw read {raw_run['seconds']:.2f} s, "
+            f"ratio {stats_run['seconds'] / raw_run['seconds']:.2f}x",
+            flush=True,
+        )
         runs.append((stats_run, raw_run))
     return runs
 
@@ -281,11 +351,15 @@ def _report(runs: list[tuple[dict[str, float], dict[str, float]]]) -> None:
     """The median run of each kind, its breakdown and peak memory, and the median ratio."""
     stats_run = _middle([s for s, _ in runs])
     raw_run = _middle([r for _, r in runs])
-    print(f"stats (frames + every section): {stats_run['seconds']:.2f} s, peak RSS {stats_run['peak_mib']:,.0f} MiB"
-          f" (after imports {stats_run['baseline_mib']:,.0f} MiB)")
+    print(
+        f"stats (frames + every section): {stats_run['seconds']:.2f} s, peak RSS {stats_run['peak_mib']:,.0f} MiB"
+        f" (after imports {stats_run['baseline_mib']:,.0f} MiB)"
+    )
     print("  " + ", ".join(f"{k.removesuffix('_s')} {v:.2f} s" for k, v in stats_run.items() if k.endswith("_s")))
-    print(f"raw pd.read_sql of the same columns: {raw_run['seconds']:.2f} s, peak RSS {raw_run['peak_mib']:,.0f} MiB"
-          f" ({raw_run['rows']:,.0f} rows)")
+    print(
+        f"raw pd.read_sql of the same columns: {raw_run['seconds']:.2f} s, peak RSS {raw_run['peak_mib']:,.0f} MiB"
+        f" ({raw_run['rows']:,.0f} rows)"
+    )
     ratios = [s["seconds"] / r["seconds"] for s, r in runs]
     print(f"stats / raw read, median of {len(runs)} alternating runs: {median(ratios):.2f}x")
 
@@ -293,12 +367,14 @@ def _report(runs: list[tuple[dict[str, float], dict[str, float]]]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=1_000_000, help="deals to generate (default 1,000,000)")
-    parser.add_argument("--db", help="SQLite file to create, or an empty PostgreSQL database's URL "
-                                     "(default: a temporary SQLite file, deleted afterwards)")
+    parser.add_argument(
+        "--db",
+        help="SQLite file to create, or an empty PostgreSQL database's URL "
+        "(default: a temporary SQLite file, deleted afterwards)",
+    )
     parser.add_argument("--repeat", type=int, default=3, help="alternating runs of stats and the raw read")
     parser.add_argument("--keep", action="store_true", help="keep the generated ledger")
-    parser.add_argument("--reuse", action="store_true",
-                        help="measure an existing --db without generating (it is kept)")
+    parser.add_argument("--reuse", action="store_true", help="measure an existing --db without generating (it is kept)")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     folder = tempfile.TemporaryDirectory(prefix="stats-bench-")

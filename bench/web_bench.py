@@ -28,8 +28,15 @@ from workload import calabresella
 from ledger import Ledger
 
 PLAYERS = ("Anna", "Bruno", "Carla")
-LINES = ("bruno solo 22", "carla chiamo 3D@anna 17 last=opp", "pass", "anna solissimo dividete 8", "br so 7+1/3",
-         "anna solissimo scegliete 35 tricks=12", "bruno chiamo 4t last=decl")
+LINES = (
+    "bruno solo 22",
+    "carla chiamo 3D@anna 17 last=opp",
+    "pass",
+    "anna solissimo dividete 8",
+    "br so 7+1/3",
+    "anna solissimo scegliete 35 tricks=12",
+    "bruno chiamo 4t last=decl",
+)
 TOKEN = "bench-token"
 BUDGET_MS = 50.0
 
@@ -92,8 +99,9 @@ async def run(deals: int, viewers: int, folder: Path) -> None:
         with Ledger(db) as ledger:
             ledger.start_evening(PLAYERS, stake="0.10")
     port = _free_port()
-    server = subprocess.Popen([calabresella(), "--db", served, "serve", "--port", str(port), "--token", TOKEN],
-                              stdout=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [calabresella(), "--db", served, "serve", "--port", str(port), "--token", TOKEN], stdout=subprocess.DEVNULL
+    )
     try:
         _wait_listening(port, server)
         base = f"http://127.0.0.1:{port}"
@@ -113,8 +121,11 @@ async def run(deals: int, viewers: int, folder: Path) -> None:
                         if which == 0:
                             arrived = phones.expect(n + 1)
                             start = time.perf_counter()
-                            answer = await client.post("/api/evenings/1/deals", json={"line": line},
-                                                       headers={"Authorization": f"Bearer {TOKEN}"})
+                            answer = await client.post(
+                                "/api/evenings/1/deals",
+                                json={"line": line},
+                                headers={"Authorization": f"Bearer {TOKEN}"},
+                            )
                             posted = time.perf_counter()
                             answer.raise_for_status()
                             await asyncio.wait_for(arrived.wait(), 5)
@@ -137,8 +148,10 @@ async def run(deals: int, viewers: int, folder: Path) -> None:
     print(f"  round trip (POST to the last phone updated)  {_ms(round_trips)}")
     print(f"  POST answered                               {_ms(post_only)}")
     print(f"  baseline: Ledger.record in this process     {_ms(records)}")
-    print(f"  round trip p95 / baseline p95 = {p95 / base95:.1f}x;  budget p95 <= {BUDGET_MS:.0f} ms: "
-          f"{'met' if p95 <= BUDGET_MS else 'MISSED'}")
+    print(
+        f"  round trip p95 / baseline p95 = {p95 / base95:.1f}x;  budget p95 <= {BUDGET_MS:.0f} ms: "
+        f"{'met' if p95 <= BUDGET_MS else 'MISSED'}"
+    )
 
 
 def main() -> None:

@@ -28,8 +28,12 @@ def write_export(path: Path, deals: int) -> int:
     with path.open("w", encoding="utf-8") as out:
         out.write('{"format": "calabresella-ledger", "version": 2, "evenings": [\n')
         for number in range(1, count + 1):
-            copy_ = {**copy.deepcopy(evening), "number": number,
-                     "started_at": (start + timedelta(days=number)).isoformat(), "closed_at": None}
+            copy_ = {
+                **copy.deepcopy(evening),
+                "number": number,
+                "started_at": (start + timedelta(days=number)).isoformat(),
+                "closed_at": None,
+            }
             for deal in copy_["deals"]:
                 deal["key"] = None
             out.write(("" if number == 1 else ",\n") + json.dumps(copy_, ensure_ascii=False))
@@ -50,8 +54,12 @@ def rows_of(database: Path) -> dict[str, tuple[list[str], list[tuple[object, ...
 def raw_insert(schema_from: Path, target: Path, rows: dict[str, tuple[list[str], list[tuple[object, ...]]]]) -> None:
     """The baseline: a new file with the ledger's schema and settings, then one executemany per table, one commit."""
     with sqlite3.connect(schema_from) as source:
-        statements = [sql for (sql,) in source.execute(
-            "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'")]
+        statements = [
+            sql
+            for (sql,) in source.execute(
+                "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
     connection = sqlite3.connect(target, isolation_level=None)
     connection.execute("PRAGMA journal_mode = WAL")
     connection.execute("PRAGMA synchronous = FULL")

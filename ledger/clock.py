@@ -30,5 +30,6 @@ def parse_date(text: str | None, option: str) -> date | None:
     try:
         return date.fromisoformat(text.strip())
     except ValueError:
-        raise LedgerError(_("{option} {text!r}: a date as YYYY-MM-DD, e.g. 2024-03-01").format(
-            option=option, text=text)) from None
+        raise LedgerError(
+            _("{option} {text!r}: a date as YYYY-MM-DD, e.g. 2024-03-01").format(option=option, text=text)
+        ) from None

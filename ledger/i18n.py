@@ -41,8 +41,11 @@ _SPOKEN: ContextVar[tuple[str, gettext.NullTranslations] | None] = ContextVar("c
 @cache
 def _catalog(code: str) -> gettext.NullTranslations:
     """The catalog of `code`, read once."""
-    return (gettext.NullTranslations() if code == SOURCE_LANGUAGE else
-            gettext.translation(DOMAIN, LOCALE_DIR, languages=[code], fallback=True))
+    return (
+        gettext.NullTranslations()
+        if code == SOURCE_LANGUAGE
+        else gettext.translation(DOMAIN, LOCALE_DIR, languages=[code], fallback=True)
+    )
 
 
 def _current() -> tuple[str, gettext.NullTranslations]:

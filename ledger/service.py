@@ -119,16 +119,33 @@ class Ledger:
 
     # Evenings
 
-    def start_evening(self, players: Sequence[str], *, dealer: str | None = None, profile: str = "pagat",
-                      options: Sequence[str] | Mapping[str, object] = (), stake: str = "0", currency: str = "EUR",
-                      place: str | None = None, note: str | None = None) -> EveningInfo:
+    def start_evening(
+        self,
+        players: Sequence[str],
+        *,
+        dealer: str | None = None,
+        profile: str = "pagat",
+        options: Sequence[str] | Mapping[str, object] = (),
+        stake: str = "0",
+        currency: str = "EUR",
+        place: str | None = None,
+        note: str | None = None,
+    ) -> EveningInfo:
         """Seat the players in turn order and pin the profile, its options and the stake per game point."""
         from ledger.store.evenings import start_evening
 
         with self._session() as session:
-            table = start_evening(session, tuple(players), dealer=dealer, profile=profile,
-                                  options=dict(options) if isinstance(options, Mapping) else list(options),
-                                  stake=stake, currency=currency, place=place, note=note)
+            table = start_evening(
+                session,
+                tuple(players),
+                dealer=dealer,
+                profile=profile,
+                options=dict(options) if isinstance(options, Mapping) else list(options),
+                stake=stake,
+                currency=currency,
+                place=place,
+                note=note,
+            )
             return _evening(session, table)
 
     def evening(self, number: int | None = None, *, open_only: bool = False) -> EveningInfo:
@@ -155,15 +172,23 @@ class Ledger:
 
     # Deals
 
-    def _write(self, evening: int | None, action: Callable[[Session, Table], Recorded], *,
-               open_only: bool = False) -> Recorded:
+    def _write(
+        self, evening: int | None, action: Callable[[Session, Table], Recorded], *, open_only: bool = False
+    ) -> Recorded:
         """Run a write on the evening's table and remember what it did, to carry its totals on to the next deal."""
         done = self._on_table(evening, action, open_only=open_only)
         self._last_write[done.evening] = replace(done, totals=dict(done.totals))  # the caller may change its own
         return done
 
-    def record(self, deal: Deal, *, evening: int | None = None, dealer: str | None = None, key: str | None = None,
-               more: DealInput | None = None) -> Recorded:
+    def record(
+        self,
+        deal: Deal,
+        *,
+        evening: int | None = None,
+        dealer: str | None = None,
+        key: str | None = None,
+        more: DealInput | None = None,
+    ) -> Recorded:
         """Validate, score and store a deal; with a `key` seen before, the stored deal and nothing written.
 
         `more`: facts given besides a quick line (the command line's options), which take precedence.
@@ -173,13 +198,15 @@ class Ledger:
         def record(session: Session, table: Table) -> Recorded:
             typed, dealt_by = _typed(deal, table, dealer)
             typed = typed.amended(more) if more else typed
-            return record_deal(session, table, typed, dealer=dealt_by, key=key,
-                               since=self._last_write.get(table.number))
+            return record_deal(
+                session, table, typed, dealer=dealt_by, key=key, since=self._last_write.get(table.number)
+            )
 
         return self._write(evening, record, open_only=evening is None)
 
-    def amend(self, number: int, changes: Deal, *, reason: str | None, evening: int | None = None,
-              dealer: str | None = None) -> Recorded:
+    def amend(
+        self, number: int, changes: Deal, *, reason: str | None, evening: int | None = None, dealer: str | None = None
+    ) -> Recorded:
         """A new revision of deal `number` with the facts given changed; the old one stays in the history."""
         from ledger.store.deals import amend_deal
 
@@ -221,23 +248,32 @@ class Ledger:
 
     # Money
 
-    def settle(self, *, evening: int | None = None, since: date | None = None, round_to: str | None = None,
-               pairs: bool = False) -> Settlement:
+    def settle(
+        self, *, evening: int | None = None, since: date | None = None, round_to: str | None = None, pairs: bool = False
+    ) -> Settlement:
         """Money per player and the fewest payments for evening N, the evenings since a day, or the latest."""
         from ledger.store.money import choose_evenings, settle
 
         with self._session() as session:
             return settle(session, choose_evenings(session, evening, since), round_to=round_to, pairs=pairs)
 
-    def paid(self, payer: str, payee: str, amount: str, *, currency: str | None = None, evening: int | None = None,
-             note: str | None = None, key: str | None = None) -> PaymentInfo:
+    def paid(
+        self,
+        payer: str,
+        payee: str,
+        amount: str,
+        *,
+        currency: str | None = None,
+        evening: int | None = None,
+        note: str | None = None,
+        key: str | None = None,
+    ) -> PaymentInfo:
         """Record money handed over, so the tab shows what is still owed; with a `key` seen before, the stored
         payment and nothing written. The value tells what the payer owed just before (to warn of overpaying)."""
         from ledger.store.money import record_payment
 
         with self._session() as session:
-            return record_payment(session, payer, payee, amount, currency=currency, evening=evening, note=note,
-                                  key=key)
+            return record_payment(session, payer, payee, amount, currency=currency, evening=evening, note=note, key=key)
 
     def payments(self) -> list[PaymentInfo]:
         """Every payment recorded, voided ones included, oldest first."""
@@ -328,8 +364,13 @@ class Ledger:
         if self.engine.url.get_backend_name() == "sqlite":
             time.sleep(IMPORT_PAUSE_SECONDS)
 
-    def _import_batch(self, importer: Importer, items: Iterator[tuple[str, Any]], position: Callable[[], int],
-                      progress: Callable[[int, int], None] | None) -> bool:
+    def _import_batch(
+        self,
+        importer: Importer,
+        items: Iterator[tuple[str, Any]],
+        position: Callable[[], int],
+        progress: Callable[[int, int], None] | None,
+    ) -> bool:
         """Import items in one transaction until it has run `IMPORT_BATCH_SECONDS`; whether any are left."""
         import time
 
@@ -396,9 +437,18 @@ def _evening(session: Session, table: Table) -> EveningInfo:
     e = table.evening
     dealer = next_dealer(session, table)
     return EveningInfo(
-        number=table.number, players=table.players, profile=table.profile, stake_cents=e.stake_cents,
-        currency=e.currency, place=e.place, note=e.note, started_at=e.started_at, closed_at=e.closed_at,
-        revision=e.revision, first_dealer=table.names[e.first_dealer_id], next_dealer=dealer,
+        number=table.number,
+        players=table.players,
+        profile=table.profile,
+        stake_cents=e.stake_cents,
+        currency=e.currency,
+        place=e.place,
+        note=e.note,
+        started_at=e.started_at,
+        closed_at=e.closed_at,
+        revision=e.revision,
+        first_dealer=table.names[e.first_dealer_id],
+        next_dealer=dealer,
         first_speaker=DealFacts(players=table.players, dealer=dealer).active(table.profile)[0],
         points=totals(session, table),
     )

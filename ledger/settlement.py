@@ -28,18 +28,25 @@ class Payment:
 
     def __post_init__(self) -> None:
         if self.cents < 1:
-            raise LedgerError(_("payment of {cents} cents from {payer} to {payee}: must be at least 1").format(
-                cents=self.cents, payer=self.payer, payee=self.payee))
+            raise LedgerError(
+                _("payment of {cents} cents from {payer} to {payee}: must be at least 1").format(
+                    cents=self.cents, payer=self.payer, payee=self.payee
+                )
+            )
         if self.payer == self.payee:
-            raise LedgerError(_("payment from {payer} to {payee}: payer and payee must differ").format(
-                payer=self.payer, payee=self.payee))
+            raise LedgerError(
+                _("payment from {payer} to {payee}: payer and payee must differ").format(
+                    payer=self.payer, payee=self.payee
+                )
+            )
 
 
 def money_cents(points: Mapping[str, int], stake_cents: int) -> dict[str, int]:
     """Game points per player times the stake per point, in cents; keeps the input order."""
     if stake_cents < 0:
-        raise LedgerError(_("stake of {stake_cents} cents per point: must be 0 or more").format(
-            stake_cents=stake_cents))
+        raise LedgerError(
+            _("stake of {stake_cents} cents per point: must be 0 or more").format(stake_cents=stake_cents)
+        )
     return {name: score * stake_cents for name, score in points.items()}
 
 

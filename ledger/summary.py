@@ -32,8 +32,11 @@ def headline(deal: DealView | DealResult, profile: Profile) -> str:
     if len(profile.bids) == 1:
         contract += "s"  # the one bid of the game: `Anna plays`
     thirds = deal.declarer_thirds
-    points = (_("{thirds} of 35").format(thirds=thirds) if profile.american else
-              _("{thirds} thirds ({points})").format(thirds=thirds, points=profile.format_points(thirds)))
+    points = (
+        _("{thirds} of 35").format(thirds=thirds)
+        if profile.american
+        else _("{thirds} thirds ({points})").format(thirds=thirds, points=profile.format_points(thirds))
+    )
     sweep = f", {_word(deal.sweep)}" if deal.sweep else ""
     outcome = _("won") if deal.declarer_won else _("lost")
     return f"{deal.declarer} {contract}: {points}, {outcome}{sweep}"

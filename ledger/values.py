@@ -70,11 +70,21 @@ class EveningInfo:
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values (money in cents)."""
         return {
-            "evening": self.number, "players": list(self.players), "profile": self.profile.name,
-            "options": dict(self.profile.options), "stake_cents": self.stake_cents, "currency": self.currency,
-            "place": self.place, "note": self.note, "started_at": _iso(self.started_at),
-            "closed_at": _iso(self.closed_at), "closed": self.closed, "revision": self.revision,
-            "first_dealer": self.first_dealer, "next_dealer": self.next_dealer, "first_speaker": self.first_speaker,
+            "evening": self.number,
+            "players": list(self.players),
+            "profile": self.profile.name,
+            "options": dict(self.profile.options),
+            "stake_cents": self.stake_cents,
+            "currency": self.currency,
+            "place": self.place,
+            "note": self.note,
+            "started_at": _iso(self.started_at),
+            "closed_at": _iso(self.closed_at),
+            "closed": self.closed,
+            "revision": self.revision,
+            "first_dealer": self.first_dealer,
+            "next_dealer": self.next_dealer,
+            "first_speaker": self.first_speaker,
             "points": self.points,
         }
 
@@ -128,14 +138,31 @@ class DealView:
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values."""
         return {
-            "number": self.number, "revision": self.revision, "dealer": self.dealer, "voided": self.voided,
-            "void_reason": self.void_reason, "key": self.key, "declarer": self.declarer, "partner": self.partner,
-            "contract": self.contract, "aggravation": self.aggravation, "called": self.called, "holder": self.holder,
+            "number": self.number,
+            "revision": self.revision,
+            "dealer": self.dealer,
+            "voided": self.voided,
+            "void_reason": self.void_reason,
+            "key": self.key,
+            "declarer": self.declarer,
+            "partner": self.partner,
+            "contract": self.contract,
+            "aggravation": self.aggravation,
+            "called": self.called,
+            "holder": self.holder,
             "auction": ",".join(f"{seat}:{call}" for seat, call in self.auction) or None,
-            "declarer_thirds": self.declarer_thirds, "tricks": self.tricks, "last_trick": self.last_trick,
-            "passed_before": self.passed_before, "declarer_won": self.declarer_won, "sweep": self.sweep,
-            "multiplier": self.multiplier, "amount": self.amount, "payouts": self.payouts,
-            "explanation": self.explanation, "recorded_at": self.recorded_at.isoformat(), "reason": self.reason,
+            "declarer_thirds": self.declarer_thirds,
+            "tricks": self.tricks,
+            "last_trick": self.last_trick,
+            "passed_before": self.passed_before,
+            "declarer_won": self.declarer_won,
+            "sweep": self.sweep,
+            "multiplier": self.multiplier,
+            "amount": self.amount,
+            "payouts": self.payouts,
+            "explanation": self.explanation,
+            "recorded_at": self.recorded_at.isoformat(),
+            "reason": self.reason,
             "superseded_at": _iso(self.superseded_at),
         }
 
@@ -159,8 +186,14 @@ class Recorded:
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values."""
-        return {"evening": self.evening, "evening_revision": self.evening_revision, "duplicate": self.duplicate,
-                "deal": self.deal.to_dict(), "totals": self.totals, "next_dealer": self.next_dealer}
+        return {
+            "evening": self.evening,
+            "evening_revision": self.evening_revision,
+            "duplicate": self.duplicate,
+            "deal": self.deal.to_dict(),
+            "totals": self.totals,
+            "next_dealer": self.next_dealer,
+        }
 
 
 @dataclass(frozen=True)
@@ -180,16 +213,28 @@ class Standings:
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values."""
         return {
-            "evening": self.evening, "players": list(self.players), "points": self.points, "cents": self.cents,
-            "currency": self.currency, "stake_cents": self.stake_cents, "closed": self.closed,
+            "evening": self.evening,
+            "players": list(self.players),
+            "points": self.points,
+            "cents": self.cents,
+            "currency": self.currency,
+            "stake_cents": self.stake_cents,
+            "closed": self.closed,
             "running": [{"deal": number, "totals": line} for number, line in self.running],
         }
 
 
 def payments_dict(payments: list[Payment], currency: str | None = None) -> list[dict[str, object]]:
     """Payments as plain values; with the currency, each with its amount written out."""
-    return [{"payer": p.payer, "payee": p.payee, "cents": p.cents,
-             **({"amount": plain_cents(p.cents, currency)} if currency else {})} for p in payments]
+    return [
+        {
+            "payer": p.payer,
+            "payee": p.payee,
+            "cents": p.cents,
+            **({"amount": plain_cents(p.cents, currency)} if currency else {}),
+        }
+        for p in payments
+    ]
 
 
 @dataclass(frozen=True)
@@ -207,8 +252,12 @@ class Settlement:
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values (money in cents)."""
         return {
-            "evenings": self.evenings, "currency": self.currency, "points": self.points, "cents": self.cents,
-            "payments": payments_dict(self.payments, self.currency), "rounding": self.rounding,
+            "evenings": self.evenings,
+            "currency": self.currency,
+            "points": self.points,
+            "cents": self.cents,
+            "payments": payments_dict(self.payments, self.currency),
+            "rounding": self.rounding,
             "pairs": payments_dict(self.pairs),
         }
 
@@ -225,7 +274,9 @@ class Tab:
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values (money in cents)."""
         return {
-            "currency": self.currency, "balances": self.balances, "pairs": payments_dict(self.pairs),
+            "currency": self.currency,
+            "balances": self.balances,
+            "pairs": payments_dict(self.pairs),
             "suggested": payments_dict(self.suggested),
         }
 
@@ -264,11 +315,23 @@ class PaymentInfo:
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values (money in cents)."""
-        return {"id": self.id, "payer": self.payer, "payee": self.payee, "cents": self.cents,
-                "amount": plain_cents(self.cents, self.currency), "currency": self.currency,
-                "evening": self.evening, "note": self.note, "paid_at": self.paid_at.isoformat(), "key": self.key,
-                "voided": self.voided, "voided_at": _iso(self.voided_at), "void_reason": self.void_reason,
-                "owed_cents": self.owed_cents, "duplicate": self.duplicate}
+        return {
+            "id": self.id,
+            "payer": self.payer,
+            "payee": self.payee,
+            "cents": self.cents,
+            "amount": plain_cents(self.cents, self.currency),
+            "currency": self.currency,
+            "evening": self.evening,
+            "note": self.note,
+            "paid_at": self.paid_at.isoformat(),
+            "key": self.key,
+            "voided": self.voided,
+            "voided_at": _iso(self.voided_at),
+            "void_reason": self.void_reason,
+            "owed_cents": self.owed_cents,
+            "duplicate": self.duplicate,
+        }
 
 
 @dataclass(frozen=True)
@@ -286,5 +349,10 @@ class ImportSummary:
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values."""
-        return {"evenings": list(self.evenings), "deals": self.deals, "skipped": list(self.skipped),
-                "payments": self.payments, "payments_skipped": self.payments_skipped}
+        return {
+            "evenings": list(self.evenings),
+            "deals": self.deals,
+            "skipped": list(self.skipped),
+            "payments": self.payments,
+            "payments_skipped": self.payments_skipped,
+        }

@@ -28,10 +28,21 @@ FIGSIZE = (8.0, 5.0)
 DPI = 150
 FORMATS = (".png", ".svg")
 STYLE: Any = {
-    "svg.fonttype": "none", "svg.hashsalt": "calabresella", "font.size": 14, "axes.titlesize": 17,
-    "axes.labelsize": 15, "xtick.labelsize": 13, "ytick.labelsize": 13, "legend.fontsize": 13,
-    "axes.spines.top": False, "axes.spines.right": False, "axes.grid": True, "axes.axisbelow": True, "grid.alpha": 0.3,
-    "lines.linewidth": 2.5, "lines.markersize": 7,
+    "svg.fonttype": "none",
+    "svg.hashsalt": "calabresella",
+    "font.size": 14,
+    "axes.titlesize": 17,
+    "axes.labelsize": 15,
+    "xtick.labelsize": 13,
+    "ytick.labelsize": 13,
+    "legend.fontsize": 13,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "axes.axisbelow": True,
+    "grid.alpha": 0.3,
+    "lines.linewidth": 2.5,
+    "lines.markersize": 7,
 }
 WON, LOST, NO_DATA = "#2e7d32", "#c62828", "#d0d0d0"
 
@@ -53,8 +64,11 @@ def _figure(title: str, xlabel: str, ylabel: str) -> tuple[Figure, Axes]:
 
 def _require(frame: pd.DataFrame, kind: str, frames: Frames, what: str = "deals") -> None:
     if frame.empty:
-        raise LedgerError(_("chart {kind}: no {what} match {describe}; record some deals first").format(
-            kind=kind, what=what, describe=frames.filters.describe()))
+        raise LedgerError(
+            _("chart {kind}: no {what} match {describe}; record some deals first").format(
+                kind=kind, what=what, describe=frames.filters.describe()
+            )
+        )
 
 
 def running(frames: Frames) -> Figure:
@@ -68,8 +82,9 @@ def running(frames: Frames) -> Figure:
     table = p.pivot_table(index="number", columns="player", values="points", aggfunc="sum", observed=True)
     table = pd.concat([pd.DataFrame(0, index=[0], columns=table.columns), table.cumsum()])
     table = table.reindex(range(int(table.index.max()) + 1)).ffill()  # a voided deal changes nobody's total
-    figure, axes = _figure(_("Evening {evening}: running game points").format(
-        evening=evening), _("deal"), _("game points"))
+    figure, axes = _figure(
+        _("Evening {evening}: running game points").format(evening=evening), _("deal"), _("game points")
+    )
     _lines(axes, table, player_colours(frames.players))
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     _mark_voided(axes, frames.voided.loc[frames.voided["evening"] == evening, "number"])
@@ -81,9 +96,18 @@ def _mark_voided(axes: Axes, numbers: pd.Series) -> None:
     """A grey dotted vertical line at each voided deal's number, labelled `voided` at the top."""
     for number in numbers:
         axes.axvline(number, color="grey", linestyle=":", linewidth=1.5)
-        axes.annotate(_("{number} voided").format(number=number), (number, 1), xycoords=("data", "axes fraction"),
-                      rotation=90, ha="right", va="top", fontsize=11, color="dimgrey", xytext=(-3, -3),
-                      textcoords="offset points")
+        axes.annotate(
+            _("{number} voided").format(number=number),
+            (number, 1),
+            xycoords=("data", "axes fraction"),
+            rotation=90,
+            ha="right",
+            va="top",
+            fontsize=11,
+            color="dimgrey",
+            xytext=(-3, -3),
+            textcoords="offset points",
+        )
 
 
 def _lines(axes: Axes, table: pd.DataFrame, colours: dict[str, tuple[float, ...]]) -> None:
@@ -117,8 +141,9 @@ def money(frames: Frames) -> Figure:
     table = p.pivot_table(index="evening", columns=columns, values="money_cents", aggfunc="sum", observed=True)
     table = table.cumsum() / 100  # an absent player stays NaN; the running total carries on past the gap
     unit = currencies[0] if len(currencies) == 1 else "in its currency"
-    figure, axes = _figure(_("Money across evenings"), _("evening"), _("money won, running total ({unit})").format(
-        unit=unit))
+    figure, axes = _figure(
+        _("Money across evenings"), _("evening"), _("money won, running total ({unit})").format(unit=unit)
+    )
     started = frames.evenings["started_at"].reindex(table.index).dt.tz_convert(None).dt.strftime("%Y-%m-%d")
     labels = [f"{number}\n{day}" for number, day in zip(table.index, started, strict=True)]
     _lines(axes, table.reset_index(drop=True), player_colours(frames.players))
@@ -138,8 +163,14 @@ def contracts(frames: Frames) -> Figure:
     axes.bar(x, table["won"], color=WON, label=_("won"))
     axes.bar(x, table["deals"] - table["won"], bottom=table["won"], color=LOST, label=_("lost"))
     for i, (deals, rate) in enumerate(zip(table["deals"], table["success_rate"], strict=True)):
-        axes.annotate(_("{rate:.0%} won").format(rate=rate), (i, deals), ha="center", va="bottom", xytext=(0, 3),
-                      textcoords="offset points")
+        axes.annotate(
+            _("{rate:.0%} won").format(rate=rate),
+            (i, deals),
+            ha="center",
+            va="bottom",
+            xytext=(0, 3),
+            textcoords="offset points",
+        )
     axes.set_xticks(x, labels)
     axes.set_ylim(0, table["deals"].max() * 1.15)
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
@@ -154,8 +185,12 @@ def thirds(frames: Frames) -> Figure:
     figure, axes = _figure(_("Declarer side's thirds"), _("thirds taken by the declarer side (of 35)"), _("deals"))
     counts = np.bincount(values, minlength=DEAL_THIRDS + 1)
     axes.bar(np.arange(DEAL_THIRDS + 1), counts, width=0.8, color="#1565c0")
-    axes.axvline(WIN_THIRDS - 0.5, color=LOST, linewidth=2, label=_("{thirds} and over: the declarer wins").format(
-        thirds=WIN_THIRDS))
+    axes.axvline(
+        WIN_THIRDS - 0.5,
+        color=LOST,
+        linewidth=2,
+        label=_("{thirds} and over: the declarer wins").format(thirds=WIN_THIRDS),
+    )
     axes.set_xlim(-1, DEAL_THIRDS + 1)
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     _legend_outside(figure, axes)
@@ -192,7 +227,11 @@ def pairings(frames: Frames) -> Figure:
 
 
 KINDS: dict[str, Callable[[Frames], Figure]] = {
-    "running": running, "money": money, "contracts": contracts, "thirds": thirds, "pairings": pairings,
+    "running": running,
+    "money": money,
+    "contracts": contracts,
+    "thirds": thirds,
+    "pairings": pairings,
 }
 
 
@@ -201,8 +240,9 @@ def check_kind(kind: str) -> Callable[[Frames], Figure]:
     if kind not in KINDS:
         close = difflib.get_close_matches(kind, KINDS, n=1)
         meant = _(" (did you mean {name}?)").format(name=close[0]) if close else ""
-        raise LedgerError(_("chart kind {kind!r}: allowed are {kinds}{meant}").format(
-            kind=kind, kinds=', '.join(KINDS), meant=meant))
+        raise LedgerError(
+            _("chart kind {kind!r}: allowed are {kinds}{meant}").format(kind=kind, kinds=", ".join(KINDS), meant=meant)
+        )
     return KINDS[kind]
 
 

@@ -52,8 +52,9 @@ def expected_score(rating: float, opposition: float) -> float:
     return 1.0 / (1.0 + 10.0 ** ((opposition - rating) / SCALE))
 
 
-def rate_codes(players: int, declarers: np.ndarray, won: np.ndarray, defenders: np.ndarray,
-               starts: np.ndarray) -> Ratings:
+def rate_codes(
+    players: int, declarers: np.ndarray, won: np.ndarray, defenders: np.ndarray, starts: np.ndarray
+) -> Ratings:
     """Ratings after the games in order: game i is `declarers[i]` against `defenders[starts[i]:starts[i + 1]]`.
 
     The ratings move one game after the other (each expectation needs the ratings the games before left), so
@@ -65,22 +66,25 @@ def rate_codes(players: int, declarers: np.ndarray, won: np.ndarray, defenders: 
     else:
         rating, defence, expected = _walk_pairs(players, declarers, won, defenders, starts, sizes)
     return Ratings(
-        rating=np.array(rating), games=np.bincount(declarers, minlength=players),
+        rating=np.array(rating),
+        games=np.bincount(declarers, minlength=players),
         won=np.bincount(declarers, weights=won, minlength=players).astype(np.int64),
-        expected=np.bincount(declarers, weights=expected, minlength=players), defence=np.array(defence),
+        expected=np.bincount(declarers, weights=expected, minlength=players),
+        defence=np.array(defence),
         defended=np.bincount(defenders, minlength=players),
     )
 
 
-def _walk(players: int, declarers: np.ndarray, won: np.ndarray, defenders: np.ndarray,
-          starts: np.ndarray) -> tuple[list[float], list[float], np.ndarray]:
+def _walk(
+    players: int, declarers: np.ndarray, won: np.ndarray, defenders: np.ndarray, starts: np.ndarray
+) -> tuple[list[float], list[float], np.ndarray]:
     """The walk for teams of any size: the declarer and defence ratings after it, and each game's expectation."""
     rating, defence = [START] * players, [START] * players
     expected = [0.0] * len(declarers)
     team_of = defenders.tolist()
     bounds = starts.tolist()
     for i, (declarer, score) in enumerate(zip(declarers.tolist(), won.tolist(), strict=True)):
-        team = team_of[bounds[i]:bounds[i + 1]]
+        team = team_of[bounds[i] : bounds[i + 1]]
         e = expected[i] = 1.0 / (1.0 + 10.0 ** ((sum(defence[d] for d in team) / len(team) - rating[declarer]) / SCALE))
         change = K * (score - e)
         rating[declarer] += change
@@ -94,8 +98,9 @@ WALK_GAMES = 65_536
 """The walk takes the games this many at a time, so its plain Python values stay few."""
 
 
-def _walk_pairs(players: int, declarers: np.ndarray, won: np.ndarray, defenders: np.ndarray, starts: np.ndarray,
-                sizes: np.ndarray) -> tuple[list[float], list[float], np.ndarray]:
+def _walk_pairs(
+    players: int, declarers: np.ndarray, won: np.ndarray, defenders: np.ndarray, starts: np.ndarray, sizes: np.ndarray
+) -> tuple[list[float], list[float], np.ndarray]:
     """The same walk when every team is one or two defenders (the usual case), with the same arithmetic:
     (0 + a + b) / 2 is (a + b) / 2, a / 1 is a and True - e is 1.0 - e, so the ratings agree to the last bit."""
     rating, defence = [START] * players, [START] * players
@@ -106,8 +111,13 @@ def _walk_pairs(players: int, declarers: np.ndarray, won: np.ndarray, defenders:
         games = slice(begin, begin + WALK_GAMES)
         seconds = second[games]
         team_b = np.where(seconds >= 0, defenders[np.maximum(seconds, 0)], -1)
-        for declarer, score, a, b in zip(declarers[games].tolist(), won[games].tolist(),
-                                         defenders[starts[:-1][games]].tolist(), team_b.tolist(), strict=True):
+        for declarer, score, a, b in zip(
+            declarers[games].tolist(),
+            won[games].tolist(),
+            defenders[starts[:-1][games]].tolist(),
+            team_b.tolist(),
+            strict=True,
+        ):
             if b < 0:
                 e = 1.0 / (1.0 + 10.0 ** ((defence[a] - rating[declarer]) / scale))
                 change = k * (score - e)
@@ -133,7 +143,21 @@ def rate(games: Iterable[tuple[Hashable, Sequence[Hashable], bool]]) -> dict[Has
         won.append(score)
         defenders += [codes.setdefault(d, len(codes)) for d in team]
         starts.append(len(defenders))
-    r = rate_codes(len(codes), np.array(declarers, dtype=np.int64), np.array(won, dtype=bool),
-                   np.array(defenders, dtype=np.int64), np.array(starts, dtype=np.int64))
-    return {player: Rating(float(r.rating[c]), int(r.games[c]), int(r.won[c]), float(r.expected[c]),
-                           float(r.defence[c]), int(r.defended[c])) for player, c in codes.items()}
+    r = rate_codes(
+        len(codes),
+        np.array(declarers, dtype=np.int64),
+        np.array(won, dtype=bool),
+        np.array(defenders, dtype=np.int64),
+        np.array(starts, dtype=np.int64),
+    )
+    return {
+        player: Rating(
+            float(r.rating[c]),
+            int(r.games[c]),
+            int(r.won[c]),
+            float(r.expected[c]),
+            float(r.defence[c]),
+            int(r.defended[c]),
+        )
+        for player, c in codes.items()
+    }

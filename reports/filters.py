@@ -25,16 +25,27 @@ class Filters:
         if self.evening is not None:
             check_number(self.evening, "--evening")
         if self.since and self.until and self.since > self.until:
-            raise LedgerError(_("--since {since} is after --until {until}: give a range forwards in time").format(
-                since=self.since, until=self.until))
+            raise LedgerError(
+                _("--since {since} is after --until {until}: give a range forwards in time").format(
+                    since=self.since, until=self.until
+                )
+            )
         if self.profile is not None:
             object.__setattr__(self, "profile", profile_name(self.profile))
 
     def describe(self) -> str:
         """`evening 3, player Anna, since 2024-01-01` or `all deals`."""
-        parts = [f"{label} {value}" for label, value in (
-            (_("evening"), self.evening), (_("player"), self.player), (_("since"), self.since),
-            (_("until"), self.until), (_("profile"), self.profile)) if value is not None]
+        parts = [
+            f"{label} {value}"
+            for label, value in (
+                (_("evening"), self.evening),
+                (_("player"), self.player),
+                (_("since"), self.since),
+                (_("until"), self.until),
+                (_("profile"), self.profile),
+            )
+            if value is not None
+        ]
         return ", ".join(parts) or _("all deals")
 
 

@@ -50,13 +50,17 @@ from ledger.store.players import get_player
 from reports.filters import Filters, utc_end, utc_start
 
 DEAL, REVISION, EVENING, PAYOUT, PLAYER, SEAT = (
-    SQLModel.metadata.tables[str(model.__tablename__)] for model in (Deal, DealRevision, Evening, Payout, Player, Seat))
+    SQLModel.metadata.tables[str(model.__tablename__)] for model in (Deal, DealRevision, Evening, Payout, Player, Seat)
+)
 
 PLAYER_COLUMNS = ("dealer", "declarer", "partner")
 WORDS: dict[str, tuple[str, ...]] = {
-    "contract": tuple(c.value for c in Contract), "aggravation": tuple(a.value for a in Aggravation),
-    "called": tuple(str(card) for card in DECK), "holder": ("monte", "declarer"),
-    "sweep": tuple(s.value for s in Sweep), "role": ("declarer", "partner", "opponent", "out", "passed"),
+    "contract": tuple(c.value for c in Contract),
+    "aggravation": tuple(a.value for a in Aggravation),
+    "called": tuple(str(card) for card in DECK),
+    "holder": ("monte", "declarer"),
+    "sweep": tuple(s.value for s in Sweep),
+    "role": ("declarer", "partner", "opponent", "out", "passed"),
 }
 """The words a text column holds, as the rules write them; a column's code is the word's place (-1 when null)."""
 UNKNOWN = -2
@@ -133,15 +137,16 @@ class Frames:
     @cached_property
     def deals(self) -> pd.DataFrame:
         c = self.columns
-        deals = pd.DataFrame({"evening": c.evening.astype(np.int64), "number": c.number.astype(np.int64)},
-                             index=pd.Index(c.deal_id.astype(np.int64), name="deal_id"))
+        deals = pd.DataFrame(
+            {"evening": c.evening.astype(np.int64), "number": c.number.astype(np.int64)},
+            index=pd.Index(c.deal_id.astype(np.int64), name="deal_id"),
+        )
         for column in PLAYER_COLUMNS:
             deals[column] = pd.Categorical.from_codes(getattr(c, column), categories=self.players)
         for column in ("contract", "aggravation", "called"):
             deals[column] = _categorical(getattr(c, column), c.words[column])
         holder_words = (*self.players, *c.words["holder"])
-        holder = np.where(c.holder_id >= 0, c.holder_id,
-                          np.where(c.holder >= 0, c.holder + len(self.players), -1))
+        holder = np.where(c.holder_id >= 0, c.holder_id, np.where(c.holder >= 0, c.holder + len(self.players), -1))
         deals["holder"] = _categorical(holder, holder_words)
         deals["declarer_thirds"] = pd.array(np.where(c.declarer_thirds >= 0, c.declarer_thirds, 0), dtype="Int64")
         deals.loc[c.declarer_thirds < 0, "declarer_thirds"] = pd.NA
@@ -163,34 +168,54 @@ class Frames:
     @cached_property
     def payouts(self) -> pd.DataFrame:
         c = self.columns
-        return pd.DataFrame({
-            "deal_id": c.deal_id[c.deal].astype(np.int64), "evening": c.evening[c.deal].astype(np.int64),
-            "number": c.number[c.deal].astype(np.int64),
-            "player": pd.Categorical.from_codes(c.player, categories=self.players),
-            "position": c.position.astype(np.int64), "seat": c.seat.astype(np.int64),
-            "role": _categorical(c.role, c.words["role"]), "points": c.points.astype(np.int64),
-            "money_cents": c.points.astype(np.int64) * c.stake_cents[c.deal],
-        })
+        return pd.DataFrame(
+            {
+                "deal_id": c.deal_id[c.deal].astype(np.int64),
+                "evening": c.evening[c.deal].astype(np.int64),
+                "number": c.number[c.deal].astype(np.int64),
+                "player": pd.Categorical.from_codes(c.player, categories=self.players),
+                "position": c.position.astype(np.int64),
+                "seat": c.seat.astype(np.int64),
+                "role": _categorical(c.role, c.words["role"]),
+                "points": c.points.astype(np.int64),
+                "money_cents": c.points.astype(np.int64) * c.stake_cents[c.deal],
+            }
+        )
 
 
 def _categorical(codes: np.ndarray, words: Sequence[str]) -> pd.Categorical:
     """Codes as a categorical of only the words that occur, in alphabetical order."""
     used = np.zeros(len(words) + 1, dtype=bool)
     used[np.unique(codes[codes >= 0])] = True
-    kept = np.array(sorted(np.flatnonzero(used[:len(words)]).tolist(), key=lambda i: words[i]), dtype=np.int64)
+    kept = np.array(sorted(np.flatnonzero(used[: len(words)]).tolist(), key=lambda i: words[i]), dtype=np.int64)
     renumber = np.full(len(words) + 1, -1)
     renumber[kept] = np.arange(len(kept))
-    return pd.Categorical.from_codes(np.where(codes >= 0, renumber[codes], -1),
-                                     categories=[words[i] for i in kept.tolist()])
+    return pd.Categorical.from_codes(
+        np.where(codes >= 0, renumber[codes], -1), categories=[words[i] for i in kept.tolist()]
+    )
 
 
 def deals_select() -> Select:
     """The deal columns a report needs, before scoping (ids where names go; evening columns come separately)."""
     d, r = DEAL.c, REVISION.c
     return select(
-        d.id.label("deal_id"), d.evening_id.label("evening"), d.number, r.dealer_id, r.declarer_id, r.partner_id,
-        r.contract, r.aggravation, r.called, r.holder_id, r.holder, r.declarer_thirds, r.declarer_won, r.sweep,
-        r.multiplier, r.amount, r.recorded_at,
+        d.id.label("deal_id"),
+        d.evening_id.label("evening"),
+        d.number,
+        r.dealer_id,
+        r.declarer_id,
+        r.partner_id,
+        r.contract,
+        r.aggravation,
+        r.called,
+        r.holder_id,
+        r.holder,
+        r.declarer_thirds,
+        r.declarer_won,
+        r.sweep,
+        r.multiplier,
+        r.amount,
+        r.recorded_at,
     )
 
 
@@ -274,8 +299,9 @@ def _coded(column: ColumnElement, words: Sequence[str]) -> ColumnElement:
 
     `CASE column WHEN word ...` reads the column once per row (a `WHEN column = word` per word reads it each time).
     """
-    return case({word: i for i, word in enumerate(words)}, value=column,
-                else_=case((column.is_(None), -1), else_=UNKNOWN))
+    return case(
+        {word: i for i, word in enumerate(words)}, value=column, else_=case((column.is_(None), -1), else_=UNKNOWN)
+    )
 
 
 @dataclass(frozen=True)
@@ -353,8 +379,9 @@ def _dtype(low: int, high: int) -> type[np.signedinteger]:
     return np.int64
 
 
-def _read(connection: Connection, query: Select, small: dict[str, Small], words: Coded,
-          span: tuple[int | None, int | None]) -> tuple[dict[str, np.ndarray], dict[str, tuple[str, ...]]]:
+def _read(
+    connection: Connection, query: Select, small: dict[str, Small], words: Coded, span: tuple[int | None, int | None]
+) -> tuple[dict[str, np.ndarray], dict[str, tuple[str, ...]]]:
     """The small columns, packed several to an integer, and the text columns as codes (packed too), of the query's
     rows (in the same row order), read in slices of the query's first column (an id) over `span`, its smallest
     and largest value.
@@ -367,8 +394,13 @@ def _read(connection: Connection, query: Select, small: dict[str, Small], words:
     small = dict(small)
     key = query.selected_columns[0]
     while True:
-        packed = {**small, **{name: Small(_coded(column, listed[name]), UNKNOWN, (len(listed[name]) + 1).bit_length(),
-                                          checked=False) for name, (column, _) in words.items()}}
+        packed = {
+            **small,
+            **{
+                name: Small(_coded(column, listed[name]), UNKNOWN, (len(listed[name]) + 1).bit_length(), checked=False)
+                for name, (column, _) in words.items()
+            },
+        }
         packs = _packs(packed)
         wanted = query.with_only_columns(*numbers.values(), *[_packed(pack, packed, connection) for pack in packs])
         parts: dict[str, list[np.ndarray]] = {name: [] for name in (*numbers, *packed)}
@@ -378,7 +410,7 @@ def _read(connection: Connection, query: Select, small: dict[str, Small], words:
             arrays = _numbers(connection, wanted.where(key.between(*ids)) if ids else wanted)
             for name, values in zip(numbers, arrays, strict=False):
                 parts[name].append(values)
-            for pack, values in zip(packs, arrays[len(numbers):], strict=True):
+            for pack, values in zip(packs, arrays[len(numbers) :], strict=True):
                 values = values.astype(np.int64, copy=False)
                 for name, shift in pack:
                     f = packed[name]
@@ -427,8 +459,9 @@ def _ascending(major: np.ndarray, minor: np.ndarray) -> bool:
 
 def _span(connection: Connection, table: Table) -> tuple[int | None, int | None]:
     """The smallest and largest id of a table (one subquery each: SQLite finds either at once, not both)."""
-    low, high = connection.execute(select(select(func.min(table.c.id)).scalar_subquery(),
-                                          select(func.max(table.c.id)).scalar_subquery())).one()
+    low, high = connection.execute(
+        select(select(func.min(table.c.id)).scalar_subquery(), select(func.max(table.c.id)).scalar_subquery())
+    ).one()
     return low, high
 
 
@@ -449,8 +482,14 @@ def _rows_of(ids: np.ndarray, wanted: np.ndarray) -> np.ndarray:
     return np.where((ordered[at] == wanted) & (wanted >= 0), order[at], -1).astype(dtype)
 
 
-def _read_columns(connection: Connection, filters: Filters, player_id: int | None,
-                  people: pd.DataFrame, seats: pd.DataFrame, evenings: pd.DataFrame) -> Columns:
+def _read_columns(
+    connection: Connection,
+    filters: Filters,
+    player_id: int | None,
+    people: pd.DataFrame,
+    seats: pd.DataFrame,
+    evenings: pd.DataFrame,
+) -> Columns:
     d, r, p = DEAL.c, REVISION.c, PAYOUT.c
     missing = -1
     deal_query = scoped(select(d.id), filters, player_id, payouts=False)
@@ -462,32 +501,60 @@ def _read_columns(connection: Connection, filters: Filters, player_id: int | Non
     # ids that must name a row read in this same transaction fit their places; on SQLite the transaction is one
     # snapshot, so they need no check there (PostgreSQL reads each statement afresh: a new player could appear)
     recheck = connection.dialect.name != "sqlite"
-    player = {name: _ids(func.coalesce(column, missing), missing, top_player, recheck) for name, column in (
-        ("dealer", r.dealer_id), ("declarer", r.declarer_id), ("partner", r.partner_id), ("holder_id", r.holder_id))}
-    deals, deal_words = _read(connection, deal_query, {
-        "deal_id": _ids(d.id, 0, top_deal, recheck), "revision_id": _ids(r.id, 0, top_revision, recheck),
-        **player, "declarer_thirds": Small(func.coalesce(r.declarer_thirds, missing), missing, 6),
-        "declarer_won": Small(func.coalesce(cast(r.declarer_won, Integer), missing), missing, 2),
-        "number": Small(d.number, 0, 10), "evening": _ids(d.evening_id, 0, top_evening, recheck),
-    }, {name: (r[name], WORDS[name]) for name in ("contract", "aggravation", "called", "holder", "sweep")}, deal_span)
-    pay_small = {"player_id": _ids(p.player_id, 0, top_player, recheck),
-                 "position": Small(p.position, 0, _bits(0, top_position)), "points": Small(p.points, -1024, 11)}
+    player = {
+        name: _ids(func.coalesce(column, missing), missing, top_player, recheck)
+        for name, column in (
+            ("dealer", r.dealer_id),
+            ("declarer", r.declarer_id),
+            ("partner", r.partner_id),
+            ("holder_id", r.holder_id),
+        )
+    }
+    deals, deal_words = _read(
+        connection,
+        deal_query,
+        {
+            "deal_id": _ids(d.id, 0, top_deal, recheck),
+            "revision_id": _ids(r.id, 0, top_revision, recheck),
+            **player,
+            "declarer_thirds": Small(func.coalesce(r.declarer_thirds, missing), missing, 6),
+            "declarer_won": Small(func.coalesce(cast(r.declarer_won, Integer), missing), missing, 2),
+            "number": Small(d.number, 0, 10),
+            "evening": _ids(d.evening_id, 0, top_evening, recheck),
+        },
+        {name: (r[name], WORDS[name]) for name in ("contract", "aggravation", "called", "holder", "sweep")},
+        deal_span,
+    )
+    pay_small = {
+        "player_id": _ids(p.player_id, 0, top_player, recheck),
+        "position": Small(p.position, 0, _bits(0, top_position)),
+        "points": Small(p.points, -1024, 11),
+    }
     role: Coded = {"role": (p.role, WORDS["role"])}
     if not _ascending(deals["evening"], deals["number"]):
         order = np.lexsort((deals["number"], deals["evening"]))
         deals = {name: values[order] for name, values in deals.items()}
     if player_id is None and filters == Filters():
         # every standing deal: the payout table read on its own, without the revisions that do not stand
-        pays, pay_words = _read(connection, select(p.id).select_from(PAYOUT),
-                                {"revision_id": _ids(p.revision_id, 0, top_revision, recheck), **pay_small}, role,
-                                payout_span)
+        pays, pay_words = _read(
+            connection,
+            select(p.id).select_from(PAYOUT),
+            {"revision_id": _ids(p.revision_id, 0, top_revision, recheck), **pay_small},
+            role,
+            payout_span,
+        )
         rows = _rows_of(deals["revision_id"], pays.pop("revision_id"))
         if not (rows >= 0).all():
             kept = rows >= 0
             pays, rows = {name: values[kept] for name, values in pays.items()}, rows[kept]
     else:
-        pays, pay_words = _read(connection, scoped(select(p.id), filters, player_id, payouts=True),
-                                {"deal_id": _ids(d.id, 0, top_deal, recheck), **pay_small}, role, payout_span)
+        pays, pay_words = _read(
+            connection,
+            scoped(select(p.id), filters, player_id, payouts=True),
+            {"deal_id": _ids(d.id, 0, top_deal, recheck), **pay_small},
+            role,
+            payout_span,
+        )
         rows = _rows_of(deals["deal_id"], pays.pop("deal_id"))
     if not _ascending(rows, pays["position"]):
         order = np.lexsort((pays["position"], rows))
@@ -503,18 +570,27 @@ def _read_columns(connection: Connection, filters: Filters, player_id: int | Non
     currency_codes, currency_words = pd.factorize(evenings["currency"])
     small = np.int16
     return Columns(
-        deal_id=deals["deal_id"], evening=deals["evening"].astype(np.int32), number=deals["number"].astype(np.int32),
-        revision_id=deals["revision_id"], dealer=_places(deals["dealer"], people_ids),
-        declarer=_places(deals["declarer"], people_ids), partner=_places(deals["partner"], people_ids),
+        deal_id=deals["deal_id"],
+        evening=deals["evening"].astype(np.int32),
+        number=deals["number"].astype(np.int32),
+        revision_id=deals["revision_id"],
+        dealer=_places(deals["dealer"], people_ids),
+        declarer=_places(deals["declarer"], people_ids),
+        partner=_places(deals["partner"], people_ids),
         holder_id=_places(deals["holder_id"], people_ids),
         **{name: deals[name].astype(small) for name in ("contract", "aggravation", "called", "holder", "sweep")},
-        declarer_thirds=deals["declarer_thirds"].astype(small), declarer_won=deals["declarer_won"].astype(np.int8),
-        seats=size[at].astype(small), dealer_position=dealer_position.astype(small),
+        declarer_thirds=deals["declarer_thirds"].astype(small),
+        declarer_won=deals["declarer_won"].astype(np.int8),
+        seats=size[at].astype(small),
+        dealer_position=dealer_position.astype(small),
         stake_cents=evenings["stake_cents"].to_numpy(dtype=np.int64)[at],
-        profile=profile_codes[at].astype(small), currency=currency_codes[at].astype(small),
+        profile=profile_codes[at].astype(small),
+        currency=currency_codes[at].astype(small),
         # each payout column let go once converted: the payouts are held about once over
-        deal=rows.astype(np.int32, copy=False), player=_places(pays.pop("player_id"), people_ids),
-        position=pays.pop("position").astype(small), role=pays.pop("role").astype(np.int8, copy=False),
+        deal=rows.astype(np.int32, copy=False),
+        player=_places(pays.pop("player_id"), people_ids),
+        position=pays.pop("position").astype(small),
+        role=pays.pop("role").astype(np.int8, copy=False),
         points=pays.pop("points"),
         words={**deal_words, **pay_words, "profile": tuple(profile_words), "currency": tuple(currency_words)},
     )
@@ -535,13 +611,19 @@ def _seat_positions(seats: pd.DataFrame, evening: np.ndarray, player_id: np.ndar
 
 def _revisions(engine: Engine, filters: Filters, player_id: int | None) -> Callable[[np.ndarray], pd.DataFrame]:
     """A reader of revisions' multiplier, amount and when recorded, for the pandas frames."""
+
     def revisions(revision_ids: np.ndarray) -> pd.DataFrame:
         r = REVISION.c
         columns = [r.id, r.multiplier, r.amount, r.recorded_at]
         names = ["id", "multiplier", "amount", "recorded_at"]
         if not len(revision_ids):
-            return pd.DataFrame({"multiplier": np.zeros(0, dtype=np.int64), "amount": np.zeros(0, dtype=np.int64),
-                                 "recorded_at": pd.Series(pd.NaT, index=revision_ids, dtype="datetime64[us, UTC]")})
+            return pd.DataFrame(
+                {
+                    "multiplier": np.zeros(0, dtype=np.int64),
+                    "amount": np.zeros(0, dtype=np.int64),
+                    "recorded_at": pd.Series(pd.NaT, index=revision_ids, dtype="datetime64[us, UTC]"),
+                }
+            )
         with reading(engine).connect() as connection, connection.begin():
             if len(revision_ids) > 1000:
                 rows = connection.execute(scoped(select(*columns), filters, player_id, payouts=False))
@@ -554,6 +636,7 @@ def _revisions(engine: Engine, filters: Filters, player_id: int | None) -> Calla
                 found = pd.concat([found, pd.DataFrame(more, columns=names)])
         found["recorded_at"] = pd.to_datetime(found["recorded_at"], utc=True)
         return found.set_index("id").reindex(revision_ids)
+
     return revisions
 
 
@@ -571,5 +654,11 @@ def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
         voided = pd.read_sql(scoped(voided_select(), filters, player_id, payouts=False, standing=False), connection)
     voided = voided.sort_values(["evening", "number"], ignore_index=True)
     evenings["started_at"] = pd.to_datetime(evenings["started_at"], utc=True)
-    return Frames(columns, tuple(people["name"]), filters, evenings.set_index("evening"), voided,
-                  _revisions(engine, filters, player_id))
+    return Frames(
+        columns,
+        tuple(people["name"]),
+        filters,
+        evenings.set_index("evening"),
+        voided,
+        _revisions(engine, filters, player_id),
+    )

@@ -66,12 +66,22 @@ def _load(engine: Engine, evening: int | None) -> EveningData:
         deals = list_deals(session, table)
         points = totals(session, table)
     e = table.evening
-    meta = (format_time(e.started_at), e.place, table.profile.describe(),
-            _("stake {amount} per game point").format(amount=format_cents(e.stake_cents, e.currency)),
-            _("closed") if e.closed_at else _("open"))
+    meta = (
+        format_time(e.started_at),
+        e.place,
+        table.profile.describe(),
+        _("stake {amount} per game point").format(amount=format_cents(e.stake_cents, e.currency)),
+        _("closed") if e.closed_at else _("open"),
+    )
     return EveningData(
-        number=table.number, meta=tuple(m for m in meta if m), note=e.note, players=table.players,
-        first_dealer=table.names[e.first_dealer_id], points=points, stake_cents=e.stake_cents, currency=e.currency,
+        number=table.number,
+        meta=tuple(m for m in meta if m),
+        note=e.note,
+        players=table.players,
+        first_dealer=table.names[e.first_dealer_id],
+        points=points,
+        stake_cents=e.stake_cents,
+        currency=e.currency,
         deals=tuple(_line(deal, table.profile) for deal in deals),
         frames=load_frames(engine, Filters(evening=table.number)),
     )
@@ -93,8 +103,16 @@ def _line(deal: DealView, profile: Profile) -> DealLine:
     elif deal.revision > 1:
         note = _("revision {revision}: {reason}").format(revision=deal.revision, reason=deal.reason or "")
     summary = "all passed" if deal.passed else headline(deal, profile)
-    return DealLine(number=deal.number, dealer=deal.dealer, summary=summary, called=_called(deal),
-                    payouts=dict(deal.payouts), explanation=deal.explanation, note=note, voided=deal.voided)
+    return DealLine(
+        number=deal.number,
+        dealer=deal.dealer,
+        summary=summary,
+        called=_called(deal),
+        payouts=dict(deal.payouts),
+        explanation=deal.explanation,
+        note=note,
+        voided=deal.voided,
+    )
 
 
 def _called(deal: DealView) -> str:
@@ -102,7 +120,8 @@ def _called(deal: DealView) -> str:
     if not deal.called and not deal.holder:
         return ""
     holder = {None: _("holder not recorded"), MONTE: _("in the monte"), DECLARER: _("the declarer's own")}.get(
-        deal.holder, _("held by {holder}").format(holder=deal.holder))
+        deal.holder, _("held by {holder}").format(holder=deal.holder)
+    )
     return _("{card}, {holder}").format(card=deal.called or _("card not recorded"), holder=holder)
 
 
@@ -136,9 +155,13 @@ figcaption { color: #555; text-align: center; }
   table.deals td.explanation::before, table.deals td.note::before { content: none; }
 }
 """
-CHARTS = (("running", N_("Running game points")), ("money", N_("Money, evening by evening")),
-          ("contracts", N_("Contracts and the declarer's win rate")), ("thirds", N_("Declarer side's thirds")),
-          ("pairings", N_("Defending together")))
+CHARTS = (
+    ("running", N_("Running game points")),
+    ("money", N_("Money, evening by evening")),
+    ("contracts", N_("Contracts and the declarer's win rate")),
+    ("thirds", N_("Declarer side's thirds")),
+    ("pairings", N_("Defending together")),
+)
 
 
 def _signed(points: int) -> str:
@@ -146,10 +169,17 @@ def _signed(points: int) -> str:
     return f'<span class="{css}">{points:+d}</span>' if points else "0"
 
 
-def _table(headers: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[int] = (),
-           row_classes: Sequence[str] = (), cell_classes: Sequence[str] = (), css: str = "") -> str:
+def _table(
+    headers: Sequence[str],
+    rows: Iterable[Sequence[str]],
+    numeric: Sequence[int] = (),
+    row_classes: Sequence[str] = (),
+    cell_classes: Sequence[str] = (),
+    css: str = "",
+) -> str:
     """An HTML table; headers are plain text (escaped here, and repeated on each cell as its label for narrow
     screens), cells are HTML already escaped by the caller."""
+
     def attributes(i: int, header: bool) -> str:
         classes = " ".join(c for c in ("num" if i in numeric else "", cell_classes[i] if cell_classes else "") if c)
         label = "" if header else f' data-label="{escape(headers[i])}"'
@@ -173,9 +203,18 @@ def _winners(points: dict[str, int]) -> list[str]:
 
 def _deals_section(data: EveningData) -> str:
     """Every deal, voided ones struck through; on a narrow screen each deal becomes a card."""
-    rows = [[str(d.number), escape(d.dealer), escape(d.summary), escape(d.called),
-             *[_signed(d.payouts[p]) if p in d.payouts else "" for p in data.players],
-             escape(d.explanation), escape(d.note)] for d in data.deals]
+    rows = [
+        [
+            str(d.number),
+            escape(d.dealer),
+            escape(d.summary),
+            escape(d.called),
+            *[_signed(d.payouts[p]) if p in d.payouts else "" for p in data.players],
+            escape(d.explanation),
+            escape(d.note),
+        ]
+        for d in data.deals
+    ]
     headers = ["#", _("dealer"), _("deal"), _("called card"), *data.players, _("explanation"), _("note")]
     players = range(4, 4 + len(data.players))
     cells = ["", "", "", "", *[""] * len(data.players), "explanation", "note"]  # CSS classes, not text
@@ -184,8 +223,10 @@ def _deals_section(data: EveningData) -> str:
 
 def _seats(data: EveningData) -> str:
     """The players in turn order, marking who dealt first."""
-    rows = [[str(i + 1), escape(player) + (" (first dealer)" if player == data.first_dealer else "")]
-            for i, player in enumerate(data.players)]
+    rows = [
+        [str(i + 1), escape(player) + (" (first dealer)" if player == data.first_dealer else "")]
+        for i, player in enumerate(data.players)
+    ]
     return _table([_("seat"), _("player")], rows, numeric=[0])
 
 
@@ -196,10 +237,17 @@ def _standings(data: EveningData) -> str:
     winners = _winners(data.points)
     winner = _("winner")
     badge = f'<span class="badge">{escape(winner)}</span>'
-    rows = [[escape(p) + (badge if p in winners else ""), _signed(data.points[p]),
-             escape(format_cents(cents[p], data.currency))] for p in order]
-    return _table([_("player"), _("game points"), _("money")], rows, [1, 2],
-                  ["winner" if p in winners else "" for p in order])
+    rows = [
+        [
+            escape(p) + (badge if p in winners else ""),
+            _signed(data.points[p]),
+            escape(format_cents(cents[p], data.currency)),
+        ]
+        for p in order
+    ]
+    return _table(
+        [_("player"), _("game points"), _("money")], rows, [1, 2], ["winner" if p in winners else "" for p in order]
+    )
 
 
 def _settlement(data: EveningData) -> str:
@@ -263,5 +311,6 @@ def render(data: EveningData) -> str:
         f'<!DOCTYPE html>\n<html lang="{language()}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(title)}</title><style>{STYLE}</style></head>\n<body>\n"
-        + "\n".join(s for s in sections if s) + "\n</body></html>\n"
+        + "\n".join(s for s in sections if s)
+        + "\n</body></html>\n"
     )

@@ -35,7 +35,7 @@ def _mean(values: np.ndarray, keys: np.ndarray, size: int) -> np.ndarray:
 def _longest_runs(codes: np.ndarray, hits: np.ndarray, size: int) -> np.ndarray:
     """Per player, the most consecutive of the player's rows for which `hits` holds, the rows sorted by player
     (`codes`), each player's in playing order."""
-    starts = np.flatnonzero(np.r_[True, (codes[1:] != codes[:-1]) | (hits[1:] != hits[:-1])][:len(codes)])
+    starts = np.flatnonzero(np.r_[True, (codes[1:] != codes[:-1]) | (hits[1:] != hits[:-1])][: len(codes)])
     lengths = np.diff(np.r_[starts, len(codes)])
     longest = np.zeros(size, dtype=np.int64)
     runs = hits[starts]
@@ -71,11 +71,18 @@ def summary(frames: Frames) -> pd.DataFrame:
     c = frames.columns
     deals = len(c.deal_id)
     passed = int((c.declarer < 0).sum())
-    return pd.DataFrame([{
-        "evenings": len(np.unique(c.evening)), "players": len(np.unique(c.player[c.player >= 0])),
-        "deals": deals, "played": deals - passed, "passed": passed,
-        "passed_rate": passed / deals if deals else np.nan,
-    }])
+    return pd.DataFrame(
+        [
+            {
+                "evenings": len(np.unique(c.evening)),
+                "players": len(np.unique(c.player[c.player >= 0])),
+                "deals": deals,
+                "played": deals - passed,
+                "passed": passed,
+                "passed_rate": passed / deals if deals else np.nan,
+            }
+        ]
+    )
 
 
 PART_ROWS = 1_000_000
@@ -107,10 +114,15 @@ def players(frames: Frames, rows: int = PART_ROWS) -> pd.DataFrame:
     thirds = c.declarer_thirds >= 0
     declared = c.declarer[thirds].astype(np.int64)
     thirds_mean = _mean(c.declarer_thirds[thirds][declared >= 0], declared[declared >= 0], size)
-    parts = [_players_part(c, first, last, thirds_mean[first:last])
-             for first, last in _player_parts(c.player, size, rows)]
-    table = pd.DataFrame({"player": pd.Series(frames.players, dtype=str),
-                          **{name: np.concatenate([part[name] for part in parts]) for name in parts[0]}})
+    parts = [
+        _players_part(c, first, last, thirds_mean[first:last]) for first, last in _player_parts(c.player, size, rows)
+    ]
+    table = pd.DataFrame(
+        {
+            "player": pd.Series(frames.players, dtype=str),
+            **{name: np.concatenate([part[name] for part in parts]) for name in parts[0]},
+        }
+    )
     return table[table["deals"] > 0].reset_index(drop=True)
 
 
@@ -126,7 +138,7 @@ def _players_part(c: Columns, first: int, last: int, thirds_mean: np.ndarray) ->
     declarer, opponent = role == c.code("role", "declarer"), role == c.code("role", "opponent")
     sweep = c.sweep[deal]
     evening = c.evening[deal]
-    new_evening = np.r_[True, (by[1:] != by[:-1]) | (evening[1:] != evening[:-1])][:len(by)]
+    new_evening = np.r_[True, (by[1:] != by[:-1]) | (evening[1:] != evening[:-1])][: len(by)]
     del deal, evening
     highest, lowest = _extremes(by, points, size)
     return {
@@ -140,8 +152,11 @@ def _players_part(c: Columns, first: int, last: int, thirds_mean: np.ndarray) ->
         "points_per_deal": _mean(points, by, size),
         "points_per_deal_declarer": _mean(points[declarer], by[declarer], size),
         "points_per_deal_opponent": _mean(points[opponent], by[opponent], size),
-        **{f"{kind}_{side}": np.bincount(by[(sweep == c.code("sweep", kind)) & (points * sign > 0)], minlength=size)
-           for kind in ("cappotto", "stramazzo") for side, sign in (("for", 1), ("against", -1))},
+        **{
+            f"{kind}_{side}": np.bincount(by[(sweep == c.code("sweep", kind)) & (points * sign > 0)], minlength=size)
+            for kind in ("cappotto", "stramazzo")
+            for side, sign in (("for", 1), ("against", -1))
+        },
         "biggest_win": highest,
         "biggest_loss": lowest,
         "winning_streak": _longest_runs(by, points > 0, size),
@@ -178,14 +193,17 @@ def money(frames: Frames, rows: int = PART_ROWS) -> pd.DataFrame:
             cents[role] += np.bincount(key[mine], weights=won[mine], minlength=groups)
     seen = np.flatnonzero(deals[""])
     by_rank = sorted(currencies)
-    return pd.DataFrame({
-        "player": [frames.players[k // kinds] for k in seen.tolist()],
-        "currency": [by_rank[k % kinds] for k in seen.tolist()],
-        "deals": deals[""][seen], "money_cents": cents[""][seen].round().astype(np.int64),
-        "per_deal_cents": (cents[""] / np.where(deals[""] > 0, deals[""], 1))[seen],
-        "per_deal_declarer_cents": _rate(cents["declarer"], deals["declarer"])[seen],
-        "per_deal_opponent_cents": _rate(cents["opponent"], deals["opponent"])[seen],
-    })
+    return pd.DataFrame(
+        {
+            "player": [frames.players[k // kinds] for k in seen.tolist()],
+            "currency": [by_rank[k % kinds] for k in seen.tolist()],
+            "deals": deals[""][seen],
+            "money_cents": cents[""][seen].round().astype(np.int64),
+            "per_deal_cents": (cents[""] / np.where(deals[""] > 0, deals[""], 1))[seen],
+            "per_deal_declarer_cents": _rate(cents["declarer"], deals["declarer"])[seen],
+            "per_deal_opponent_cents": _rate(cents["opponent"], deals["opponent"])[seen],
+        }
+    )
 
 
 def bids(frames: Frames) -> pd.DataFrame:
@@ -201,11 +219,15 @@ def bids(frames: Frames) -> pd.DataFrame:
     won = np.bincount(key[c.declarer_won[bid] == 1], minlength=groups)
     seen = np.flatnonzero(count)
     by_rank = sorted(words)
-    return pd.DataFrame({
-        "player": pd.Series([frames.players[k // kinds] for k in seen.tolist()], dtype=object),
-        "contract": pd.Series([by_rank[k % kinds] for k in seen.tolist()], dtype=object),
-        "bids": count[seen], "won": won[seen], "success_rate": _rate(won[seen], count[seen]),
-    })
+    return pd.DataFrame(
+        {
+            "player": pd.Series([frames.players[k // kinds] for k in seen.tolist()], dtype=object),
+            "contract": pd.Series([by_rank[k % kinds] for k in seen.tolist()], dtype=object),
+            "bids": count[seen],
+            "won": won[seen],
+            "success_rate": _rate(won[seen], count[seen]),
+        }
+    )
 
 
 def contracts(frames: Frames) -> pd.DataFrame:
@@ -228,14 +250,21 @@ def contracts(frames: Frames) -> pd.DataFrame:
     seen = np.flatnonzero(deals)
     contract, aggravation = seen // raises - 1, seen % raises - 1
     contract_names, raise_names = _names(contract, contract_words), _names(aggravation, raise_words)
-    table = pd.DataFrame({
-        "contract": pd.Series(contract_names, dtype=object), "aggravation": pd.Series(raise_names, dtype=object),
-        "deals": deals[seen],
-        "share": deals[seen] / max(int(played.sum()), 1), "won": won[seen],
-        "success_rate": _rate(won[seen], deals[seen]), "avg_declarer_points": average[seen],
-    })
-    ladder = [CONTRACT_ORDER.get(name, len(CONTRACT_ORDER)) if name is not None else len(CONTRACT_ORDER)
-              for name in contract_names]
+    table = pd.DataFrame(
+        {
+            "contract": pd.Series(contract_names, dtype=object),
+            "aggravation": pd.Series(raise_names, dtype=object),
+            "deals": deals[seen],
+            "share": deals[seen] / max(int(played.sum()), 1),
+            "won": won[seen],
+            "success_rate": _rate(won[seen], deals[seen]),
+            "avg_declarer_points": average[seen],
+        }
+    )
+    ladder = [
+        CONTRACT_ORDER.get(name, len(CONTRACT_ORDER)) if name is not None else len(CONTRACT_ORDER)
+        for name in contract_names
+    ]
     raised = [AGGRAVATION_ORDER.get(name, -1) if name is not None else -1 for name in raise_names]
     alphabetical = [(name is None, name or "") for name in contract_names]
     order = sorted(range(len(seen)), key=lambda i: (ladder[i], raised[i], alphabetical[i], raise_names[i] or ""))
@@ -251,14 +280,14 @@ def called(frames: Frames) -> pd.DataFrame:
     holders = (*frames.players, *c.words["holder"], "unknown")
     seated = c.holder_id[calls].astype(np.int64)
     text = c.holder[calls].astype(np.int64)
-    holder = np.where(seated >= 0, seated,
-                      np.where(text >= 0, text + len(frames.players), len(holders) - 1))
+    holder = np.where(seated >= 0, seated, np.where(text >= 0, text + len(frames.players), len(holders) - 1))
     cards = c.words["called"]
     key = c.called[calls].astype(np.int64) * len(holders) + holder
     counts = np.bincount(key, minlength=len(cards) * len(holders)).reshape(len(cards), len(holders))
     rows, columns = np.flatnonzero(counts.sum(axis=1)), np.flatnonzero(counts.sum(axis=0))
-    table = pd.DataFrame(counts[np.ix_(rows, columns)], index=[cards[i] for i in rows],
-                         columns=[holders[i] for i in columns])
+    table = pd.DataFrame(
+        counts[np.ix_(rows, columns)], index=[cards[i] for i in rows], columns=[holders[i] for i in columns]
+    )
     table = table.groupby(level=0).sum().T.groupby(level=0).sum().T  # a player named like a place merges with it
     table = table.sort_index().sort_index(axis=1)
     table.insert(0, "calls", table.sum(axis=1))
@@ -291,11 +320,17 @@ def seats(frames: Frames, rows: int = PART_ROWS) -> pd.DataFrame:
         declared += np.bincount(key[declarer], minlength=groups)
         wins += np.bincount(key[declarer & (c.declarer_won[deal][keep] == 1)], minlength=groups)
     seen = np.flatnonzero(deals)
-    return pd.DataFrame({
-        "table_size": seen // span, "seat": seen % span, "deals": deals[seen], "declarer": declared[seen],
-        "bid_rate": _rate(declared[seen], deals[seen]), "won": wins[seen],
-        "success_rate": _rate(wins[seen], declared[seen]),
-    })
+    return pd.DataFrame(
+        {
+            "table_size": seen // span,
+            "seat": seen % span,
+            "deals": deals[seen],
+            "declarer": declared[seen],
+            "bid_rate": _rate(declared[seen], deals[seen]),
+            "won": wins[seen],
+            "success_rate": _rate(wins[seen], declared[seen]),
+        }
+    )
 
 
 def _deal_parts(deal: np.ndarray, rows: int) -> list[tuple[int, int]]:
@@ -338,12 +373,17 @@ def pairings(frames: Frames, rows: int = PART_ROWS) -> pd.DataFrame:
                 total += np.bincount(key, weights=weights, minlength=groups)
     seen = np.flatnonzero(deals)
     points_a, points_b, won = (total[seen].round().astype(np.int64) for total in sums)
-    return pd.DataFrame({
-        "player_a": pd.Series([frames.players[k // size] for k in seen.tolist()], dtype=object),
-        "player_b": pd.Series([frames.players[k % size] for k in seen.tolist()], dtype=object),
-        "deals": deals[seen], "points_a": points_a, "points_b": points_b, "declarer_won": won,
-        "declarer_success_rate": _rate(won, deals[seen]),
-    })
+    return pd.DataFrame(
+        {
+            "player_a": pd.Series([frames.players[k // size] for k in seen.tolist()], dtype=object),
+            "player_b": pd.Series([frames.players[k % size] for k in seen.tolist()], dtype=object),
+            "deals": deals[seen],
+            "points_a": points_a,
+            "points_b": points_b,
+            "declarer_won": won,
+            "declarer_success_rate": _rate(won, deals[seen]),
+        }
+    )
 
 
 def ratings(frames: Frames) -> pd.DataFrame:
@@ -357,12 +397,20 @@ def ratings(frames: Frames) -> pd.DataFrame:
     del deal_of
     defended = played & (starts[1:] > starts[:-1])  # a declarer with nobody to play against is no game
     names = frames.players
-    r = elo.rate_codes(len(names), c.declarer[defended], c.declarer_won[defended] == 1, defender,
-                       np.r_[0, starts[1:][defended]])
-    table = pd.DataFrame({
-        "player": list(names), "rating": r.rating, "declarer_deals": r.games, "won": r.won,
-        "expected_won": r.expected, "defence_rating": r.defence, "defended_deals": r.defended,
-    })
+    r = elo.rate_codes(
+        len(names), c.declarer[defended], c.declarer_won[defended] == 1, defender, np.r_[0, starts[1:][defended]]
+    )
+    table = pd.DataFrame(
+        {
+            "player": list(names),
+            "rating": r.rating,
+            "declarer_deals": r.games,
+            "won": r.won,
+            "expected_won": r.expected,
+            "defence_rating": r.defence,
+            "defended_deals": r.defended,
+        }
+    )
     table = table[(table["declarer_deals"] > 0) | (table["defended_deals"] > 0)]
     return table.sort_values(["rating", "player"], ascending=[False, True], ignore_index=True)
 

@@ -68,12 +68,16 @@ def pg_server() -> Iterator[str]:
     if os.geteuid() == 0:
         shutil.chown(workdir, "postgres", "postgres")
     user = "postgres" if os.geteuid() == 0 else os.environ.get("USER", "postgres")
-    subprocess.run(_as_postgres([initdb, "-D", str(data), "-U", user, "-A", "trust", "--no-sync"]),
-                   check=True, capture_output=True)
+    subprocess.run(
+        _as_postgres([initdb, "-D", str(data), "-U", user, "-A", "trust", "--no-sync"]), check=True, capture_output=True
+    )
     port = _free_port()
     options = f"-p {port} -k {workdir} -c listen_addresses=127.0.0.1 -c fsync=off"
-    subprocess.run(_as_postgres([pg_ctl, "-D", str(data), "-o", options, "-l", str(workdir / "log"), "-w", "start"]),
-                   check=True, capture_output=True)
+    subprocess.run(
+        _as_postgres([pg_ctl, "-D", str(data), "-o", options, "-l", str(workdir / "log"), "-w", "start"]),
+        check=True,
+        capture_output=True,
+    )
     try:
         yield f"postgresql+psycopg://{user}@127.0.0.1:{port}"
     finally:

@@ -16,8 +16,12 @@ from ledger.rules.build import DealInput, build_facts
 from ledger.rules.profiles import make_profile
 from ledger.rules.scoring import score
 
-COLUMNS = (Column("player"), Column("role", style="dim"), Column("game points", justify="right"),
-           Column("total", justify="right", style="bold"))
+COLUMNS = (
+    Column("player"),
+    Column("role", style="dim"),
+    Column("game points", justify="right"),
+    Column("total", justify="right", style="bold"),
+)
 ROLES = ("declarer, dealer", "partner", "opponent", "sits out", "passed")
 TERMINALS = {
     "plain": {},
@@ -39,22 +43,29 @@ def drawn(renderable: object, width: int, terminal: str = "colour", ascii_only: 
 
 
 names = st.text(st.characters(codec="utf-8"), min_size=1, max_size=40)
-points = st.integers(-10**6, 10**6).map(lambda n: f"{n:+d}" if n else "0")
+points = st.integers(-(10**6), 10**6).map(lambda n: f"{n:+d}" if n else "0")
 rows = st.lists(st.tuples(names, st.sampled_from(ROLES), points, points).map(list), min_size=1, max_size=6)
 
 
 @settings(max_examples=300, deadline=None)
 @given(rows=rows, width=st.integers(10, 160), terminal=st.sampled_from(sorted(TERMINALS)), ascii_only=st.booleans())
-def test_the_grid_draws_what_the_table_draws(rows: list[list[str]], width: int, terminal: str,
-                                             ascii_only: bool) -> None:
+def test_the_grid_draws_what_the_table_draws(
+    rows: list[list[str]], width: int, terminal: str, ascii_only: bool
+) -> None:
     grid = Grid(COLUMNS, rows)
     assert drawn(grid, width, terminal, ascii_only) == drawn(grid.table(), width, terminal, ascii_only)
 
 
 @pytest.mark.parametrize("terminal", sorted(TERMINALS))
 def test_cells_that_fit_are_drawn_without_a_table(terminal: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    grid = Grid(COLUMNS, [["Anna", "declarer, dealer", "+4", "+120"], ["Bruno", "opponent", "-2", "-60"],
-                          ["Çarla 漢字", "opponent", "-2", "-60"]])
+    grid = Grid(
+        COLUMNS,
+        [
+            ["Anna", "declarer, dealer", "+4", "+120"],
+            ["Bruno", "opponent", "-2", "-60"],
+            ["Çarla 漢字", "opponent", "-2", "-60"],
+        ],
+    )
     expected = drawn(grid.table(), 80, terminal)
 
     def no_table() -> None:

@@ -67,8 +67,10 @@ def snapshot(db: str) -> tuple[dict[str, int], dict[str, Any]]:
             write_export(session, buffer)
             data = json.loads(buffer.getvalue())
         with engine.connect() as connection:
-            rows = {name: connection.execute(text(f"SELECT COUNT(*) FROM {name}")).scalar_one()
-                    for name in ("player", "player_rename", "evening", "deal", "deal_revision", "payout")}
+            rows = {
+                name: connection.execute(text(f"SELECT COUNT(*) FROM {name}")).scalar_one()
+                for name in ("player", "player_rename", "evening", "deal", "deal_revision", "payout")
+            }
     finally:
         engine.dispose()
     return rows, data
@@ -130,8 +132,22 @@ def test_an_evening_through_the_command_line(db: str) -> None:
     assert first["totals"] == {"Anna": -2, "Bruno": 4, "Carla": -2}
     assert (first["evening_revision"], first["duplicate"]) == (1, False)
 
-    second = ok_json(db, "record", "-d", "Carla", "-c", "chiamo", "--called", "3D", "--holder", "Anna",
-                     "-p", "5+2/3", "-l", "opponents")
+    second = ok_json(
+        db,
+        "record",
+        "-d",
+        "Carla",
+        "-c",
+        "chiamo",
+        "--called",
+        "3D",
+        "--holder",
+        "Anna",
+        "-p",
+        "5+2/3",
+        "-l",
+        "opponents",
+    )
     assert second["deal"]["dealer"] == "Anna"
     assert second["deal"]["payouts"] == {"Anna": 1, "Bruno": 1, "Carla": -2}
     third = ok_json(db, "record", "--auction", "solissimo", "-a", "dividete", "-p", "8")
@@ -157,7 +173,11 @@ def test_an_evening_through_the_command_line(db: str) -> None:
 
     deals = ok_json(db, "deals")
     assert [(d["number"], d["revision"], d["voided"]) for d in deals["deals"]] == [
-        (1, 2, False), (2, 1, True), (3, 1, False), (4, 1, True)]
+        (1, 2, False),
+        (2, 1, True),
+        (3, 1, False),
+        (4, 1, True),
+    ]
     assert deals["deals"][0]["payouts"] == {"Anna": 2, "Bruno": -4, "Carla": 2}
 
     standings = ok_json(db, "standings")
@@ -168,7 +188,9 @@ def test_an_evening_through_the_command_line(db: str) -> None:
 
     history = ok_json(db, "deal", "show", "1")
     assert [(r["revision"], r["payouts"], r["reason"]) for r in history["revisions"]] == [
-        (1, {"Anna": -2, "Bruno": 4, "Carla": -2}, None), (2, {"Anna": 2, "Bruno": -4, "Carla": 2}, "recounted")]
+        (1, {"Anna": -2, "Bruno": 4, "Carla": -2}, None),
+        (2, {"Anna": 2, "Bruno": -4, "Carla": 2}, "recounted"),
+    ]
     assert history["revisions"][0]["superseded_at"] is not None and history["revisions"][1]["superseded_at"] is None
 
     shown = ok(db, "deal", "show", "1").stdout
@@ -231,60 +253,125 @@ ERRORS: list[tuple[str, Callable[[str], None], list[str], str]] = [
     ("closed-evening", closed_evening, ["record", "--evening", "1", "--passed"], "evening 1 is closed"),
     ("closed-amend", closed_evening, ["amend", "1", "-t", "20", "-r", "x", "-e", "1"], "evening 1 is closed"),
     ("no-open-evening", closed_evening, ["record", "--passed"], "no open evening"),
-    ("two-players", evening_with_deals, ["evening", "start", "--players", "Anna,Bruno"],
-     "2 players: pagat is played by 3 or 4"),
-    ("players-twice", evening_with_deals, ["evening", "start", "--players", "Anna,anna"],
-     "players: Anna, anna seated twice"),
-    ("mistyped-declarer", evening_with_deals, ["record", "-d", "Burno", "-c", "solo", "-t", "20"],
-     "--declarer 'Burno' is not seated (did you mean Bruno?)"),
-    ("dealer-shares-with-three", evening_with_deals, ["evening", "start", "--players", "A,B,C", "-o",
-                                                      "dealer_shares=on"], "dealer_shares=on with 3 seated"),
-    ("passed-before-without-pot", evening_with_deals, ["record", "-d", "Bruno", "-c", "solo", "-t", "20",
-                                                       "--passed-before", "1"], "pagat carries no pot"),
-    ("three-at-quartiglio", evening_with_deals, ["evening", "start", "--players", "A,B,C", "-P", "quartiglio"],
-     "3 players: quartiglio is played by 4"),
-    ("amend-missing-deal", evening_with_deals, ["amend", "9", "--thirds", "20", "-r", "x"],
-     "deal 9 does not exist in evening 1: deals are 1 to 2"),
+    (
+        "two-players",
+        evening_with_deals,
+        ["evening", "start", "--players", "Anna,Bruno"],
+        "2 players: pagat is played by 3 or 4",
+    ),
+    (
+        "players-twice",
+        evening_with_deals,
+        ["evening", "start", "--players", "Anna,anna"],
+        "players: Anna, anna seated twice",
+    ),
+    (
+        "mistyped-declarer",
+        evening_with_deals,
+        ["record", "-d", "Burno", "-c", "solo", "-t", "20"],
+        "--declarer 'Burno' is not seated (did you mean Bruno?)",
+    ),
+    (
+        "dealer-shares-with-three",
+        evening_with_deals,
+        ["evening", "start", "--players", "A,B,C", "-o", "dealer_shares=on"],
+        "dealer_shares=on with 3 seated",
+    ),
+    (
+        "passed-before-without-pot",
+        evening_with_deals,
+        ["record", "-d", "Bruno", "-c", "solo", "-t", "20", "--passed-before", "1"],
+        "pagat carries no pot",
+    ),
+    (
+        "three-at-quartiglio",
+        evening_with_deals,
+        ["evening", "start", "--players", "A,B,C", "-P", "quartiglio"],
+        "3 players: quartiglio is played by 4",
+    ),
+    (
+        "amend-missing-deal",
+        evening_with_deals,
+        ["amend", "9", "--thirds", "20", "-r", "x"],
+        "deal 9 does not exist in evening 1: deals are 1 to 2",
+    ),
     ("void-missing-deal", evening_with_deals, ["void", "7", "-r", "x"], "deal 7 does not exist"),
     ("show-missing-deal", evening_with_deals, ["deal", "show", "3"], "deal 3 does not exist"),
     ("missing-evening", evening_with_deals, ["deals", "--evening", "4"], "evening 4 does not exist"),
     ("thirds-36", evening_with_deals, ["record", "-d", "Bruno", "-c", "solo", "--thirds", "36"], "--thirds 36"),
-    ("thirds-not-a-number", evening_with_deals, ["record", "-d", "Bruno", "-c", "solo", "--thirds", "lots"],
-     "Invalid value for '--thirds'"),
+    (
+        "thirds-not-a-number",
+        evening_with_deals,
+        ["record", "-d", "Bruno", "-c", "solo", "--thirds", "lots"],
+        "Invalid value for '--thirds'",
+    ),
     ("amend-thirds-36", evening_with_deals, ["amend", "1", "--thirds", "36", "-r", "x"], "--thirds 36"),
     ("amend-without-reason", evening_with_deals, ["amend", "1", "--thirds", "20"], "give a --reason"),
-    ("stale-undo", evening_with_deals, ["undo", "--revision", "1"],
-     "undo refused: evening 1 changed since you saw it (revision 1, now 2): see them with calabresella deals"),
+    (
+        "stale-undo",
+        evening_with_deals,
+        ["undo", "--revision", "1"],
+        "undo refused: evening 1 changed since you saw it (revision 1, now 2): see them with calabresella deals",
+    ),
     ("unknown-declarer", evening_with_deals, ["record", "-d", "Zed", "-c", "solo", "-t", "20"], "'Zed'"),
     ("bad-stake", evening_with_deals, ["evening", "start", "--players", "D,E,F", "--stake", "0.105"], "--stake"),
-    ("unknown-option", evening_with_deals, ["evening", "start", "--players", "D,E,F", "-o", "pot_carryover=on"],
-     "pot_carryover"),
+    (
+        "unknown-option",
+        evening_with_deals,
+        ["evening", "start", "--players", "D,E,F", "-o", "pot_carryover=on"],
+        "pot_carryover",
+    ),
     # what a script or a broken file may pass
-    ("evening-2^64", evening_with_deals, ["deals", "--evening", str(2**64)],
-     f"evening {2**64} does not exist (evenings are 1 to 1)"),
-    ("void-2^63", evening_with_deals, ["void", str(2**63), "-r", "x"],
-     f"deal {2**63} does not exist in evening 1: deals are 1 to 2"),
+    (
+        "evening-2^64",
+        evening_with_deals,
+        ["deals", "--evening", str(2**64)],
+        f"evening {2**64} does not exist (evenings are 1 to 1)",
+    ),
+    (
+        "void-2^63",
+        evening_with_deals,
+        ["void", str(2**63), "-r", "x"],
+        f"deal {2**63} does not exist in evening 1: deals are 1 to 2",
+    ),
     ("amend-2^31", evening_with_deals, ["amend", str(2**31), "-t", "20", "-r", "x"], "deal 2147483648 does not"),
-    ("passed-before-2^63", evening_with_deals, ["record", "--passed", "--passed-before", str(2**63)],
-     f"--passed-before {2**63}: the count of passed deals in a row is 0 to 1000"),
-    ("paid-void-2^63", evening_with_deals, ["paid", "--void", str(2**63), "-r", "x"],
-     f"payment {2**63} does not exist (payments are 1 to 0)"),
-    ("paid-evening-2^31", evening_with_deals, ["paid", "Anna", "Bruno", "1", "-e", str(2**31)],
-     "evening 2147483648 does not exist"),
+    (
+        "passed-before-2^63",
+        evening_with_deals,
+        ["record", "--passed", "--passed-before", str(2**63)],
+        f"--passed-before {2**63}: the count of passed deals in a row is 0 to 1000",
+    ),
+    (
+        "paid-void-2^63",
+        evening_with_deals,
+        ["paid", "--void", str(2**63), "-r", "x"],
+        f"payment {2**63} does not exist (payments are 1 to 0)",
+    ),
+    (
+        "paid-evening-2^31",
+        evening_with_deals,
+        ["paid", "Anna", "Bruno", "1", "-e", str(2**31)],
+        "evening 2147483648 does not exist",
+    ),
     ("thirds-huge", evening_with_deals, ["record", "bruno solo t=" + "9" * 5000], "a deal has only 35 thirds"),
     ("tricks-huge", evening_with_deals, ["record", "bruno solo 35 tricks=" + "9" * 5000], "at most 12 tricks"),
     ("points-huge", evening_with_deals, ["record", "bruno solo " + "9" * 5000], "a deal has only 35 thirds"),
     ("paid-1e999999", evening_with_deals, ["paid", "Anna", "Bruno", "1e999999"], "paid '1e999999': the amount"),
     ("paid-10^100000", evening_with_deals, ["paid", "Anna", "Bruno", "1" * 100000], "paid '1111111111"),
-    ("stake-1e999999", evening_with_deals, ["evening", "start", "--players", "D,E,F", "--stake", "1e999999"],
-     "--stake '1e999999'"),
+    (
+        "stake-1e999999",
+        evening_with_deals,
+        ["evening", "start", "--players", "D,E,F", "--stake", "1e999999"],
+        "--stake '1e999999'",
+    ),
     ("round-to-1e999999", evening_with_deals, ["settle", "--round-to", "1e999999"], "--round-to '1e999999'"),
 ]
 
 
 @pytest.mark.parametrize(("setup", "args", "fragment"), [e[1:] for e in ERRORS], ids=[e[0] for e in ERRORS])
-def test_user_error_is_one_line_and_writes_nothing(db: str, templates: dict[str, Path], setup: Callable[[str], None],
-                                                   args: list[str], fragment: str) -> None:
+def test_user_error_is_one_line_and_writes_nothing(
+    db: str, templates: dict[str, Path], setup: Callable[[str], None], args: list[str], fragment: str
+) -> None:
     shutil.copyfile(templates[setup.__name__], db)
     before = dump(db)
     result = cli(db, *args)
@@ -295,10 +382,12 @@ def test_user_error_is_one_line_and_writes_nothing(db: str, templates: dict[str,
 
 def test_bad_urls_are_one_line_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    for url, fragment in (("mysql://x/y", "runs on SQLite or PostgreSQL"),
-                          ("oracle+cx_oracle://u@h/d", "runs on SQLite or PostgreSQL"),
-                          ("://nothing", "--db"),
-                          (str(tmp_path), "is a folder")):
+    for url, fragment in (
+        ("mysql://x/y", "runs on SQLite or PostgreSQL"),
+        ("oracle+cx_oracle://u@h/d", "runs on SQLite or PostgreSQL"),
+        ("://nothing", "--db"),
+        (str(tmp_path), "is a folder"),
+    ):
         result = runner.invoke(app, ["--db", url, "deals"], env=CLEAN_ENV)
         assert_user_error(result.exit_code, result.stderr, fragment)
     assert list(tmp_path.iterdir()) == []
@@ -446,8 +535,9 @@ def test_db_info_and_an_empty_path_becoming_a_ledger(tmp_path: Path) -> None:
 
 
 def test_the_environment_names_the_ledger(db: str) -> None:
-    result = runner.invoke(app, ["evening", "start", "--players", "Anna,Bruno,Carla", "--json"],
-                           env={"CALABRESELLA_DB": db})
+    result = runner.invoke(
+        app, ["evening", "start", "--players", "Anna,Bruno,Carla", "--json"], env={"CALABRESELLA_DB": db}
+    )
     assert result.exit_code == 0, result.stderr
     assert ok_json(db, "evening", "show")["players"] == ["Anna", "Bruno", "Carla"]
 
@@ -456,7 +546,10 @@ def test_the_environment_names_the_ledger(db: str) -> None:
 def test_the_command_line_on_postgresql(pg_url: str, tmp_path: Path) -> None:
     ok(pg_url, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.10")
     assert ok_json(pg_url, "record", "-d", "Bruno", "-c", "solo", "-t", "33")["deal"]["payouts"] == {
-        "Anna": -6, "Bruno": 12, "Carla": -6}
+        "Anna": -6,
+        "Bruno": 12,
+        "Carla": -6,
+    }
     ok(pg_url, "record", "--passed", "--key", "k")
     assert ok_json(pg_url, "record", "--passed", "--key", "k")["duplicate"] is True
     ok(pg_url, "amend", "1", "-t", "20", "-r", "recount")
@@ -465,9 +558,11 @@ def test_the_command_line_on_postgresql(pg_url: str, tmp_path: Path) -> None:
     info = ok_json(pg_url, "db", "info")
     assert (info["backend"], info["revision"]) == ("postgresql", HEAD)
     before = snapshot(pg_url)
-    for args, fragment in ((["amend", "5", "-t", "20", "-r", "x"], "deal 5 does not exist"),
-                           (["record", "-d", "Bruno", "-c", "solo", "-t", "36"], "--thirds 36"),
-                           (["backup", str(tmp_path / "b.sqlite3")], "pg_dump")):
+    for args, fragment in (
+        (["amend", "5", "-t", "20", "-r", "x"], "deal 5 does not exist"),
+        (["record", "-d", "Bruno", "-c", "solo", "-t", "36"], "--thirds 36"),
+        (["backup", str(tmp_path / "b.sqlite3")], "pg_dump"),
+    ):
         result = cli(pg_url, *args)
         assert_user_error(result.exit_code, result.stderr, fragment)
     assert snapshot(pg_url) == before
@@ -514,8 +609,9 @@ def test_record_does_not_import_pandas_or_matplotlib(db: str) -> None:
         "heavy = sorted(m for m in ('pandas', 'matplotlib', 'reports', 'numpy') if m in sys.modules)\n"
         "print(json.dumps({'code': code, 'heavy': heavy}))\n"
     )
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=SUBPROCESS_ENV,
-                          timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, env=SUBPROCESS_ENV, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["code"] in (None, 0)
@@ -548,8 +644,9 @@ def test_names_typed_as_prefixes_are_stored_in_full_and_survive_a_rename(db: str
 
 def test_an_export_with_a_bad_payment_is_refused_and_writes_nothing(db: str, tmp_path: Path) -> None:
     data = json.loads((EXAMPLES / "three_friends.json").read_text(encoding="utf-8"))
-    data["payments"] = [{"payer": "Bruno", "payee": "Carla", "cents": "abc", "currency": "EUR",
-                         "paid_at": "2026-01-01T00:00:00+00:00"}]
+    data["payments"] = [
+        {"payer": "Bruno", "payee": "Carla", "cents": "abc", "currency": "EUR", "paid_at": "2026-01-01T00:00:00+00:00"}
+    ]
     bad = tmp_path / "bad-payment.json"
     bad.write_text(json.dumps(data), encoding="utf-8")
     ok(db, "players", "list")

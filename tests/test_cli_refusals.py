@@ -68,6 +68,7 @@ def test_a_lock_held_by_another_program_says_so(ledger_file: Path, monkeypatch: 
         other.execute("ROLLBACK")
         other.close()
     assert result.exit_code == 2
-    assert result.stderr == (f"Error: the ledger sqlite:///{ledger_file} is locked by another program: nothing was "
-                             "written; try again\n")
+    assert result.stderr == (
+        f"Error: the ledger sqlite:///{ledger_file} is locked by another program: nothing was written; try again\n"
+    )
     assert _deals(ledger_file) == 0

@@ -75,8 +75,13 @@ def test_worked_example_as_a_real_command(example: Example, subprocess_runs: dic
 
 @pytest.mark.parametrize(
     ("key", "message"),
-    [("error-thirds-36", "Error: --thirds 36: a deal has only 35 thirds"),
-     ("error-unknown-profile", "Error: profile 'scopa': allowed are pagat, cavendish, tretre, quartiglio, quintiglio")],
+    [
+        ("error-thirds-36", "Error: --thirds 36: a deal has only 35 thirds"),
+        (
+            "error-unknown-profile",
+            "Error: profile 'scopa': allowed are pagat, cavendish, tretre, quartiglio, quintiglio",
+        ),
+    ],
     ids=["thirds-36", "unknown-profile"],
 )
 def test_errors_as_a_real_command(key: str, message: str, subprocess_runs: dict) -> None:
@@ -88,14 +93,18 @@ def test_errors_as_a_real_command(key: str, message: str, subprocess_runs: dict)
 
 
 def test_text_output_shows_headline_table_and_explanation() -> None:
-    result = runner.invoke(app, ["score", "--players", ABC, "-d", "Bruno", "-c", "solo", "-t", "33"],
-                           env={"COLUMNS": "200"})
+    result = runner.invoke(
+        app, ["score", "--players", ABC, "-d", "Bruno", "-c", "solo", "-t", "33"], env={"COLUMNS": "200"}
+    )
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "Bruno solo: 33 thirds (11), won, stramazzo" in out
     assert "solo 2 x stramazzo 3 = 6 from each opponent" in out
-    lines = {line.split()[0]: line for line in out.splitlines() if line.split() and line.split()[0] in
-             ("Anna", "Bruno", "Carla")}
+    lines = {
+        line.split()[0]: line
+        for line in out.splitlines()
+        if line.split() and line.split()[0] in ("Anna", "Bruno", "Carla")
+    }
     assert "+12" in lines["Bruno"] and "declarer" in lines["Bruno"]
     assert "-6" in lines["Anna"] and "-6" in lines["Carla"] and "dealer" in lines["Carla"]
 
@@ -117,32 +126,81 @@ def json_of(*args: str) -> dict[str, object]:
 @pytest.mark.parametrize(
     ("args", "payouts", "extra"),
     [
-        pytest.param(["--players", ABC, "-d", "bru", "-c", "SOLO", "-t", "22"], {"Anna": -2, "Bruno": 4, "Carla": -2},
-                     {"declarer": "Bruno", "dealer": "Carla"}, id="prefix-and-case"),
-        pytest.param(["--players", " Anna , Bruno , Carla ", "-d", "Anna", "-c", "solo", "-t", "20", "--dealer", "an"],
-                     {"Anna": 4, "Bruno": -2, "Carla": -2}, {"dealer": "Anna", "first_lead": "Bruno"},
-                     id="dealer-by-prefix-and-spaces"),
-        pytest.param(["--players", ABC, "-d", "Bruno", "-c", "solo", "-t", "33", "-o", "sweeps=off"],
-                     {"Anna": -2, "Bruno": 4, "Carla": -2}, {"sweep": None}, id="option-sweeps-off"),
-        pytest.param(["--players", ABC, "-d", "Bruno", "-c", "solo", "-t", "33", "--option", "stramazzo_multiplier=4"],
-                     {"Anna": -8, "Bruno": 16, "Carla": -8}, {"multiplier": 4}, id="option-stramazzo-4"),
-        pytest.param(["--players", ABC, "--auction", "pass,pass,solissimo", "-a", "scegliete", "-t", "35",
-                      "--tricks", "12"], {"Anna": -32, "Bruno": -32, "Carla": 64},
-                     {"declarer": "Carla", "contract": "solissimo", "first_lead": "Carla"}, id="auction-help-example"),
-        pytest.param(["--players", ABC, "--auction", "Anna:pass,Bruno:pass,Carla:pass"], {"Anna": 0, "Bruno": 0,
-                                                                                          "Carla": 0},
-                     {"passed": True}, id="auction-all-pass"),
-        pytest.param(["--players", "Anna,Bruno,Carla,Dario", "-d", "Anna", "-c", "solo", "-t", "20", "-o",
-                      "dealer_shares=on"], {"Anna": 6, "Bruno": -2, "Carla": -2, "Dario": -2},
-                     {"sitting_out": "Dario"}, id="dealer-shares"),
-        pytest.param(["--players", ABC, "-P", "tretre", "-d", "Anna", "-c", "chiamo", "-t", "20", "--passed-before",
-                      "2"], {"Anna": 6, "Bruno": -3, "Carla": -3}, {"multiplier": 3}, id="tretre-pot"),
-        pytest.param(["--players", "Anna,Bruno,Carla,Dario", "-P", "quartiglio", "-d", "Anna", "-c", "chiamo",
-                      "--called", "tre di coppe", "--holder", "Carla", "-t", "20"],
-                     {"Anna": 1, "Bruno": -1, "Carla": 1, "Dario": -1}, {"partner": "Carla"}, id="quartiglio-chiamo"),
-        pytest.param(["--players", "Anna,Bruno,Carla,Dario,Ezio", "-P", "quintiglio", "-d", "Anna", "-c", "solo",
-                      "-p", "6"], {"Anna": 4, "Bruno": -1, "Carla": -1, "Dario": -1, "Ezio": -1}, {"sitting_out": None},
-                     id="quintiglio-solo"),
+        pytest.param(
+            ["--players", ABC, "-d", "bru", "-c", "SOLO", "-t", "22"],
+            {"Anna": -2, "Bruno": 4, "Carla": -2},
+            {"declarer": "Bruno", "dealer": "Carla"},
+            id="prefix-and-case",
+        ),
+        pytest.param(
+            ["--players", " Anna , Bruno , Carla ", "-d", "Anna", "-c", "solo", "-t", "20", "--dealer", "an"],
+            {"Anna": 4, "Bruno": -2, "Carla": -2},
+            {"dealer": "Anna", "first_lead": "Bruno"},
+            id="dealer-by-prefix-and-spaces",
+        ),
+        pytest.param(
+            ["--players", ABC, "-d", "Bruno", "-c", "solo", "-t", "33", "-o", "sweeps=off"],
+            {"Anna": -2, "Bruno": 4, "Carla": -2},
+            {"sweep": None},
+            id="option-sweeps-off",
+        ),
+        pytest.param(
+            ["--players", ABC, "-d", "Bruno", "-c", "solo", "-t", "33", "--option", "stramazzo_multiplier=4"],
+            {"Anna": -8, "Bruno": 16, "Carla": -8},
+            {"multiplier": 4},
+            id="option-stramazzo-4",
+        ),
+        pytest.param(
+            ["--players", ABC, "--auction", "pass,pass,solissimo", "-a", "scegliete", "-t", "35", "--tricks", "12"],
+            {"Anna": -32, "Bruno": -32, "Carla": 64},
+            {"declarer": "Carla", "contract": "solissimo", "first_lead": "Carla"},
+            id="auction-help-example",
+        ),
+        pytest.param(
+            ["--players", ABC, "--auction", "Anna:pass,Bruno:pass,Carla:pass"],
+            {"Anna": 0, "Bruno": 0, "Carla": 0},
+            {"passed": True},
+            id="auction-all-pass",
+        ),
+        pytest.param(
+            ["--players", "Anna,Bruno,Carla,Dario", "-d", "Anna", "-c", "solo", "-t", "20", "-o", "dealer_shares=on"],
+            {"Anna": 6, "Bruno": -2, "Carla": -2, "Dario": -2},
+            {"sitting_out": "Dario"},
+            id="dealer-shares",
+        ),
+        pytest.param(
+            ["--players", ABC, "-P", "tretre", "-d", "Anna", "-c", "chiamo", "-t", "20", "--passed-before", "2"],
+            {"Anna": 6, "Bruno": -3, "Carla": -3},
+            {"multiplier": 3},
+            id="tretre-pot",
+        ),
+        pytest.param(
+            [
+                "--players",
+                "Anna,Bruno,Carla,Dario",
+                "-P",
+                "quartiglio",
+                "-d",
+                "Anna",
+                "-c",
+                "chiamo",
+                "--called",
+                "tre di coppe",
+                "--holder",
+                "Carla",
+                "-t",
+                "20",
+            ],
+            {"Anna": 1, "Bruno": -1, "Carla": 1, "Dario": -1},
+            {"partner": "Carla"},
+            id="quartiglio-chiamo",
+        ),
+        pytest.param(
+            ["--players", "Anna,Bruno,Carla,Dario,Ezio", "-P", "quintiglio", "-d", "Anna", "-c", "solo", "-p", "6"],
+            {"Anna": 4, "Bruno": -1, "Carla": -1, "Dario": -1, "Ezio": -1},
+            {"sitting_out": None},
+            id="quintiglio-solo",
+        ),
     ],
 )
 def test_cli_deals(args: list[str], payouts: dict[str, int], extra: dict[str, object]) -> None:
@@ -154,9 +212,24 @@ def test_cli_deals(args: list[str], payouts: dict[str, int], extra: dict[str, ob
 
 def test_json_reports_every_field_of_rules_section_7() -> None:
     data = json_of("--players", ABC, "-d", "Anna", "-c", "solissimo", "-a", "dividete", "-t", "24")
-    for key in ("profile", "options", "players", "dealer", "passed", "declarer", "contract", "aggravation",
-                "declarer_thirds", "declarer_won", "sweep", "multiplier", "amount", "payouts", "sitting_out",
-                "explanation"):
+    for key in (
+        "profile",
+        "options",
+        "players",
+        "dealer",
+        "passed",
+        "declarer",
+        "contract",
+        "aggravation",
+        "declarer_thirds",
+        "declarer_won",
+        "sweep",
+        "multiplier",
+        "amount",
+        "payouts",
+        "sitting_out",
+        "explanation",
+    ):
         assert key in data, key
     assert data["options"]["sweeps"] is True  # type: ignore[index]
     assert data["explanation"] == "solissimo 4 x dividete 2 = 8 from each opponent"
@@ -188,9 +261,26 @@ def test_root_help_mentions_score_with_an_example() -> None:
 
 @pytest.mark.parametrize(
     "option",
-    ["--players", "--dealer", "--profile", "--option", "--json", "--declarer", "--contract", "--aggravation",
-     "--called", "--holder", "--thirds", "--points", "--tricks", "--last-trick", "--auction", "--passed",
-     "--passed-before", "--help"],
+    [
+        "--players",
+        "--dealer",
+        "--profile",
+        "--option",
+        "--json",
+        "--declarer",
+        "--contract",
+        "--aggravation",
+        "--called",
+        "--holder",
+        "--thirds",
+        "--points",
+        "--tricks",
+        "--last-trick",
+        "--auction",
+        "--passed",
+        "--passed-before",
+        "--help",
+    ],
 )
 def test_score_help_mentions_every_option(option: str, score_help: str) -> None:
     assert option_line(score_help, option)
@@ -198,11 +288,21 @@ def test_score_help_mentions_every_option(option: str, score_help: str) -> None:
 
 @pytest.mark.parametrize(
     ("option", "example"),
-    [("--players", "e.g. --players Anna,Bruno,Carla"), ("--profile", "e.g. -P tretre"),
-     ("--option", "e.g. -o sweeps=off"), ("--declarer", "e.g. --declarer Bruno"), ("--contract", "e.g. -c solo"),
-     ("--aggravation", "e.g. -a dividete"), ("--called", "e.g. --called 3D"), ("--holder", "e.g. --holder Anna"),
-     ("--thirds", "e.g. --thirds 22"), ("--tricks", "e.g. --tricks 12"), ("--auction", "e.g. --auction"),
-     ("--points", "7+1/3"), ("--last-trick", "declarer or opponents")],
+    [
+        ("--players", "e.g. --players Anna,Bruno,Carla"),
+        ("--profile", "e.g. -P tretre"),
+        ("--option", "e.g. -o sweeps=off"),
+        ("--declarer", "e.g. --declarer Bruno"),
+        ("--contract", "e.g. -c solo"),
+        ("--aggravation", "e.g. -a dividete"),
+        ("--called", "e.g. --called 3D"),
+        ("--holder", "e.g. --holder Anna"),
+        ("--thirds", "e.g. --thirds 22"),
+        ("--tricks", "e.g. --tricks 12"),
+        ("--auction", "e.g. --auction"),
+        ("--points", "7+1/3"),
+        ("--last-trick", "declarer or opponents"),
+    ],
 )
 def test_score_help_gives_examples(option: str, example: str, score_help: str) -> None:
     assert example in option_line(score_help, option)
@@ -216,93 +316,217 @@ def test_score_help_shows_whole_command_examples(score_help: str) -> None:
 
 P4 = "Anna,Bruno,Carla,Dario"
 ERRORS = [
-    pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "--thirds", "36"],
-                 "--thirds 36: a deal has only 35 thirds", id="thirds-36"),
-    pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "--thirds", "-1"], "cannot be negative",
-                 id="thirds-negative"),
-    pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "20", "-p", "7"],
-                 "--thirds and --points both say it",
-                 id="thirds-and-points"),
+    pytest.param(
+        ["--players", ABC, "-d", "Anna", "-c", "solo", "--thirds", "36"],
+        "--thirds 36: a deal has only 35 thirds",
+        id="thirds-36",
+    ),
+    pytest.param(
+        ["--players", ABC, "-d", "Anna", "-c", "solo", "--thirds", "-1"], "cannot be negative", id="thirds-negative"
+    ),
+    pytest.param(
+        ["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "20", "-p", "7"],
+        "--thirds and --points both say it",
+        id="thirds-and-points",
+    ),
     pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-p", "12"], "only 11+2/3 points", id="points-12"),
-    pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-p", "7+3/3"], "--points '7+3/3'",
-                 id="points-7+3/3"),
+    pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-p", "7+3/3"], "--points '7+3/3'", id="points-7+3/3"),
     pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-p", "abc"], "--points 'abc'", id="points-abc"),
     pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo"], "how many thirds", id="missing-thirds"),
     pytest.param(["--players", ABC, "-d", "Anna", "-t", "20"], "which contract?", id="missing-contract"),
     pytest.param(["--players", ABC, "-c", "solo", "-t", "20"], "no declarer", id="missing-declarer"),
     pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "0"], "how many tricks", id="missing-tricks"),
-    pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "4"], "who took the last trick",
-                 id="missing-last-trick"),
-    pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "35", "--tricks", "13"], "--tricks 13",
-                 id="tricks-13"),
-    pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "20", "--tricks", "12"], "all 35 thirds",
-                 id="12-tricks-d=20"),
-    pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "0", "-l", "declarer"],
-                 "the last trick alone is 3 thirds", id="d=0-last-declarer"),
-    pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "34", "-l", "opp"], "at most 32",
-                 id="d=34-last-opponents"),
-    pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "30", "-l", "maybe"], "last trick 'maybe'",
-                 id="bad-last-trick"),
+    pytest.param(
+        ["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "4"], "who took the last trick", id="missing-last-trick"
+    ),
+    pytest.param(
+        ["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "35", "--tricks", "13"], "--tricks 13", id="tricks-13"
+    ),
+    pytest.param(
+        ["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "20", "--tricks", "12"],
+        "all 35 thirds",
+        id="12-tricks-d=20",
+    ),
+    pytest.param(
+        ["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "0", "-l", "declarer"],
+        "the last trick alone is 3 thirds",
+        id="d=0-last-declarer",
+    ),
+    pytest.param(
+        ["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "34", "-l", "opp"], "at most 32", id="d=34-last-opponents"
+    ),
+    pytest.param(
+        ["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "30", "-l", "maybe"],
+        "last trick 'maybe'",
+        id="bad-last-trick",
+    ),
     pytest.param(["--players", "Anna,Bruno", "-d", "Anna", "-c", "solo", "-t", "20"], "2 players", id="2-players"),
-    pytest.param(["--players", "Anna,Bruno,anna", "-d", "Bruno", "-c", "solo", "-t", "20"], "seated twice",
-                 id="duplicate-players"),
-    pytest.param(["--players", "Anna,,Carla", "-d", "Anna", "-c", "solo", "-t", "20"], "--players 'Anna,,Carla'",
-                 id="blank-player"),
+    pytest.param(
+        ["--players", "Anna,Bruno,anna", "-d", "Bruno", "-c", "solo", "-t", "20"],
+        "seated twice",
+        id="duplicate-players",
+    ),
+    pytest.param(
+        ["--players", "Anna,,Carla", "-d", "Anna", "-c", "solo", "-t", "20"],
+        "--players 'Anna,,Carla'",
+        id="blank-player",
+    ),
     pytest.param(["--players", " ", "-d", "Anna", "-c", "solo", "-t", "20"], "--players", id="no-players"),
-    pytest.param(["--players", ABC, "--dealer", "Zoe", "-d", "Anna", "-c", "solo", "-t", "20"],
-                 "--dealer 'Zoe' is not seated", id="dealer-not-seated"),
-    pytest.param(["--players", ABC, "-d", "Zoe", "-c", "solo", "-t", "20"], "--declarer 'Zoe' is not seated",
-                 id="declarer-not-seated"),
-    pytest.param(["--players", P4, "-d", "Dario", "-c", "solo", "-t", "20"], "Dario deals and sits out",
-                 id="declarer-sits-out"),
-    pytest.param(["--players", ABC, "-d", "Anna", "-c", "grande", "-t", "20"], "contract 'grande'",
-                 id="unknown-contract"),
-    pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-a", "dividete", "-t", "20"],
-                 "dividete on solo", id="dividete-on-solo"),
-    pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "--called", "3D", "-t", "20"],
-                 "a card is called only in chiamo", id="called-on-solo"),
-    pytest.param(["--players", ABC, "-d", "Anna", "-c", "chiamo", "--called", "ZZ", "-t", "20"], "card 'ZZ'",
-                 id="bad-card"),
-    pytest.param(["--players", ABC, "-d", "Anna", "-c", "chiamo", "--holder", "Zoe", "-t", "20"],
-                 "--holder 'Zoe' is not seated", id="holder-not-seated"),
-    pytest.param(["--players", P4, "-P", "quartiglio", "-d", "Anna", "-c", "chiamo", "--called", "3D", "-t", "20"],
-                 "who held the called three?", id="quartiglio-missing-holder"),
-    pytest.param(["--players", P4, "-P", "quartiglio", "-d", "Anna", "-c", "chiamo", "--called", "AD", "--holder",
-                  "Bruno", "-t", "20"], "only a three may be called", id="quartiglio-called-ace"),
-    pytest.param(["--players", "Anna,Bruno,Carla,Dario,Ezio", "-P", "quintiglio", "-d", "Anna", "-c", "chiamo",
-                  "--called", "3D", "--holder", "monte", "-t", "20"], "without a monte", id="quintiglio-holder-monte"),
-    pytest.param(["--players", ABC, "--passed", "-t", "20"], "a passed deal has no declarer, so no thirds",
-                 id="passed-with-thirds"),
-    pytest.param(["--players", ABC, "--passed", "-d", "Anna"], "a passed deal has no declarer or contract",
-                 id="passed-with-declarer"),
-    pytest.param(["--players", ABC, "--auction", "solo,chiamo,pass", "-t", "20"], "does not outbid",
-                 id="auction-lower-bid"),
-    pytest.param(["--players", ABC, "--auction", "pass,solo", "-t", "20"], "Carla has not spoken",
-                 id="auction-missing-speaker"),
-    pytest.param(["--players", ABC, "--auction", "solissimo,pass", "-t", "20"], "cannot speak after",
-                 id="auction-after-solissimo"),
-    pytest.param(["--players", ABC, "--auction", "pass,solo,pass", "-d", "Anna", "-t", "20"], "contradicts",
-                 id="auction-contradicts-declarer"),
-    pytest.param(["--players", P4, "--dealer", "Dario", "--auction", "Dario:pass,pass,pass,pass"],
-                 "'Dario' does not speak", id="auction-dealer-sitting-out"),
-    pytest.param(["--players", ABC, "-P", "scopa", "-d", "Anna", "-c", "solo", "-t", "20"], "profile 'scopa'",
-                 id="unknown-profile"),
-    pytest.param(["--players", ABC, "-o", "foo=1", "-d", "Anna", "-c", "solo", "-t", "20"],
-                 "option 'foo' does not exist in profile pagat", id="unknown-option"),
-    pytest.param(["--players", ABC, "-P", "cavendish", "-o", "sweeps=on", "-d", "Anna", "-c", "play", "-t", "20"],
-                 "does not exist in profile cavendish", id="option-not-of-profile"),
-    pytest.param(["--players", ABC, "-o", "sweeps=maybe", "-d", "Anna", "-c", "solo", "-t", "20"],
-                 "sweeps is on or off", id="bad-bool-option"),
-    pytest.param(["--players", ABC, "-o", "cappotto_multiplier=0", "-d", "Anna", "-c", "solo", "-t", "20"],
-                 "from 1 to 100", id="bad-int-option"),
-    pytest.param(["--players", ABC, "-o", "sweeps", "-d", "Anna", "-c", "solo", "-t", "20"], "write key=value",
-                 id="option-without-value"),
-    pytest.param(["--players", ABC, "-P", "cavendish", "-d", "Anna", "-c", "solo", "-t", "20"],
-                 "contract solo: cavendish has play", id="cavendish-solo"),
-    pytest.param(["--players", ABC, "-P", "cavendish", "-d", "Anna", "-c", "play", "--called", "3D", "-t", "20"],
-                 "no card is called", id="cavendish-called"),
-    pytest.param(["--players", ABC, "-P", "cavendish", "-d", "Anna", "-c", "play", "-p", "36"],
-                 "--points 36: a deal has only 35 thirds", id="cavendish-points-36"),
+    pytest.param(
+        ["--players", ABC, "--dealer", "Zoe", "-d", "Anna", "-c", "solo", "-t", "20"],
+        "--dealer 'Zoe' is not seated",
+        id="dealer-not-seated",
+    ),
+    pytest.param(
+        ["--players", ABC, "-d", "Zoe", "-c", "solo", "-t", "20"],
+        "--declarer 'Zoe' is not seated",
+        id="declarer-not-seated",
+    ),
+    pytest.param(
+        ["--players", P4, "-d", "Dario", "-c", "solo", "-t", "20"], "Dario deals and sits out", id="declarer-sits-out"
+    ),
+    pytest.param(
+        ["--players", ABC, "-d", "Anna", "-c", "grande", "-t", "20"], "contract 'grande'", id="unknown-contract"
+    ),
+    pytest.param(
+        ["--players", ABC, "-d", "Anna", "-c", "solo", "-a", "dividete", "-t", "20"],
+        "dividete on solo",
+        id="dividete-on-solo",
+    ),
+    pytest.param(
+        ["--players", ABC, "-d", "Anna", "-c", "solo", "--called", "3D", "-t", "20"],
+        "a card is called only in chiamo",
+        id="called-on-solo",
+    ),
+    pytest.param(
+        ["--players", ABC, "-d", "Anna", "-c", "chiamo", "--called", "ZZ", "-t", "20"], "card 'ZZ'", id="bad-card"
+    ),
+    pytest.param(
+        ["--players", ABC, "-d", "Anna", "-c", "chiamo", "--holder", "Zoe", "-t", "20"],
+        "--holder 'Zoe' is not seated",
+        id="holder-not-seated",
+    ),
+    pytest.param(
+        ["--players", P4, "-P", "quartiglio", "-d", "Anna", "-c", "chiamo", "--called", "3D", "-t", "20"],
+        "who held the called three?",
+        id="quartiglio-missing-holder",
+    ),
+    pytest.param(
+        [
+            "--players",
+            P4,
+            "-P",
+            "quartiglio",
+            "-d",
+            "Anna",
+            "-c",
+            "chiamo",
+            "--called",
+            "AD",
+            "--holder",
+            "Bruno",
+            "-t",
+            "20",
+        ],
+        "only a three may be called",
+        id="quartiglio-called-ace",
+    ),
+    pytest.param(
+        [
+            "--players",
+            "Anna,Bruno,Carla,Dario,Ezio",
+            "-P",
+            "quintiglio",
+            "-d",
+            "Anna",
+            "-c",
+            "chiamo",
+            "--called",
+            "3D",
+            "--holder",
+            "monte",
+            "-t",
+            "20",
+        ],
+        "without a monte",
+        id="quintiglio-holder-monte",
+    ),
+    pytest.param(
+        ["--players", ABC, "--passed", "-t", "20"],
+        "a passed deal has no declarer, so no thirds",
+        id="passed-with-thirds",
+    ),
+    pytest.param(
+        ["--players", ABC, "--passed", "-d", "Anna"],
+        "a passed deal has no declarer or contract",
+        id="passed-with-declarer",
+    ),
+    pytest.param(
+        ["--players", ABC, "--auction", "solo,chiamo,pass", "-t", "20"], "does not outbid", id="auction-lower-bid"
+    ),
+    pytest.param(
+        ["--players", ABC, "--auction", "pass,solo", "-t", "20"], "Carla has not spoken", id="auction-missing-speaker"
+    ),
+    pytest.param(
+        ["--players", ABC, "--auction", "solissimo,pass", "-t", "20"],
+        "cannot speak after",
+        id="auction-after-solissimo",
+    ),
+    pytest.param(
+        ["--players", ABC, "--auction", "pass,solo,pass", "-d", "Anna", "-t", "20"],
+        "contradicts",
+        id="auction-contradicts-declarer",
+    ),
+    pytest.param(
+        ["--players", P4, "--dealer", "Dario", "--auction", "Dario:pass,pass,pass,pass"],
+        "'Dario' does not speak",
+        id="auction-dealer-sitting-out",
+    ),
+    pytest.param(
+        ["--players", ABC, "-P", "scopa", "-d", "Anna", "-c", "solo", "-t", "20"],
+        "profile 'scopa'",
+        id="unknown-profile",
+    ),
+    pytest.param(
+        ["--players", ABC, "-o", "foo=1", "-d", "Anna", "-c", "solo", "-t", "20"],
+        "option 'foo' does not exist in profile pagat",
+        id="unknown-option",
+    ),
+    pytest.param(
+        ["--players", ABC, "-P", "cavendish", "-o", "sweeps=on", "-d", "Anna", "-c", "play", "-t", "20"],
+        "does not exist in profile cavendish",
+        id="option-not-of-profile",
+    ),
+    pytest.param(
+        ["--players", ABC, "-o", "sweeps=maybe", "-d", "Anna", "-c", "solo", "-t", "20"],
+        "sweeps is on or off",
+        id="bad-bool-option",
+    ),
+    pytest.param(
+        ["--players", ABC, "-o", "cappotto_multiplier=0", "-d", "Anna", "-c", "solo", "-t", "20"],
+        "from 1 to 100",
+        id="bad-int-option",
+    ),
+    pytest.param(
+        ["--players", ABC, "-o", "sweeps", "-d", "Anna", "-c", "solo", "-t", "20"],
+        "write key=value",
+        id="option-without-value",
+    ),
+    pytest.param(
+        ["--players", ABC, "-P", "cavendish", "-d", "Anna", "-c", "solo", "-t", "20"],
+        "contract solo: cavendish has play",
+        id="cavendish-solo",
+    ),
+    pytest.param(
+        ["--players", ABC, "-P", "cavendish", "-d", "Anna", "-c", "play", "--called", "3D", "-t", "20"],
+        "no card is called",
+        id="cavendish-called",
+    ),
+    pytest.param(
+        ["--players", ABC, "-P", "cavendish", "-d", "Anna", "-c", "play", "-p", "36"],
+        "--points 36: a deal has only 35 thirds",
+        id="cavendish-points-36",
+    ),
 ]
 
 
@@ -329,8 +553,9 @@ USAGE_ERRORS = [
     pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "--thirds", "abc"], id="thirds-not-a-number"),
     pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "20", "--tricks", "x"], id="tricks-not-a-number"),
     pytest.param(["-d", "Anna", "-c", "solo", "-t", "20"], id="missing-players"),
-    pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "20", "--passed-before", "-1"],
-                 id="passed-before-negative"),
+    pytest.param(
+        ["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "20", "--passed-before", "-1"], id="passed-before-negative"
+    ),
     pytest.param(["--players", ABC, "--no-such-option"], id="unknown-flag"),
 ]
 
@@ -351,11 +576,14 @@ def test_usage_errors_found_by_click_print_one_error_line(args: list[str]) -> No
     assert len(lines) == 1 and lines[0].startswith("Error: ")
 
 
-@pytest.mark.parametrize(("deal", "dealer_role"), [
-    (["--passed"], "sits out, dealer"),
-    (["-d", "Anna", "-c", "solo", "-t", "20"], "sits out, dealer"),
-    (["-d", "Anna", "-c", "solo", "-t", "20", "-o", "dealer_shares=on"], "opponent, dealer"),
-])
+@pytest.mark.parametrize(
+    ("deal", "dealer_role"),
+    [
+        (["--passed"], "sits out, dealer"),
+        (["-d", "Anna", "-c", "solo", "-t", "20"], "sits out, dealer"),
+        (["-d", "Anna", "-c", "solo", "-t", "20", "-o", "dealer_shares=on"], "opponent, dealer"),
+    ],
+)
 def test_the_dealer_who_sits_out_is_shown_so_on_a_pass_too(deal: list[str], dealer_role: str) -> None:
     result = runner.invoke(app, ["score", "--players", "Anna,Bruno,Carla,Dario", *deal], env={"COLUMNS": "120"})
     assert result.exit_code == 0, result.output

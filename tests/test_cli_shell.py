@@ -34,16 +34,22 @@ def test_options_with_a_value_keep_their_type() -> None:
 
 
 def test_help_of_the_installed_command_shows_no_bool() -> None:
-    done = subprocess.run(["calabresella", "record", "--help"], capture_output=True, text=True,
-                          env={**os.environ, "COLUMNS": "200"}, check=True)
+    done = subprocess.run(
+        ["calabresella", "record", "--help"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+        check=True,
+    )
     assert "--passed" in done.stdout and "--json" in done.stdout
     assert "<bool>" not in done.stdout
 
 
 def test_show_completion_detects_the_shell_it_runs_in() -> None:
     # a second command keeps bash from replacing itself with calabresella, so bash is its parent
-    done = subprocess.run(["bash", "-c", "calabresella --show-completion; true"], capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run(
+        ["bash", "-c", "calabresella --show-completion; true"], capture_output=True, text=True, check=True
+    )
     assert "complete -o default -F _calabresella_completion calabresella" in done.stdout
 
 
@@ -51,28 +57,36 @@ def test_show_completion_detects_the_shell_it_runs_in() -> None:
 NAMED_SHELL = {"_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"}
 
 
-@pytest.mark.parametrize(("shell", "marker"), [
-    ("bash", "complete -o default -F _calabresella_completion calabresella"),
-    ("zsh", "#compdef calabresella"),
-    ("fish", "complete --command calabresella"),
-])
+@pytest.mark.parametrize(
+    ("shell", "marker"),
+    [
+        ("bash", "complete -o default -F _calabresella_completion calabresella"),
+        ("zsh", "#compdef calabresella"),
+        ("fish", "complete --command calabresella"),
+    ],
+)
 def test_show_completion_prints_a_script_for_each_shell(shell: str, marker: str) -> None:
-    done = subprocess.run(["calabresella", "--show-completion", shell], capture_output=True, text=True,
-                          env={**os.environ, **NAMED_SHELL}, check=True)
+    done = subprocess.run(
+        ["calabresella", "--show-completion", shell],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **NAMED_SHELL},
+        check=True,
+    )
     assert marker in done.stdout
 
 
 def test_install_completion_writes_the_script_into_home(tmp_path: Path) -> None:
     env = {**os.environ, **NAMED_SHELL, "HOME": str(tmp_path)}
-    done = subprocess.run(["calabresella", "--install-completion", "bash"], capture_output=True, text=True,
-                          env=env, check=True)
+    done = subprocess.run(
+        ["calabresella", "--install-completion", "bash"], capture_output=True, text=True, env=env, check=True
+    )
     assert "bash completion installed" in done.stdout
     assert "_CALABRESELLA_COMPLETE" in (tmp_path / ".bash_completions" / "calabresella.sh").read_text()
 
 
 def test_completion_offers_the_commands() -> None:
-    env = {**os.environ, "_CALABRESELLA_COMPLETE": "complete_bash", "COMP_WORDS": "calabresella rec",
-           "COMP_CWORD": "1"}
+    env = {**os.environ, "_CALABRESELLA_COMPLETE": "complete_bash", "COMP_WORDS": "calabresella rec", "COMP_CWORD": "1"}
     done = subprocess.run(["calabresella"], capture_output=True, text=True, env=env)
     assert "record" in done.stdout.split()
 
@@ -84,8 +98,13 @@ def test_demo_runs_from_any_folder(tmp_path: Path) -> None:
     env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / "data"), "COLUMNS": "200"}
     env.pop("CALABRESELLA_DB", None)
     db = tmp_path / "demo.sqlite3"
-    done = subprocess.run(["calabresella", "--db", str(db), "demo", "--example", "four_players"], cwd=elsewhere,
-                          capture_output=True, text=True, env=env)
+    done = subprocess.run(
+        ["calabresella", "--db", str(db), "demo", "--example", "four_players"],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert done.returncode == 0, done.stderr
     assert "Recorded the example four_players as evening 1" in done.stdout
     assert (elsewhere / "calabresella-demo" / "evening-1.html").is_file()

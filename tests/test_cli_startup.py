@@ -16,8 +16,10 @@ HEAVY = ("pandas", "matplotlib", "numpy", "alembic", "rich.progress", "prompt_to
 
 def loaded_by(db: Path, *args: str) -> list[str]:
     """The heavy modules a fresh interpreter has imported after running the command."""
-    probe = (f"import json, sys; from ledger.cli.main import app; app({['--db', str(db), *args]!r}, "
-             f"standalone_mode=False); print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))")
+    probe = (
+        f"import json, sys; from ledger.cli.main import app; app({['--db', str(db), *args]!r}, "
+        f"standalone_mode=False); print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))"
+    )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     return json.loads(result.stdout.strip().splitlines()[-1])
 
@@ -30,11 +32,18 @@ def test_record_imports_no_heavy_module(tmp_path: Path) -> None:
 
 
 def test_importing_the_cli_loads_no_command_module() -> None:
-    probe = ("import json, sys; import ledger.cli.main; "
-             "print(json.dumps(sorted(m for m in sys.modules if m.startswith('ledger.'))))")
+    probe = (
+        "import json, sys; import ledger.cli.main; "
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('ledger.'))))"
+    )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert json.loads(result.stdout) == ["ledger.cli", "ledger.cli.app", "ledger.cli.main", "ledger.errors",
-                                         "ledger.i18n"]
+    assert json.loads(result.stdout) == [
+        "ledger.cli",
+        "ledger.cli.app",
+        "ledger.cli.main",
+        "ledger.errors",
+        "ledger.i18n",
+    ]
 
 
 def test_help_lists_every_registered_command() -> None:
@@ -44,51 +53,63 @@ def test_help_lists_every_registered_command() -> None:
 
 
 def test_the_collector_is_paused_while_a_command_loads_and_runs_again_once_its_ledger_is_open(tmp_path: Path) -> None:
-    probe = ("import gc, json, sys\n"
-             "from ledger import cli, service\n"
-             "seen = {}\n"
-             "opening, listing = service.Ledger.__init__, service.Ledger.evenings\n"
-             "def opened(self, *args):\n"
-             "    seen['while loading'] = gc.isenabled()\n"
-             "    opening(self, *args)\n"
-             "def evenings(self):\n"
-             "    seen['at work'] = gc.isenabled()\n"
-             "    return listing(self)\n"
-             "service.Ledger.__init__, service.Ledger.evenings = opened, evenings\n"
-             f"sys.argv = ['calabresella', '--db', {str(tmp_path / 'ledger.sqlite3')!r}, 'evening', 'list']\n"
-             "try:\n"
-             "    cli.run()\n"
-             "except SystemExit:\n"
-             "    pass\n"
-             "seen['after'] = gc.isenabled()\n"
-             "print(json.dumps(seen))\n")
+    probe = (
+        "import gc, json, sys\n"
+        "from ledger import cli, service\n"
+        "seen = {}\n"
+        "opening, listing = service.Ledger.__init__, service.Ledger.evenings\n"
+        "def opened(self, *args):\n"
+        "    seen['while loading'] = gc.isenabled()\n"
+        "    opening(self, *args)\n"
+        "def evenings(self):\n"
+        "    seen['at work'] = gc.isenabled()\n"
+        "    return listing(self)\n"
+        "service.Ledger.__init__, service.Ledger.evenings = opened, evenings\n"
+        f"sys.argv = ['calabresella', '--db', {str(tmp_path / 'ledger.sqlite3')!r}, 'evening', 'list']\n"
+        "try:\n"
+        "    cli.run()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "seen['after'] = gc.isenabled()\n"
+        "print(json.dumps(seen))\n"
+    )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert json.loads(result.stdout.strip().splitlines()[-1]) == {"while loading": False, "at work": True,
-                                                                 "after": True}
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == {
+        "while loading": False,
+        "at work": True,
+        "after": True,
+    }
 
 
 def test_play_pauses_the_collector_while_it_answers_a_line_and_resumes_it_while_it_waits(tmp_path: Path) -> None:
     db = tmp_path / "ledger.sqlite3"
     started = CliRunner().invoke(app, ["--db", str(db), "evening", "start", "--players", "Anna,Bruno,Carla"])
     assert started.exit_code == 0, started.output
-    probe = ("import gc, json, sys\n"
-             "from ledger import cli, service\n"
-             "from ledger.cli import play\n"
-             "seen = {'reading': set(), 'recording': set()}\n"
-             "recording, reading = service.Ledger.record, play.LineReader.read\n"
-             "def record(self, *args, **kwargs):\n"
-             "    seen['recording'].add(gc.isenabled())\n"
-             "    return recording(self, *args, **kwargs)\n"
-             "def read(self, *args, **kwargs):\n"
-             "    seen['reading'].add(gc.isenabled())\n"
-             "    return reading(self, *args, **kwargs)\n"
-             "service.Ledger.record, play.LineReader.read = record, read\n"
-             f"sys.argv = ['calabresella', '--db', {str(db)!r}, 'play']\n"
-             "try:\n"
-             "    cli.run()\n"
-             "except SystemExit:\n"
-             "    pass\n"
-             "print(json.dumps({key: sorted(value) for key, value in seen.items()}))\n")
-    result = subprocess.run([sys.executable, "-c", probe], input="bruno solo 22\npass\nanna solo 5\nquit\n",
-                            capture_output=True, text=True, check=True)
+    probe = (
+        "import gc, json, sys\n"
+        "from ledger import cli, service\n"
+        "from ledger.cli import play\n"
+        "seen = {'reading': set(), 'recording': set()}\n"
+        "recording, reading = service.Ledger.record, play.LineReader.read\n"
+        "def record(self, *args, **kwargs):\n"
+        "    seen['recording'].add(gc.isenabled())\n"
+        "    return recording(self, *args, **kwargs)\n"
+        "def read(self, *args, **kwargs):\n"
+        "    seen['reading'].add(gc.isenabled())\n"
+        "    return reading(self, *args, **kwargs)\n"
+        "service.Ledger.record, play.LineReader.read = record, read\n"
+        f"sys.argv = ['calabresella', '--db', {str(db)!r}, 'play']\n"
+        "try:\n"
+        "    cli.run()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(json.dumps({key: sorted(value) for key, value in seen.items()}))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        input="bruno solo 22\npass\nanna solo 5\nquit\n",
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert json.loads(result.stdout.strip().splitlines()[-1]) == {"reading": [True], "recording": [False]}

@@ -17,8 +17,9 @@ from ledger.cli.main import app
 runner = CliRunner()
 
 
-def test_the_export_runs_with_the_collector_paused(sqlite_url: str, tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_export_runs_with_the_collector_paused(
+    sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with Ledger(sqlite_url) as ledger:
         ledger.import_file(EXAMPLES / "three_friends.json")
     seen = []

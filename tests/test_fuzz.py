@@ -22,25 +22,113 @@ from ledger.rules.quick import parse_quick_line
 from ledger.rules.scoring import score
 
 SEATS = {
-    "pagat": ("Anna", "Bruno", "Carla"), "cavendish": ("Anna", "Bruno", "Carla", "Dario"),
-    "tretre": ("Anna", "Bruno", "Carla"), "quartiglio": ("Anna", "Bruno", "Carla", "Dario"),
+    "pagat": ("Anna", "Bruno", "Carla"),
+    "cavendish": ("Anna", "Bruno", "Carla", "Dario"),
+    "tretre": ("Anna", "Bruno", "Carla"),
+    "quartiglio": ("Anna", "Bruno", "Carla", "Dario"),
     "quintiglio": ("Anna", "Bruno", "Carla", "Dario", "Elena"),
 }
 WORDS = [
-    "anna", "br", "Carla", "dario", "elena", "mraco", "pass", "p", "-", "chiamo", "ch", "call", "play", "solo", "so",
-    "soli", "solissimo", "mediatore", "me", "dividete", "di", "scegliete", "sce", "choose", "3D", "RS", "AC", "KH",
-    "7B", "3D@anna", "3c@monte", "@bruno", "@declarer", "3S@", "@", "22", "7+1/3", "5+2/3", "2/3", "11+2/3", "35",
-    "36", "22t", "0", "12", "2a10f+u", "4a20f+u", "5a", "21f", "u", "t=22", "t=-1", "t=", "=5", "tricks=12",
-    "tricks=0", "tricks=99", "last=opp", "last=decl", "last=x", "holder=anna", "called=3D", "dealer=carla",
-    "auction=pass,solo,pass", "auction=anna:solo", "auction=,", "c=2a+10f+last", "count=9f", "points=7", "foo=1",
-    "é", "Ñiccolò", "∞", "٣", "²", "1e9", "0x10", "NaN", "--", ";", "'", '"', "\x00", "\t",
+    "anna",
+    "br",
+    "Carla",
+    "dario",
+    "elena",
+    "mraco",
+    "pass",
+    "p",
+    "-",
+    "chiamo",
+    "ch",
+    "call",
+    "play",
+    "solo",
+    "so",
+    "soli",
+    "solissimo",
+    "mediatore",
+    "me",
+    "dividete",
+    "di",
+    "scegliete",
+    "sce",
+    "choose",
+    "3D",
+    "RS",
+    "AC",
+    "KH",
+    "7B",
+    "3D@anna",
+    "3c@monte",
+    "@bruno",
+    "@declarer",
+    "3S@",
+    "@",
+    "22",
+    "7+1/3",
+    "5+2/3",
+    "2/3",
+    "11+2/3",
+    "35",
+    "36",
+    "22t",
+    "0",
+    "12",
+    "2a10f+u",
+    "4a20f+u",
+    "5a",
+    "21f",
+    "u",
+    "t=22",
+    "t=-1",
+    "t=",
+    "=5",
+    "tricks=12",
+    "tricks=0",
+    "tricks=99",
+    "last=opp",
+    "last=decl",
+    "last=x",
+    "holder=anna",
+    "called=3D",
+    "dealer=carla",
+    "auction=pass,solo,pass",
+    "auction=anna:solo",
+    "auction=,",
+    "c=2a+10f+last",
+    "count=9f",
+    "points=7",
+    "foo=1",
+    "é",
+    "Ñiccolò",
+    "∞",
+    "٣",
+    "²",
+    "1e9",
+    "0x10",
+    "NaN",
+    "--",
+    ";",
+    "'",
+    '"',
+    "\x00",
+    "\t",
 ]
 
 
 def _number(rng: random.Random) -> str:
     """A number as a script might write one: small, signed, fractional, or with thousands of digits."""
-    return rng.choice([str(rng.randint(0, 40)), str(rng.randint(-5, 5)), "9" * rng.choice([10, 20, 4301, 5000]),
-                       str(2 ** rng.choice([31, 63, 64])), f"{rng.random():.3f}", "1e999999", "1" * 100000])
+    return rng.choice(
+        [
+            str(rng.randint(0, 40)),
+            str(rng.randint(-5, 5)),
+            "9" * rng.choice([10, 20, 4301, 5000]),
+            str(2 ** rng.choice([31, 63, 64])),
+            f"{rng.random():.3f}",
+            "1e999999",
+            "1" * 100000,
+        ]
+    )
 
 
 def _line(rng: random.Random) -> str:
@@ -60,11 +148,22 @@ def _line(rng: random.Random) -> str:
 def _deal_line(rng: random.Random, players: tuple[str, ...]) -> str:
     """A line as a scorekeeper writes one, right or nearly right."""
     declarer = rng.choice(players).lower()[: rng.randint(1, 5)]
-    contract = rng.choice(["chiamo 3D@" + rng.choice(players).lower(), "chiamo 3c@monte", "solo", "solissimo",
-                           "soli di", "sce", "mediatore", "play"])
+    contract = rng.choice(
+        [
+            "chiamo 3D@" + rng.choice(players).lower(),
+            "chiamo 3c@monte",
+            "solo",
+            "solissimo",
+            "soli di",
+            "sce",
+            "mediatore",
+            "play",
+        ]
+    )
     count = f"{rng.randint(0, 5)}a{rng.randint(0, 22)}f{rng.choice(['', '+u'])}"
-    points = rng.choice([str(rng.randint(0, 35)), f"{rng.randint(0, 11)}+{rng.randint(1, 2)}/3",
-                         f"{rng.randint(0, 40)}t", count])
+    points = rng.choice(
+        [str(rng.randint(0, 35)), f"{rng.randint(0, 11)}+{rng.randint(1, 2)}/3", f"{rng.randint(0, 40)}t", count]
+    )
     extra = rng.choice(["", f"tricks={rng.randint(0, 13)}", "last=" + rng.choice(["decl", "opp"])])
     return " ".join((declarer, contract, points, extra))
 
@@ -102,34 +201,65 @@ def _options(rng: random.Random) -> list[str]:
     """A command with random options and values, as a script might run it."""
     deal = []
     for _ in range(rng.randint(0, 4)):
-        option = rng.choice(["-d", "-c", "-a", "--called", "--holder", "-t", "-p", "--count", "--tricks", "-l",
-                             "--auction", "--passed-before", "--dealer", "--key"])
+        option = rng.choice(
+            [
+                "-d",
+                "-c",
+                "-a",
+                "--called",
+                "--holder",
+                "-t",
+                "-p",
+                "--count",
+                "--tricks",
+                "-l",
+                "--auction",
+                "--passed-before",
+                "--dealer",
+                "--key",
+            ]
+        )
         value = rng.choice([rng.choice(WORDS), _number(rng)])
         deal += [option, value]
     number = _number(rng)
-    return rng.choice([
-        ["record", *deal], ["record", _line(rng), *deal], ["amend", number, *deal, "-r", "fuzz"],
-        ["void", number, "-r", rng.choice(["fuzz", " "])], ["deals", "-e", number], ["deal", "show", number],
-        ["paid", rng.choice(["Anna", "Zoe"]), "Bruno", _number(rng)], ["paid", "--void", number, "-r", "fuzz"],
-        ["settle", "--round-to", _number(rng)], ["undo", "--revision", number],
-        ["evening", "start", "--players", rng.choice(["A,B,C", "A,A", "A,B", ""]), "--stake", _number(rng)],
-    ])
+    return rng.choice(
+        [
+            ["record", *deal],
+            ["record", _line(rng), *deal],
+            ["amend", number, *deal, "-r", "fuzz"],
+            ["void", number, "-r", rng.choice(["fuzz", " "])],
+            ["deals", "-e", number],
+            ["deal", "show", number],
+            ["paid", rng.choice(["Anna", "Zoe"]), "Bruno", _number(rng)],
+            ["paid", "--void", number, "-r", "fuzz"],
+            ["settle", "--round-to", _number(rng)],
+            ["undo", "--revision", number],
+            ["evening", "start", "--players", rng.choice(["A,B,C", "A,A", "A,B", ""]), "--stake", _number(rng)],
+        ]
+    )
 
 
 def _is_clean(result: Result) -> bool:
     """Exit 0, or 2 with one `Error:` line; never an exception."""
     if result.exit_code == 0:
         return result.exception is None
-    return (result.exit_code == 2 and isinstance(result.exception, SystemExit)
-            and result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1)
+    return (
+        result.exit_code == 2
+        and isinstance(result.exception, SystemExit)
+        and result.stderr.startswith("Error: ")
+        and result.stderr.count("\n") == 1
+    )
 
 
 @pytest.fixture
 def ledger(tmp_path: Path) -> Path:
     """A SQLite ledger with an open evening of three and two deals."""
     db = tmp_path / "fuzz.sqlite3"
-    for args in (["evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.10"], ["record", "bruno solo 22"],
-                 ["record", "pass"]):
+    for args in (
+        ["evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.10"],
+        ["record", "bruno solo 22"],
+        ["record", "pass"],
+    ):
         assert CliRunner().invoke(app, ["--db", str(db), *args]).exit_code == 0
     return db
 
@@ -151,11 +281,26 @@ def test_commands_with_random_options_exit_0_or_2_and_an_error_writes_nothing(le
 
 def test_play_takes_random_lines_without_a_traceback(ledger: Path) -> None:
     rng = random.Random(47)
-    lines = [rng.choice([_line(rng), f"amend {_number(rng)} {_line(rng)} reason=fuzz",
-                         f"void {_number(rng)} fuzz", "undo", "deals", "help " + rng.choice(WORDS), "standings"])
-             for _ in range(300)]
-    result = CliRunner().invoke(app, ["--db", str(ledger), "play"], input="\n".join(lines) + "\nquit\n",
-                                env={"CALABRESELLA_DB": None, "COLUMNS": "120"})
+    lines = [
+        rng.choice(
+            [
+                _line(rng),
+                f"amend {_number(rng)} {_line(rng)} reason=fuzz",
+                f"void {_number(rng)} fuzz",
+                "undo",
+                "deals",
+                "help " + rng.choice(WORDS),
+                "standings",
+            ]
+        )
+        for _ in range(300)
+    ]
+    result = CliRunner().invoke(
+        app,
+        ["--db", str(ledger), "play"],
+        input="\n".join(lines) + "\nquit\n",
+        env={"CALABRESELLA_DB": None, "COLUMNS": "120"},
+    )
     assert result.exit_code == 0 and result.exception is None, (result.stderr[-500:], result.exception)
     assert all(line.startswith("Error: ") for line in result.stderr.splitlines())
     assert "Evening 1 stays open." in result.stdout

@@ -91,20 +91,26 @@ def test_the_catalogs_are_package_data() -> None:
 # Every user-facing string is marked
 
 MARKERS = {"_", "ngettext"}
-SHOWN = {"console.print", "typer.echo", "_error", "Text", "self.ask", "print_money", "RichTable", "Table",
-         "_figure"}
+SHOWN = {"console.print", "typer.echo", "_error", "Text", "self.ask", "print_money", "RichTable", "Table", "_figure"}
 MARKUP = re.compile(r"\[/?[a-z ]+\]")
 
 
 def _sources() -> list[Path]:
-    return [p for folder in ("ledger", "reports") for p in sorted((ROOT / folder).rglob("*.py"))
-            if "migrations" not in p.parts]
+    return [
+        p
+        for folder in ("ledger", "reports")
+        for p in sorted((ROOT / folder).rglob("*.py"))
+        if "migrations" not in p.parts
+    ]
 
 
 def _words(node: ast.expr) -> bool:
     """A literal (or f-string) with words a person reads, markup aside."""
-    parts = [node.value] if isinstance(node, ast.Constant) and isinstance(node.value, str) else (
-        [v.value for v in node.values if isinstance(v, ast.Constant)] if isinstance(node, ast.JoinedStr) else [])
+    parts = (
+        [node.value]
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        else ([v.value for v in node.values if isinstance(v, ast.Constant)] if isinstance(node, ast.JoinedStr) else [])
+    )
     return any(re.search(r"[A-Za-z]{2}", MARKUP.sub("", part)) for part in parts)
 
 
@@ -155,24 +161,31 @@ def test_the_check_can_fail() -> None:
 # The language choice and the formats
 
 
-@pytest.mark.parametrize(("option", "env", "expected"), [
-    (None, {}, "en"),
-    (None, {"LANG": "it_IT.UTF-8"}, "it"),
-    (None, {"LC_ALL": "C", "LANG": "it_IT.UTF-8"}, "en"),
-    (None, {"LC_MESSAGES": "it_CH", "LANG": "en_GB"}, "it"),
-    (None, {"CALABRESELLA_LANG": "it", "LANG": "en_US"}, "it"),
-    ("en", {"CALABRESELLA_LANG": "it"}, "en"),
-    ("it", {}, "it"),
-    (None, {"LANG": "fr_FR.UTF-8"}, "en"),
-])
-def test_the_language_is_the_option_then_the_variable_then_the_locale(option: str | None, env: dict[str, str],
-                                                                       expected: str) -> None:
+@pytest.mark.parametrize(
+    ("option", "env", "expected"),
+    [
+        (None, {}, "en"),
+        (None, {"LANG": "it_IT.UTF-8"}, "it"),
+        (None, {"LC_ALL": "C", "LANG": "it_IT.UTF-8"}, "en"),
+        (None, {"LC_MESSAGES": "it_CH", "LANG": "en_GB"}, "it"),
+        (None, {"CALABRESELLA_LANG": "it", "LANG": "en_US"}, "it"),
+        ("en", {"CALABRESELLA_LANG": "it"}, "en"),
+        ("it", {}, "it"),
+        (None, {"LANG": "fr_FR.UTF-8"}, "en"),
+    ],
+)
+def test_the_language_is_the_option_then_the_variable_then_the_locale(
+    option: str | None, env: dict[str, str], expected: str
+) -> None:
     assert choose_language(option, env) == expected
 
 
 def test_money_and_numbers_in_italian_and_english() -> None:
     assert (format_cents(750, "EUR"), format_cents(-10, "EUR"), format_cents(150, signed=True)) == (
-        "7.50 EUR", "-0.10 EUR", "+1.50")
+        "7.50 EUR",
+        "-0.10 EUR",
+        "+1.50",
+    )
     use_language("it")
     assert format_cents(750, "EUR") == "7,50\xa0€"
     assert format_cents(123450) == "1.234,50"
@@ -184,7 +197,11 @@ def test_the_quick_syntax_reads_italian_keys_and_sides() -> None:
     profile = make_profile("pagat", [])
     deal = parse_quick_line("carla chiamo carta=3D socio=anna terzi=17 ultima=avversari", PLAYERS, profile)
     assert (deal.deal.called, deal.deal.holder, deal.deal.thirds, deal.deal.last_trick) == (
-        "3D", "Anna", 17, "opponents")
+        "3D",
+        "Anna",
+        17,
+        "opponents",
+    )
     deal = parse_quick_line("anna solissimo scegliete punti=11+2/3 prese=12 mazziere=bruno", PLAYERS, profile)
     assert (deal.deal.points, deal.deal.tricks, deal.dealer) == ("11+2/3", 12, "Bruno")
     deal = parse_quick_line("bruno chiamo 3D@chiamante 4 ultima=chiamante", PLAYERS, profile)
@@ -201,8 +218,9 @@ def _it(db: Path, *args: str) -> Result:
 
 
 def test_score_explains_the_deal_in_italian() -> None:
-    result = runner.invoke(app, ["score", "--players", "Anna,Bruno,Carla", "-d", "Bruno", "-c", "solo", "-t", "33"],
-                           env=ITALIAN)
+    result = runner.invoke(
+        app, ["score", "--players", "Anna,Bruno,Carla", "-d", "Bruno", "-c", "solo", "-t", "33"], env=ITALIAN
+    )
     assert result.exit_code == 0, result.output
     assert "Bruno solo: 33 terzi (11), vinta, stramazzo" in result.stdout
     assert "solo 2 x stramazzo 3 = 6 da ciascun avversario" in result.stdout
@@ -226,8 +244,9 @@ def test_record_standings_and_settle_in_italian(tmp_path: Path) -> None:
 
 
 def test_an_error_is_one_italian_line_with_exit_code_2() -> None:
-    result = runner.invoke(app, ["score", "--players", "Anna,Bruno,Carla", "-d", "Bruno", "-c", "solo", "-t", "40"],
-                           env=ITALIAN)
+    result = runner.invoke(
+        app, ["score", "--players", "Anna,Bruno,Carla", "-d", "Bruno", "-c", "solo", "-t", "40"], env=ITALIAN
+    )
     assert result.exit_code == 2
     assert result.stderr == "Errore: --thirds 40: una smazzata ha solo 35 terzi\n"
 
@@ -238,8 +257,14 @@ SCORE = ["score", "--players", "Anna,Bruno,Carla", "-d", "Bruno", "-c", "solo", 
 
 def _run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     base = {k: v for k, v in os.environ.items() if k not in ("CALABRESELLA_LANG", "LC_ALL", "LC_MESSAGES", "LANG")}
-    return subprocess.run([CALABRESELLA, *args], capture_output=True, text=True, timeout=60, check=False,
-                          env={**base, "COLUMNS": "120", **env})
+    return subprocess.run(
+        [CALABRESELLA, *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**base, "COLUMNS": "120", **env},
+    )
 
 
 def test_the_locale_makes_it_italian_and_lang_en_overrides_it() -> None:

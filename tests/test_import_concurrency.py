@@ -36,8 +36,11 @@ def test_record_during_an_import_is_not_kept_waiting(tmp_path: Path) -> None:
         while deals_in(db) == 0 and importing.poll() is None:
             time.sleep(0.05)
         start = time.perf_counter()
-        record = subprocess.run([*cli, "record", "--evening", "1", "--declarer", "Bruno", "--contract", "solo",
-                                 "--thirds", "22"], capture_output=True, text=True)
+        record = subprocess.run(
+            [*cli, "record", "--evening", "1", "--declarer", "Bruno", "--contract", "solo", "--thirds", "22"],
+            capture_output=True,
+            text=True,
+        )
         waited = time.perf_counter() - start
         still_importing = importing.poll() is None
     finally:

@@ -40,14 +40,17 @@ def evenings_in_a_row(count: int) -> dict[str, Any]:
     """The example evening `count` times, each starting a day later (so each is a new evening)."""
     data = example()
     first = data["evenings"][0]
-    data["evenings"] = [{**copy.deepcopy(first), "number": n + 1, "started_at": f"2026-01-{n + 1:02d}T20:00:00+00:00"}
-                        for n in range(count)]
+    data["evenings"] = [
+        {**copy.deepcopy(first), "number": n + 1, "started_at": f"2026-01-{n + 1:02d}T20:00:00+00:00"}
+        for n in range(count)
+    ]
     return data
 
 
 @pytest.mark.parametrize(("read", "queued"), [(1 << 20, 10_000), (7, 5), (1000, 50)])
-def test_a_streamed_import_gives_the_same_ledger_as_the_file(read: int, queued: int, db_url: str, tmp_path: Path,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_streamed_import_gives_the_same_ledger_as_the_file(
+    read: int, queued: int, db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Also when the file is read a few bytes at a time, so that values (and UTF-8 characters) are cut, and when
     rows are inserted a few at a time, in the middle of an evening."""
     monkeypatch.setattr(ledger.store.transfer, "READ_CHARS", read)
@@ -62,8 +65,9 @@ def test_a_streamed_import_gives_the_same_ledger_as_the_file(read: int, queued: 
         assert json.loads(opened.export()) == data
 
 
-def test_an_interrupted_import_says_what_went_in_and_resumes(sqlite_url: str, tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_interrupted_import_says_what_went_in_and_resumes(
+    sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(ledger.service, "IMPORT_BATCH_SECONDS", 0.0)  # every evening commits by itself
     data = evenings_in_a_row(4)
     good = copy.deepcopy(data)
@@ -88,8 +92,10 @@ def test_a_key_used_by_an_earlier_evening_of_the_same_file_is_refused(db_url: st
     data["evenings"][2]["deals"][7]["key"] = "tablet-1"
     with Ledger(db_url) as opened, pytest.raises(LedgerError) as refused:
         opened.import_file(write(tmp_path / "keys.json", data))
-    assert str(refused.value) == ("deal 8 of the export has key 'tablet-1', already used by deal 5 of evening 1; "
-                                  "nothing of that evening was written")
+    assert str(refused.value) == (
+        "deal 8 of the export has key 'tablet-1', already used by deal 5 of evening 1; "
+        "nothing of that evening was written"
+    )
     assert deal_count(db_url) == 0
 
 
@@ -129,28 +135,53 @@ def _set(change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
 HOSTILE: dict[str, tuple[Callable[[], Any], str]] = {
     "duplicate deal number": (lambda: _set(lambda d: _deal(d, 1).update(number=1)), "a deal numbered 1 "),
     "null deal number": (lambda: _set(lambda d: _deal(d).update(number=None)), "a deal numbered None"),
-    "repeated revision": (lambda: _set(lambda d: _deal(d, 15)["revisions"][1].update(revision=1)),
-                          "deal 16 has revisions [1, 1]"),
+    "repeated revision": (
+        lambda: _set(lambda d: _deal(d, 15)["revisions"][1].update(revision=1)),
+        "deal 16 has revisions [1, 1]",
+    ),
     "no start time": (lambda: _set(lambda d: d["evenings"][0].update(started_at=None)), "has no start time"),
     "missing start time": (lambda: _set(lambda d: d["evenings"][0].pop("started_at")), "has no start time"),
     "huge stake": (lambda: _set(lambda d: d["evenings"][0].update(stake_cents=10**18)), "stake_cents 1000000000"),
     "negative stake": (lambda: _set(lambda d: d["evenings"][0].update(stake_cents=-10)), "stake_cents -10"),
     "fractional stake": (lambda: _set(lambda d: d["evenings"][0].update(stake_cents=0.5)), "stake_cents 0.5"),
-    "repeated key": (lambda: _set(lambda d: [_deal(d, i).update(key="tablet-1") for i in (0, 1)]),
-                     "two deals of one evening have the key 'tablet-1'"),
+    "repeated key": (
+        lambda: _set(lambda d: [_deal(d, i).update(key="tablet-1") for i in (0, 1)]),
+        "two deals of one evening have the key 'tablet-1'",
+    ),
     "missing field": (lambda: _set(lambda d: _deal(d).pop("revisions")), "evening 1: a missing or bad field"),
     "payouts not a map": (lambda: _set(lambda d: _deal(d)["revisions"][0].update(payouts=[1])), "bad field"),
     "a note not text": (lambda: _set(lambda d: d["evenings"][0].update(note=["x"])), "note ['x'] is not text"),
-    "a void reason not text": (lambda: _set(lambda d: _deal(d, 2).update(void_reason={"a": 1})),
-                               "void_reason {'a': 1} is not text"),
-    "a note that resets the terminal": (lambda: _set(lambda d: d["evenings"][0].update(note="x\x1bc")),
-                                        "note 'x\\x1bc' holds a control character"),
-    "a reason holding NUL": (lambda: _set(lambda d: _deal(d, 2)["revisions"][0].update(reason="a\x00")),
-                             "reason 'a\\x00' holds a control character"),
+    "a void reason not text": (
+        lambda: _set(lambda d: _deal(d, 2).update(void_reason={"a": 1})),
+        "void_reason {'a': 1} is not text",
+    ),
+    "a note that resets the terminal": (
+        lambda: _set(lambda d: d["evenings"][0].update(note="x\x1bc")),
+        "note 'x\\x1bc' holds a control character",
+    ),
+    "a reason holding NUL": (
+        lambda: _set(lambda d: _deal(d, 2)["revisions"][0].update(reason="a\x00")),
+        "reason 'a\\x00' holds a control character",
+    ),
     "a reason not text": (lambda: _set(lambda d: _deal(d, 2)["revisions"][0].update(reason=3)), "reason 3 is not text"),
-    "a payment note not text": (lambda: _set(lambda d: d.update(payments=[{
-        "payer": "Anna", "payee": "Bruno", "cents": 120, "currency": "EUR", "evening": 1, "note": {"x": 1},
-        "paid_at": "2026-01-01T23:00:00+00:00"}])), "a payment: a missing or bad field (TypeError: note {'x': 1}"),
+    "a payment note not text": (
+        lambda: _set(
+            lambda d: d.update(
+                payments=[
+                    {
+                        "payer": "Anna",
+                        "payee": "Bruno",
+                        "cents": 120,
+                        "currency": "EUR",
+                        "evening": 1,
+                        "note": {"x": 1},
+                        "paid_at": "2026-01-01T23:00:00+00:00",
+                    }
+                ]
+            )
+        ),
+        "a payment: a missing or bad field (TypeError: note {'x': 1}",
+    ),
 }
 
 
@@ -165,32 +196,55 @@ def test_a_hostile_file_is_one_line_exit_2_and_nothing_written(case: str, sqlite
     assert deal_count(sqlite_url) == 0
 
 
-@pytest.mark.parametrize(("text_", "message"), [
-    ('{"format": "calabresella-ledger", "version": 2, "evenings": [' + "[" * 100_000 + "]" * 100_000 + "]}",
-     "nested deeper than"),
-    ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"stake_cents": 1' + "0" * 5000 + "}]}",
-     "not a JSON export (Exceeds the limit"),
-    ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"stake_cents": NaN}]}',
-     "not a JSON export (NaN is not JSON at character "),
-    ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"number": 1,', "not a JSON export"),
-    ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"number": 1 "deals": []}]}',
-     "not a JSON export (Expecting ',' delimiter at character 74)"),
-    ('{"format": "calabresella-ledger" "version": 2}', "not a JSON export (Expecting ',' delimiter at character 33)"),
-    ('{"format" "calabresella-ledger"}', "not a JSON export (Expecting ':' delimiter at character 10)"),
-    ('{"format": "calabresella-ledger", 2: 2}', "not a JSON export (Expecting property name"),
-    ('{"evenings": [{}], "format": "calabresella-ledger", "version": 2}', "before its evenings"),
-    ("[1, 2]", "not a calabresella-ledger export"),
-    ("Anna +4, Bruno -2", "not a JSON export (Expecting value at character 0)"),
-    ('{"format": "calabresella-ledger", "version": 2, "evenings": [], "payments": [],}',
-     "not a JSON export (Expecting property name enclosed in double quotes at character 79)"),
-    ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"number": 1, "note": "abc',
-     "not a JSON export (Unterminated string starting at character 83)"),
-    ("{}", "not a calabresella-ledger export (the JSON has no"),
-    ('{"format": "calabresella-ledger", "version": 2, "evenings": 5}', 'not a valid export: "evenings" is not a list'),
-    ('{"format": "calabresella-ledger", "version": 2, "evenings": [], "payments": {"payer": "Anna"}}',
-     'not a valid export: "payments" is not a list'),
-    ("", "not a JSON export (Expecting value at character 0)"),
-])
+@pytest.mark.parametrize(
+    ("text_", "message"),
+    [
+        (
+            '{"format": "calabresella-ledger", "version": 2, "evenings": [' + "[" * 100_000 + "]" * 100_000 + "]}",
+            "nested deeper than",
+        ),
+        (
+            '{"format": "calabresella-ledger", "version": 2, "evenings": [{"stake_cents": 1' + "0" * 5000 + "}]}",
+            "not a JSON export (Exceeds the limit",
+        ),
+        (
+            '{"format": "calabresella-ledger", "version": 2, "evenings": [{"stake_cents": NaN}]}',
+            "not a JSON export (NaN is not JSON at character ",
+        ),
+        ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"number": 1,', "not a JSON export"),
+        (
+            '{"format": "calabresella-ledger", "version": 2, "evenings": [{"number": 1 "deals": []}]}',
+            "not a JSON export (Expecting ',' delimiter at character 74)",
+        ),
+        (
+            '{"format": "calabresella-ledger" "version": 2}',
+            "not a JSON export (Expecting ',' delimiter at character 33)",
+        ),
+        ('{"format" "calabresella-ledger"}', "not a JSON export (Expecting ':' delimiter at character 10)"),
+        ('{"format": "calabresella-ledger", 2: 2}', "not a JSON export (Expecting property name"),
+        ('{"evenings": [{}], "format": "calabresella-ledger", "version": 2}', "before its evenings"),
+        ("[1, 2]", "not a calabresella-ledger export"),
+        ("Anna +4, Bruno -2", "not a JSON export (Expecting value at character 0)"),
+        (
+            '{"format": "calabresella-ledger", "version": 2, "evenings": [], "payments": [],}',
+            "not a JSON export (Expecting property name enclosed in double quotes at character 79)",
+        ),
+        (
+            '{"format": "calabresella-ledger", "version": 2, "evenings": [{"number": 1, "note": "abc',
+            "not a JSON export (Unterminated string starting at character 83)",
+        ),
+        ("{}", "not a calabresella-ledger export (the JSON has no"),
+        (
+            '{"format": "calabresella-ledger", "version": 2, "evenings": 5}',
+            'not a valid export: "evenings" is not a list',
+        ),
+        (
+            '{"format": "calabresella-ledger", "version": 2, "evenings": [], "payments": {"payer": "Anna"}}',
+            'not a valid export: "payments" is not a list',
+        ),
+        ("", "not a JSON export (Expecting value at character 0)"),
+    ],
+)
 def test_a_malformed_file_is_one_line_exit_2(text_: str, message: str, sqlite_url: str, tmp_path: Path) -> None:
     source = tmp_path / "bad.json"
     source.write_text(text_, encoding="utf-8")
@@ -205,8 +259,9 @@ def test_fields_the_ledger_does_not_know_are_left_aside_wherever_they_stand(sqli
     data = example()
     source = tmp_path / "annotated.json"
     body = json.dumps(data)
-    source.write_text('{"comment": "from the club", ' + body[1:-1] + ', "signed_by": {"name": "Anna"}}',
-                      encoding="utf-8")
+    source.write_text(
+        '{"comment": "from the club", ' + body[1:-1] + ', "signed_by": {"name": "Anna"}}', encoding="utf-8"
+    )
     result = runner.invoke(app, ["--db", sqlite_url, "import", str(source)])
     assert result.exit_code == 0, result.output
     assert deal_count(sqlite_url) == sum(len(evening["deals"]) for evening in data["evenings"])

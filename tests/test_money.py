@@ -45,14 +45,14 @@ def ledger(tmp_path: Path) -> str:
     """Three evenings: 0.10 EUR, 0.50 EUR, 1.00 CHF a game point."""
     db = str(tmp_path / "money.sqlite3")
     run(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.10")
-    run(db, "record", "-d", "Bruno", "-c", "solo", "-t", "22")                      # Bruno +4, others -2
+    run(db, "record", "-d", "Bruno", "-c", "solo", "-t", "22")  # Bruno +4, others -2
     run(db, "record", "-d", "Carla", "-c", "chiamo", "-t", "17", "-l", "opponents")  # Carla -2, others +1
     run(db, "evening", "close")
     run(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.50")
     run(db, "record", "-d", "Anna", "-c", "solissimo", "-a", "dividete", "-t", "24")  # Anna +16, others -8
     run(db, "evening", "close")
     run(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "1", "--currency", "CHF")
-    run(db, "record", "-d", "Bruno", "-c", "solo", "-t", "22")                      # Bruno +4, others -2
+    run(db, "record", "-d", "Bruno", "-c", "solo", "-t", "22")  # Bruno +4, others -2
     return db
 
 
@@ -83,7 +83,10 @@ def test_cash_rounding_and_the_unsimplified_pairs(ledger: str) -> None:
     assert sum(rounded["rounding"].values()) == 0
     pairs = as_json(ledger, "settle", "--evening", "1", "--pairs")["pairs"]
     assert [(p["payer"], p["payee"], p["cents"]) for p in pairs] == [
-        ("Anna", "Bruno", 20), ("Carla", "Anna", 10), ("Carla", "Bruno", 30)]
+        ("Anna", "Bruno", 20),
+        ("Carla", "Anna", 10),
+        ("Carla", "Bruno", 30),
+    ]
     assert "--round-to" in error(ledger, "settle", "--evening", "1", "--round-to", "0.001")
 
 
@@ -91,8 +94,9 @@ def test_paid_and_the_tab_across_evenings(ledger: str) -> None:
     before = {t["currency"]: t for t in as_json(ledger, "tab")}
     assert before["EUR"]["balances"] == {"Anna": 790, "Bruno": -350, "Carla": -440}
     assert before["CHF"]["balances"] == {"Anna": -200, "Bruno": 400, "Carla": -200}
-    assert "Recorded payment 1: Carla paid Anna 4.40 EUR." in run(ledger, "paid", "carla", "anna", "4.40", "--currency",
-                                                                  "eur")
+    assert "Recorded payment 1: Carla paid Anna 4.40 EUR." in run(
+        ledger, "paid", "carla", "anna", "4.40", "--currency", "eur"
+    )
     after = {t["currency"]: t for t in as_json(ledger, "tab")}
     assert after["EUR"]["balances"] == {"Anna": 350, "Bruno": -350}
     assert [(p["payer"], p["payee"], p["cents"]) for p in after["EUR"]["suggested"]] == [("Bruno", "Anna", 350)]
@@ -117,7 +121,9 @@ def test_closing_an_evening_prints_its_settlement_and_standings_show_it(ledger: 
     assert closed["evening"] == 3
     assert payments(closed["settlement"]) == [("Anna", "Bruno", 200), ("Carla", "Bruno", 200)]
     assert payments(as_json(ledger, "standings", "--evening", "1")["settlement"]) == [
-        ("Anna", "Bruno", 10), ("Carla", "Bruno", 40)]
+        ("Anna", "Bruno", 10),
+        ("Carla", "Bruno", 40),
+    ]
     assert "2 payments settle it" in run(ledger, "standings", "--evening", "2")
 
 
@@ -161,8 +167,11 @@ def test_a_voided_payment_stays_listed_and_no_longer_counts(db_url: str) -> None
         assert voided.voided and voided.void_reason == "typed twice"
         assert [(p.id, p.voided) for p in book.payments()] == [(1, False), (2, True)]
         assert book.tab()[0].balances == {"Marco": 20, "Nadia": -20}
-        for number, reason, message in [(2, "again", "payment 2 is voided already"), (9, "x", "payments are 1 to 2"),
-                                        (1, " ", "give a --reason")]:
+        for number, reason, message in [
+            (2, "again", "payment 2 is voided already"),
+            (9, "x", "payments are 1 to 2"),
+            (1, " ", "give a --reason"),
+        ]:
             with pytest.raises(LedgerError, match=message):
                 book.void_payment(number, reason=reason)
 
@@ -182,7 +191,9 @@ def test_payment_keys_and_voids_survive_an_export_and_import(db_url: str, tmp_pa
     with Ledger(str(tmp_path / "copy.sqlite3")) as copy:
         copy.import_file(exported)
         assert [(p.payer, p.key, p.voided, p.void_reason) for p in copy.payments()] == [
-            ("Lucia", "cash-1", False, None), ("Nadia", None, True, "typed in error")]
+            ("Lucia", "cash-1", False, None),
+            ("Nadia", None, True, "typed in error"),
+        ]
         assert copy.tab()[0].balances == {"Marco": 20, "Nadia": -20}
         assert copy.paid("Lucia", "Marco", "0.20", key="cash-1").duplicate
 
@@ -206,7 +217,8 @@ def test_paid_lists_and_voids_payments_on_the_command_line(tmp_path: Path) -> No
     assert "recorded already with this key; nothing written" in run(db, "paid", "Lucia", "Marco", "0.20", "--key", "k")
     assert "--key 'k' holds payment 1" in error(db, "paid", "Lucia", "Marco", "0.30", "--key", "k")
     assert "Payment 1 voided (wrong): Lucia paid Marco 0.20 EUR no longer counts." in run(
-        db, "paid", "--void", "1", "--reason", "wrong")
+        db, "paid", "--void", "1", "--reason", "wrong"
+    )
     listed = run(db, "paid", "--list")
     assert "VOID: wrong" in listed and "Lucia" in listed
     assert [p["voided"] for p in as_json(db, "paid", "--list")] == [True]
@@ -226,9 +238,12 @@ def test_numbers_beyond_the_columns_are_errors_on_every_backend(db_url: str) -> 
 
     with Ledger(db_url) as book:
         book.start_evening(["Lucia", "Nadia", "Marco"])
-        for call in (lambda: book.deals(2**31), lambda: book.void(2**31, reason="x"),
-                     lambda: book.void_payment(2**31, reason="x"), lambda: book.paid("Lucia", "Nadia", "1",
-                                                                                      evening=2**31)):
+        for call in (
+            lambda: book.deals(2**31),
+            lambda: book.void(2**31, reason="x"),
+            lambda: book.void_payment(2**31, reason="x"),
+            lambda: book.paid("Lucia", "Nadia", "1", evening=2**31),
+        ):
             with pytest.raises(LedgerError, match="2147483648 does not exist"):
                 call()
         assert book.payments() == []

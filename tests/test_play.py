@@ -37,8 +37,14 @@ class Table:
 
     def __init__(self, db: Path, *args: str) -> None:
         program, *prefix = _command()
-        self.child = pexpect.spawn(program, [*prefix, "--db", str(db), "play", *args], encoding="utf-8", timeout=30,
-                                   dimensions=(60, 160), env=ENV)
+        self.child = pexpect.spawn(
+            program,
+            [*prefix, "--db", str(db), "play", *args],
+            encoding="utf-8",
+            timeout=30,
+            dimensions=(60, 160),
+            env=ENV,
+        )
         self.opening = self.wait()
 
     def wait(self) -> str:
@@ -96,8 +102,15 @@ def _open_evening(db: Path, players: tuple[str, ...]) -> None:
 def _piped(db: Path, lines: list[str], *args: str) -> subprocess.CompletedProcess[str]:
     """`play` with these lines on stdin (none: an empty input)."""
     given = "\n".join(lines) + "\n" if lines else ""
-    return subprocess.run([*_command(), "--db", str(db), "play", *args], input=given, text=True,
-                          capture_output=True, timeout=60, env=ENV, check=False)
+    return subprocess.run(
+        [*_command(), "--db", str(db), "play", *args],
+        input=given,
+        text=True,
+        capture_output=True,
+        timeout=60,
+        env=ENV,
+        check=False,
+    )
 
 
 def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
@@ -211,8 +224,10 @@ def test_an_error_leaves_the_prompt_usable_and_the_ledger_untouched(tmp_path: Pa
     table = Table(db, "--evening", "1", "--no-history")
     assert "Next deal: Dario deals and sits out, Anna speaks first." in table.opening
     for line, message in [
-        ("dario solo 22", "Error: declarer 'Dario': Dario deals and sits out; the declarer is one of Anna, Bruno, "
-                          "Carla"),
+        (
+            "dario solo 22",
+            "Error: declarer 'Dario': Dario deals and sits out; the declarer is one of Anna, Bruno, Carla",
+        ),
         ("bruno solo 40t", "Error: points '40t': a deal has only 35 thirds"),
         ("zoe solo 22", "Error: 'zoe' is not a word of the quick syntax"),
         ("anna solo 22 dealer=zoe", "Error: dealer 'zoe': allowed are Anna, Bruno, Carla, Dario"),
@@ -238,8 +253,23 @@ def test_an_error_leaves_the_prompt_usable_and_the_ledger_untouched(tmp_path: Pa
 
 def test_plain_lines_from_a_pipe_behave_the_same(tmp_path: Path) -> None:
     db = tmp_path / "piped.sqlite3"
-    lines = ["Anna,Bruno,Carla", "", "", "CHF", "bruno solo", "7+1/3", "bruno chiamo 4t", "opp", "oops",
-             "anna solo 35", "11", "amend 1 20", "recount", "void 2 misdeal", "standings"]
+    lines = [
+        "Anna,Bruno,Carla",
+        "",
+        "",
+        "CHF",
+        "bruno solo",
+        "7+1/3",
+        "bruno chiamo 4t",
+        "opp",
+        "oops",
+        "anna solo 35",
+        "11",
+        "amend 1 20",
+        "recount",
+        "void 2 misdeal",
+        "standings",
+    ]
     done = _piped(db, lines)
     assert done.returncode == 0, done.stderr
     out = done.stdout
@@ -253,9 +283,11 @@ def test_plain_lines_from_a_pipe_behave_the_same(tmp_path: Path) -> None:
     assert "Deal 1 amended (revision 2)" in out
     assert "Deal 2 voided (misdeal). Totals: Anna +10, Bruno -2, Carla -8" in out
     assert "Evening 1 stays open." in out
-    assert done.stderr == "Error: 'oops' is not a word of the quick syntax: allowed are a player (Anna, Bruno, " \
-                          "Carla), pass, chiamo, mediatore, solo, solissimo, dividete, scegliete, or a card such as " \
-                          "3D, RS, AC, KH\n"
+    assert (
+        done.stderr == "Error: 'oops' is not a word of the quick syntax: allowed are a player (Anna, Bruno, "
+        "Carla), pass, chiamo, mediatore, solo, solissimo, dividete, scegliete, or a card such as "
+        "3D, RS, AC, KH\n"
+    )
     points, deals, revision = _ledger(db)
     assert points == {"Anna": 10, "Bruno": -2, "Carla": -8} and revision == 5
     assert [(d.number, d.revision, d.voided) for d in deals] == [(1, 2, False), (2, 1, True), (3, 1, False)]
@@ -267,13 +299,13 @@ def test_an_evening_that_cannot_be_opened_is_one_error_line(tmp_path: Path) -> N
     with transaction(engine) as session:
         close_evening(session, start_evening(session, ("Anna", "Bruno", "Carla")))
     engine.dispose()
-    for args, message in [(["--evening", "5"], "Error: evening 5 does not exist (evenings are 1 to 1)\n"),
-                          (["--evening", "1"], "Error: evening 1 is closed: start one with")]:
+    for args, message in [
+        (["--evening", "5"], "Error: evening 5 does not exist (evenings are 1 to 1)\n"),
+        (["--evening", "1"], "Error: evening 1 is closed: start one with"),
+    ]:
         done = _piped(db, [], *args)
         assert done.returncode == 2
         assert done.stderr.startswith(message) and done.stderr.count("\n") == 1
-
-
 
 
 def test_help_is_short_and_help_word_explains_one_thing(tmp_path: Path) -> None:

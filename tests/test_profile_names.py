@@ -24,8 +24,11 @@ def _named_in_comparison(node: ast.Compare) -> bool:
 def comparisons(path: Path) -> list[str]:
     """`file:line` of every comparison with a profile's name in one source file."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return [f"{path.relative_to(ROOT)}:{n.lineno}" for n in ast.walk(tree)
-            if isinstance(n, ast.Compare) and _named_in_comparison(n)]
+    return [
+        f"{path.relative_to(ROOT)}:{n.lineno}"
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Compare) and _named_in_comparison(n)
+    ]
 
 
 def test_the_scan_finds_a_comparison() -> None:

@@ -22,15 +22,26 @@ def parse_quick(line: str, players: tuple[str, ...], profile: object) -> DealInp
     """The deal's facts of a quick line."""
     return parse_quick_line(line, players, profile).deal  # type: ignore[arg-type]
 
+
 # line -> the DealInput fields it fills (pagat, Anna, Bruno, Carla)
 LINES: list[tuple[str, dict[str, object]]] = [
     # the examples of the issue
     ("bruno solo 22", {"declarer": "Bruno", "contract": "solo", "thirds": 22}),
-    ("carla chiamo 3D@anna 17 last=opp",
-     {"declarer": "Carla", "contract": "chiamo", "called": "3D", "holder": "Anna", "thirds": 17,
-      "last_trick": "opponents"}),
-    ("anna solissimo scegliete 35 tricks=12",
-     {"declarer": "Anna", "contract": "solissimo", "aggravation": "scegliete", "thirds": 35, "tricks": 12}),
+    (
+        "carla chiamo 3D@anna 17 last=opp",
+        {
+            "declarer": "Carla",
+            "contract": "chiamo",
+            "called": "3D",
+            "holder": "Anna",
+            "thirds": 17,
+            "last_trick": "opponents",
+        },
+    ),
+    (
+        "anna solissimo scegliete 35 tricks=12",
+        {"declarer": "Anna", "contract": "solissimo", "aggravation": "scegliete", "thirds": 35, "tricks": 12},
+    ),
     ("pass", {"passed": True}),
     ("br so 7+1/3", {"declarer": "Bruno", "contract": "solo", "points": "7+1/3"}),
     # prefixes of names and words, any case, accents
@@ -38,8 +49,10 @@ LINES: list[tuple[str, dict[str, object]]] = [
     ("c ch 17", {"declarer": "Carla", "contract": "chiamo", "thirds": 17}),
     ("an soli sc 35", {"declarer": "Anna", "contract": "solissimo", "aggravation": "scegliete", "thirds": 35}),
     ("an soli di 8", {"declarer": "Anna", "contract": "solissimo", "aggravation": "dividete", "points": "8"}),
-    ("anna dividete solissimo 8", {"declarer": "Anna", "contract": "solissimo", "aggravation": "dividete",
-                                   "points": "8"}),
+    (
+        "anna dividete solissimo 8",
+        {"declarer": "Anna", "contract": "solissimo", "aggravation": "dividete", "points": "8"},
+    ),
     ("bruno me 20", {"declarer": "Bruno", "contract": "mediatore", "thirds": 20}),
     ("pa", {"passed": True}),
     ("passo", {"passed": True}),
@@ -47,20 +60,30 @@ LINES: list[tuple[str, dict[str, object]]] = [
     # English and other aliases, written out
     ("bruno alone 22", {"declarer": "Bruno", "contract": "solo", "thirds": 22}),
     ("bruno call 3D 22", {"declarer": "Bruno", "contract": "chiamo", "called": "3D", "thirds": 22}),
-    ("anna solissimo choose 35", {"declarer": "Anna", "contract": "solissimo", "aggravation": "scegliete",
-                                  "thirds": 35}),
+    (
+        "anna solissimo choose 35",
+        {"declarer": "Anna", "contract": "solissimo", "aggravation": "scegliete", "thirds": 35},
+    ),
     # called card and holder
-    ("carla chiamo 3D@monte 17", {"declarer": "Carla", "contract": "chiamo", "called": "3D", "holder": "monte",
-                                  "thirds": 17}),
-    ("carla chiamo 3d@mo 17", {"declarer": "Carla", "contract": "chiamo", "called": "3D", "holder": "monte",
-                               "thirds": 17}),
-    ("carla chiamo 3D@declarer 17", {"declarer": "Carla", "contract": "chiamo", "called": "3D",
-                                     "holder": "declarer", "thirds": 17}),
+    (
+        "carla chiamo 3D@monte 17",
+        {"declarer": "Carla", "contract": "chiamo", "called": "3D", "holder": "monte", "thirds": 17},
+    ),
+    (
+        "carla chiamo 3d@mo 17",
+        {"declarer": "Carla", "contract": "chiamo", "called": "3D", "holder": "monte", "thirds": 17},
+    ),
+    (
+        "carla chiamo 3D@declarer 17",
+        {"declarer": "Carla", "contract": "chiamo", "called": "3D", "holder": "declarer", "thirds": 17},
+    ),
     ("carla chiamo @anna 17", {"declarer": "Carla", "contract": "chiamo", "holder": "Anna", "thirds": 17}),
     ("carla chiamo 3D 17", {"declarer": "Carla", "contract": "chiamo", "called": "3D", "thirds": 17}),
     ("carla chiamo AC 17", {"declarer": "Carla", "contract": "chiamo", "called": "AC", "thirds": 17}),
-    ("carla chiamo kh@br 17", {"declarer": "Carla", "contract": "chiamo", "called": "RC", "holder": "Bruno",
-                               "thirds": 17}),
+    (
+        "carla chiamo kh@br 17",
+        {"declarer": "Carla", "contract": "chiamo", "called": "RC", "holder": "Bruno", "thirds": 17},
+    ),
     # points: Italian whole points and thirds, 12..35 as thirds, explicit thirds
     ("bruno solo 7", {"declarer": "Bruno", "contract": "solo", "points": "7"}),
     ("bruno solo 5+2/3", {"declarer": "Bruno", "contract": "solo", "points": "5+2/3"}),
@@ -76,25 +99,33 @@ LINES: list[tuple[str, dict[str, object]]] = [
     ("bruno solo points=7+1/3", {"declarer": "Bruno", "contract": "solo", "points": "7+1/3"}),
     ("bruno solo p=5", {"declarer": "Bruno", "contract": "solo", "points": "5"}),
     # every key=value, keys by prefix too, anywhere on the line
-    ("last=opp carla chiamo 17", {"declarer": "Carla", "contract": "chiamo", "thirds": 17,
-                                  "last_trick": "opponents"}),
-    ("bruno chiamo 4t last=decl", {"declarer": "Bruno", "contract": "chiamo", "thirds": 4,
-                                   "last_trick": "declarer"}),
+    ("last=opp carla chiamo 17", {"declarer": "Carla", "contract": "chiamo", "thirds": 17, "last_trick": "opponents"}),
+    ("bruno chiamo 4t last=decl", {"declarer": "Bruno", "contract": "chiamo", "thirds": 4, "last_trick": "declarer"}),
     ("bruno chiamo 4t l=d", {"declarer": "Bruno", "contract": "chiamo", "thirds": 4, "last_trick": "declarer"}),
-    ("bruno chiamo 4t last_trick=opponents", {"declarer": "Bruno", "contract": "chiamo", "thirds": 4,
-                                              "last_trick": "opponents"}),
-    ("bruno chiamo 4t last=avversari", {"declarer": "Bruno", "contract": "chiamo", "thirds": 4,
-                                        "last_trick": "opponents"}),
+    (
+        "bruno chiamo 4t last_trick=opponents",
+        {"declarer": "Bruno", "contract": "chiamo", "thirds": 4, "last_trick": "opponents"},
+    ),
+    (
+        "bruno chiamo 4t last=avversari",
+        {"declarer": "Bruno", "contract": "chiamo", "thirds": 4, "last_trick": "opponents"},
+    ),
     ("anna solo 35 tr=11", {"declarer": "Anna", "contract": "solo", "thirds": 35, "tricks": 11}),
-    ("carla chiamo holder=anna called=3D 17", {"declarer": "Carla", "contract": "chiamo", "holder": "Anna",
-                                               "called": "3D", "thirds": 17}),
-    ("carla chiamo h=monte card=AS 17", {"declarer": "Carla", "contract": "chiamo", "holder": "monte",
-                                         "called": "AS", "thirds": 17}),
+    (
+        "carla chiamo holder=anna called=3D 17",
+        {"declarer": "Carla", "contract": "chiamo", "holder": "Anna", "called": "3D", "thirds": 17},
+    ),
+    (
+        "carla chiamo h=monte card=AS 17",
+        {"declarer": "Carla", "contract": "chiamo", "holder": "monte", "called": "AS", "thirds": 17},
+    ),
     ("auction=pass,solo,pass 22", {"auction": "pass,solo,pass", "thirds": 22}),
     ("auction=p,so,- 22", {"auction": "pass,solo,pass", "thirds": 22}),
     ("a=an:pass,br:solo 22", {"auction": "Anna:pass,Bruno:solo", "thirds": 22}),
-    ("scegliete auction=pass,pass,solissimo 35 tricks=12",
-     {"aggravation": "scegliete", "auction": "pass,pass,solissimo", "thirds": 35, "tricks": 12}),
+    (
+        "scegliete auction=pass,pass,solissimo 35 tricks=12",
+        {"aggravation": "scegliete", "auction": "pass,pass,solissimo", "thirds": 35, "tricks": 12},
+    ),
     ("auction=pass,pass,pass", {"auction": "pass,pass,pass"}),
     # fragments, as `amend N ...` takes them
     ("20", {"thirds": 20}),
@@ -109,8 +140,9 @@ def test_a_line_fills_exactly_the_facts_it_names(line: str, fields: dict[str, ob
     assert parse_quick(line, ABC, PAGAT) == DealInput(**fields)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("line", "dealer"), [("bruno solo 22 dealer=anna", "Anna"), ("pass d=CA", "Carla"),
-                                              ("bruno solo 22", None)])
+@pytest.mark.parametrize(
+    ("line", "dealer"), [("bruno solo 22 dealer=anna", "Anna"), ("pass d=CA", "Carla"), ("bruno solo 22", None)]
+)
 def test_dealer_overrides_the_rotation_apart_from_the_facts(line: str, dealer: str | None) -> None:
     quick = parse_quick_line(line, ABC, PAGAT)
     assert quick.dealer == dealer
@@ -125,8 +157,7 @@ ERRORS: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("an so 7", ("Anna", "Anselmo", "Bruno"), ("'an' is ambiguous", "Anna (a player)", "Anselmo (a player)")),
     ("so 7", ("Sofia", "Sonia", "Bruno"), ("'so' is ambiguous", "Sofia (a player)", "Sonia (a player)")),
     ("bruno chiamo 3D@an 17", ("Anna", "Anselmo", "Bruno"), ("holder 'an' is ambiguous", "Anna", "Anselmo")),
-    ("bruno chiamo 3D@d 17", ("Anna", "Bruno", "Dario"), ("holder 'd' is ambiguous", "Dario (a player)",
-                                                          "declarer")),
+    ("bruno chiamo 3D@d 17", ("Anna", "Bruno", "Dario"), ("holder 'd' is ambiguous", "Dario (a player)", "declarer")),
     ("bruno solo 4t last=x", ABC, ("last trick 'x'", "decl (declarer), opp (opponents)")),
     # words that are not words, and in the wrong place
     ("xyz solo 7", ABC, ("'xyz' is not a word", "Anna, Bruno, Carla", "solissimo")),
@@ -153,8 +184,11 @@ ERRORS: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("bruno solo 7 last=opp last=decl", ABC, ("'last=decl': the last trick is given twice",)),
     ("pass dealer=anna dealer=bruno", ABC, ("'dealer=bruno': the dealer is given twice",)),
     # keys
-    ("bruno solo 7 foo=1", ABC, ("key 'foo'",
-                                 "t (thirds), points, c (count), tricks, last, holder, called, dealer, auction")),
+    (
+        "bruno solo 7 foo=1",
+        ABC,
+        ("key 'foo'", "t (thirds), points, c (count), tricks, last, holder, called, dealer, auction"),
+    ),
     ("bruno solo 7 =1", ABC, ("'=1': write key=value",)),
     ("bruno solo 7 tricks=", ABC, ("'tricks=': write key=value",)),
     ("bruno solo 7 tricks=many", ABC, ("tricks 'many': a whole number",)),
@@ -167,7 +201,8 @@ ERRORS: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
 
 @pytest.mark.parametrize(("line", "players", "words"), ERRORS, ids=[line for line, _, _ in ERRORS])
 def test_bad_input_is_one_message_naming_the_word_and_what_is_allowed(
-        line: str, players: tuple[str, ...], words: tuple[str, ...]) -> None:
+    line: str, players: tuple[str, ...], words: tuple[str, ...]
+) -> None:
     with pytest.raises(LedgerError) as error:
         parse_quick(line, players, PAGAT)
     assert "\n" not in str(error.value)
@@ -183,7 +218,8 @@ def test_a_player_named_like_a_word_is_the_declarer_only_as_the_first_word() -> 
 def test_a_card_that_looks_like_a_name_is_a_card_after_the_first_word() -> None:
     players = ("Achille", "Bruno", "Carla")
     assert parse_quick("ac chiamo ac 17", players, PAGAT) == DealInput(
-        declarer="Achille", contract="chiamo", called="AC", thirds=17)
+        declarer="Achille", contract="chiamo", called="AC", thirds=17
+    )
 
 
 def test_cavendish_points_are_0_to_35() -> None:
@@ -218,14 +254,14 @@ SCORED: list[tuple[str, str, tuple[str, ...], str, dict[str, int]]] = [
     ("pass", "pagat", ABC, "Carla", {"Anna": 0, "Bruno": 0, "Carla": 0}),
     ("anna play 22", "cavendish", ABC, "Carla", {"Anna": 18, "Bruno": -9, "Carla": -9}),
     ("an so 20", "pagat", (*ABC, "Dario"), "Dario", {"Anna": 4, "Bruno": -2, "Carla": -2, "Dario": 0}),
-    ("auction=pass,pass,solissimo sc 35 tricks=12", "pagat", ABC, "Carla", {"Anna": -32, "Bruno": -32,
-                                                                            "Carla": 64}),
+    ("auction=pass,pass,solissimo sc 35 tricks=12", "pagat", ABC, "Carla", {"Anna": -32, "Bruno": -32, "Carla": 64}),
 ]
 
 
 @pytest.mark.parametrize(("line", "profile", "players", "dealer", "payouts"), SCORED, ids=[s[0] for s in SCORED])
-def test_worked_examples_in_the_quick_syntax(line: str, profile: str, players: tuple[str, ...], dealer: str,
-                                             payouts: dict[str, int]) -> None:
+def test_worked_examples_in_the_quick_syntax(
+    line: str, profile: str, players: tuple[str, ...], dealer: str, payouts: dict[str, int]
+) -> None:
     rules = make_profile(profile)
     result = score(build_facts(parse_quick(line, players, rules), rules, players, dealer), rules)
     assert result.payouts == payouts
@@ -252,13 +288,20 @@ def test_an_answer_fills_the_missing_fact(fact: str, text: str, expected: DealIn
     assert parse_answer(fact, text, ABC, PAGAT) == expected
 
 
-@pytest.mark.parametrize(("fact", "text", "words"), [
-    ("declarer", "zoe", "Anna, Bruno, Carla or pass"), ("contract", "bruno", "allowed are chiamo"),
-    ("contract", "solo 22", "allowed are chiamo"), ("contract", "dividete", "write one contract"),
-    ("contract", "solo chiamo", "write one contract"), ("tricks", "all", "a whole number"),
-    ("last_trick", "me", "decl (declarer), opp (opponents)"), ("thirds", "lots", "points 'lots'"),
-    ("holder", "", "the deal needs its holder"),
-])
+@pytest.mark.parametrize(
+    ("fact", "text", "words"),
+    [
+        ("declarer", "zoe", "Anna, Bruno, Carla or pass"),
+        ("contract", "bruno", "allowed are chiamo"),
+        ("contract", "solo 22", "allowed are chiamo"),
+        ("contract", "dividete", "write one contract"),
+        ("contract", "solo chiamo", "write one contract"),
+        ("tricks", "all", "a whole number"),
+        ("last_trick", "me", "decl (declarer), opp (opponents)"),
+        ("thirds", "lots", "points 'lots'"),
+        ("holder", "", "the deal needs its holder"),
+    ],
+)
 def test_a_bad_answer_says_what_is_allowed(fact: str, text: str, words: str) -> None:
     with pytest.raises(LedgerError) as error:
         parse_answer(fact, text, ABC, PAGAT)
@@ -266,23 +309,38 @@ def test_a_bad_answer_says_what_is_allowed(fact: str, text: str, words: str) -> 
 
 
 def test_the_grammar_is_documented_for_help_screens() -> None:
-    for example in ("bruno solo 22", "carla chiamo 3D@anna 17 last=opp", "anna solissimo scegliete 35 tricks=12",
-                    "br so 7+1/3", "pass", "dealer=NAME", "auction=", "tricks=N", "last=decl|opp", "22t", "t=22"):
+    for example in (
+        "bruno solo 22",
+        "carla chiamo 3D@anna 17 last=opp",
+        "anna solissimo scegliete 35 tricks=12",
+        "br so 7+1/3",
+        "pass",
+        "dealer=NAME",
+        "auction=",
+        "tricks=N",
+        "last=decl|opp",
+        "22t",
+        "t=22",
+    ):
         assert example in SYNTAX
 
 
 def test_a_card_spelled_like_a_contract_prefix_is_the_called_card_once_the_contract_is_given() -> None:
     assert parse_quick("anna chiamo CH 20", ABC, PAGAT) == DealInput(
-        declarer="Anna", contract="chiamo", called="CC", thirds=20)
+        declarer="Anna", contract="chiamo", called="CC", thirds=20
+    )
 
 
 MARCO = ("Marco", "Nadia", "Lucia")
 
 
-@pytest.mark.parametrize(("line", "suggestion"), [
-    ("mraco solo 20", "'mraco' is not a word of the quick syntax (did you mean Marco?)"),
-    ("nadia solo @lcuia 20", "holder 'lcuia'"),
-])
+@pytest.mark.parametrize(
+    ("line", "suggestion"),
+    [
+        ("mraco solo 20", "'mraco' is not a word of the quick syntax (did you mean Marco?)"),
+        ("nadia solo @lcuia 20", "holder 'lcuia'"),
+    ],
+)
 def test_a_mistyped_name_suggests_the_closest_seated_one(line: str, suggestion: str) -> None:
     with pytest.raises(LedgerError, match=r"did you mean"):
         parse_quick(line, MARCO, PAGAT)

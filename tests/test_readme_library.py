@@ -18,8 +18,12 @@ def _library_example() -> str:
 
 def test_the_library_example_prints_its_comments(tmp_path: Path) -> None:
     code = _library_example()
-    expected = [comment.strip() for line in code.splitlines() if line.lstrip().startswith("print(")
-                for comment in [line.split("#", 1)[1]]]
+    expected = [
+        comment.strip()
+        for line in code.splitlines()
+        if line.lstrip().startswith("print(")
+        for comment in [line.split("#", 1)[1]]
+    ]
     out = io.StringIO()
     cwd = os.getcwd()
     os.chdir(tmp_path)

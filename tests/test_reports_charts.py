@@ -52,8 +52,11 @@ def _draw(kind: str, frames: Frames, name: str) -> Figure:
 
 
 def _lines(figure: Figure) -> dict[str, np.ndarray]:
-    return {str(line.get_label()): np.asarray(line.get_ydata(), dtype=float)
-            for line in figure.axes[0].get_lines() if not str(line.get_label()).startswith("_")}
+    return {
+        str(line.get_label()): np.asarray(line.get_ydata(), dtype=float)
+        for line in figure.axes[0].get_lines()
+        if not str(line.get_label()).startswith("_")
+    }
 
 
 def test_money_with_one_evening_is_one_category_labelled_with_number_and_date(ledger: str) -> None:

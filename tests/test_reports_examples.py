@@ -42,36 +42,49 @@ def test_summary_counts_what_stands(tables: dict[str, pd.DataFrame]) -> None:
     assert (summary["deals"], summary["played"], summary["passed"]) == (29, 26, 3)
 
 
-@pytest.mark.parametrize(("player", "declarer", "points", "cappotto_for", "cents"), [
-    ("Anna", 9, 10, 0, 100),     # declared deals 5 6 9 12 15 18 21 27 30 (24 voided)
-    ("Bruno", 9, -80, 0, -800),  # 1 2 7 10 16 19 22 25 28
-    ("Carla", 8, 70, 1, 700),    # 8 11 14 17 20 23 26 29; 14 is her solissimo scegliete cappotto
-])
-def test_players(tables: dict[str, pd.DataFrame], player: str, declarer: int, points: int, cappotto_for: int,
-                 cents: int) -> None:
+@pytest.mark.parametrize(
+    ("player", "declarer", "points", "cappotto_for", "cents"),
+    [
+        ("Anna", 9, 10, 0, 100),  # declared deals 5 6 9 12 15 18 21 27 30 (24 voided)
+        ("Bruno", 9, -80, 0, -800),  # 1 2 7 10 16 19 22 25 28
+        ("Carla", 8, 70, 1, 700),  # 8 11 14 17 20 23 26 29; 14 is her solissimo scegliete cappotto
+    ],
+)
+def test_players(
+    tables: dict[str, pd.DataFrame], player: str, declarer: int, points: int, cappotto_for: int, cents: int
+) -> None:
     line = row(tables["players"], player=player)
     assert (line["declarer"], line["opponent"], line["points"]) == (declarer, 26 - declarer, points)
     assert line["cappotto_for"] == cappotto_for
     assert row(tables["money"], player=player)["money_cents"] == cents
 
 
-@pytest.mark.parametrize(("contract", "aggravation", "deals", "won"), [
-    ("chiamo", None, 12, 9),      # lost: 9 (4 thirds), 11 (17), 25 (17)
-    ("solo", None, 9, 5),         # lost: 5 (15), 16 (13 after the amendment), 20 (16), 28 (2)
-    ("solissimo", None, 2, 2),
-    ("solissimo", "dividete", 2, 1),
-    ("solissimo", "scegliete", 1, 1),
-])
-def test_contracts(tables: dict[str, pd.DataFrame], contract: str, aggravation: str | None, deals: int,
-                   won: int) -> None:
+@pytest.mark.parametrize(
+    ("contract", "aggravation", "deals", "won"),
+    [
+        ("chiamo", None, 12, 9),  # lost: 9 (4 thirds), 11 (17), 25 (17)
+        ("solo", None, 9, 5),  # lost: 5 (15), 16 (13 after the amendment), 20 (16), 28 (2)
+        ("solissimo", None, 2, 2),
+        ("solissimo", "dividete", 2, 1),
+        ("solissimo", "scegliete", 1, 1),
+    ],
+)
+def test_contracts(
+    tables: dict[str, pd.DataFrame], contract: str, aggravation: str | None, deals: int, won: int
+) -> None:
     table = tables["contracts"]
     mask = (table["contract"] == contract) & (
-        table["aggravation"].isna() if aggravation is None else table["aggravation"] == aggravation)
+        table["aggravation"].isna() if aggravation is None else table["aggravation"] == aggravation
+    )
     line = table[mask].iloc[0]
     assert (line["deals"], line["won"]) == (deals, won)
 
 
 def test_called_cards_and_their_holders(tables: dict[str, pd.DataFrame]) -> None:
-    three_of_denari = row(tables["called"], card="3D")   # deals 2 (the declarer's own), 15 (Bruno), 25 (Anna)
-    assert (three_of_denari["calls"], three_of_denari["Anna"], three_of_denari["Bruno"],
-            three_of_denari["declarer"]) == (3, 1, 1, 1)
+    three_of_denari = row(tables["called"], card="3D")  # deals 2 (the declarer's own), 15 (Bruno), 25 (Anna)
+    assert (
+        three_of_denari["calls"],
+        three_of_denari["Anna"],
+        three_of_denari["Bruno"],
+        three_of_denari["declarer"],
+    ) == (3, 1, 1, 1)

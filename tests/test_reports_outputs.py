@@ -41,8 +41,7 @@ def ledger(tmp_path_factory: pytest.TempPathFactory) -> str:
     path = str(tmp_path_factory.mktemp("outputs") / "t.sqlite3")
     engine = open_ledger(path)
     with transaction(engine) as s:
-        table = start_evening(s, ("Anna", BRUNO, "Carla"), stake="0.10", place="Bar <i>Sport</i>",
-                              note="R&D night")
+        table = start_evening(s, ("Anna", BRUNO, "Carla"), stake="0.10", place="Bar <i>Sport</i>", note="R&D night")
         record_deal(s, table, DealInput(declarer=BRUNO, contract="solo", thirds=22))
         record_deal(s, table, DealInput(declarer="Carla", contract="chiamo", called="3D", holder="Anna", thirds=17))
         record_deal(s, table, DealInput(declarer="Anna", contract="solo", thirds=30, last_trick="declarer"))
@@ -96,19 +95,28 @@ def test_player_colours_follow_name_order() -> None:
     assert len(set(colours.values())) == 3
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (("chart", "pie", "--out", "x.png"), "chart kind 'pie': allowed are running, money, contracts, thirds, pairings"),
-    (("chart", "runing"), "chart kind 'runing': allowed are running, money, contracts, thirds, pairings "
-                          "(did you mean running?)"),
-    (("chart", "running"), "chart running: give the image to write, e.g. --out running.png"),
-    (("chart", "running", "--out", "x.jpg"), "--out 'x.jpg': the file name must end in .png or .svg"),
-    (("chart", "running", "--evening", "7", "--out", "x.png"), "evening 7 does not exist (evenings are 1 to 1)"),
-    (("report", "--out", "x.pdf"), "--out 'x.pdf': the report is an HTML page"),
-    (("stats", "--player", "Zoe"), "unknown player 'Zoe'"),
-    (("stats", "--since", "yesterday"), "--since 'yesterday': a date as YYYY-MM-DD"),
-])
-def test_user_errors_are_one_line_and_exit_2(app: typer.Typer, ledger: str, args: tuple[str, ...],
-                                             message: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ("chart", "pie", "--out", "x.png"),
+            "chart kind 'pie': allowed are running, money, contracts, thirds, pairings",
+        ),
+        (
+            ("chart", "runing"),
+            "chart kind 'runing': allowed are running, money, contracts, thirds, pairings (did you mean running?)",
+        ),
+        (("chart", "running"), "chart running: give the image to write, e.g. --out running.png"),
+        (("chart", "running", "--out", "x.jpg"), "--out 'x.jpg': the file name must end in .png or .svg"),
+        (("chart", "running", "--evening", "7", "--out", "x.png"), "evening 7 does not exist (evenings are 1 to 1)"),
+        (("report", "--out", "x.pdf"), "--out 'x.pdf': the report is an HTML page"),
+        (("stats", "--player", "Zoe"), "unknown player 'Zoe'"),
+        (("stats", "--since", "yesterday"), "--since 'yesterday': a date as YYYY-MM-DD"),
+    ],
+)
+def test_user_errors_are_one_line_and_exit_2(
+    app: typer.Typer, ledger: str, args: tuple[str, ...], message: str
+) -> None:
     code, _, err = _run(app, ledger, *args)
     assert code == 2
     assert err.strip().splitlines() == [f"Error: {err.strip().removeprefix('Error: ')}"]
@@ -130,8 +138,7 @@ def test_stats_command_tables_json_and_csv(app: typer.Typer, ledger: str, tmp_pa
         assert title in out
     code, out, _ = _run(app, ledger, "stats", "--json", "--csv", str(tmp_path / "s.csv"))
     data = json.loads(out)
-    assert data["summary"] == [{"evenings": 1, "players": 3, "deals": 3, "played": 3, "passed": 0,
-                                "passed_rate": 0.0}]
+    assert data["summary"] == [{"evenings": 1, "players": 3, "deals": 3, "played": 3, "passed": 0, "passed_rate": 0.0}]
     assert {row["player"]: row["points"] for row in data["players"]} == {"Anna": 15, BRUNO: -3, "Carla": -12}
     csv = (tmp_path / "s.csv").read_text().splitlines()
     assert csv[0].startswith("table,")
@@ -168,14 +175,20 @@ def test_report_shows_the_called_card_its_holder_and_the_winner(ledger: str) -> 
     page = evening_report(engine)
     engine.dispose()
     assert '<td data-label="called card">3D, held by Anna</td>' in page
-    assert 'Winner: <strong>Anna</strong> (+15 game points)' in page
+    assert "Winner: <strong>Anna</strong> (+15 game points)" in page
     assert '<tr class="winner"><td data-label="player">Anna<span class="badge">winner</span></td>' in page
     assert page.count('class="winner"') == 1
 
 
 def _chromium() -> str | None:
-    return next((p for p in (shutil.which("chromium"), "/usr/bin/chromium", shutil.which("chromium-browser"))
-                 if p and Path(p).exists()), None)
+    return next(
+        (
+            p
+            for p in (shutil.which("chromium"), "/usr/bin/chromium", shutil.which("chromium-browser"))
+            if p and Path(p).exists()
+        ),
+        None,
+    )
 
 
 SHOTS = Path("/tmp/shots")
@@ -224,8 +237,10 @@ def test_chart_command_writes_the_file(app: typer.Typer, ledger: str, tmp_path: 
 
 
 def test_reporting_module_imports_nothing_heavy() -> None:
-    probe = ("import sys, ledger.cli.reporting; "
-             "print(sorted({m.split('.')[0] for m in sys.modules} & {'pandas', 'matplotlib', 'reports', 'numpy'}))")
+    probe = (
+        "import sys, ledger.cli.reporting; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'pandas', 'matplotlib', 'reports', 'numpy'}))"
+    )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

@@ -78,11 +78,18 @@ def ledger(tmp_path_factory: pytest.TempPathFactory) -> str:
         two = _evening(s, ("Anna", "Bruno", "Carla", "Dario"), datetime(2024, 2, 10, 12, tzinfo=UTC), stake="0.20")
         record_deal(s, two, DealInput(declarer="Anna", contract="solo", thirds=20))
         record_deal(s, two, DealInput(passed=True))
-        record_deal(s, two, DealInput(declarer="Carla", contract="chiamo", called="3C", holder="Dario", thirds=35,
-                                      tricks=12))
+        record_deal(
+            s, two, DealInput(declarer="Carla", contract="chiamo", called="3C", holder="Dario", thirds=35, tricks=12)
+        )
         record_deal(s, two, DealInput(declarer="Dario", contract="solo", thirds=2))
-        three = _evening(s, ("Anna", "Bruno", "Carla"), datetime(2024, 3, 15, 12, tzinfo=UTC), stake="0.50",
-                         currency="CHF", profile="tretre")
+        three = _evening(
+            s,
+            ("Anna", "Bruno", "Carla"),
+            datetime(2024, 3, 15, 12, tzinfo=UTC),
+            stake="0.50",
+            currency="CHF",
+            profile="tretre",
+        )
         record_deal(s, three, DealInput(declarer="Bruno", contract="solo", thirds=25))
         rename_player(s, "Dario", "Davide")
     engine.dispose()
@@ -108,12 +115,36 @@ def test_frames_hold_current_revisions_of_standing_deals_only(ledger: str) -> No
     assert bool(deals.set_index("number").loc[7, "declarer_won"])
     assert set(frames.payouts["number"]) == {1, 2, 3, 4, 5, 7}
     assert frames.payouts.groupby("player", observed=True)["points"].sum().to_dict() == {
-        "Anna": 8, "Bruno": 8, "Carla": -16}
+        "Anna": 8,
+        "Bruno": 8,
+        "Carla": -16,
+    }
     assert frames.payouts.groupby("player", observed=True)["money_cents"].sum().to_dict() == {
-        "Anna": 80, "Bruno": 80, "Carla": -160}
-    assert set(deals.columns) >= {"evening", "number", "dealer", "declarer", "partner", "contract", "aggravation",
-                                  "called", "holder", "declarer_thirds", "declarer_won", "sweep", "multiplier",
-                                  "amount", "profile", "seats", "recorded_at", "stake_cents", "currency"}
+        "Anna": 80,
+        "Bruno": 80,
+        "Carla": -160,
+    }
+    assert set(deals.columns) >= {
+        "evening",
+        "number",
+        "dealer",
+        "declarer",
+        "partner",
+        "contract",
+        "aggravation",
+        "called",
+        "holder",
+        "declarer_thirds",
+        "declarer_won",
+        "sweep",
+        "multiplier",
+        "amount",
+        "profile",
+        "seats",
+        "recorded_at",
+        "stake_cents",
+        "currency",
+    }
 
 
 def test_frames_follow_renames_and_seat_positions(ledger: str) -> None:
@@ -129,8 +160,9 @@ def test_frames_follow_renames_and_seat_positions(ledger: str) -> None:
 
 
 def test_summary_counts_passed_deals(ledger: str) -> None:
-    assert _stats(ledger)["summary"] == [{"evenings": 3, "players": 4, "deals": 11, "played": 9, "passed": 2,
-                                          "passed_rate": pytest.approx(2 / 11)}]
+    assert _stats(ledger)["summary"] == [
+        {"evenings": 3, "players": 4, "deals": 11, "played": 9, "passed": 2, "passed_rate": pytest.approx(2 / 11)}
+    ]
 
 
 def test_players(ledger: str) -> None:
@@ -145,7 +177,11 @@ def test_players(ledger: str) -> None:
     assert anna["points_per_deal_declarer"] == 10.0
     assert anna["points_per_deal_opponent"] == pytest.approx(-5 / 7)
     assert (anna["cappotto_for"], anna["cappotto_against"], anna["stramazzo_for"], anna["stramazzo_against"]) == (
-        0, 1, 1, 1)
+        0,
+        1,
+        1,
+        1,
+    )
     assert (carla["cappotto_for"], bruno["stramazzo_for"], davide["stramazzo_against"]) == (1, 2, 1)
     extremes = (anna["biggest_win"], anna["biggest_loss"], davide["biggest_win"], davide["biggest_loss"])
     assert extremes == (16, -6, 0, -12)
@@ -185,17 +221,31 @@ def test_called_cards_and_holders(ledger: str) -> None:
 
 
 def test_seats_relative_to_the_dealer(ledger: str) -> None:
-    seats = {key: (row["deals"], row["declarer"], row["won"])
-             for key, row in _by(_stats(ledger)["seats"], "table_size", "seat").items()}
-    assert seats == {(3, 1): (7, 1, 1), (3, 2): (7, 4, 3), (3, 3): (7, 1, 1),
-                     (4, 1): (4, 3, 2), (4, 2): (4, 0, 0), (4, 3): (4, 0, 0)}
+    seats = {
+        key: (row["deals"], row["declarer"], row["won"])
+        for key, row in _by(_stats(ledger)["seats"], "table_size", "seat").items()
+    }
+    assert seats == {
+        (3, 1): (7, 1, 1),
+        (3, 2): (7, 4, 3),
+        (3, 3): (7, 1, 1),
+        (4, 1): (4, 3, 2),
+        (4, 2): (4, 0, 0),
+        (4, 3): (4, 0, 0),
+    }
 
 
 def test_pairings_of_defenders(ledger: str) -> None:
-    pairs = {key: (row["deals"], row["points_a"], row["points_b"], row["declarer_won"])
-             for key, row in _by(_stats(ledger)["pairings"], "player_a", "player_b").items()}
-    assert pairs == {("Anna", "Bruno"): (3, 6, 6, 1), ("Anna", "Carla"): (3, -9, -9, 3),
-                     ("Anna", "Davide"): (1, -2, -2, 1), ("Bruno", "Carla"): (2, -10, -10, 2)}
+    pairs = {
+        key: (row["deals"], row["points_a"], row["points_b"], row["declarer_won"])
+        for key, row in _by(_stats(ledger)["pairings"], "player_a", "player_b").items()
+    }
+    assert pairs == {
+        ("Anna", "Bruno"): (3, 6, 6, 1),
+        ("Anna", "Carla"): (3, -9, -9, 3),
+        ("Anna", "Davide"): (1, -2, -2, 1),
+        ("Bruno", "Carla"): (2, -10, -10, 2),
+    }
 
 
 def test_elo_by_hand() -> None:
@@ -210,9 +260,13 @@ def test_elo_by_hand() -> None:
 
 
 def test_ratings_take_declared_deals_in_playing_order(ledger: str) -> None:
-    games = [("Bruno", ["Anna", "Carla"], True), ("Carla", ["Anna", "Bruno"], False),
-             ("Anna", ["Bruno", "Carla"], True), ("Bruno", ["Anna", "Carla"], True),
-             ("Carla", ["Anna", "Bruno"], True)]
+    games = [
+        ("Bruno", ["Anna", "Carla"], True),
+        ("Carla", ["Anna", "Bruno"], False),
+        ("Anna", ["Bruno", "Carla"], True),
+        ("Bruno", ["Anna", "Carla"], True),
+        ("Carla", ["Anna", "Bruno"], True),
+    ]
     expected = elo.rate(games)
     rows = _by(_stats(ledger, evening=1)["ratings"], "player")
     for name, rating in expected.items():
@@ -220,17 +274,21 @@ def test_ratings_take_declared_deals_in_playing_order(ledger: str) -> None:
         assert rows[name]["defence_rating"] == pytest.approx(rating.defence)
         assert rows[name]["declarer_deals"] == rating.games
     assert [r["player"] for r in _stats(ledger, evening=1)["ratings"]] == sorted(
-        expected, key=lambda n: -expected[n].rating)
+        expected, key=lambda n: -expected[n].rating
+    )
 
 
-@pytest.mark.parametrize(("filters", "evenings"), [
-    ({"evening": 2}, {2}),
-    ({"since": date(2024, 2, 1)}, {2, 3}),
-    ({"until": date(2024, 2, 28)}, {1, 2}),
-    ({"since": date(2024, 2, 10), "until": date(2024, 2, 10)}, {2}),
-    ({"profile": "tretre"}, {3}),
-    ({"player": "davide"}, {2}),
-])
+@pytest.mark.parametrize(
+    ("filters", "evenings"),
+    [
+        ({"evening": 2}, {2}),
+        ({"since": date(2024, 2, 1)}, {2, 3}),
+        ({"until": date(2024, 2, 28)}, {1, 2}),
+        ({"since": date(2024, 2, 10), "until": date(2024, 2, 10)}, {2}),
+        ({"profile": "tretre"}, {3}),
+        ({"player": "davide"}, {2}),
+    ],
+)
 def test_filters_select_evenings(ledger: str, filters: dict[str, object], evenings: set[int]) -> None:
     frames = frames_of(ledger, **filters)
     assert set(frames.deals["evening"]) == evenings
@@ -251,12 +309,15 @@ def test_empty_selection_gives_empty_tables(ledger: str) -> None:
     assert all(not rows for name, rows in stats.items() if name != "summary")
 
 
-@pytest.mark.parametrize(("filters", "message"), [
-    ({"player": "Zoe"}, "unknown player 'Zoe': the players are Anna, Bruno, Carla, Davide"),
-    ({"evening": 9}, "evening 9 does not exist (evenings are 1 to 3)"),
-    ({"profile": "bridge"}, "profile 'bridge': allowed are pagat"),
-    ({"since": date(2024, 3, 1), "until": date(2024, 2, 1)}, "--since 2024-03-01 is after --until 2024-02-01"),
-])
+@pytest.mark.parametrize(
+    ("filters", "message"),
+    [
+        ({"player": "Zoe"}, "unknown player 'Zoe': the players are Anna, Bruno, Carla, Davide"),
+        ({"evening": 9}, "evening 9 does not exist (evenings are 1 to 3)"),
+        ({"profile": "bridge"}, "profile 'bridge': allowed are pagat"),
+        ({"since": date(2024, 3, 1), "until": date(2024, 2, 1)}, "--since 2024-03-01 is after --until 2024-02-01"),
+    ],
+)
 def test_filter_errors_name_the_value(ledger: str, filters: dict[str, object], message: str) -> None:
     with pytest.raises(LedgerError, match=message.replace("(", r"\(").replace(")", r"\)")):
         frames_of(ledger, **filters)
@@ -286,8 +347,14 @@ def test_same_results_on_sqlite_and_postgresql(db_url: str) -> None:
         void_deal(s, table, 3, "misdeal")
     today = date.today()
     try:
-        stats = statistics(load_frames(engine, Filters(since=today - timedelta(days=1), until=today + timedelta(days=1),
-                                                       player="anna", profile="pagat")))
+        stats = statistics(
+            load_frames(
+                engine,
+                Filters(
+                    since=today - timedelta(days=1), until=today + timedelta(days=1), player="anna", profile="pagat"
+                ),
+            )
+        )
         page = evening_report(engine)
     finally:
         engine.dispose()
@@ -309,16 +376,25 @@ def test_a_word_the_rules_do_not_list_is_still_counted(db_url: str) -> None:
         record_deal(s, table, DealInput(declarer="Carla", contract="chiamo", called="3D", holder="Anna", thirds=17))
         record_deal(s, table, DealInput(declarer="Bruno", contract="chiamo", called="3C", holder="monte", thirds=20))
     with engine.begin() as connection:
-        connection.execute(update(DealRevision.__table__).where(  # type: ignore[attr-defined]
-            DealRevision.__table__.c.called == "3C").values(called="ZZ", holder="elsewhere"))  # type: ignore[attr-defined]
+        connection.execute(
+            update(DealRevision.__table__)
+            .where(  # type: ignore[attr-defined]
+                DealRevision.__table__.c.called == "3C"
+            )
+            .values(called="ZZ", holder="elsewhere")
+        )  # type: ignore[attr-defined]
     try:
         stats = statistics(load_frames(engine))
     finally:
         engine.dispose()
     assert stats["called"].to_dict("records") == [
-        {"card": "3D", "calls": 1, "Anna": 1, "elsewhere": 0}, {"card": "ZZ", "calls": 1, "Anna": 0, "elsewhere": 1}]
+        {"card": "3D", "calls": 1, "Anna": 1, "elsewhere": 0},
+        {"card": "ZZ", "calls": 1, "Anna": 0, "elsewhere": 1},
+    ]
     assert {(r["player"], r["contract"]): r["bids"] for r in stats["bids"].to_dict("records")} == {
-        ("Bruno", "chiamo"): 1, ("Carla", "chiamo"): 1}
+        ("Bruno", "chiamo"): 1,
+        ("Carla", "chiamo"): 1,
+    }
 
 
 def test_values_beyond_the_packed_ranges_are_read_exactly(db_url: str) -> None:
@@ -329,8 +405,11 @@ def test_values_beyond_the_packed_ranges_are_read_exactly(db_url: str) -> None:
 
     engine = open_ledger(db_url)
     with engine.begin() as connection:
-        connection.execute(insert(Player.__table__).values(  # type: ignore[attr-defined]
-            id=1000, name="Zeno", key="zeno", created_at=datetime(2024, 1, 1, tzinfo=UTC)))
+        connection.execute(
+            insert(Player.__table__).values(  # type: ignore[attr-defined]
+                id=1000, name="Zeno", key="zeno", created_at=datetime(2024, 1, 1, tzinfo=UTC)
+            )
+        )
     with transaction(engine) as s:
         table = start_evening(s, ("Anna", "Bruno", "Zeno"), stake="0.10")
         record_deal(s, table, DealInput(declarer="Zeno", contract="solo", thirds=22))
@@ -351,7 +430,10 @@ def test_values_beyond_the_packed_ranges_are_read_exactly(db_url: str) -> None:
     assert deals["declarer_thirds"].tolist() == [22, 500]
     assert sorted(frames.payouts["points"].tolist()) == [-4, -2, -2, 2, 2, 100_000_000]
     assert {row["player"]: row["deals"] for row in stats["players"].to_dict("records")} == {
-        "Anna": 2, "Bruno": 2, "Zeno": 2}
+        "Anna": 2,
+        "Bruno": 2,
+        "Zeno": 2,
+    }
 
 
 def test_elo_walk_for_one_or_two_defenders_agrees_to_the_last_bit() -> None:
@@ -387,7 +469,11 @@ def test_voided_deals_are_listed_in_playing_order(db_url: str) -> None:
         engine.dispose()
     evenings = (first.number, second.number)
     assert frames.voided[["evening", "number"]].values.tolist() == [
-        [evenings[0], 1], [evenings[0], 3], [evenings[1], 1], [evenings[1], 2]]
+        [evenings[0], 1],
+        [evenings[0], 3],
+        [evenings[1], 1],
+        [evenings[1], 2],
+    ]
     assert frames.deals[["evening", "number"]].values.tolist() == [[evenings[0], 2], [evenings[1], 3]]
 
 
@@ -419,11 +505,18 @@ def test_ids_billions_apart_give_the_same_statistics(ledger: str, tmp_path: Path
     far = tmp_path / "far.sqlite3"
     shutil.copy(ledger, far)
     jump = {"player": 5_000_000_000, "evening": 4_000_000_000, "deal": 3_000_000_000, "deal_revision": 6_000_000_000}
-    pointers = {"player": [("seat", "player_id"), ("payout", "player_id"), ("evening", "first_dealer_id"),
-                           ("player_rename", "player_id")] + [("deal_revision", c) for c in (
-                               "dealer_id", "declarer_id", "partner_id", "holder_id")],
-                "evening": [("seat", "evening_id"), ("deal", "evening_id")],
-                "deal": [("deal_revision", "deal_id")], "deal_revision": [("payout", "revision_id")]}
+    pointers = {
+        "player": [
+            ("seat", "player_id"),
+            ("payout", "player_id"),
+            ("evening", "first_dealer_id"),
+            ("player_rename", "player_id"),
+        ]
+        + [("deal_revision", c) for c in ("dealer_id", "declarer_id", "partner_id", "holder_id")],
+        "evening": [("seat", "evening_id"), ("deal", "evening_id")],
+        "deal": [("deal_revision", "deal_id")],
+        "deal_revision": [("payout", "revision_id")],
+    }
     connection = sqlite3.connect(far)
     try:
         connection.execute("PRAGMA foreign_keys = OFF")

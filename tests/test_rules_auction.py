@@ -11,8 +11,16 @@ from ledger.rules.contracts import Contract
 from ledger.rules.profiles import make_profile
 
 
-def case(id_: str, auction: str, declarer: str | None, contract: str | None, profile: str = "pagat",
-         options: dict[str, str] | None = None, players: tuple[str, ...] = ABC, dealer: str | None = None) -> object:
+def case(
+    id_: str,
+    auction: str,
+    declarer: str | None,
+    contract: str | None,
+    profile: str = "pagat",
+    options: dict[str, str] | None = None,
+    players: tuple[str, ...] = ABC,
+    dealer: str | None = None,
+) -> object:
     return pytest.param(profile, options or {}, players, dealer, auction, declarer, contract, id=id_)
 
 
@@ -38,36 +46,99 @@ VALID = [
     case("cavendish-all-pass", "pass,pass,pass", None, None, profile="cavendish"),
     case("cavendish-others-pass-after-play", "play,pass,pass", "Anna", "chiamo", profile="cavendish"),
     case("cavendish-4-seated", "play", "Anna", "chiamo", profile="cavendish", players=ABCD, dealer="Dario"),
-    case("quartiglio-ladder-to-solissimo", "chiamo,mediatore,solo,solissimo", "Dario", "solissimo",
-         profile="quartiglio", players=ABCD),
-    case("quartiglio-mediatore-outbids-chiamo", "chiamo,mediatore,pass,pass", "Bruno", "mediatore",
-         profile="quartiglio", players=ABCD),
-    case("quartiglio-same-level-then-solo", "chiamo,pass,solo,pass", "Carla", "solo", profile="quartiglio",
-         options={"mediatore_outbids_chiamo": "off"}, players=ABCD),
-    case("quartiglio-same-level-mediatore-alone", "pass,mediatore,pass,pass", "Bruno", "mediatore",
-         profile="quartiglio", options={"mediatore_outbids_chiamo": "off"}, players=ABCD),
-    case("quartiglio-no-monte-solo-tops", "chiamo,solo", "Bruno", "solo", profile="quartiglio",
-         options={"monte": "off"}, players=ABCD),
+    case(
+        "quartiglio-ladder-to-solissimo",
+        "chiamo,mediatore,solo,solissimo",
+        "Dario",
+        "solissimo",
+        profile="quartiglio",
+        players=ABCD,
+    ),
+    case(
+        "quartiglio-mediatore-outbids-chiamo",
+        "chiamo,mediatore,pass,pass",
+        "Bruno",
+        "mediatore",
+        profile="quartiglio",
+        players=ABCD,
+    ),
+    case(
+        "quartiglio-same-level-then-solo",
+        "chiamo,pass,solo,pass",
+        "Carla",
+        "solo",
+        profile="quartiglio",
+        options={"mediatore_outbids_chiamo": "off"},
+        players=ABCD,
+    ),
+    case(
+        "quartiglio-same-level-mediatore-alone",
+        "pass,mediatore,pass,pass",
+        "Bruno",
+        "mediatore",
+        profile="quartiglio",
+        options={"mediatore_outbids_chiamo": "off"},
+        players=ABCD,
+    ),
+    case(
+        "quartiglio-no-monte-solo-tops",
+        "chiamo,solo",
+        "Bruno",
+        "solo",
+        profile="quartiglio",
+        options={"monte": "off"},
+        players=ABCD,
+    ),
     case("quartiglio-all-pass", "pass,pass,pass,pass", None, None, profile="quartiglio", players=ABCD),
     case("quintiglio-chiamo", "pass,chiamo,pass,pass,pass", "Bruno", "chiamo", profile="quintiglio", players=ABCDE),
     case("quintiglio-solo-tops", "pass,chiamo,pass,solo", "Dario", "solo", profile="quintiglio", players=ABCDE),
-    case("quintiglio-passes-after-solo", "pass,chiamo,pass,solo,pass", "Dario", "solo", profile="quintiglio",
-         players=ABCDE),
-    case("quartiglio-no-monte-passes-after-solo", "chiamo,solo,pass,pass", "Bruno", "solo", profile="quartiglio",
-         options={"monte": "off"}, players=ABCD),
-    case("quintiglio-mediatore-option", "chiamo,mediatore,pass,pass,pass", "Bruno", "mediatore",
-         profile="quintiglio", options={"mediatore": "on"}, players=ABCDE),
+    case(
+        "quintiglio-passes-after-solo",
+        "pass,chiamo,pass,solo,pass",
+        "Dario",
+        "solo",
+        profile="quintiglio",
+        players=ABCDE,
+    ),
+    case(
+        "quartiglio-no-monte-passes-after-solo",
+        "chiamo,solo,pass,pass",
+        "Bruno",
+        "solo",
+        profile="quartiglio",
+        options={"monte": "off"},
+        players=ABCD,
+    ),
+    case(
+        "quintiglio-mediatore-option",
+        "chiamo,mediatore,pass,pass,pass",
+        "Bruno",
+        "mediatore",
+        profile="quintiglio",
+        options={"mediatore": "on"},
+        players=ABCDE,
+    ),
 ]
 
 
 @pytest.mark.parametrize(("profile", "options", "players", "dealer", "auction", "declarer", "contract"), VALID)
-def test_valid_auction_gives_declarer_and_contract(profile: str, options: dict[str, str], players: tuple[str, ...],
-                                                   dealer: str | None, auction: str, declarer: str | None,
-                                                   contract: str | None) -> None:
-    extra = {"holder": "declarer"} if profile in ("quartiglio", "quintiglio") and contract in (
-        "chiamo", "mediatore") else {}
-    facts, result = play(profile, options, players, dealer, auction=auction,
-                         thirds=None if declarer is None else 20, **extra)
+def test_valid_auction_gives_declarer_and_contract(
+    profile: str,
+    options: dict[str, str],
+    players: tuple[str, ...],
+    dealer: str | None,
+    auction: str,
+    declarer: str | None,
+    contract: str | None,
+) -> None:
+    extra = (
+        {"holder": "declarer"}
+        if profile in ("quartiglio", "quintiglio") and contract in ("chiamo", "mediatore")
+        else {}
+    )
+    facts, result = play(
+        profile, options, players, dealer, auction=auction, thirds=None if declarer is None else 20, **extra
+    )
     assert facts.declarer == declarer
     assert (facts.contract.value if facts.contract else None) == contract
     assert result.passed is (declarer is None)
@@ -83,23 +154,48 @@ def test_valid_auction_gives_declarer_and_contract(profile: str, options: dict[s
 
 
 @pytest.mark.parametrize(("profile", "options", "players", "dealer", "auction", "declarer", "contract"), VALID)
-def test_auction_agrees_with_the_same_declarer_and_contract(profile: str, options: dict[str, str],
-                                                             players: tuple[str, ...], dealer: str | None,
-                                                             auction: str, declarer: str | None,
-                                                             contract: str | None) -> None:
-    extra = {"holder": "declarer"} if profile in ("quartiglio", "quintiglio") and contract in (
-        "chiamo", "mediatore") else {}
+def test_auction_agrees_with_the_same_declarer_and_contract(
+    profile: str,
+    options: dict[str, str],
+    players: tuple[str, ...],
+    dealer: str | None,
+    auction: str,
+    declarer: str | None,
+    contract: str | None,
+) -> None:
+    extra = (
+        {"holder": "declarer"}
+        if profile in ("quartiglio", "quintiglio") and contract in ("chiamo", "mediatore")
+        else {}
+    )
     if declarer is None:
         facts, _ = play(profile, options, players, dealer, auction=auction, passed=True)
         assert facts.passed
         return
-    facts, _ = play(profile, options, players, dealer, auction=auction, declarer=declarer.lower(),
-                    contract=contract, thirds=20, **extra)
+    facts, _ = play(
+        profile,
+        options,
+        players,
+        dealer,
+        auction=auction,
+        declarer=declarer.lower(),
+        contract=contract,
+        thirds=20,
+        **extra,
+    )
     assert facts.declarer == declarer
 
 
-def bad(id_: str, auction: str, why: str, profile: str = "pagat", options: dict[str, str] | None = None,
-        players: tuple[str, ...] = ABC, dealer: str | None = None, **typed: object) -> object:
+def bad(
+    id_: str,
+    auction: str,
+    why: str,
+    profile: str = "pagat",
+    options: dict[str, str] | None = None,
+    players: tuple[str, ...] = ABC,
+    dealer: str | None = None,
+    **typed: object,
+) -> object:
     return pytest.param(profile, options or {}, players, dealer, auction, typed, why, id=id_)
 
 
@@ -116,48 +212,114 @@ INVALID = [
     bad("named-twice", "Anna:pass,Anna:solo,Carla:pass", "call 2 (solo) is Bruno's, not Anna's"),
     bad("named-unknown", "Anna:pass,Zoe:solo,Carla:pass", "'Zoe' does not speak"),
     bad("named-prefix-out-of-turn", "Anna:pass,Carl:solo,Carla:pass", "call 2 (solo) is Bruno's, not Carla's"),
-    bad("named-ambiguous-prefix", "Ann:pass,pass,pass", "'Ann' is ambiguous: it could be Anna, Annalisa",
-        players=("Anna", "Annalisa", "Bruno")),
+    bad(
+        "named-ambiguous-prefix",
+        "Ann:pass,pass,pass",
+        "'Ann' is ambiguous: it could be Anna, Annalisa",
+        players=("Anna", "Annalisa", "Bruno"),
+    ),
     bad("unknown-call", "pass,bid,pass", "call 'bid': allowed are pass"),
     bad("empty-call", "pass,,solo", "an empty call"),
     bad("empty-named-call", "Anna:,pass,pass", "call '': allowed are pass"),
     bad("mediatore-in-pagat", "pass,mediatore,pass", "pagat bids are pass, chiamo, solo, solissimo"),
     bad("solo-in-cavendish", "pass,solo,pass", "cavendish bids are pass, chiamo", profile="cavendish"),
     bad("cavendish-one-bid-only", "play,play", "Bruno's chiamo does not outbid Anna's chiamo", profile="cavendish"),
-    bad("quintiglio-bid-after-solo", "pass,solo,solo", "Carla's solo does not outbid Bruno's solo",
-        profile="quintiglio", players=ABCDE),
-    bad("quintiglio-too-many-after-solo", "solo,pass,pass,pass,pass,pass", "6 calls, but only 5 players speak",
-        profile="quintiglio", players=ABCDE),
-    bad("dealer-sitting-out-speaks-by-name", "Dario:pass,Anna:pass,Bruno:solo,Carla:pass", "'Dario' does not speak",
-        players=ABCD, dealer="Dario"),
-    bad("four-calls-with-dealer-sitting-out", "pass,pass,solo,pass", "4 calls, but only 3 players speak",
-        players=ABCD, dealer="Dario"),
-    bad("quartiglio-same-level-mediatore-over-chiamo", "chiamo,mediatore,pass,pass",
-        "Bruno's mediatore does not outbid Anna's chiamo", profile="quartiglio",
-        options={"mediatore_outbids_chiamo": "off"}, players=ABCD),
-    bad("quartiglio-same-level-chiamo-over-mediatore", "mediatore,chiamo,pass,pass",
-        "Bruno's chiamo does not outbid Anna's mediatore", profile="quartiglio",
-        options={"mediatore_outbids_chiamo": "off"}, players=ABCD),
-    bad("quartiglio-chiamo-over-mediatore", "mediatore,chiamo,pass,pass",
-        "Bruno's chiamo does not outbid Anna's mediatore", profile="quartiglio", players=ABCD),
-    bad("quartiglio-no-monte-solissimo", "pass,solissimo", "quartiglio bids are pass, chiamo, mediatore, solo",
-        profile="quartiglio", options={"monte": "off"}, players=ABCD),
+    bad(
+        "quintiglio-bid-after-solo",
+        "pass,solo,solo",
+        "Carla's solo does not outbid Bruno's solo",
+        profile="quintiglio",
+        players=ABCDE,
+    ),
+    bad(
+        "quintiglio-too-many-after-solo",
+        "solo,pass,pass,pass,pass,pass",
+        "6 calls, but only 5 players speak",
+        profile="quintiglio",
+        players=ABCDE,
+    ),
+    bad(
+        "dealer-sitting-out-speaks-by-name",
+        "Dario:pass,Anna:pass,Bruno:solo,Carla:pass",
+        "'Dario' does not speak",
+        players=ABCD,
+        dealer="Dario",
+    ),
+    bad(
+        "four-calls-with-dealer-sitting-out",
+        "pass,pass,solo,pass",
+        "4 calls, but only 3 players speak",
+        players=ABCD,
+        dealer="Dario",
+    ),
+    bad(
+        "quartiglio-same-level-mediatore-over-chiamo",
+        "chiamo,mediatore,pass,pass",
+        "Bruno's mediatore does not outbid Anna's chiamo",
+        profile="quartiglio",
+        options={"mediatore_outbids_chiamo": "off"},
+        players=ABCD,
+    ),
+    bad(
+        "quartiglio-same-level-chiamo-over-mediatore",
+        "mediatore,chiamo,pass,pass",
+        "Bruno's chiamo does not outbid Anna's mediatore",
+        profile="quartiglio",
+        options={"mediatore_outbids_chiamo": "off"},
+        players=ABCD,
+    ),
+    bad(
+        "quartiglio-chiamo-over-mediatore",
+        "mediatore,chiamo,pass,pass",
+        "Bruno's chiamo does not outbid Anna's mediatore",
+        profile="quartiglio",
+        players=ABCD,
+    ),
+    bad(
+        "quartiglio-no-monte-solissimo",
+        "pass,solissimo",
+        "quartiglio bids are pass, chiamo, mediatore, solo",
+        profile="quartiglio",
+        options={"monte": "off"},
+        players=ABCD,
+    ),
     bad("quartiglio-missing-speaker", "pass,pass,pass", "Dario has not spoken", profile="quartiglio", players=ABCD),
-    bad("quintiglio-mediatore-without-option", "chiamo,mediatore,pass,pass,pass",
-        "quintiglio bids are pass, chiamo, solo", profile="quintiglio", players=ABCDE),
-    bad("contradicts-declarer", "pass,solo,pass", "auction says Bruno solo, which contradicts the declarer",
-        declarer="Anna"),
+    bad(
+        "quintiglio-mediatore-without-option",
+        "chiamo,mediatore,pass,pass,pass",
+        "quintiglio bids are pass, chiamo, solo",
+        profile="quintiglio",
+        players=ABCDE,
+    ),
+    bad(
+        "contradicts-declarer",
+        "pass,solo,pass",
+        "auction says Bruno solo, which contradicts the declarer",
+        declarer="Anna",
+    ),
     bad("contradicts-contract", "pass,solo,pass", "auction says Bruno solo, which contradicts", contract="chiamo"),
-    bad("all-pass-contradicts-declarer", "pass,pass,pass", "auction says all passed, which contradicts",
-        declarer="Anna", contract="solo"),
+    bad(
+        "all-pass-contradicts-declarer",
+        "pass,pass,pass",
+        "auction says all passed, which contradicts",
+        declarer="Anna",
+        contract="solo",
+    ),
     bad("bid-with-passed", "pass,solo,pass", "--passed: a passed deal has no declarer or contract", passed=True),
     bad("all-pass-with-contract", "pass,pass,pass", "a passed deal has no declarer, so no contract", contract="solo"),
 ]
 
 
 @pytest.mark.parametrize(("profile", "options", "players", "dealer", "auction", "typed", "why"), INVALID)
-def test_invalid_auction_is_rejected(profile: str, options: dict[str, str], players: tuple[str, ...],
-                                     dealer: str | None, auction: str, typed: dict[str, object], why: str) -> None:
+def test_invalid_auction_is_rejected(
+    profile: str,
+    options: dict[str, str],
+    players: tuple[str, ...],
+    dealer: str | None,
+    auction: str,
+    typed: dict[str, object],
+    why: str,
+) -> None:
     typed = {"thirds": 20, **typed} if not typed.get("passed") and "pass,pass,pass" not in auction else typed
     with pytest.raises(LedgerError) as caught:
         play(profile, options, players, dealer, auction=auction, **typed)

@@ -51,8 +51,23 @@ def test_every_card_round_trips_through_its_notation(card: Card) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["", "   ", "3", "D", "3X", "9D", "10D", "ZD", "3DD", "tre di", "tre di dollari", "uno di denari",
-             "3 D S", "tre di denari di coppe"],
+    "text",
+    [
+        "",
+        "   ",
+        "3",
+        "D",
+        "3X",
+        "9D",
+        "10D",
+        "ZD",
+        "3DD",
+        "tre di",
+        "tre di dollari",
+        "uno di denari",
+        "3 D S",
+        "tre di denari di coppe",
+    ],
     ids=repr,
 )
 def test_bad_cards_raise_a_ledger_error_that_shows_the_notation(text: str) -> None:
@@ -64,16 +79,36 @@ def test_bad_cards_raise_a_ledger_error_that_shows_the_notation(text: str) -> No
 
 
 def test_rank_order_high_to_low() -> None:
-    high_to_low = [Rank.TRE, Rank.DUE, Rank.ASSO, Rank.RE, Rank.CAVALLO, Rank.FANTE,
-                   Rank.SETTE, Rank.SEI, Rank.CINQUE, Rank.QUATTRO]
+    high_to_low = [
+        Rank.TRE,
+        Rank.DUE,
+        Rank.ASSO,
+        Rank.RE,
+        Rank.CAVALLO,
+        Rank.FANTE,
+        Rank.SETTE,
+        Rank.SEI,
+        Rank.CINQUE,
+        Rank.QUATTRO,
+    ]
     assert sorted(Rank, key=lambda rank: rank.strength, reverse=True) == high_to_low
     assert [rank.strength for rank in high_to_low] == list(range(9, -1, -1))
 
 
 @pytest.mark.parametrize(
     ("rank", "thirds"),
-    [(Rank.ASSO, 3), (Rank.TRE, 1), (Rank.DUE, 1), (Rank.RE, 1), (Rank.CAVALLO, 1), (Rank.FANTE, 1),
-     (Rank.SETTE, 0), (Rank.SEI, 0), (Rank.CINQUE, 0), (Rank.QUATTRO, 0)],
+    [
+        (Rank.ASSO, 3),
+        (Rank.TRE, 1),
+        (Rank.DUE, 1),
+        (Rank.RE, 1),
+        (Rank.CAVALLO, 1),
+        (Rank.FANTE, 1),
+        (Rank.SETTE, 0),
+        (Rank.SEI, 0),
+        (Rank.CINQUE, 0),
+        (Rank.QUATTRO, 0),
+    ],
     ids=lambda value: value.name.lower() if isinstance(value, Rank) else str(value),
 )
 def test_thirds_per_rank(rank: Rank, thirds: int) -> None:

@@ -32,8 +32,9 @@ def test_worked_example_through_the_library(example: Example) -> None:
 
 def test_example_1_reports_22_thirds_for_7_and_a_third() -> None:
     profile = make_profile()
-    facts = build_facts(DealInput(declarer="Bruno", contract="solo", points="7+1/3"), profile,
-                        ("Anna", "Bruno", "Carla"), "Carla")
+    facts = build_facts(
+        DealInput(declarer="Bruno", contract="solo", points="7+1/3"), profile, ("Anna", "Bruno", "Carla"), "Carla"
+    )
     assert facts.thirds == 22
     assert score(facts, profile).declarer_thirds == 22
 
@@ -48,8 +49,9 @@ def test_example_2_the_opponent_who_held_the_called_three_is_still_an_opponent_i
 
 def test_example_5_explanation_reads_as_rules_section_7() -> None:
     profile = make_profile()
-    facts = build_facts(DealInput(declarer="Bruno", contract="solo", thirds=33), profile,
-                        ("Anna", "Bruno", "Carla"), "Carla")
+    facts = build_facts(
+        DealInput(declarer="Bruno", contract="solo", thirds=33), profile, ("Anna", "Bruno", "Carla"), "Carla"
+    )
     assert score(facts, profile).explanation.startswith("solo 2 x stramazzo 3 = 6 from each opponent")
 
 

@@ -11,8 +11,20 @@ from ledger.rules.points import check_thirds, format_points, parse_points
 @pytest.mark.parametrize(
     ("text", "thirds"),
     [
-        ("0", 0), ("1/3", 1), ("2/3", 2), ("1", 3), ("5+2/3", 17), ("6", 18), ("7", 21), ("7+1/3", 22),
-        ("8", 24), ("11", 33), ("11+2/3", 35), (" 7 + 1/3 ", 22), ("7 1/3", 22), ("07", 21),
+        ("0", 0),
+        ("1/3", 1),
+        ("2/3", 2),
+        ("1", 3),
+        ("5+2/3", 17),
+        ("6", 18),
+        ("7", 21),
+        ("7+1/3", 22),
+        ("8", 24),
+        ("11", 33),
+        ("11+2/3", 35),
+        (" 7 + 1/3 ", 22),
+        ("7 1/3", 22),
+        ("07", 21),
     ],
     ids=repr,
 )
@@ -53,8 +65,18 @@ def test_american_points_are_the_thirds(thirds: int) -> None:
     assert format_points(thirds, american=True) == str(thirds)
 
 
-@pytest.mark.parametrize(("text", "why"), [("36", "only 35 thirds"), ("-1", "0 to 35"), ("7+1/3", "0 to 35"),
-                                           ("abc", "0 to 35"), ("", "0 to 35"), ("²", "0 to 35")], ids=repr)
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("36", "only 35 thirds"),
+        ("-1", "0 to 35"),
+        ("7+1/3", "0 to 35"),
+        ("abc", "0 to 35"),
+        ("", "0 to 35"),
+        ("²", "0 to 35"),
+    ],
+    ids=repr,
+)
 def test_bad_american_points(text: str, why: str) -> None:
     with pytest.raises(LedgerError, match="--points") as caught:
         parse_points(text, american=True)
@@ -70,8 +92,11 @@ def test_format_points_round_trip(thirds: int) -> None:
     assert shown.endswith(f"{rest}/3") if rest else "/" not in shown
 
 
-@pytest.mark.parametrize(("thirds", "shown"), [(0, "0"), (1, "1/3"), (2, "2/3"), (3, "1"), (17, "5+2/3"),
-                                               (22, "7+1/3"), (24, "8"), (35, "11+2/3")], ids=repr)
+@pytest.mark.parametrize(
+    ("thirds", "shown"),
+    [(0, "0"), (1, "1/3"), (2, "2/3"), (3, "1"), (17, "5+2/3"), (22, "7+1/3"), (24, "8"), (35, "11+2/3")],
+    ids=repr,
+)
 def test_format_points_italian(thirds: int, shown: str) -> None:
     assert format_points(thirds) == shown
 

@@ -15,8 +15,12 @@ from ledger.rules.scoring import DealResult, score
 from ledger.rules.sweeps import Sweep, possible_tricks, within_reach
 
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Ezio", "Fede")
-CONTRACT_WORD = {Contract.CHIAMO: "chiamo", Contract.MEDIATORE: "mediatore", Contract.SOLO: "solo",
-                 Contract.SOLISSIMO: "solissimo"}
+CONTRACT_WORD = {
+    Contract.CHIAMO: "chiamo",
+    Contract.MEDIATORE: "mediatore",
+    Contract.SOLO: "solo",
+    Contract.SOLISSIMO: "solissimo",
+}
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -59,9 +63,14 @@ def _trick_facts(draw: st.DrawFn, thirds: int, all_tricks: int, monte: int) -> t
     """Tricks and last trick consistent with the thirds; always the ones the sweep table needs."""
     possible = possible_tricks(thirds, None, all_tricks, monte)
     tricks = draw(st.sampled_from(possible) if thirds in (0, 35) else st.none() | st.sampled_from(possible))
-    sides = [side for side in (Side.DECLARER, Side.OPPONENTS)
-             if any(within_reach(thirds, k, side is Side.DECLARER, all_tricks, monte)
-                    for k in (possible if tricks is None else [tricks]))]
+    sides = [
+        side
+        for side in (Side.DECLARER, Side.OPPONENTS)
+        if any(
+            within_reach(thirds, k, side is Side.DECLARER, all_tricks, monte)
+            for k in (possible if tricks is None else [tricks])
+        )
+    ]
     needs_last = 3 <= thirds <= 5 or 30 <= thirds <= 32
     last = draw(st.sampled_from(sides)) if needs_last else draw(st.none() | st.sampled_from(sides))
     return tricks, last.value if last else None
@@ -92,8 +101,14 @@ def deals(draw: st.DrawFn) -> Deal:
     tricks, last = _trick_facts(draw, d, profile.tricks_per_deal(len(active)), profile.monte_cards)
     passed_before = draw(st.integers(0, 4)) if profile.pot_carryover else 0
     typed = DealInput(
-        declarer=declarer, contract="play" if profile.name == "cavendish" else CONTRACT_WORD[contract],
-        aggravation=aggravation, called=called, holder=holder, thirds=d, tricks=tricks, last_trick=last,
+        declarer=declarer,
+        contract="play" if profile.name == "cavendish" else CONTRACT_WORD[contract],
+        aggravation=aggravation,
+        called=called,
+        holder=holder,
+        thirds=d,
+        tricks=tricks,
+        last_trick=last,
         passed_before=passed_before,
     )
     return Deal(profile, players, dealer, typed)
@@ -152,8 +167,10 @@ def check_payouts_are_amount_multiples(deal: Deal, facts: DealFacts, result: Dea
         assert len(opponents) == (3 if partner else 4)
         assert abs(result.payouts[declarer]) == (2 * amount if partner else 4 * amount)
     assert (partner is not None) == (
-        name in ("quartiglio", "quintiglio") and facts.contract is Contract.CHIAMO
-        and facts.holder not in ("monte", "declarer"))
+        name in ("quartiglio", "quintiglio")
+        and facts.contract is Contract.CHIAMO
+        and facts.holder not in ("monte", "declarer")
+    )
 
 
 def check_amount_formula(deal: Deal, facts: DealFacts, result: DealResult) -> None:
@@ -169,8 +186,11 @@ def check_amount_formula(deal: Deal, facts: DealFacts, result: DealResult) -> No
     base = {Contract.CHIAMO: 1, Contract.MEDIATORE: 1, Contract.SOLO: 2, Contract.SOLISSIMO: 4}[facts.contract]
     base = base if valued else 1
     base *= {None: 1, "dividete": 2, "scegliete": 4}[deal.typed.aggravation]
-    sweep_factor = {None: 1, Sweep.CAPPOTTO: profile.options.get("cappotto_multiplier"),
-                    Sweep.STRAMAZZO: profile.options.get("stramazzo_multiplier")}[result.sweep]
+    sweep_factor = {
+        None: 1,
+        Sweep.CAPPOTTO: profile.options.get("cappotto_multiplier"),
+        Sweep.STRAMAZZO: profile.options.get("stramazzo_multiplier"),
+    }[result.sweep]
     pot = 1 + facts.passed_before if profile.options.get("pot_carryover") else 1
     assert result.multiplier == sweep_factor * pot
     assert result.amount == base * result.multiplier
@@ -180,8 +200,11 @@ def check_amount_formula(deal: Deal, facts: DealFacts, result: DealResult) -> No
 
 def check_explanation(deal: Deal, facts: DealFacts, result: DealResult) -> None:
     assert str(result.amount) in result.explanation
-    assert f"= {result.amount}" in result.explanation or f": {result.amount}" in result.explanation \
+    assert (
+        f"= {result.amount}" in result.explanation
+        or f": {result.amount}" in result.explanation
         or f"cappotto {result.amount}" in result.explanation
+    )
     assert ("from each opponent" if result.declarer_won else "to each opponent") in result.explanation
     assert "\n" not in result.explanation
 
@@ -192,8 +215,14 @@ def check_to_dict(deal: Deal, facts: DealFacts, result: DealResult) -> None:
     assert data["passed"] is False and data["declarer_thirds"] == deal.typed.thirds
 
 
-CHECKS = (check_payouts_sum_to_zero, check_dealer_sitting_out, check_payouts_are_amount_multiples,
-          check_amount_formula, check_explanation, check_to_dict)
+CHECKS = (
+    check_payouts_sum_to_zero,
+    check_dealer_sitting_out,
+    check_payouts_are_amount_multiples,
+    check_amount_formula,
+    check_explanation,
+    check_to_dict,
+)
 
 
 @SETTINGS

@@ -13,8 +13,16 @@ from ledger.rules.sweeps import MissingFact, Sweep, check_tricks, decide_sweep
 
 DECL, OPP = Side.DECLARER, Side.OPPONENTS
 CAP, STR = Sweep.CAPPOTTO, Sweep.STRAMAZZO
-NEEDS = {0: "tricks", 35: "tricks", 3: "last_trick", 4: "last_trick", 5: "last_trick",
-         30: "last_trick", 31: "last_trick", 32: "last_trick"}
+NEEDS = {
+    0: "tricks",
+    35: "tricks",
+    3: "last_trick",
+    4: "last_trick",
+    5: "last_trick",
+    30: "last_trick",
+    31: "last_trick",
+    32: "last_trick",
+}
 
 
 def _rows() -> list[tuple[int, int | None, Side | None, Sweep | None]]:
@@ -59,8 +67,9 @@ def test_sweep_table_row(row: tuple[int, int | None, Side | None, Sweep | None])
 @pytest.mark.parametrize("row", ROWS, ids=_row_id)
 def test_sweep_table_row_through_pagat_scoring(row: tuple[int, int | None, Side | None, Sweep | None]) -> None:
     d, tricks, last, outcome = row
-    _, result = play(declarer="Bruno", contract="solo", thirds=d, tricks=tricks,
-                     last_trick=last.value if last else None)
+    _, result = play(
+        declarer="Bruno", contract="solo", thirds=d, tricks=tricks, last_trick=last.value if last else None
+    )
     assert result.sweep is outcome
     assert result.declarer_won is (d >= 18)
     multiplier = {None: 1, CAP: 2, STR: 3}[outcome]
@@ -129,10 +138,22 @@ CONTRADICTIONS = [
     pytest.param(20, 9, None, 9, "all 35 thirds", id="quartiglio-monte-9-tricks-d=20"),
     pytest.param(35, 11, None, 10, "10 tricks", id="quartiglio-no-monte-11-tricks"),
     pytest.param(35, 9, None, 8, "8 tricks", id="quintiglio-9-tricks"),
-    pytest.param(34, 1, None, 12, "--tricks 1 with 34 thirds: the cards holding them fill 7 to 11 tricks of 12",
-                 id="34-in-1-trick"),
-    pytest.param(6, 6, DECL, 12, "--tricks 6 with 6 thirds: the cards holding them fill 1 to 5 tricks of 12",
-                 id="6-in-6-tricks-and-the-monte"),
+    pytest.param(
+        34,
+        1,
+        None,
+        12,
+        "--tricks 1 with 34 thirds: the cards holding them fill 7 to 11 tricks of 12",
+        id="34-in-1-trick",
+    ),
+    pytest.param(
+        6,
+        6,
+        DECL,
+        12,
+        "--tricks 6 with 6 thirds: the cards holding them fill 1 to 5 tricks of 12",
+        id="6-in-6-tricks-and-the-monte",
+    ),
     pytest.param(29, 6, OPP, 12, "fill 7 to 11 tricks of 12", id="29-in-6-tricks-without-the-monte"),
     pytest.param(20, 1, None, 12, "fill 2 to 11 tricks of 12", id="20-in-1-trick"),
 ]
@@ -147,8 +168,18 @@ def test_contradictions_are_rejected(d: int, tricks: int | None, last: Side | No
 
 @pytest.mark.parametrize(
     ("d", "tricks", "last"),
-    [(0, None, DECL), (2, None, DECL), (34, None, OPP), (35, None, OPP), (0, 12, None), (34, 12, None),
-     (35, 13, None), (20, 0, None), (35, 12, OPP), (20, 13, None)],
+    [
+        (0, None, DECL),
+        (2, None, DECL),
+        (34, None, OPP),
+        (35, None, OPP),
+        (0, 12, None),
+        (34, 12, None),
+        (35, 13, None),
+        (20, 0, None),
+        (35, 12, OPP),
+        (20, 13, None),
+    ],
     ids=lambda v: v.value if isinstance(v, Side) else str(v),
 )
 @pytest.mark.parametrize("sweeps", ["on", "off"])
@@ -156,8 +187,14 @@ def test_contradictions_are_rejected_through_build_whatever_the_sweeps(
     d: int, tricks: int | None, last: Side | None, sweeps: str
 ) -> None:
     with pytest.raises(LedgerError) as caught:
-        play(options={"sweeps": sweeps}, declarer="Anna", contract="solo", thirds=d, tricks=tricks,
-             last_trick=last.value if last else None)
+        play(
+            options={"sweeps": sweeps},
+            declarer="Anna",
+            contract="solo",
+            thirds=d,
+            tricks=tricks,
+            last_trick=last.value if last else None,
+        )
     assert not isinstance(caught.value, MissingFact)
 
 
@@ -188,8 +225,16 @@ def test_sweeps_at_four_and_five(
     profile: str, options: dict[str, str], d: int, tricks: int | None, last: Side | None, outcome: Sweep | None
 ) -> None:
     players = ABCD if profile == "quartiglio" else ABCDE
-    _, result = play(profile, {**options, "sweeps": "on"}, players, declarer="Anna", contract="solo", thirds=d,
-                     tricks=tricks, last_trick=last.value if last else None)
+    _, result = play(
+        profile,
+        {**options, "sweeps": "on"},
+        players,
+        declarer="Anna",
+        contract="solo",
+        thirds=d,
+        tricks=tricks,
+        last_trick=last.value if last else None,
+    )
     assert result.sweep is outcome
     # solo alone against 3 (or 4): the declarer gets (n-1) x amount, amount = 1 x sweep multiplier
     multiplier = {None: 1, CAP: 2, STR: 3}[outcome]
@@ -205,14 +250,17 @@ def test_sweeps_at_four_and_five(
 def test_too_many_tricks_at_four_and_five(profile: str, options: dict[str, str], tricks: int) -> None:
     players = ABCD if profile == "quartiglio" else ABCDE
     with pytest.raises(LedgerError, match=f"--tricks {tricks}: a deal has {tricks - 1} tricks"):
-        play(profile, {**options, "sweeps": "on"}, players, declarer="Anna", contract="solo", thirds=35,
-             tricks=tricks)
+        play(profile, {**options, "sweeps": "on"}, players, declarer="Anna", contract="solo", thirds=35, tricks=tricks)
 
 
 @pytest.mark.parametrize(
     ("profile", "players", "d", "fact"),
-    [("quartiglio", ABCD, 35, "tricks"), ("quartiglio", ABCD, 3, "last_trick"), ("quintiglio", ABCDE, 0, "tricks"),
-     ("quintiglio", ABCDE, 32, "last_trick")],
+    [
+        ("quartiglio", ABCD, 35, "tricks"),
+        ("quartiglio", ABCD, 3, "last_trick"),
+        ("quintiglio", ABCDE, 0, "tricks"),
+        ("quintiglio", ABCDE, 32, "last_trick"),
+    ],
     ids=["quartiglio-35", "quartiglio-3", "quintiglio-0", "quintiglio-32"],
 )
 def test_sweeps_at_four_and_five_ask_only_when_on(profile: str, players: tuple[str, ...], d: int, fact: str) -> None:

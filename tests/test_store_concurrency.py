@@ -72,8 +72,12 @@ def run_workers(db: str, workers: list[tuple[str, str]], tmp_path: Path) -> list
     script.write_text(WORKER, encoding="utf-8")
     go = tmp_path / "go"
     processes = [
-        subprocess.Popen([sys.executable, str(script), db, tag, str(DEALS_PER_WORKER), str(go), mode],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, str(script), db, tag, str(DEALS_PER_WORKER), str(go), mode],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for mode, tag in workers
     ]
     time.sleep(0.3)  # most of the import time; the workers poll for the go file
@@ -105,8 +109,9 @@ def check_ledger(db: str, workers: int) -> None:
     finally:
         engine.dispose()
     assert sorted(v.number for v in views) == list(range(1, expected + 1))
-    assert sorted(v.key or "" for v in views) == sorted(f"w{n}-{i}" for n in range(workers)
-                                                         for i in range(DEALS_PER_WORKER))
+    assert sorted(v.key or "" for v in views) == sorted(
+        f"w{n}-{i}" for n in range(workers) for i in range(DEALS_PER_WORKER)
+    )
     assert revision == expected
     # half of each worker's deals are Anna's won solo (+4/-2/-2), half are passed
     solos = workers * DEALS_PER_WORKER // 2

@@ -46,8 +46,9 @@ def begin(engine: Engine, players: tuple[str, ...] = ABC, **kwargs: Any) -> int:
         return start_evening(session, players, **kwargs).number
 
 
-def record(engine: Engine, evening: int | None = None, *, dealer: str | None = None, key: str | None = None,
-           **facts: Any) -> Recorded:
+def record(
+    engine: Engine, evening: int | None = None, *, dealer: str | None = None, key: str | None = None, **facts: Any
+) -> Recorded:
     """Record one deal the way the CLI does: one transaction, the default evening when none is given."""
     with transaction(engine) as session:
         table = get_table(session, evening, open_only=evening is None)
@@ -85,8 +86,7 @@ def _three_deals(engine: Engine) -> int:
     """Worked examples 1, 2, 3 of RULES.md at a 0.10 stake: Carla, Anna, Bruno deal in turn."""
     number = begin(engine, stake="0.10")
     record(engine, declarer="Bruno", contract="solo", thirds=22)
-    record(engine, declarer="Carla", contract="chiamo", called="3D", holder="Anna", thirds=17,
-           last_trick="opponents")
+    record(engine, declarer="Carla", contract="chiamo", called="3D", holder="Anna", thirds=17, last_trick="opponents")
     record(engine, declarer="Anna", contract="solissimo", aggravation="dividete", thirds=24)
     return number
 
@@ -166,8 +166,7 @@ FREE_TEXT: dict[str, Any] = {
 
 
 @pytest.mark.parametrize("field", sorted(FREE_TEXT))
-def test_free_text_that_would_act_on_a_screen_or_that_postgresql_refuses_is_an_error(field: str,
-                                                                                    db_url: str) -> None:
+def test_free_text_that_would_act_on_a_screen_or_that_postgresql_refuses_is_an_error(field: str, db_url: str) -> None:
     with Ledger(db_url) as ledger:
         ledger.start_evening(["Anna", "Bruno", "Carla"])
         ledger.record("bruno solo 22", evening=1)
@@ -190,8 +189,10 @@ def test_rename_keeps_history_and_logs_the_old_name(engine: Engine) -> None:
         t = get_table(session)
         assert t.players == ("Anna", "Bruce", "Carla")
         views = list_deals(session, t)
-        assert [v.payouts for v in views] == [{"Anna": -2, "Bruce": 4, "Carla": -2},
-                                              {"Anna": -4, "Bruce": 2, "Carla": 2}]
+        assert [v.payouts for v in views] == [
+            {"Anna": -2, "Bruce": 4, "Carla": -2},
+            {"Anna": -4, "Bruce": 2, "Carla": 2},
+        ]
         assert [v.to_dict()["declarer"] for v in views] == ["Bruce", "Anna"]
         assert [v.payouts for v in deal_history(session, t, 1)] == [{"Anna": -2, "Bruce": 4, "Carla": -2}]
         assert totals(session, t) == {"Anna": -6, "Bruce": 6, "Carla": 0}
@@ -201,23 +202,39 @@ def test_rename_keeps_history_and_logs_the_old_name(engine: Engine) -> None:
     assert [tuple(row) for row in log] == [("Bruno", "Bruce")]
     # the new name is what new deals use
     assert record(engine, declarer="Bruce", contract="solo", thirds=22).deal.payouts == {
-        "Anna": -2, "Bruce": 4, "Carla": -2}
+        "Anna": -2,
+        "Bruce": 4,
+        "Carla": -2,
+    }
 
 
 # --- evenings -------------------------------------------------------------------------------------------------
 
 
 def test_evening_pins_profile_options_stake_and_seat_order(engine: Engine) -> None:
-    number = begin(engine, ("Carla", "Anna", "Bruno"), profile="italian", options=["sweeps=off"], stake="0,15",
-                   currency="chf", place="Bar", dealer="anna")
+    number = begin(
+        engine,
+        ("Carla", "Anna", "Bruno"),
+        profile="italian",
+        options=["sweeps=off"],
+        stake="0,15",
+        currency="chf",
+        place="Bar",
+        dealer="anna",
+    )
     t = table(engine, number)
     assert t.players == ("Carla", "Anna", "Bruno")
     assert (t.evening.profile, t.evening.stake_cents, t.evening.currency) == ("pagat", 15, "CHF")
     assert t.evening.options["sweeps"] is False
     assert t.evening.options["stramazzo_multiplier"] == 3
     with engine.connect() as connection:
-        seats = connection.execute(text("SELECT s.position, p.name FROM seat s JOIN player p ON p.id = s.player_id "
-                                        "WHERE s.evening_id = :e ORDER BY s.position"), {"e": number}).all()
+        seats = connection.execute(
+            text(
+                "SELECT s.position, p.name FROM seat s JOIN player p ON p.id = s.player_id "
+                "WHERE s.evening_id = :e ORDER BY s.position"
+            ),
+            {"e": number},
+        ).all()
     assert [tuple(s) for s in seats] == [(0, "Carla"), (1, "Anna"), (2, "Bruno")]
     # the deal is scored with the evening's options (no stramazzo at 33) and they are stored with it
     done = record(engine, declarer="Anna", contract="solo", thirds=33)
@@ -227,7 +244,9 @@ def test_evening_pins_profile_options_stake_and_seat_order(engine: Engine) -> No
     with engine.connect() as connection:
         stored = connection.execute(text("SELECT profile, options FROM deal_revision ORDER BY id DESC")).first()
     assert (stored[0], json.loads(stored[1]) if isinstance(stored[1], str) else stored[1]) == (
-        "pagat", t.evening.options)
+        "pagat",
+        t.evening.options,
+    )
     with transaction(engine) as session:
         result = standings(session, get_table(session, number))
     assert result.cents == {"Carla": -30, "Anna": 60, "Bruno": -30}
@@ -240,10 +259,16 @@ def test_evening_pins_profile_options_stake_and_seat_order(engine: Engine) -> No
 
 
 def test_wrong_number_of_players_is_refused_and_nothing_is_written(engine: Engine) -> None:
-    for profile, players in (("pagat", ("Anna", "Bruno")), ("pagat", ("A", "B", "C", "D", "E")),
-                             ("quartiglio", ABC), ("quintiglio", ("A", "B", "C", "D"))):
-        with pytest.raises(LedgerError, match=rf"{len(players)} players: {profile} is played by"), \
-                transaction(engine) as session:
+    for profile, players in (
+        ("pagat", ("Anna", "Bruno")),
+        ("pagat", ("A", "B", "C", "D", "E")),
+        ("quartiglio", ABC),
+        ("quintiglio", ("A", "B", "C", "D")),
+    ):
+        with (
+            pytest.raises(LedgerError, match=rf"{len(players)} players: {profile} is played by"),
+            transaction(engine) as session,
+        ):
             start_evening(session, players, profile=profile)
     with pytest.raises(LedgerError, match="seated twice"), transaction(engine) as session:
         start_evening(session, ("Anna", "anna", "Bruno"))
@@ -259,7 +284,10 @@ def test_the_last_open_evening_is_the_default_and_a_closed_one_refuses_changes(e
         close_evening(session, get_table(session))
     assert table(engine).number == first
     assert record(engine, declarer="Anna", contract="solo", thirds=22).deal.payouts == {
-        "Anna": 4, "Bruno": -2, "Carla": -2}
+        "Anna": 4,
+        "Bruno": -2,
+        "Carla": -2,
+    }
     third = begin(engine, ("Gina", "Anna", "Bruno"))
     assert table(engine).number == third
     with transaction(engine) as session:
@@ -293,9 +321,13 @@ def test_the_last_open_evening_is_the_default_and_a_closed_one_refuses_changes(e
 def test_dealer_rotates_after_every_deal_including_passed_ones(engine: Engine) -> None:
     begin(engine)  # Carla, the last listed, deals first
     dealers = []
-    for facts in ({"passed": True}, {"declarer": "Bruno", "contract": "solo", "thirds": 22}, {"passed": True},
-                  {"auction": "pass,pass,pass"},
-                  {"declarer": "Anna", "contract": "chiamo", "called": "3D", "holder": "Bruno", "thirds": 20}):
+    for facts in (
+        {"passed": True},
+        {"declarer": "Bruno", "contract": "solo", "thirds": 22},
+        {"passed": True},
+        {"auction": "pass,pass,pass"},
+        {"declarer": "Anna", "contract": "chiamo", "called": "3D", "holder": "Bruno", "thirds": 20},
+    ):
         with transaction(engine) as session:
             expected = next_dealer(session, get_table(session))
         done = record(engine, **facts)
@@ -303,8 +335,10 @@ def test_dealer_rotates_after_every_deal_including_passed_ones(engine: Engine) -
         dealers.append(done.deal.dealer)
     assert dealers == ["Carla", "Anna", "Bruno", "Carla", "Anna"]
     assert [p for _, p, _ in payouts(engine)] == [
-        {"Anna": 0, "Bruno": 0, "Carla": 0}, {"Anna": -2, "Bruno": 4, "Carla": -2},
-        {"Anna": 0, "Bruno": 0, "Carla": 0}, {"Anna": 0, "Bruno": 0, "Carla": 0},
+        {"Anna": 0, "Bruno": 0, "Carla": 0},
+        {"Anna": -2, "Bruno": 4, "Carla": -2},
+        {"Anna": 0, "Bruno": 0, "Carla": 0},
+        {"Anna": 0, "Bruno": 0, "Carla": 0},
         {"Anna": 2, "Bruno": -1, "Carla": -1},
     ]
     # overridden: the rotation continues from the dealer who actually dealt
@@ -354,11 +388,17 @@ def test_a_key_retried_with_other_facts_is_an_error_naming_the_deal(engine: Engi
     record(engine, passed=True)
     # the same facts later in the evening (the rotation moved on): the stored deal, nothing written
     assert record(engine, key="phone-1", declarer="Bruno", contract="solo", thirds=22).duplicate
-    for other in ({"declarer": "Bruno", "contract": "solo", "thirds": 20}, {"passed": True},
-                  {"declarer": "Bruno", "contract": "solo"}, {"declarer": "Bruno", "contract": "solo", "thirds": 22,
-                                                              "dealer": "Bruno"}):
-        with pytest.raises(LedgerError, match=r"--key 'phone-1' holds deal 1 of evening \d+ \(Bruno solo 22\), "
-                                              r"recorded with other facts; nothing written"):
+    for other in (
+        {"declarer": "Bruno", "contract": "solo", "thirds": 20},
+        {"passed": True},
+        {"declarer": "Bruno", "contract": "solo"},
+        {"declarer": "Bruno", "contract": "solo", "thirds": 22, "dealer": "Bruno"},
+    ):
+        with pytest.raises(
+            LedgerError,
+            match=r"--key 'phone-1' holds deal 1 of evening \d+ \(Bruno solo 22\), "
+            r"recorded with other facts; nothing written",
+        ):
             record(engine, key="phone-1", **other)
     assert (counts(engine)["deal"], counts(engine)["deal_revision"]) == (2, 2)
 
@@ -367,11 +407,13 @@ def test_invalid_deal_is_refused_and_nothing_is_written(engine: Engine) -> None:
     begin(engine)
     record(engine, passed=True)
     before = snapshot(engine)
-    for facts in ({"declarer": "Bruno", "contract": "solo", "thirds": 36},
-                  {"declarer": "Bruno", "contract": "solo", "thirds": -1},
-                  {"declarer": "Zed", "contract": "solo", "thirds": 20},
-                  {"declarer": "Bruno", "contract": "solo", "thirds": 0, "tricks": 13},
-                  {"passed": True, "declarer": "Bruno"}):
+    for facts in (
+        {"declarer": "Bruno", "contract": "solo", "thirds": 36},
+        {"declarer": "Bruno", "contract": "solo", "thirds": -1},
+        {"declarer": "Zed", "contract": "solo", "thirds": 20},
+        {"declarer": "Bruno", "contract": "solo", "thirds": 0, "tricks": 13},
+        {"passed": True, "declarer": "Bruno"},
+    ):
         with pytest.raises(LedgerError):
             record(engine, **facts)
     assert snapshot(engine) == before
@@ -383,7 +425,8 @@ def test_invalid_deal_is_refused_and_nothing_is_written(engine: Engine) -> None:
 def test_amend_void_undo_keep_every_revision_and_standings_are_exact(engine: Engine) -> None:
     number = _three_deals(engine)
     assert [p for _, p, _ in payouts(engine)] == [
-        {"Anna": -2, "Bruno": 4, "Carla": -2}, {"Anna": 1, "Bruno": 1, "Carla": -2},
+        {"Anna": -2, "Bruno": 4, "Carla": -2},
+        {"Anna": 1, "Bruno": 1, "Carla": -2},
         {"Anna": 16, "Bruno": -8, "Carla": -8},
     ]
     with transaction(engine) as session:
@@ -421,7 +464,11 @@ def test_amend_void_undo_keep_every_revision_and_standings_are_exact(engine: Eng
         t = get_table(session, number)
         views = list_deals(session, t)
         assert [(v.number, v.revision, v.voided, v.void_reason) for v in views] == [
-            (1, 3, False, None), (2, 1, True, "misdeal"), (3, 1, False, None), (4, 1, True, "undo")]
+            (1, 3, False, None),
+            (2, 1, True, "misdeal"),
+            (3, 1, False, None),
+            (4, 1, True, "undo"),
+        ]
         history = deal_history(session, t, 1)
         assert [(v.revision, v.payouts, v.reason, v.declarer_thirds) for v in history] == [
             (1, {"Anna": -2, "Bruno": 4, "Carla": -2}, None, 22),
@@ -433,17 +480,23 @@ def test_amend_void_undo_keep_every_revision_and_standings_are_exact(engine: Eng
         assert superseded[0] <= superseded[1]
         voided_history = deal_history(session, t, 2)
         assert [(v.revision, v.voided, v.payouts) for v in voided_history] == [
-            (1, True, {"Anna": 1, "Bruno": 1, "Carla": -2})]
+            (1, True, {"Anna": 1, "Bruno": 1, "Carla": -2})
+        ]
         result = standings(session, t)
         assert result.points == {"Anna": 10, "Bruno": 4, "Carla": -14}
         assert result.cents == {"Anna": 100, "Bruno": 40, "Carla": -140}
-        assert running_totals(t, list_deals(session, t)) == [(1, {"Anna": -6, "Bruno": 12, "Carla": -6}),
-                                              (3, {"Anna": 10, "Bruno": 4, "Carla": -14})]
+        assert running_totals(t, list_deals(session, t)) == [
+            (1, {"Anna": -6, "Bruno": 12, "Carla": -6}),
+            (3, {"Anna": 10, "Bruno": 4, "Carla": -14}),
+        ]
         assert t.evening.revision == 8
         # the next dealer follows the last deal that stands (deal 3, dealt by Bruno)
         assert next_dealer(session, t) == "Carla"
     assert {k: counts(engine)[k] for k in ("deal", "deal_revision", "payout")} == {
-        "deal": 4, "deal_revision": 6, "payout": 18}
+        "deal": 4,
+        "deal_revision": 6,
+        "payout": 18,
+    }
 
 
 def test_bad_corrections_are_refused_and_nothing_is_written(engine: Engine) -> None:
@@ -492,15 +545,15 @@ def test_undo_takes_back_the_last_deal_that_stands(engine: Engine) -> None:
 def test_amend_can_change_the_dealer_and_the_contract(engine: Engine) -> None:
     _three_deals(engine)
     with transaction(engine) as session:
-        done = amend_deal(session, get_table(session), 2, DealInput(contract="solo", thirds=20),
-                          "it was solo", dealer="Bruno")
+        done = amend_deal(
+            session, get_table(session), 2, DealInput(contract="solo", thirds=20), "it was solo", dealer="Bruno"
+        )
     assert done.deal.dealer == "Bruno"
     assert (done.deal.contract, done.deal.called) == ("solo", None)
     assert done.deal.payouts == {"Anna": -2, "Bruno": -2, "Carla": 4}
     with transaction(engine) as session:
         history = deal_history(session, get_table(session), 2)
-    assert [(v.dealer, v.contract, v.called) for v in history] == [("Anna", "chiamo", "3D"),
-                                                                           ("Bruno", "solo", None)]
+    assert [(v.dealer, v.contract, v.called) for v in history] == [("Anna", "chiamo", "3D"), ("Bruno", "solo", None)]
 
 
 # --- tretre: the pot of passed deals ---------------------------------------------------------------------------
@@ -541,14 +594,18 @@ def test_tretre_pot_follows_corrections_of_earlier_deals(engine: Engine) -> None
     record(engine, passed=True)
     record(engine, passed=True)
     assert record(engine, declarer="Anna", contract="solo", thirds=20).deal.payouts == {
-        "Anna": 6, "Bruno": -3, "Carla": -3}
+        "Anna": 6,
+        "Bruno": -3,
+        "Carla": -3,
+    }
     record(engine, declarer="Bruno", contract="solo", thirds=10)
     with transaction(engine) as session:
         void_deal(session, get_table(session), 1, "misdeal")
     assert payouts(engine)[2][1] == {"Anna": 4, "Bruno": -2, "Carla": -2}
     with transaction(engine) as session:
-        done = amend_deal(session, get_table(session), 2, DealInput(declarer="Bruno", contract="solo", thirds=20),
-                          "it was played")
+        done = amend_deal(
+            session, get_table(session), 2, DealInput(declarer="Bruno", contract="solo", thirds=20), "it was played"
+        )
     assert done.deal.payouts == {"Anna": -1, "Bruno": 2, "Carla": -1}
     assert done.totals == {"Anna": 2, "Bruno": -1, "Carla": -1}
     with transaction(engine) as session:
@@ -578,8 +635,11 @@ def test_resolve_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ENV_VAR, str(tmp_path / "from-env.sqlite3"))
     assert resolve_url(None) == f"sqlite:///{tmp_path / 'from-env.sqlite3'}"
     assert resolve_url("given.sqlite3") == f"sqlite:///{tmp_path / 'given.sqlite3'}"
-    for bad, message in (("mysql://x/y", "runs on SQLite or PostgreSQL"), (str(tmp_path), "is a folder"),
-                         ("://", "not a database URL")):
+    for bad, message in (
+        ("mysql://x/y", "runs on SQLite or PostgreSQL"),
+        (str(tmp_path), "is a folder"),
+        ("://", "not a database URL"),
+    ):
         with pytest.raises(LedgerError, match=message):
             resolve_url(bad)
     assert list(tmp_path.iterdir()) == []

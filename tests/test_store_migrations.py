@@ -40,8 +40,9 @@ def _older_ledger(path: Path, rows: dict[str, Any]) -> Engine:
         command.upgrade(config, "0002")
         for table in ("player", "player_rename", "evening", "seat", "deal", "deal_revision", "payout", "payment"):
             columns = rows[table]["columns"]
-            statement = text(f'INSERT INTO "{table}" ({", ".join(columns)}) '
-                             f'VALUES ({", ".join(":" + c for c in columns)})')
+            statement = text(
+                f'INSERT INTO "{table}" ({", ".join(columns)}) VALUES ({", ".join(":" + c for c in columns)})'
+            )
             for values in rows[table]["rows"]:
                 connection.execute(statement, dict(zip(columns, values, strict=True)))
     return older
@@ -60,19 +61,33 @@ def test_an_older_ledger_is_backed_up_then_upgraded_losing_nothing(tmp_path: Pat
             assert (standing.points, standing.cents) == (expected["points"], expected["cents"])
             _, deals = ledger.deals(expected["evening"])
             assert [(d.number, d.voided, d.void_reason, d.key) for d in deals] == [
-                (d["number"], d["voided"], d["void_reason"], d["key"]) for d in expected["deals"]]
+                (d["number"], d["voided"], d["void_reason"], d["key"]) for d in expected["deals"]
+            ]
             for deal in expected["deals"]:
                 history = ledger.deal_history(deal["number"], expected["evening"])
-                assert [{"revision": v.revision, "reason": v.reason, "payouts": v.payouts, "roles": v.roles,
-                         "superseded": v.superseded_at is not None, "explanation": v.explanation,
-                         "dealer": v.dealer, "passed_before": v.passed_before} for v in history] == deal["revisions"]
+                assert [
+                    {
+                        "revision": v.revision,
+                        "reason": v.reason,
+                        "payouts": v.payouts,
+                        "roles": v.roles,
+                        "superseded": v.superseded_at is not None,
+                        "explanation": v.explanation,
+                        "dealer": v.dealer,
+                        "passed_before": v.passed_before,
+                    }
+                    for v in history
+                ] == deal["revisions"]
         players = {row[0]: row[1] for row in fixture["rows"]["player"]["rows"]}
         payment = fixture["rows"]["payment"]
         expected_payments = [dict(zip(payment["columns"], row, strict=True)) for row in payment["rows"]]
-        assert [(p["payer"], p["payee"], p["cents"], p["currency"], p["evening"], p["note"])
-                for p in json.loads(ledger.export())["payments"]] == [
+        assert [
+            (p["payer"], p["payee"], p["cents"], p["currency"], p["evening"], p["note"])
+            for p in json.loads(ledger.export())["payments"]
+        ] == [
             (players[p["payer_id"]], players[p["payee_id"]], p["cents"], p["currency"], p["evening_id"], p["note"])
-            for p in expected_payments]
+            for p in expected_payments
+        ]
         # a revision read back as facts can be amended: the holder renamed since is found by id
         amended = ledger.amend(2, "t=19", reason="recount", evening=5)
         assert amended.deal.holder == "Annalisa" and amended.deal.revision == 3
@@ -86,12 +101,18 @@ def test_an_older_ledger_is_backed_up_then_upgraded_losing_nothing(tmp_path: Pat
 
 def test_programs_opening_a_new_ledger_at_once_take_turns_to_build_it(db_url: str) -> None:
     """Four programs started together on an empty database: one builds the schema, the others wait and find it."""
-    opener = ("import sys\n"
-              "from ledger import Ledger\n"
-              "with Ledger(sys.argv[1]) as ledger:\n"
-              "    print(len(ledger.evenings()))\n")
-    programs = [subprocess.Popen([sys.executable, "-c", opener, db_url], stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    opener = (
+        "import sys\n"
+        "from ledger import Ledger\n"
+        "with Ledger(sys.argv[1]) as ledger:\n"
+        "    print(len(ledger.evenings()))\n"
+    )
+    programs = [
+        subprocess.Popen(
+            [sys.executable, "-c", opener, db_url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(4)
+    ]
     results = [(program.communicate(timeout=120), program.returncode) for program in programs]
     assert [(out.strip(), code) for (out, _), code in results] == [("0", 0)] * 4, [err for (_, err), _ in results]
     engine = make_engine(resolve_url(db_url))

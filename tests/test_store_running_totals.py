@@ -38,8 +38,9 @@ def summed(statements: list[str]) -> bool:
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=st.lists(st.tuples(st.sampled_from(STEPS), st.booleans(), st.integers(2, 9)), min_size=1, max_size=10))
-def test_recorded_totals_are_the_evenings_totals(steps: list[tuple[str, bool, int]],
-                                                 two: tuple[Ledger, Ledger]) -> None:
+def test_recorded_totals_are_the_evenings_totals(
+    steps: list[tuple[str, bool, int]], two: tuple[Ledger, Ledger]
+) -> None:
     ledgers = two
     number = ledgers[0].start_evening(["Anna", "Bruno", "Carla"]).number
     names = ["Anna", "Bruno", "Carla"]
@@ -54,9 +55,13 @@ def test_recorded_totals_are_the_evenings_totals(steps: list[tuple[str, bool, in
         elif step in ("amend", "void", "undo") and deals:
             target = 1 + points % deals
             try:
-                done = (ledger.amend(target, DealInput(thirds=3 * (11 - points)), reason="recount", evening=number)
-                        if step == "amend" else ledger.void(target, reason="misdeal", evening=number)
-                        if step == "void" else ledger.undo(evening=number))
+                done = (
+                    ledger.amend(target, DealInput(thirds=3 * (11 - points)), reason="recount", evening=number)
+                    if step == "amend"
+                    else ledger.void(target, reason="misdeal", evening=number)
+                    if step == "void"
+                    else ledger.undo(evening=number)
+                )
             except LedgerError:
                 continue
         elif step == "rename":
@@ -75,7 +80,8 @@ def test_recorded_totals_are_the_evenings_totals(steps: list[tuple[str, bool, in
 
 
 def test_a_deal_after_the_ledgers_own_write_carries_the_totals_on_and_after_anothers_sums_them(
-        two: tuple[Ledger, Ledger]) -> None:
+    two: tuple[Ledger, Ledger],
+) -> None:
     first, second = two
     number = first.start_evening(["Anna", "Bruno", "Carla"]).number
     before = first.record("bruno solo 8", evening=number)

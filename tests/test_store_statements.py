@@ -65,8 +65,9 @@ def ledgers() -> Iterator[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("read", sorted(READS))
-def test_a_read_runs_as_many_statements_for_100_deals_as_for_10(read: str, db_url: str,
-                                                               ledgers: dict[str, Any]) -> None:
+def test_a_read_runs_as_many_statements_for_100_deals_as_for_10(
+    read: str, db_url: str, ledgers: dict[str, Any]
+) -> None:
     backend = db_url.split(":")[0]
     if backend not in ledgers:
         ledger = Ledger(db_url)
@@ -105,7 +106,8 @@ def test_opening_a_ledger_checks_its_schema_with_one_query(sqlite_url: str) -> N
     finally:
         event.remove(Engine, "before_cursor_execute", count)
     assert [s for s in seen if "alembic_version" in s or "sqlite_master" in s] == [
-        "SELECT version_num FROM alembic_version"]
+        "SELECT version_num FROM alembic_version"
+    ]
 
 
 def test_the_tab_sums_evenings_a_batch_at_a_time(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -92,8 +92,9 @@ def another_database(request: pytest.FixtureRequest, db_url: str, tmp_path: Path
     return f"{server}/{name}"
 
 
-def test_examples_round_trip_exactly(engine: Engine, db_url: str, tmp_path: Path,
-                                     request: pytest.FixtureRequest) -> None:
+def test_examples_round_trip_exactly(
+    engine: Engine, db_url: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     """Import both examples into a fresh ledger, export: the same data (times as the instants they name)."""
     three, four = load("three_friends.json"), load("four_players.json")
     assert import_(engine, three) == [1]
@@ -106,7 +107,8 @@ def test_examples_round_trip_exactly(engine: Engine, db_url: str, tmp_path: Path
     alone["evenings"][0]["number"] = 1
     assert as_instants(alone) == as_instants(four)
     assert as_instants(exported["evenings"]) == as_instants(
-        [three["evenings"][0], {**four["evenings"][0], "number": 2}])
+        [three["evenings"][0], {**four["evenings"][0], "number": 2}]
+    )
     assert counts(engine)["player"] == 4  # the players are shared by the two evenings
     # the ledger's own export goes through a second fresh ledger of the same backend to the character
     second = open_ledger(another_database(request, db_url, tmp_path))
@@ -148,13 +150,20 @@ def test_imported_standings_csv_and_history(engine: Engine) -> None:
     assert len(views) == 30
     assert [(v.number, v.void_reason) for v in views if v.voided] == [(24, "misdeal: Anna had 13 cards")]
     assert [(v.revision, v.declarer_thirds, v.superseded_at is None) for v in history] == [
-        (1, 12, False), (2, 13, True)]
+        (1, 12, False),
+        (2, 13, True),
+    ]
     assert history[1].reason == "recounted: the last trick was Carla's"
     assert lines[0].startswith("evening,deal,revision,voided,dealer,declarer")
     assert len(lines) == 1 + 12 * 4
     first = dict(zip(lines[0].split(","), lines[1].split(","), strict=False))
     assert (first["evening"], first["deal"], first["player"], first["points"], first["money_cents"]) == (
-        "2", "1", "Anna", "4", "80")
+        "2",
+        "1",
+        "Anna",
+        "4",
+        "80",
+    )
 
 
 # --- refusals -----------------------------------------------------------------------------------------------
@@ -185,9 +194,11 @@ def test_tampered_export_is_refused_and_nothing_is_written(engine: Engine) -> No
         with pytest.raises(LedgerError, match=r"the export says .* but the rules give"):
             import_(engine, tamper(original))
         assert counts(engine) == dict.fromkeys(TABLES, 0)
-    for data, message in (({"format": "something-else", "version": 1}, "not a calabresella-ledger export"),
-                          ({"format": "calabresella-ledger", "version": 3, "evenings": []}, "export version 3"),
-                          ([1, 2, 3], "not a calabresella-ledger export")):
+    for data, message in (
+        ({"format": "something-else", "version": 1}, "not a calabresella-ledger export"),
+        ({"format": "calabresella-ledger", "version": 3, "evenings": []}, "export version 3"),
+        ([1, 2, 3], "not a calabresella-ledger export"),
+    ):
         with pytest.raises(LedgerError, match=message):
             import_(engine, data)
     assert counts(engine) == dict.fromkeys(TABLES, 0)
@@ -238,15 +249,19 @@ def test_recorded_corrected_ledger_round_trips(engine: Engine, tmp_path: Path) -
             first_of_two = deal_history(session, get_table(session, 1), 2)[0]
         # voiding the passed deal 1 re-scored deal 2 without the pot (revision 2); deal 3 was amended
         assert [(d.number, d.revision, d.voided, d.key) for d in deals] == [
-            (1, 1, True, "a"), (2, 2, False, "b"), (3, 2, False, None)]
+            (1, 1, True, "a"),
+            (2, 2, False, "b"),
+            (3, 2, False, None),
+        ]
         assert deals[1].payouts == {"Anna": 2, "Bruno": -1, "Carla": -1}
         assert first_of_two.payouts == {"Anna": 4, "Bruno": -2, "Carla": -2}
     finally:
         other.dispose()
 
 
-def test_an_export_read_in_chunks_has_every_evening_as_the_ledger_shows_it(engine: Engine,
-                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_export_read_in_chunks_has_every_evening_as_the_ledger_shows_it(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Evenings read two at a time: the whole export is the single evenings' exports, each deal's revisions are
     its history (payouts in seat order, players by name, passes in the auction as null)."""
     monkeypatch.setattr("ledger.store.transfer.CHUNK", 2)
@@ -263,14 +278,37 @@ def test_an_export_read_in_chunks_has_every_evening_as_the_ledger_shows_it(engin
             table = get_table(session, evening["number"])
             for deal in evening["deals"]:
                 history = deal_history(session, table, deal["number"])
-                assert [(r["revision"], r["dealer"], list(r["payouts"].items()), r["facts"]["declarer"],
-                         r["facts"]["auction"]) for r in deal["revisions"]] == [
-                    (v.revision, v.dealer, list(v.payouts.items()), v.declarer,
-                     [[seat, None if call == "pass" else call] for seat, call in v.auction]) for v in history]
+                assert [
+                    (
+                        r["revision"],
+                        r["dealer"],
+                        list(r["payouts"].items()),
+                        r["facts"]["declarer"],
+                        r["facts"]["auction"],
+                    )
+                    for r in deal["revisions"]
+                ] == [
+                    (
+                        v.revision,
+                        v.dealer,
+                        list(v.payouts.items()),
+                        v.declarer,
+                        [[seat, None if call == "pass" else call] for seat, call in v.auction],
+                    )
+                    for v in history
+                ]
 
 
-@pytest.mark.parametrize("stored", ["2026-11-21 20:00:00.000000", "2026-11-21 20:00:00.120000",
-                                    "2026-01-02 03:04:05.000001", "2026-11-21 20:00:00", "2026-11-21T20:00:00+01:00"])
+@pytest.mark.parametrize(
+    "stored",
+    [
+        "2026-11-21 20:00:00.000000",
+        "2026-11-21 20:00:00.120000",
+        "2026-01-02 03:04:05.000001",
+        "2026-11-21 20:00:00",
+        "2026-11-21T20:00:00+01:00",
+    ],
+)
 def test_an_export_writes_a_stored_time_as_the_instant_it_names(stored: str) -> None:
     assert _stored_iso(stored) == as_utc(datetime.fromisoformat(stored)).isoformat()
 

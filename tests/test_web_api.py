@@ -13,9 +13,16 @@ def test_reads_need_no_token_and_mirror_the_values(db_url: str) -> None:
         assert [e["evening"] for e in evenings] == [1] and evenings[0]["players"] == ["Anna", "Bruno", "Carla"]
         assert phone.get("/api/evenings/current").json()["next_dealer"] == "Carla"
         standings = phone.get("/api/evenings/current/standings").json()
-        assert standings == {"evening": 1, "players": ["Anna", "Bruno", "Carla"], "points": {"Anna": 0, "Bruno": 0,
-                             "Carla": 0}, "cents": {"Anna": 0, "Bruno": 0, "Carla": 0}, "currency": "EUR",
-                             "stake_cents": 10, "closed": False, "running": []}
+        assert standings == {
+            "evening": 1,
+            "players": ["Anna", "Bruno", "Carla"],
+            "points": {"Anna": 0, "Bruno": 0, "Carla": 0},
+            "cents": {"Anna": 0, "Bruno": 0, "Carla": 0},
+            "currency": "EUR",
+            "stake_cents": 10,
+            "closed": False,
+            "running": [],
+        }
         assert phone.get("/api/evenings/1/deals").json() == {"evening": 1, "deals": []}
 
 
@@ -27,8 +34,14 @@ def test_record_by_line_and_by_facts_then_read_back(db_url: str) -> None:
         body = by_line.json()
         assert body["deal"]["declarer"] == "Bruno" and body["totals"] == {"Anna": -2, "Bruno": 4, "Carla": -2}
         assert body["next_dealer"] == "Anna" and body["evening_revision"] == 1
-        facts = {"declarer": "Carla", "contract": "chiamo", "called": "3D", "holder": "Anna", "thirds": 17,
-                 "last_trick": "opponents"}
+        facts = {
+            "declarer": "Carla",
+            "contract": "chiamo",
+            "called": "3D",
+            "holder": "Anna",
+            "thirds": 17,
+            "last_trick": "opponents",
+        }
         by_facts = phone.post("/api/evenings/1/deals", json=facts, headers=BEARER).json()
         assert by_facts["totals"] == {"Anna": -1, "Bruno": 5, "Carla": -4}
         deals = phone.get("/api/evenings/1/deals").json()["deals"]
@@ -47,10 +60,15 @@ def test_a_key_stores_a_retried_deal_once(db_url: str) -> None:
     assert again.json()["duplicate"] is True and again.json()["deal"]["number"] == 1
 
 
-@pytest.mark.parametrize(("body", "missing"), [
-    ({"line": "bruno"}, "contract"), ({"line": "anna solo 35"}, "tricks"), ({"line": "anna solo 4t"}, "last_trick"),
-    ({"declarer": "Anna", "contract": "solo"}, "thirds"),
-])
+@pytest.mark.parametrize(
+    ("body", "missing"),
+    [
+        ({"line": "bruno"}, "contract"),
+        ({"line": "anna solo 35"}, "tricks"),
+        ({"line": "anna solo 4t"}, "last_trick"),
+        ({"declarer": "Anna", "contract": "solo"}, "thirds"),
+    ],
+)
 def test_a_missing_fact_is_422_naming_it(db_url: str, body: dict[str, object], missing: str) -> None:
     start(db_url)
     with viewer(db_url) as phone:
@@ -58,10 +76,20 @@ def test_a_missing_fact_is_422_naming_it(db_url: str, body: dict[str, object], m
     assert answer.status_code == 422 and answer.json()["missing"] == missing and answer.json()["error"]
 
 
-@pytest.mark.parametrize("body", [
-    {"line": "zeno solo 22"}, {"line": 22}, {"line": "bruno solo 22", "thirds": 20}, {"thirds": "22"},
-    {"thirds": True}, {"passed": 1}, {"colour": "red"}, {"line": "bruno solo 22", "key": 7}, [1, 2],
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"line": "zeno solo 22"},
+        {"line": 22},
+        {"line": "bruno solo 22", "thirds": 20},
+        {"thirds": "22"},
+        {"thirds": True},
+        {"passed": 1},
+        {"colour": "red"},
+        {"line": "bruno solo 22", "key": 7},
+        [1, 2],
+    ],
+)
 def test_a_bad_deal_is_one_line_and_nothing_is_written(db_url: str, body: object) -> None:
     start(db_url)
     with viewer(db_url) as phone:
@@ -77,12 +105,17 @@ def test_a_body_that_is_not_json(db_url: str) -> None:
     assert answer.status_code == 422 and "not JSON" in answer.json()["error"]
 
 
-@pytest.mark.parametrize(("path", "body"), [
-    ("/api/evenings", {"players": ["Dora", "Elio", "Fede"]}), ("/api/evenings/1/deals", {"line": "bruno solo 22"}),
-    ("/api/evenings/1/deals/1/amend", {"line": "15", "reason": "recount"}),
-    ("/api/evenings/1/deals/1/void", {"reason": "misdeal"}), ("/api/evenings/1/undo", {}),
-    ("/api/evenings/1/close", {}),
-])
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/evenings", {"players": ["Dora", "Elio", "Fede"]}),
+        ("/api/evenings/1/deals", {"line": "bruno solo 22"}),
+        ("/api/evenings/1/deals/1/amend", {"line": "15", "reason": "recount"}),
+        ("/api/evenings/1/deals/1/void", {"reason": "misdeal"}),
+        ("/api/evenings/1/undo", {}),
+        ("/api/evenings/1/close", {}),
+    ],
+)
 def test_writes_need_the_bearer_token_and_the_cookie_is_not_enough(db_url: str, path: str, body: object) -> None:
     start(db_url)
     with scorekeeper(db_url) as phone:
@@ -122,9 +155,17 @@ def test_amend_void_undo_settle_close(db_url: str) -> None:
 
 def test_start_an_evening(db_url: str) -> None:
     with viewer(db_url) as phone:
-        started = phone.post("/api/evenings", json={"players": ["Dora", "Elio", "Fede", "Gino"], "profile": "pagat",
-                                                   "options": ["sweeps=off"], "stake": "0.05", "currency": "CHF"},
-                             headers=BEARER)
+        started = phone.post(
+            "/api/evenings",
+            json={
+                "players": ["Dora", "Elio", "Fede", "Gino"],
+                "profile": "pagat",
+                "options": ["sweeps=off"],
+                "stake": "0.05",
+                "currency": "CHF",
+            },
+            headers=BEARER,
+        )
         assert started.status_code == 201
         assert started.json()["options"]["sweeps"] is False and started.json()["stake_cents"] == 5
         refused = phone.post("/api/evenings", json={"players": "Dora,Elio"}, headers=BEARER)

@@ -33,8 +33,12 @@ def server(db_url: str) -> Iterator[str]:
     """`calabresella serve` on a free loopback port over a ledger with evening 1 open; its base URL."""
     start(db_url)
     port = _free_port()
-    process = subprocess.Popen(["calabresella", "--db", db_url, "serve", "--port", str(port), "--token", TOKEN],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(
+        ["calabresella", "--db", db_url, "serve", "--port", str(port), "--token", TOKEN],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 20
         while True:
@@ -68,12 +72,12 @@ def _overflowing(page: playwright_api.Page) -> list[str]:
         .map(e => e.textContent.trim())""")
 
 
-def test_a_deal_tapped_in_on_one_phone_shows_on_another_without_reloading(server: str, tmp_path: Path,
-                                                                        db_url: str) -> None:
+def test_a_deal_tapped_in_on_one_phone_shows_on_another_without_reloading(
+    server: str, tmp_path: Path, db_url: str
+) -> None:
     backend = "pg" if db_url.startswith("postgresql") else "sqlite"
     with playwright_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM,
-                                         args=["--no-sandbox"] if os.geteuid() == 0 else [])
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
         keeper = browser.new_context(viewport=PHONE, device_scale_factor=2).new_page()
         watcher = browser.new_context(viewport=PHONE, device_scale_factor=2).new_page()
 
@@ -107,11 +111,11 @@ def test_a_deal_tapped_in_on_one_phone_shows_on_another_without_reloading(server
     assert all((tmp_path / f"web-{n}-{backend}.png").stat().st_size > 10_000 for n in ("keeper", "watcher"))
 
 
-def test_an_italian_phone_gets_the_evening_in_italian_and_nothing_overflows(server: str, tmp_path: Path,
-                                                                          db_url: str) -> None:
+def test_an_italian_phone_gets_the_evening_in_italian_and_nothing_overflows(
+    server: str, tmp_path: Path, db_url: str
+) -> None:
     with playwright_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM,
-                                         args=["--no-sandbox"] if os.geteuid() == 0 else [])
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
         phone = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="it-IT").new_page()
         phone.goto(f"{server}/write?token={TOKEN}")
         phone.wait_for_url(f"{server}/evenings/1")
@@ -132,8 +136,7 @@ def test_an_italian_phone_gets_the_evening_in_italian_and_nothing_overflows(serv
 @pytest.mark.parametrize("locale", ["en-GB", "it-IT"])
 def test_a_phone_that_only_looks_has_its_whole_bar_on_screen(server: str, tmp_path: Path, locale: str) -> None:
     with playwright_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM,
-                                         args=["--no-sandbox"] if os.geteuid() == 0 else [])
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
         phone = browser.new_context(viewport=PHONE, device_scale_factor=2, locale=locale).new_page()
         phone.goto(f"{server}/evenings")
         playwright_api.expect(phone.locator(".bar .viewer")).to_be_visible()

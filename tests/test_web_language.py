@@ -36,8 +36,7 @@ def test_an_italian_browser_gets_the_evening_in_italian_and_an_english_one_in_en
     assert _standing(english, "Bruno") == "+0.40 EUR" and "Serata" not in english
 
 
-def test_a_browser_preferring_another_language_to_italian_and_english_gets_the_one_it_ranks_higher(
-        db_url: str) -> None:
+def test_a_browser_preferring_another_language_to_italian_and_english_gets_the_one_it_ranks_higher(db_url: str) -> None:
     start(db_url)
     with viewer(db_url) as phone:
         assert "<h1>Serata 1</h1>" in phone.get("/evenings/1", headers={"Accept-Language": "fr,it;q=0.8,en;q=0.5"}).text

@@ -74,13 +74,21 @@ def test_the_guided_form_asks_only_for_the_fact_the_rules_still_need(db_url: str
     start(db_url)
     with scorekeeper(db_url) as phone:
         token = csrf(phone)
-        asked = phone.post("/evenings/1/deals", data={"csrf": token, "declarer": "Anna", "contract": "solo",
-                                                      "thirds": "35", "key": "k1"})
+        asked = phone.post(
+            "/evenings/1/deals",
+            data={"csrf": token, "declarer": "Anna", "contract": "solo", "thirds": "35", "key": "k1"},
+        )
         assert asked.status_code == 200 and "How many tricks did the declarer side take?" in asked.text
         assert len(re.findall(r'<button name="tricks"', asked.text)) == 13
         carried = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', asked.text))
-        assert carried == {"csrf": token, "key": "k1", "declarer": "Anna", "contract": "solo", "thirds": "35",
-                           "asking": "tricks"}
+        assert carried == {
+            "csrf": token,
+            "key": "k1",
+            "declarer": "Anna",
+            "contract": "solo",
+            "thirds": "35",
+            "asking": "tricks",
+        }
         done = phone.post("/evenings/1/deals", data={**carried, "tricks": "12"})
         assert done.status_code == 303
         assert "Anna solo · 11+2/3 · won · cappotto" in phone.get(done.headers["location"]).text
@@ -113,8 +121,12 @@ def test_a_short_line_is_completed_question_by_question(db_url: str) -> None:
         assert done.status_code == 303
     with Ledger(db_url) as ledger:
         deal = ledger.deals(1)[1][0]
-    assert (deal.declarer, deal.contract, deal.aggravation, deal.declarer_thirds) == ("Bruno", "solissimo",
-                                                                                     "scegliete", 22)
+    assert (deal.declarer, deal.contract, deal.aggravation, deal.declarer_thirds) == (
+        "Bruno",
+        "solissimo",
+        "scegliete",
+        22,
+    )
 
 
 def test_amend_void_and_undo_from_the_phone(db_url: str) -> None:
@@ -149,8 +161,17 @@ def test_start_an_evening_from_the_phone_and_several_evenings_at_once(db_url: st
         refused = phone.post("/evenings", data={"csrf": token, "players": "Dora,Dora,Elio", "stake": "0.05"})
         assert refused.status_code == 422 and 'class="error"' in refused.text
         assert 'value="Dora,Dora,Elio"' in refused.text
-        started = phone.post("/evenings", data={"csrf": token, "players": "Dora, Elio, Fede", "profile": "tretre",
-                                                "stake": "0.05", "currency": "CHF", "place": "Osteria"})
+        started = phone.post(
+            "/evenings",
+            data={
+                "csrf": token,
+                "players": "Dora, Elio, Fede",
+                "profile": "tretre",
+                "stake": "0.05",
+                "currency": "CHF",
+                "place": "Osteria",
+            },
+        )
         assert started.headers["location"] == "/evenings/2"
         phone.post("/evenings/1/deals", data={"csrf": token, "line": "bruno solo 22"})
         phone.post("/evenings/2/deals", data={"csrf": token, "line": "elio solo 22"})
@@ -182,7 +203,7 @@ def test_charts_page_and_images(db_url: str) -> None:
         assert "No deals yet." in phone.get("/evenings/1/charts").text
         phone.post("/evenings/1/deals", data={"csrf": csrf(phone), "line": "bruno solo 22"})
         page = phone.get("/evenings/1/charts").text
-        kinds = re.findall(r'/evenings/1/charts/(\w+)\.png', page)
+        kinds = re.findall(r"/evenings/1/charts/(\w+)\.png", page)
         assert kinds == ["running", "money", "contracts", "thirds", "pairings"]
         image = phone.get("/evenings/1/charts/running.png")
         assert image.headers["content-type"] == "image/png" and image.content.startswith(b"\x89PNG")

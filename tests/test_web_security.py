@@ -12,9 +12,12 @@ from ledger import Ledger
 from ledger.web.access import COOKIE
 
 WRITES = [
-    ("/evenings/1/deals", {"line": "bruno solo 22"}), ("/evenings/1/deals/1/amend", {"line": "15", "reason": "x"}),
-    ("/evenings/1/deals/1/void", {"reason": "x"}), ("/evenings/1/undo", {"seen_revision": "1"}),
-    ("/evenings/1/close", {}), ("/evenings", {"players": "Dora,Elio,Fede"}),
+    ("/evenings/1/deals", {"line": "bruno solo 22"}),
+    ("/evenings/1/deals/1/amend", {"line": "15", "reason": "x"}),
+    ("/evenings/1/deals/1/void", {"reason": "x"}),
+    ("/evenings/1/undo", {"seen_revision": "1"}),
+    ("/evenings/1/close", {}),
+    ("/evenings", {"players": "Dora,Elio,Fede"}),
 ]
 
 
@@ -85,8 +88,17 @@ def test_hostile_names_places_reasons_and_lines_are_shown_escaped_on_every_page(
         guided = {"csrf": token, "declarer": '">', "contract": "chiamo"}
         pages["question"] = phone.post("/evenings/1/deals", data=guided).text
         pages["bad card"] = phone.post("/evenings/1/deals", data={**guided, "called": IMG, "thirds": "20"}).text
-        for path in ("/evenings", "/evenings/1", "/evenings/1?deal=2", "/evenings/1/deals", "/evenings/1/deals/1",
-                     "/evenings/1/deals/2", "/evenings/1/settle", "/evenings/1/charts", "/evenings/new"):
+        for path in (
+            "/evenings",
+            "/evenings/1",
+            "/evenings/1?deal=2",
+            "/evenings/1/deals",
+            "/evenings/1/deals/1",
+            "/evenings/1/deals/2",
+            "/evenings/1/settle",
+            "/evenings/1/charts",
+            "/evenings/new",
+        ):
             pages[path] = phone.get(path).text
         pages["events"] = phone.get("/evenings/1/events").text
     for where, html in pages.items():

@@ -28,8 +28,11 @@ SOURCES = ("ledger", "reports")
 KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None}
 HELP_ATTRIBUTES = ("help", "short_help", "epilog", "rich_help_panel")
 METHODS = [("**.py", "python"), ("**.html", "jinja2.ext:babel_extract")]
-JINJA_OPTIONS = {"extensions": ",".join(EXTENSIONS), "newstyle_gettext": "true",
-                 **{name: str(value).lower() for name, value in WHITESPACE.items()}}
+JINJA_OPTIONS = {
+    "extensions": ",".join(EXTENSIONS),
+    "newstyle_gettext": "true",
+    **{name: str(value).lower() for name, value in WHITESPACE.items()},
+}
 """The templates read as the pages read them (`ledger.web.templating.make_templates`)."""
 
 
@@ -57,10 +60,13 @@ def template() -> Catalog:
     catalog = Catalog(project="calabresella-ledger", domain=DOMAIN, charset="utf-8")
     for source in SOURCES:
         for filename, lineno, message, comments, context in extract_from_dir(
-                ROOT / source, method_map=METHODS, options_map={"**.html": JINJA_OPTIONS}, keywords=KEYWORDS,
-                comment_tags=("TRANSLATORS:",)):
-            catalog.add(message, locations=[(f"{source}/{filename}", lineno)], auto_comments=comments,
-                        context=context)
+            ROOT / source,
+            method_map=METHODS,
+            options_map={"**.html": JINJA_OPTIONS},
+            keywords=KEYWORDS,
+            comment_tags=("TRANSLATORS:",),
+        ):
+            catalog.add(message, locations=[(f"{source}/{filename}", lineno)], auto_comments=comments, context=context)
     for text, where in help_texts(typer.main.get_command(app)):
         catalog.add(text, locations=[(where, 0)])
     return catalog
@@ -68,8 +74,12 @@ def template() -> Catalog:
 
 def template_strings() -> set[str]:
     """Every string marked with `_` in the web pages' templates."""
-    return {message for *_where, message, _comments, _context in extract_from_dir(
-        TEMPLATES, method_map=METHODS[1:], options_map={"**.html": JINJA_OPTIONS}, keywords=KEYWORDS)}
+    return {
+        message
+        for *_where, message, _comments, _context in extract_from_dir(
+            TEMPLATES, method_map=METHODS[1:], options_map={"**.html": JINJA_OPTIONS}, keywords=KEYWORDS
+        )
+    }
 
 
 def po_path(language: str) -> Path:
@@ -91,7 +101,7 @@ def compiled(catalog: Catalog) -> bytes:
 def _header_comment(path: Path) -> str:
     """The comments above the .po's header, verbatim (Babel strips the glossary's indentation when it reads them)."""
     text = path.read_text(encoding="utf-8")
-    return text[:text.index('msgid ""')].rstrip("\n")
+    return text[: text.index('msgid ""')].rstrip("\n")
 
 
 def update() -> None:

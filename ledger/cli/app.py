@@ -144,8 +144,13 @@ def new_app(name: str, help_text: str, cls: type[LedgerGroup] = LedgerGroup) -> 
     """A (sub)command group with the ledger's error handling; the root one gets Typer's --install-completion and
     --show-completion (for bash, zsh, fish and PowerShell)."""
     return typer.Typer(
-        name=name, help=help_text, cls=cls, no_args_is_help=True, rich_markup_mode="rich",
-        pretty_exceptions_show_locals=False, context_settings={"help_option_names": ["-h", "--help"]},
+        name=name,
+        help=help_text,
+        cls=cls,
+        no_args_is_help=True,
+        rich_markup_mode="rich",
+        pretty_exceptions_show_locals=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
     )
 
 

@@ -14,49 +14,122 @@ from ledger.rules.build import DealInput
 FACTS = "Deal facts"
 
 DEAL_OPTIONS: dict[str, Any] = {
-    "declarer": Annotated[str | None, typer.Option(
-        "--declarer", "-d", help="Who plays against the others, e.g. [b]--declarer Bruno[/b].", rich_help_panel=FACTS)],
-    "contract": Annotated[str | None, typer.Option(
-        "--contract", "-c", rich_help_panel=FACTS,
-        help="chiamo (call; 'play' in cavendish), mediatore, solo or solissimo, e.g. [b]-c solo[/b].")],
-    "aggravation": Annotated[str | None, typer.Option(
-        "--aggravation", "-a", rich_help_panel=FACTS,
-        help="On a solissimo only: dividete (divide) or scegliete (choose), e.g. [b]-a dividete[/b].")],
-    "called": Annotated[str | None, typer.Option(
-        "--called", rich_help_panel=FACTS,
-        help="The card named in chiamo: rank then suit, e.g. [b]--called 3D[/b] (3 of denari), KH, 'tre di spade'.")],
-    "holder": Annotated[str | None, typer.Option(
-        "--holder", rich_help_panel=FACTS,
-        help="Who held the called card: a player, [b]monte[/b] or [b]declarer[/b], e.g. [b]--holder Anna[/b].")],
-    "thirds": Annotated[int | None, typer.Option(
-        "--thirds", "-t", rich_help_panel=FACTS,
-        help="The declarer side's card points in thirds, 0 to 35 (18 wins), e.g. [b]--thirds 22[/b].")],
-    "points": Annotated[str | None, typer.Option(
-        "--points", "-p", rich_help_panel=FACTS,
-        help="The same on the profile's scale: [b]7+1/3[/b] Italian (whole points and thirds), [b]22[/b] of 35 "
-             "in cavendish.")],
-    "count": Annotated[str | None, typer.Option(
-        "--count", rich_help_panel=FACTS,
-        help="The same as counted at the table: aces (a), figures (f) and the last trick (u or last) if the declarer "
-             "side took it, e.g. [b]--count 2a+10f+last[/b] = 2 x 3 + 10 + 3 = 19 thirds.")],
-    "tricks": Annotated[int | None, typer.Option(
-        "--tricks", rich_help_panel=FACTS,
-        help="Tricks the declarer side took; asked only when the thirds are 0 or 35, e.g. [b]--tricks 12[/b].")],
-    "last_trick": Annotated[str | None, typer.Option(
-        "--last-trick", "-l", rich_help_panel=FACTS,
-        help="Who took the last trick, [b]declarer[/b] or [b]opponents[/b]; asked only when a sweep depends on it "
-             "(3-5 or 30-32 thirds).")],
-    "auction": Annotated[str | None, typer.Option(
-        "--auction", rich_help_panel=FACTS,
-        help="The calls in speaking order from the seat after the dealer, each [b]call[/b] or [b]Name:call[/b]; "
-             "declarer and contract come from it, e.g. [b]--auction pass,chiamo,solo[/b].")],
-    "passed": Annotated[bool, typer.Option(
-        "--passed", rich_help_panel=FACTS,
-        help="Everyone passed: no payout, the deal moves on, e.g. [b]--passed[/b].")],
-    "passed_before": Annotated[int, typer.Option(
-        "--passed-before", rich_help_panel=FACTS, min=0,
-        help="Consecutive passed deals just before this one (tretre's pot carries over), e.g. "
-             "[b]--passed-before 2[/b]. The ledger counts them itself.")],
+    "declarer": Annotated[
+        str | None,
+        typer.Option(
+            "--declarer",
+            "-d",
+            help="Who plays against the others, e.g. [b]--declarer Bruno[/b].",
+            rich_help_panel=FACTS,
+        ),
+    ],
+    "contract": Annotated[
+        str | None,
+        typer.Option(
+            "--contract",
+            "-c",
+            rich_help_panel=FACTS,
+            help="chiamo (call; 'play' in cavendish), mediatore, solo or solissimo, e.g. [b]-c solo[/b].",
+        ),
+    ],
+    "aggravation": Annotated[
+        str | None,
+        typer.Option(
+            "--aggravation",
+            "-a",
+            rich_help_panel=FACTS,
+            help="On a solissimo only: dividete (divide) or scegliete (choose), e.g. [b]-a dividete[/b].",
+        ),
+    ],
+    "called": Annotated[
+        str | None,
+        typer.Option(
+            "--called",
+            rich_help_panel=FACTS,
+            help="The card named in chiamo: rank then suit, e.g. [b]--called 3D[/b] (3 of denari), KH, 'tre di spade'.",
+        ),
+    ],
+    "holder": Annotated[
+        str | None,
+        typer.Option(
+            "--holder",
+            rich_help_panel=FACTS,
+            help="Who held the called card: a player, [b]monte[/b] or [b]declarer[/b], e.g. [b]--holder Anna[/b].",
+        ),
+    ],
+    "thirds": Annotated[
+        int | None,
+        typer.Option(
+            "--thirds",
+            "-t",
+            rich_help_panel=FACTS,
+            help="The declarer side's card points in thirds, 0 to 35 (18 wins), e.g. [b]--thirds 22[/b].",
+        ),
+    ],
+    "points": Annotated[
+        str | None,
+        typer.Option(
+            "--points",
+            "-p",
+            rich_help_panel=FACTS,
+            help="The same on the profile's scale: [b]7+1/3[/b] Italian (whole points and thirds), [b]22[/b] of 35 "
+            "in cavendish.",
+        ),
+    ],
+    "count": Annotated[
+        str | None,
+        typer.Option(
+            "--count",
+            rich_help_panel=FACTS,
+            help="The same as counted at the table: aces (a), figures (f) and the last trick (u or last) if the "
+            "declarer side took it, e.g. [b]--count 2a+10f+last[/b] = 2 x 3 + 10 + 3 = 19 thirds.",
+        ),
+    ],
+    "tricks": Annotated[
+        int | None,
+        typer.Option(
+            "--tricks",
+            rich_help_panel=FACTS,
+            help="Tricks the declarer side took; asked only when the thirds are 0 or 35, e.g. [b]--tricks 12[/b].",
+        ),
+    ],
+    "last_trick": Annotated[
+        str | None,
+        typer.Option(
+            "--last-trick",
+            "-l",
+            rich_help_panel=FACTS,
+            help="Who took the last trick, [b]declarer[/b] or [b]opponents[/b]; asked only when a sweep depends on it "
+            "(3-5 or 30-32 thirds).",
+        ),
+    ],
+    "auction": Annotated[
+        str | None,
+        typer.Option(
+            "--auction",
+            rich_help_panel=FACTS,
+            help="The calls in speaking order from the seat after the dealer, each [b]call[/b] or [b]Name:call[/b]; "
+            "declarer and contract come from it, e.g. [b]--auction pass,chiamo,solo[/b].",
+        ),
+    ],
+    "passed": Annotated[
+        bool,
+        typer.Option(
+            "--passed",
+            rich_help_panel=FACTS,
+            help="Everyone passed: no payout, the deal moves on, e.g. [b]--passed[/b].",
+        ),
+    ],
+    "passed_before": Annotated[
+        int,
+        typer.Option(
+            "--passed-before",
+            rich_help_panel=FACTS,
+            min=0,
+            help="Consecutive passed deals just before this one (tretre's pot carries over), e.g. "
+            "[b]--passed-before 2[/b]. The ledger counts them itself.",
+        ),
+    ],
 }
 _DEFAULTS: dict[str, Any] = {"passed": False, "passed_before": 0}
 

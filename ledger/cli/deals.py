@@ -23,8 +23,10 @@ if TYPE_CHECKING:
 deal_app = new_app("deal", "Look at one deal and its history.")
 DealNumber = Annotated[int, typer.Argument(help="The deal's number in the evening.", min=1)]
 Reason = Annotated[str | None, typer.Option("--reason", "-r", help="Why: kept with the correction.")]
-DealerOption = Annotated[str | None, typer.Option(
-    "--dealer", help="Who dealt (default: the ledger's rotation, the seat after the last dealer).")]
+DealerOption = Annotated[
+    str | None,
+    typer.Option("--dealer", help="Who dealt (default: the ledger's rotation, the seat after the last dealer)."),
+]
 
 
 def print_recorded(done: Recorded, as_json: bool, verb: str) -> None:
@@ -34,18 +36,25 @@ def print_recorded(done: Recorded, as_json: bool, verb: str) -> None:
         print_json(done.to_dict())
         return
     if done.duplicate:
-        console.print(_("Deal {number} was recorded already with this key; nothing written.").format(
-            number=deal.number))
+        console.print(
+            _("Deal {number} was recorded already with this key; nothing written.").format(number=deal.number)
+        )
     title = deal_title(deal, verb)
-    console.print(_("[bold]{title}[/bold] · evening {evening} · dealer {dealer}").format(
-        title=title, evening=done.evening, dealer=deal.dealer))
+    console.print(
+        _("[bold]{title}[/bold] · evening {evening} · dealer {dealer}").format(
+            title=title, evening=done.evening, dealer=deal.dealer
+        )
+    )
     if done.result is not None:
         console.print(headline(done.result, done.profile))
         console.print(deal_table(done.result, deal.dealer, done.totals))
         console.print(done.result.explanation)
     else:
-        console.print(_("{explanation}; totals {totals_line}").format(
-            explanation=deal.explanation, totals_line=totals_line(done.totals)))
+        console.print(
+            _("{explanation}; totals {totals_line}").format(
+                explanation=deal.explanation, totals_line=totals_line(done.totals)
+            )
+        )
     console.print(_("[dim]evening revision {evening_revision}[/dim]").format(evening_revision=done.evening_revision))
 
 
@@ -53,14 +62,22 @@ def print_recorded(done: Recorded, as_json: bool, verb: str) -> None:
 def record(
     ctx: typer.Context,
     typed: DealInput,
-    line: Annotated[str | None, typer.Argument(
-        help="The whole deal as one quick line, as in `play`, e.g. [b]'carla chiamo 3D@anna 17 last=opp'[/b].",
-        show_default=False)] = None,
+    line: Annotated[
+        str | None,
+        typer.Argument(
+            help="The whole deal as one quick line, as in `play`, e.g. [b]'carla chiamo 3D@anna 17 last=opp'[/b].",
+            show_default=False,
+        ),
+    ] = None,
     evening: EveningOption = None,
     dealer: DealerOption = None,
-    key: Annotated[str | None, typer.Option(
-        "--key", help="Idempotency key: a deal is stored at most once per key, so a retried command never "
-                      "doubles it.")] = None,
+    key: Annotated[
+        str | None,
+        typer.Option(
+            "--key",
+            help="Idempotency key: a deal is stored at most once per key, so a retried command never doubles it.",
+        ),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Record a deal as played: validate, score, store; print the payouts and the running totals.
@@ -80,8 +97,11 @@ def record(
     calabresella record "bruno solo 22"   (the quick syntax of [b]play[/b]; see [b]calabresella play --help[/b])
     """
     with open_ledger(ctx) as ledger:
-        done = ledger.record(line, evening=evening, dealer=dealer, key=key, more=typed) if line else (
-            ledger.record(typed, evening=evening, dealer=dealer, key=key))
+        done = (
+            ledger.record(line, evening=evening, dealer=dealer, key=key, more=typed)
+            if line
+            else (ledger.record(typed, evening=evening, dealer=dealer, key=key))
+        )
     if not as_json:
         print_count(typed.count)
     print_recorded(done, as_json, _("recorded"))
@@ -112,8 +132,13 @@ def amend(
     print_recorded(done, as_json, _("amended"))
 
 
-def void(ctx: typer.Context, number: DealNumber, reason: Reason = None, evening: EveningOption = None,
-         as_json: JsonFlag = False) -> None:
+def void(
+    ctx: typer.Context,
+    number: DealNumber,
+    reason: Reason = None,
+    evening: EveningOption = None,
+    as_json: JsonFlag = False,
+) -> None:
     """Void a deal: it stays in the log but no longer counts. Example: [b]calabresella void 5 -r "misdeal"[/b]"""
     with open_ledger(ctx) as ledger:
         done = ledger.void(number, reason=reason, evening=evening)
@@ -123,9 +148,14 @@ def void(ctx: typer.Context, number: DealNumber, reason: Reason = None, evening:
 def undo(
     ctx: typer.Context,
     evening: EveningOption = None,
-    revision: Annotated[int | None, typer.Option(
-        "--revision", help="The evening revision you last saw (printed after each deal); undo is refused if "
-                           "the evening changed since. Without it, the last deal is undone unguarded.")] = None,
+    revision: Annotated[
+        int | None,
+        typer.Option(
+            "--revision",
+            help="The evening revision you last saw (printed after each deal); undo is refused if "
+            "the evening changed since. Without it, the last deal is undone unguarded.",
+        ),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Take back the last deal that stands (it is voided with reason 'undo', never deleted).
@@ -136,8 +166,12 @@ def undo(
         try:
             done = ledger.undo(evening=evening, seen_revision=revision)
         except UndoRefused as refused:
-            raise LedgerError(_("{refused}: see them with calabresella deals, then calabresella void N --reason WHY "
-                                "for the one you mean").format(refused=refused)) from None
+            raise LedgerError(
+                _(
+                    "{refused}: see them with calabresella deals, then calabresella void N --reason WHY "
+                    "for the one you mean"
+                ).format(refused=refused)
+            ) from None
     print_recorded(done, as_json, _("undone"))
 
 
@@ -156,8 +190,14 @@ def deals_table(players: tuple[str, ...], views: list[DealView], history: bool =
         grid.add_column(player, justify="right")
     grid.add_column(_("explanation") if not history else _("when / why"))
     for view in views:
-        row = [str(view.revision if history else view.number), view.dealer + (_(" (out)") if sits_out(view) else ""),
-               brief(view), called_card(view), outcome(view), *(signed(view.payouts.get(p, 0)) for p in players)]
+        row = [
+            str(view.revision if history else view.number),
+            view.dealer + (_(" (out)") if sits_out(view) else ""),
+            brief(view),
+            called_card(view),
+            outcome(view),
+            *(signed(view.payouts.get(p, 0)) for p in players),
+        ]
         history_note = local_time(view.recorded_at) + " " + (view.reason or _("recorded"))
         style = "strike dim" if view.voided or (history and view.superseded_at) else None
         grid.add_row(*row, history_note if history else note(view), style=style)
@@ -186,10 +226,16 @@ def show(ctx: typer.Context, number: DealNumber, evening: EveningOption = None, 
         print_json({"evening": info.number, "number": number, "revisions": [v.to_dict() for v in views]})
         return
     current = views[-1]
-    state = (_("VOID ({reason})").format(reason=current.void_reason) if current.voided else
-             _("revision {revision} counts").format(revision=current.revision))
-    console.print(_("[bold]Deal {number}[/bold] of evening {evening}: {state}").format(
-        number=number, evening=info.number, state=state))
+    state = (
+        _("VOID ({reason})").format(reason=current.void_reason)
+        if current.voided
+        else _("revision {revision} counts").format(revision=current.revision)
+    )
+    console.print(
+        _("[bold]Deal {number}[/bold] of evening {evening}: {state}").format(
+            number=number, evening=info.number, state=state
+        )
+    )
     deals_table(info.players, views, history=True)
     console.print(current.explanation)
 
@@ -206,8 +252,9 @@ def standings(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFl
     if as_json:
         print_json({**result.to_dict(), "settlement": settlement.to_dict() if settlement else None})
         return
-    running = RichTable(show_edge=False, pad_edge=False, title=_("Evening {evening}: running totals").format(
-        evening=result.evening))
+    running = RichTable(
+        show_edge=False, pad_edge=False, title=_("Evening {evening}: running totals").format(evening=result.evening)
+    )
     running.add_column(_("deal"), justify="right")
     for player in result.players:
         running.add_column(player, justify="right")

@@ -19,13 +19,16 @@ SHIPPED = files("ledger") / "examples"
 
 def demo(
     ctx: typer.Context,
-    example: Annotated[str, typer.Option(
-        "--example", help="An example evening shipped with calabresella: three_friends or four_players.")] = (
-        "three_friends"),
-    source: Annotated[Path | None, typer.Option(
-        "--file", help="An evening exported as JSON, instead of a shipped example.")] = None,
+    example: Annotated[
+        str,
+        typer.Option("--example", help="An example evening shipped with calabresella: three_friends or four_players."),
+    ] = ("three_friends"),
+    source: Annotated[
+        Path | None, typer.Option("--file", help="An evening exported as JSON, instead of a shipped example.")
+    ] = None,
     out: Annotated[Path, typer.Option("--out", help="Folder for the charts and the HTML report.")] = Path(
-        "calabresella-demo"),
+        "calabresella-demo"
+    ),
 ) -> None:
     """Record the example evening into the ledger (once), print its standings and settlement, write its charts.
 
@@ -40,18 +43,21 @@ def demo(
     path = source or _shipped(example)
     label = str(source) if source else _("the example {example}").format(example=example)
     if not path.is_file():
-        raise LedgerError(_("--file {source}: no such file (without --file, demo records a shipped example)").format(
-            source=source))
+        raise LedgerError(
+            _("--file {source}: no such file (without --file, demo records a shipped example)").format(source=source)
+        )
     with open_ledger(ctx) as ledger:
         imported = ledger.import_file(path)
         if imported.evenings:
             evening = imported.evenings[0]
-            typer.echo(_("Recorded {source} as evening {evening} in {info}.").format(
-                source=label, evening=evening, info=ledger.info()["url"]))
+            typer.echo(
+                _("Recorded {source} as evening {evening} in {info}.").format(
+                    source=label, evening=evening, info=ledger.info()["url"]
+                )
+            )
         else:
             evening = imported.skipped[0]
-            typer.echo(_("{source} is already evening {evening} of this ledger.").format(
-                source=label, evening=evening))
+            typer.echo(_("{source} is already evening {evening} of this ledger.").format(source=label, evening=evening))
         standings(ctx, evening=evening)
         _draw(ledger.engine, evening, out)
 
@@ -60,8 +66,9 @@ def _shipped(name: str) -> Path:
     """A shipped example evening's file, by name."""
     names = sorted(item.name.removesuffix(".json") for item in SHIPPED.iterdir() if item.name.endswith(".json"))
     if name not in names:
-        raise LedgerError(_("--example {name!r}: the shipped examples are {names}").format(
-            name=name, names=", ".join(names)))
+        raise LedgerError(
+            _("--example {name!r}: the shipped examples are {names}").format(name=name, names=", ".join(names))
+        )
     return Path(str(SHIPPED / f"{name}.json"))
 
 
@@ -77,5 +84,8 @@ def _draw(engine: object, evening: int, out: Path) -> None:
     written = [save(kind, frames, out / f"{kind}.png") for kind in CHARTS]
     page = out / f"evening-{evening}.html"
     page.write_text(evening_report(engine, evening), encoding="utf-8")  # type: ignore[arg-type]
-    typer.echo(_("Wrote {items} and {name} into {out}/.").format(
-        items=', '.join(p.name for p in written), name=page.name, out=out))
+    typer.echo(
+        _("Wrote {items} and {name} into {out}/.").format(
+            items=", ".join(p.name for p in written), name=page.name, out=out
+        )
+    )

@@ -19,8 +19,12 @@ evening_app = new_app("evening", "Start, list, show and close evenings.")
 @evening_app.command("start")
 def start(
     ctx: typer.Context,
-    players: Annotated[str, typer.Option(
-        "--players", help="Seats in turn order (deal and play go to the right), e.g. [b]Anna,Bruno,Carla[/b].")],
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players", help="Seats in turn order (deal and play go to the right), e.g. [b]Anna,Bruno,Carla[/b]."
+        ),
+    ],
     dealer: Annotated[str | None, typer.Option("--dealer", help="Who deals first (default: the last listed).")] = None,
     profile: ProfileOption = "pagat",
     option: OptionsOption = None,
@@ -41,14 +45,32 @@ def start(
     calabresella evening start --players A,B,C,D,E -P quintiglio -o mediatore=on --currency CHF
     """
     with open_ledger(ctx) as ledger:
-        started = ledger.start_evening(split_players(players), dealer=dealer, profile=profile, options=option or [],
-                                       stake=stake, currency=currency, place=place, note=note)
+        started = ledger.start_evening(
+            split_players(players),
+            dealer=dealer,
+            profile=profile,
+            options=option or [],
+            stake=stake,
+            currency=currency,
+            place=place,
+            note=note,
+        )
     if as_json:
-        print_json({"evening": started.number, "players": list(started.players), "dealer": started.next_dealer,
-                    "profile": started.profile.name, "options": dict(started.profile.options)})
+        print_json(
+            {
+                "evening": started.number,
+                "players": list(started.players),
+                "dealer": started.next_dealer,
+                "profile": started.profile.name,
+                "options": dict(started.profile.options),
+            }
+        )
         return
-    console.print(_("Evening {number} started: {players} ({profile}).").format(
-        number=started.number, players=', '.join(started.players), profile=started.profile.describe()))
+    console.print(
+        _("Evening {number} started: {players} ({profile}).").format(
+            number=started.number, players=", ".join(started.players), profile=started.profile.describe()
+        )
+    )
     console.print(_("{next_dealer} deals first.").format(next_dealer=started.next_dealer))
 
 
@@ -60,13 +82,30 @@ def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     with open_ledger(ctx) as ledger:
         evenings = ledger.evenings()
     if as_json:
-        print_json([{"evening": e.number, "started": e.started_at.isoformat(), "players": list(e.players),
-                     "profile": e.profile.name, "closed": e.closed, "place": e.place} for e in evenings])
+        print_json(
+            [
+                {
+                    "evening": e.number,
+                    "started": e.started_at.isoformat(),
+                    "players": list(e.players),
+                    "profile": e.profile.name,
+                    "closed": e.closed,
+                    "place": e.place,
+                }
+                for e in evenings
+            ]
+        )
         return
     table = Table(_("evening"), _("started"), _("players"), _("profile"), _("state"), _("place"), show_edge=False)
     for e in evenings:
-        table.add_row(str(e.number), local_time(e.started_at), ", ".join(e.players), e.profile.name,
-                      "closed" if e.closed else "open", e.place or "")
+        table.add_row(
+            str(e.number),
+            local_time(e.started_at),
+            ", ".join(e.players),
+            e.profile.name,
+            "closed" if e.closed else "open",
+            e.place or "",
+        )
     console.print(table)
 
 
@@ -78,12 +117,21 @@ def show(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = 
     if as_json:
         print_json(e.to_dict())
         return
-    state = (_("closed {time}").format(time=local_time(e.closed_at)) if e.closed_at else
-             _("open, {dealer} deals next").format(dealer=e.next_dealer))
-    console.print(_("[bold]Evening {number}[/bold]: {players}; {state}").format(
-        number=e.number, players=', '.join(e.players), state=state))
-    console.print(_("{profile}; stake {amount} per game point").format(
-        profile=e.profile.describe(), amount=format_cents(e.stake_cents, e.currency)))
+    state = (
+        _("closed {time}").format(time=local_time(e.closed_at))
+        if e.closed_at
+        else _("open, {dealer} deals next").format(dealer=e.next_dealer)
+    )
+    console.print(
+        _("[bold]Evening {number}[/bold]: {players}; {state}").format(
+            number=e.number, players=", ".join(e.players), state=state
+        )
+    )
+    console.print(
+        _("{profile}; stake {amount} per game point").format(
+            profile=e.profile.describe(), amount=format_cents(e.stake_cents, e.currency)
+        )
+    )
     for label, value in ((_("place"), e.place), (_("note"), e.note)):
         if value:
             console.print(f"{label}: {value}", markup=False)

@@ -62,8 +62,9 @@ class Grid:
         border = console.get_style("")
         styles = [console.get_style(column.style) for column in self.columns]
         line = Segment.line()
-        yield from self._line(headers, widths, [console.get_style("table.header")] * len(widths),
-                              Segment(box.head_vertical, border))
+        yield from self._line(
+            headers, widths, [console.get_style("table.header")] * len(widths), Segment(box.head_vertical, border)
+        )
         yield line
         padded = [width + (index > 0) + (index < last) for index, width in enumerate(widths)]
         yield Segment(box.get_row(padded, "head", edge=False), border)
@@ -73,8 +74,9 @@ class Grid:
             yield from self._line(row, widths, styles, Segment(vertical, border))
             yield line
 
-    def _line(self, cells: Sequence[str], widths: Sequence[int], styles: Sequence[Style],
-              divider: Segment) -> Iterator[Segment]:
+    def _line(
+        self, cells: Sequence[str], widths: Sequence[int], styles: Sequence[Style], divider: Segment
+    ) -> Iterator[Segment]:
         """One row: each cell justified to its column's width, with a space of padding on its inner sides."""
         last = len(cells) - 1
         for index, (cell, width, style, column) in enumerate(zip(cells, widths, styles, self.columns, strict=True)):

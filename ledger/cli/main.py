@@ -69,10 +69,17 @@ def _load(name: str) -> Any:
     module, attribute, panel = COMMANDS[name]
     target = getattr(importlib.import_module(module), attribute)
     if isinstance(target, typer.Typer):
-        return get_group_from_info(TyperInfo(target, rich_help_panel=panel), pretty_exceptions_short=True,
-                                   rich_markup_mode="rich", suggest_commands=True)
-    return get_command_from_info(CommandInfo(name=name, callback=target, rich_help_panel=panel),
-                                 pretty_exceptions_short=True, rich_markup_mode="rich")
+        return get_group_from_info(
+            TyperInfo(target, rich_help_panel=panel),
+            pretty_exceptions_short=True,
+            rich_markup_mode="rich",
+            suggest_commands=True,
+        )
+    return get_command_from_info(
+        CommandInfo(name=name, callback=target, rich_help_panel=panel),
+        pretty_exceptions_short=True,
+        rich_markup_mode="rich",
+    )
 
 
 app = new_app(
@@ -91,14 +98,26 @@ Language = Enum("Language", {code: code for code in LANGUAGES}, type=str)  # typ
 @app.callback()
 def main(
     ctx: typer.Context,
-    lang: Annotated[Language | None, typer.Option(
-        "--lang", envvar=LANG_VARIABLE, show_envvar=True,
-        help="Language: it (Italiano) or en (English). Default: the locale (LC_ALL, LC_MESSAGES, LANG), "
-             "else English.")] = None,
-    db: Annotated[str | None, typer.Option(
-        "--db", envvar="CALABRESELLA_DB", show_envvar=True,
-        help="Database: a SQLite file path or a URL (sqlite:///x.db, postgresql+psycopg://user@host/db). "
-             "Default: ledger.sqlite3 in your user data directory.")] = None,
+    lang: Annotated[
+        Language | None,
+        typer.Option(
+            "--lang",
+            envvar=LANG_VARIABLE,
+            show_envvar=True,
+            help="Language: it (Italiano) or en (English). Default: the locale (LC_ALL, LC_MESSAGES, LANG), "
+            "else English.",
+        ),
+    ] = None,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            envvar="CALABRESELLA_DB",
+            show_envvar=True,
+            help="Database: a SQLite file path or a URL (sqlite:///x.db, postgresql+psycopg://user@host/db). "
+            "Default: ledger.sqlite3 in your user data directory.",
+        ),
+    ] = None,
 ) -> None:
     """Scorekeeping ledger for Calabresella."""
     ctx.obj = {"db": db}  # `lang` has been read before parsing, so that help texts too are translated

@@ -21,8 +21,10 @@ def settle(
     ctx: typer.Context,
     evening: EveningOption = None,
     since: Annotated[str | None, typer.Option("--since", help="Every evening from this day on, YYYY-MM-DD.")] = None,
-    round_to: Annotated[str | None, typer.Option(
-        "--round-to", help="Cash rounding: every payment a multiple of this coin, e.g. [b]0.50[/b].")] = None,
+    round_to: Annotated[
+        str | None,
+        typer.Option("--round-to", help="Cash rounding: every payment a multiple of this coin, e.g. [b]0.50[/b]."),
+    ] = None,
     pairs: Annotated[bool, typer.Option("--pairs", help="Also who owes whom per pair, without simplifying.")] = False,
     as_json: JsonFlag = False,
 ) -> None:
@@ -52,12 +54,18 @@ def paid(
     currency: Annotated[str | None, typer.Option("--currency", help="Default: the latest evening's.")] = None,
     evening: Annotated[int | None, typer.Option("--evening", "-e", help="The evening it settles, if one.")] = None,
     note: Annotated[str | None, typer.Option("--note", help="Anything worth remembering.")] = None,
-    key: Annotated[str | None, typer.Option(
-        "--key", help="Idempotency key: a payment is stored at most once per key, so a retried command never "
-                      "doubles it.")] = None,
+    key: Annotated[
+        str | None,
+        typer.Option(
+            "--key",
+            help="Idempotency key: a payment is stored at most once per key, so a retried command never doubles it.",
+        ),
+    ] = None,
     listing: Annotated[bool, typer.Option("--list", help="List every payment with its number instead.")] = False,
-    void: Annotated[int | None, typer.Option(
-        "--void", min=1, help="Void payment N (see --list): it stays in the log but no longer counts.")] = None,
+    void: Annotated[
+        int | None,
+        typer.Option("--void", min=1, help="Void payment N (see --list): it stays in the log but no longer counts."),
+    ] = None,
     reason: Annotated[str | None, typer.Option("--reason", "-r", help="Why a payment is voided.")] = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -83,8 +91,9 @@ def paid(
         elif payer and payee and amount:
             entry = ledger.paid(payer, payee, amount, currency=currency, evening=evening, note=note, key=key)
         else:
-            raise LedgerError(_("paid: give who paid, who received and how much, e.g. calabresella paid Bruno Anna "
-                                "3.40"))
+            raise LedgerError(
+                _("paid: give who paid, who received and how much, e.g. calabresella paid Bruno Anna 3.40")
+            )
     _print_payment(entry, as_json)
 
 
@@ -95,18 +104,29 @@ def _print_payment(entry: PaymentInfo, as_json: bool) -> None:
         return
     money = format_cents(entry.cents, entry.currency)
     if entry.voided:
-        console.print(_("Payment {number} voided ({reason}): {payer} paid {payee} {amount} no longer counts.").format(
-            number=entry.id, reason=entry.void_reason, payer=entry.payer, payee=entry.payee, amount=money))
+        console.print(
+            _("Payment {number} voided ({reason}): {payer} paid {payee} {amount} no longer counts.").format(
+                number=entry.id, reason=entry.void_reason, payer=entry.payer, payee=entry.payee, amount=money
+            )
+        )
     elif entry.duplicate:
-        console.print(_("Payment {number} was recorded already with this key; nothing written.").format(
-            number=entry.id))
+        console.print(
+            _("Payment {number} was recorded already with this key; nothing written.").format(number=entry.id)
+        )
     else:
-        console.print(_("Recorded payment {number}: {payer} paid {payee} {amount}.").format(
-            number=entry.id, payer=entry.payer, payee=entry.payee, amount=money))
+        console.print(
+            _("Recorded payment {number}: {payer} paid {payee} {amount}.").format(
+                number=entry.id, payer=entry.payer, payee=entry.payee, amount=money
+            )
+        )
     if entry.overpaid_cents:
         owed = format_cents(entry.owed_cents or 0, entry.currency)
-        typer.echo(_("Warning: {payer} owed {owed} in all; this pays {extra} more than that.").format(
-            payer=entry.payer, owed=owed, extra=format_cents(entry.overpaid_cents, entry.currency)), err=True)
+        typer.echo(
+            _("Warning: {payer} owed {owed} in all; this pays {extra} more than that.").format(
+                payer=entry.payer, owed=owed, extra=format_cents(entry.overpaid_cents, entry.currency)
+            ),
+            err=True,
+        )
 
 
 def _print_payments(entries: list[PaymentInfo], as_json: bool) -> None:
@@ -124,9 +144,16 @@ def _print_payments(entries: list[PaymentInfo], as_json: bool) -> None:
         grid.add_column(_(column), justify="right" if column in ("payment", "amount") else "left")
     for entry in entries:
         note = _("VOID: {reason}").format(reason=entry.void_reason) if entry.voided else (entry.note or "")
-        grid.add_row(str(entry.id), local_time(entry.paid_at), entry.payer, entry.payee,
-                     format_cents(entry.cents, entry.currency), str(entry.evening or ""), note,
-                     style="strike dim" if entry.voided else None)
+        grid.add_row(
+            str(entry.id),
+            local_time(entry.paid_at),
+            entry.payer,
+            entry.payee,
+            format_cents(entry.cents, entry.currency),
+            str(entry.evening or ""),
+            note,
+            style="strike dim" if entry.voided else None,
+        )
     console.print(grid)
 
 
@@ -157,10 +184,16 @@ def _print_tab(item: Tab) -> None:
         console.print(state.format(name=name, amount=amount))
     console.print(_("To clear it:"))
     for payment in item.suggested:
-        console.print(_("  {payer} pays {payee} {amount}").format(
-            payer=payment.payer, payee=payment.payee, amount=format_cents(payment.cents, item.currency)))
+        console.print(
+            _("  {payer} pays {payee} {amount}").format(
+                payer=payment.payer, payee=payment.payee, amount=format_cents(payment.cents, item.currency)
+            )
+        )
     if item.pairs:
         console.print(_("Per pair, over every evening and payment:"))
         for payment in item.pairs:
-            console.print(_("  {payer} owes {payee} {amount}").format(
-                payer=payment.payer, payee=payment.payee, amount=format_cents(payment.cents, item.currency)))
+            console.print(
+                _("  {payer} owes {payee} {amount}").format(
+                    payer=payment.payer, payee=payment.payee, amount=format_cents(payment.cents, item.currency)
+                )
+            )

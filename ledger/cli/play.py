@@ -44,8 +44,10 @@ if TYPE_CHECKING:
 
 COMMANDS: dict[str, str] = {
     "undo": N_("undo: take back the last deal (refused if the evening changed elsewhere since you saw it)"),
-    "amend": N_("amend N FACTS [reason=WHY]: correct deal N with the facts written as in a deal line, e.g.\n"
-                "  amend 3 20 reason=recount      (asks why when no reason= is given)"),
+    "amend": N_(
+        "amend N FACTS [reason=WHY]: correct deal N with the facts written as in a deal line, e.g.\n"
+        "  amend 3 20 reason=recount      (asks why when no reason= is given)"
+    ),
     "void": N_("void N WHY: deal N stays in the log but no longer counts, e.g. void 5 misdeal"),
     "deals": N_("deals: the evening's deals, voided ones struck through"),
     "standings": N_("standings: game points and money per player"),
@@ -53,8 +55,10 @@ COMMANDS: dict[str, str] = {
     "help": N_("help [WORD]: this list, or more about one word, e.g. help syntax, help amend"),
     "quit": N_("quit: leave (also Ctrl-D); the evening stays open. Ctrl-C at a question cancels the deal."),
 }
-SHORT_HELP = N_("Type a deal, e.g. bruno solo 22, carla chiamo 3D@anna 17 last=opp, or pass (help syntax: all of "
-                "it).\nCommands: {commands}.\nhelp WORD for one of them, e.g. help amend.")
+SHORT_HELP = N_(
+    "Type a deal, e.g. bruno solo 22, carla chiamo 3D@anna 17 last=opp, or pass (help syntax: all of "
+    "it).\nCommands: {commands}.\nhelp WORD for one of them, e.g. help amend."
+)
 TOPICS = {"syntax": SYNTAX, **COMMANDS}
 REASON = re.compile(r"\b(?:reason|motivo)=")
 """The key of a correction's reason, in English or Italian."""
@@ -98,8 +102,10 @@ class TerminalReader:
         from prompt_toolkit.history import FileHistory, InMemoryHistory
 
         self.session: PromptSession[str] = PromptSession(
-            history=FileHistory(str(history)) if history else InMemoryHistory(), complete_while_typing=False,
-            reserve_space_for_menu=0)
+            history=FileHistory(str(history)) if history else InMemoryHistory(),
+            complete_while_typing=False,
+            reserve_space_for_menu=0,
+        )
 
     def read(self, message: str, default: str = "", words: Sequence[str] = ()) -> str:
         """A line edited at the terminal, or the default (shown in brackets) when it is left empty."""
@@ -133,8 +139,20 @@ class Play:
     def words(self) -> list[str]:
         """What the main prompt completes: names, words, keys and commands."""
         keys = [f"{key}=" for key in KEYS.prefixed]
-        return [*self.players, *self.contract_words, "pass", "monte", "declarer", "decl", "opp", *keys, "t=",
-                "reason=", *_COMMANDS, *QUIT]
+        return [
+            *self.players,
+            *self.contract_words,
+            "pass",
+            "monte",
+            "declarer",
+            "decl",
+            "opp",
+            *keys,
+            "t=",
+            "reason=",
+            *_COMMANDS,
+            *QUIT,
+        ]
 
     def run(self) -> None:
         """Read and act on lines until quit or the end of input."""
@@ -164,8 +182,10 @@ class Play:
                 _error(str(error))
             except _database_errors() as error:
                 where = self.ledger.engine.url.render_as_string(hide_password=False)
-                _error(database_refusal(error, where) or _("database: {error}").format(
-                    error=getattr(error, "orig", None) or error))
+                _error(
+                    database_refusal(error, where)
+                    or _("database: {error}").format(error=getattr(error, "orig", None) or error)
+                )
         console.print(_("Evening {number} stays open.").format(number=self.number))
 
     def status(self) -> None:
@@ -177,8 +197,9 @@ class Play:
         facts = DealFacts(players=self.players, dealer=self.dealer)
         out = facts.sitting_out(self.profile)
         deals = (_("{dealer} deals and sits out") if out else _("{dealer} deals")).format(dealer=self.dealer)
-        return Text(_("Next deal: {deals}, {speaker} speaks first.").format(
-            deals=deals, speaker=facts.active(self.profile)[0]))
+        return Text(
+            _("Next deal: {deals}, {speaker} speaks first.").format(deals=deals, speaker=facts.active(self.profile)[0])
+        )
 
     def deal(self, line: str) -> None:
         """Record a deal typed in the quick syntax, asking for what it lacks."""
@@ -242,8 +263,7 @@ class Play:
             return _("How many tricks did the declarer side take? (0 to {every}) ").format(every=every), default, []
         if fact == "last_trick":
             return _("Who took the last trick? (decl or opp) "), "", ["decl", "opp"]
-        return (_("Who held the called card? (a name, monte, or declarer) "), "",
-                [*self.players, "monte", "declarer"])
+        return (_("Who held the called card? (a name, monte, or declarer) "), "", [*self.players, "monte", "declarer"])
 
     def ask(self, question: str, default: str = "", words: Sequence[str] = ()) -> str:
         """One answer; Ctrl-C or the end of input cancels what is being asked for."""
@@ -257,11 +277,20 @@ class Play:
         deal = done.deal
         title = deal_title(deal, verb)
         if done.result is None:
-            shown: list[RenderableType] = [Text(_("{title} ({void_reason}). Totals: {totals_line}").format(
-                title=title, void_reason=deal.void_reason, totals_line=totals_line(done.totals)), style="bold")]
+            shown: list[RenderableType] = [
+                Text(
+                    _("{title} ({void_reason}). Totals: {totals_line}").format(
+                        title=title, void_reason=deal.void_reason, totals_line=totals_line(done.totals)
+                    ),
+                    style="bold",
+                )
+            ]
         else:
-            shown = [Text(f"{title} · {headline(done.result, self.profile)}", style="bold"),
-                     deal_table(done.result, deal.dealer, done.totals), Text(done.result.explanation)]
+            shown = [
+                Text(f"{title} · {headline(done.result, self.profile)}", style="bold"),
+                deal_table(done.result, deal.dealer, done.totals),
+                Text(done.result.explanation),
+            ]
         console.print(Group(*shown, self.turn()))
 
     def amend(self, rest: str) -> None:
@@ -271,21 +300,25 @@ class Play:
         why = given[0] if given else ""
         quick = parse_quick_line(fragment, self.players, self.profile)
         if not quick.deal.to_dict() and quick.dealer is None:
-            raise LedgerError(_("amend {number}: give the facts to change, e.g. amend {number} 20 "
-                                "reason=recount").format(
-                number=number))
+            raise LedgerError(
+                _("amend {number}: give the facts to change, e.g. amend {number} 20 reason=recount").format(
+                    number=number
+                )
+            )
         reason = why.strip() or self.reason()
         amend = self.ledger.amend
-        done = self.write(quick.deal, lambda typed: amend(number, typed, reason=reason, evening=self.number,
-                                                           dealer=quick.dealer))
+        done = self.write(
+            quick.deal, lambda typed: amend(number, typed, reason=reason, evening=self.number, dealer=quick.dealer)
+        )
         self.show(done, _("amended"))
 
     def void(self, rest: str) -> None:
         """`void N WHY`: deal N stays in the log but no longer counts."""
         number, why = _number("void", rest, "void 5 misdeal")
         reason = REASON.sub("", why, count=1).strip() or self.reason()
-        self.show(self.write(DealInput(), lambda _: self.ledger.void(number, reason=reason, evening=self.number)),
-                  _("voided"))
+        self.show(
+            self.write(DealInput(), lambda _: self.ledger.void(number, reason=reason, evening=self.number)), _("voided")
+        )
 
     def reason(self) -> str:
         """Ask why, until something is said."""
@@ -300,8 +333,9 @@ class Play:
         try:
             done = self.write(DealInput(), lambda _typed: undo(evening=self.number, seen_revision=self.seen))
         except UndoRefused as refused:
-            raise LedgerError(_("{refused}: type deals to see them, then void N WHY for the one you mean").format(
-                refused=refused)) from None
+            raise LedgerError(
+                _("{refused}: type deals to see them, then void N WHY for the one you mean").format(refused=refused)
+            ) from None
         self.show(done, _("undone"))
 
     def deals(self, rest: str) -> None:
@@ -335,14 +369,23 @@ class Play:
             return
         matches = [topic for topic in TOPICS if topic.startswith(rest.lower())]
         if len(matches) != 1:
-            raise LedgerError(_("help {rest!r}: ask about one of {topics}, e.g. help syntax").format(
-                rest=shortened(rest), topics=", ".join(TOPICS)))
+            raise LedgerError(
+                _("help {rest!r}: ask about one of {topics}, e.g. help syntax").format(
+                    rest=shortened(rest), topics=", ".join(TOPICS)
+                )
+            )
         console.print(_(TOPICS[matches[0]]), markup=False, highlight=False)
 
 
 _COMMANDS: dict[str, Callable[[Play, str], None]] = {
-    "undo": Play.undo, "amend": Play.amend, "void": Play.void, "deals": Play.deals, "standings": Play.standings,
-    "settle": Play.settle, "help": Play.help, "?": Play.help,
+    "undo": Play.undo,
+    "amend": Play.amend,
+    "void": Play.void,
+    "deals": Play.deals,
+    "standings": Play.standings,
+    "settle": Play.settle,
+    "help": Play.help,
+    "?": Play.help,
 }
 
 
@@ -360,9 +403,11 @@ def _number(command: str, rest: str, example: str) -> tuple[int, str]:
     first, _sep, after = rest.partition(" ")
     number = read_number(first)
     if not number:
-        raise LedgerError(_("{command} {first!r}: give the deal's number first (1 to {largest}), "
-                            "e.g. {example}").format(command=command, first=shortened(first), largest=LARGEST,
-                                                     example=example))
+        raise LedgerError(
+            _("{command} {first!r}: give the deal's number first (1 to {largest}), e.g. {example}").format(
+                command=command, first=shortened(first), largest=LARGEST, example=example
+            )
+        )
     return number, after.strip()
 
 
@@ -384,8 +429,12 @@ def _start(ledger: Ledger, answers: Reader) -> EveningInfo:
     """Ask for players, profile, stake and currency, and start an evening; the last answers are the defaults."""
     console.print(_("No open evening: starting one."))
     given = ["", "pagat", "0", "EUR"]
-    questions = [_("Players, in turn order (e.g. Anna,Bruno,Carla): "),
-                 _("Profile (and options, e.g. pagat sweeps=off): "), _("Stake per game point: "), _("Currency: ")]
+    questions = [
+        _("Players, in turn order (e.g. Anna,Bruno,Carla): "),
+        _("Profile (and options, e.g. pagat sweeps=off): "),
+        _("Stake per game point: "),
+        _("Currency: "),
+    ]
     while True:
         try:
             given = [answers.read(q, default) for q, default in zip(questions, given, strict=True)]
@@ -394,8 +443,9 @@ def _start(ledger: Ledger, answers: Reader) -> EveningInfo:
             raise typer.Exit(1) from None
         players, (profile, *options), stake, currency = given[0], (given[1].split() or ["pagat"]), *given[2:]
         try:
-            return ledger.start_evening(split_players(players), profile=profile, options=options, stake=stake,
-                                        currency=currency)
+            return ledger.start_evening(
+                split_players(players), profile=profile, options=options, stake=stake, currency=currency
+            )
         except LedgerError as error:
             _error(str(error))
 
@@ -403,9 +453,12 @@ def _start(ledger: Ledger, answers: Reader) -> EveningInfo:
 def play(
     ctx: typer.Context,
     evening: EveningOption = None,
-    history: Annotated[bool, typer.Option(
-        "--history/--no-history",
-        help="Keep typed lines in a history file next to the ledger (on a terminal only).")] = True,
+    history: Annotated[
+        bool,
+        typer.Option(
+            "--history/--no-history", help="Keep typed lines in a history file next to the ledger (on a terminal only)."
+        ),
+    ] = True,
 ) -> None:
     """At the table: record a whole evening, one short line per deal.
 
@@ -445,8 +498,16 @@ def play(
                 raise
             table = _start(ledger, answers)
         profile = table.profile
-        console.print(Text(_("Evening {number}: {players} · {label} · stake {amount} per game point").format(
-            number=table.number, players=", ".join(table.players), label=profile.label(),
-            amount=format_cents(table.stake_cents, table.currency)), style="bold"))
+        console.print(
+            Text(
+                _("Evening {number}: {players} · {label} · stake {amount} per game point").format(
+                    number=table.number,
+                    players=", ".join(table.players),
+                    label=profile.label(),
+                    amount=format_cents(table.stake_cents, table.currency),
+                ),
+                style="bold",
+            )
+        )
         console.print(_("Type a deal (e.g. bruno solo 22, or pass), or help."))
         Play(ledger, lines, answers, table.number, table.players, profile, table.revision, table.next_dealer).run()

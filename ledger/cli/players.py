@@ -15,12 +15,13 @@ players_app = new_app("players", "Add, list and rename players (names ignore cas
 
 
 @players_app.command("add")
-def add(ctx: typer.Context,
-        names: Annotated[list[str], typer.Argument(help="One or more names, e.g. Anna Bruno.")]) -> None:
+def add(
+    ctx: typer.Context, names: Annotated[list[str], typer.Argument(help="One or more names, e.g. Anna Bruno.")]
+) -> None:
     """Add players. Example: [b]calabresella players add Anna Bruno Carla[/b]"""
     with open_ledger(ctx) as ledger:
         added = ledger.add_players(names)
-    console.print(_("Added {items}.").format(items=', '.join(p.name for p in added)))
+    console.print(_("Added {items}.").format(items=", ".join(p.name for p in added)))
 
 
 @players_app.command("list")
@@ -37,8 +38,11 @@ def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
 
 
 @players_app.command("rename")
-def rename(ctx: typer.Context, old: Annotated[str, typer.Argument(help="The current name.")],
-           new: Annotated[str, typer.Argument(help="The new name.")]) -> None:
+def rename(
+    ctx: typer.Context,
+    old: Annotated[str, typer.Argument(help="The current name.")],
+    new: Annotated[str, typer.Argument(help="The new name.")],
+) -> None:
     """Rename a player; every past deal follows. Example: [b]calabresella players rename nicco Niccolò[/b]"""
     with open_ledger(ctx) as ledger:
         before, after = ledger.rename_player(old, new)

@@ -78,23 +78,33 @@ def print_deal(result: DealResult, profile: Profile, dealer: str, totals: Mappin
 def print_settlement(result: Settlement, *, pairs: bool = False, money_table: bool = True) -> None:
     """Points and money per player (unless already shown), then who pays whom."""
     if money_table:
-        title = ngettext("Settlement of evening {numbers}", "Settlement of evenings {numbers}",
-                         len(result.evenings)).format(numbers=", ".join(map(str, result.evenings)))
+        title = ngettext(
+            "Settlement of evening {numbers}", "Settlement of evenings {numbers}", len(result.evenings)
+        ).format(numbers=", ".join(map(str, result.evenings)))
         print_money(title, result.points, result.cents, result.currency)
     if pairs:
         console.print(_("[bold]Who owes whom, deal by deal summed per pair[/bold]"))
         for payment in result.pairs:
-            console.print(_("  {payer} owes {payee} {amount}").format(
-                payer=payment.payer, payee=payment.payee, amount=format_cents(payment.cents, result.currency)))
+            console.print(
+                _("  {payer} owes {payee} {amount}").format(
+                    payer=payment.payer, payee=payment.payee, amount=format_cents(payment.cents, result.currency)
+                )
+            )
     if not result.payments:
         console.print(_("Nobody owes anything."))
         return
     count = len(result.payments)
-    console.print(ngettext("[bold]{count} payment settles it:[/bold]", "[bold]{count} payments settle it:[/bold]",
-                           count).format(count=count))
+    console.print(
+        ngettext("[bold]{count} payment settles it:[/bold]", "[bold]{count} payments settle it:[/bold]", count).format(
+            count=count
+        )
+    )
     for payment in result.payments:
-        console.print(_("  {payer} pays {payee} {amount}").format(
-            payer=payment.payer, payee=payment.payee, amount=format_cents(payment.cents, result.currency)))
+        console.print(
+            _("  {payer} pays {payee} {amount}").format(
+                payer=payment.payer, payee=payment.payee, amount=format_cents(payment.cents, result.currency)
+            )
+        )
     for name, cents in result.rounding.items():
         change = _("  rounding: {name} gains {amount}") if cents > 0 else _("  rounding: {name} gives up {amount}")
         console.print(change.format(name=name, amount=format_cents(abs(cents), result.currency)))

@@ -50,8 +50,9 @@ def _phases(phases: int) -> Iterator[Callable[[str], None]]:
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(), transient=True,
-                        console=Console(stderr=True))
+    progress = Progress(
+        TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(), transient=True, console=Console(stderr=True)
+    )
     task = progress.add_task("reading the ledger", total=phases)
     timer = threading.Timer(SHOW_AFTER_SECONDS, progress.start)
     timer.daemon = True
@@ -73,18 +74,28 @@ def _phases(phases: int) -> Iterator[Callable[[str], None]]:
 def stats(
     ctx: typer.Context,
     evening: EveningFilter = None,
-    player: Annotated[str | None, typer.Option(
-        "--player", help="Only deals this player sat in, and this player's rows.")] = None,
-    since: Annotated[str | None, typer.Option("--since", help="Evenings started on or after this date, YYYY-MM-DD.")]
-    = None,
-    until: Annotated[str | None, typer.Option("--until", help="Evenings started on or before this date, YYYY-MM-DD.")]
-    = None,
-    profile: Annotated[str | None, typer.Option(
-        "--profile", "-P", help="Only evenings scored with this profile: pagat, cavendish, tretre, ...")] = None,
+    player: Annotated[
+        str | None, typer.Option("--player", help="Only deals this player sat in, and this player's rows.")
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option("--since", help="Evenings started on or after this date, YYYY-MM-DD.")
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option("--until", help="Evenings started on or before this date, YYYY-MM-DD.")
+    ] = None,
+    profile: Annotated[
+        str | None,
+        typer.Option("--profile", "-P", help="Only evenings scored with this profile: pagat, cavendish, tretre, ..."),
+    ] = None,
     as_json: JsonFlag = False,
-    csv: Annotated[Path | None, typer.Option(
-        "--csv", help="Also write every table to this CSV file, one row per table row, with a `table` column.",
-        dir_okay=False)] = None,
+    csv: Annotated[
+        Path | None,
+        typer.Option(
+            "--csv",
+            help="Also write every table to this CSV file, one row per table row, with a `table` column.",
+            dir_okay=False,
+        ),
+    ] = None,
 ) -> None:
     """Statistics over the deals that stand: current revisions only, voided deals never count.
 
@@ -121,8 +132,13 @@ def stats(
     from reports.frames import load_frames
     from reports.stats import SECTIONS, statistics
 
-    filters = Filters(evening=evening, player=player, since=parse_date(since, "--since"),
-                      until=parse_date(until, "--until"), profile=profile)
+    filters = Filters(
+        evening=evening,
+        player=player,
+        since=parse_date(since, "--since"),
+        until=parse_date(until, "--until"),
+        profile=profile,
+    )
     with _ledger(ctx) as engine, _phases(1 + len(SECTIONS)) as step:
         step(_("reading the deals"))
         frames = load_frames(engine, filters)
@@ -147,14 +163,16 @@ def _write_csv(tables: dict[str, pd.DataFrame], path: Path) -> None:
 
     from ledger.spreadsheet import safe_cell
 
-    stacked = pd.concat([table.assign(table=name) for name, table in tables.items() if not table.empty],
-                        ignore_index=True).convert_dtypes()
+    stacked = pd.concat(
+        [table.assign(table=name) for name, table in tables.items() if not table.empty], ignore_index=True
+    ).convert_dtypes()
     columns = ["table", *[c for c in stacked.columns if c != "table"]]
     try:
         stacked[columns].map(safe_cell).to_csv(path, index=False)
     except OSError as error:
-        raise LedgerError(_("--csv {path!r}: cannot write it ({strerror})").format(
-            path=str(path), strerror=error.strerror)) from None
+        raise LedgerError(
+            _("--csv {path!r}: cannot write it ({strerror})").format(path=str(path), strerror=error.strerror)
+        ) from None
 
 
 def _cell(column: str, value: object) -> str:
@@ -214,11 +232,16 @@ def _print_tables(tables: dict[str, pd.DataFrame], scope: str) -> None:
 
 def chart(
     ctx: typer.Context,
-    kind: Annotated[str, typer.Argument(
-        help="running (game points through an evening), money (across evenings), contracts (mix and success), "
-             "thirds (histogram of the declarer's thirds), pairings (heatmap of pairs defending together).")],
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-O", help="The image to write, ending in .png or .svg.", dir_okay=False)] = None,
+    kind: Annotated[
+        str,
+        typer.Argument(
+            help="running (game points through an evening), money (across evenings), contracts (mix and success), "
+            "thirds (histogram of the declarer's thirds), pairings (heatmap of pairs defending together)."
+        ),
+    ],
+    out: Annotated[
+        Path | None, typer.Option("--out", "-O", help="The image to write, ending in .png or .svg.", dir_okay=False)
+    ] = None,
     evening: EveningFilter = None,
 ) -> None:
     """Draw a chart of the history as a PNG or SVG image (readable on a phone).
@@ -250,8 +273,10 @@ def chart(
 def report(
     ctx: typer.Context,
     out: OutFile,
-    evening: Annotated[int | None, typer.Option(
-        "--evening", "-e", help="The evening's number (default: the most recent evening).", min=1)] = None,
+    evening: Annotated[
+        int | None,
+        typer.Option("--evening", "-e", help="The evening's number (default: the most recent evening).", min=1),
+    ] = None,
 ) -> None:
     """Write one evening as a self-contained HTML page, to open on any phone or send around.
 
@@ -265,8 +290,9 @@ def report(
     from reports.html import evening_report
 
     if out.suffix.lower() not in (".html", ".htm"):
-        raise LedgerError(_("--out {out!r}: the report is an HTML page; give a file name ending in .html").format(
-            out=str(out)))
+        raise LedgerError(
+            _("--out {out!r}: the report is an HTML page; give a file name ending in .html").format(out=str(out))
+        )
     with _ledger(ctx) as engine, _phases(1) as step:
         step(_("writing the report"))
         page = evening_report(engine, evening)
@@ -279,8 +305,9 @@ def _write(out: Path, writer: Callable[[Path], object]) -> None:
     try:
         writer(out)
     except OSError as error:
-        raise LedgerError(_("--out {out!r}: cannot write it ({strerror})").format(
-            out=str(out), strerror=error.strerror)) from None
+        raise LedgerError(
+            _("--out {out!r}: cannot write it ({strerror})").format(out=str(out), strerror=error.strerror)
+        ) from None
 
 
 def register(app: typer.Typer) -> None:

@@ -19,10 +19,18 @@ from ledger.rules.seats import resolve_player
 @with_deal_options
 def score(
     typed: DealInput,
-    players: Annotated[str, typer.Option(
-        "--players", help="Seats in turn order (deal and play go right), e.g. [b]--players Anna,Bruno,Carla[/b].")],
-    dealer: Annotated[str | None, typer.Option(
-        "--dealer", help="Who dealt this deal (default: the last player listed), e.g. [b]--dealer Carla[/b].")] = None,
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players", help="Seats in turn order (deal and play go right), e.g. [b]--players Anna,Bruno,Carla[/b]."
+        ),
+    ],
+    dealer: Annotated[
+        str | None,
+        typer.Option(
+            "--dealer", help="Who dealt this deal (default: the last player listed), e.g. [b]--dealer Carla[/b]."
+        ),
+    ] = None,
     profile: ProfileOption = "pagat",
     option: OptionsOption = None,
     as_json: JsonFlag = False,
@@ -46,8 +54,15 @@ def score(
     dealt_by = resolve_player(dealer, seats, "--dealer") if dealer else seats[-1]
     result = score_deal(build_facts(typed, rules, seats, dealt_by), rules)
     if as_json:
-        print_json({"profile": rules.name, "options": dict(rules.options), "players": list(seats),
-                    "dealer": dealt_by, **result.to_dict()})
+        print_json(
+            {
+                "profile": rules.name,
+                "options": dict(rules.options),
+                "players": list(seats),
+                "dealer": dealt_by,
+                **result.to_dict(),
+            }
+        )
     else:
         print_count(typed.count)
         print_deal(result, rules, dealt_by)

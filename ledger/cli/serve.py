@@ -49,13 +49,24 @@ def print_links(write: str, look: str, *, qr: bool) -> None:
 
 def serve(
     ctx: typer.Context,
-    host: Annotated[str, typer.Option(
-        "--host", help="Address to listen on: 127.0.0.1 (this machine only) or 0.0.0.0 (the phones on the "
-                       "network, which get QR codes to scan).")] = "127.0.0.1",
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host",
+            help="Address to listen on: 127.0.0.1 (this machine only) or 0.0.0.0 (the phones on the "
+            "network, which get QR codes to scan).",
+        ),
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", "-p", help="Port to listen on.", min=1, max=65535)] = 8000,
-    token: Annotated[str | None, typer.Option(
-        "--token", envvar="CALABRESELLA_TOKEN", show_envvar=True,
-        help="The secret in the write link (default: a new random one each start).")] = None,
+    token: Annotated[
+        str | None,
+        typer.Option(
+            "--token",
+            envvar="CALABRESELLA_TOKEN",
+            show_envvar=True,
+            help="The secret in the write link (default: a new random one each start).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the evening to the phones at the table: standings that update themselves, deals recorded by tapping.
 

@@ -28,8 +28,14 @@ db_app = new_app("db", "Where the ledger is, and its schema.")
 def export(
     ctx: typer.Context,
     evening: EveningOption = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="[b]json[/b] (everything, re-importable) or [b]csv[/b] "
-                                                            "(one row per player per deal).")] = "json",
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            help="[b]json[/b] (everything, re-importable) or [b]csv[/b] (one row per player per deal).",
+        ),
+    ] = "json",
     out: Annotated[Path | None, typer.Option("--out", "-O", help="File to write (default: standard output).")] = None,
 ) -> None:
     """Export the whole ledger, or one evening, with every revision and void.
@@ -50,8 +56,9 @@ def export(
                 ledger.export_to(stream, evening=evening, fmt=fmt)
             partial.replace(out)
         except OSError as error:
-            raise LedgerError(_("--out {out!r}: cannot write it ({strerror})").format(
-                out=str(out), strerror=error.strerror)) from None
+            raise LedgerError(
+                _("--out {out!r}: cannot write it ({strerror})").format(out=str(out), strerror=error.strerror)
+            ) from None
         finally:
             partial.unlink(missing_ok=True)
     typer.echo(_("Wrote {out}.").format(out=out))
@@ -82,21 +89,34 @@ def summary_lines(summary: ImportSummary) -> list[str]:
     lines = []
     if summary.evenings or not summary.skipped:
         evenings = len(summary.evenings)
-        lines.append(_("imported {evenings} ({deals})").format(
-            evenings=ngettext("{n} evening", "{n} evenings", evenings).format(n=format_count(evenings)),
-            deals=ngettext("{n} deal", "{n} deals", summary.deals).format(n=format_count(summary.deals))))
+        lines.append(
+            _("imported {evenings} ({deals})").format(
+                evenings=ngettext("{n} evening", "{n} evenings", evenings).format(n=format_count(evenings)),
+                deals=ngettext("{n} deal", "{n} deals", summary.deals).format(n=format_count(summary.deals)),
+            )
+        )
     if summary.skipped:
         skipped = len(summary.skipped)
-        lines.append(ngettext("skipped {n} evening already in this ledger",
-                              "skipped {n} evenings already in this ledger", skipped).format(n=format_count(skipped)))
+        lines.append(
+            ngettext(
+                "skipped {n} evening already in this ledger", "skipped {n} evenings already in this ledger", skipped
+            ).format(n=format_count(skipped))
+        )
     if summary.payments:
-        lines.append(ngettext("imported {n} payment", "imported {n} payments", summary.payments).format(
-            n=format_count(summary.payments)))
+        lines.append(
+            ngettext("imported {n} payment", "imported {n} payments", summary.payments).format(
+                n=format_count(summary.payments)
+            )
+        )
     if summary.payments_skipped:
-        lines.append(ngettext("skipped {n} payment already in this ledger", "skipped {n} payments already in this "
-                              "ledger", summary.payments_skipped).format(n=format_count(summary.payments_skipped)))
+        lines.append(
+            ngettext(
+                "skipped {n} payment already in this ledger",
+                "skipped {n} payments already in this ledger",
+                summary.payments_skipped,
+            ).format(n=format_count(summary.payments_skipped))
+        )
     return lines
-
 
 
 @contextmanager
@@ -107,9 +127,16 @@ def _import_progress(source: Path) -> Iterator[Callable[[int, int], None]]:
 
     size = source.stat().st_size if source.is_file() else None
     err = Console(stderr=True)
-    progress = Progress(TextColumn(_("importing")), BarColumn(), TextColumn(_("{task.fields[deals]:,} deals")),
-                        TextColumn(_("{task.fields[rate]:,.0f} deals/s")), TimeElapsedColumn(), transient=True,
-                        console=err, disable=not err.is_terminal)
+    progress = Progress(
+        TextColumn(_("importing")),
+        BarColumn(),
+        TextColumn(_("{task.fields[deals]:,} deals")),
+        TextColumn(_("{task.fields[rate]:,.0f} deals/s")),
+        TimeElapsedColumn(),
+        transient=True,
+        console=err,
+        disable=not err.is_terminal,
+    )
     task = progress.add_task("import", total=size, deals=0, rate=0.0)
     start = time.monotonic()
 

@@ -25,26 +25,42 @@ def check_auction(calls: Sequence[Call], speakers: Sequence[str], profile: Profi
     best: tuple[str, Contract] | None = None
     for index, (seat, call) in enumerate(calls):
         if index >= len(speakers):
-            raise LedgerError(_("auction: {n_calls} calls, but only {n_speakers} players speak").format(
-                n_calls=len(calls), n_speakers=len(speakers)))
+            raise LedgerError(
+                _("auction: {n_calls} calls, but only {n_speakers} players speak").format(
+                    n_calls=len(calls), n_speakers=len(speakers)
+                )
+            )
         if best and best[1] is Contract.SOLISSIMO:
-            raise LedgerError(_("auction: {seat} cannot speak after {rival}'s {bid}").format(
-                seat=seat, rival=best[0], bid=best[1].value))
+            raise LedgerError(
+                _("auction: {seat} cannot speak after {rival}'s {bid}").format(
+                    seat=seat, rival=best[0], bid=best[1].value
+                )
+            )
         if seat != speakers[index]:
-            raise LedgerError(_("auction: call {number} ({label}) is {speakers}'s, not {seat}'s").format(
-                number=index + 1, label=_label(call), speakers=speakers[index], seat=seat))
+            raise LedgerError(
+                _("auction: call {number} ({label}) is {speakers}'s, not {seat}'s").format(
+                    number=index + 1, label=_label(call), speakers=speakers[index], seat=seat
+                )
+            )
         if call is None:
             continue
         if call not in profile.contracts:
             allowed = ", ".join(c.value for c in profile.bids)
-            raise LedgerError(_("auction: {seat} bids {call}, but {name} bids are pass, {allowed}").format(
-                seat=seat, call=call.value, name=profile.name, allowed=allowed))
+            raise LedgerError(
+                _("auction: {seat} bids {call}, but {name} bids are pass, {allowed}").format(
+                    seat=seat, call=call.value, name=profile.name, allowed=allowed
+                )
+            )
         if best and profile.level(call) <= profile.level(best[1]):
-            raise LedgerError(_("auction: {seat}'s {call} does not outbid {rival}'s {bid}").format(
-                seat=seat, call=call.value, rival=best[0], bid=best[1].value))
+            raise LedgerError(
+                _("auction: {seat}'s {call} does not outbid {rival}'s {bid}").format(
+                    seat=seat, call=call.value, rival=best[0], bid=best[1].value
+                )
+            )
         best = (seat, call)
     ended = best is not None and profile.level(best[1]) == top
     if len(calls) < len(speakers) and not ended:
-        raise LedgerError(_("auction: {speakers} has not spoken (every player speaks once)").format(
-            speakers=speakers[len(calls)]))
+        raise LedgerError(
+            _("auction: {speakers} has not spoken (every player speaks once)").format(speakers=speakers[len(calls)])
+        )
     return best

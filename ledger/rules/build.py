@@ -44,7 +44,7 @@ class DealInput:
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
-            raise LedgerError(_("deal input: unknown fields {unknown}").format(unknown=', '.join(sorted(unknown))))
+            raise LedgerError(_("deal input: unknown fields {unknown}").format(unknown=", ".join(sorted(unknown))))
         return cls(**data)  # type: ignore[arg-type]
 
     @classmethod
@@ -55,11 +55,16 @@ class DealInput:
         assert facts.contract is not None
         auction = ",".join(f"{seat}:{call.value if call else PASS}" for seat, call in facts.auction)
         return cls(
-            declarer=facts.declarer, contract=facts.contract.value,
+            declarer=facts.declarer,
+            contract=facts.contract.value,
             aggravation=facts.aggravation.value if facts.aggravation else None,
-            called=str(facts.called) if facts.called else None, holder=facts.holder, thirds=facts.thirds,
-            tricks=facts.tricks, last_trick=facts.last_trick.value if facts.last_trick else None,
-            auction=auction or None, passed_before=facts.passed_before,
+            called=str(facts.called) if facts.called else None,
+            holder=facts.holder,
+            thirds=facts.thirds,
+            tricks=facts.tricks,
+            last_trick=facts.last_trick.value if facts.last_trick else None,
+            auction=auction or None,
+            passed_before=facts.passed_before,
         )
 
     def amended(self, changes: DealInput) -> DealInput:
@@ -93,15 +98,20 @@ def parse_auction(text: str, speakers: tuple[str, ...]) -> tuple[Call, ...]:
         if sep:
             key = name_key(name)
             if not key or not any(name_key(s).startswith(key) for s in speakers):
-                raise LedgerError(_("--auction {text!r}: {name!r} does not speak in this deal; the speakers in turn "
-                                    "are {speakers}").format(
-                    text=text, name=name.strip(), speakers=', '.join(speakers)))
+                raise LedgerError(
+                    _(
+                        "--auction {text!r}: {name!r} does not speak in this deal; the speakers in turn are {speakers}"
+                    ).format(text=text, name=name.strip(), speakers=", ".join(speakers))
+                )
             seat = resolve_player(name, speakers, _("auction: player"))
         elif index < len(speakers):
             seat = speakers[index]
         else:
-            raise LedgerError(_("--auction {text!r}: {number} calls, but only {n_speakers} players speak").format(
-                text=text, number=index + 1, n_speakers=len(speakers)))
+            raise LedgerError(
+                _("--auction {text!r}: {number} calls, but only {n_speakers} players speak").format(
+                    text=text, number=index + 1, n_speakers=len(speakers)
+                )
+            )
         calls.append((seat, parse_call(word)))
     return tuple(calls)
 
@@ -118,17 +128,24 @@ def _points(typed: DealInput, profile: Profile) -> tuple[int | None, Side | None
     """The declarer side's thirds, from --thirds, --points or --count, and who took the last trick."""
     given = [f"--{name}" for name in ("thirds", "points", "count") if getattr(typed, name) is not None]
     if len(given) > 1:
-        raise LedgerError(_("give the declarer side's points once: {options} both say it").format(
-            options=_(" and ").join(given)))
+        raise LedgerError(
+            _("give the declarer side's points once: {options} both say it").format(options=_(" and ").join(given))
+        )
     last_trick = parse_side(typed.last_trick) if typed.last_trick else None
     if typed.count is not None:
         count = parse_count(typed.count)
         if last_trick is not None and last_trick is not count.last_trick:
             if count.last:
-                raise LedgerError(_("--count {count}: the count has the last trick, but --last-trick says {side}")
-                                  .format(count=typed.count, side=last_trick.value))
-            raise LedgerError(_("--count {count}: the count lacks the last trick, but --last-trick says {side}")
-                              .format(count=typed.count, side=last_trick.value))
+                raise LedgerError(
+                    _("--count {count}: the count has the last trick, but --last-trick says {side}").format(
+                        count=typed.count, side=last_trick.value
+                    )
+                )
+            raise LedgerError(
+                _("--count {count}: the count lacks the last trick, but --last-trick says {side}").format(
+                    count=typed.count, side=last_trick.value
+                )
+            )
         return count.thirds, count.last_trick
     if typed.points is not None:
         return profile.parse_points(typed.points), last_trick
@@ -138,8 +155,11 @@ def _points(typed: DealInput, profile: Profile) -> tuple[int | None, Side | None
 def build_facts(typed: DealInput, profile: Profile, players: tuple[str, ...], dealer: str) -> DealFacts:
     """Parse and validate a typed deal at the given seats; errors name the offending value."""
     if dealer not in players:
-        raise LedgerError(_("dealer {dealer!r} is not seated: the players are {players}").format(
-            dealer=dealer, players=', '.join(players)))
+        raise LedgerError(
+            _("dealer {dealer!r} is not seated: the players are {players}").format(
+                dealer=dealer, players=", ".join(players)
+            )
+        )
     facts = DealFacts(players=players, dealer=dealer, passed_before=typed.passed_before)
     speakers = facts.active(profile)
     auction = parse_auction(typed.auction, speakers) if typed.auction else ()
@@ -158,11 +178,16 @@ def build_facts(typed: DealInput, profile: Profile, players: tuple[str, ...], de
         raise LedgerError(_("no declarer: give --declarer NAME (or --auction), or --passed if everyone passed"))
     thirds, last_trick = _points(typed, profile)
     facts = replace(
-        facts, auction=auction, declarer=declarer, contract=contract,
+        facts,
+        auction=auction,
+        declarer=declarer,
+        contract=contract,
         aggravation=aggravation,
         called=parse_card(typed.called) if typed.called else None,
         holder=_holder(typed.holder, players, declarer) if typed.holder else None,
-        thirds=thirds, tricks=typed.tricks, last_trick=last_trick,
+        thirds=thirds,
+        tricks=typed.tricks,
+        last_trick=last_trick,
     )
     validate(facts, profile)
     return facts

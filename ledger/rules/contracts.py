@@ -36,21 +36,39 @@ PASS = "pass"
 T = TypeVar("T")
 
 CONTRACT_WORDS: dict[str, Contract] = {
-    "chiamo": Contract.CHIAMO, "call": Contract.CHIAMO, "chiamata": Contract.CHIAMO,
-    "play": Contract.CHIAMO, "gioco": Contract.CHIAMO,
-    "mediatore": Contract.MEDIATORE, "mediator": Contract.MEDIATORE,
-    "solo": Contract.SOLO, "alone": Contract.SOLO,
-    "solissimo": Contract.SOLISSIMO, "solissima": Contract.SOLISSIMO,
+    "chiamo": Contract.CHIAMO,
+    "call": Contract.CHIAMO,
+    "chiamata": Contract.CHIAMO,
+    "play": Contract.CHIAMO,
+    "gioco": Contract.CHIAMO,
+    "mediatore": Contract.MEDIATORE,
+    "mediator": Contract.MEDIATORE,
+    "solo": Contract.SOLO,
+    "alone": Contract.SOLO,
+    "solissimo": Contract.SOLISSIMO,
+    "solissima": Contract.SOLISSIMO,
 }
 PASS_WORDS = {"pass", "passo", "p", "-"}
 AGGRAVATION_WORDS: dict[str, Aggravation] = {
-    "dividete": Aggravation.DIVIDETE, "divide": Aggravation.DIVIDETE, "divided": Aggravation.DIVIDETE,
-    "scegliete": Aggravation.SCEGLIETE, "choose": Aggravation.SCEGLIETE, "scegli": Aggravation.SCEGLIETE,
+    "dividete": Aggravation.DIVIDETE,
+    "divide": Aggravation.DIVIDETE,
+    "divided": Aggravation.DIVIDETE,
+    "scegliete": Aggravation.SCEGLIETE,
+    "choose": Aggravation.SCEGLIETE,
+    "scegli": Aggravation.SCEGLIETE,
 }
 SIDE_WORDS: dict[str, Side] = {
-    "declarer": Side.DECLARER, "decl": Side.DECLARER, "d": Side.DECLARER, "dichiarante": Side.DECLARER,
-    "opponents": Side.OPPONENTS, "opp": Side.OPPONENTS, "o": Side.OPPONENTS, "defenders": Side.OPPONENTS,
-    "avversari": Side.OPPONENTS, "chiamante": Side.DECLARER, "avv": Side.OPPONENTS,
+    "declarer": Side.DECLARER,
+    "decl": Side.DECLARER,
+    "d": Side.DECLARER,
+    "dichiarante": Side.DECLARER,
+    "opponents": Side.OPPONENTS,
+    "opp": Side.OPPONENTS,
+    "o": Side.OPPONENTS,
+    "defenders": Side.OPPONENTS,
+    "avversari": Side.OPPONENTS,
+    "chiamante": Side.DECLARER,
+    "avv": Side.OPPONENTS,
 }
 
 

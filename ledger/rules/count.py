@@ -45,8 +45,10 @@ class Count:
         """`2 aces x 3 + 10 figures + last trick 3 = 19 thirds`."""
         # TRANSLATORS: the English says "aces" and "figures" for any number; Italian says "1 asso", "1 figura".
         aces = ngettext("{n} aces x {thirds}", "{n} aces x {thirds}", self.aces)
-        parts = [aces.format(n=self.aces, thirds=ACE_THIRDS),
-                 ngettext("{n} figures", "{n} figures", self.figures).format(n=self.figures)]
+        parts = [
+            aces.format(n=self.aces, thirds=ACE_THIRDS),
+            ngettext("{n} figures", "{n} figures", self.figures).format(n=self.figures),
+        ]
         parts += [_("last trick {thirds}").format(thirds=LAST_TRICK_THIRDS)] if self.last else []
         return _("{parts} = {thirds} thirds").format(parts=" + ".join(parts), thirds=self.thirds)
 
@@ -93,10 +95,13 @@ def _once(before: int | None, number: int, message: str, text: str) -> int:
 
 def _checked(count: Count, text: str) -> Count:
     if count.aces > ACES:
-        raise LedgerError(_("count {text!r}: {aces} aces, but the deck has {deck}").format(
-            text=text, aces=count.aces, deck=ACES))
+        raise LedgerError(
+            _("count {text!r}: {aces} aces, but the deck has {deck}").format(text=text, aces=count.aces, deck=ACES)
+        )
     if count.figures > FIGURES:
-        raise LedgerError(_("count {text!r}: {figures} figures, but the deck has {deck} "
-                            "(3, 2, re, cavallo and fante of each suit)").format(
-            text=text, figures=count.figures, deck=FIGURES))
+        raise LedgerError(
+            _(
+                "count {text!r}: {figures} figures, but the deck has {deck} (3, 2, re, cavallo and fante of each suit)"
+            ).format(text=text, figures=count.figures, deck=FIGURES)
+        )
     return count

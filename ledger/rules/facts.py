@@ -72,14 +72,21 @@ class DealFacts:
 
 def facts_from_dict(data: dict[str, Any], players: tuple[str, ...], dealer: str) -> DealFacts:
     """Facts written as plain values (players by name, words as enum values) at the given seats."""
+
     def enum(kind: type[E], value: object) -> E | None:
         return kind(value) if value is not None else None
 
     return DealFacts(
-        players=players, dealer=dealer, declarer=data.get("declarer"),
-        contract=enum(Contract, data.get("contract")), aggravation=enum(Aggravation, data.get("aggravation")),
-        called=parse_card(data["called"]) if data.get("called") else None, holder=data.get("holder"),
-        thirds=data.get("thirds"), tricks=data.get("tricks"), last_trick=enum(Side, data.get("last_trick")),
+        players=players,
+        dealer=dealer,
+        declarer=data.get("declarer"),
+        contract=enum(Contract, data.get("contract")),
+        aggravation=enum(Aggravation, data.get("aggravation")),
+        called=parse_card(data["called"]) if data.get("called") else None,
+        holder=data.get("holder"),
+        thirds=data.get("thirds"),
+        tricks=data.get("tricks"),
+        last_trick=enum(Side, data.get("last_trick")),
         passed_before=int(data.get("passed_before") or 0),
         auction=tuple((seat, enum(Contract, call)) for seat, call in data.get("auction") or ()),
     )

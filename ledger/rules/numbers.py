@@ -14,8 +14,11 @@ LARGEST = 2**31 - 1
 def check_number(number: int, what: str, smallest: int = 1) -> int:
     """`number` if it lies from `smallest` to LARGEST; else an error naming `what` and the range."""
     if not smallest <= number <= LARGEST:
-        raise LedgerError(_("{what} {number}: a whole number from {smallest} to {largest}").format(
-            what=what, number=number, smallest=smallest, largest=LARGEST))
+        raise LedgerError(
+            _("{what} {number}: a whole number from {smallest} to {largest}").format(
+                what=what, number=number, smallest=smallest, largest=LARGEST
+            )
+        )
     return number
 
 

@@ -26,18 +26,20 @@ _SWEEP_OPTIONS: dict[str, OptionValue] = {
 DEFAULTS: dict[str, dict[str, OptionValue]] = {
     "pagat": {**_SWEEP_OPTIONS, "sweeps": True, "dealer_shares": False, "declarer_always_leads": False},
     "cavendish": {"declarer_always_leads": False},
-    "tretre": {**_SWEEP_OPTIONS, "declarer_always_leads": False, "contract_multipliers": False,
-               "pot_carryover": True},
-    "quartiglio": {**_SWEEP_OPTIONS, "declarer_always_leads": False, "monte": True,
-                   "mediatore_outbids_chiamo": True},
+    "tretre": {**_SWEEP_OPTIONS, "declarer_always_leads": False, "contract_multipliers": False, "pot_carryover": True},
+    "quartiglio": {**_SWEEP_OPTIONS, "declarer_always_leads": False, "monte": True, "mediatore_outbids_chiamo": True},
     "quintiglio": {**_SWEEP_OPTIONS, "declarer_always_leads": False, "mediatore": False},
 }
 
 PROFILE_ALIASES = {
-    "italian": "pagat", "calabresella": "pagat",
-    "american": "cavendish", "calabrasella": "cavendish",
-    "partita-lunga": "tretre", "partita_lunga": "tretre",
-    "mediatore": "quartiglio", "quadrigliati": "quartiglio",
+    "italian": "pagat",
+    "calabresella": "pagat",
+    "american": "cavendish",
+    "calabrasella": "cavendish",
+    "partita-lunga": "tretre",
+    "partita_lunga": "tretre",
+    "mediatore": "quartiglio",
+    "quadrigliati": "quartiglio",
     "bellora": "quintiglio",
 }
 
@@ -180,9 +182,12 @@ class Profile:
         sits out (it would do nothing)."""
         check_seats(players, self.seat_counts, self.name)
         if self.dealer_shares and not self.sits_out(len(players)):
-            raise LedgerError(_("dealer_shares=on with {seated} seated: nobody sits out, so it would do nothing; "
-                                "it applies with {needed} seated").format(
-                seated=len(players), needed=self.active_players + 1))
+            raise LedgerError(
+                _(
+                    "dealer_shares=on with {seated} seated: nobody sits out, so it would do nothing; "
+                    "it applies with {needed} seated"
+                ).format(seated=len(players), needed=self.active_players + 1)
+            )
 
     def describe(self) -> str:
         """`pagat (sweeps=on, ...)` for tables and notes."""
@@ -204,7 +209,7 @@ def profile_name(text: str) -> str:
     key = text.strip().lower()
     key = PROFILE_ALIASES.get(key, key)
     if key not in DEFAULTS:
-        raise LedgerError(_("profile {text!r}: allowed are {profiles}").format(text=text, profiles=', '.join(DEFAULTS)))
+        raise LedgerError(_("profile {text!r}: allowed are {profiles}").format(text=text, profiles=", ".join(DEFAULTS)))
     return key
 
 
@@ -212,8 +217,9 @@ def parse_option(text: str) -> tuple[str, str]:
     """Split `key=value` (hyphens in the key are accepted for underscores)."""
     key, sep, value = text.partition("=")
     if not sep or not key.strip() or not value.strip():
-        raise LedgerError(_("option {text!r}: write key=value, e.g. sweeps=off or stramazzo_multiplier=4").format(
-            text=text))
+        raise LedgerError(
+            _("option {text!r}: write key=value, e.g. sweeps=off or stramazzo_multiplier=4").format(text=text)
+        )
     return key.strip().lower().replace("-", "_"), value.strip()
 
 
@@ -230,8 +236,9 @@ def _option_value(option: str, raw: OptionValue | str, default: OptionValue) -> 
     except (TypeError, ValueError):
         number = 0
     if isinstance(raw, bool) or number < 1 or number > 100:
-        raise LedgerError(_("option {option}={raw}: {option} is a whole number from 1 to 100").format(
-            option=option, raw=raw))
+        raise LedgerError(
+            _("option {option}={raw}: {option} is a whole number from 1 to 100").format(option=option, raw=raw)
+        )
     return number
 
 
@@ -245,9 +252,11 @@ def make_profile(name: str = "pagat", options: Mapping[str, OptionValue | str] |
         key = option.strip().lower().replace("-", "_")
         if key not in defaults:
             allowed = ", ".join(defaults) or _("none")
-            raise LedgerError(_("option {option!r} does not exist in profile {canonical}: its options are "
-                                "{allowed}").format(
-                option=option, canonical=canonical, allowed=allowed))
+            raise LedgerError(
+                _("option {option!r} does not exist in profile {canonical}: its options are {allowed}").format(
+                    option=option, canonical=canonical, allowed=allowed
+                )
+            )
         resolved[key] = _option_value(key, raw, defaults[key])
     return _GAMES[canonical](canonical, resolved)
 
@@ -255,10 +264,13 @@ def make_profile(name: str = "pagat", options: Mapping[str, OptionValue | str] |
 def _common(name: str, o: dict[str, OptionValue]) -> dict[str, Any]:
     """The fields every profile reads the same way from its options."""
     return {
-        "name": name, "options": o, "sweeps": bool(o.get("sweeps", False)),
+        "name": name,
+        "options": o,
+        "sweeps": bool(o.get("sweeps", False)),
         "cappotto_multiplier": int(o.get("cappotto_multiplier", 2)),
         "stramazzo_multiplier": int(o.get("stramazzo_multiplier", 3)),
-        "sweeps_on_loss": bool(o.get("sweeps_on_loss", True)), "dealer_shares": bool(o.get("dealer_shares", False)),
+        "sweeps_on_loss": bool(o.get("sweeps_on_loss", True)),
+        "dealer_shares": bool(o.get("dealer_shares", False)),
         "declarer_always_leads": bool(o.get("declarer_always_leads", False)),
     }
 
@@ -274,15 +286,26 @@ def _pagat(name: str, o: dict[str, OptionValue]) -> Profile:
 
 def _cavendish(name: str, o: dict[str, OptionValue]) -> Profile:
     """American Calabrasella: one bid, play; the difference of the two sides' points."""
-    return Profile(**_common(name, o), scale=Scale.AMERICAN, ladder=(frozenset({Contract.CHIAMO}),),
-                   calls_card=frozenset(), payment=Payment.DIFFERENCE, bid_words={Contract.CHIAMO: "play"})
+    return Profile(
+        **_common(name, o),
+        scale=Scale.AMERICAN,
+        ladder=(frozenset({Contract.CHIAMO}),),
+        calls_card=frozenset(),
+        payment=Payment.DIFFERENCE,
+        bid_words={Contract.CHIAMO: "play"},
+    )
 
 
 def _tretre(name: str, o: dict[str, OptionValue]) -> Profile:
     """Terziglio partita lunga: +2/-1/-1 whatever the contract, the pot of passed deals carried over."""
     values = CONTRACT_VALUE if o["contract_multipliers"] else {}
-    return Profile(**_common(name, o), ladder=_THREE_LEVELS, payment=Payment.FLAT, contract_values=values,
-                   pot_carryover=bool(o["pot_carryover"]))
+    return Profile(
+        **_common(name, o),
+        ladder=_THREE_LEVELS,
+        payment=Payment.FLAT,
+        contract_values=values,
+        pot_carryover=bool(o["pot_carryover"]),
+    )
 
 
 def _quartiglio(name: str, o: dict[str, OptionValue]) -> Profile:
@@ -291,19 +314,35 @@ def _quartiglio(name: str, o: dict[str, OptionValue]) -> Profile:
     chiamo, mediatore = frozenset({Contract.CHIAMO}), frozenset({Contract.MEDIATORE})
     low = [chiamo, mediatore] if o["mediatore_outbids_chiamo"] else [chiamo | mediatore]
     top = [frozenset({Contract.SOLISSIMO})] if monte else []
-    return Profile(**_common(name, o), seat_counts=(4,), active_players=4, partnership=Partnership.CALLED,
-                   callable_ranks=_THREES, ladder=(*low, frozenset({Contract.SOLO}), *top), has_monte=monte)
+    return Profile(
+        **_common(name, o),
+        seat_counts=(4,),
+        active_players=4,
+        partnership=Partnership.CALLED,
+        callable_ranks=_THREES,
+        ladder=(*low, frozenset({Contract.SOLO}), *top),
+        has_monte=monte,
+    )
 
 
 def _quintiglio(name: str, o: dict[str, OptionValue]) -> Profile:
     """Five players, no monte: chiamo with a secret partner 2 against 3, solo 1 against 4."""
     middle = [frozenset({Contract.MEDIATORE})] if o["mediatore"] else []
-    return Profile(**_common(name, o), seat_counts=(5,), active_players=5, partnership=Partnership.SECRET,
-                   callable_ranks=_THREES, has_monte=False,
-                   ladder=(frozenset({Contract.CHIAMO}), *middle, frozenset({Contract.SOLO})))
+    return Profile(
+        **_common(name, o),
+        seat_counts=(5,),
+        active_players=5,
+        partnership=Partnership.SECRET,
+        callable_ranks=_THREES,
+        has_monte=False,
+        ladder=(frozenset({Contract.CHIAMO}), *middle, frozenset({Contract.SOLO})),
+    )
 
 
 _GAMES: dict[str, Callable[[str, dict[str, OptionValue]], Profile]] = {
-    "pagat": _pagat, "cavendish": _cavendish, "tretre": _tretre, "quartiglio": _quartiglio,
+    "pagat": _pagat,
+    "cavendish": _cavendish,
+    "tretre": _tretre,
+    "quartiglio": _quartiglio,
     "quintiglio": _quintiglio,
 }

@@ -93,8 +93,11 @@ class Vocabulary:
             return self.exact.get(key) or self.prefixed[key]
         found = {word for known, word in self.prefixed.items() if key and known.startswith(key)}
         if len(found) > 1:
-            raise LedgerError(_("{what} {text!r} is ambiguous: it could be {found}").format(
-                what=what, text=shortened(text), found=", ".join(sorted(map(str, found)))))
+            raise LedgerError(
+                _("{what} {text!r} is ambiguous: it could be {found}").format(
+                    what=what, text=shortened(text), found=", ".join(sorted(map(str, found)))
+                )
+            )
         return found.pop() if found else None
 
     def suggest(self, text: str) -> str:
@@ -105,8 +108,11 @@ class Vocabulary:
         """Like lookup, but nothing fitting is an error naming what is allowed."""
         word = self.lookup(text, what)
         if word is None:
-            raise LedgerError(_("{what} {text!r}{suggestion}: allowed are {allowed}").format(
-                what=what, text=shortened(text), suggestion=self.suggest(text), allowed=allowed))
+            raise LedgerError(
+                _("{what} {text!r}{suggestion}: allowed are {allowed}").format(
+                    what=what, text=shortened(text), suggestion=self.suggest(text), allowed=allowed
+                )
+            )
         return word
 
 
@@ -120,27 +126,58 @@ class QuickLine:
 
 def _vocabulary(kind: str, table: Mapping[str, object], prefixed: set[str]) -> Vocabulary:
     words = {text: Word(kind, str(getattr(value, "value", value))) for text, value in table.items()}
-    return Vocabulary({k: w for k, w in words.items() if k in prefixed},
-                      {k: w for k, w in words.items() if k not in prefixed})
+    return Vocabulary(
+        {k: w for k, w in words.items() if k in prefixed}, {k: w for k, w in words.items() if k not in prefixed}
+    )
 
 
 PASSES = _vocabulary("pass", dict.fromkeys(PASS_WORDS, PASS), {"pass", "passo"})
-CONTRACTS = _vocabulary("contract", {**CONTRACT_WORDS, "so": "solo"},
-                        {"chiamo", "play", "mediatore", "solo", "solissimo"})
+CONTRACTS = _vocabulary(
+    "contract", {**CONTRACT_WORDS, "so": "solo"}, {"chiamo", "play", "mediatore", "solo", "solissimo"}
+)
 AGGRAVATIONS = _vocabulary("aggravation", AGGRAVATION_WORDS, {"dividete", "scegliete"})
 SIDES = _vocabulary("side", SIDE_WORDS, {"declarer", "opponents", "chiamante", "avversari"})
 _KEY_NAMES = ("thirds", "points", "count", "tricks", "last", "holder", "called", "dealer", "auction")
-_ITALIAN_KEYS = {"terzi": "thirds", "punti": "points", "prese": "tricks", "ultima": "last", "socio": "holder",
-                 "carta": "called", "chiamata": "called", "mazziere": "dealer", "licitazione": "auction"}
-KEYS = _vocabulary("key", {**{k: k for k in _KEY_NAMES}, **_ITALIAN_KEYS, "t": "thirds", "p": "points", "c": "count",
-                           "l": "last", "last_trick": "last", "card": "called"}, {*_KEY_NAMES, *_ITALIAN_KEYS})
+_ITALIAN_KEYS = {
+    "terzi": "thirds",
+    "punti": "points",
+    "prese": "tricks",
+    "ultima": "last",
+    "socio": "holder",
+    "carta": "called",
+    "chiamata": "called",
+    "mazziere": "dealer",
+    "licitazione": "auction",
+}
+KEYS = _vocabulary(
+    "key",
+    {
+        **{k: k for k in _KEY_NAMES},
+        **_ITALIAN_KEYS,
+        "t": "thirds",
+        "p": "points",
+        "c": "count",
+        "l": "last",
+        "last_trick": "last",
+        "card": "called",
+    },
+    {*_KEY_NAMES, *_ITALIAN_KEYS},
+)
 KEY_HELP = N_("t (thirds), points, c (count), tricks, last, holder, called, dealer, auction")
 PLAY_HELP = "chiamo, mediatore, solo, solissimo, dividete, scegliete"
 
-_FIELD_NAMES = {"declarer": N_("declarer"), "passed": N_("passed"), "contract": N_("contract"),
-                "aggravation": N_("aggravation"), "called": N_("called"), "holder": N_("holder"),
-                "thirds": N_("thirds"),
-                "tricks": N_("tricks"), "last_trick": N_("last trick"), "auction": N_("auction")}
+_FIELD_NAMES = {
+    "declarer": N_("declarer"),
+    "passed": N_("passed"),
+    "contract": N_("contract"),
+    "aggravation": N_("aggravation"),
+    "called": N_("called"),
+    "holder": N_("holder"),
+    "thirds": N_("thirds"),
+    "tricks": N_("tricks"),
+    "last_trick": N_("last trick"),
+    "auction": N_("auction"),
+}
 
 
 def _field(name: str) -> str:
@@ -159,8 +196,9 @@ def seated(players: Sequence[str]) -> Vocabulary:
 
 
 def _holders(players: Sequence[str]) -> Vocabulary:
-    return seated(players) | Vocabulary({MONTE: Word("holder", MONTE), DECLARER: Word("holder", DECLARER)},
-                                        {"chiamante": Word("holder", DECLARER)})
+    return seated(players) | Vocabulary(
+        {MONTE: Word("holder", MONTE), DECLARER: Word("holder", DECLARER)}, {"chiamante": Word("holder", DECLARER)}
+    )
 
 
 def parse_thirds_word(text: str, profile: Profile) -> dict[str, object]:
@@ -175,23 +213,28 @@ def parse_thirds_word(text: str, profile: Profile) -> dict[str, object]:
         return {"thirds": _checked(thirds.group(1), text)}
     scale = _("0 to 35") if american else _("7, 7+1/3, 5+2/3 (0 to 11+2/3), or thirds as 22t")
     if not _NUMBER.fullmatch(word):
-        raise LedgerError(_("points {text!r}: write the declarer side's points, {scale}").format(
-            text=shortened(text), scale=scale))
+        raise LedgerError(
+            _("points {text!r}: write the declarer side's points, {scale}").format(text=shortened(text), scale=scale)
+        )
     if not american and word.isdecimal() and (len(word) > 2 or int(word) > DEAL_THIRDS // 3):
         return {"thirds": _checked(word, text)}
     try:
         parse_points(word, american=american)
     except LedgerError:
-        raise LedgerError(_("points {text!r}: write the declarer side's points, {scale}").format(
-            text=shortened(text), scale=scale)) from None
+        raise LedgerError(
+            _("points {text!r}: write the declarer side's points, {scale}").format(text=shortened(text), scale=scale)
+        ) from None
     return {"points": word}
 
 
 def _checked(digits: str, text: str) -> int:
     """Thirds written in digits, 0 to 35 (read only when short: Python refuses thousands of digits)."""
     if len(digits) > 2 or int(digits) > DEAL_THIRDS:
-        raise LedgerError(_("points {text!r}: a deal has only {thirds} thirds ({points})").format(
-            text=shortened(text), thirds=DEAL_THIRDS, points=format_points(DEAL_THIRDS)))
+        raise LedgerError(
+            _("points {text!r}: a deal has only {thirds} thirds ({points})").format(
+                text=shortened(text), thirds=DEAL_THIRDS, points=format_points(DEAL_THIRDS)
+            )
+        )
     return int(digits)
 
 
@@ -211,8 +254,15 @@ def parse_side_word(text: str) -> str:
 
 def parse_holder_word(text: str, players: Sequence[str]) -> str:
     """A player, `monte` or `declarer`, by prefix; a leading `@` is allowed."""
-    return _holders(players).need(text.strip().removeprefix("@"), _("holder"),
-                                  _("{players}, monte or declarer").format(players=", ".join(players))).value
+    return (
+        _holders(players)
+        .need(
+            text.strip().removeprefix("@"),
+            _("holder"),
+            _("{players}, monte or declarer").format(players=", ".join(players)),
+        )
+        .value
+    )
 
 
 def _auction_words(text: str, players: Sequence[str]) -> str:
@@ -221,9 +271,11 @@ def _auction_words(text: str, players: Sequence[str]) -> str:
     for item in text.split(","):
         name, sep, call = item.rpartition(":")
         if not call.strip():
-            raise LedgerError(_("auction={text}: an empty call; write calls separated by commas, e.g. "
-                                "pass,solo,pass").format(
-                text=shortened(text)))
+            raise LedgerError(
+                _("auction={text}: an empty call; write calls separated by commas, e.g. pass,solo,pass").format(
+                    text=shortened(text)
+                )
+            )
         word = (PASSES | CONTRACTS).need(call, _("auction call"), "pass, chiamo, mediatore, solo, solissimo").value
         if sep:
             word = seated(players).need(name, _("auction player"), ", ".join(players)).value + f":{word}"
@@ -288,36 +340,50 @@ class _Reader:
             self.put(meaning.kind, meaning.value, text)
             return
         if PASSES.lookup(text, _("word")):
-            raise LedgerError(_("{text!r}: a passed deal is written `pass`, as the first word").format(
-                text=shortened(text)))
+            raise LedgerError(
+                _("{text!r}: a passed deal is written `pass`, as the first word").format(text=shortened(text))
+            )
         if card is not None:
             self.put("called", str(card), text)
         elif seated(self.players).lookup(text, _("player")):
-            raise LedgerError(_("{text!r}: only the first word names the declarer; write @{text} for who held the "
-                                "called card, or dealer={text} for who dealt").format(
-                text=shortened(text)))
+            raise LedgerError(
+                _(
+                    "{text!r}: only the first word names the declarer; write @{text} for who held the "
+                    "called card, or dealer={text} for who dealt"
+                ).format(text=shortened(text))
+            )
         else:
             players = ", ".join(self.players)
             first_word = _("a player ({players}), pass, ").format(players=players) if self.words == 1 else ""
             known = seated(self.players) | CONTRACTS | AGGRAVATIONS
-            raise LedgerError(_("{text!r} is not a word of the quick syntax{suggestion}: allowed are {first_word}"
-                                "{play_help}, or a card such as 3D, RS, AC, KH").format(
-                text=shortened(text), suggestion=known.suggest(text), first_word=first_word, play_help=PLAY_HELP))
+            raise LedgerError(
+                _(
+                    "{text!r} is not a word of the quick syntax{suggestion}: allowed are {first_word}"
+                    "{play_help}, or a card such as 3D, RS, AC, KH"
+                ).format(
+                    text=shortened(text), suggestion=known.suggest(text), first_word=first_word, play_help=PLAY_HELP
+                )
+            )
 
     def option(self, key: str, value: str, text: str) -> None:
         name = KEYS.need(key, _("key"), _(KEY_HELP)).value if key else ""
         if not name or not value:
-            raise LedgerError(_("{text!r}: write key=value, e.g. last=opp or tricks=12; the keys are "
-                                "{key_help}").format(
-                text=shortened(text), key_help=_(KEY_HELP)))
+            raise LedgerError(
+                _("{text!r}: write key=value, e.g. last=opp or tricks=12; the keys are {key_help}").format(
+                    text=shortened(text), key_help=_(KEY_HELP)
+                )
+            )
         if name == "dealer":
             if self.dealer is not None:
                 raise LedgerError(_("{text!r}: the dealer is given twice").format(text=shortened(text)))
             self.dealer = seated(self.players).need(value, _("dealer"), ", ".join(self.players)).value
         elif name == "thirds":
             if not value.isdecimal():
-                raise LedgerError(_("{text!r}: thirds are a whole number, 0 to {thirds}").format(
-                    text=shortened(text), thirds=DEAL_THIRDS))
+                raise LedgerError(
+                    _("{text!r}: thirds are a whole number, 0 to {thirds}").format(
+                        text=shortened(text), thirds=DEAL_THIRDS
+                    )
+                )
             self.points({"thirds": _checked(value, text)}, text)
         elif name == "points":
             self.points(parse_thirds_word(value, self.profile), text)
@@ -362,9 +428,11 @@ def parse_answer(fact: str, text: str, players: Sequence[str], profile: Profile)
         words = [(CONTRACTS | AGGRAVATIONS).need(part, _("contract"), allowed) for part in text.split()]
         found = {word.kind: word.value for word in words}
         if "contract" not in found or len(found) < len(words):
-            raise LedgerError(_("contract {text!r}: write one contract, and on a solissimo dividete or "
-                                "scegliete").format(
-                text=shortened(text)))
+            raise LedgerError(
+                _("contract {text!r}: write one contract, and on a solissimo dividete or scegliete").format(
+                    text=shortened(text)
+                )
+            )
         return DealInput(**found)  # type: ignore[arg-type]
     if fact == "thirds":
         return DealInput(**parse_thirds_word(text, profile))  # type: ignore[arg-type]

@@ -130,10 +130,10 @@ def score(facts: DealFacts, profile: Profile) -> DealResult:
     validate(facts, profile)
     out = facts.sitting_out(profile)
     if facts.passed:
-        why = _("all passed: no payment") + (_("; the stake rides on the next played deal")
-                                             if profile.pot_carryover else "")
-        return DealResult({p: 0 for p in facts.players}, why, sitting_out=out,
-                          first_lead=facts.first_lead(profile))
+        why = _("all passed: no payment") + (
+            _("; the stake rides on the next played deal") if profile.pot_carryover else ""
+        )
+        return DealResult({p: 0 for p in facts.players}, why, sitting_out=out, first_lead=facts.first_lead(profile))
     assert facts.declarer is not None and facts.contract is not None and facts.thirds is not None
     won = facts.thirds >= WIN_THIRDS
     partner = facts.partner(profile)
@@ -158,10 +158,20 @@ def score(facts: DealFacts, profile: Profile) -> DealResult:
     notes = [each.format(formula=formula)]
     notes += _notes(facts, profile, partner, out)
     return DealResult(
-        payouts, "; ".join(notes), declarer=facts.declarer, contract=facts.contract,
-        aggravation=facts.aggravation, partner=partner, declarer_thirds=facts.thirds, declarer_won=won,
-        sweep=sweep, multiplier=multiplier, amount=amount, sitting_out=out,
-        first_lead=facts.first_lead(profile), opponents=opponents,
+        payouts,
+        "; ".join(notes),
+        declarer=facts.declarer,
+        contract=facts.contract,
+        aggravation=facts.aggravation,
+        partner=partner,
+        declarer_thirds=facts.thirds,
+        declarer_won=won,
+        sweep=sweep,
+        multiplier=multiplier,
+        amount=amount,
+        sitting_out=out,
+        first_lead=facts.first_lead(profile),
+        opponents=opponents,
     )
 
 
@@ -199,8 +209,11 @@ def _difference(facts: DealFacts, profile: Profile) -> tuple[Sweep | None, int, 
 def _notes(facts: DealFacts, profile: Profile, partner: str | None, out: str | None) -> list[str]:
     notes = []
     if partner:
-        notes.append(_("{partner} held the called three and partners {declarer}").format(
-            partner=partner, declarer=facts.declarer))
+        notes.append(
+            _("{partner} held the called three and partners {declarer}").format(
+                partner=partner, declarer=facts.declarer
+            )
+        )
     elif facts.holder == MONTE and profile.partnership is not Partnership.NONE and facts.contract is Contract.CHIAMO:
         notes.append(_("the called three was in the monte: the declarer plays alone"))
     if out:

@@ -38,10 +38,16 @@ def resolve_player(text: str, players: Sequence[str], what: str | None = None) -
         return prefixed[0]
     seated, what = ", ".join(players), what or _("player")
     if prefixed:
-        raise LedgerError(_("{what} {text!r} is ambiguous: it could be {prefixed}").format(
-            what=what, text=text, prefixed=", ".join(prefixed)))
-    raise LedgerError(_("{what} {text!r} is not seated{suggestion}: the players are {seated}").format(
-        what=what, text=text, suggestion=did_you_mean(text, players), seated=seated))
+        raise LedgerError(
+            _("{what} {text!r} is ambiguous: it could be {prefixed}").format(
+                what=what, text=text, prefixed=", ".join(prefixed)
+            )
+        )
+    raise LedgerError(
+        _("{what} {text!r} is not seated{suggestion}: the players are {seated}").format(
+            what=what, text=text, suggestion=did_you_mean(text, players), seated=seated
+        )
+    )
 
 
 def did_you_mean(text: str, names: Iterable[str]) -> str:
@@ -58,9 +64,13 @@ def check_seats(players: Sequence[str], counts: Sequence[int], profile: str) -> 
         raise LedgerError(_("players: a name cannot be blank"))
     repeated = sorted({p for p, k in zip(players, keys, strict=True) if keys.count(k) > 1})
     if repeated:
-        raise LedgerError(_("players: {repeated} seated twice (names ignore case and accents)").format(
-            repeated=", ".join(repeated)))
+        raise LedgerError(
+            _("players: {repeated} seated twice (names ignore case and accents)").format(repeated=", ".join(repeated))
+        )
     if len(players) not in counts:
         allowed = _(" or ").join(map(str, counts))
-        raise LedgerError(_("{n_players} players: {profile} is played by {allowed} seated players").format(
-            n_players=len(players), profile=profile, allowed=allowed))
+        raise LedgerError(
+            _("{n_players} players: {profile} is played by {allowed} seated players").format(
+                n_players=len(players), profile=profile, allowed=allowed
+            )
+        )

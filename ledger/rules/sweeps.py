@@ -45,55 +45,76 @@ def within_reach(thirds: int, tricks: int, took_last: bool, all_tricks: int, mon
 def possible_tricks(thirds: int, last_trick: Side | None, all_tricks: int, monte: int = MONTE_CARDS) -> list[int]:
     """Every count of tricks in which the declarer side can hold `thirds` (with the last trick as given)."""
     lasts = [last_trick is Side.DECLARER] if last_trick else [True, False]
-    return [tricks for tricks in range(all_tricks + 1)
-            if any(within_reach(thirds, tricks, last, all_tricks, monte) for last in lasts)]
+    return [
+        tricks
+        for tricks in range(all_tricks + 1)
+        if any(within_reach(thirds, tricks, last, all_tricks, monte) for last in lasts)
+    ]
 
 
-def check_tricks(thirds: int, tricks: int | None, last_trick: Side | None, all_tricks: int,
-                 monte: int = MONTE_CARDS) -> None:
+def check_tricks(
+    thirds: int, tricks: int | None, last_trick: Side | None, all_tricks: int, monte: int = MONTE_CARDS
+) -> None:
     """Reject trick facts that contradict each other or the thirds; `monte` cards go with the last trick."""
     if tricks is not None:
         if not 0 <= tricks <= all_tricks:
-            raise LedgerError(_("--tricks {tricks}: a deal has {all_tricks} tricks (0 to {all_tricks})").format(
-                tricks=tricks, all_tricks=all_tricks))
+            raise LedgerError(
+                _("--tricks {tricks}: a deal has {all_tricks} tricks (0 to {all_tricks})").format(
+                    tricks=tricks, all_tricks=all_tricks
+                )
+            )
         if tricks == all_tricks and thirds < DEAL_THIRDS:
-            raise LedgerError(_("--tricks {tricks} with {thirds} thirds: all {all_tricks} tricks hold all 35 "
-                                "thirds").format(
-                tricks=tricks, thirds=thirds, all_tricks=all_tricks))
+            raise LedgerError(
+                _("--tricks {tricks} with {thirds} thirds: all {all_tricks} tricks hold all 35 thirds").format(
+                    tricks=tricks, thirds=thirds, all_tricks=all_tricks
+                )
+            )
         if tricks == 0 and thirds > 0:
-            raise LedgerError(_("--tricks 0 with {thirds} thirds: a side with no trick has no thirds").format(
-                thirds=thirds))
+            raise LedgerError(
+                _("--tricks 0 with {thirds} thirds: a side with no trick has no thirds").format(thirds=thirds)
+            )
         if tricks == 0 and last_trick is Side.DECLARER:
             raise LedgerError(_("--tricks 0 with the last trick to the declarer: the last trick is a trick"))
         if tricks == all_tricks and last_trick is Side.OPPONENTS:
-            raise LedgerError(_("--tricks {tricks} with the last trick to the opponents: they took no trick").format(
-                tricks=tricks))
+            raise LedgerError(
+                _("--tricks {tricks} with the last trick to the opponents: they took no trick").format(tricks=tricks)
+            )
         possible = possible_tricks(thirds, last_trick, all_tricks, monte)
         if tricks not in possible:
-            fits = (_("{fewest} to {most} tricks").format(fewest=possible[0], most=possible[-1]) if possible
-                    else _("no count of tricks"))
-            raise LedgerError(_("--tricks {tricks} with {thirds} thirds: the cards holding them fill {fits} "
-                                "of {all_tricks}").format(
-                tricks=tricks, thirds=thirds, fits=fits, all_tricks=all_tricks))
+            fits = (
+                _("{fewest} to {most} tricks").format(fewest=possible[0], most=possible[-1])
+                if possible
+                else _("no count of tricks")
+            )
+            raise LedgerError(
+                _("--tricks {tricks} with {thirds} thirds: the cards holding them fill {fits} of {all_tricks}").format(
+                    tricks=tricks, thirds=thirds, fits=fits, all_tricks=all_tricks
+                )
+            )
     if last_trick is Side.DECLARER and thirds < LAST_TRICK_THIRDS:
-        raise LedgerError(_("{thirds} thirds with the last trick to the declarer: the last trick alone is 3 "
-                            "thirds").format(
-            thirds=thirds))
+        raise LedgerError(
+            _("{thirds} thirds with the last trick to the declarer: the last trick alone is 3 thirds").format(
+                thirds=thirds
+            )
+        )
     if last_trick is Side.OPPONENTS and thirds > DEAL_THIRDS - LAST_TRICK_THIRDS:
         raise LedgerError(
-            _("{thirds} thirds with the last trick to the opponents: they would have at least 3 thirds, leaving the "
-              "declarer at most {number}").format(
-                thirds=thirds, number=DEAL_THIRDS - LAST_TRICK_THIRDS)
+            _(
+                "{thirds} thirds with the last trick to the opponents: they would have at least 3 thirds, leaving the "
+                "declarer at most {number}"
+            ).format(thirds=thirds, number=DEAL_THIRDS - LAST_TRICK_THIRDS)
         )
 
 
 def _need(fact: str, thirds: int) -> MissingFact:
     if fact == "tricks":
-        return MissingFact("tricks", _("{thirds} thirds: how many tricks did the declarer side take? (--tricks N)")
-                           .format(thirds=thirds))
+        return MissingFact(
+            "tricks",
+            _("{thirds} thirds: how many tricks did the declarer side take? (--tricks N)").format(thirds=thirds),
+        )
     return MissingFact(
-        "last_trick", _("{thirds} thirds: who took the last trick? (--last-trick declarer|opponents)").format(
-            thirds=thirds)
+        "last_trick",
+        _("{thirds} thirds: who took the last trick? (--last-trick declarer|opponents)").format(thirds=thirds),
     )
 
 

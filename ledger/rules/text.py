@@ -16,12 +16,12 @@ LINES = frozenset("\t\n")
 def acts_on_screen(text: str, *, lines: bool = False) -> bool:
     """Whether the text holds a character a terminal or a page acts on instead of showing it: a control character
     such as ESC or NUL (tab and new line aside, with `lines`), or a direction override."""
-    return any((unicodedata.category(ch) == "Cc" and not (lines and ch in LINES)) or ch in BIDI_CONTROLS
-               for ch in text)
+    return any((unicodedata.category(ch) == "Cc" and not (lines and ch in LINES)) or ch in BIDI_CONTROLS for ch in text)
 
 
 def check_plain(text: str | None, what: str) -> None:
     """An error naming the free text (a note, a reason, a key) when it `acts_on_screen`."""
     if text is not None and acts_on_screen(text, lines=True):
-        raise LedgerError(_("{what} {text!r}: no control characters, except tab and new line").format(
-            what=what, text=shortened(text)))
+        raise LedgerError(
+            _("{what} {text!r}: no control characters, except tab and new line").format(what=what, text=shortened(text))
+        )

@@ -19,46 +19,69 @@ def validate(facts: DealFacts, profile: Profile) -> None:
     """Raise a LedgerError naming the first fact that is impossible or missing."""
     profile.check_players(facts.players)
     if facts.dealer not in facts.players:
-        raise LedgerError(_("dealer {dealer!r} is not seated: the players are {players}").format(
-            dealer=facts.dealer, players=", ".join(facts.players)))
+        raise LedgerError(
+            _("dealer {dealer!r} is not seated: the players are {players}").format(
+                dealer=facts.dealer, players=", ".join(facts.players)
+            )
+        )
     if not 0 <= facts.passed_before <= MOST_PASSED:
-        raise LedgerError(_("--passed-before {passed_before}: the count of passed deals in a row is 0 to "
-                            "{most}").format(passed_before=facts.passed_before, most=MOST_PASSED))
+        raise LedgerError(
+            _("--passed-before {passed_before}: the count of passed deals in a row is 0 to {most}").format(
+                passed_before=facts.passed_before, most=MOST_PASSED
+            )
+        )
     if facts.passed_before and not profile.pot_carryover:
-        raise LedgerError(_("--passed-before {passed_before}: {profile} carries no pot of passed deals "
-                            "over, so it has nothing to count").format(
-            passed_before=facts.passed_before, profile=profile.label()))
+        raise LedgerError(
+            _(
+                "--passed-before {passed_before}: {profile} carries no pot of passed deals "
+                "over, so it has nothing to count"
+            ).format(passed_before=facts.passed_before, profile=profile.label())
+        )
     active = facts.active(profile)
     if facts.auction:
         outcome = check_auction(facts.auction, active, profile)
         if outcome != ((facts.declarer, facts.contract) if not facts.passed else None):
             said = f"{outcome[0]} {outcome[1].value}" if outcome else _("all passed")
-            raise LedgerError(_("auction says {said}, which contradicts the declarer and contract given").format(
-                said=said))
+            raise LedgerError(
+                _("auction says {said}, which contradicts the declarer and contract given").format(said=said)
+            )
     if facts.passed:
         _check_passed(facts)
         return
     if facts.declarer not in active:
         out = facts.sitting_out(profile)
         why = _("{dealer} deals and sits out").format(dealer=out) if facts.declarer == out else _("not seated")
-        raise LedgerError(_("declarer {declarer!r}: {why}; the declarer is one of {active}").format(
-            declarer=facts.declarer, why=why, active=', '.join(active)))
+        raise LedgerError(
+            _("declarer {declarer!r}: {why}; the declarer is one of {active}").format(
+                declarer=facts.declarer, why=why, active=", ".join(active)
+            )
+        )
     _check_contract(facts, profile)
     _check_call(facts, profile, active)
     if facts.thirds is None:
         raise MissingFact("thirds", _("how many thirds did the declarer side take? (--thirds N or --points X)"))
     check_thirds(facts.thirds)
-    check_tricks(facts.thirds, facts.tricks, facts.last_trick, profile.tricks_per_deal(len(active)),
-                 profile.monte_cards)
+    check_tricks(
+        facts.thirds, facts.tricks, facts.last_trick, profile.tricks_per_deal(len(active)), profile.monte_cards
+    )
 
 
 def _check_passed(facts: DealFacts) -> None:
-    given = [name for name, value in (
-        ("contract", facts.contract), ("aggravation", facts.aggravation), ("called card", facts.called),
-        ("holder", facts.holder), ("thirds", facts.thirds), ("tricks", facts.tricks),
-        ("last trick", facts.last_trick)) if value is not None]
+    given = [
+        name
+        for name, value in (
+            ("contract", facts.contract),
+            ("aggravation", facts.aggravation),
+            ("called card", facts.called),
+            ("holder", facts.holder),
+            ("thirds", facts.thirds),
+            ("tricks", facts.tricks),
+            ("last trick", facts.last_trick),
+        )
+        if value is not None
+    ]
     if given:
-        raise LedgerError(_("a passed deal has no declarer, so no {given}").format(given=', '.join(given)))
+        raise LedgerError(_("a passed deal has no declarer, so no {given}").format(given=", ".join(given)))
 
 
 def _check_contract(facts: DealFacts, profile: Profile) -> None:
@@ -68,14 +91,22 @@ def _check_contract(facts: DealFacts, profile: Profile) -> None:
         allowed = ", ".join(profile.word(c) for c in profile.bids)
         if facts.contract is Contract.SOLISSIMO and not profile.has_monte:
             why = _("with monte=off there is none") if "monte" in profile.options else _("this game has none")
-            raise LedgerError(_("contract solissimo: {name} has {allowed}; a solissimo is played on the monte "
-                                "left untouched, and {why}").format(name=profile.name, allowed=allowed, why=why))
-        raise LedgerError(_("contract {contract}: {name} has {allowed}").format(
-            contract=facts.contract.value, name=profile.name, allowed=allowed))
+            raise LedgerError(
+                _(
+                    "contract solissimo: {name} has {allowed}; a solissimo is played on the monte "
+                    "left untouched, and {why}"
+                ).format(name=profile.name, allowed=allowed, why=why)
+            )
+        raise LedgerError(
+            _("contract {contract}: {name} has {allowed}").format(
+                contract=facts.contract.value, name=profile.name, allowed=allowed
+            )
+        )
     if facts.aggravation is not None and facts.contract is not Contract.SOLISSIMO:
         raise LedgerError(
             _("{aggravation} on {contract}: dividete and scegliete exist only on a solissimo").format(
-                aggravation=facts.aggravation.value, contract=facts.contract.value)
+                aggravation=facts.aggravation.value, contract=facts.contract.value
+            )
         )
 
 
@@ -83,15 +114,24 @@ def _check_call(facts: DealFacts, profile: Profile, active: tuple[str, ...]) -> 
     if facts.contract not in profile.calls_card:
         if facts.called is not None or facts.holder is not None:
             if not profile.calls_card:
-                raise LedgerError(_("called card and holder: {name} has one bid, {word}, and no card is called").format(
-                    name=profile.name, word=profile.word(Contract.CHIAMO)))
-            raise LedgerError(_("{contract}: a card is called only in chiamo (and mediatore)").format(
-                contract=facts.contract.value if facts.contract else None))
+                raise LedgerError(
+                    _("called card and holder: {name} has one bid, {word}, and no card is called").format(
+                        name=profile.name, word=profile.word(Contract.CHIAMO)
+                    )
+                )
+            raise LedgerError(
+                _("{contract}: a card is called only in chiamo (and mediatore)").format(
+                    contract=facts.contract.value if facts.contract else None
+                )
+            )
         return
     ranks = profile.callable_ranks
     if ranks is not None and facts.called is not None and facts.called.rank not in ranks:
-        raise LedgerError(_("called card {called}: in {name} only a three may be called").format(
-            called=facts.called, name=profile.name))
+        raise LedgerError(
+            _("called card {called}: in {name} only a three may be called").format(
+                called=facts.called, name=profile.name
+            )
+        )
     if facts.holder is None:
         if profile.partnership is not Partnership.NONE and facts.contract is Contract.CHIAMO:
             raise MissingFact("holder", _("who held the called three? (--holder NAME|monte|declarer)"))
@@ -99,9 +139,12 @@ def _check_call(facts: DealFacts, profile: Profile, active: tuple[str, ...]) -> 
     if facts.holder == MONTE and not profile.has_monte:
         raise LedgerError(_("holder monte: {name} is played here without a monte").format(name=profile.name))
     if facts.holder not in (MONTE, DECLARER) and facts.holder not in active:
-        raise LedgerError(_("holder {holder!r}: the called card was held by one of {active}, the monte, or the "
-                            "declarer").format(
-            holder=facts.holder, active=', '.join(active)))
+        raise LedgerError(
+            _("holder {holder!r}: the called card was held by one of {active}, the monte, or the declarer").format(
+                holder=facts.holder, active=", ".join(active)
+            )
+        )
     if facts.holder == facts.declarer:
-        raise LedgerError(_("holder {holder}: write 'declarer' when the declarer held the called card").format(
-            holder=facts.holder))
+        raise LedgerError(
+            _("holder {holder}: write 'declarer' when the declarer held the called card").format(holder=facts.holder)
+        )

@@ -58,13 +58,16 @@ def facts_of(table: Table, row: DealRevision) -> DealFacts:
     """A stored revision's facts at the evening's seats, players named as they are called now."""
     names = table.names
     return DealFacts(
-        players=table.players, dealer=names[row.dealer_id],
+        players=table.players,
+        dealer=names[row.dealer_id],
         declarer=names[row.declarer_id] if row.declarer_id is not None else None,
         contract=Contract(row.contract) if row.contract else None,
         aggravation=Aggravation(row.aggravation) if row.aggravation else None,
         called=parse_card(row.called) if row.called else None,
         holder=names[row.holder_id] if row.holder_id is not None else row.holder,
-        thirds=row.declarer_thirds, tricks=row.tricks, last_trick=Side(row.last_trick) if row.last_trick else None,
+        thirds=row.declarer_thirds,
+        tricks=row.tricks,
+        last_trick=Side(row.last_trick) if row.last_trick else None,
         passed_before=row.passed_before,
         auction=tuple((names[pid], Contract(call) if call else None) for pid, call in row.calls or ()),
     )
@@ -74,18 +77,33 @@ def _view(table: Table, deal: Deal, row: DealRevision, payouts: Iterable[Any]) -
     names = table.names
     ordered = sorted(payouts, key=lambda p: p.position)
     return DealView(
-        number=deal.number, revision=row.revision, dealer=names[row.dealer_id],
+        number=deal.number,
+        revision=row.revision,
+        dealer=names[row.dealer_id],
         declarer=names.get(row.declarer_id) if row.declarer_id is not None else None,
         partner=names.get(row.partner_id) if row.partner_id is not None else None,
-        contract=row.contract, aggravation=row.aggravation, called=row.called,
+        contract=row.contract,
+        aggravation=row.aggravation,
+        called=row.called,
         holder=names[row.holder_id] if row.holder_id is not None else row.holder,
         auction=tuple((names[pid], call or "pass") for pid, call in row.calls or ()),
-        declarer_thirds=row.declarer_thirds, tricks=row.tricks, last_trick=row.last_trick,
-        passed_before=row.passed_before, declarer_won=row.declarer_won, sweep=row.sweep,
-        multiplier=row.multiplier, amount=row.amount, explanation=row.explanation,
-        payouts={names[p.player_id]: p.points for p in ordered}, roles={names[p.player_id]: p.role for p in ordered},
-        recorded_at=row.recorded_at, superseded_at=row.superseded_at, reason=row.reason,
-        voided=deal.voided_at is not None, void_reason=deal.void_reason, key=deal.key,
+        declarer_thirds=row.declarer_thirds,
+        tricks=row.tricks,
+        last_trick=row.last_trick,
+        passed_before=row.passed_before,
+        declarer_won=row.declarer_won,
+        sweep=row.sweep,
+        multiplier=row.multiplier,
+        amount=row.amount,
+        explanation=row.explanation,
+        payouts={names[p.player_id]: p.points for p in ordered},
+        roles={names[p.player_id]: p.role for p in ordered},
+        recorded_at=row.recorded_at,
+        superseded_at=row.superseded_at,
+        reason=row.reason,
+        voided=deal.voided_at is not None,
+        void_reason=deal.void_reason,
+        key=deal.key,
     )
 
 
@@ -105,9 +123,13 @@ def _payouts(session: Session, revision_ids: list[int]) -> dict[int, list[Any]]:
 
 def _current_payouts(*columns: Any) -> Any:
     """The given columns of the payouts of current revisions, joined to their revision and deal."""
-    return (sql.select(*columns).select_from(PAYOUTS)
-            .join(DealRevision, col(DealRevision.id) == Payout.revision_id)
-            .join(Deal, col(Deal.id) == DealRevision.deal_id).where(CURRENT))
+    return (
+        sql.select(*columns)
+        .select_from(PAYOUTS)
+        .join(DealRevision, col(DealRevision.id) == Payout.revision_id)
+        .join(Deal, col(Deal.id) == DealRevision.deal_id)
+        .where(CURRENT)
+    )
 
 
 def _evening_payouts(session: Session, table: Table) -> dict[int, list[Any]]:
@@ -122,8 +144,12 @@ def _views(session: Session, table: Table, pairs: list[tuple[Deal, DealRevision]
 
 def _current_rows(session: Session, table: Table, *, standing_only: bool = False) -> list[tuple[Deal, DealRevision]]:
     """The evening's deals with their current revisions, in order: one statement."""
-    query = (select(Deal, DealRevision).join(DealRevision, col(DealRevision.deal_id) == Deal.id)
-             .where(Deal.evening_id == table.number, CURRENT).order_by(col(Deal.number)))
+    query = (
+        select(Deal, DealRevision)
+        .join(DealRevision, col(DealRevision.deal_id) == Deal.id)
+        .where(Deal.evening_id == table.number, CURRENT)
+        .order_by(col(Deal.number))
+    )
     if standing_only:
         query = query.where(STANDING)
     return [(deal, row) for deal, row in session.exec(query).all()]
@@ -137,9 +163,14 @@ def _current(session: Session, deal: Deal) -> DealRevision:
 def _next_deal_query() -> Any:
     """The evening's highest deal number, and the dealer of its last deal that stands (passed ones included)."""
     highest = select(func.max(Deal.number)).where(Deal.evening_id == bindparam("evening")).scalar_subquery()
-    last_dealer = (select(DealRevision.dealer_id).join(Deal, col(Deal.id) == DealRevision.deal_id)
-                   .where(Deal.evening_id == bindparam("evening"), STANDING, CURRENT)
-                   .order_by(col(Deal.number).desc()).limit(1).scalar_subquery())
+    last_dealer = (
+        select(DealRevision.dealer_id)
+        .join(Deal, col(Deal.id) == DealRevision.deal_id)
+        .where(Deal.evening_id == bindparam("evening"), STANDING, CURRENT)
+        .order_by(col(Deal.number).desc())
+        .limit(1)
+        .scalar_subquery()
+    )
     return select(highest, last_dealer)
 
 
@@ -164,7 +195,8 @@ def _next_deal(session: Session, table: Table) -> tuple[int, str]:
 def _passed_before(session: Session, table: Table, number: int) -> int:
     """Consecutive passed deals that stand just before deal `number`."""
     rows = session.exec(
-        select(DealRevision.declarer_id).join(Deal, col(Deal.id) == DealRevision.deal_id)
+        select(DealRevision.declarer_id)
+        .join(Deal, col(Deal.id) == DealRevision.deal_id)
         .where(Deal.evening_id == table.number, STANDING, CURRENT, Deal.number < number)
         .order_by(col(Deal.number).desc())
     )
@@ -184,8 +216,12 @@ EVENINGS_AT_ONCE = 500
 def _evenings_totals_query() -> Any:
     """Game points per evening and player id over the deals that stand of a list of evenings."""
     by = (col(Deal.evening_id), col(Payout.player_id))
-    return (_current_payouts(*by, func.sum(Payout.points)).where(STANDING)
-            .where(col(Deal.evening_id).in_(bindparam("evenings", expanding=True))).group_by(*by))
+    return (
+        _current_payouts(*by, func.sum(Payout.points))
+        .where(STANDING)
+        .where(col(Deal.evening_id).in_(bindparam("evenings", expanding=True)))
+        .group_by(*by)
+    )
 
 
 def totals(session: Session, table: Table) -> dict[str, int]:
@@ -197,11 +233,12 @@ def evenings_totals(session: Session, tables: list[Table]) -> dict[int, dict[str
     """`totals` of each evening, by its number: one statement per `EVENINGS_AT_ONCE` evenings."""
     sums: defaultdict[int, dict[int, int]] = defaultdict(dict)
     for start in range(0, len(tables), EVENINGS_AT_ONCE):
-        numbers = [table.number for table in tables[start:start + EVENINGS_AT_ONCE]]
+        numbers = [table.number for table in tables[start : start + EVENINGS_AT_ONCE]]
         for evening, player, points in session.execute(_evenings_totals_query(), {"evenings": numbers}):
             sums[evening][player] = points
-    return {table.number: {name: int(sums[table.number].get(pid, 0)) for name, pid in table.ids.items()}
-            for table in tables}
+    return {
+        table.number: {name: int(sums[table.number].get(pid, 0)) for name, pid in table.ids.items()} for table in tables
+    }
 
 
 def revision_values(table: Table, facts: DealFacts, result: DealResult) -> dict[str, Any]:
@@ -209,33 +246,57 @@ def revision_values(table: Table, facts: DealFacts, result: DealResult) -> dict[
     ids = table.ids
     seat = facts.holder if facts.holder not in (None, MONTE, DECLARER) else None
     return {
-        "profile": table.evening.profile, "options": dict(table.evening.options), "dealer_id": ids[facts.dealer],
-        "declarer_id": ids.get(result.declarer or ""), "partner_id": ids.get(result.partner or ""),
+        "profile": table.evening.profile,
+        "options": dict(table.evening.options),
+        "dealer_id": ids[facts.dealer],
+        "declarer_id": ids.get(result.declarer or ""),
+        "partner_id": ids.get(result.partner or ""),
         "contract": facts.contract.value if facts.contract else None,
         "aggravation": facts.aggravation.value if facts.aggravation else None,
         "called": str(facts.called) if facts.called else None,
-        "holder_id": ids[seat] if seat else None, "holder": None if seat else facts.holder,
+        "holder_id": ids[seat] if seat else None,
+        "holder": None if seat else facts.holder,
         "calls": [[ids[name], call.value if call else None] for name, call in facts.auction] or None,
-        "declarer_thirds": facts.thirds, "tricks": facts.tricks,
-        "last_trick": facts.last_trick.value if facts.last_trick else None, "passed_before": facts.passed_before,
-        "declarer_won": result.declarer_won, "sweep": result.sweep.value if result.sweep else None,
-        "multiplier": result.multiplier, "amount": result.amount, "explanation": result.explanation,
+        "declarer_thirds": facts.thirds,
+        "tricks": facts.tricks,
+        "last_trick": facts.last_trick.value if facts.last_trick else None,
+        "passed_before": facts.passed_before,
+        "declarer_won": result.declarer_won,
+        "sweep": result.sweep.value if result.sweep else None,
+        "multiplier": result.multiplier,
+        "amount": result.amount,
+        "explanation": result.explanation,
     }
 
 
 def payout_values(table: Table, result: DealResult) -> list[dict[str, Any]]:
     """Every seat's payout columns in one revision, in seat order."""
     ids = table.ids
-    return [{"player_id": ids[player], "position": position, "role": _role(result, player),
-             "points": result.payouts[player]} for position, player in enumerate(table.players)]
+    return [
+        {
+            "player_id": ids[player],
+            "position": position,
+            "role": _role(result, player),
+            "points": result.payouts[player],
+        }
+        for position, player in enumerate(table.players)
+    ]
 
 
-def write_revision(session: Session, table: Table, deal_id: int, number: int, facts: DealFacts, result: DealResult,
-                   reason: str | None) -> tuple[Row[Any], list[PayoutRow]]:
+def write_revision(
+    session: Session, table: Table, deal_id: int, number: int, facts: DealFacts, result: DealResult, reason: str | None
+) -> tuple[Row[Any], list[PayoutRow]]:
     """Store one revision's facts, its result and every seat's payout; the revision's row and its payouts."""
-    row = session.execute(_inserting(REVISIONS), {
-        "deal_id": deal_id, "revision": number, "reason": reason, "recorded_at": utcnow(),
-        **revision_values(table, facts, result)}).one()
+    row = session.execute(
+        _inserting(REVISIONS),
+        {
+            "deal_id": deal_id,
+            "revision": number,
+            "reason": reason,
+            "recorded_at": utcnow(),
+            **revision_values(table, facts, result),
+        },
+    ).one()
     payouts = [PayoutRow(**values) for values in payout_values(table, result)]
     session.execute(insert(PAYOUTS), [{"revision_id": row.id, **p._asdict()} for p in payouts])
     return row, payouts
@@ -262,8 +323,12 @@ def _inserting(rows: Rows) -> Any:
 @cache
 def _bumping() -> Any:
     """One more change to an evening, returning its count."""
-    return (update(EVENINGS).where(EVENINGS.c.id == bindparam("evening"))
-            .values(revision=EVENINGS.c.revision + 1).returning(EVENINGS.c.revision))
+    return (
+        update(EVENINGS)
+        .where(EVENINGS.c.id == bindparam("evening"))
+        .values(revision=EVENINGS.c.revision + 1)
+        .returning(EVENINGS.c.revision)
+    )
 
 
 def _bump(session: Session, table: Table) -> int:
@@ -295,8 +360,9 @@ def _reflow_pot(session: Session, table: Table, changed: int) -> None:
         streak = 0
 
 
-def _supersede(session: Session, table: Table, deal: Any, old: DealRevision, facts: DealFacts,
-               reason: str) -> tuple[Row[Any], list[PayoutRow], DealResult]:
+def _supersede(
+    session: Session, table: Table, deal: Any, old: DealRevision, facts: DealFacts, reason: str
+) -> tuple[Row[Any], list[PayoutRow], DealResult]:
     """Score the new facts, then mark the old revision superseded and write the new one."""
     result = score(facts, table.profile)
     old.superseded_at = utcnow()
@@ -316,19 +382,42 @@ def _running(session: Session, table: Table, result: DealResult, since: Recorded
     return totals(session, table)
 
 
-def _recorded(session: Session, table: Table, deal: Any, row: Any, result: DealResult | None, counter: int, *,
-              payouts: list[PayoutRow] | None = None, duplicate: bool = False, dealer_next: str | None = None,
-              running: dict[str, int] | None = None) -> Recorded:
+def _recorded(
+    session: Session,
+    table: Table,
+    deal: Any,
+    row: Any,
+    result: DealResult | None,
+    counter: int,
+    *,
+    payouts: list[PayoutRow] | None = None,
+    duplicate: bool = False,
+    dealer_next: str | None = None,
+    running: dict[str, int] | None = None,
+) -> Recorded:
     """What a write did; payouts just written, and totals already known, are passed in, not read back."""
     view = _views(session, table, [(deal, row)])[0] if payouts is None else _view(table, deal, row, payouts)
-    return Recorded(evening=table.number, profile=table.profile, deal=view, result=result,
-                    totals=totals(session, table) if running is None else running, evening_revision=counter,
-                    next_dealer=dealer_next or next_dealer(session, table),
-                    duplicate=duplicate)
+    return Recorded(
+        evening=table.number,
+        profile=table.profile,
+        deal=view,
+        result=result,
+        totals=totals(session, table) if running is None else running,
+        evening_revision=counter,
+        next_dealer=dealer_next or next_dealer(session, table),
+        duplicate=duplicate,
+    )
 
 
-def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str | None = None,
-                key: str | None = None, since: Recorded | None = None) -> Recorded:
+def record_deal(
+    session: Session,
+    table: Table,
+    typed: DealInput,
+    *,
+    dealer: str | None = None,
+    key: str | None = None,
+    since: Recorded | None = None,
+) -> Recorded:
     """Validate, score and store a new deal; a repeated idempotency `key` returns the stored deal.
 
     `since`: the last write this caller saw on the evening; its totals are carried on when nothing came between.
@@ -340,8 +429,11 @@ def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str
         existing = session.exec(select(Deal).where(Deal.key == key)).first()
         if existing:
             if existing.evening_id != table.number:
-                raise LedgerError(_("--key {key!r} was used for deal {number} of evening {evening_id}").format(
-                    key=key, number=existing.number, evening_id=existing.evening_id))
+                raise LedgerError(
+                    _("--key {key!r} was used for deal {number} of evening {evening_id}").format(
+                        key=key, number=existing.number, evening_id=existing.evening_id
+                    )
+                )
             current = _current(session, existing)
             _same_deal(table, existing, current, typed, dealer, key)
             return _recorded(session, table, existing, current, None, evening.revision, duplicate=True)
@@ -350,33 +442,52 @@ def record_deal(session: Session, table: Table, typed: DealInput, *, dealer: str
     facts = build_facts(_with_pot(session, table, typed, number), table.profile, table.players, dealt_by)
     result = score(facts, table.profile)
     try:
-        deal = session.execute(_inserting(DEALS), {
-            "evening_id": table.number, "number": number, "key": key, "created_at": utcnow()}).one()
+        deal = session.execute(
+            _inserting(DEALS), {"evening_id": table.number, "number": number, "key": key, "created_at": utcnow()}
+        ).one()
     except IntegrityError:
-        raise LedgerError(_("--key {key!r} was taken by another deal recorded at the same moment; nothing written: "
-                            "look at `calabresella deals`").format(
-            key=key)) from None
+        raise LedgerError(
+            _(
+                "--key {key!r} was taken by another deal recorded at the same moment; nothing written: "
+                "look at `calabresella deals`"
+            ).format(key=key)
+        ) from None
     row, payouts = write_revision(session, table, deal.id, 1, facts, result, None)
     running = _running(session, table, result, since)
-    return _recorded(session, table, deal, row, result, _bump(session, table), payouts=payouts,
-                     dealer_next=seat_after(table.players, dealt_by), running=running)
+    return _recorded(
+        session,
+        table,
+        deal,
+        row,
+        result,
+        _bump(session, table),
+        payouts=payouts,
+        dealer_next=seat_after(table.players, dealt_by),
+        running=running,
+    )
 
 
-def _same_deal(table: Table, deal: Deal, stored: DealRevision, typed: DealInput, dealer: str | None,
-               key: str) -> None:
+def _same_deal(table: Table, deal: Deal, stored: DealRevision, typed: DealInput, dealer: str | None, key: str) -> None:
     """A retry with a key must repeat the facts the key holds; other facts are an error naming the deal."""
     facts = facts_of(table, stored)
     try:
         dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else facts.dealer
-        retried = build_facts(typed if typed.passed_before else replace(typed, passed_before=facts.passed_before),
-                              table.profile, table.players, dealt_by)
+        retried = build_facts(
+            typed if typed.passed_before else replace(typed, passed_before=facts.passed_before),
+            table.profile,
+            table.players,
+            dealt_by,
+        )
     except LedgerError:
         retried = None
     if retried != facts:
         held = brief(_view(table, deal, stored, ()))
-        raise LedgerError(_("--key {key!r} holds deal {number} of evening {evening} ({held}), recorded with other "
-                            "facts; nothing written: give a new key, or amend deal {number}").format(
-            key=key, number=deal.number, evening=table.number, held=held))
+        raise LedgerError(
+            _(
+                "--key {key!r} holds deal {number} of evening {evening} ({held}), recorded with other "
+                "facts; nothing written: give a new key, or amend deal {number}"
+            ).format(key=key, number=deal.number, evening=table.number, held=held)
+        )
 
 
 def get_deal(session: Session, table: Table, number: int) -> Deal:
@@ -386,8 +497,11 @@ def get_deal(session: Session, table: Table, number: int) -> Deal:
     if deal is None:
         count = session.exec(select(func.max(Deal.number)).where(Deal.evening_id == table.number)).one() or 0
         have = _("deals are 1 to {count}").format(count=count) if count else _("it has no deals yet")
-        raise LedgerError(_("deal {number} does not exist in evening {evening}: {have}").format(
-            number=number, evening=table.number, have=have))
+        raise LedgerError(
+            _("deal {number} does not exist in evening {evening}: {have}").format(
+                number=number, evening=table.number, have=have
+            )
+        )
     return deal
 
 
@@ -402,24 +516,30 @@ def _correctable(session: Session, table: Table, number: int, reason: str | None
     lock(session, table)
     _require_open(table)
     if not reason or not reason.strip():
-        raise LedgerError(_("{verb} deal {number}: give a --reason, e.g. --reason 'wrong thirds'").format(
-            verb=verb, number=number))
+        raise LedgerError(
+            _("{verb} deal {number}: give a --reason, e.g. --reason 'wrong thirds'").format(verb=verb, number=number)
+        )
     check_plain(reason, _("reason"))
     deal = get_deal(session, table, number)
     if deal.voided_at is not None:
-        raise LedgerError(_("deal {number} is voided already ({void_reason}): it cannot be {verb}ed").format(
-            number=number, void_reason=deal.void_reason, verb=verb))
+        raise LedgerError(
+            _("deal {number} is voided already ({void_reason}): it cannot be {verb}ed").format(
+                number=number, void_reason=deal.void_reason, verb=verb
+            )
+        )
     return deal, reason.strip()
 
 
-def amend_deal(session: Session, table: Table, number: int, changes: DealInput, reason: str | None,
-               *, dealer: str | None = None) -> Recorded:
+def amend_deal(
+    session: Session, table: Table, number: int, changes: DealInput, reason: str | None, *, dealer: str | None = None
+) -> Recorded:
     """Write a new revision of deal `number` with the given facts changed; the old one stays readable."""
     deal, why = _correctable(session, table, number, reason, "amend")
     old = _current(session, deal)
     if not changes.to_dict() and dealer is None:
-        raise LedgerError(_("amend deal {number}: give at least one fact to change, e.g. --thirds 20").format(
-            number=number))
+        raise LedgerError(
+            _("amend deal {number}: give at least one fact to change, e.g. --thirds 20").format(number=number)
+        )
     stored = facts_of(table, old)
     typed = DealInput.of_facts(stored).amended(changes)
     if "passed_before" not in changes.to_dict():
@@ -446,9 +566,11 @@ def undo_last(session: Session, table: Table, *, seen_revision: int | None = Non
     evening = lock(session, table)
     _require_open(table)
     if seen_revision is not None and seen_revision != evening.revision:
-        raise UndoRefused(_("undo refused: evening {number} changed since you saw it (revision {seen_revision}, now "
-                            "{revision})").format(number=table.number, seen_revision=seen_revision,
-                                                  revision=evening.revision))
+        raise UndoRefused(
+            _(
+                "undo refused: evening {number} changed since you saw it (revision {seen_revision}, now {revision})"
+            ).format(number=table.number, seen_revision=seen_revision, revision=evening.revision)
+        )
     last = session.exec(select(func.max(Deal.number)).where(Deal.evening_id == table.number, STANDING)).one()
     if last is None:
         raise LedgerError(_("undo: evening {number} has no deal to take back").format(number=table.number))
@@ -464,8 +586,9 @@ def list_deals(session: Session, table: Table) -> list[DealView]:
 def deal_history(session: Session, table: Table, number: int) -> list[DealView]:
     """Every revision of deal `number`, oldest first."""
     deal = get_deal(session, table, number)
-    rows = session.exec(select(DealRevision).where(DealRevision.deal_id == deal.id)
-                        .order_by(col(DealRevision.revision))).all()
+    rows = session.exec(
+        select(DealRevision).where(DealRevision.deal_id == deal.id).order_by(col(DealRevision.revision))
+    ).all()
     return _views(session, table, [(deal, row) for row in rows])
 
 
@@ -479,5 +602,3 @@ def running_totals(table: Table, deals: list[DealView]) -> list[tuple[int, dict[
         running = {name: running[name] + deal.payouts.get(name, 0) for name in table.players}
         out.append((deal.number, running))
     return out
-
-

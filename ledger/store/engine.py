@@ -45,19 +45,27 @@ def resolve_url(given: str | None = None) -> str:
         try:
             url = make_url(target)
         except ArgumentError:
-            raise LedgerError(_("--db {target!r}: not a database URL (sqlite:///FILE or "
-                                "postgresql+psycopg://...)").format(target=target)) from None
+            raise LedgerError(
+                _("--db {target!r}: not a database URL (sqlite:///FILE or postgresql+psycopg://...)").format(
+                    target=target
+                )
+            ) from None
         if url.get_backend_name() not in ("sqlite", "postgresql"):
-            raise LedgerError(_("--db {target!r}: the ledger runs on SQLite or PostgreSQL "
-                                "(postgresql+psycopg://...)").format(
-                target=target))
+            raise LedgerError(
+                _("--db {target!r}: the ledger runs on SQLite or PostgreSQL (postgresql+psycopg://...)").format(
+                    target=target
+                )
+            )
         if url.get_backend_name() == "postgresql" and url.drivername == "postgresql":
             url = url.set(drivername="postgresql+psycopg")
         return url.render_as_string(hide_password=False)
     path = Path(target).expanduser()
     if path.is_dir():
-        raise LedgerError(_("--db {target!r} is a folder: give a file path such as {example}").format(
-            target=target, example=path / 'ledger.sqlite3'))
+        raise LedgerError(
+            _("--db {target!r} is a folder: give a file path such as {example}").format(
+                target=target, example=path / "ledger.sqlite3"
+            )
+        )
     return f"sqlite:///{path.resolve()}"
 
 
@@ -68,8 +76,9 @@ def _sqlite_folder(path: Path) -> None:
     if path == default_path():
         path.parent.mkdir(parents=True, exist_ok=True)
         return
-    raise LedgerError(_("--db {path!r}: the folder {parent!r} does not exist").format(
-        path=str(path), parent=str(path.parent)))
+    raise LedgerError(
+        _("--db {path!r}: the folder {parent!r} does not exist").format(path=str(path), parent=str(path.parent))
+    )
 
 
 def _sqlite_settings(engine: Engine) -> None:
@@ -158,8 +167,11 @@ def make_engine(url: str) -> Engine:
             return engine
         return create_engine(url, pool_pre_ping=True)
     except NoSuchModuleError as error:
-        raise LedgerError(_("--db {url!r}: no driver for it ({error}); PostgreSQL needs psycopg installed").format(
-            url=url, error=error)) from None
+        raise LedgerError(
+            _("--db {url!r}: no driver for it ({error}); PostgreSQL needs psycopg installed").format(
+                url=url, error=error
+            )
+        ) from None
 
 
 def _schema_version(engine: Engine) -> str | None:
@@ -177,9 +189,11 @@ def _schema_version(engine: Engine) -> str | None:
     except (DatabaseError, OperationalError) as error:
         raise refusal(error, engine.url.render_as_string(hide_password=True)) from None
     if tables:
-        raise LedgerError(_("{database}: this database is not a Calabresella ledger (it has tables {tables} but no "
-                            "ledger schema)").format(
-            database=engine.url.database, tables=', '.join(sorted(tables)[:5])))
+        raise LedgerError(
+            _(
+                "{database}: this database is not a Calabresella ledger (it has tables {tables} but no ledger schema)"
+            ).format(database=engine.url.database, tables=", ".join(sorted(tables)[:5]))
+        )
     return None
 
 
@@ -188,19 +202,24 @@ def refusal(error: DatabaseError, where: str) -> LedgerError:
     timeout, or a file that is no ledger database."""
     reason = (str(error.orig).strip().splitlines() or ["no answer"])[0]
     if "readonly" in reason or "read-only" in reason:
-        return LedgerError(_("the ledger {where} is read-only ({reason}): nothing was written").format(
-            where=where, reason=reason))
+        return LedgerError(
+            _("the ledger {where} is read-only ({reason}): nothing was written").format(where=where, reason=reason)
+        )
     if "database is locked" in reason:
-        return LedgerError(_("the ledger {where} is locked by another program: nothing was written; try again").format(
-            where=where))
+        return LedgerError(
+            _("the ledger {where} is locked by another program: nothing was written; try again").format(where=where)
+        )
     return LedgerError(_("{where}: cannot open it as a ledger database ({reason})").format(where=where, reason=reason))
 
 
 def _check_known(engine: Engine, version: str | None) -> None:
     if version is not None and version not in KNOWN:
-        raise LedgerError(_("{database}: written by a newer calabresella (schema {version}; this one knows up "
-                            "to {head}): upgrade calabresella-ledger").format(
-            database=engine.url.render_as_string(hide_password=True), version=version, head=HEAD))
+        raise LedgerError(
+            _(
+                "{database}: written by a newer calabresella (schema {version}; this one knows up "
+                "to {head}): upgrade calabresella-ledger"
+            ).format(database=engine.url.render_as_string(hide_password=True), version=version, head=HEAD)
+        )
 
 
 def _enable_wal(engine: Engine) -> None:
@@ -251,8 +270,11 @@ def _foreign_keys_deferred(connection: Connection) -> Iterator[None]:
         yield
         broken = raw.execute("PRAGMA foreign_key_check").fetchall()
         if broken:
-            raise LedgerError(_("the upgrade left {n_broken} rows pointing at nothing; restore the backup copy").format(
-                n_broken=len(broken)))
+            raise LedgerError(
+                _("the upgrade left {n_broken} rows pointing at nothing; restore the backup copy").format(
+                    n_broken=len(broken)
+                )
+            )
     finally:
         raw.execute("PRAGMA foreign_keys = ON")
 

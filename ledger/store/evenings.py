@@ -59,8 +59,11 @@ def parse_cents(text: str, option: str = "--stake", what: str | None = None) -> 
     except InvalidOperation:
         amount = Decimal(-1)
     if not amount.is_finite() or not 0 <= amount <= MOST_MONEY or amount != amount.quantize(Decimal("0.01")):
-        raise LedgerError(_("{option} {text!r}: {what}, 0 to {most} with at most 2 decimals, e.g. 0.10").format(
-            option=option, text=shortened(text), what=what or _("money per game point"), most=MOST_MONEY))
+        raise LedgerError(
+            _("{option} {text!r}: {what}, 0 to {most} with at most 2 decimals, e.g. 0.10").format(
+                option=option, text=shortened(text), what=what or _("money per game point"), most=MOST_MONEY
+            )
+        )
     return int(amount * 100)
 
 
@@ -72,9 +75,17 @@ def parse_currency(text: str) -> str:
 
 
 def start_evening(
-    session: Session, players: tuple[str, ...], *, dealer: str | None = None, profile: str = "pagat",
-    options: list[str] | dict[str, object] | None = None, stake: str = "0", currency: str = "EUR",
-    place: str | None = None, note: str | None = None, known: dict[str, Player] | None = None,
+    session: Session,
+    players: tuple[str, ...],
+    *,
+    dealer: str | None = None,
+    profile: str = "pagat",
+    options: list[str] | dict[str, object] | None = None,
+    stake: str = "0",
+    currency: str = "EUR",
+    place: str | None = None,
+    note: str | None = None,
+    known: dict[str, Player] | None = None,
 ) -> Table:
     """Seat the players in turn order and pin the profile; new names become players.
 
@@ -86,25 +97,40 @@ def start_evening(
     check_plain(note, _("note"))
     stake_cents, code = parse_cents(stake), parse_currency(currency)
     known = {} if known is None else known
-    people = [known.get(name_key(name)) or known.setdefault(name_key(name), ensure_player(session, name))
-              for name in players]
+    people = [
+        known.get(name_key(name)) or known.setdefault(name_key(name), ensure_player(session, name)) for name in players
+    ]
     names = tuple(p.name for p in people)
     first = resolve_player(dealer, names, "--dealer") if dealer else names[-1]
     ids = {p.name: ident(p) for p in people}
-    evening = Evening(profile=rules.name, options=dict(rules.options), stake_cents=stake_cents, currency=code,
-                      first_dealer_id=ids[first], place=place, note=note)
+    evening = Evening(
+        profile=rules.name,
+        options=dict(rules.options),
+        stake_cents=stake_cents,
+        currency=code,
+        first_dealer_id=ids[first],
+        place=place,
+        note=note,
+    )
     session.add(evening)
     session.flush()
-    session.execute(insert(Seat), [{"evening_id": evening.id, "position": position, "player_id": ids[person.name]}
-                                   for position, person in enumerate(people)])
+    session.execute(
+        insert(Seat),
+        [
+            {"evening_id": evening.id, "position": position, "player_id": ids[person.name]}
+            for position, person in enumerate(people)
+        ],
+    )
     return Table(evening, names, ids)
 
 
 def table_of(session: Session, evening: Evening) -> Table:
     """The evening with its seats."""
     rows = session.exec(
-        select(Player.name, Player.id).join(Seat, col(Seat.player_id) == Player.id)
-        .where(Seat.evening_id == evening.id).order_by(col(Seat.position))
+        select(Player.name, Player.id)
+        .join(Seat, col(Seat.player_id) == Player.id)
+        .where(Seat.evening_id == evening.id)
+        .order_by(col(Seat.position))
     ).all()
     return Table(evening, tuple(name for name, _ in rows), {name: cast(int, pid) for name, pid in rows})
 
@@ -112,26 +138,41 @@ def table_of(session: Session, evening: Evening) -> Table:
 @cache
 def _table_query(latest_open: bool) -> Any:
     """An evening (the `evening` given, or the most recent open one) with its seated players in turn order."""
-    wanted = (select(func.max(Evening.id)).where(col(Evening.closed_at).is_(None)).scalar_subquery()
-              if latest_open else bindparam("evening"))
-    return (select(Evening, Player.name, Player.id).join(Seat, col(Seat.evening_id) == Evening.id)
-            .join(Player, col(Player.id) == Seat.player_id).where(Evening.id == wanted).order_by(col(Seat.position)))
+    wanted = (
+        select(func.max(Evening.id)).where(col(Evening.closed_at).is_(None)).scalar_subquery()
+        if latest_open
+        else bindparam("evening")
+    )
+    return (
+        select(Evening, Player.name, Player.id)
+        .join(Seat, col(Seat.evening_id) == Evening.id)
+        .join(Player, col(Player.id) == Seat.player_id)
+        .where(Evening.id == wanted)
+        .order_by(col(Seat.position))
+    )
 
 
 def get_table(session: Session, number: int | None = None, *, open_only: bool = False) -> Table:
     """Evening `number`, or the most recent open evening when no number is given: one statement."""
-    rows = (session.execute(_table_query(number is None), {"evening": number}).all()
-            if number is None or storable(number) else [])
+    rows = (
+        session.execute(_table_query(number is None), {"evening": number}).all()
+        if number is None or storable(number)
+        else []
+    )
     if not rows and number is None:
         raise LedgerError(_("no open evening: {start_hint}").format(start_hint=_(START_HINT)))
     if not rows:
         last = session.exec(select(func.max(Evening.id))).one()
-        raise LedgerError(_("evening {number} does not exist (evenings are 1 to {last})").format(
-            number=number, last=last or 0))
+        raise LedgerError(
+            _("evening {number} does not exist (evenings are 1 to {last})").format(number=number, last=last or 0)
+        )
     evening = rows[0][0]
     if open_only and evening.closed_at is not None:
-        raise LedgerError(_("evening {number} is closed: {start_hint}, or give --evening N of an open one").format(
-            number=evening.id, start_hint=_(START_HINT)))
+        raise LedgerError(
+            _("evening {number} is closed: {start_hint}, or give --evening N of an open one").format(
+                number=evening.id, start_hint=_(START_HINT)
+            )
+        )
     return Table(evening, tuple(name for _, name, _ in rows), {name: pid for _, name, pid in rows})
 
 
@@ -143,8 +184,9 @@ def lock(session: Session, table: Table) -> Evening:
     """
     if session.get_bind().dialect.name == "sqlite":
         return table.evening
-    return session.exec(select(Evening).where(Evening.id == table.number).with_for_update()
-                        .execution_options(populate_existing=True)).one()
+    return session.exec(
+        select(Evening).where(Evening.id == table.number).with_for_update().execution_options(populate_existing=True)
+    ).one()
 
 
 def close_evening(session: Session, table: Table) -> Table:
@@ -163,8 +205,10 @@ def list_evenings(session: Session) -> list[Table]:
     """Every evening, newest first, with its seats: two statements."""
     evenings = session.exec(select(Evening).order_by(Evening.id.desc())).all()  # type: ignore[union-attr]
     seated: defaultdict[int, list[tuple[str, int]]] = defaultdict(list)
-    for evening_id, name, pid in session.exec(select(Seat.evening_id, Player.name, Player.id)
-                                              .join(Player, col(Seat.player_id) == Player.id)
-                                              .order_by(col(Seat.evening_id), col(Seat.position))).all():
+    for evening_id, name, pid in session.exec(
+        select(Seat.evening_id, Player.name, Player.id)
+        .join(Player, col(Seat.player_id) == Player.id)
+        .order_by(col(Seat.evening_id), col(Seat.position))
+    ).all():
         seated[evening_id].append((name, cast(int, pid)))
     return [Table(e, tuple(name for name, _ in seated[e.id]), dict(seated[e.id])) for e in evenings]  # type: ignore[index]

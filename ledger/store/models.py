@@ -75,8 +75,10 @@ VOIDED = text("voided_at IS NOT NULL")
 class Deal(SQLModel, table=True):
     """A deal of an evening, numbered from 1; its facts live in revisions."""
 
-    __table_args__ = (UniqueConstraint("evening_id", "number"),
-                      Index("ix_deal_voided", "evening_id", sqlite_where=VOIDED, postgresql_where=VOIDED))
+    __table_args__ = (
+        UniqueConstraint("evening_id", "number"),
+        Index("ix_deal_voided", "evening_id", sqlite_where=VOIDED, postgresql_where=VOIDED),
+    )
     id: int | None = Field(default=None, primary_key=True)
     evening_id: int = Field(foreign_key="evening.id", index=True)
     number: int
@@ -95,8 +97,10 @@ class DealRevision(SQLModel, table=True):
     """
 
     __tablename__ = "deal_revision"
-    __table_args__ = (UniqueConstraint("deal_id", "revision"), Index("ix_deal_revision_current", "deal_id",
-                                                                     "superseded_at"))
+    __table_args__ = (
+        UniqueConstraint("deal_id", "revision"),
+        Index("ix_deal_revision_current", "deal_id", "superseded_at"),
+    )
     id: int | None = Field(default=None, primary_key=True)
     deal_id: int = Field(foreign_key="deal.id", index=True)
     revision: int

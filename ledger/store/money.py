@@ -45,10 +45,12 @@ def choose_evenings(session: Session, evening: int | None = None, since: date | 
 def _one_currency(tables: list[Table]) -> str:
     currencies = sorted({t.evening.currency for t in tables})
     if len(currencies) > 1:
-        detail = ", ".join(_("evening {number} in {currency}").format(number=t.number, currency=t.evening.currency)
-                           for t in tables)
-        raise LedgerError(_("these evenings mix currencies ({detail}): settle each currency on its own").format(
-            detail=detail))
+        detail = ", ".join(
+            _("evening {number} in {currency}").format(number=t.number, currency=t.evening.currency) for t in tables
+        )
+        raise LedgerError(
+            _("these evenings mix currencies ({detail}): settle each currency on its own").format(detail=detail)
+        )
     return currencies[0]
 
 
@@ -64,8 +66,11 @@ def settle(session: Session, tables: list[Table], *, round_to: str | None = None
             points[name] += value
             cents[name] += value * table.evening.stake_cents
         if pairs:
-            flows += [{name: value * table.evening.stake_cents for name, value in deal.payouts.items()}
-                      for deal in list_deals(session, table) if not deal.voided]
+            flows += [
+                {name: value * table.evening.stake_cents for name, value in deal.payouts.items()}
+                for deal in list_deals(session, table)
+                if not deal.voided
+            ]
     balances, rounding = dict(cents), dict[str, int]()
     if round_to is not None:
         unit = parse_cents(round_to, "--round-to", _("the smallest coin to pay with"))
@@ -73,15 +78,29 @@ def settle(session: Session, tables: list[Table], *, round_to: str | None = None
             raise LedgerError(_("--round-to {round_to}: a coin of at least 0.01, e.g. 0.50").format(round_to=round_to))
         balances, rounding = round_balances(balances, unit)
     return Settlement(
-        evenings=[t.number for t in tables], currency=currency, points=dict(points), cents=dict(cents),
-        payments=fewest_payments(balances), rounding={k: v for k, v in rounding.items() if v},
+        evenings=[t.number for t in tables],
+        currency=currency,
+        points=dict(points),
+        cents=dict(cents),
+        payments=fewest_payments(balances),
+        rounding={k: v for k, v in rounding.items() if v},
         pairs=pair_flows(flows) if pairs else [],
     )
 
 
-def record_payment(session: Session, payer: str, payee: str, amount: str, *, currency: str | None = None,
-                   evening: int | None = None, note: str | None = None, paid_at: datetime | None = None,
-                   key: str | None = None, with_owed: bool = True) -> PaymentInfo:
+def record_payment(
+    session: Session,
+    payer: str,
+    payee: str,
+    amount: str,
+    *,
+    currency: str | None = None,
+    evening: int | None = None,
+    note: str | None = None,
+    paid_at: datetime | None = None,
+    key: str | None = None,
+    with_owed: bool = True,
+) -> PaymentInfo:
     """Money handed from `payer` to `payee`, kept as an entry of the ledger; a repeated `key` returns the stored one.
 
     `with_owed`: work out what the payer owed before it (for a warning when they pay more), which reads the whole
@@ -99,8 +118,16 @@ def record_payment(session: Session, payer: str, payee: str, amount: str, *, cur
     if currency is None:
         evenings = list_evenings(session)
         currency = table.evening.currency if table else (evenings[0].evening.currency if evenings else "EUR")
-    entry = PaymentEntry(payer_id=ident(giver), payee_id=ident(taker), cents=cents, currency=parse_currency(currency),
-                         evening_id=table.number if table else None, note=note, paid_at=paid_at or utcnow(), key=key)
+    entry = PaymentEntry(
+        payer_id=ident(giver),
+        payee_id=ident(taker),
+        cents=cents,
+        currency=parse_currency(currency),
+        evening_id=table.number if table else None,
+        note=note,
+        paid_at=paid_at or utcnow(),
+        key=key,
+    )
     names = _names(session)
     if key:
         existing = session.exec(select(PaymentEntry).where(PaymentEntry.key == key)).first()
@@ -111,8 +138,12 @@ def record_payment(session: Session, payer: str, payee: str, amount: str, *, cur
     try:
         session.flush()
     except IntegrityError:
-        raise LedgerError(_("--key {key!r} was taken by another payment recorded at the same moment; nothing "
-                            "written: look at calabresella paid --list").format(key=key)) from None
+        raise LedgerError(
+            _(
+                "--key {key!r} was taken by another payment recorded at the same moment; nothing "
+                "written: look at calabresella paid --list"
+            ).format(key=key)
+        ) from None
     return _info(entry, names, owed_cents=None if owed is None else max(owed, 0))
 
 
@@ -121,26 +152,37 @@ def _same_payment(existing: PaymentEntry, retried: PaymentEntry, names: dict[int
     facts = ("payer_id", "payee_id", "cents", "currency", "evening_id")
     if any(getattr(existing, fact) != getattr(retried, fact) for fact in facts):
         held = _info(existing, names)
-        raise LedgerError(_("--key {key!r} holds payment {number} ({payer} paid {payee} {amount}); nothing written: "
-                            "give a new key").format(key=existing.key, number=held.id, payer=held.payer,
-                                                     payee=held.payee, amount=format_cents(held.cents, held.currency)))
+        raise LedgerError(
+            _(
+                "--key {key!r} holds payment {number} ({payer} paid {payee} {amount}); nothing written: give a new key"
+            ).format(
+                key=existing.key,
+                number=held.id,
+                payer=held.payer,
+                payee=held.payee,
+                amount=format_cents(held.cents, held.currency),
+            )
+        )
     return _info(existing, names, duplicate=True)
 
 
 def void_payment(session: Session, number: int, reason: str | None) -> PaymentInfo:
     """Mark payment `number` void: it stays in the log but no longer counts in the tab."""
     if not reason or not reason.strip():
-        raise LedgerError(_("void payment {number}: give a --reason, e.g. --reason 'entered twice'").format(
-            number=number))
+        raise LedgerError(
+            _("void payment {number}: give a --reason, e.g. --reason 'entered twice'").format(number=number)
+        )
     check_plain(reason, _("reason"))
     entry = session.get(PaymentEntry, number) if storable(number) else None
     if entry is None:
         last = session.exec(select(func.max(PaymentEntry.id))).one()
-        raise LedgerError(_("payment {number} does not exist (payments are 1 to {last})").format(
-            number=number, last=last or 0))
+        raise LedgerError(
+            _("payment {number} does not exist (payments are 1 to {last})").format(number=number, last=last or 0)
+        )
     if entry.voided_at is not None:
-        raise LedgerError(_("payment {number} is voided already ({reason})").format(
-            number=number, reason=entry.void_reason))
+        raise LedgerError(
+            _("payment {number} is voided already ({reason})").format(number=number, reason=entry.void_reason)
+        )
     entry.voided_at, entry.void_reason = utcnow(), reason.strip()
     session.add(entry)
     session.flush()
@@ -153,13 +195,25 @@ def list_payments(session: Session) -> list[PaymentInfo]:
     return [_info(e, names) for e in session.exec(select(PaymentEntry).order_by(col(PaymentEntry.id))).all()]
 
 
-def _info(entry: PaymentEntry, names: dict[int, str], *, owed_cents: int | None = None,
-          duplicate: bool = False) -> PaymentInfo:
+def _info(
+    entry: PaymentEntry, names: dict[int, str], *, owed_cents: int | None = None, duplicate: bool = False
+) -> PaymentInfo:
     assert entry.id is not None
-    return PaymentInfo(id=entry.id, payer=names[entry.payer_id], payee=names[entry.payee_id], cents=entry.cents,
-                       currency=entry.currency, evening=entry.evening_id, note=entry.note, paid_at=entry.paid_at,
-                       key=entry.key, voided_at=entry.voided_at, void_reason=entry.void_reason,
-                       owed_cents=owed_cents, duplicate=duplicate)
+    return PaymentInfo(
+        id=entry.id,
+        payer=names[entry.payer_id],
+        payee=names[entry.payee_id],
+        cents=entry.cents,
+        currency=entry.currency,
+        evening=entry.evening_id,
+        note=entry.note,
+        paid_at=entry.paid_at,
+        key=entry.key,
+        voided_at=entry.voided_at,
+        void_reason=entry.void_reason,
+        owed_cents=owed_cents,
+        duplicate=duplicate,
+    )
 
 
 def _names(session: Session) -> dict[int, str]:
@@ -180,8 +234,9 @@ def _tab(session: Session, currency: str, names: dict[int, str], *, pairs: bool 
     owed = settle(session, tables, pairs=pairs) if tables else None
     balances = defaultdict(int, owed.cents if owed else {})
     flows = [{p.payer: -p.cents, p.payee: p.cents} for p in (owed.pairs if owed else [])]
-    entries = session.exec(select(PaymentEntry).where(PaymentEntry.currency == currency, STANDING)
-                           .order_by(col(PaymentEntry.id))).all()
+    entries = session.exec(
+        select(PaymentEntry).where(PaymentEntry.currency == currency, STANDING).order_by(col(PaymentEntry.id))
+    ).all()
     for entry in entries:
         payer, payee = names[entry.payer_id], names[entry.payee_id]
         balances[payer] += entry.cents

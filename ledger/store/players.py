@@ -16,8 +16,9 @@ def _clean(name: str) -> str:
     if not cleaned:
         raise LedgerError(_("player name: a name cannot be blank"))
     if len(cleaned) > 40 or any(ch in cleaned for ch in ",:@=[]") or acts_on_screen(cleaned):
-        raise LedgerError(_("player name {name!r}: up to 40 characters, without , : @ = [ ] or control "
-                            "characters").format(name=name))
+        raise LedgerError(
+            _("player name {name!r}: up to 40 characters, without , : @ = [ ] or control characters").format(name=name)
+        )
     return cleaned
 
 
@@ -65,8 +66,11 @@ def rename_player(session: Session, old: str, new: str) -> Player:
     cleaned = _clean(new)
     clash = find_player(session, cleaned)
     if clash and clash.id != player.id:
-        raise LedgerError(_("cannot rename {name!r} to {new!r}: {clash!r} exists already").format(
-            name=player.name, new=new, clash=clash.name))
+        raise LedgerError(
+            _("cannot rename {name!r} to {new!r}: {clash!r} exists already").format(
+                name=player.name, new=new, clash=clash.name
+            )
+        )
     session.add(PlayerRename(player_id=ident(player), old_name=player.name, new_name=cleaned))
     player.name, player.key = cleaned, name_key(cleaned)
     session.add(player)

@@ -14,8 +14,13 @@ def standings(session: Session, table: Table) -> Standings:
     points = totals(session, table)
     stake = table.evening.stake_cents
     return Standings(
-        evening=table.number, players=table.players, points=points,
-        cents={name: value * stake for name, value in points.items()}, currency=table.evening.currency,
-        stake_cents=stake, running=running_totals(table, list_deals(session, table)),
-        closed=table.evening.closed_at is not None, revision=table.evening.revision,
+        evening=table.number,
+        players=table.players,
+        points=points,
+        cents={name: value * stake for name, value in points.items()},
+        currency=table.evening.currency,
+        stake_cents=stake,
+        running=running_totals(table, list_deals(session, table)),
+        closed=table.evening.closed_at is not None,
+        revision=table.evening.revision,
     )

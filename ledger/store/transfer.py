@@ -83,16 +83,22 @@ def _stored_json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 
 
-DEALS = text('SELECT evening_id, id, number, "key", created_at, voided_at, void_reason FROM deal '
-             "WHERE evening_id BETWEEN :first AND :last ORDER BY evening_id, number")
-REVISIONS = text("SELECT r.deal_id, r.id, r.revision, r.recorded_at, r.superseded_at, r.reason, r.dealer_id, "
-                 "r.declarer_id, r.contract, r.aggravation, r.called, r.holder_id, r.holder, r.declarer_thirds, "
-                 "r.tricks, r.last_trick, r.passed_before, r.calls, r.explanation "
-                 "FROM deal_revision r JOIN deal d ON d.id = r.deal_id "
-                 "WHERE d.evening_id BETWEEN :first AND :last ORDER BY r.deal_id, r.revision")
-PAYOUTS = text("SELECT p.revision_id, p.player_id, p.points FROM payout p "
-               "JOIN deal_revision r ON r.id = p.revision_id JOIN deal d ON d.id = r.deal_id "
-               "WHERE d.evening_id BETWEEN :first AND :last ORDER BY r.id, p.position")
+DEALS = text(
+    'SELECT evening_id, id, number, "key", created_at, voided_at, void_reason FROM deal '
+    "WHERE evening_id BETWEEN :first AND :last ORDER BY evening_id, number"
+)
+REVISIONS = text(
+    "SELECT r.deal_id, r.id, r.revision, r.recorded_at, r.superseded_at, r.reason, r.dealer_id, "
+    "r.declarer_id, r.contract, r.aggravation, r.called, r.holder_id, r.holder, r.declarer_thirds, "
+    "r.tricks, r.last_trick, r.passed_before, r.calls, r.explanation "
+    "FROM deal_revision r JOIN deal d ON d.id = r.deal_id "
+    "WHERE d.evening_id BETWEEN :first AND :last ORDER BY r.deal_id, r.revision"
+)
+PAYOUTS = text(
+    "SELECT p.revision_id, p.player_id, p.points FROM payout p "
+    "JOIN deal_revision r ON r.id = p.revision_id JOIN deal d ON d.id = r.deal_id "
+    "WHERE d.evening_id BETWEEN :first AND :last ORDER BY r.id, p.position"
+)
 """What an export reads of the deals, revisions and payouts of the evenings numbered `first` to `last`."""
 
 
@@ -108,21 +114,30 @@ def _evenings_data(session: Session, evening: int | None) -> Iterator[dict[str, 
     """The evenings to export, oldest first, read `CHUNK` evenings at a time (three statements each)."""
     tables = [t for t in reversed(list_evenings(session)) if evening is None or t.number == evening]
     for start in range(0, len(tables), CHUNK):
-        chunk = tables[start:start + CHUNK]
+        chunk = tables[start : start + CHUNK]
         bounds = {"first": chunk[0].number, "last": chunk[-1].number}
         deals, revisions = _grouped(session, DEALS, bounds), _grouped(session, REVISIONS, bounds)
         payouts = _grouped(session, PAYOUTS, bounds)
         for table in chunk:
-            yield _evening_data(table, [_deal_data(table, deal, revisions[deal[1]], payouts)
-                                        for deal in deals[table.number]])
+            yield _evening_data(
+                table, [_deal_data(table, deal, revisions[deal[1]], payouts) for deal in deals[table.number]]
+            )
 
 
 def _evening_data(table: Table, deals: list[dict[str, Any]]) -> dict[str, Any]:
     e = table.evening
     return {
-        "number": table.number, "players": list(table.players), "first_dealer": table.names[e.first_dealer_id],
-        "profile": e.profile, "options": e.options, "stake_cents": e.stake_cents, "currency": e.currency,
-        "place": e.place, "note": e.note, "started_at": _iso(e.started_at), "closed_at": _iso(e.closed_at),
+        "number": table.number,
+        "players": list(table.players),
+        "first_dealer": table.names[e.first_dealer_id],
+        "profile": e.profile,
+        "options": e.options,
+        "stake_cents": e.stake_cents,
+        "currency": e.currency,
+        "place": e.place,
+        "note": e.note,
+        "started_at": _iso(e.started_at),
+        "closed_at": _iso(e.closed_at),
         "deals": deals,
     }
 
@@ -130,26 +145,61 @@ def _evening_data(table: Table, deals: list[dict[str, Any]]) -> dict[str, Any]:
 def _deal_data(table: Table, deal: Any, revisions: list[Any], payouts: dict[int, list[Any]]) -> dict[str, Any]:
     """A deal (a row of `DEALS`) with its revisions (rows of `REVISIONS`) as an export writes it."""
     _, _, number, key, created_at, voided_at, void_reason = deal
-    return {"number": number, "key": key, "created_at": _stored_iso(created_at), "voided_at": _stored_iso(voided_at),
-            "void_reason": void_reason, "revisions": [_revision_data(table.names, row, payouts[row[1]])
-                                                      for row in revisions]}
+    return {
+        "number": number,
+        "key": key,
+        "created_at": _stored_iso(created_at),
+        "voided_at": _stored_iso(voided_at),
+        "void_reason": void_reason,
+        "revisions": [_revision_data(table.names, row, payouts[row[1]]) for row in revisions],
+    }
 
 
 def _revision_data(names: dict[int, str], row: Any, payouts: list[Any]) -> dict[str, Any]:
     """A revision (a row of `REVISIONS`) and its payouts (rows of `PAYOUTS`, in seat order) as an export writes
     them: players by name, the auction's passes as null."""
-    (_, _, revision, recorded_at, superseded_at, reason, dealer_id, declarer_id, contract, aggravation, called,
-     holder_id, holder, thirds, tricks, last_trick, passed_before, calls, explanation) = row
+    (
+        _,
+        _,
+        revision,
+        recorded_at,
+        superseded_at,
+        reason,
+        dealer_id,
+        declarer_id,
+        contract,
+        aggravation,
+        called,
+        holder_id,
+        holder,
+        thirds,
+        tricks,
+        last_trick,
+        passed_before,
+        calls,
+        explanation,
+    ) = row
     return {
-        "revision": revision, "recorded_at": _stored_iso(recorded_at), "superseded_at": _stored_iso(superseded_at),
-        "reason": reason, "dealer": names[dealer_id],
+        "revision": revision,
+        "recorded_at": _stored_iso(recorded_at),
+        "superseded_at": _stored_iso(superseded_at),
+        "reason": reason,
+        "dealer": names[dealer_id],
         "payouts": {names[player_id]: points for _, player_id, points in payouts},
         "facts": {
-            "declarer": names.get(declarer_id), "contract": contract, "aggravation": aggravation, "called": called,
-            "holder": names[holder_id] if holder_id is not None else holder, "thirds": thirds, "tricks": tricks,
-            "last_trick": last_trick, "passed_before": passed_before,
-            "auction": [[names[player_id], None if not call or call == PASS else call]
-                        for player_id, call in _stored_json(calls) or ()],
+            "declarer": names.get(declarer_id),
+            "contract": contract,
+            "aggravation": aggravation,
+            "called": called,
+            "holder": names[holder_id] if holder_id is not None else holder,
+            "thirds": thirds,
+            "tricks": tricks,
+            "last_trick": last_trick,
+            "passed_before": passed_before,
+            "auction": [
+                [names[player_id], None if not call or call == PASS else call]
+                for player_id, call in _stored_json(calls) or ()
+            ],
         },
         "explanation": explanation,
     }
@@ -161,9 +211,21 @@ def _payments(session: Session, evening: int | None) -> list[dict[str, Any]]:
     query = select(PaymentEntry).order_by(col(PaymentEntry.id))
     if evening is not None:
         query = query.where(PaymentEntry.evening_id == evening)
-    return [{"payer": names[p.payer_id], "payee": names[p.payee_id], "cents": p.cents, "currency": p.currency,
-             "evening": p.evening_id, "note": p.note, "paid_at": _iso(p.paid_at), "key": p.key,
-             "voided_at": _iso(p.voided_at), "void_reason": p.void_reason} for p in session.exec(query).all()]
+    return [
+        {
+            "payer": names[p.payer_id],
+            "payee": names[p.payee_id],
+            "cents": p.cents,
+            "currency": p.currency,
+            "evening": p.evening_id,
+            "note": p.note,
+            "paid_at": _iso(p.paid_at),
+            "key": p.key,
+            "voided_at": _iso(p.voided_at),
+            "void_reason": p.void_reason,
+        }
+        for p in session.exec(query).all()
+    ]
 
 
 def write_export(session: Session, out: TextIO, evening: int | None = None) -> None:
@@ -177,9 +239,32 @@ def write_export(session: Session, out: TextIO, evening: int | None = None) -> N
     out.write("\n ]\n}\n")
 
 
-CSV_COLUMNS = ["evening", "deal", "revision", "voided", "dealer", "declarer", "partner", "contract", "aggravation",
-               "called", "holder", "declarer_thirds", "tricks", "last_trick", "declarer_won", "sweep", "multiplier",
-               "amount", "player", "role", "points", "money_cents", "currency", "explanation"]
+CSV_COLUMNS = [
+    "evening",
+    "deal",
+    "revision",
+    "voided",
+    "dealer",
+    "declarer",
+    "partner",
+    "contract",
+    "aggravation",
+    "called",
+    "holder",
+    "declarer_thirds",
+    "tricks",
+    "last_trick",
+    "declarer_won",
+    "sweep",
+    "multiplier",
+    "amount",
+    "player",
+    "role",
+    "points",
+    "money_cents",
+    "currency",
+    "explanation",
+]
 
 
 def write_csv(session: Session, out: TextIO, evening: int | None = None) -> None:
@@ -193,9 +278,16 @@ def write_csv(session: Session, out: TextIO, evening: int | None = None) -> None
         for view in list_deals(session, table):
             facts = view.to_dict()
             for player, points in view.payouts.items():
-                row = {**{k: facts.get(k) for k in CSV_COLUMNS if k in facts}, "evening": table.number,
-                       "deal": view.number, "player": player, "role": view.roles[player], "points": points,
-                       "money_cents": points * stake, "currency": currency}
+                row = {
+                    **{k: facts.get(k) for k in CSV_COLUMNS if k in facts},
+                    "evening": table.number,
+                    "deal": view.number,
+                    "player": player,
+                    "role": view.roles[player],
+                    "points": points,
+                    "money_cents": points * stake,
+                    "currency": currency,
+                }
                 writer.writerow({key: safe_cell(value) for key, value in row.items()})
 
 
@@ -216,19 +308,23 @@ def data_items(data: Any) -> tuple[int, Iterator[tuple[str, Any]]]:
     version = check_header(data)
     for key in STREAMED:
         if not isinstance(data.get(key) or [], list):
-            raise LedgerError(_("not a valid export: \"{key}\" is not a list").format(key=key))
+            raise LedgerError(_('not a valid export: "{key}" is not a list').format(key=key))
     return version, ((key, item) for key in STREAMED for item in data.get(key) or ())
 
 
 def check_header(header: Any) -> int:
     """The export's version, or an error when it is not an export this ledger reads."""
     if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise LedgerError(_("not a {format} export (the JSON has no \"format\": \"{format}\" before its evenings)")
-                          .format(format=FORMAT))
+        raise LedgerError(
+            _('not a {format} export (the JSON has no "format": "{format}" before its evenings)').format(format=FORMAT)
+        )
     version = header.get("version")
     if version not in READS or isinstance(version, bool):
-        raise LedgerError(_("export version {version}: this ledger reads versions {versions}").format(
-            version=version, versions=", ".join(map(str, READS))))
+        raise LedgerError(
+            _("export version {version}: this ledger reads versions {versions}").format(
+                version=version, versions=", ".join(map(str, READS))
+            )
+        )
     return version
 
 
@@ -253,7 +349,7 @@ def _top_level(text: _JsonText) -> Iterator[tuple[str, Any]]:
         elif text.next_char() == "[":
             yield from ((key, item) for item in _items(text))
         else:
-            raise LedgerError(_("not a valid export: \"{key}\" is not a list").format(key=key))
+            raise LedgerError(_('not a valid export: "{key}" is not a list').format(key=key))
         if text.next_char() == "}":
             return
         text.expect(",")
@@ -295,7 +391,7 @@ class _JsonText:
         """Read `READ_CHARS` or `size` more bytes (fewer at the end of the stream), dropping what was taken."""
         chunk = self.stream.read(max(size, READ_CHARS))
         self.offset += self.pos
-        self.text = self.text[self.pos:] + self.decode(chunk, final=not chunk)
+        self.text = self.text[self.pos :] + self.decode(chunk, final=not chunk)
         self.pos, self.ended = 0, not chunk
 
     def next_char(self) -> str:
@@ -304,7 +400,7 @@ class _JsonText:
             match = _SPACE.match(self.text, self.pos)
             self.pos = match.end() if match else self.pos
             if self.pos < len(self.text) or self.ended:
-                return self.text[self.pos:self.pos + 1]
+                return self.text[self.pos : self.pos + 1]
             self._read()
 
     def take(self, char: str) -> None:
@@ -327,8 +423,9 @@ class _JsonText:
                 if self.ended or not self._cut(error):
                     raise NotJson(self.where(error.msg, error.pos)) from None
             except RecursionError:
-                raise LedgerError(_("not a valid export: nested deeper than {depth} levels").format(
-                    depth=MAX_DEPTH)) from None
+                raise LedgerError(
+                    _("not a valid export: nested deeper than {depth} levels").format(depth=MAX_DEPTH)
+                ) from None
             except ValueError as error:
                 raise NotJson(self.where(str(error))) from None
             else:
@@ -380,8 +477,11 @@ class Importer:
                 self._payment(session, item)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
             where = _("evening {number}: ").format(number=_number(item)) if kind == "evenings" else _("a payment: ")
-            raise LedgerError(_("not a valid export: {where}a missing or bad field ({kind}: {error})").format(
-                where=where, kind=type(error).__name__, error=error)) from None
+            raise LedgerError(
+                _("not a valid export: {where}a missing or bad field ({kind}: {error})").format(
+                    where=where, kind=type(error).__name__, error=error
+                )
+            ) from None
 
     def flush(self, session: Session) -> None:
         """Insert the deals, revisions and payouts queued so far in the session."""
@@ -389,8 +489,13 @@ class Importer:
 
     def summary(self) -> ImportSummary:
         """What the import did so far."""
-        return ImportSummary(evenings=tuple(self.created), deals=self.deals, skipped=tuple(self.skipped),
-                             payments=self.payments, payments_skipped=self.payments_skipped)
+        return ImportSummary(
+            evenings=tuple(self.created),
+            deals=self.deals,
+            skipped=tuple(self.skipped),
+            payments=self.payments,
+            payments_skipped=self.payments_skipped,
+        )
 
     def _evening(self, session: Session, item: dict[str, Any]) -> None:
         number, started = _check_evening(item)
@@ -406,10 +511,18 @@ class Importer:
         if writer.raw is not None:
             table = self._start_evening(session, writer, item, started, closed, revision)
         else:
-            table = start_evening(session, tuple(item["players"]), dealer=item["first_dealer"],
-                                  profile=item["profile"], options=item["options"],
-                                  stake=_amount(item["stake_cents"]), currency=item["currency"],
-                                  place=item.get("place"), note=item.get("note"), known=self.players)
+            table = start_evening(
+                session,
+                tuple(item["players"]),
+                dealer=item["first_dealer"],
+                profile=item["profile"],
+                options=item["options"],
+                stake=_amount(item["stake_cents"]),
+                currency=item["currency"],
+                place=item.get("place"),
+                note=item.get("note"),
+                known=self.players,
+            )
         if any(deal.get("key") for deal in deals):
             writer.flush()
             _check_keys(session, deals)
@@ -424,8 +537,15 @@ class Importer:
         self.created.append(table.number)
         self.deals += len(deals)
 
-    def _start_evening(self, session: Session, writer: _Writer, item: dict[str, Any], started: datetime,
-                       closed: datetime | None, revision: int) -> Table:
+    def _start_evening(
+        self,
+        session: Session,
+        writer: _Writer,
+        item: dict[str, Any],
+        started: datetime,
+        closed: datetime | None,
+        revision: int,
+    ) -> Table:
         """`start_evening` for SQLite: the same checks, the evening written whole (start, close, revision) with
         its seats in two statements, and the profile made once for every evening with the same options."""
         players = tuple(item["players"])
@@ -433,18 +553,34 @@ class Importer:
         rules.check_players(players)
         stake_cents, code = parse_cents(_amount(item["stake_cents"])), parse_currency(item["currency"])
         known = self.players
-        people = [known.get(name_key(name)) or known.setdefault(name_key(name), ensure_player(session, name))
-                  for name in players]
+        people = [
+            known.get(name_key(name)) or known.setdefault(name_key(name), ensure_player(session, name))
+            for name in players
+        ]
         names = tuple(p.name for p in people)
         dealer = item["first_dealer"]
         first = resolve_player(dealer, names, "--dealer") if dealer else names[-1]
         ids = {p.name: ident(p) for p in people}
-        values: dict[str, Any] = {"profile": rules.name, "options": dict(rules.options), "stake_cents": stake_cents,
-                  "currency": code, "first_dealer_id": ids[first], "place": item.get("place"),
-                  "note": item.get("note"), "started_at": started, "closed_at": closed, "revision": revision}
+        values: dict[str, Any] = {
+            "profile": rules.name,
+            "options": dict(rules.options),
+            "stake_cents": stake_cents,
+            "currency": code,
+            "first_dealer_id": ids[first],
+            "place": item.get("place"),
+            "note": item.get("note"),
+            "started_at": started,
+            "closed_at": closed,
+            "revision": revision,
+        }
         number = writer.insert(Evening, [values])
-        writer.insert(Seat, [{"evening_id": number, "position": position, "player_id": ids[person.name]}
-                             for position, person in enumerate(people)])
+        writer.insert(
+            Seat,
+            [
+                {"evening_id": number, "position": position, "player_id": ids[person.name]}
+                for position, person in enumerate(people)
+            ],
+        )
         table = Table(Evening(id=number, **values), names, ids)
         table.__dict__["profile"] = self._profile(rules.name, values["options"])
         return table
@@ -460,8 +596,10 @@ class Importer:
     def _scores(self, table: Table, item: dict[str, Any]) -> dict[tuple[Any, ...], Stored]:
         """The revisions scored so far at the same seats: exported players, the ledger's players and ids, the
         profile and options (`score` is pure); only the last seats' are kept."""
-        key = json.dumps([item["players"], table.players, sorted(table.ids.items()), table.evening.profile,
-                          table.evening.options], sort_keys=True)
+        key = json.dumps(
+            [item["players"], table.players, sorted(table.ids.items()), table.evening.profile, table.evening.options],
+            sort_keys=True,
+        )
         if key not in self.scores:
             self.scores.clear()
         return self.scores.setdefault(key, {})
@@ -471,16 +609,28 @@ class Importer:
         cents = item["cents"]
         _texts(item, "note", "key", "void_reason")
         if not _whole(cents, 1, MAX_CENTS):
-            raise LedgerError(_("not a valid export: a payment of {cents!r} cents (a whole number from 1 to {most})")
-                              .format(cents=cents, most=MAX_CENTS))
+            raise LedgerError(
+                _("not a valid export: a payment of {cents!r} cents (a whole number from 1 to {most})").format(
+                    cents=cents, most=MAX_CENTS
+                )
+            )
         evening = self.renumbered.get(item["evening"]) if item.get("evening") is not None else None
         paid_at = _time(item["paid_at"])
         if _payment_recorded(session, item, evening, paid_at):
             self.payments_skipped += 1
             return
-        paid = record_payment(session, item["payer"], item["payee"], _amount(cents), currency=item["currency"],
-                              evening=evening, note=item.get("note"), paid_at=paid_at, key=item.get("key"),
-                              with_owed=False)
+        paid = record_payment(
+            session,
+            item["payer"],
+            item["payee"],
+            _amount(cents),
+            currency=item["currency"],
+            evening=evening,
+            note=item.get("note"),
+            paid_at=paid_at,
+            key=item.get("key"),
+            with_owed=False,
+        )
         voided_at = _time(item.get("voided_at"))
         if voided_at is not None:
             entry = session.get(PaymentEntry, paid.id)
@@ -495,13 +645,15 @@ def stopped(error: LedgerError, kept: ImportSummary) -> LedgerError:
     if not kept.evenings:
         return LedgerError(_("{error}; nothing of that evening was written").format(error=error))
     # TRANSLATORS: the English says "evening(s)" for any count.
-    return LedgerError(ngettext(
-        "{error}; nothing of that evening was written, but the {count} evening(s) before it are in the ledger "
-        "(evenings {first} to {last}): run the import again once the file is fixed, and they are skipped",
-        "{error}; nothing of that evening was written, but the {count} evening(s) before it are in the ledger "
-        "(evenings {first} to {last}): run the import again once the file is fixed, and they are skipped",
-        len(kept.evenings)).format(error=error, count=len(kept.evenings), first=kept.evenings[0],
-                                   last=kept.evenings[-1]))
+    return LedgerError(
+        ngettext(
+            "{error}; nothing of that evening was written, but the {count} evening(s) before it are in the ledger "
+            "(evenings {first} to {last}): run the import again once the file is fixed, and they are skipped",
+            "{error}; nothing of that evening was written, but the {count} evening(s) before it are in the ledger "
+            "(evenings {first} to {last}): run the import again once the file is fixed, and they are skipped",
+            len(kept.evenings),
+        ).format(error=error, count=len(kept.evenings), first=kept.evenings[0], last=kept.evenings[-1])
+    )
 
 
 def import_data(session: Session, data: Any) -> ImportSummary:
@@ -531,20 +683,29 @@ def _check_evening(item: dict[str, Any]) -> tuple[int, datetime]:
     """The evening's number and start; an error for what no export of this ledger holds."""
     number = item["number"]
     if not _whole(number, 1, 2**31 - 1):
-        raise LedgerError(_("not a valid export: an evening numbered {number!r} (a whole number from 1)").format(
-            number=number))
+        raise LedgerError(
+            _("not a valid export: an evening numbered {number!r} (a whole number from 1)").format(number=number)
+        )
     started = _time(item.get("started_at"))
     if started is None:
-        raise LedgerError(_("not a valid export: evening {number} has no start time (started_at)").format(
-            number=number))
+        raise LedgerError(
+            _("not a valid export: evening {number} has no start time (started_at)").format(number=number)
+        )
     if not _whole(item["stake_cents"], 0, MAX_CENTS):
-        raise LedgerError(_("not a valid export: evening {number} has stake_cents {stake!r} (a whole number from 0 "
-                            "to {most})").format(number=number, stake=item["stake_cents"], most=MAX_CENTS))
+        raise LedgerError(
+            _(
+                "not a valid export: evening {number} has stake_cents {stake!r} (a whole number from 0 to {most})"
+            ).format(number=number, stake=item["stake_cents"], most=MAX_CENTS)
+        )
     numbers = Counter(deal["number"] for deal in item["deals"])
     for deal_number, count in numbers.items():
         if not _whole(deal_number, 1, 2**31 - 1) or count > 1:
-            raise LedgerError(_("not a valid export: evening {number} has a deal numbered {deal!r} (deal numbers "
-                                "are whole numbers from 1, each once)").format(number=number, deal=deal_number))
+            raise LedgerError(
+                _(
+                    "not a valid export: evening {number} has a deal numbered {deal!r} (deal numbers "
+                    "are whole numbers from 1, each once)"
+                ).format(number=number, deal=deal_number)
+            )
     _texts(item, "place", "note")
     for deal in item["deals"]:
         _texts(deal, "key", "void_reason")
@@ -552,9 +713,12 @@ def _check_evening(item: dict[str, Any]) -> tuple[int, datetime]:
             _texts(rev, "reason")
         revisions = [rev["revision"] for rev in deal["revisions"]]
         if not revisions or revisions != list(range(1, len(revisions) + 1)):
-            raise LedgerError(_("not a valid export: evening {number} deal {deal} has revisions {revisions} (they "
-                                "are numbered 1, 2, 3, ... in order)").format(
-                number=number, deal=deal["number"], revisions=revisions))
+            raise LedgerError(
+                _(
+                    "not a valid export: evening {number} deal {deal} has revisions {revisions} (they "
+                    "are numbered 1, 2, 3, ... in order)"
+                ).format(number=number, deal=deal["number"], revisions=revisions)
+            )
     return number, started
 
 
@@ -590,9 +754,11 @@ def _check_keys(session: Session, deals: list[dict[str, Any]]) -> None:
     used = session.exec(select(Deal).where(col(Deal.key).in_(keys))).first() if keys else None
     if used:
         number = next(deal["number"] for deal in deals if deal.get("key") == used.key)
-        raise LedgerError(_("deal {number} of the export has key {key!r}, already used by deal {used} of evening "
-                            "{evening}").format(number=number, key=used.key, used=used.number,
-                                                evening=used.evening_id))
+        raise LedgerError(
+            _("deal {number} of the export has key {key!r}, already used by deal {used} of evening {evening}").format(
+                number=number, key=used.key, used=used.number, evening=used.evening_id
+            )
+        )
 
 
 Stored = tuple[dict[str, int], tuple[str, ...], tuple[Any, ...], list[tuple[Any, ...]], dict[Any, int]]
@@ -607,8 +773,13 @@ QUEUED_ROWS = 10_000
 """The most rows an import queues before inserting them."""
 
 
-def _scored(writer: _Writer, table: Table, item: dict[str, Any], version: int,
-            known: dict[tuple[Any, ...], Stored] | None = None) -> list[list[Stored]]:
+def _scored(
+    writer: _Writer,
+    table: Table,
+    item: dict[str, Any],
+    version: int,
+    known: dict[tuple[Any, ...], Stored] | None = None,
+) -> list[list[Stored]]:
     """Every revision of every deal re-scored; an error when the rules give other payouts than the export.
 
     `known`: revisions scored before at the same seats (players, ids, profile and options), by their dealer and
@@ -632,24 +803,39 @@ def _scored(writer: _Writer, table: Table, item: dict[str, Any], version: int,
                 values = revision_values(table, facts, result)
                 columns = tuple(values)
                 stored = known[key] = (
-                    result.payouts, columns, writer.stored(DealRevision, columns, tuple(values.values())),
-                    [writer.stored(Payout, PAYOUT_COLUMNS, tuple(row[name] for name in PAYOUT_COLUMNS))
-                     for row in payout_values(table, result)],
-                    {exported.get(seat): points for seat, points in result.payouts.items()})
+                    result.payouts,
+                    columns,
+                    writer.stored(DealRevision, columns, tuple(values.values())),
+                    [
+                        writer.stored(Payout, PAYOUT_COLUMNS, tuple(row[name] for name in PAYOUT_COLUMNS))
+                        for row in payout_values(table, result)
+                    ],
+                    {exported.get(seat): points for seat, points in result.payouts.items()},
+                )
             payouts = stored[0]
-            if rev["payouts"] != stored[4] and payouts != {seated[name]: points
-                                                            for name, points in rev["payouts"].items()}:
-                raise LedgerError(_("evening {evening} deal {deal} revision {revision}: the export says {exported} "
-                                    "but the rules give {scored}").format(
-                    evening=item["number"], deal=deal["number"], revision=rev["revision"], exported=rev["payouts"],
-                    scored=payouts))
+            if rev["payouts"] != stored[4] and payouts != {
+                seated[name]: points for name, points in rev["payouts"].items()
+            }:
+                raise LedgerError(
+                    _(
+                        "evening {evening} deal {deal} revision {revision}: the export says {exported} "
+                        "but the rules give {scored}"
+                    ).format(
+                        evening=item["number"],
+                        deal=deal["number"],
+                        revision=rev["revision"],
+                        exported=rev["payouts"],
+                        scored=payouts,
+                    )
+                )
             revisions.append(stored)
         scored.append(revisions)
     return scored
 
 
-def _revision_facts(table: Table, profile: Profile, rev: dict[str, Any], version: int,
-                    seated: dict[str, str]) -> DealFacts:
+def _revision_facts(
+    table: Table, profile: Profile, rev: dict[str, Any], version: int, seated: dict[str, str]
+) -> DealFacts:
     """A revision of the export as facts at the ledger's seats: version 2 stores facts, version 1 the typed text."""
     dealer = seated[rev["dealer"]]
     if version == 1:
@@ -662,26 +848,61 @@ def _revision_facts(table: Table, profile: Profile, rev: dict[str, Any], version
     return facts_from_dict(data, table.players, dealer)
 
 
-def _write_deals(session: Session, writer: _Writer, table: Table, deals: list[dict[str, Any]],
-                 scored: list[list[Stored]]) -> None:
+def _write_deals(
+    session: Session, writer: _Writer, table: Table, deals: list[dict[str, Any]], scored: list[list[Stored]]
+) -> None:
     """The evening's deals, revisions and payouts, queued for the writer's next flush, ids reserved up front."""
     deal_ids = _new_ids(session, Deal, len(deals))
     time, evening = writer.time, table.number
-    writer.queue(Deal, DEAL_COLUMNS, [
-        (deal_id, evening, deal["number"], deal.get("key") or None, time(deal["created_at"], True),
-         time(deal.get("voided_at")), deal.get("void_reason")) for deal_id, deal in zip(deal_ids, deals, strict=True)])
-    revisions = [(deal_id, rev, stored) for deal_id, deal, pairs in zip(deal_ids, deals, scored, strict=True)
-                 for rev, stored in zip(deal["revisions"], pairs, strict=True)]
+    writer.queue(
+        Deal,
+        DEAL_COLUMNS,
+        [
+            (
+                deal_id,
+                evening,
+                deal["number"],
+                deal.get("key") or None,
+                time(deal["created_at"], True),
+                time(deal.get("voided_at")),
+                deal.get("void_reason"),
+            )
+            for deal_id, deal in zip(deal_ids, deals, strict=True)
+        ],
+    )
+    revisions = [
+        (deal_id, rev, stored)
+        for deal_id, deal, pairs in zip(deal_ids, deals, scored, strict=True)
+        for rev, stored in zip(deal["revisions"], pairs, strict=True)
+    ]
     if not revisions:
         return
     revision_ids = _new_ids(session, DealRevision, len(revisions))
-    writer.queue(DealRevision, REVISION_COLUMNS + revisions[0][2][1], [
-        (revision_id, deal_id, rev["revision"], rev.get("reason"), time(rev["recorded_at"], True),
-         time(rev.get("superseded_at")), *stored[2])
-        for revision_id, (deal_id, rev, stored) in zip(revision_ids, revisions, strict=True)])
-    writer.queue(Payout, ("revision_id", *PAYOUT_COLUMNS), [
-        (revision_id, *row) for revision_id, (_, _, stored) in zip(revision_ids, revisions, strict=True)
-        for row in stored[3]])
+    writer.queue(
+        DealRevision,
+        REVISION_COLUMNS + revisions[0][2][1],
+        [
+            (
+                revision_id,
+                deal_id,
+                rev["revision"],
+                rev.get("reason"),
+                time(rev["recorded_at"], True),
+                time(rev.get("superseded_at")),
+                *stored[2],
+            )
+            for revision_id, (deal_id, rev, stored) in zip(revision_ids, revisions, strict=True)
+        ],
+    )
+    writer.queue(
+        Payout,
+        ("revision_id", *PAYOUT_COLUMNS),
+        [
+            (revision_id, *row)
+            for revision_id, (_, _, stored) in zip(revision_ids, revisions, strict=True)
+            for row in stored[3]
+        ],
+    )
 
 
 def _new_ids(session: Session, model: type[SQLModel], count: int) -> list[int]:
@@ -692,9 +913,12 @@ def _new_ids(session: Session, model: type[SQLModel], count: int) -> list[int]:
     if not count:
         return []
     if session.get_bind().dialect.name == "postgresql":
-        return list(session.execute(text("SELECT nextval(pg_get_serial_sequence(:table, 'id')) "
-                                         "FROM generate_series(1, :count)"),
-                                    {"table": table.name, "count": count}).scalars())
+        return list(
+            session.execute(
+                text("SELECT nextval(pg_get_serial_sequence(:table, 'id')) FROM generate_series(1, :count)"),
+                {"table": table.name, "count": count},
+            ).scalars()
+        )
     largest = session.info.get(("largest id", table.name))
     if largest is None:
         largest = session.execute(select(func.max(table.c.id))).scalar() or 0
@@ -734,8 +958,10 @@ class _Writer:
         prepared = self.statements.get((table.name, columns))
         if prepared is None:
             quote = self.dialect.identifier_preparer.quote
-            sql = (f"INSERT INTO {quote(table.name)} ({', '.join(quote(name) for name in columns)}) "
-                   f"VALUES ({', '.join('?' for _ in columns)})")
+            sql = (
+                f"INSERT INTO {quote(table.name)} ({', '.join(quote(name) for name in columns)}) "
+                f"VALUES ({', '.join('?' for _ in columns)})"
+            )
             processors = [table.c[name].type._cached_bind_processor(self.dialect) for name in columns]
             prepared = self.statements[(table.name, columns)] = (sql, processors)
         return prepared
@@ -745,8 +971,9 @@ class _Writer:
         if self.raw is None:
             return values
         _, processors = self._prepared(model.__table__, columns)  # type: ignore[attr-defined]
-        return tuple(value if process is None else process(value)
-                     for value, process in zip(values, processors, strict=True))
+        return tuple(
+            value if process is None else process(value) for value, process in zip(values, processors, strict=True)
+        )
 
     def time(self, text: Any, now: bool = False) -> Any:
         """An exported time as `queue` takes it (`_time`; the current time when missing and `now`)."""
@@ -829,10 +1056,19 @@ def _payment_recorded(session: Session, item: dict[str, Any], evening: int | Non
     payer, payee = find_player(session, item["payer"]), find_player(session, item["payee"])
     if payer is None or payee is None:
         return False
-    return session.exec(select(PaymentEntry.id).where(
-        PaymentEntry.payer_id == payer.id, PaymentEntry.payee_id == payee.id, PaymentEntry.cents == item["cents"],
-        PaymentEntry.currency == item["currency"], PaymentEntry.evening_id == evening,
-        PaymentEntry.paid_at == paid_at)).first() is not None
+    return (
+        session.exec(
+            select(PaymentEntry.id).where(
+                PaymentEntry.payer_id == payer.id,
+                PaymentEntry.payee_id == payee.id,
+                PaymentEntry.cents == item["cents"],
+                PaymentEntry.currency == item["currency"],
+                PaymentEntry.evening_id == evening,
+                PaymentEntry.paid_at == paid_at,
+            )
+        ).first()
+        is not None
+    )
 
 
 def backup_sqlite(engine: Engine, target: str) -> Path:

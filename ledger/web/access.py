@@ -68,8 +68,9 @@ class Access:
         """Refuse an API write without `Authorization: Bearer TOKEN` (401) or with a wrong token (403)."""
         scheme, _space, given = request.headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not given:
-            raise HTTPException(401, _("writes need the header Authorization: Bearer TOKEN"),
-                                headers={"WWW-Authenticate": "Bearer"})
+            raise HTTPException(
+                401, _("writes need the header Authorization: Bearer TOKEN"), headers={"WWW-Authenticate": "Bearer"}
+            )
         if not self.matches(given.strip()):
             raise HTTPException(403, _("the token is wrong: nothing was written"))
 

@@ -48,7 +48,7 @@ async def _body(request: Request) -> dict[str, Any]:
     try:
         data = await request.json() if await request.body() else {}
     except ValueError:
-        raise LedgerError(_('the body is not JSON: send an object, e.g. {example}').format(example=_LINE)) from None
+        raise LedgerError(_("the body is not JSON: send an object, e.g. {example}").format(example=_LINE)) from None
     if not isinstance(data, dict):
         raise LedgerError(_("the body must be a JSON object, e.g. {example}").format(example=_LINE))
     return data
@@ -65,8 +65,9 @@ def _deal(data: dict[str, Any]) -> Deal:
         types = get_args(_FACT_TYPES.get(name)) or (_FACT_TYPES.get(name, object),)
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
             allowed = _(" or ").join("null" if t is type(None) else t.__name__ for t in types)
-            raise LedgerError(_("{name} {value!r}: {name} is {allowed}").format(
-                name=name, value=value, allowed=allowed))
+            raise LedgerError(
+                _("{name} {value!r}: {name} is {allowed}").format(name=name, value=value, allowed=allowed)
+            )
     return DealInput.from_dict(data)
 
 
@@ -93,12 +94,16 @@ async def start_evening(request: Request) -> Response:
     data = await _body(request)
     players = data.pop("players", None)
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise LedgerError(_('players: a list of names in turn order, e.g. {example}').format(
-            example='["Anna", "Bruno", "Carla"]'))
+        raise LedgerError(
+            _("players: a list of names in turn order, e.g. {example}").format(example='["Anna", "Bruno", "Carla"]')
+        )
     options = data.pop("options", [])
     if not isinstance(options, list | dict):
-        raise LedgerError(_("options: a list like {listed} or an object like {named}").format(
-            listed='["sweeps=off"]', named='{"sweeps": false}'))
+        raise LedgerError(
+            _("options: a list like {listed} or an object like {named}").format(
+                listed='["sweeps=off"]', named='{"sweeps": false}'
+            )
+        )
     fields = {name: _optional(data, name, str) for name in ("dealer", "profile", "stake", "currency", "place", "note")}
     if data:
         raise LedgerError(_("unknown fields {names}").format(names=", ".join(sorted(data))))
@@ -135,8 +140,9 @@ async def record(request: Request) -> Response:
     key, dealer = _optional(data, "key", str), _optional(data, "dealer", str)
     deal, number = _deal(data), evening_number(request)
     done = await run_in_threadpool(lambda: ledger(request).record(deal, evening=number, dealer=dealer, key=key))
-    return JSONResponse(done.to_dict(), 200 if done.duplicate else 201,
-                        background=BackgroundTask(feeds(request).recorded, done))
+    return JSONResponse(
+        done.to_dict(), 200 if done.duplicate else 201, background=BackgroundTask(feeds(request).recorded, done)
+    )
 
 
 async def amend(request: Request) -> Response:
@@ -144,8 +150,9 @@ async def amend(request: Request) -> Response:
     data = await _body(request)
     reason, dealer = _optional(data, "reason", str), _optional(data, "dealer", str)
     changes, number = _deal(data), evening_number(request)
-    done = await run_in_threadpool(lambda: ledger(request).amend(
-        deal_number(request), changes, reason=reason, evening=number, dealer=dealer))
+    done = await run_in_threadpool(
+        lambda: ledger(request).amend(deal_number(request), changes, reason=reason, evening=number, dealer=dealer)
+    )
     return _written(request, done)
 
 
@@ -177,8 +184,10 @@ async def close(request: Request) -> Response:
     """Close the evening and settle it."""
     await _body(request)
     info, settled = await run_in_threadpool(ledger(request).close_evening, evening_number(request))
-    return JSONResponse({"evening": info.number, "closed": True, "settlement": settled.to_dict()},
-                        background=BackgroundTask(feeds(request).refresh, info.number))
+    return JSONResponse(
+        {"evening": info.number, "closed": True, "settlement": settled.to_dict()},
+        background=BackgroundTask(feeds(request).refresh, info.number),
+    )
 
 
 EVENING = "/evenings/{evening}"

@@ -37,8 +37,9 @@ def page_error(request: Request, error: Exception) -> Response:
     return render(request, "error.html", status, message=message, status_code=status)
 
 
-def create_app(db: str | None, token: str, *, stream_seconds: float = STREAM_SECONDS,
-               poll_seconds: float = 1.0) -> Starlette:
+def create_app(
+    db: str | None, token: str, *, stream_seconds: float = STREAM_SECONDS, poll_seconds: float = 1.0
+) -> Starlette:
     """The web front end over the ledger at `db`; `token` lets a browser or an API client write."""
     templates = make_templates()
     live_fragment = templates.get_template("live.html")
@@ -51,8 +52,13 @@ def create_app(db: str | None, token: str, *, stream_seconds: float = STREAM_SEC
         feeds = Feeds(ledger, lambda live: live_fragment.render(live=live), poll_seconds)
         watcher = asyncio.create_task(feeds.watch())
         try:
-            yield {"ledger": ledger, "feeds": feeds, "access": access, "templates": templates,
-                   "stream_seconds": stream_seconds}
+            yield {
+                "ledger": ledger,
+                "feeds": feeds,
+                "access": access,
+                "templates": templates,
+                "stream_seconds": stream_seconds,
+            }
         finally:
             watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -80,10 +86,17 @@ def create_app(db: str | None, token: str, *, stream_seconds: float = STREAM_SEC
         Route(f"{evening}/report", reporting.report),
         Route(f"{evening}/charts", reporting.charts),
         Route(f"{evening}/charts/{{kind}}.png", reporting.chart),
-        Mount("/api", app=Starlette(routes=api.routes, exception_handlers={
-            LedgerError: api.user_error, HTTPException: api.http_error})),
+        Mount(
+            "/api",
+            app=Starlette(
+                routes=api.routes, exception_handlers={LedgerError: api.user_error, HTTPException: api.http_error}
+            ),
+        ),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(Speaking)],
-                     exception_handlers={LedgerError: page_error, HTTPException: page_error})
-
+    return Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(Speaking)],
+        exception_handlers={LedgerError: page_error, HTTPException: page_error},
+    )

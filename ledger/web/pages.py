@@ -41,11 +41,19 @@ async def evening(request: Request) -> Response:
 def evening_page(request: Request, live: Live, status: int = 200, **context: object) -> Response:
     """The evening page: the live part, the record forms (for the scorekeeper) and a fresh idempotency key."""
     profile, players = live.evening.profile, live.evening.players
-    return render(request, "evening.html", status, live=live, key=secrets.token_urlsafe(12),
-                  declarers=guided.question("declarer", players, profile).choices,
-                  contracts=guided.contract_choices(profile),
-                  holders=guided.question("holder", players, profile).choices,
-                  calls_card=bool(profile.calls_card), given=context.pop("given", {}), **context)
+    return render(
+        request,
+        "evening.html",
+        status,
+        live=live,
+        key=secrets.token_urlsafe(12),
+        declarers=guided.question("declarer", players, profile).choices,
+        contracts=guided.contract_choices(profile),
+        holders=guided.question("holder", players, profile).choices,
+        calls_card=bool(profile.calls_card),
+        given=context.pop("given", {}),
+        **context,
+    )
 
 
 async def events(request: Request) -> Response:
@@ -53,10 +61,12 @@ async def events(request: Request) -> Response:
     number = evening_number(request)
     info = await run_in_threadpool(ledger(request).evening, number)
     seen = request.headers.get("last-event-id") or request.query_params.get("seen", "")
-    stream = feeds(request).stream(info.number, int(seen) if seen.isdecimal() else -1,
-                                   request.state.stream_seconds, language())
-    return StreamingResponse(stream, media_type="text/event-stream",
-                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    stream = feeds(request).stream(
+        info.number, int(seen) if seen.isdecimal() else -1, request.state.stream_seconds, language()
+    )
+    return StreamingResponse(
+        stream, media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    )
 
 
 async def deals(request: Request) -> Response:
@@ -83,4 +93,3 @@ async def settlement(request: Request) -> Response:
 async def new_evening(request: Request, status: int = 200, **context: object) -> Response:
     """The form that starts an evening."""
     return render(request, "new_evening.html", status, profiles=list(DEFAULTS), **context)
-

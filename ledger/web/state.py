@@ -40,8 +40,11 @@ def render(request: Request, name: str, status: int = 200, **context: object) ->
     """A page, told whether this browser may write and given the CSRF token its forms carry."""
     guard = access(request)
     return templates(request).TemplateResponse(
-        request, name, {"can_write": guard.can_write(request), "csrf": guard.csrf(request), **context},
-        status_code=status)
+        request,
+        name,
+        {"can_write": guard.can_write(request), "csrf": guard.csrf(request), **context},
+        status_code=status,
+    )
 
 
 def evening_number(request: Request) -> int | None:

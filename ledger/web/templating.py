@@ -15,8 +15,13 @@ TEMPLATES = Path(__file__).parent / "templates"
 EXTENSIONS = ("jinja2.ext.i18n",)
 WHITESPACE: dict[str, Any] = {"trim_blocks": True, "lstrip_blocks": True}
 """How the templates are read, here and by the catalog's extractor."""
-ROLES = {"declarer": N_("declarer"), "partner": N_("partner"), "opponent": N_("opponent"), "out": N_("sits out"),
-         "passed": N_("passed")}
+ROLES = {
+    "declarer": N_("declarer"),
+    "partner": N_("partner"),
+    "opponent": N_("opponent"),
+    "out": N_("sits out"),
+    "passed": N_("passed"),
+}
 """A seat's role in a deal, as the ledger stores it, and as the page says it."""
 
 
@@ -37,8 +42,12 @@ def role(stored: str) -> str:
 
 def make_templates() -> Jinja2Templates:
     """The page templates, with gettext in the language in use and the number, money and time filters."""
-    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True),
-                      extensions=list(EXTENSIONS), **WHITESPACE)
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=select_autoescape(default=True),
+        extensions=list(EXTENSIONS),
+        **WHITESPACE,
+    )
     env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(language=language, languages=LANGUAGES)
     env.filters.update(signed=signed, money=money, local_time=format_time, format_cents=format_cents, role=role)

@@ -26,8 +26,9 @@ async def write_link(request: Request) -> Response:
     """The scorekeeper's link: with the right token, this browser may write from now on."""
     guard = access(request)
     if not guard.matches(request.query_params.get("token")):
-        return render(request, "error.html", 403, status_code=403,
-                      message=_("This link cannot record deals: its token is wrong."))
+        return render(
+            request, "error.html", 403, status_code=403, message=_("This link cannot record deals: its token is wrong.")
+        )
     response = render(request, "welcome.html")
     guard.remember(response)
     return response
@@ -56,10 +57,16 @@ async def start(request: Request) -> Response:
     form = await _form(request)
     players = [name.strip() for name in _text(form, "players").split(",") if name.strip()]
     try:
-        info = await run_in_threadpool(lambda: ledger(request).start_evening(
-            players, profile=_text(form, "profile") or "pagat", options=_text(form, "options").split(),
-            stake=_text(form, "stake") or "0", currency=_text(form, "currency") or "EUR",
-            place=_text(form, "place") or None))
+        info = await run_in_threadpool(
+            lambda: ledger(request).start_evening(
+                players,
+                profile=_text(form, "profile") or "pagat",
+                options=_text(form, "options").split(),
+                stake=_text(form, "stake") or "0",
+                currency=_text(form, "currency") or "EUR",
+                place=_text(form, "place") or None,
+            )
+        )
     except LedgerError as error:
         return await pages.new_evening(request, 422, error=str(error), form=dict(form))
     return _shown(request, info.number)
@@ -74,8 +81,11 @@ async def record(request: Request) -> Response:
         more = guided.deal_input(given, info.players, info.profile)
         if not line and not guided.names_declarer(more):
             return _question(request, info, "declarer", line, given, key)
-        done = await run_in_threadpool(lambda: ledger(request).record(
-            line or more, evening=info.number, more=more if line and more.to_dict() else None, key=key))
+        done = await run_in_threadpool(
+            lambda: ledger(request).record(
+                line or more, evening=info.number, more=more if line and more.to_dict() else None, key=key
+            )
+        )
     except MissingFact as missing:
         return _question(request, info, missing.fact, line, given, key)
     except LedgerError as error:
@@ -89,13 +99,29 @@ async def record(request: Request) -> Response:
     return RedirectResponse(target, 303, background=BackgroundTask(feeds(request).recorded, done))
 
 
-def _question(request: Request, info: EveningInfo, fact: str, line: str, given: dict[str, str], key: str | None,
-              status: int = 200, **context: object) -> Response:
+def _question(
+    request: Request,
+    info: EveningInfo,
+    fact: str,
+    line: str,
+    given: dict[str, str],
+    key: str | None,
+    status: int = 200,
+    **context: object,
+) -> Response:
     """The page that asks for one fact, the deal so far carried in hidden fields."""
     carried = {name: value for name, value in given.items() if name != fact}
-    return render(request, "question.html", status, evening=info,
-                  question=guided.question(fact, info.players, info.profile), line=line, given=carried, key=key,
-                  **context)
+    return render(
+        request,
+        "question.html",
+        status,
+        evening=info,
+        question=guided.question(fact, info.players, info.profile),
+        line=line,
+        given=carried,
+        key=key,
+        **context,
+    )
 
 
 async def amend(request: Request) -> Response:
@@ -105,8 +131,9 @@ async def amend(request: Request) -> Response:
     try:
         if not line:
             raise LedgerError(_("write the facts to change, e.g. 20 for 20 thirds, or chiamo 3D@anna"))
-        done = await run_in_threadpool(lambda: ledger(request).amend(
-            number, line, reason=reason or None, evening=evening_number(request)))
+        done = await run_in_threadpool(
+            lambda: ledger(request).amend(number, line, reason=reason or None, evening=evening_number(request))
+        )
     except LedgerError as error:
         return await pages.deal(request, 422, error=str(error), line=line, reason=reason)
     return _shown(request, done.evening, number)
@@ -117,8 +144,9 @@ async def void(request: Request) -> Response:
     form = await _form(request)
     number, reason = deal_number(request), _text(form, "reason")
     try:
-        done = await run_in_threadpool(lambda: ledger(request).void(
-            number, reason=reason or None, evening=evening_number(request)))
+        done = await run_in_threadpool(
+            lambda: ledger(request).void(number, reason=reason or None, evening=evening_number(request))
+        )
     except LedgerError as error:
         return await pages.deal(request, 422, error=str(error), reason=reason)
     return _shown(request, done.evening, number)
@@ -130,8 +158,9 @@ async def undo(request: Request) -> Response:
     seen = _text(form, "seen_revision")
     number = evening_number(request)
     try:
-        done = await run_in_threadpool(lambda: ledger(request).undo(
-            evening=number, seen_revision=int(seen) if seen.isdecimal() else None))
+        done = await run_in_threadpool(
+            lambda: ledger(request).undo(evening=number, seen_revision=int(seen) if seen.isdecimal() else None)
+        )
     except LedgerError as error:
         live = await run_in_threadpool(load_live, ledger(request), number)
         return pages.evening_page(request, live, 422, error=str(error))
