@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
     from sqlmodel import Session
 
-    from ledger.store.evenings import Table
+    from ledger.store.evenings import Seating
     from ledger.store.transfer import Importer
 
 T = TypeVar("T")
@@ -52,7 +52,7 @@ IMPORT_BATCH_SECONDS = 0.5
 IMPORT_PAUSE_SECONDS = 0.02
 """On SQLite an import rests this long between batches: several times a waiting writer's poll for the lock
 (`LOCK_POLL_SECONDS`), so it takes the lock in between instead of being overtaken batch after batch."""
-Deal = DealInput | str
+DealEntry = DealInput | str
 """A deal as the facts typed (`DealInput`) or as one line of the quick syntax (`"bruno solo 22"`)."""
 
 
@@ -86,12 +86,12 @@ class Ledger:
         with transaction(self.engine) as session:
             yield session
 
-    def _on_table(self, evening: int | None, action: Callable[[Session, Table], T], *, open_only: bool = False) -> T:
+    def _on_table(self, evening: int | None, action: Callable[[Session, Seating], T], *, open_only: bool = False) -> T:
         """Run `action` on the evening's table in one transaction."""
-        from ledger.store.evenings import get_table
+        from ledger.store.evenings import get_seating
 
         with self._session() as session:
-            return action(session, get_table(session, evening, open_only=open_only))
+            return action(session, get_seating(session, evening, open_only=open_only))
 
     # Players
 
@@ -164,7 +164,7 @@ class Ledger:
         from ledger.store.evenings import close_evening
         from ledger.store.money import settle
 
-        def close(session: Session, table: Table) -> tuple[EveningInfo, Settlement]:
+        def close(session: Session, table: Seating) -> tuple[EveningInfo, Settlement]:
             closed = close_evening(session, table)
             return _evening(session, closed), settle(session, [closed])
 
@@ -173,7 +173,7 @@ class Ledger:
     # Deals
 
     def _write(
-        self, evening: int | None, action: Callable[[Session, Table], Recorded], *, open_only: bool = False
+        self, evening: int | None, action: Callable[[Session, Seating], Recorded], *, open_only: bool = False
     ) -> Recorded:
         """Run a write on the evening's table and remember what it did, to carry its totals on to the next deal."""
         done = self._on_table(evening, action, open_only=open_only)
@@ -182,7 +182,7 @@ class Ledger:
 
     def record(
         self,
-        deal: Deal,
+        deal: DealEntry,
         *,
         evening: int | None = None,
         dealer: str | None = None,
@@ -195,7 +195,7 @@ class Ledger:
         """
         from ledger.store.deals import record_deal
 
-        def record(session: Session, table: Table) -> Recorded:
+        def record(session: Session, table: Seating) -> Recorded:
             typed, dealt_by = _typed(deal, table, dealer)
             typed = typed.amended(more) if more else typed
             return record_deal(
@@ -205,12 +205,18 @@ class Ledger:
         return self._write(evening, record, open_only=evening is None)
 
     def amend(
-        self, number: int, changes: Deal, *, reason: str | None, evening: int | None = None, dealer: str | None = None
+        self,
+        number: int,
+        changes: DealEntry,
+        *,
+        reason: str | None,
+        evening: int | None = None,
+        dealer: str | None = None,
     ) -> Recorded:
         """A new revision of deal `number` with the facts given changed; the old one stays in the history."""
         from ledger.store.deals import amend_deal
 
-        def amend(session: Session, table: Table) -> Recorded:
+        def amend(session: Session, table: Seating) -> Recorded:
             typed, dealt_by = _typed(changes, table, dealer)
             return amend_deal(session, table, number, typed, reason, dealer=dealt_by)
 
@@ -312,14 +318,14 @@ class Ledger:
         from ledger.errors import LedgerError
         from ledger.i18n import _
         from ledger.store.engine import reading, transaction
-        from ledger.store.evenings import get_table
+        from ledger.store.evenings import get_seating
         from ledger.store.transfer import write_csv, write_export
 
         if fmt not in ("json", "csv"):
             raise LedgerError(_("--format {fmt!r}: json or csv").format(fmt=fmt))
         with transaction(reading(self.engine)) as session:
             if evening is not None:
-                get_table(session, evening)
+                get_seating(session, evening)
             (write_csv if fmt == "csv" else write_export)(session, out, evening)
 
     def import_data(self, data: Any) -> ImportSummary:
@@ -417,7 +423,7 @@ def _player(row: Any) -> PlayerInfo:
     return PlayerInfo(id=row.id, name=row.name, created_at=row.created_at)
 
 
-def _typed(deal: Deal, table: Table, dealer: str | None) -> tuple[DealInput, str | None]:
+def _typed(deal: DealEntry, table: Seating, dealer: str | None) -> tuple[DealInput, str | None]:
     """The deal's typed facts and its dealer, from a quick line or as given."""
     from ledger.errors import LedgerError
     from ledger.i18n import _
@@ -430,7 +436,7 @@ def _typed(deal: Deal, table: Table, dealer: str | None) -> tuple[DealInput, str
     return quick.deal, dealer or quick.dealer
 
 
-def _evening(session: Session, table: Table) -> EveningInfo:
+def _evening(session: Session, table: Seating) -> EveningInfo:
     """An evening as a value, with its totals and who deals and speaks next."""
     from ledger.store.deals import next_dealer, totals
 

@@ -19,7 +19,7 @@ _DIGIT_BASE = 0x110000 + 2  # one digit per code point, plus a pad digit (0) and
 
 
 @dataclass(frozen=True)
-class Payment:
+class Transfer:
     """``payer`` hands ``cents`` (at least 1) to ``payee``."""
 
     payer: str
@@ -50,7 +50,7 @@ def money_cents(points: Mapping[str, int], stake_cents: int) -> dict[str, int]:
     return {name: score * stake_cents for name, score in points.items()}
 
 
-def fewest_payments(balances: Mapping[str, int]) -> list[Payment]:
+def fewest_payments(balances: Mapping[str, int]) -> list[Transfer]:
     """Payments clearing every balance (cents; positive = is owed) with the fewest payments possible.
 
     The minimum is the number of non-zero balances minus the most disjoint zero-sum groups they split into;
@@ -99,12 +99,12 @@ def round_balances(balances: Mapping[str, int], unit_cents: int) -> tuple[dict[s
     return rounded, {name: rounded[name] - cents for name, cents in balances.items()}
 
 
-def pair_flows(deals: Iterable[Mapping[str, int]]) -> list[Payment]:
+def pair_flows(deals: Iterable[Mapping[str, int]]) -> list[Transfer]:
     """Who owes whom, summed and netted per pair of players over all deals, without simplifying across pairs.
 
     In each deal (payouts per player summing to zero) the losers, in the order given, pay the winners, in the
     order given, each loser paying the first winner still owed until covered: for a declarer against each
-    opponent this is exactly who pays whom at the table. One Payment per pair with a non-zero net, sorted by
+    opponent this is exactly who pays whom at the table. One transfer per pair with a non-zero net, sorted by
     payer, then payee. Raises LedgerError naming the deal (1-based) whose payouts do not sum to zero.
     """
     owed: defaultdict[tuple[str, str], int] = defaultdict(int)
@@ -122,7 +122,7 @@ def _name_key(name: str) -> tuple[str, str]:
     return name.casefold(), name
 
 
-def _sorted(payments: Iterable[Payment]) -> list[Payment]:
+def _sorted(payments: Iterable[Transfer]) -> list[Transfer]:
     return sorted(payments, key=lambda p: (_name_key(p.payer), _name_key(p.payee)))
 
 
@@ -132,14 +132,14 @@ def _require_zero_sum(amounts: Mapping[str, int], what: str) -> None:
         raise LedgerError(_("{what} add up to {total}; they must add up to exactly 0").format(what=what, total=total))
 
 
-def _pair_payment(pair: tuple[str, str], first_owes_second: int) -> Payment:
+def _pair_payment(pair: tuple[str, str], first_owes_second: int) -> Transfer:
     first, second = pair
     if first_owes_second > 0:
-        return Payment(first, second, first_owes_second)
-    return Payment(second, first, -first_owes_second)
+        return Transfer(first, second, first_owes_second)
+    return Transfer(second, first, -first_owes_second)
 
 
-def _staircase(debts: list[tuple[str, int]], credits: list[tuple[str, int]]) -> list[Payment]:
+def _staircase(debts: list[tuple[str, int]], credits: list[tuple[str, int]]) -> list[Transfer]:
     """North-west corner rule: each debtor in turn pays the first creditor still owed until covered."""
     still_owed = [cents for _, cents in credits]
     payments = []
@@ -147,14 +147,14 @@ def _staircase(debts: list[tuple[str, int]], credits: list[tuple[str, int]]) -> 
     for payer, debt in debts:
         while debt:
             cents = min(debt, still_owed[creditor])
-            payments.append(Payment(payer, credits[creditor][0], cents))
+            payments.append(Transfer(payer, credits[creditor][0], cents))
             debt -= cents
             still_owed[creditor] -= cents
             creditor += not still_owed[creditor]
     return payments
 
 
-def _name_order_staircase(names: list[str], values: list[int]) -> list[Payment]:
+def _name_order_staircase(names: list[str], values: list[int]) -> list[Transfer]:
     """The north-west corner rule for balances whose names are already in name order."""
     debts = [(name, -cents) for name, cents in zip(names, values, strict=True) if cents < 0]
     credits = [(name, cents) for name, cents in zip(names, values, strict=True) if cents > 0]
@@ -197,7 +197,7 @@ def _minimal_zero_sum_sets(values: list[int]) -> dict[int, list[int]]:
     return by_lowest
 
 
-def _cheapest_minimal_plan(names: list[str], values: list[int]) -> list[Payment]:
+def _cheapest_minimal_plan(names: list[str], values: list[int]) -> list[Transfer]:
     """The fewest payments for name-ordered, non-zero, zero-sum balances, cheapest plan among the fewest.
 
     ``solve(mask)`` gives the best split of the zero-sum set ``mask`` as (minus the number of groups, cost,
@@ -210,7 +210,7 @@ def _cheapest_minimal_plan(names: list[str], values: list[int]) -> list[Payment]
     index = {name: i for i, name in enumerate(names)}
 
     @cache
-    def plan(group: int) -> tuple[int, int, tuple[Payment, ...]]:
+    def plan(group: int) -> tuple[int, int, tuple[Transfer, ...]]:
         members = [i for i in range(len(names)) if group >> i & 1]
         payments = tuple(_name_order_staircase([names[i] for i in members], [values[i] for i in members]))
         cost = sum(-position[p.payer] * position[p.payee] * p.cents for p in payments)

@@ -8,7 +8,7 @@ from datetime import datetime
 from ledger.fmt import plain_cents
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
-from ledger.settlement import Payment
+from ledger.settlement import Transfer
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -224,7 +224,7 @@ class Standings:
         }
 
 
-def payments_dict(payments: list[Payment], currency: str | None = None) -> list[dict[str, object]]:
+def payments_dict(payments: list[Transfer], currency: str | None = None) -> list[dict[str, object]]:
     """Payments as plain values; with the currency, each with its amount written out."""
     return [
         {
@@ -245,9 +245,9 @@ class Settlement:
     currency: str
     points: dict[str, int]
     cents: dict[str, int]
-    payments: list[Payment]
+    payments: list[Transfer]
     rounding: dict[str, int] = field(default_factory=dict)
-    pairs: list[Payment] = field(default_factory=list)
+    pairs: list[Transfer] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values (money in cents)."""
@@ -268,8 +268,8 @@ class Tab:
 
     currency: str
     balances: dict[str, int]
-    pairs: list[Payment]
-    suggested: list[Payment]
+    pairs: list[Transfer]
+    suggested: list[Transfer]
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values (money in cents)."""

@@ -44,7 +44,7 @@ from ledger.rules.cards import DECK
 from ledger.rules.contracts import Aggravation, Contract
 from ledger.rules.sweeps import Sweep
 from ledger.store.engine import reading
-from ledger.store.evenings import get_table
+from ledger.store.evenings import get_seating
 from ledger.store.models import Deal, DealRevision, Evening, Payout, Player, Seat
 from ledger.store.players import get_player
 from reports.filters import Filters, utc_end, utc_start
@@ -266,7 +266,7 @@ def _check(connection: Connection, filters: Filters) -> tuple[Filters, int | Non
     """The filters with the player's name as stored, and the player's id; an error names a missing evening."""
     with Session(bind=connection) as session:
         if filters.evening is not None:
-            get_table(session, filters.evening)
+            get_seating(session, filters.evening)
         if filters.player is None:
             return filters, None
         player = get_player(session, filters.player)

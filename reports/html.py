@@ -20,7 +20,7 @@ from ledger.rules.facts import DECLARER, MONTE
 from ledger.rules.profiles import Profile
 from ledger.settlement import fewest_payments, money_cents
 from ledger.store.deals import list_deals, totals
-from ledger.store.evenings import get_table
+from ledger.store.evenings import get_seating
 from ledger.store.models import Evening
 from ledger.summary import headline
 from ledger.values import DealView
@@ -62,7 +62,7 @@ class EveningData:
 def _load(engine: Engine, evening: int | None) -> EveningData:
     """Read one evening (default: the most recent) and the frames of its charts."""
     with Session(engine) as session:
-        table = get_table(session, evening if evening is not None else latest_evening(session))
+        table = get_seating(session, evening if evening is not None else latest_evening(session))
         deals = list_deals(session, table)
         points = totals(session, table)
     e = table.evening

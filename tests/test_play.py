@@ -13,7 +13,7 @@ import pexpect
 from ledger.rules.build import DealInput
 from ledger.store.deals import DealView, deal_history, list_deals, record_deal, totals
 from ledger.store.engine import open_ledger, transaction
-from ledger.store.evenings import close_evening, get_table, start_evening
+from ledger.store.evenings import close_evening, get_seating, start_evening
 
 PROMPT = "\x1b[?2004h"
 """prompt_toolkit turns bracketed paste on when a prompt is ready for typing: the moment to send the next line."""
@@ -85,7 +85,7 @@ def _ledger(db: Path) -> tuple[dict[str, int], list[DealView], int]:
     engine = open_ledger(str(db))
     try:
         with transaction(engine) as session:
-            table = get_table(session, 1)
+            table = get_seating(session, 1)
             return totals(session, table), list_deals(session, table), table.evening.revision
     finally:
         engine.dispose()
@@ -184,7 +184,7 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
     # another writer changes the evening: undo now refuses, and nothing changes
     engine = open_ledger(str(db))
     with transaction(engine) as session:
-        record_deal(session, get_table(session, 1), DealInput(passed=True))
+        record_deal(session, get_seating(session, 1), DealInput(passed=True))
     engine.dispose()
     assert "Error: undo refused: evening 1 changed since you saw it (revision 11, now 12)" in table.send("undo")
 
@@ -212,7 +212,7 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
     assert [d.dealer for d in deals[:8]] == ["Carla", "Anna", "Bruno"] * 2 + ["Carla", "Anna"]
     engine = open_ledger(str(db))
     with transaction(engine) as session:
-        history = deal_history(session, get_table(session, 1), 1)
+        history = deal_history(session, get_seating(session, 1), 1)
     engine.dispose()
     assert [(v.declarer_thirds, v.payouts["Bruno"]) for v in history] == [(22, 4), (15, -4)]
     assert (tmp_path / "ledger.sqlite3.history").read_text().count("bruno solo 22") == 1

@@ -38,7 +38,7 @@ from ledger.errors import LedgerError
 from ledger.rules.build import DealInput
 from ledger.store.deals import amend_deal, record_deal, void_deal
 from ledger.store.engine import open_ledger, transaction
-from ledger.store.evenings import Table, start_evening
+from ledger.store.evenings import Seating, start_evening
 from ledger.store.players import rename_player
 from reports import elo
 from reports.filters import Filters
@@ -51,7 +51,7 @@ from reports.stats import seats as stats_seats
 from reports.stats import statistics
 
 
-def _evening(session: Session, players: tuple[str, ...], when: datetime, **options: Any) -> Table:
+def _evening(session: Session, players: tuple[str, ...], when: datetime, **options: Any) -> Seating:
     """Start an evening and date it, so the date filters have something to select."""
     table = start_evening(session, players, **options)
     table.evening.started_at = when

@@ -10,7 +10,7 @@ from ledger.errors import LedgerError
 from ledger.fmt import format_cents
 from ledger.settlement import (
     EXACT_LIMIT,
-    Payment,
+    Transfer,
     fewest_payments,
     money_cents,
     pair_flows,
@@ -33,7 +33,7 @@ def balance_maps(draw: st.DrawFn, max_players: int = 8) -> dict[str, int]:
     return dict(zip(names, [*values, -sum(values)], strict=True)) if names else {}
 
 
-def apply(balances: dict[str, int], payments: list[Payment]) -> dict[str, int]:
+def apply(balances: dict[str, int], payments: list[Transfer]) -> dict[str, int]:
     after = dict(balances)
     for payment in payments:
         after[payment.payer] += payment.cents
@@ -84,21 +84,21 @@ def test_known_minimum_counts(balances: dict[str, int], expected_count: int) -> 
 @pytest.mark.parametrize(
     ("balances", "expected"),
     [
-        ({"a": 5, "b": 3, "c": -5, "d": -3}, [Payment("c", "a", 5), Payment("d", "b", 3)]),
-        ({"Anna": -10, "Bruno": 3, "Carla": 7}, [Payment("Anna", "Bruno", 3), Payment("Anna", "Carla", 7)]),
+        ({"a": 5, "b": 3, "c": -5, "d": -3}, [Transfer("c", "a", 5), Transfer("d", "b", 3)]),
+        ({"Anna": -10, "Bruno": 3, "Carla": 7}, [Transfer("Anna", "Bruno", 3), Transfer("Anna", "Carla", 7)]),
         (
             {"dario": 6, "carla": 4, "bruno": -7, "anna": -3},
-            [Payment("anna", "carla", 3), Payment("bruno", "carla", 1), Payment("bruno", "dario", 6)],
+            [Transfer("anna", "carla", 3), Transfer("bruno", "carla", 1), Transfer("bruno", "dario", 6)],
         ),
         # equal amounts: debtors and creditors are matched in name order
-        ({"d": -1, "c": -1, "b": 1, "a": 1}, [Payment("c", "a", 1), Payment("d", "b", 1)]),
+        ({"d": -1, "c": -1, "b": 1, "a": 1}, [Transfer("c", "a", 1), Transfer("d", "b", 1)]),
         (
             {"a": 6, "b": -1, "c": -5, "d": -9, "e": 2, "f": 7},
-            [Payment("b", "a", 1), Payment("c", "a", 5), Payment("d", "e", 2), Payment("d", "f", 7)],
+            [Transfer("b", "a", 1), Transfer("c", "a", 5), Transfer("d", "e", 2), Transfer("d", "f", 7)],
         ),
     ],
 )
-def test_exact_payments_in_hand_checked_cases(balances: dict[str, int], expected: list[Payment]) -> None:
+def test_exact_payments_in_hand_checked_cases(balances: dict[str, int], expected: list[Transfer]) -> None:
     assert fewest_payments(balances) == expected
 
 
@@ -225,16 +225,16 @@ def test_rounding_needs_a_zero_sum() -> None:
 
 def test_pair_flows_declarer_wins_from_each_opponent() -> None:
     assert pair_flows([{"declarer": 4, "left": -2, "right": -2}]) == [
-        Payment("left", "declarer", 2),
-        Payment("right", "declarer", 2),
+        Transfer("left", "declarer", 2),
+        Transfer("right", "declarer", 2),
     ]
 
 
 def test_pair_flows_losers_pay_winners_in_the_order_given() -> None:
     assert pair_flows([{"x": -3, "w1": 2, "y": -1, "w2": 2}]) == [
-        Payment("x", "w1", 2),
-        Payment("x", "w2", 1),
-        Payment("y", "w2", 1),
+        Transfer("x", "w1", 2),
+        Transfer("x", "w2", 1),
+        Transfer("y", "w2", 1),
     ]
 
 
@@ -244,7 +244,7 @@ def test_pair_flows_net_per_pair_over_several_deals() -> None:
         {"a": 4, "d": -2, "b": -2},
         {"d": -4, "a": 2, "b": 2},
     ]
-    assert pair_flows(deals) == [Payment("b", "a", 2), Payment("d", "a", 2)]
+    assert pair_flows(deals) == [Transfer("b", "a", 2), Transfer("d", "a", 2)]
 
 
 def test_pair_flows_names_the_unbalanced_deal() -> None:
@@ -264,7 +264,7 @@ def test_pair_flows_settle_the_summed_deals(deals: list[dict[str, int]]) -> None
     assert flows == sorted(flows, key=lambda p: (name_key(p.payer), name_key(p.payee)))
 
 
-# money_cents, format_cents, Payment
+# money_cents, format_cents, Transfer
 
 
 def test_money_cents_multiplies_and_keeps_order() -> None:
@@ -296,4 +296,4 @@ def test_format_cents(cents: int, currency: str, text: str) -> None:
 @pytest.mark.parametrize(("payer", "payee", "cents"), [("a", "b", 0), ("a", "b", -3), ("a", "a", 5)])
 def test_payment_rejects_impossible_payments(payer: str, payee: str, cents: int) -> None:
     with pytest.raises(LedgerError):
-        Payment(payer, payee, cents)
+        Transfer(payer, payee, cents)

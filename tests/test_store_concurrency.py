@@ -20,7 +20,7 @@ from sqlalchemy import text
 from ledger.rules.build import DealInput
 from ledger.store.deals import list_deals, record_deal, totals
 from ledger.store.engine import BUSY_TIMEOUT_MS, open_ledger, reading, transaction
-from ledger.store.evenings import get_table, start_evening
+from ledger.store.evenings import get_seating, start_evening
 
 DEALS_PER_WORKER = 40
 
@@ -40,7 +40,7 @@ else:
     from ledger.rules.build import DealInput
     from ledger.store.deals import record_deal
     from ledger.store.engine import BUSY_TIMEOUT_MS, open_ledger, transaction
-    from ledger.store.evenings import get_table
+    from ledger.store.evenings import get_seating
 
     engine = open_ledger(db)
 deadline = time.monotonic() + 30
@@ -59,7 +59,7 @@ for i in range(count):
             sys.exit(f"{key}: exit code {code}")
     else:
         with transaction(engine) as session:
-            record_deal(session, get_table(session, open_only=True), DealInput(**facts), key=key)
+            record_deal(session, get_seating(session, open_only=True), DealInput(**facts), key=key)
 """
 
 
@@ -99,7 +99,7 @@ def check_ledger(db: str, workers: int) -> None:
     engine = open_ledger(db)
     try:
         with transaction(engine) as session:
-            table = get_table(session)
+            table = get_seating(session)
             views = list_deals(session, table)
             points = totals(session, table)
             revision = table.evening.revision
@@ -145,7 +145,7 @@ def test_processes_record_into_one_sqlite_file(tmp_path: Path) -> None:
     engine = open_ledger(db)
     try:
         with transaction(engine) as session:
-            table = get_table(session)
+            table = get_seating(session)
             stored = {v.key: v.number for v in list_deals(session, table)}
             again = record_deal(session, table, DealInput(passed=True), key="w0-7")
         assert again.duplicate and again.deal.number == stored["w0-7"]
@@ -165,7 +165,7 @@ def test_a_writer_waits_for_a_lock_another_program_holds_and_keeps_its_busy_time
     def record() -> None:
         try:
             with transaction(engine) as session:
-                outcome.append(record_deal(session, get_table(session), DealInput(passed=True)).deal.number)
+                outcome.append(record_deal(session, get_seating(session), DealInput(passed=True)).deal.number)
         except Exception as error:  # reported by the assertion below
             outcome.append(error)
 
@@ -205,7 +205,7 @@ def test_a_long_read_sees_one_snapshot_while_a_writer_commits(db_url: str) -> No
             players = reader.execute(text("SELECT count(*) FROM player")).scalar_one()
             with transaction(engine) as session:
                 start_evening(session, ("Dario", "Elena", "Fabio"))
-                record_deal(session, get_table(session), DealInput(declarer="Dario", contract="solo", thirds=22))
+                record_deal(session, get_seating(session), DealInput(declarer="Dario", contract="solo", thirds=22))
             assert reader.execute(text("SELECT count(*) FROM player")).scalar_one() == players == 3
             assert reader.execute(text("SELECT count(*) FROM deal")).scalar_one() == 0
         with reading(engine).connect() as reader, reader.begin():

@@ -31,7 +31,7 @@ from ledger.store.deals import (
     void_deal,
 )
 from ledger.store.engine import ENV_VAR, HEAD, open_ledger, resolve_url, schema_info, transaction
-from ledger.store.evenings import Table, close_evening, get_table, list_evenings, start_evening
+from ledger.store.evenings import Seating, close_evening, get_seating, list_evenings, start_evening
 from ledger.store.players import add_player, find_player, get_player, list_players, rename_player
 from ledger.store.standings import standings
 from ledger.store.transfer import write_export
@@ -51,14 +51,14 @@ def record(
 ) -> Recorded:
     """Record one deal the way the CLI does: one transaction, the default evening when none is given."""
     with transaction(engine) as session:
-        table = get_table(session, evening, open_only=evening is None)
+        table = get_seating(session, evening, open_only=evening is None)
         return record_deal(session, table, DealInput(**facts), dealer=dealer, key=key)
 
 
-def table(engine: Engine, evening: int | None = None) -> Table:
+def table(engine: Engine, evening: int | None = None) -> Seating:
     """The evening with its seats (read in its own transaction)."""
     with transaction(engine) as session:
-        return get_table(session, evening)
+        return get_seating(session, evening)
 
 
 def counts(engine: Engine) -> dict[str, int]:
@@ -79,7 +79,7 @@ def snapshot(engine: Engine) -> tuple[dict[str, int], dict[str, Any]]:
 def payouts(engine: Engine, evening: int | None = None) -> list[tuple[int, dict[str, int], bool]]:
     """(number, payouts of the current revision, voided) for every deal."""
     with transaction(engine) as session:
-        return [(v.number, v.payouts, v.voided) for v in list_deals(session, get_table(session, evening))]
+        return [(v.number, v.payouts, v.voided) for v in list_deals(session, get_seating(session, evening))]
 
 
 def _three_deals(engine: Engine) -> int:
@@ -186,7 +186,7 @@ def test_rename_keeps_history_and_logs_the_old_name(engine: Engine) -> None:
     with transaction(engine) as session:
         rename_player(session, "bruno", "Bruce")
     with transaction(engine) as session:
-        t = get_table(session)
+        t = get_seating(session)
         assert t.players == ("Anna", "Bruce", "Carla")
         views = list_deals(session, t)
         assert [v.payouts for v in views] == [
@@ -248,7 +248,7 @@ def test_evening_pins_profile_options_stake_and_seat_order(engine: Engine) -> No
         t.evening.options,
     )
     with transaction(engine) as session:
-        result = standings(session, get_table(session, number))
+        result = standings(session, get_seating(session, number))
     assert result.cents == {"Carla": -30, "Anna": 60, "Bruno": -30}
     assert result.currency == "CHF"
     # another evening with a changed multiplier scores with its own options
@@ -281,7 +281,7 @@ def test_the_last_open_evening_is_the_default_and_a_closed_one_refuses_changes(e
     assert table(engine).number == second
     record(engine, declarer="Elena", contract="solo", thirds=22)
     with transaction(engine) as session:
-        close_evening(session, get_table(session))
+        close_evening(session, get_seating(session))
     assert table(engine).number == first
     assert record(engine, declarer="Anna", contract="solo", thirds=22).deal.payouts == {
         "Anna": 4,
@@ -297,20 +297,20 @@ def test_the_last_open_evening_is_the_default_and_a_closed_one_refuses_changes(e
     with pytest.raises(LedgerError, match=f"evening {second} is closed"):
         record(engine, second, passed=True)
     with pytest.raises(LedgerError, match="closed"), transaction(engine) as session:
-        amend_deal(session, get_table(session, second), 1, DealInput(thirds=10), "recount")
+        amend_deal(session, get_seating(session, second), 1, DealInput(thirds=10), "recount")
     with pytest.raises(LedgerError, match="closed"), transaction(engine) as session:
-        void_deal(session, get_table(session, second), 1, "misdeal")
+        void_deal(session, get_seating(session, second), 1, "misdeal")
     with pytest.raises(LedgerError, match="closed"), transaction(engine) as session:
-        undo_last(session, get_table(session, second))
+        undo_last(session, get_seating(session, second))
     with pytest.raises(LedgerError, match="closed already"), transaction(engine) as session:
-        close_evening(session, get_table(session, second))
+        close_evening(session, get_seating(session, second))
     with pytest.raises(LedgerError, match="evening 9 does not exist"):
         table(engine, 9)
     assert snapshot(engine) == before
 
     for number in (first, third):
         with transaction(engine) as session:
-            close_evening(session, get_table(session, number))
+            close_evening(session, get_seating(session, number))
     with pytest.raises(LedgerError, match="no open evening"):
         record(engine, passed=True)
 
@@ -329,7 +329,7 @@ def test_dealer_rotates_after_every_deal_including_passed_ones(engine: Engine) -
         {"declarer": "Anna", "contract": "chiamo", "called": "3D", "holder": "Bruno", "thirds": 20},
     ):
         with transaction(engine) as session:
-            expected = next_dealer(session, get_table(session))
+            expected = next_dealer(session, get_seating(session))
         done = record(engine, **facts)
         assert done.deal.dealer == expected
         dealers.append(done.deal.dealer)
@@ -374,7 +374,7 @@ def test_key_stores_a_deal_at_most_once_and_identical_deals_without_key_are_kept
     record(engine, declarer="Bruno", contract="solo", thirds=22, dealer="Bruno")
     assert [(n, v) for n, _, v in payouts(engine)] == [(i, False) for i in range(1, 6)]
     with transaction(engine) as session:
-        assert totals(session, get_table(session)) == {"Anna": -6, "Bruno": 12, "Carla": -6}
+        assert totals(session, get_seating(session)) == {"Anna": -6, "Bruno": 12, "Carla": -6}
     # a key belongs to one deal of one evening
     second = begin(engine, ("Dario", "Elena", "Franco"))
     with pytest.raises(LedgerError, match=f"--key 'phone-1' was used for deal 1 of evening {first_evening}"):
@@ -430,21 +430,21 @@ def test_amend_void_undo_keep_every_revision_and_standings_are_exact(engine: Eng
         {"Anna": 16, "Bruno": -8, "Carla": -8},
     ]
     with transaction(engine) as session:
-        assert totals(session, get_table(session)) == {"Anna": 15, "Bruno": -3, "Carla": -12}
+        assert totals(session, get_seating(session)) == {"Anna": 15, "Bruno": -3, "Carla": -12}
 
     # amend deal 1 twice: lost with 15 thirds, then won with 33 (stramazzo x3)
     with transaction(engine) as session:
-        first = amend_deal(session, get_table(session), 1, DealInput(thirds=15), "recounted")
+        first = amend_deal(session, get_seating(session), 1, DealInput(thirds=15), "recounted")
     assert first.deal.revision == 2 and first.deal.payouts == {"Anna": 2, "Bruno": -4, "Carla": 2}
     assert first.totals == {"Anna": 19, "Bruno": -11, "Carla": -8}
     with transaction(engine) as session:
-        second = amend_deal(session, get_table(session), 1, DealInput(thirds=33), "recounted again")
+        second = amend_deal(session, get_seating(session), 1, DealInput(thirds=33), "recounted again")
     assert second.deal.revision == 3 and second.deal.payouts == {"Anna": -6, "Bruno": 12, "Carla": -6}
     assert (second.deal.sweep, second.deal.multiplier, second.deal.dealer) == ("stramazzo", 3, "Carla")
     assert second.totals == {"Anna": 11, "Bruno": 5, "Carla": -16}
 
     with transaction(engine) as session:
-        voided = void_deal(session, get_table(session), 2, "misdeal")
+        voided = void_deal(session, get_seating(session), 2, "misdeal")
     assert voided.deal.voided and voided.deal.void_reason == "misdeal"
     assert voided.totals == {"Anna": 10, "Bruno": 4, "Carla": -14}
     assert voided.evening_revision == 6
@@ -454,14 +454,14 @@ def test_amend_void_undo_keep_every_revision_and_standings_are_exact(engine: Eng
     assert (four.deal.number, four.deal.dealer, four.evening_revision) == (4, "Carla", 7)
     before = snapshot(engine)
     with pytest.raises(LedgerError, match=r"undo refused.*revision 6, now 7"), transaction(engine) as session:
-        undo_last(session, get_table(session), seen_revision=6)
+        undo_last(session, get_seating(session), seen_revision=6)
     assert snapshot(engine) == before
     with transaction(engine) as session:
-        undone = undo_last(session, get_table(session), seen_revision=7)
+        undone = undo_last(session, get_seating(session), seen_revision=7)
     assert (undone.deal.number, undone.deal.void_reason, undone.evening_revision) == (4, "undo", 8)
 
     with transaction(engine) as session:
-        t = get_table(session, number)
+        t = get_seating(session, number)
         views = list_deals(session, t)
         assert [(v.number, v.revision, v.voided, v.void_reason) for v in views] == [
             (1, 3, False, None),
@@ -502,7 +502,7 @@ def test_amend_void_undo_keep_every_revision_and_standings_are_exact(engine: Eng
 def test_bad_corrections_are_refused_and_nothing_is_written(engine: Engine) -> None:
     _three_deals(engine)
     with transaction(engine) as session:
-        void_deal(session, get_table(session), 3, "misdeal")
+        void_deal(session, get_seating(session), 3, "misdeal")
     before = snapshot(engine)
     attempts = [
         (lambda s, t: amend_deal(s, t, 1, DealInput(thirds=10), None), "give a --reason"),
@@ -519,25 +519,25 @@ def test_bad_corrections_are_refused_and_nothing_is_written(engine: Engine) -> N
     ]
     for attempt, message in attempts:
         with pytest.raises(LedgerError, match=message), transaction(engine) as session:
-            attempt(session, get_table(session))
+            attempt(session, get_seating(session))
     assert snapshot(engine) == before
 
 
 def test_undo_takes_back_the_last_deal_that_stands(engine: Engine) -> None:
     begin(engine)
     with pytest.raises(LedgerError, match="no deal to take back"), transaction(engine) as session:
-        undo_last(session, get_table(session))
+        undo_last(session, get_seating(session))
     record(engine, declarer="Bruno", contract="solo", thirds=22)
     record(engine, declarer="Carla", contract="solo", thirds=22)
     for expected in (2, 1):
         with transaction(engine) as session:
-            assert undo_last(session, get_table(session)).deal.number == expected
+            assert undo_last(session, get_seating(session)).deal.number == expected
     with pytest.raises(LedgerError, match="no deal to take back"), transaction(engine) as session:
-        undo_last(session, get_table(session))
+        undo_last(session, get_seating(session))
     assert [(n, v) for n, _, v in payouts(engine)] == [(1, True), (2, True)]
     with transaction(engine) as session:
-        assert totals(session, get_table(session)) == {"Anna": 0, "Bruno": 0, "Carla": 0}
-        assert next_dealer(session, get_table(session)) == "Carla"
+        assert totals(session, get_seating(session)) == {"Anna": 0, "Bruno": 0, "Carla": 0}
+        assert next_dealer(session, get_seating(session)) == "Carla"
     # the numbers go on: an undone deal keeps its number
     assert record(engine, passed=True).deal.number == 3
 
@@ -546,13 +546,13 @@ def test_amend_can_change_the_dealer_and_the_contract(engine: Engine) -> None:
     _three_deals(engine)
     with transaction(engine) as session:
         done = amend_deal(
-            session, get_table(session), 2, DealInput(contract="solo", thirds=20), "it was solo", dealer="Bruno"
+            session, get_seating(session), 2, DealInput(contract="solo", thirds=20), "it was solo", dealer="Bruno"
         )
     assert done.deal.dealer == "Bruno"
     assert (done.deal.contract, done.deal.called) == ("solo", None)
     assert done.deal.payouts == {"Anna": -2, "Bruno": -2, "Carla": 4}
     with transaction(engine) as session:
-        history = deal_history(session, get_table(session), 2)
+        history = deal_history(session, get_seating(session), 2)
     assert [(v.dealer, v.contract, v.called) for v in history] == [("Anna", "chiamo", "3D"), ("Bruno", "solo", None)]
 
 
@@ -575,10 +575,10 @@ def test_tretre_pot_carryover_multiplies_the_next_played_deal(engine: Engine) ->
     # +2/-1 base, dividete x2, pot of one passed deal x2: 4 to each opponent
     assert lost.deal.payouts == {"Anna": 4, "Bruno": 4, "Carla": -8}
     with transaction(engine) as session:
-        assert totals(session, get_table(session)) == {"Anna": 11, "Bruno": -1, "Carla": -10}
+        assert totals(session, get_seating(session)) == {"Anna": 11, "Bruno": -1, "Carla": -10}
     # amending the played deal keeps its pot
     with transaction(engine) as session:
-        done = amend_deal(session, get_table(session), 6, DealInput(thirds=20), "recount")
+        done = amend_deal(session, get_seating(session), 6, DealInput(thirds=20), "recount")
     assert done.deal.passed_before == 1
     assert done.deal.payouts == {"Anna": -4, "Bruno": -4, "Carla": 8}
     # without the option a passed deal carries nothing
@@ -600,16 +600,16 @@ def test_tretre_pot_follows_corrections_of_earlier_deals(engine: Engine) -> None
     }
     record(engine, declarer="Bruno", contract="solo", thirds=10)
     with transaction(engine) as session:
-        void_deal(session, get_table(session), 1, "misdeal")
+        void_deal(session, get_seating(session), 1, "misdeal")
     assert payouts(engine)[2][1] == {"Anna": 4, "Bruno": -2, "Carla": -2}
     with transaction(engine) as session:
         done = amend_deal(
-            session, get_table(session), 2, DealInput(declarer="Bruno", contract="solo", thirds=20), "it was played"
+            session, get_seating(session), 2, DealInput(declarer="Bruno", contract="solo", thirds=20), "it was played"
         )
     assert done.deal.payouts == {"Anna": -1, "Bruno": 2, "Carla": -1}
     assert done.totals == {"Anna": 2, "Bruno": -1, "Carla": -1}
     with transaction(engine) as session:
-        t = get_table(session)
+        t = get_seating(session)
         history = deal_history(session, t, 3)
         assert [(v.revision, v.passed_before, v.payouts) for v in history] == [
             (1, 2, {"Anna": 6, "Bruno": -3, "Carla": -3}),
@@ -652,7 +652,7 @@ def test_a_deal_recorded_before_a_rename_can_still_be_amended(engine: Engine) ->
         rename_player(session, "Bruno", "Roberto")
         rename_player(session, "carla", "Chiara")
     with transaction(engine) as session:
-        done = amend_deal(session, get_table(session), 1, DealInput(thirds=15), "recounted")
+        done = amend_deal(session, get_seating(session), 1, DealInput(thirds=15), "recounted")
     assert done.totals == {"Anna": 1, "Roberto": -2, "Chiara": 1}
     assert done.deal.auction == (("Anna", "pass"), ("Roberto", "chiamo"), ("Chiara", "pass"))
     assert done.deal.holder == "Chiara"

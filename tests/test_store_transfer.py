@@ -24,7 +24,7 @@ from ledger.errors import LedgerError
 from ledger.rules.build import DealInput
 from ledger.store.deals import amend_deal, deal_history, list_deals, record_deal, void_deal
 from ledger.store.engine import HEAD, open_ledger, schema_info, transaction
-from ledger.store.evenings import get_table, start_evening
+from ledger.store.evenings import get_seating, start_evening
 from ledger.store.players import add_player
 from ledger.store.standings import standings
 from ledger.store.transfer import _stored_iso, backup_sqlite, import_data, write_csv, write_export
@@ -137,7 +137,7 @@ def test_imported_standings_csv_and_history(engine: Engine) -> None:
         for player, points in current["payouts"].items():
             expected[player] += points
     with transaction(engine) as session:
-        table = get_table(session, 1)
+        table = get_seating(session, 1)
         result = standings(session, table)
         views = list_deals(session, table)
         history = deal_history(session, table, 16)
@@ -230,12 +230,12 @@ def test_recorded_corrected_ledger_round_trips(engine: Engine, tmp_path: Path) -
     with transaction(engine) as session:
         table = start_evening(session, ("Anna", "Bruno", "Carla"), profile="tretre", stake="0.50")
     with transaction(engine) as session:
-        table = get_table(session)
+        table = get_seating(session)
         record_deal(session, table, DealInput(passed=True), key="a")
         record_deal(session, table, DealInput(declarer="Anna", contract="solo", thirds=20), key="b")
         record_deal(session, table, DealInput(declarer="Bruno", contract="solo", thirds=10))
     with transaction(engine) as session:
-        table = get_table(session)
+        table = get_seating(session)
         amend_deal(session, table, 3, DealInput(thirds=25), "recount")
         void_deal(session, table, 1, "misdeal")
     first = export(engine)
@@ -244,9 +244,9 @@ def test_recorded_corrected_ledger_round_trips(engine: Engine, tmp_path: Path) -
         import_(other, first)
         assert as_instants(export(other)) == as_instants(first)
         with transaction(other) as session:
-            assert standings(session, get_table(session, 1)).points == {"Anna": 1, "Bruno": 1, "Carla": -2}
-            deals = list_deals(session, get_table(session, 1))
-            first_of_two = deal_history(session, get_table(session, 1), 2)[0]
+            assert standings(session, get_seating(session, 1)).points == {"Anna": 1, "Bruno": 1, "Carla": -2}
+            deals = list_deals(session, get_seating(session, 1))
+            first_of_two = deal_history(session, get_seating(session, 1), 2)[0]
         # voiding the passed deal 1 re-scored deal 2 without the pot (revision 2); deal 3 was amended
         assert [(d.number, d.revision, d.voided, d.key) for d in deals] == [
             (1, 1, True, "a"),
@@ -275,7 +275,7 @@ def test_an_export_read_in_chunks_has_every_evening_as_the_ledger_shows_it(
     assert [export(engine, number)["evenings"][0] for number in range(1, 6)] == exported
     with transaction(engine) as session:
         for evening in exported:
-            table = get_table(session, evening["number"])
+            table = get_seating(session, evening["number"])
             for deal in evening["deals"]:
                 history = deal_history(session, table, deal["number"])
                 assert [

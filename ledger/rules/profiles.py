@@ -62,7 +62,7 @@ class Partnership(Enum):
     SECRET = "secret"
 
 
-class Payment(Enum):
+class Tariff(Enum):
     """How the amount per opponent is reached."""
 
     LADDER = "ladder"
@@ -103,7 +103,7 @@ class Profile:
     """The contracts in which the declarer names a card."""
     ladder: tuple[frozenset[Contract], ...] = ()
     """The bid levels, low to high; contracts on one level do not outbid each other."""
-    payment: Payment = Payment.LADDER
+    tariff: Tariff = Tariff.LADDER
     contract_values: Mapping[Contract, int] = field(default_factory=dict)
     has_monte: bool = True
     sweeps: bool = False
@@ -291,7 +291,7 @@ def _cavendish(name: str, o: dict[str, OptionValue]) -> Profile:
         scale=Scale.AMERICAN,
         ladder=(frozenset({Contract.CHIAMO}),),
         calls_card=frozenset(),
-        payment=Payment.DIFFERENCE,
+        tariff=Tariff.DIFFERENCE,
         bid_words={Contract.CHIAMO: "play"},
     )
 
@@ -302,7 +302,7 @@ def _tretre(name: str, o: dict[str, OptionValue]) -> Profile:
     return Profile(
         **_common(name, o),
         ladder=_THREE_LEVELS,
-        payment=Payment.FLAT,
+        tariff=Tariff.FLAT,
         contract_values=values,
         pot_carryover=bool(o["pot_carryover"]),
     )

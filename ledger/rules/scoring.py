@@ -71,7 +71,7 @@ from ledger.i18n import _
 from ledger.rules.cards import DEAL_THIRDS
 from ledger.rules.contracts import Aggravation, Contract
 from ledger.rules.facts import MONTE, DealFacts
-from ledger.rules.profiles import Partnership, Payment, Profile
+from ledger.rules.profiles import Partnership, Profile, Tariff
 from ledger.rules.sweeps import Sweep, decide_sweep
 from ledger.rules.validate import validate
 
@@ -140,7 +140,7 @@ def score(facts: DealFacts, profile: Profile) -> DealResult:
     opponents = tuple(p for p in facts.active(profile) if p not in (facts.declarer, partner))
     if out and profile.dealer_shares:
         opponents += (out,)
-    if profile.payment is Payment.DIFFERENCE:
+    if profile.tariff is Tariff.DIFFERENCE:
         sweep, amount, formula = _difference(facts, profile)
         multiplier = 1
     else:

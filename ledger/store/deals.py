@@ -30,7 +30,7 @@ from ledger.rules.numbers import storable
 from ledger.rules.scoring import DealResult, score
 from ledger.rules.seats import resolve_player, seat_after
 from ledger.rules.text import check_plain
-from ledger.store.evenings import Table, lock
+from ledger.store.evenings import Seating, lock
 from ledger.store.models import Deal, DealRevision, Evening, Payout, utcnow
 from ledger.summary import brief
 from ledger.values import DealView, Recorded
@@ -54,7 +54,7 @@ class PayoutRow(NamedTuple):
     points: int
 
 
-def facts_of(table: Table, row: DealRevision) -> DealFacts:
+def facts_of(table: Seating, row: DealRevision) -> DealFacts:
     """A stored revision's facts at the evening's seats, players named as they are called now."""
     names = table.names
     return DealFacts(
@@ -73,7 +73,7 @@ def facts_of(table: Table, row: DealRevision) -> DealFacts:
     )
 
 
-def _view(table: Table, deal: Deal, row: DealRevision, payouts: Iterable[Any]) -> DealView:
+def _view(table: Seating, deal: Deal, row: DealRevision, payouts: Iterable[Any]) -> DealView:
     names = table.names
     ordered = sorted(payouts, key=lambda p: p.position)
     return DealView(
@@ -132,17 +132,17 @@ def _current_payouts(*columns: Any) -> Any:
     )
 
 
-def _evening_payouts(session: Session, table: Table) -> dict[int, list[Any]]:
+def _evening_payouts(session: Session, table: Seating) -> dict[int, list[Any]]:
     """The payouts of the evening's current revisions, in one statement."""
     return _by_revision(session.execute(_current_payouts(*PAYOUT_COLUMNS).where(Deal.evening_id == table.number)))
 
 
-def _views(session: Session, table: Table, pairs: list[tuple[Deal, DealRevision]]) -> list[DealView]:
+def _views(session: Session, table: Seating, pairs: list[tuple[Deal, DealRevision]]) -> list[DealView]:
     payouts = _payouts(session, [row.id for _, row in pairs if row.id is not None])
     return [_view(table, deal, row, payouts[row.id or 0]) for deal, row in pairs]
 
 
-def _current_rows(session: Session, table: Table, *, standing_only: bool = False) -> list[tuple[Deal, DealRevision]]:
+def _current_rows(session: Session, table: Seating, *, standing_only: bool = False) -> list[tuple[Deal, DealRevision]]:
     """The evening's deals with their current revisions, in order: one statement."""
     query = (
         select(Deal, DealRevision)
@@ -174,25 +174,25 @@ def _next_deal_query() -> Any:
     return select(highest, last_dealer)
 
 
-def _dealer_after(table: Table, last: int | None) -> str:
+def _dealer_after(table: Seating, last: int | None) -> str:
     """The seat after the last deal's dealer; the first dealer when there is no deal yet."""
     if last is None:
         return table.names[table.evening.first_dealer_id]
     return seat_after(table.players, table.names[last])
 
 
-def next_dealer(session: Session, table: Table) -> str:
+def next_dealer(session: Session, table: Seating) -> str:
     """The seat after the dealer of the last deal that stands (passed ones included)."""
     return _next_deal(session, table)[1]
 
 
-def _next_deal(session: Session, table: Table) -> tuple[int, str]:
+def _next_deal(session: Session, table: Seating) -> tuple[int, str]:
     """The next deal's number and its dealer by the turn, in one statement."""
     number, last = session.execute(_next_deal_query(), {"evening": table.number}).one()
     return (number or 0) + 1, _dealer_after(table, last)
 
 
-def _passed_before(session: Session, table: Table, number: int) -> int:
+def _passed_before(session: Session, table: Seating, number: int) -> int:
     """Consecutive passed deals that stand just before deal `number`."""
     rows = session.exec(
         select(DealRevision.declarer_id)
@@ -224,12 +224,12 @@ def _evenings_totals_query() -> Any:
     )
 
 
-def totals(session: Session, table: Table) -> dict[str, int]:
+def totals(session: Session, table: Seating) -> dict[str, int]:
     """Game points per seated player over the deals that stand."""
     return evenings_totals(session, [table])[table.number]
 
 
-def evenings_totals(session: Session, tables: list[Table]) -> dict[int, dict[str, int]]:
+def evenings_totals(session: Session, tables: list[Seating]) -> dict[int, dict[str, int]]:
     """`totals` of each evening, by its number: one statement per `EVENINGS_AT_ONCE` evenings."""
     sums: defaultdict[int, dict[int, int]] = defaultdict(dict)
     for start in range(0, len(tables), EVENINGS_AT_ONCE):
@@ -241,7 +241,7 @@ def evenings_totals(session: Session, tables: list[Table]) -> dict[int, dict[str
     }
 
 
-def revision_values(table: Table, facts: DealFacts, result: DealResult) -> dict[str, Any]:
+def revision_values(table: Seating, facts: DealFacts, result: DealResult) -> dict[str, Any]:
     """A revision's stored columns: the canonical facts (players by id) and the result derived from them."""
     ids = table.ids
     seat = facts.holder if facts.holder not in (None, MONTE, DECLARER) else None
@@ -269,7 +269,7 @@ def revision_values(table: Table, facts: DealFacts, result: DealResult) -> dict[
     }
 
 
-def payout_values(table: Table, result: DealResult) -> list[dict[str, Any]]:
+def payout_values(table: Seating, result: DealResult) -> list[dict[str, Any]]:
     """Every seat's payout columns in one revision, in seat order."""
     ids = table.ids
     return [
@@ -284,7 +284,13 @@ def payout_values(table: Table, result: DealResult) -> list[dict[str, Any]]:
 
 
 def write_revision(
-    session: Session, table: Table, deal_id: int, number: int, facts: DealFacts, result: DealResult, reason: str | None
+    session: Session,
+    table: Seating,
+    deal_id: int,
+    number: int,
+    facts: DealFacts,
+    result: DealResult,
+    reason: str | None,
 ) -> tuple[Row[Any], list[PayoutRow]]:
     """Store one revision's facts, its result and every seat's payout; the revision's row and its payouts."""
     row = session.execute(
@@ -331,21 +337,21 @@ def _bumping() -> Any:
     )
 
 
-def _bump(session: Session, table: Table) -> int:
+def _bump(session: Session, table: Seating) -> int:
     """Count one more change to the evening (its row is locked by the caller since the start)."""
     counter: int = session.execute(_bumping(), {"evening": table.number}).scalar_one()
     set_committed_value(table.evening, "revision", counter)
     return counter
 
 
-def _with_pot(session: Session, table: Table, typed: DealInput, number: int) -> DealInput:
+def _with_pot(session: Session, table: Seating, typed: DealInput, number: int) -> DealInput:
     """Fill in the passed deals before this one from the ledger, unless the scorekeeper gave them."""
     if typed.passed_before or not table.profile.pot_carryover:
         return typed
     return replace(typed, passed_before=_passed_before(session, table, number))
 
 
-def _reflow_pot(session: Session, table: Table, changed: int) -> None:
+def _reflow_pot(session: Session, table: Seating, changed: int) -> None:
     """After deal `changed` is amended or voided, re-score later deals whose pot of passed deals changed."""
     if not table.profile.pot_carryover:
         return
@@ -361,7 +367,7 @@ def _reflow_pot(session: Session, table: Table, changed: int) -> None:
 
 
 def _supersede(
-    session: Session, table: Table, deal: Any, old: DealRevision, facts: DealFacts, reason: str
+    session: Session, table: Seating, deal: Any, old: DealRevision, facts: DealFacts, reason: str
 ) -> tuple[Row[Any], list[PayoutRow], DealResult]:
     """Score the new facts, then mark the old revision superseded and write the new one."""
     result = score(facts, table.profile)
@@ -371,7 +377,7 @@ def _supersede(
     return *write_revision(session, table, deal.id, old.revision + 1, facts, result, reason), result
 
 
-def _running(session: Session, table: Table, result: DealResult, since: Recorded | None) -> dict[str, int]:
+def _running(session: Session, table: Seating, result: DealResult, since: Recorded | None) -> dict[str, int]:
     """The totals with a new deal added: the last write's totals plus its payouts, when nothing came between.
 
     Call before the evening's counter is bumped: `since` holds when the evening is still at its revision
@@ -384,7 +390,7 @@ def _running(session: Session, table: Table, result: DealResult, since: Recorded
 
 def _recorded(
     session: Session,
-    table: Table,
+    table: Seating,
     deal: Any,
     row: Any,
     result: DealResult | None,
@@ -411,7 +417,7 @@ def _recorded(
 
 def record_deal(
     session: Session,
-    table: Table,
+    table: Seating,
     typed: DealInput,
     *,
     dealer: str | None = None,
@@ -467,7 +473,9 @@ def record_deal(
     )
 
 
-def _same_deal(table: Table, deal: Deal, stored: DealRevision, typed: DealInput, dealer: str | None, key: str) -> None:
+def _same_deal(
+    table: Seating, deal: Deal, stored: DealRevision, typed: DealInput, dealer: str | None, key: str
+) -> None:
     """A retry with a key must repeat the facts the key holds; other facts are an error naming the deal."""
     facts = facts_of(table, stored)
     try:
@@ -490,7 +498,7 @@ def _same_deal(table: Table, deal: Deal, stored: DealRevision, typed: DealInput,
         )
 
 
-def get_deal(session: Session, table: Table, number: int) -> Deal:
+def get_deal(session: Session, table: Seating, number: int) -> Deal:
     """Deal `number` of the evening, or an error naming the range."""
     query = select(Deal).where(Deal.evening_id == table.number, Deal.number == number)
     deal = session.exec(query).first() if storable(number) else None
@@ -505,13 +513,13 @@ def get_deal(session: Session, table: Table, number: int) -> Deal:
     return deal
 
 
-def _require_open(table: Table) -> None:
+def _require_open(table: Seating) -> None:
     """Refuse changes to a closed evening (call after `lock`, which re-reads the evening)."""
     if table.evening.closed_at is not None:
         raise LedgerError(_("evening {number} is closed: its deals can no longer change").format(number=table.number))
 
 
-def _correctable(session: Session, table: Table, number: int, reason: str | None, verb: str) -> tuple[Deal, str]:
+def _correctable(session: Session, table: Seating, number: int, reason: str | None, verb: str) -> tuple[Deal, str]:
     """Deal `number` of an open evening, not voided, with the reason for correcting it."""
     lock(session, table)
     _require_open(table)
@@ -531,7 +539,7 @@ def _correctable(session: Session, table: Table, number: int, reason: str | None
 
 
 def amend_deal(
-    session: Session, table: Table, number: int, changes: DealInput, reason: str | None, *, dealer: str | None = None
+    session: Session, table: Seating, number: int, changes: DealInput, reason: str | None, *, dealer: str | None = None
 ) -> Recorded:
     """Write a new revision of deal `number` with the given facts changed; the old one stays readable."""
     deal, why = _correctable(session, table, number, reason, "amend")
@@ -551,7 +559,7 @@ def amend_deal(
     return _recorded(session, table, deal, row, result, _bump(session, table), payouts=payouts)
 
 
-def void_deal(session: Session, table: Table, number: int, reason: str | None) -> Recorded:
+def void_deal(session: Session, table: Seating, number: int, reason: str | None) -> Recorded:
     """Mark deal `number` void: it stays in the log but no longer counts."""
     deal, why = _correctable(session, table, number, reason, "void")
     deal.voided_at, deal.void_reason = utcnow(), why
@@ -561,7 +569,7 @@ def void_deal(session: Session, table: Table, number: int, reason: str | None) -
     return _recorded(session, table, deal, _current(session, deal), None, _bump(session, table))
 
 
-def undo_last(session: Session, table: Table, *, seen_revision: int | None = None) -> Recorded:
+def undo_last(session: Session, table: Seating, *, seen_revision: int | None = None) -> Recorded:
     """Take back the last deal that stands; refused when the evening changed since `seen_revision`."""
     evening = lock(session, table)
     _require_open(table)
@@ -577,13 +585,13 @@ def undo_last(session: Session, table: Table, *, seen_revision: int | None = Non
     return void_deal(session, table, last, "undo")
 
 
-def list_deals(session: Session, table: Table) -> list[DealView]:
+def list_deals(session: Session, table: Seating) -> list[DealView]:
     """Every deal of the evening with its current revision, voided ones included (marked): two statements."""
     payouts = _evening_payouts(session, table)
     return [_view(table, deal, row, payouts[row.id or 0]) for deal, row in _current_rows(session, table)]
 
 
-def deal_history(session: Session, table: Table, number: int) -> list[DealView]:
+def deal_history(session: Session, table: Seating, number: int) -> list[DealView]:
     """Every revision of deal `number`, oldest first."""
     deal = get_deal(session, table, number)
     rows = session.exec(
@@ -592,7 +600,7 @@ def deal_history(session: Session, table: Table, number: int) -> list[DealView]:
     return _views(session, table, [(deal, row) for row in rows])
 
 
-def running_totals(table: Table, deals: list[DealView]) -> list[tuple[int, dict[str, int]]]:
+def running_totals(table: Seating, deals: list[DealView]) -> list[tuple[int, dict[str, int]]]:
     """After each deal that stands: its number and everyone's total so far."""
     running = {name: 0 for name in table.players}
     out = []

@@ -27,8 +27,8 @@ START_HINT = N_("start one with: calabresella evening start --players Anna,Bruno
 
 
 @dataclass(frozen=True)
-class Table:
-    """An evening with its seats resolved: what every deal operation needs."""
+class Seating:
+    """An evening with its seats resolved (who sits where, by name and id): what every deal operation needs."""
 
     evening: Evening
     players: tuple[str, ...]
@@ -86,7 +86,7 @@ def start_evening(
     place: str | None = None,
     note: str | None = None,
     known: dict[str, Player] | None = None,
-) -> Table:
+) -> Seating:
     """Seat the players in turn order and pin the profile; new names become players.
 
     `known`: players looked up before, by name key (an import keeps them across evenings); new ones are added.
@@ -121,10 +121,10 @@ def start_evening(
             for position, person in enumerate(people)
         ],
     )
-    return Table(evening, names, ids)
+    return Seating(evening, names, ids)
 
 
-def table_of(session: Session, evening: Evening) -> Table:
+def seating_of(session: Session, evening: Evening) -> Seating:
     """The evening with its seats."""
     rows = session.exec(
         select(Player.name, Player.id)
@@ -132,7 +132,7 @@ def table_of(session: Session, evening: Evening) -> Table:
         .where(Seat.evening_id == evening.id)
         .order_by(col(Seat.position))
     ).all()
-    return Table(evening, tuple(name for name, _ in rows), {name: cast(int, pid) for name, pid in rows})
+    return Seating(evening, tuple(name for name, _ in rows), {name: cast(int, pid) for name, pid in rows})
 
 
 @cache
@@ -152,7 +152,7 @@ def _table_query(latest_open: bool) -> Any:
     )
 
 
-def get_table(session: Session, number: int | None = None, *, open_only: bool = False) -> Table:
+def get_seating(session: Session, number: int | None = None, *, open_only: bool = False) -> Seating:
     """Evening `number`, or the most recent open evening when no number is given: one statement."""
     rows = (
         session.execute(_table_query(number is None), {"evening": number}).all()
@@ -173,10 +173,10 @@ def get_table(session: Session, number: int | None = None, *, open_only: bool = 
                 number=evening.id, start_hint=_(START_HINT)
             )
         )
-    return Table(evening, tuple(name for _, name, _ in rows), {name: pid for _, name, pid in rows})
+    return Seating(evening, tuple(name for _, name, _ in rows), {name: pid for _, name, pid in rows})
 
 
-def lock(session: Session, table: Table) -> Evening:
+def lock(session: Session, table: Seating) -> Evening:
     """Hold the evening's row until commit, so concurrent writers number deals one by one, and read it afresh.
 
     On SQLite the transaction began IMMEDIATE, holding the whole ledger since before the evening was read,
@@ -189,7 +189,7 @@ def lock(session: Session, table: Table) -> Evening:
     ).one()
 
 
-def close_evening(session: Session, table: Table) -> Table:
+def close_evening(session: Session, table: Seating) -> Seating:
     """Close an open evening: its deals can no longer change, and it stops being the default evening."""
     evening = lock(session, table)
     if evening.closed_at is not None:
@@ -198,10 +198,10 @@ def close_evening(session: Session, table: Table) -> Table:
     evening.revision += 1
     session.add(evening)
     session.flush()
-    return table_of(session, evening)
+    return seating_of(session, evening)
 
 
-def list_evenings(session: Session) -> list[Table]:
+def list_evenings(session: Session) -> list[Seating]:
     """Every evening, newest first, with its seats: two statements."""
     evenings = session.exec(select(Evening).order_by(Evening.id.desc())).all()  # type: ignore[union-attr]
     seated: defaultdict[int, list[tuple[str, int]]] = defaultdict(list)
@@ -211,4 +211,4 @@ def list_evenings(session: Session) -> list[Table]:
         .order_by(col(Seat.evening_id), col(Seat.position))
     ).all():
         seated[evening_id].append((name, cast(int, pid)))
-    return [Table(e, tuple(name for name, _ in seated[e.id]), dict(seated[e.id])) for e in evenings]  # type: ignore[index]
+    return [Seating(e, tuple(name for name, _ in seated[e.id]), dict(seated[e.id])) for e in evenings]  # type: ignore[index]

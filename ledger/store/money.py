@@ -17,7 +17,7 @@ from ledger.rules.numbers import storable
 from ledger.rules.text import check_plain
 from ledger.settlement import fewest_payments, pair_flows, round_balances
 from ledger.store.deals import evenings_totals, list_deals
-from ledger.store.evenings import Table, get_table, list_evenings, parse_cents, parse_currency
+from ledger.store.evenings import Seating, get_seating, list_evenings, parse_cents, parse_currency
 from ledger.store.models import PaymentEntry, Player, ident
 from ledger.store.players import get_player
 from ledger.values import PaymentInfo, Settlement, Tab
@@ -25,7 +25,7 @@ from ledger.values import PaymentInfo, Settlement, Tab
 STANDING = col(PaymentEntry.voided_at).is_(None)
 
 
-def choose_evenings(session: Session, evening: int | None = None, since: date | None = None) -> list[Table]:
+def choose_evenings(session: Session, evening: int | None = None, since: date | None = None) -> list[Seating]:
     """Evening N, or every evening started on or after `since`, or else the most recent evening."""
     if evening is not None and since is not None:
         raise LedgerError(_("give --evening or --since, not both"))
@@ -35,14 +35,14 @@ def choose_evenings(session: Session, evening: int | None = None, since: date | 
             raise LedgerError(_("--since {since}: no evening started on or after that day").format(since=since))
         return chosen
     if evening is not None:
-        return [get_table(session, evening)]
+        return [get_seating(session, evening)]
     latest = list_evenings(session)
     if not latest:
         raise LedgerError(_("no evenings yet: start one with: calabresella evening start --players Anna,Bruno,Carla"))
     return [latest[0]]
 
 
-def _one_currency(tables: list[Table]) -> str:
+def _one_currency(tables: list[Seating]) -> str:
     currencies = sorted({t.evening.currency for t in tables})
     if len(currencies) > 1:
         detail = ", ".join(
@@ -54,7 +54,7 @@ def _one_currency(tables: list[Table]) -> str:
     return currencies[0]
 
 
-def settle(session: Session, tables: list[Table], *, round_to: str | None = None, pairs: bool = False) -> Settlement:
+def settle(session: Session, tables: list[Seating], *, round_to: str | None = None, pairs: bool = False) -> Settlement:
     """Points and money per player over the evenings, and the fewest payments; optionally cash-rounded."""
     currency = _one_currency(tables)
     points: defaultdict[str, int] = defaultdict(int)
@@ -114,7 +114,7 @@ def record_payment(
     cents = parse_cents(amount, "paid", _("the amount handed over"))
     if cents < 1:
         raise LedgerError(_("paid {amount}: the amount is at least 0.01").format(amount=amount))
-    table = get_table(session, evening) if evening is not None else None
+    table = get_seating(session, evening) if evening is not None else None
     if currency is None:
         evenings = list_evenings(session)
         currency = table.evening.currency if table else (evenings[0].evening.currency if evenings else "EUR")

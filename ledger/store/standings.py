@@ -5,11 +5,11 @@ from __future__ import annotations
 from sqlmodel import Session
 
 from ledger.store.deals import list_deals, running_totals, totals
-from ledger.store.evenings import Table
+from ledger.store.evenings import Seating
 from ledger.values import Standings
 
 
-def standings(session: Session, table: Table) -> Standings:
+def standings(session: Session, table: Seating) -> Standings:
     """The evening's standings."""
     points = totals(session, table)
     stake = table.evening.stake_cents

@@ -30,7 +30,7 @@ from ledger.rules.text import acts_on_screen
 from ledger.spreadsheet import safe_cell
 from ledger.store.deals import list_deals, payout_values, revision_values
 from ledger.store.engine import copy_sqlite
-from ledger.store.evenings import Table, get_table, list_evenings, parse_cents, parse_currency, start_evening
+from ledger.store.evenings import Seating, get_seating, list_evenings, parse_cents, parse_currency, start_evening
 from ledger.store.models import Deal, DealRevision, Evening, PaymentEntry, Payout, Player, Seat, ident, utcnow
 from ledger.store.money import record_payment
 from ledger.store.players import ensure_player, find_player
@@ -124,7 +124,7 @@ def _evenings_data(session: Session, evening: int | None) -> Iterator[dict[str, 
             )
 
 
-def _evening_data(table: Table, deals: list[dict[str, Any]]) -> dict[str, Any]:
+def _evening_data(table: Seating, deals: list[dict[str, Any]]) -> dict[str, Any]:
     e = table.evening
     return {
         "number": table.number,
@@ -142,7 +142,7 @@ def _evening_data(table: Table, deals: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _deal_data(table: Table, deal: Any, revisions: list[Any], payouts: dict[int, list[Any]]) -> dict[str, Any]:
+def _deal_data(table: Seating, deal: Any, revisions: list[Any], payouts: dict[int, list[Any]]) -> dict[str, Any]:
     """A deal (a row of `DEALS`) with its revisions (rows of `REVISIONS`) as an export writes it."""
     _, _, number, key, created_at, voided_at, void_reason = deal
     return {
@@ -545,7 +545,7 @@ class Importer:
         started: datetime,
         closed: datetime | None,
         revision: int,
-    ) -> Table:
+    ) -> Seating:
         """`start_evening` for SQLite: the same checks, the evening written whole (start, close, revision) with
         its seats in two statements, and the profile made once for every evening with the same options."""
         players = tuple(item["players"])
@@ -581,7 +581,7 @@ class Importer:
                 for position, person in enumerate(people)
             ],
         )
-        table = Table(Evening(id=number, **values), names, ids)
+        table = Seating(Evening(id=number, **values), names, ids)
         table.__dict__["profile"] = self._profile(rules.name, values["options"])
         return table
 
@@ -593,7 +593,7 @@ class Importer:
             rules = self.profiles[key] = make_profile(name, options or [])
         return rules
 
-    def _scores(self, table: Table, item: dict[str, Any]) -> dict[tuple[Any, ...], Stored]:
+    def _scores(self, table: Seating, item: dict[str, Any]) -> dict[tuple[Any, ...], Stored]:
         """The revisions scored so far at the same seats: exported players, the ledger's players and ids, the
         profile and options (`score` is pure); only the last seats' are kept."""
         key = json.dumps(
@@ -740,7 +740,7 @@ def _already_imported(session: Session, writer: _Writer, item: dict[str, Any], s
     else:
         clashes = session.exec(select(Evening.id).where(Evening.started_at == started)).all()
     for clash in clashes:
-        if [name_key(p) for p in get_table(session, clash).players] == players:
+        if [name_key(p) for p in get_seating(session, clash).players] == players:
             return clash
     return None
 
@@ -775,7 +775,7 @@ QUEUED_ROWS = 10_000
 
 def _scored(
     writer: _Writer,
-    table: Table,
+    table: Seating,
     item: dict[str, Any],
     version: int,
     known: dict[tuple[Any, ...], Stored] | None = None,
@@ -834,7 +834,7 @@ def _scored(
 
 
 def _revision_facts(
-    table: Table, profile: Profile, rev: dict[str, Any], version: int, seated: dict[str, str]
+    table: Seating, profile: Profile, rev: dict[str, Any], version: int, seated: dict[str, str]
 ) -> DealFacts:
     """A revision of the export as facts at the ledger's seats: version 2 stores facts, version 1 the typed text."""
     dealer = seated[rev["dealer"]]
@@ -849,7 +849,7 @@ def _revision_facts(
 
 
 def _write_deals(
-    session: Session, writer: _Writer, table: Table, deals: list[dict[str, Any]], scored: list[list[Stored]]
+    session: Session, writer: _Writer, table: Seating, deals: list[dict[str, Any]], scored: list[list[Stored]]
 ) -> None:
     """The evening's deals, revisions and payouts, queued for the writer's next flush, ids reserved up front."""
     deal_ids = _new_ids(session, Deal, len(deals))

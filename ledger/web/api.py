@@ -19,7 +19,7 @@ from ledger.errors import LedgerError
 from ledger.i18n import _
 from ledger.rules.build import DealInput
 from ledger.rules.sweeps import MissingFact
-from ledger.service import Deal
+from ledger.service import DealEntry
 from ledger.values import Recorded
 from ledger.web.state import access, deal_number, evening_number, feeds, ledger
 
@@ -54,7 +54,7 @@ async def _body(request: Request) -> dict[str, Any]:
     return data
 
 
-def _deal(data: dict[str, Any]) -> Deal:
+def _deal(data: dict[str, Any]) -> DealEntry:
     """`{"line": "..."}`, or the deal's facts as the fields of `DealInput`, each of its type."""
     if "line" in data:
         line = data.pop("line")
