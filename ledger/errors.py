@@ -7,3 +7,7 @@ class LedgerError(Exception):
 
 class UndoRefused(LedgerError):
     """Undo was refused: the evening changed since the scorekeeper last saw it."""
+
+
+class DatabaseRefused(LedgerError):
+    """The database refused to work (read-only, locked, unreachable): nothing was written."""

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
@@ -45,6 +44,7 @@ if TYPE_CHECKING:
 
     from ledger.store.evenings import Seating
     from ledger.store.transfer import Importer
+    from ledger.values import Statistics
 
 T = TypeVar("T")
 IMPORT_BATCH_SECONDS = 0.5
@@ -61,13 +61,13 @@ class Ledger:
 
     Opening creates or upgrades the schema. Use it as a context manager, or call `close()`.
     Methods that take `evening=None` mean the most recent open evening for writes and reads alike.
+    A write waits for another program's write to finish; a read is one snapshot of the ledger and never waits.
     """
 
     def __init__(self, db: str | None = None) -> None:
         from ledger.store.engine import open_ledger
 
         self.engine: Engine = open_ledger(db)
-        self._last_write: dict[int, Recorded] = {}
 
     def __enter__(self) -> Ledger:
         return self
@@ -79,18 +79,42 @@ class Ledger:
         """Release the database connections."""
         self.engine.dispose()
 
+    @property
+    def file(self) -> Path | None:
+        """The SQLite file the ledger lives in, or None for a ledger on a database server."""
+        url = self.engine.url
+        return Path(url.database) if url.get_backend_name() == "sqlite" and url.database else None
+
     @contextmanager
     def _session(self) -> Iterator[Session]:
+        """A write transaction: it takes the write lock (waiting for another writer to finish)."""
         from ledger.store.engine import transaction
 
         with transaction(self.engine) as session:
             yield session
 
+    @contextmanager
+    def _reading(self) -> Iterator[Session]:
+        """A read transaction: one snapshot of the ledger, which never waits for a writer."""
+        from ledger.store.engine import reading, transaction
+
+        with transaction(reading(self.engine)) as session:
+            yield session
+
     def _on_table(self, evening: int | None, action: Callable[[Session, Seating], T], *, open_only: bool = False) -> T:
-        """Run `action` on the evening's table in one transaction."""
+        """Run a write on the evening's seats in one transaction."""
         from ledger.store.evenings import get_seating
 
         with self._session() as session:
+            return action(session, get_seating(session, evening, open_only=open_only))
+
+    def _reading_table(
+        self, evening: int | None, action: Callable[[Session, Seating], T], *, open_only: bool = False
+    ) -> T:
+        """Run a read on the evening's seats in one snapshot."""
+        from ledger.store.evenings import get_seating
+
+        with self._reading() as session:
             return action(session, get_seating(session, evening, open_only=open_only))
 
     # Players
@@ -99,7 +123,7 @@ class Ledger:
         """Every player, by name."""
         from ledger.store.players import list_players
 
-        with self._session() as session:
+        with self._reading() as session:
             return [_player(p) for p in list_players(session)]
 
     def add_players(self, names: Sequence[str]) -> list[PlayerInfo]:
@@ -150,14 +174,14 @@ class Ledger:
 
     def evening(self, number: int | None = None, *, open_only: bool = False) -> EveningInfo:
         """Evening `number` (default: the most recent open one) with its totals and who deals next."""
-        return self._on_table(number, _evening, open_only=open_only)
+        return self._reading_table(number, _evening, open_only=open_only)
 
     def evenings(self) -> list[EveningInfo]:
         """Every evening, newest first."""
         from ledger.store.evenings import list_evenings
 
-        with self._session() as session:
-            return [_evening(session, table) for table in list_evenings(session)]
+        with self._reading() as session:
+            return _evenings(session, list_evenings(session))
 
     def close_evening(self, number: int | None = None) -> tuple[EveningInfo, Settlement]:
         """Close an evening (its deals can no longer change) and settle it."""
@@ -172,14 +196,6 @@ class Ledger:
 
     # Deals
 
-    def _write(
-        self, evening: int | None, action: Callable[[Session, Seating], Recorded], *, open_only: bool = False
-    ) -> Recorded:
-        """Run a write on the evening's table and remember what it did, to carry its totals on to the next deal."""
-        done = self._on_table(evening, action, open_only=open_only)
-        self._last_write[done.evening] = replace(done, totals=dict(done.totals))  # the caller may change its own
-        return done
-
     def record(
         self,
         deal: DealEntry,
@@ -193,16 +209,13 @@ class Ledger:
 
         `more`: facts given besides a quick line (the command line's options), which take precedence.
         """
-        from ledger.store.deals import record_deal
+        from ledger import recording
 
         def record(session: Session, table: Seating) -> Recorded:
             typed, dealt_by = _typed(deal, table, dealer)
-            typed = typed.amended(more) if more else typed
-            return record_deal(
-                session, table, typed, dealer=dealt_by, key=key, since=self._last_write.get(table.number)
-            )
+            return recording.record(session, table, typed.amended(more) if more else typed, dealer=dealt_by, key=key)
 
-        return self._write(evening, record, open_only=evening is None)
+        return self._on_table(evening, record, open_only=evening is None)
 
     def amend(
         self,
@@ -214,43 +227,47 @@ class Ledger:
         dealer: str | None = None,
     ) -> Recorded:
         """A new revision of deal `number` with the facts given changed; the old one stays in the history."""
-        from ledger.store.deals import amend_deal
+        from ledger import recording
 
         def amend(session: Session, table: Seating) -> Recorded:
             typed, dealt_by = _typed(changes, table, dealer)
-            return amend_deal(session, table, number, typed, reason, dealer=dealt_by)
+            return recording.amend(session, table, number, typed, reason, dealer=dealt_by)
 
-        return self._write(evening, amend)
+        return self._on_table(evening, amend)
 
     def void(self, number: int, *, reason: str | None, evening: int | None = None) -> Recorded:
         """Deal `number` stays in the log but no longer counts."""
-        from ledger.store.deals import void_deal
+        from ledger import recording
 
-        return self._write(evening, lambda session, table: void_deal(session, table, number, reason))
+        return self._on_table(evening, lambda session, table: recording.void(session, table, number, reason))
 
     def undo(self, *, evening: int | None = None, seen_revision: int | None = None) -> Recorded:
         """Void the last deal that stands; refused when the evening changed since `seen_revision`."""
-        from ledger.store.deals import undo_last
+        from ledger import recording
 
-        return self._write(evening, lambda session, table: undo_last(session, table, seen_revision=seen_revision))
+        return self._on_table(
+            evening, lambda session, table: recording.undo(session, table, seen_revision=seen_revision)
+        )
 
     def deals(self, evening: int | None = None) -> tuple[EveningInfo, list[DealView]]:
         """The evening and every deal's current revision, voided ones included (marked)."""
         from ledger.store.deals import list_deals
 
-        return self._on_table(evening, lambda session, table: (_evening(session, table), list_deals(session, table)))
+        return self._reading_table(
+            evening, lambda session, table: (_evening(session, table), list_deals(session, table))
+        )
 
     def deal_history(self, number: int, evening: int | None = None) -> list[DealView]:
         """Every revision of deal `number`, oldest first."""
         from ledger.store.deals import deal_history
 
-        return self._on_table(evening, lambda session, table: deal_history(session, table, number))
+        return self._reading_table(evening, lambda session, table: deal_history(session, table, number))
 
     def standings(self, evening: int | None = None) -> Standings:
         """Game points and money per player, and the running totals deal by deal."""
         from ledger.store.standings import standings
 
-        return self._on_table(evening, standings)
+        return self._reading_table(evening, standings)
 
     # Money
 
@@ -260,7 +277,7 @@ class Ledger:
         """Money per player and the fewest payments for evening N, the evenings since a day, or the latest."""
         from ledger.store.money import choose_evenings, settle
 
-        with self._session() as session:
+        with self._reading() as session:
             return settle(session, choose_evenings(session, evening, since), round_to=round_to, pairs=pairs)
 
     def paid(
@@ -285,7 +302,7 @@ class Ledger:
         """Every payment recorded, voided ones included, oldest first."""
         from ledger.store.money import list_payments
 
-        with self._session() as session:
+        with self._reading() as session:
             return list_payments(session)
 
     def void_payment(self, number: int, *, reason: str | None) -> PaymentInfo:
@@ -300,8 +317,59 @@ class Ledger:
         owes whom per pair, unsimplified."""
         from ledger.store.money import tab
 
-        with self._session() as session:
+        with self._reading() as session:
             return tab(session, pairs=pairs)
+
+    # Reports (pandas and matplotlib load inside these methods only)
+
+    def stats(
+        self,
+        *,
+        evening: int | None = None,
+        player: str | None = None,
+        since: date | None = None,
+        until: date | None = None,
+        profile: str | None = None,
+        on_step: Callable[[str, float], None] | None = None,
+    ) -> Statistics:
+        """Statistics over the deals that stand, as plain tables (see `calabresella stats --help`).
+
+        `on_step(what, done)` is called as the work goes on, `done` from 0 to 1 (for a progress bar).
+        """
+        from ledger.i18n import _
+        from reports.filters import Filters
+        from reports.frames import load_frames
+        from reports.stats import SECTIONS, as_values, statistics
+
+        filters = Filters(evening=evening, player=player, since=since, until=until, profile=profile)
+        steps = iter(range(len(SECTIONS) + 1))
+        step = (lambda title: on_step(title, next(steps) / (len(SECTIONS) + 1))) if on_step else None
+        if step:
+            step(_("reading the deals"))
+        frames = load_frames(self.engine, filters)
+        return as_values(statistics(frames, on_section=step), frames.filters.describe())
+
+    def chart(self, kind: str, *, evening: int | None = None, fmt: str = "png") -> bytes:
+        """A chart of the history (or of one evening) as PNG or SVG: running, money, contracts, thirds, pairings."""
+        from reports.charts import chart_image, check_kind
+        from reports.filters import Filters
+        from reports.frames import load_frames
+
+        check_kind(kind)
+        return chart_image(kind, load_frames(self.engine, Filters(evening=evening)), fmt)
+
+    def report(self, evening: int | None = None) -> str:
+        """One evening (default: the most recent, open or closed) as a self-contained HTML page."""
+        from ledger.store.deals import list_deals
+        from ledger.store.evenings import get_seating, latest_evening
+        from reports.filters import Filters
+        from reports.frames import load_frames
+        from reports.html import evening_data, render
+
+        with self._reading() as session:
+            table = get_seating(session, evening if evening is not None else latest_evening(session))
+            info, deals = _evening(session, table), list_deals(session, table)
+        return render(evening_data(info, deals, load_frames(self.engine, Filters(evening=info.number))))
 
     # Data
 
@@ -317,13 +385,12 @@ class Ledger:
         """`export`, written into `out` one evening at a time."""
         from ledger.errors import LedgerError
         from ledger.i18n import _
-        from ledger.store.engine import reading, transaction
         from ledger.store.evenings import get_seating
         from ledger.store.transfer import write_csv, write_export
 
         if fmt not in ("json", "csv"):
             raise LedgerError(_("--format {fmt!r}: json or csv").format(fmt=fmt))
-        with transaction(reading(self.engine)) as session:
+        with self._reading() as session:
             if evening is not None:
                 get_seating(session, evening)
             (write_csv if fmt == "csv" else write_export)(session, out, evening)
@@ -405,6 +472,32 @@ class Ledger:
         return schema_info(self.engine)
 
 
+def database_info(db: str | None = None) -> dict[str, object]:
+    """Where the ledger at `db` (or the default) is and which schema revision it has, without upgrading it."""
+    from ledger.store.engine import make_engine, resolve_url, schema_info
+
+    engine = make_engine(resolve_url(db))
+    try:
+        return schema_info(engine)
+    finally:
+        engine.dispose()
+
+
+def upgrade_database(db: str | None = None) -> str | None:
+    """Create the schema at `db` or bring it to the newest revision; the backup copy made first (SQLite), if any."""
+    from sqlalchemy.exc import DBAPIError
+
+    from ledger.store.engine import make_engine, refusal, resolve_url, upgrade
+
+    engine = make_engine(resolve_url(db))
+    try:
+        return upgrade(engine)
+    except DBAPIError as error:
+        raise refusal(error, engine.url.render_as_string(hide_password=True)) from None
+    finally:
+        engine.dispose()
+
+
 def _json_errors(path: Path, read: Callable[[], T]) -> T:
     """Run `read`, turning a JSON syntax error of the file into a one-line `LedgerError`."""
     from ledger.errors import LedgerError
@@ -438,10 +531,19 @@ def _typed(deal: DealEntry, table: Seating, dealer: str | None) -> tuple[DealInp
 
 def _evening(session: Session, table: Seating) -> EveningInfo:
     """An evening as a value, with its totals and who deals and speaks next."""
-    from ledger.store.deals import next_dealer, totals
+    return _evenings(session, [table])[0]
 
+
+def _evenings(session: Session, tables: list[Seating]) -> list[EveningInfo]:
+    """Evenings as values, with their totals and who deals and speaks next: a fixed number of statements."""
+    from ledger.store.deals import evenings_totals, next_dealers
+
+    points, dealers = evenings_totals(session, tables), next_dealers(session, tables)
+    return [_info(table, dealers[table.number], points[table.number]) for table in tables]
+
+
+def _info(table: Seating, dealer: str, points: dict[str, int]) -> EveningInfo:
     e = table.evening
-    dealer = next_dealer(session, table)
     return EveningInfo(
         number=table.number,
         players=table.players,
@@ -456,5 +558,5 @@ def _evening(session: Session, table: Seating) -> EveningInfo:
         first_dealer=table.names[e.first_dealer_id],
         next_dealer=dealer,
         first_speaker=DealFacts(players=table.players, dealer=dealer).active(table.profile)[0],
-        points=totals(session, table),
+        points=points,
     )

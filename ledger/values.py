@@ -356,3 +356,28 @@ class ImportSummary:
             "payments": self.payments,
             "payments_skipped": self.payments_skipped,
         }
+
+
+@dataclass(frozen=True)
+class StatTable:
+    """One table of statistics as plain values: its rows (column name to value, None where there is none) and which
+    columns hold numbers."""
+
+    name: str
+    title: str
+    columns: tuple[str, ...]
+    numeric: frozenset[str]
+    rows: tuple[dict[str, object], ...]
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """Statistics over the deals that stand, for the `scope` the filters chose (`all deals`, `evening 3`, ...)."""
+
+    scope: str
+    deals: int
+    tables: tuple[StatTable, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-ready values: the scope and every table's rows."""
+        return {"filters": self.scope, **{table.name: [dict(row) for row in table.rows] for table in self.tables}}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import difflib
 import io
+import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import matplotlib
@@ -26,7 +26,7 @@ matplotlib.use("Agg")  # never a GUI backend; figures are drawn without pyplot, 
 
 FIGSIZE = (8.0, 5.0)
 DPI = 150
-FORMATS = (".png", ".svg")
+FORMATS = ("png", "svg")
 STYLE: Any = {
     "svg.fonttype": "none",
     "svg.hashsalt": "calabresella",
@@ -45,6 +45,8 @@ STYLE: Any = {
     "lines.markersize": 7,
 }
 WON, LOST, NO_DATA = "#2e7d32", "#c62828", "#d0d0d0"
+_DRAWING = threading.Lock()
+"""Matplotlib's style settings are process-wide: one chart is drawn at a time."""
 
 
 def player_colours(players: tuple[str, ...]) -> dict[str, tuple[float, ...]]:
@@ -246,14 +248,6 @@ def check_kind(kind: str) -> Callable[[Frames], Figure]:
     return KINDS[kind]
 
 
-def check_output(out: Path) -> str:
-    """The image format the file name asks for (png or svg), or an error."""
-    suffix = out.suffix.lower()
-    if suffix not in FORMATS:
-        raise LedgerError(_("--out {out!r}: the file name must end in .png or .svg").format(out=str(out)))
-    return suffix[1:]
-
-
 def draw(kind: str, frames: Frames) -> Figure:
     """The chart of this kind for the frames, drawn in the phone-readable style."""
     with matplotlib.rc_context(STYLE):
@@ -269,9 +263,9 @@ def image_bytes(figure: Figure, fmt: str) -> bytes:
     return buffer.getvalue()
 
 
-def save(kind: str, frames: Frames, out: Path) -> Path:
-    """Draw the chart and write it to `out` (.png or .svg)."""
-    fmt = check_output(out)
-    figure = draw(kind, frames)
-    out.write_bytes(image_bytes(figure, fmt))
-    return out
+def chart_image(kind: str, frames: Frames, fmt: str) -> bytes:
+    """The chart of this kind as PNG or SVG, drawn while no other thread draws."""
+    if fmt not in FORMATS:
+        raise LedgerError(_("image format {fmt!r}: png or svg").format(fmt=fmt))
+    with _DRAWING:
+        return image_bytes(draw(kind, frames), fmt)

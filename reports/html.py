@@ -1,6 +1,7 @@
 """The evening report: one self-contained HTML file with seats, deals, standings, settlement and charts.
 
-`_load` reads everything the page shows as plain values; the rendering functions below it only format them.
+`evening_data` gathers what the page shows as plain values from what the ledger read; the rendering functions
+below it only format them.
 """
 
 from __future__ import annotations
@@ -10,23 +11,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from sqlalchemy import Engine, func
-from sqlmodel import Session, select
-
 from ledger.errors import LedgerError
 from ledger.fmt import format_cents, format_time
 from ledger.i18n import N_, _, language, ngettext
 from ledger.rules.facts import DECLARER, MONTE
 from ledger.rules.profiles import Profile
 from ledger.settlement import fewest_payments, money_cents
-from ledger.store.deals import list_deals, totals
-from ledger.store.evenings import get_seating
-from ledger.store.models import Evening
 from ledger.summary import headline
-from ledger.values import DealView
+from ledger.values import DealView, EveningInfo
 from reports import charts
-from reports.filters import Filters
-from reports.frames import Frames, load_frames
+from reports.frames import Frames
 
 
 @dataclass(frozen=True)
@@ -59,40 +53,27 @@ class EveningData:
     frames: Frames
 
 
-def _load(engine: Engine, evening: int | None) -> EveningData:
-    """Read one evening (default: the most recent) and the frames of its charts."""
-    with Session(engine) as session:
-        table = get_seating(session, evening if evening is not None else latest_evening(session))
-        deals = list_deals(session, table)
-        points = totals(session, table)
-    e = table.evening
+def evening_data(info: EveningInfo, deals: list[DealView], frames: Frames) -> EveningData:
+    """What the report of an evening shows, from the evening, its deals and the frames of its charts."""
     meta = (
-        format_time(e.started_at),
-        e.place,
-        table.profile.describe(),
-        _("stake {amount} per game point").format(amount=format_cents(e.stake_cents, e.currency)),
-        _("closed") if e.closed_at else _("open"),
+        format_time(info.started_at),
+        info.place,
+        info.profile.describe(),
+        _("stake {amount} per game point").format(amount=format_cents(info.stake_cents, info.currency)),
+        _("closed") if info.closed else _("open"),
     )
     return EveningData(
-        number=table.number,
+        number=info.number,
         meta=tuple(m for m in meta if m),
-        note=e.note,
-        players=table.players,
-        first_dealer=table.names[e.first_dealer_id],
-        points=points,
-        stake_cents=e.stake_cents,
-        currency=e.currency,
-        deals=tuple(_line(deal, table.profile) for deal in deals),
-        frames=load_frames(engine, Filters(evening=table.number)),
+        note=info.note,
+        players=info.players,
+        first_dealer=info.first_dealer,
+        points=dict(info.points),
+        stake_cents=info.stake_cents,
+        currency=info.currency,
+        deals=tuple(_line(deal, info.profile) for deal in deals),
+        frames=frames,
     )
-
-
-def latest_evening(session: Session) -> int:
-    """The number of the most recent evening, open or closed."""
-    number = session.exec(select(func.max(Evening.id))).one()
-    if number is None:
-        raise LedgerError(_("no evenings yet: start one with: calabresella evening start --players Anna,Bruno,Carla"))
-    return int(number)
 
 
 def _line(deal: DealView, profile: Profile) -> DealLine:
@@ -274,10 +255,9 @@ def _chart_figures(frames: Frames) -> str:
     for kind, marked in CHARTS:
         caption = _(marked)
         try:
-            figure = charts.draw(kind, frames)
+            svg = base64.b64encode(charts.chart_image(kind, frames, "svg")).decode("ascii")
         except LedgerError:
             continue
-        svg = base64.b64encode(charts.image_bytes(figure, "svg")).decode("ascii")
         image = f'<img src="data:image/svg+xml;base64,{svg}" alt="{escape(caption)}" width="1200" height="750">'
         parts.append(f'<figure id="chart-{kind}">{image}<figcaption>{escape(caption)}</figcaption></figure>')
     none = _("No charts: no deal stands yet.")
@@ -286,11 +266,6 @@ def _chart_figures(frames: Frames) -> str:
 
 def _section(anchor: str, heading: str, body: str) -> str:
     return f'<section id="{anchor}"><h2>{escape(heading)}</h2>{body}</section>'
-
-
-def evening_report(engine: Engine, evening: int | None = None) -> str:
-    """The whole report of one evening (default: the most recent) as an HTML document."""
-    return render(_load(engine, evening))
 
 
 def render(data: EveningData) -> str:

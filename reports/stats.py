@@ -6,6 +6,7 @@ JSON or CSV. Rates are fractions (0..1); points are game points; money is in cen
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import numpy as np
@@ -13,6 +14,7 @@ import pandas as pd
 
 from ledger.rules.contracts import Aggravation, Contract
 from ledger.rules.profiles import make_profile
+from ledger.values import Statistics, StatTable
 from reports import elo
 from reports.frames import Columns, Frames
 
@@ -449,3 +451,15 @@ def statistics(frames: Frames, on_section: Callable[[str], None] | None = None) 
         table = section(frames)
         tables[name] = _about(name, table, frames.filters.player) if frames.filters.player else table
     return tables
+
+
+def as_values(tables: dict[str, pd.DataFrame], scope: str) -> Statistics:
+    """The sections as plain values: numbers as Python numbers (at most 6 decimals), missing values as None."""
+
+    def plain(name: str, table: pd.DataFrame) -> StatTable:
+        numeric = frozenset(str(c) for c in table.columns if table[c].dtype.kind in "iuf")
+        rows = tuple(json.loads(table.to_json(orient="records", double_precision=6)))
+        return StatTable(name, SECTIONS[name][0], tuple(str(c) for c in table.columns), numeric, rows)
+
+    deals = int(tables["summary"]["deals"].iloc[0])
+    return Statistics(scope, deals, tuple(plain(name, table) for name, table in tables.items()))

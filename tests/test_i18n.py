@@ -303,22 +303,17 @@ def test_play_in_italian_in_a_terminal(tmp_path: Path, monkeypatch: pytest.Monke
 
 
 def test_the_report_and_a_chart_in_italian(tmp_path: Path) -> None:
-    from ledger.store.engine import open_ledger
-    from reports import charts
-    from reports.filters import Filters
-    from reports.frames import load_frames
-    from reports.html import evening_report
+    from ledger.service import Ledger
 
     db = tmp_path / "report.sqlite3"
     assert _it(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.10").exit_code == 0
     assert _it(db, "record", "bruno solo 33").exit_code == 0
     use_language("it")
-    engine = open_ledger(str(db))
-    page = evening_report(engine)
-    assert '<html lang="it">' in page and "Classifica" in page and "Conti" in page
-    assert "6 da ciascun avversario" in page
-    svg = charts.save("running", load_frames(engine, Filters()), tmp_path / "running.svg").read_text()
-    engine.dispose()
+    with Ledger(str(db)) as ledger:
+        page = ledger.report()
+        assert '<html lang="it">' in page and "Classifica" in page and "Conti" in page
+        assert "6 da ciascun avversario" in page
+        svg = ledger.chart("running", fmt="svg").decode()
     texts = " ".join("".join(t.itertext()) for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text"))
     assert "punti partita" in texts and "smazzata" in texts and "Serata 1" in texts
 

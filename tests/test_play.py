@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pexpect
 
+from ledger.recording import record as record_deal
 from ledger.rules.build import DealInput
-from ledger.store.deals import DealView, deal_history, list_deals, record_deal, totals
+from ledger.store.deals import DealView, deal_history, list_deals, totals
 from ledger.store.engine import open_ledger, transaction
 from ledger.store.evenings import close_evening, get_seating, start_evening
 

@@ -15,8 +15,9 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from reports_support import frames_of
 
+from ledger.recording import record as record_deal
+from ledger.recording import void as void_deal
 from ledger.rules.build import DealInput
-from ledger.store.deals import record_deal, void_deal
 from ledger.store.engine import open_ledger, transaction
 from ledger.store.evenings import start_evening
 from reports import charts

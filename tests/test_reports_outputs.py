@@ -23,14 +23,15 @@ from typer.testing import CliRunner
 from ledger.cli.app import new_app
 from ledger.cli.reporting import register
 from ledger.errors import LedgerError
+from ledger.recording import record as record_deal
+from ledger.recording import void as void_deal
 from ledger.rules.build import DealInput
-from ledger.store.deals import record_deal, void_deal
+from ledger.service import Ledger
 from ledger.store.engine import open_ledger, transaction
 from ledger.store.evenings import start_evening
 from reports import charts
 from reports.filters import Filters
 from reports.frames import load_frames
-from reports.html import evening_report
 
 BRUNO = "<script>alert(1)</script>"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -78,9 +79,9 @@ def test_every_chart_as_png_and_svg(ledger: str, kind: str, tmp_path: Path) -> N
     engine = open_ledger(ledger)
     frames = load_frames(engine, Filters())
     engine.dispose()
-    png = charts.save(kind, frames, tmp_path / f"{kind}.png").read_bytes()
+    png = charts.chart_image(kind, frames, "png")
     assert _png_size(png) == (1200, 750)
-    svg = charts.save(kind, frames, tmp_path / f"{kind}.SVG").read_text()
+    svg = charts.chart_image(kind, frames, "svg").decode()
     root = ET.fromstring(svg)
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
     texts = " ".join("".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text"))
@@ -106,7 +107,6 @@ def test_player_colours_follow_name_order() -> None:
             ("chart", "runing"),
             "chart kind 'runing': allowed are running, money, contracts, thirds, pairings (did you mean running?)",
         ),
-        (("chart", "running"), "chart running: give the image to write, e.g. --out running.png"),
         (("chart", "running", "--out", "x.jpg"), "--out 'x.jpg': the file name must end in .png or .svg"),
         (("chart", "running", "--evening", "7", "--out", "x.png"), "evening 7 does not exist (evenings are 1 to 1)"),
         (("report", "--out", "x.pdf"), "--out 'x.pdf': the report is an HTML page"),
@@ -128,7 +128,7 @@ def test_chart_on_an_empty_ledger_is_an_error(tmp_path: Path) -> None:
     frames = load_frames(engine)
     engine.dispose()
     with pytest.raises(LedgerError, match="chart thirds: no played deals match all deals"):
-        charts.save("thirds", frames, tmp_path / "t.png")
+        charts.chart_image("thirds", frames, "png")
 
 
 def test_stats_command_tables_json_and_csv(app: typer.Typer, ledger: str, tmp_path: Path) -> None:
@@ -151,9 +151,8 @@ def test_stats_help_explains_the_rating(app: typer.Typer, ledger: str) -> None:
 
 
 def test_report_escapes_user_text_and_strikes_voided_deals(ledger: str) -> None:
-    engine = open_ledger(ledger)
-    page = evening_report(engine)
-    engine.dispose()
+    with Ledger(ledger) as book:
+        page = book.report()
     assert BRUNO not in page and "<b>misdeal</b>" not in page and "<i>Sport</i>" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "voided: &lt;b&gt;misdeal&lt;/b&gt;" in page and 'class="voided"' in page
@@ -162,18 +161,16 @@ def test_report_escapes_user_text_and_strikes_voided_deals(ledger: str) -> None:
 
 
 def test_report_embeds_every_chart(ledger: str) -> None:
-    engine = open_ledger(ledger)
-    page = evening_report(engine)
-    engine.dispose()
+    with Ledger(ledger) as book:
+        page = book.report()
     assert page.count("data:image/svg+xml;base64,") == len(charts.KINDS)
     for kind in charts.KINDS:
         assert f'<figure id="chart-{kind}">' in page
 
 
 def test_report_shows_the_called_card_its_holder_and_the_winner(ledger: str) -> None:
-    engine = open_ledger(ledger)
-    page = evening_report(engine)
-    engine.dispose()
+    with Ledger(ledger) as book:
+        page = book.report()
     assert '<td data-label="called card">3D, held by Anna</td>' in page
     assert "Winner: <strong>Anna</strong> (+15 game points)" in page
     assert '<tr class="winner"><td data-label="player">Anna<span class="badge">winner</span></td>' in page
@@ -256,3 +253,13 @@ def test_money_chart_keeps_currencies_apart(tmp_path: Path) -> None:
     svg = charts.image_bytes(charts.draw("money", load_frames(engine)), "svg").decode()
     engine.dispose()
     assert "Anna (CHF)" in svg and "Anna (EUR)" in svg and "EUR + CHF" not in svg
+
+
+def test_chart_without_out_writes_into_the_current_folder(
+    app: typer.Typer, ledger: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert _run(app, ledger, "chart", "thirds")[:2] == (0, "Wrote thirds.png\n")
+    assert _run(app, ledger, "chart", "running", "--evening", "1")[:2] == (0, "Wrote evening-1-running.png\n")
+    assert _png_size((tmp_path / "thirds.png").read_bytes()) == (1200, 750)
+    assert _png_size((tmp_path / "evening-1-running.png").read_bytes()) == (1200, 750)

@@ -35,15 +35,17 @@ from sqlmodel import Session
 
 from ledger.clock import parse_date
 from ledger.errors import LedgerError
+from ledger.recording import amend as amend_deal
+from ledger.recording import record as record_deal
+from ledger.recording import void as void_deal
 from ledger.rules.build import DealInput
-from ledger.store.deals import amend_deal, record_deal, void_deal
+from ledger.service import Ledger
 from ledger.store.engine import open_ledger, transaction
 from ledger.store.evenings import Seating, start_evening
 from ledger.store.players import rename_player
 from reports import elo
 from reports.filters import Filters
 from reports.frames import load_frames, scoped, voided_select
-from reports.html import evening_report
 from reports.stats import money as stats_money
 from reports.stats import pairings as stats_pairings
 from reports.stats import players as stats_players
@@ -355,7 +357,8 @@ def test_same_results_on_sqlite_and_postgresql(db_url: str) -> None:
                 ),
             )
         )
-        page = evening_report(engine)
+        with Ledger(db_url) as book:
+            page = book.report()
     finally:
         engine.dispose()
     assert {row["player"]: row["points"] for row in stats["players"].to_dict("records")} == {"Anna": -1}

@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
+from ledger.recording import record as record_deal
 from ledger.rules.build import DealInput
-from ledger.store.deals import list_deals, record_deal, totals
+from ledger.store.deals import list_deals, totals
 from ledger.store.engine import BUSY_TIMEOUT_MS, open_ledger, reading, transaction
 from ledger.store.evenings import get_seating, start_evening
 
@@ -38,7 +39,7 @@ if mode == "cli":
     command = typer.main.get_command(app)
 else:
     from ledger.rules.build import DealInput
-    from ledger.store.deals import record_deal
+    from ledger.recording import record as record_deal
     from ledger.store.engine import BUSY_TIMEOUT_MS, open_ledger, transaction
     from ledger.store.evenings import get_seating
 

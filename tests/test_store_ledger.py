@@ -16,20 +16,13 @@ from sqlalchemy import Engine, text
 
 from ledger import Ledger
 from ledger.errors import LedgerError
+from ledger.recording import amend as amend_deal
+from ledger.recording import record as record_deal
+from ledger.recording import undo as undo_last
+from ledger.recording import void as void_deal
 from ledger.rules.build import DealInput
 from ledger.rules.text import acts_on_screen
-from ledger.store.deals import (
-    Recorded,
-    amend_deal,
-    deal_history,
-    list_deals,
-    next_dealer,
-    record_deal,
-    running_totals,
-    totals,
-    undo_last,
-    void_deal,
-)
+from ledger.store.deals import Recorded, deal_history, list_deals, next_dealer, running_totals, totals
 from ledger.store.engine import ENV_VAR, HEAD, open_ledger, resolve_url, schema_info, transaction
 from ledger.store.evenings import Seating, close_evening, get_seating, list_evenings, start_evening
 from ledger.store.players import add_player, find_player, get_player, list_players, rename_player

@@ -21,8 +21,11 @@ from sqlalchemy import Engine, create_engine, text
 
 from ledger.clock import as_utc
 from ledger.errors import LedgerError
+from ledger.recording import amend as amend_deal
+from ledger.recording import record as record_deal
+from ledger.recording import void as void_deal
 from ledger.rules.build import DealInput
-from ledger.store.deals import amend_deal, deal_history, list_deals, record_deal, void_deal
+from ledger.store.deals import deal_history, list_deals
 from ledger.store.engine import HEAD, open_ledger, schema_info, transaction
 from ledger.store.evenings import get_seating, start_evening
 from ledger.store.players import add_player

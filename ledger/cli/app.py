@@ -38,27 +38,6 @@ class LedgerGroup(TyperGroup):
         except LedgerError as error:
             typer.echo(_("Error: {message}").format(message=error), err=True)
             raise typer.Exit(USER_ERROR) from None
-        except Exception as error:
-            message = database_refusal(error, db_url(ctx))
-            if message is None:
-                raise
-            typer.echo(_("Error: {message}").format(message=message), err=True)
-            raise typer.Exit(USER_ERROR) from None
-
-
-def database_refusal(error: Exception, given: str | None) -> str | None:
-    """One line for a database that refused to work (read-only, locked), else None; SQLAlchemy is loaded only by
-    commands that opened the ledger, so nothing else can have raised its errors."""
-    if "sqlalchemy" not in sys.modules:
-        return None
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import OperationalError
-
-    from ledger.store.engine import refusal, resolve_url
-
-    if not isinstance(error, OperationalError):
-        return None
-    return str(refusal(error, make_url(resolve_url(given)).render_as_string(hide_password=True)))
 
 
 def _usage_error(error: Exception) -> int:

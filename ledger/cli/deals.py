@@ -9,16 +9,23 @@ import typer
 from ledger.cli.app import JsonFlag, new_app, print_json
 from ledger.cli.deal_options import with_deal_options
 from ledger.cli.options import EveningOption
-from ledger.cli.render import console, deal_table, deal_title, local_time, print_count, signed, totals_line
+from ledger.cli.render import (
+    console,
+    deal_table,
+    deal_title,
+    deals_table,
+    print_count,
+    print_standings,
+    totals_line,
+)
 from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError, UndoRefused
-from ledger.fmt import format_cents
 from ledger.i18n import _
 from ledger.rules.build import DealInput
-from ledger.summary import brief, called_card, headline, note, outcome, sits_out
+from ledger.summary import headline
 
 if TYPE_CHECKING:
-    from ledger.values import DealView, Recorded
+    from ledger.values import Recorded
 
 deal_app = new_app("deal", "Look at one deal and its history.")
 DealNumber = Annotated[int, typer.Argument(help="The deal's number in the evening.", min=1)]
@@ -175,35 +182,6 @@ def undo(
     print_recorded(done, as_json, _("undone"))
 
 
-def deals_table(players: tuple[str, ...], views: list[DealView], history: bool = False) -> None:
-    """The deals (or one deal's revisions): the called card, won or lost, every seat's game points; voided and
-    superseded ones struck."""
-    from rich.table import Table as RichTable
-
-    grid = RichTable(show_edge=False, pad_edge=False)
-    grid.add_column(_("rev") if history else _("deal"), justify="right")
-    grid.add_column(_("dealer"))
-    grid.add_column(_("deal"))
-    grid.add_column(_("called"))
-    grid.add_column(_("result"))
-    for player in players:
-        grid.add_column(player, justify="right")
-    grid.add_column(_("explanation") if not history else _("when / why"))
-    for view in views:
-        row = [
-            str(view.revision if history else view.number),
-            view.dealer + (_(" (out)") if sits_out(view) else ""),
-            brief(view),
-            called_card(view),
-            outcome(view),
-            *(signed(view.payouts.get(p, 0)) for p in players),
-        ]
-        history_note = local_time(view.recorded_at) + " " + (view.reason or _("recorded"))
-        style = "strike dim" if view.voided or (history and view.superseded_at) else None
-        grid.add_row(*row, history_note if history else note(view), style=style)
-    console.print(grid)
-
-
 def deals(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = False) -> None:
     """List the evening's deals with their payouts (voided ones struck through). Example: [b]calabresella deals[/b]"""
     with open_ledger(ctx) as ledger:
@@ -242,31 +220,10 @@ def show(ctx: typer.Context, number: DealNumber, evening: EveningOption = None, 
 
 def standings(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = False) -> None:
     """Game points and money per player, and the running totals deal by deal. Example: [b]calabresella standings[/b]"""
-    from rich.table import Table as RichTable
-
-    from ledger.cli.money import print_settlement
-
     with open_ledger(ctx) as ledger:
         result = ledger.standings(evening)
         settlement = ledger.settle(evening=result.evening) if result.closed else None
     if as_json:
         print_json({**result.to_dict(), "settlement": settlement.to_dict() if settlement else None})
         return
-    running = RichTable(
-        show_edge=False, pad_edge=False, title=_("Evening {evening}: running totals").format(evening=result.evening)
-    )
-    running.add_column(_("deal"), justify="right")
-    for player in result.players:
-        running.add_column(player, justify="right")
-    for number, line in result.running:
-        running.add_row(str(number), *(signed(line[p]) for p in result.players))
-    console.print(running)
-    final = RichTable(show_edge=False, pad_edge=False, title=_("Standings"))
-    final.add_column(_("player"))
-    final.add_column(_("game points"), justify="right")
-    final.add_column(_("money ({currency})").format(currency=result.currency), justify="right")
-    for player in sorted(result.players, key=lambda p: -result.points[p]):
-        final.add_row(player, signed(result.points[player]), format_cents(result.cents[player], signed=True))
-    console.print(final)
-    if settlement:
-        print_settlement(settlement, money_table=False)
+    print_standings(result, settlement)

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from importlib.resources import files
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ledger.cli.render import print_standings
 from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError
 from ledger.i18n import _
+
+if TYPE_CHECKING:
+    from ledger.service import Ledger
 
 CHARTS = ("running", "contracts", "thirds", "pairings", "money")
 SHIPPED = files("ledger") / "examples"
@@ -38,8 +42,6 @@ def demo(
 
     calabresella demo --file my-evening.json
     """
-    from ledger.cli.deals import standings
-
     path = source or _shipped(example)
     label = str(source) if source else _("the example {example}").format(example=example)
     if not path.is_file():
@@ -58,8 +60,9 @@ def demo(
         else:
             evening = imported.skipped[0]
             typer.echo(_("{source} is already evening {evening} of this ledger.").format(source=label, evening=evening))
-        standings(ctx, evening=evening)
-        _draw(ledger.engine, evening, out)
+        standings = ledger.standings(evening)
+        print_standings(standings, ledger.settle(evening=evening) if standings.closed else None)
+        _draw(ledger, evening, out)
 
 
 def _shipped(name: str) -> Path:
@@ -72,20 +75,18 @@ def _shipped(name: str) -> Path:
     return Path(str(SHIPPED / f"{name}.json"))
 
 
-def _draw(engine: object, evening: int, out: Path) -> None:
+def _draw(ledger: Ledger, evening: int, out: Path) -> None:
     """The evening's charts and its HTML report."""
-    from reports.charts import save
-    from reports.filters import Filters
-    from reports.frames import load_frames
-    from reports.html import evening_report
-
+    written = [out / f"{kind}.png" for kind in CHARTS]
+    images = [ledger.chart(kind, evening=evening) for kind in CHARTS]
+    page = ledger.report(evening)
     out.mkdir(parents=True, exist_ok=True)
-    frames = load_frames(engine, Filters(evening=evening))  # type: ignore[arg-type]
-    written = [save(kind, frames, out / f"{kind}.png") for kind in CHARTS]
-    page = out / f"evening-{evening}.html"
-    page.write_text(evening_report(engine, evening), encoding="utf-8")  # type: ignore[arg-type]
+    for path, image in zip(written, images, strict=True):
+        path.write_bytes(image)
+    report = out / f"evening-{evening}.html"
+    report.write_text(page, encoding="utf-8")
     typer.echo(
         _("Wrote {items} and {name} into {out}/.").format(
-            items=", ".join(p.name for p in written), name=page.name, out=out
+            items=", ".join(p.name for p in written), name=report.name, out=out
         )
     )

@@ -21,9 +21,17 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ledger.cli import collector_paused
-from ledger.cli.app import database_refusal
 from ledger.cli.options import EveningOption, split_players
-from ledger.cli.render import console, deal_table, deal_title, print_count, print_money, print_settlement, totals_line
+from ledger.cli.render import (
+    console,
+    deal_table,
+    deal_title,
+    deals_table,
+    print_count,
+    print_money,
+    print_settlement,
+    totals_line,
+)
 from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError, UndoRefused
 from ledger.fmt import format_cents
@@ -37,8 +45,6 @@ from ledger.rules.quick import KEYS, SYNTAX, parse_answer, parse_quick_line
 from ledger.summary import headline
 
 if TYPE_CHECKING:
-    from sqlalchemy import Engine
-
     from ledger.service import Ledger
     from ledger.values import EveningInfo, Recorded
 
@@ -180,12 +186,6 @@ class Play:
                 console.print(_("Cancelled: nothing written."))
             except LedgerError as error:
                 _error(str(error))
-            except _database_errors() as error:
-                where = self.ledger.engine.url.render_as_string(hide_password=False)
-                _error(
-                    database_refusal(error, where)
-                    or _("database: {error}").format(error=getattr(error, "orig", None) or error)
-                )
         console.print(_("Evening {number} stays open.").format(number=self.number))
 
     def status(self) -> None:
@@ -340,8 +340,6 @@ class Play:
 
     def deals(self, rest: str) -> None:
         """The evening's deals, voided ones struck through."""
-        from ledger.cli.deals import deals_table
-
         _no_arguments("deals", rest)
         evening, views = self.ledger.deals(self.number)
         self.seen = evening.revision
@@ -393,12 +391,6 @@ def _error(message: str) -> None:
     typer.echo(_("Error: {message}").format(message=message), err=True)
 
 
-def _database_errors() -> type[Exception]:
-    from sqlalchemy.exc import SQLAlchemyError
-
-    return SQLAlchemyError
-
-
 def _number(command: str, rest: str, example: str) -> tuple[int, str]:
     first, _sep, after = rest.partition(" ")
     number = read_number(first)
@@ -416,10 +408,10 @@ def _no_arguments(command: str, rest: str) -> None:
         raise LedgerError(_("{command} {rest!r}: {command} takes nothing after it").format(command=command, rest=rest))
 
 
-def _history_file(engine: Engine) -> Path:
+def _history_file(ledger: Ledger) -> Path:
     """Next to a SQLite ledger, else in the user data directory."""
-    if engine.url.get_backend_name() == "sqlite" and engine.url.database:
-        return Path(f"{engine.url.database}.history")
+    if ledger.file:
+        return Path(f"{ledger.file}.history")
     from platformdirs import user_data_path
 
     return user_data_path("calabresella", appauthor=False) / "play.history"
@@ -489,7 +481,7 @@ def play(
     """
     with open_ledger(ctx) as ledger:
         terminal = sys.stdin.isatty() and sys.stdout.isatty()
-        lines: Reader = TerminalReader(_history_file(ledger.engine) if history else None) if terminal else LineReader()
+        lines: Reader = TerminalReader(_history_file(ledger) if history else None) if terminal else LineReader()
         answers: Reader = TerminalReader() if terminal else lines
         try:
             table = ledger.evening(evening, open_only=True)

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 if TYPE_CHECKING:
-    from ledger.values import DealView, Settlement
+    from ledger.values import DealView, Settlement, Standings
 
 from ledger.cli.grid import Column, Grid
 from ledger.fmt import format_cents, format_time
@@ -18,7 +18,7 @@ from ledger.i18n import _, ngettext
 from ledger.rules.count import parse_count
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
-from ledger.summary import headline
+from ledger.summary import brief, called_card, headline, note, outcome, sits_out
 
 console = Console(highlight=False)
 
@@ -130,3 +130,52 @@ def deal_title(deal: DealView, verb: str) -> str:
     """`Deal 3 amended (revision 2)`: what just happened to a deal."""
     title = _("Deal {number} {verb}").format(number=deal.number, verb=verb)
     return title + (_(" (revision {revision})").format(revision=deal.revision) if deal.revision > 1 else "")
+
+
+def deals_table(players: tuple[str, ...], views: list[DealView], history: bool = False) -> None:
+    """The deals (or one deal's revisions): the called card, won or lost, every seat's game points; voided and
+    superseded ones struck."""
+    grid = Table(show_edge=False, pad_edge=False)
+    grid.add_column(_("rev") if history else _("deal"), justify="right")
+    grid.add_column(_("dealer"))
+    grid.add_column(_("deal"))
+    grid.add_column(_("called"))
+    grid.add_column(_("result"))
+    for player in players:
+        grid.add_column(player, justify="right")
+    grid.add_column(_("explanation") if not history else _("when / why"))
+    for view in views:
+        row = [
+            str(view.revision if history else view.number),
+            view.dealer + (_(" (out)") if sits_out(view) else ""),
+            brief(view),
+            called_card(view),
+            outcome(view),
+            *(signed(view.payouts.get(p, 0)) for p in players),
+        ]
+        history_note = local_time(view.recorded_at) + " " + (view.reason or _("recorded"))
+        style = "strike dim" if view.voided or (history and view.superseded_at) else None
+        grid.add_row(*row, history_note if history else note(view), style=style)
+    console.print(grid)
+
+
+def print_standings(result: Standings, settlement: Settlement | None) -> None:
+    """The running totals deal by deal, the standings, and the settlement of a closed evening."""
+    running = Table(
+        show_edge=False, pad_edge=False, title=_("Evening {evening}: running totals").format(evening=result.evening)
+    )
+    running.add_column(_("deal"), justify="right")
+    for player in result.players:
+        running.add_column(player, justify="right")
+    for number, line in result.running:
+        running.add_row(str(number), *(signed(line[p]) for p in result.players))
+    console.print(running)
+    final = Table(show_edge=False, pad_edge=False, title=_("Standings"))
+    final.add_column(_("player"))
+    final.add_column(_("game points"), justify="right")
+    final.add_column(_("money ({currency})").format(currency=result.currency), justify="right")
+    for player in sorted(result.players, key=lambda p: -result.points[p]):
+        final.add_row(player, signed(result.points[player]), format_cents(result.cents[player], signed=True))
+    console.print(final)
+    if settlement:
+        print_settlement(settlement, money_table=False)

@@ -1,49 +1,33 @@
-"""`calabresella stats|chart|report`: history in tables, charts and an evening report.
-
-pandas, matplotlib and `reports` are imported inside the commands, so other commands start without them.
-"""
+"""`calabresella stats|chart|report`: history in tables, charts and an evening report, as `Ledger` gives them
+(pandas and matplotlib load inside its reporting methods, so other commands start without them)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from ledger.cli import loaded
-from ledger.cli.app import JsonFlag, db_url, print_json
+from ledger.cli.app import JsonFlag, print_json
+from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError
 from ledger.fmt import format_cents
 from ledger.i18n import _
-
-if TYPE_CHECKING:
-    import pandas as pd
-    from sqlalchemy import Engine
+from ledger.values import Statistics, StatTable
 
 SHOW_AFTER_SECONDS = 1.0
 """A reporting command still working after this long shows a progress bar."""
 PANEL = "Reports"
+IMAGES = (".png", ".svg")
 
 EveningFilter = Annotated[int | None, typer.Option("--evening", "-e", help="Only this evening (its number).", min=1)]
 OutFile = Annotated[Path, typer.Option("--out", "-O", help="The file to write.", dir_okay=False)]
 
 
 @contextmanager
-def _ledger(ctx: typer.Context) -> Iterator[Engine]:
-    from ledger.store.engine import open_ledger
-
-    engine = open_ledger(db_url(ctx))
-    loaded()
-    try:
-        yield engine
-    finally:
-        engine.dispose()
-
-
-@contextmanager
-def _phases(phases: int) -> Iterator[Callable[[str], None]]:
+def _progress() -> Iterator[Callable[[str, float], None]]:
     """A transient progress bar on stderr that appears once the work has taken over a second."""
     import threading
 
@@ -51,16 +35,18 @@ def _phases(phases: int) -> Iterator[Callable[[str], None]]:
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     progress = Progress(
-        TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(), transient=True, console=Console(stderr=True)
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TimeElapsedColumn(),
+        transient=True,
+        console=Console(stderr=True),
     )
-    task = progress.add_task("reading the ledger", total=phases)
+    task = progress.add_task(_("reading the ledger"), total=1.0)
     timer = threading.Timer(SHOW_AFTER_SECONDS, progress.start)
     timer.daemon = True
-    done = [0]
 
-    def step(description: str) -> None:
-        progress.update(task, completed=done[0], description=description)
-        done[0] += 1
+    def step(description: str, done: float) -> None:
+        progress.update(task, completed=done, description=description)
 
     timer.start()
     try:
@@ -128,59 +114,59 @@ def stats(
     calabresella stats --evening 12 --csv evening12.csv
     """
     from ledger.clock import parse_date
-    from reports.filters import Filters
-    from reports.frames import load_frames
-    from reports.stats import SECTIONS, statistics
 
-    filters = Filters(
-        evening=evening,
-        player=player,
-        since=parse_date(since, "--since"),
-        until=parse_date(until, "--until"),
-        profile=profile,
-    )
-    with _ledger(ctx) as engine, _phases(1 + len(SECTIONS)) as step:
-        step(_("reading the deals"))
-        frames = load_frames(engine, filters)
-        tables = statistics(frames, on_section=step)
+    with open_ledger(ctx) as ledger, _progress() as step:
+        result = ledger.stats(
+            evening=evening,
+            player=player,
+            since=parse_date(since, "--since"),
+            until=parse_date(until, "--until"),
+            profile=profile,
+            on_step=step,
+        )
     if csv is not None:
-        _write_csv(tables, csv)
+        _write_csv(result, csv)
     if as_json:
-        print_json({"filters": frames.filters.describe(), **{name: _records(t) for name, t in tables.items()}})
+        print_json(result.to_dict())
     else:
-        _print_tables(tables, frames.filters.describe())
+        _print_tables(result)
 
 
-def _records(table: pd.DataFrame) -> list[dict[str, object]]:
-    """JSON-ready rows: numpy numbers as plain numbers, missing values as null."""
-    import json
-
-    return json.loads(table.to_json(orient="records", double_precision=6))
-
-
-def _write_csv(tables: dict[str, pd.DataFrame], path: Path) -> None:
-    import pandas as pd
+def _write_csv(result: Statistics, path: Path) -> None:
+    """Every table in one CSV file, one row per table row, with a `table` column; text never read as a formula."""
+    import csv
 
     from ledger.spreadsheet import safe_cell
 
-    stacked = pd.concat(
-        [table.assign(table=name) for name, table in tables.items() if not table.empty], ignore_index=True
-    ).convert_dtypes()
-    columns = ["table", *[c for c in stacked.columns if c != "table"]]
+    columns = ["table", *dict.fromkeys(c for table in result.tables if table.rows for c in table.columns)]
     try:
-        stacked[columns].map(safe_cell).to_csv(path, index=False)
+        with path.open("w", newline="", encoding="utf-8") as out:
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow([safe_cell(column) for column in columns])
+            for table in result.tables:
+                for row in table.rows:
+                    cells = {"table": table.name, **row}
+                    writer.writerow([safe_cell(_csv_value(cells.get(column))) for column in columns])
     except OSError as error:
         raise LedgerError(
             _("--csv {path!r}: cannot write it ({strerror})").format(path=str(path), strerror=error.strerror)
         ) from None
 
 
+def _csv_value(value: object) -> object:
+    """A cell as a spreadsheet reads it: nothing for a missing value, whole numbers without a decimal point."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def _cell(column: str, value: object) -> str:
     """A value as shown in a table: rates in percent, cents in currency units, text escaped from rich markup."""
-    import pandas as pd
     from rich.markup import escape
 
-    if value is None or (not isinstance(value, str) and pd.isna(value)):
+    if value is None:
         return "-"
     if column.endswith("_rate") or column == "share":
         return f"{float(value):.0%}"  # type: ignore[arg-type]
@@ -196,38 +182,50 @@ def _header(column: str) -> str:
     return column.removesuffix("_cents").replace("_", " ")
 
 
-def _print_tables(tables: dict[str, pd.DataFrame], scope: str) -> None:
+def _print_tables(result: Statistics) -> None:
     from rich.console import Console
+    from rich.markup import escape
+
+    console = Console(highlight=False)
+    if result.deals == 0:
+        console.print(_("No deals stand for {scope}.").format(scope=escape(result.scope)))
+        return
+    console.print(_("[bold]Statistics[/bold] · {scope}").format(scope=escape(result.scope)))
+    for table in result.tables:
+        if table.rows:
+            console.print()
+            console.print(_turned(table) if table.name in ("summary", "players") else _listed(table))
+
+
+def _turned(table: StatTable) -> object:
+    """A table shown on its side: one line per column, one column per row (per player, for `players`)."""
     from rich.markup import escape
     from rich.table import Table
 
-    from reports.stats import SECTIONS
-
-    console = Console(highlight=False)
-    if tables["summary"]["deals"].iloc[0] == 0:
-        console.print(_("No deals stand for {scope}.").format(scope=escape(scope)))
-        return
-    console.print(_("[bold]Statistics[/bold] · {scope}").format(scope=escape(scope)))
-    for name, table in tables.items():
-        if table.empty:
+    shown = Table(title=table.title, title_justify="left", show_edge=False, pad_edge=False)
+    shown.add_column("")
+    heads = [row["player"] for row in table.rows] if table.name == "players" else [""]
+    for head in heads:
+        shown.add_column(escape(str(head)), justify="right")
+    for column in table.columns:
+        if table.name == "players" and column == "player":
             continue
-        shown = Table(title=SECTIONS[name][0], title_justify="left", show_edge=False, pad_edge=False)
-        if name in ("summary", "players"):
-            rows = table.set_index("player") if name == "players" else table
-            shown.add_column("")
-            for head in rows.index if name == "players" else [""]:
-                shown.add_column(escape(str(head)), justify="right")
-            for column in rows.columns:
-                shown.add_row(_header(column), *[_cell(column, v) for v in rows[column]])
-        else:
-            for column in table.columns:
-                numeric = table[column].dtype.kind in "iuf"
-                label = escape(str(column)) if name == "called" else _header(column)  # holders are player names
-                shown.add_column(label, justify="right" if numeric else "left")
-            for row in table.itertuples(index=False):
-                shown.add_row(*[_cell(column, value) for column, value in zip(table.columns, row, strict=True)])
-        console.print()
-        console.print(shown)
+        shown.add_row(_header(column), *[_cell(column, row[column]) for row in table.rows])
+    return shown
+
+
+def _listed(table: StatTable) -> object:
+    """A table as it is: one line per row."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    shown = Table(title=table.title, title_justify="left", show_edge=False, pad_edge=False)
+    for column in table.columns:
+        label = escape(column) if table.name == "called" else _header(column)  # holders are player names
+        shown.add_column(label, justify="right" if column in table.numeric else "left")
+    for row in table.rows:
+        shown.add_row(*[_cell(column, row[column]) for column in table.columns])
+    return shown
 
 
 def chart(
@@ -240,7 +238,14 @@ def chart(
         ),
     ],
     out: Annotated[
-        Path | None, typer.Option("--out", "-O", help="The image to write, ending in .png or .svg.", dir_okay=False)
+        Path | None,
+        typer.Option(
+            "--out",
+            "-O",
+            help="The image to write, ending in .png or .svg (default: KIND.png, or evening-N-KIND.png with --evening, "
+            "in the current folder).",
+            dir_okay=False,
+        ),
     ] = None,
     evening: EveningFilter = None,
 ) -> None:
@@ -254,19 +259,13 @@ def chart(
 
     calabresella chart thirds --out thirds.png
     """
-    from reports.charts import check_kind, check_output, save
-    from reports.filters import Filters
-    from reports.frames import load_frames
-
-    check_kind(kind)
-    if out is None:
-        raise LedgerError(_("chart {kind}: give the image to write, e.g. --out {kind}.png").format(kind=kind))
-    check_output(out)
-    with _ledger(ctx) as engine, _phases(2) as step:
-        step(_("reading the deals"))
-        frames = load_frames(engine, Filters(evening=evening))
-        step(_("drawing {kind}").format(kind=kind))
-        _write(out, lambda path: save(kind, frames, path))
+    out = out or Path(f"evening-{evening}-{kind}.png" if evening else f"{kind}.png")
+    if out.suffix.lower() not in IMAGES:
+        raise LedgerError(_("--out {out!r}: the file name must end in .png or .svg").format(out=str(out)))
+    with open_ledger(ctx) as ledger, _progress() as step:
+        step(_("drawing {kind}").format(kind=kind), 0.5)
+        image = ledger.chart(kind, evening=evening, fmt=out.suffix.lower()[1:])
+    _write(out, lambda path: path.write_bytes(image))
     typer.echo(_("Wrote {out}").format(out=out))
 
 
@@ -287,15 +286,13 @@ def report(
 
     calabresella report --evening 12 --out evening12.html
     """
-    from reports.html import evening_report
-
     if out.suffix.lower() not in (".html", ".htm"):
         raise LedgerError(
             _("--out {out!r}: the report is an HTML page; give a file name ending in .html").format(out=str(out))
         )
-    with _ledger(ctx) as engine, _phases(1) as step:
-        step(_("writing the report"))
-        page = evening_report(engine, evening)
+    with open_ledger(ctx) as ledger, _progress() as step:
+        step(_("writing the report"), 0.5)
+        page = ledger.report(evening)
     _write(out, lambda path: path.write_text(page, encoding="utf-8"))
     typer.echo(_("Wrote {out}").format(out=out))
 

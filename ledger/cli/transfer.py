@@ -158,11 +158,9 @@ def backup(ctx: typer.Context, target: Annotated[str, typer.Argument(help="The n
 @db_app.command("info")
 def info(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """Where the ledger is and its schema revision. Example: [b]calabresella db info[/b]"""
-    from ledger.store.engine import make_engine, resolve_url, schema_info
+    from ledger.service import database_info
 
-    engine = make_engine(resolve_url(db_url(ctx)))
-    details = schema_info(engine)
-    engine.dispose()
+    details = database_info(db_url(ctx))
     if as_json:
         print_json(details)
     else:
@@ -173,10 +171,8 @@ def info(ctx: typer.Context, as_json: JsonFlag = False) -> None:
 @db_app.command("upgrade")
 def upgrade(ctx: typer.Context) -> None:
     """Create the schema or bring it to the newest revision (SQLite: a backup copy first)."""
-    from ledger.store.engine import make_engine, resolve_url, upgrade
+    from ledger.service import upgrade_database
 
-    engine = make_engine(resolve_url(db_url(ctx)))
-    backup_path = upgrade(engine)
-    engine.dispose()
+    backup_path = upgrade_database(db_url(ctx))
     done = _("The ledger is at the newest schema.")
     typer.echo(_("{done} Backup: {path}").format(done=done, path=backup_path) if backup_path else done)

@@ -12,6 +12,7 @@ from ledger.rules.count import parse_count
 from ledger.rules.facts import DECLARER, MONTE, Call, DealFacts
 from ledger.rules.points import check_thirds
 from ledger.rules.profiles import Profile
+from ledger.rules.scoring import DealResult, score_valid
 from ledger.rules.seats import name_key, resolve_player
 from ledger.rules.validate import validate
 
@@ -191,3 +192,9 @@ def build_facts(typed: DealInput, profile: Profile, players: tuple[str, ...], de
     )
     validate(facts, profile)
     return facts
+
+
+def judge(typed: DealInput, profile: Profile, players: tuple[str, ...], dealer: str) -> tuple[DealFacts, DealResult]:
+    """A typed deal's facts, validated once, and their score."""
+    facts = build_facts(typed, profile, players, dealer)
+    return facts, score_valid(facts, profile)

@@ -128,6 +128,11 @@ class DealResult:
 def score(facts: DealFacts, profile: Profile) -> DealResult:
     """Validate the facts and score them; payouts are integers summing to zero."""
     validate(facts, profile)
+    return score_valid(facts, profile)
+
+
+def score_valid(facts: DealFacts, profile: Profile) -> DealResult:
+    """Score facts already validated (`build_facts` returns them so); payouts are integers summing to zero."""
     out = facts.sitting_out(profile)
     if facts.passed:
         why = _("all passed: no payment") + (

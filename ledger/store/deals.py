@@ -1,15 +1,15 @@
-"""Recording deals and correcting them by appending: revisions, voids and undo; never a delete.
+"""Deals in the database: finished facts and payouts written by appending (revisions, void marks; never a delete),
+and read back as values.
 
-A revision stores the deal's canonical facts (players by id) and the result the rules derive from them;
-re-scoring reads those facts back, never what was typed. Reads are set-based: a fixed number of
-statements per evening, whatever its number of deals.
+A revision stores the deal's canonical facts (players by id) and the result the rules derived from them;
+re-scoring reads those facts back, never what was typed. Nothing here builds or scores a deal: the service
+asks the rules for that. Reads are set-based: a fixed number of statements per evening, whatever its number of deals.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import replace
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -20,19 +20,16 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
-from ledger.errors import LedgerError, UndoRefused
+from ledger.errors import LedgerError
 from ledger.i18n import _
-from ledger.rules.build import DealInput, build_facts
 from ledger.rules.cards import parse_card
 from ledger.rules.contracts import Aggravation, Contract, Side
 from ledger.rules.facts import DECLARER, MONTE, DealFacts
 from ledger.rules.numbers import storable
-from ledger.rules.scoring import DealResult, score
-from ledger.rules.seats import resolve_player, seat_after
-from ledger.rules.text import check_plain
-from ledger.store.evenings import Seating, lock
+from ledger.rules.scoring import DealResult
+from ledger.rules.seats import seat_after
+from ledger.store.evenings import Seating
 from ledger.store.models import Deal, DealRevision, Evening, Payout, utcnow
-from ledger.summary import brief
 from ledger.values import DealView, Recorded
 
 CURRENT = col(DealRevision.superseded_at).is_(None)
@@ -73,7 +70,8 @@ def facts_of(table: Seating, row: DealRevision) -> DealFacts:
     )
 
 
-def _view(table: Seating, deal: Deal, row: DealRevision, payouts: Iterable[Any]) -> DealView:
+def view(table: Seating, deal: Deal, row: DealRevision, payouts: Iterable[Any]) -> DealView:
+    """A stored revision of a deal as a value, with the given payout rows."""
     names = table.names
     ordered = sorted(payouts, key=lambda p: p.position)
     return DealView(
@@ -139,7 +137,7 @@ def _evening_payouts(session: Session, table: Seating) -> dict[int, list[Any]]:
 
 def _views(session: Session, table: Seating, pairs: list[tuple[Deal, DealRevision]]) -> list[DealView]:
     payouts = _payouts(session, [row.id for _, row in pairs if row.id is not None])
-    return [_view(table, deal, row, payouts[row.id or 0]) for deal, row in pairs]
+    return [view(table, deal, row, payouts[row.id or 0]) for deal, row in pairs]
 
 
 def _current_rows(session: Session, table: Seating, *, standing_only: bool = False) -> list[tuple[Deal, DealRevision]]:
@@ -153,10 +151,6 @@ def _current_rows(session: Session, table: Seating, *, standing_only: bool = Fal
     if standing_only:
         query = query.where(STANDING)
     return [(deal, row) for deal, row in session.exec(query).all()]
-
-
-def _current(session: Session, deal: Deal) -> DealRevision:
-    return session.exec(select(DealRevision).where(DealRevision.deal_id == deal.id, CURRENT)).one()
 
 
 @cache
@@ -183,33 +177,46 @@ def _dealer_after(table: Seating, last: int | None) -> str:
 
 def next_dealer(session: Session, table: Seating) -> str:
     """The seat after the dealer of the last deal that stands (passed ones included)."""
-    return _next_deal(session, table)[1]
+    return next_deal(session, table)[1]
 
 
-def _next_deal(session: Session, table: Seating) -> tuple[int, str]:
+def next_deal(session: Session, table: Seating) -> tuple[int, str]:
     """The next deal's number and its dealer by the turn, in one statement."""
     number, last = session.execute(_next_deal_query(), {"evening": table.number}).one()
     return (number or 0) + 1, _dealer_after(table, last)
 
 
-def _passed_before(session: Session, table: Seating, number: int) -> int:
-    """Consecutive passed deals that stand just before deal `number`."""
-    rows = session.exec(
-        select(DealRevision.declarer_id)
-        .join(Deal, col(Deal.id) == DealRevision.deal_id)
-        .where(Deal.evening_id == table.number, STANDING, CURRENT, Deal.number < number)
-        .order_by(col(Deal.number).desc())
-    )
-    count = 0
-    for declarer in rows:
-        if declarer is not None:
-            break
-        count += 1
-    return count
-
-
 EVENINGS_AT_ONCE = 500
 """Evenings whose totals one statement sums (each is a parameter)."""
+
+
+@cache
+def _last_dealers_query() -> Any:
+    """The dealer of the last deal that stands (passed ones included) of each of a list of evenings."""
+    last = (
+        select(col(Deal.evening_id).label("evening"), func.max(Deal.number).label("number"))
+        .where(STANDING, col(Deal.evening_id).in_(bindparam("evenings", expanding=True)))
+        .group_by(col(Deal.evening_id))
+        .subquery()
+    )
+    return (
+        sql.select(last.c.evening, col(DealRevision.dealer_id))
+        .select_from(last)
+        .join(Deal, sql.and_(col(Deal.evening_id) == last.c.evening, col(Deal.number) == last.c.number))
+        .join(DealRevision, col(DealRevision.deal_id) == Deal.id)
+        .where(CURRENT)
+    )
+
+
+def next_dealers(session: Session, tables: list[Seating]) -> dict[int, str]:
+    """Who deals next in each evening, by its number: one statement per `EVENINGS_AT_ONCE` evenings."""
+    last: dict[int, int] = {}
+    for start in range(0, len(tables), EVENINGS_AT_ONCE):
+        numbers = [table.number for table in tables[start : start + EVENINGS_AT_ONCE]]
+        last.update(
+            (evening, dealer) for evening, dealer in session.execute(_last_dealers_query(), {"evenings": numbers})
+        )
+    return {table.number: _dealer_after(table, last.get(table.number)) for table in tables}
 
 
 @cache
@@ -337,118 +344,86 @@ def _bumping() -> Any:
     )
 
 
-def _bump(session: Session, table: Seating) -> int:
+def bump(session: Session, table: Seating) -> int:
     """Count one more change to the evening (its row is locked by the caller since the start)."""
     counter: int = session.execute(_bumping(), {"evening": table.number}).scalar_one()
     set_committed_value(table.evening, "revision", counter)
     return counter
 
 
-def _with_pot(session: Session, table: Seating, typed: DealInput, number: int) -> DealInput:
-    """Fill in the passed deals before this one from the ledger, unless the scorekeeper gave them."""
-    if typed.passed_before or not table.profile.pot_carryover:
-        return typed
-    return replace(typed, passed_before=_passed_before(session, table, number))
+def passed_streak(session: Session, table: Seating, number: int) -> int:
+    """Consecutive passed deals that stand just before deal `number`: the pot it carries."""
+    rows = session.exec(
+        select(DealRevision.declarer_id)
+        .join(Deal, col(Deal.id) == DealRevision.deal_id)
+        .where(Deal.evening_id == table.number, STANDING, CURRENT, Deal.number < number)
+        .order_by(col(Deal.number).desc())
+    )
+    count = 0
+    for declarer in rows:
+        if declarer is not None:
+            break
+        count += 1
+    return count
 
 
-def _reflow_pot(session: Session, table: Seating, changed: int) -> None:
-    """After deal `changed` is amended or voided, re-score later deals whose pot of passed deals changed."""
-    if not table.profile.pot_carryover:
-        return
-    streak = 0
-    for deal, row in _current_rows(session, table, standing_only=True):
-        if row.declarer_id is None:
-            streak += 1
-            continue
-        if deal.number > changed and row.passed_before != streak:
-            facts = replace(facts_of(table, row), passed_before=streak)
-            _supersede(session, table, deal, row, facts, f"pot of passed deals changed by deal {changed}")
-        streak = 0
+def standing_rows(session: Session, table: Seating) -> list[tuple[Deal, DealRevision]]:
+    """The evening's deals that stand, with their current revisions, in order: one statement."""
+    return _current_rows(session, table, standing_only=True)
 
 
-def _supersede(
-    session: Session, table: Seating, deal: Any, old: DealRevision, facts: DealFacts, reason: str
-) -> tuple[Row[Any], list[PayoutRow], DealResult]:
-    """Score the new facts, then mark the old revision superseded and write the new one."""
-    result = score(facts, table.profile)
+def supersede(
+    session: Session, table: Seating, deal: Any, old: DealRevision, facts: DealFacts, result: DealResult, reason: str
+) -> tuple[Row[Any], list[PayoutRow]]:
+    """Mark the old revision superseded and write the new one, with its facts and result."""
     old.superseded_at = utcnow()
     session.add(old)
     session.flush()
-    return *write_revision(session, table, deal.id, old.revision + 1, facts, result, reason), result
+    return write_revision(session, table, deal.id, old.revision + 1, facts, result, reason)
 
 
-def _running(session: Session, table: Seating, result: DealResult, since: Recorded | None) -> dict[str, int]:
-    """The totals with a new deal added: the last write's totals plus its payouts, when nothing came between.
-
-    Call before the evening's counter is bumped: `since` holds when the evening is still at its revision
-    and its seats still bear the same names.
-    """
-    if since and since.evening_revision == table.evening.revision and tuple(since.totals) == table.players:
-        return {name: points + result.payouts.get(name, 0) for name, points in since.totals.items()}
-    return totals(session, table)
-
-
-def _recorded(
+def recorded(
     session: Session,
     table: Seating,
     deal: Any,
     row: Any,
     result: DealResult | None,
-    counter: int,
     *,
     payouts: list[PayoutRow] | None = None,
     duplicate: bool = False,
     dealer_next: str | None = None,
-    running: dict[str, int] | None = None,
 ) -> Recorded:
-    """What a write did; payouts just written, and totals already known, are passed in, not read back."""
-    view = _views(session, table, [(deal, row)])[0] if payouts is None else _view(table, deal, row, payouts)
+    """What a write did, with the evening's totals after it; payouts just written are passed in, not read back.
+
+    A write bumps the evening's change counter first (`bump`); a repeated key writes nothing and keeps it.
+    """
+    shown = _views(session, table, [(deal, row)])[0] if payouts is None else view(table, deal, row, payouts)
     return Recorded(
         evening=table.number,
         profile=table.profile,
-        deal=view,
+        deal=shown,
         result=result,
-        totals=totals(session, table) if running is None else running,
-        evening_revision=counter,
+        totals=totals(session, table),
+        evening_revision=table.evening.revision,
         next_dealer=dealer_next or next_dealer(session, table),
         duplicate=duplicate,
     )
 
 
-def record_deal(
-    session: Session,
-    table: Seating,
-    typed: DealInput,
-    *,
-    dealer: str | None = None,
-    key: str | None = None,
-    since: Recorded | None = None,
-) -> Recorded:
-    """Validate, score and store a new deal; a repeated idempotency `key` returns the stored deal.
+def by_key(session: Session, key: str) -> tuple[Deal, DealRevision] | None:
+    """The deal an idempotency key stored, with its current revision, or None."""
+    found = session.exec(
+        select(Deal, DealRevision)
+        .join(DealRevision, col(DealRevision.deal_id) == Deal.id)
+        .where(Deal.key == key, CURRENT)
+    ).first()
+    return (found[0], found[1]) if found else None
 
-    `since`: the last write this caller saw on the evening; its totals are carried on when nothing came between.
-    """
-    evening = lock(session, table)
-    _require_open(table)
-    check_plain(key, _("key"))
-    if key:
-        existing = session.exec(select(Deal).where(Deal.key == key)).first()
-        if existing:
-            if existing.evening_id != table.number:
-                raise LedgerError(
-                    _("--key {key!r} was used for deal {number} of evening {evening_id}").format(
-                        key=key, number=existing.number, evening_id=existing.evening_id
-                    )
-                )
-            current = _current(session, existing)
-            _same_deal(table, existing, current, typed, dealer, key)
-            return _recorded(session, table, existing, current, None, evening.revision, duplicate=True)
-    number, by_turn = _next_deal(session, table)
-    dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else by_turn
-    facts = build_facts(_with_pot(session, table, typed, number), table.profile, table.players, dealt_by)
-    result = score(facts, table.profile)
+
+def insert_deal(session: Session, table: Seating, number: int, key: str | None) -> Row[Any]:
+    """A new deal's row; a key taken by a deal recorded at the same moment is an error naming it."""
     try:
-        deal = session.execute(
+        return session.execute(
             _inserting(DEALS), {"evening_id": table.number, "number": number, "key": key, "created_at": utcnow()}
         ).one()
     except IntegrityError:
@@ -458,44 +433,6 @@ def record_deal(
                 "look at `calabresella deals`"
             ).format(key=key)
         ) from None
-    row, payouts = write_revision(session, table, deal.id, 1, facts, result, None)
-    running = _running(session, table, result, since)
-    return _recorded(
-        session,
-        table,
-        deal,
-        row,
-        result,
-        _bump(session, table),
-        payouts=payouts,
-        dealer_next=seat_after(table.players, dealt_by),
-        running=running,
-    )
-
-
-def _same_deal(
-    table: Seating, deal: Deal, stored: DealRevision, typed: DealInput, dealer: str | None, key: str
-) -> None:
-    """A retry with a key must repeat the facts the key holds; other facts are an error naming the deal."""
-    facts = facts_of(table, stored)
-    try:
-        dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else facts.dealer
-        retried = build_facts(
-            typed if typed.passed_before else replace(typed, passed_before=facts.passed_before),
-            table.profile,
-            table.players,
-            dealt_by,
-        )
-    except LedgerError:
-        retried = None
-    if retried != facts:
-        held = brief(_view(table, deal, stored, ()))
-        raise LedgerError(
-            _(
-                "--key {key!r} holds deal {number} of evening {evening} ({held}), recorded with other "
-                "facts; nothing written: give a new key, or amend deal {number}"
-            ).format(key=key, number=deal.number, evening=table.number, held=held)
-        )
 
 
 def get_deal(session: Session, table: Seating, number: int) -> Deal:
@@ -513,82 +450,27 @@ def get_deal(session: Session, table: Seating, number: int) -> Deal:
     return deal
 
 
-def _require_open(table: Seating) -> None:
-    """Refuse changes to a closed evening (call after `lock`, which re-reads the evening)."""
-    if table.evening.closed_at is not None:
-        raise LedgerError(_("evening {number} is closed: its deals can no longer change").format(number=table.number))
+def current_revision(session: Session, deal: Deal) -> DealRevision:
+    """The revision of a deal that counts now."""
+    return session.exec(select(DealRevision).where(DealRevision.deal_id == deal.id, CURRENT)).one()
 
 
-def _correctable(session: Session, table: Seating, number: int, reason: str | None, verb: str) -> tuple[Deal, str]:
-    """Deal `number` of an open evening, not voided, with the reason for correcting it."""
-    lock(session, table)
-    _require_open(table)
-    if not reason or not reason.strip():
-        raise LedgerError(
-            _("{verb} deal {number}: give a --reason, e.g. --reason 'wrong thirds'").format(verb=verb, number=number)
-        )
-    check_plain(reason, _("reason"))
-    deal = get_deal(session, table, number)
-    if deal.voided_at is not None:
-        raise LedgerError(
-            _("deal {number} is voided already ({void_reason}): it cannot be {verb}ed").format(
-                number=number, void_reason=deal.void_reason, verb=verb
-            )
-        )
-    return deal, reason.strip()
-
-
-def amend_deal(
-    session: Session, table: Seating, number: int, changes: DealInput, reason: str | None, *, dealer: str | None = None
-) -> Recorded:
-    """Write a new revision of deal `number` with the given facts changed; the old one stays readable."""
-    deal, why = _correctable(session, table, number, reason, "amend")
-    old = _current(session, deal)
-    if not changes.to_dict() and dealer is None:
-        raise LedgerError(
-            _("amend deal {number}: give at least one fact to change, e.g. --thirds 20").format(number=number)
-        )
-    stored = facts_of(table, old)
-    typed = DealInput.of_facts(stored).amended(changes)
-    if "passed_before" not in changes.to_dict():
-        typed = _with_pot(session, table, replace(typed, passed_before=0), number)
-    dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else stored.dealer
-    facts = build_facts(typed, table.profile, table.players, dealt_by)
-    row, payouts, result = _supersede(session, table, deal, old, facts, why)
-    _reflow_pot(session, table, number)
-    return _recorded(session, table, deal, row, result, _bump(session, table), payouts=payouts)
-
-
-def void_deal(session: Session, table: Seating, number: int, reason: str | None) -> Recorded:
-    """Mark deal `number` void: it stays in the log but no longer counts."""
-    deal, why = _correctable(session, table, number, reason, "void")
-    deal.voided_at, deal.void_reason = utcnow(), why
+def mark_void(session: Session, deal: Deal, reason: str) -> None:
+    """The deal stays in the log but no longer counts."""
+    deal.voided_at, deal.void_reason = utcnow(), reason
     session.add(deal)
     session.flush()
-    _reflow_pot(session, table, number)
-    return _recorded(session, table, deal, _current(session, deal), None, _bump(session, table))
 
 
-def undo_last(session: Session, table: Seating, *, seen_revision: int | None = None) -> Recorded:
-    """Take back the last deal that stands; refused when the evening changed since `seen_revision`."""
-    evening = lock(session, table)
-    _require_open(table)
-    if seen_revision is not None and seen_revision != evening.revision:
-        raise UndoRefused(
-            _(
-                "undo refused: evening {number} changed since you saw it (revision {seen_revision}, now {revision})"
-            ).format(number=table.number, seen_revision=seen_revision, revision=evening.revision)
-        )
-    last = session.exec(select(func.max(Deal.number)).where(Deal.evening_id == table.number, STANDING)).one()
-    if last is None:
-        raise LedgerError(_("undo: evening {number} has no deal to take back").format(number=table.number))
-    return void_deal(session, table, last, "undo")
+def last_standing(session: Session, table: Seating) -> int | None:
+    """The number of the evening's last deal that stands, or None."""
+    return session.exec(select(func.max(Deal.number)).where(Deal.evening_id == table.number, STANDING)).one()
 
 
 def list_deals(session: Session, table: Seating) -> list[DealView]:
     """Every deal of the evening with its current revision, voided ones included (marked): two statements."""
     payouts = _evening_payouts(session, table)
-    return [_view(table, deal, row, payouts[row.id or 0]) for deal, row in _current_rows(session, table)]
+    return [view(table, deal, row, payouts[row.id or 0]) for deal, row in _current_rows(session, table)]
 
 
 def deal_history(session: Session, table: Seating, number: int) -> list[DealView]:

@@ -13,10 +13,18 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DatabaseError, NoSuchModuleError, OperationalError
+from sqlalchemy.exc import (
+    ArgumentError,
+    DatabaseError,
+    DataError,
+    DBAPIError,
+    IntegrityError,
+    NoSuchModuleError,
+    OperationalError,
+)
 from sqlmodel import Session
 
-from ledger.errors import LedgerError
+from ledger.errors import DatabaseRefused, LedgerError
 from ledger.i18n import _
 
 ENV_VAR = "CALABRESELLA_DB"
@@ -187,7 +195,7 @@ def _schema_version(engine: Engine) -> str | None:
             if "alembic_version" in tables:
                 return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
     except (DatabaseError, OperationalError) as error:
-        raise refusal(error, engine.url.render_as_string(hide_password=True)) from None
+        raise refusal(error, _where(engine)) from None
     if tables:
         raise LedgerError(
             _(
@@ -197,19 +205,29 @@ def _schema_version(engine: Engine) -> str | None:
     return None
 
 
-def refusal(error: DatabaseError, where: str) -> LedgerError:
+def refusal(error: DBAPIError, where: str) -> DatabaseRefused:
     """One line for what the database refused: a read-only file, a lock another program held past the busy
-    timeout, or a file that is no ledger database."""
+    timeout, a file that is no ledger database, or any other refusal."""
     reason = (str(error.orig).strip().splitlines() or ["no answer"])[0]
     if "readonly" in reason or "read-only" in reason:
-        return LedgerError(
+        return DatabaseRefused(
             _("the ledger {where} is read-only ({reason}): nothing was written").format(where=where, reason=reason)
         )
     if "database is locked" in reason:
-        return LedgerError(
+        return DatabaseRefused(
             _("the ledger {where} is locked by another program: nothing was written; try again").format(where=where)
         )
-    return LedgerError(_("{where}: cannot open it as a ledger database ({reason})").format(where=where, reason=reason))
+    if isinstance(error, IntegrityError | DataError):
+        return DatabaseRefused(
+            _("{where}: the database refused it ({reason}): nothing was written").format(where=where, reason=reason)
+        )
+    return DatabaseRefused(
+        _("{where}: cannot open it as a ledger database ({reason})").format(where=where, reason=reason)
+    )
+
+
+def _where(engine: Engine) -> str:
+    return engine.url.render_as_string(hide_password=True)
 
 
 def _check_known(engine: Engine, version: str | None) -> None:
@@ -282,19 +300,27 @@ def _foreign_keys_deferred(connection: Connection) -> Iterator[None]:
 def open_ledger(given: str | None = None) -> Engine:
     """Open (creating or upgrading as needed) the ledger database named by `--db` or the environment."""
     engine = make_engine(resolve_url(given))
-    version = _schema_version(engine)
-    _check_known(engine, version)
-    if version != HEAD:
-        upgrade(engine)
-    _enable_wal(engine)
+    try:
+        version = _schema_version(engine)
+        _check_known(engine, version)
+        if version != HEAD:
+            upgrade(engine)
+        _enable_wal(engine)
+    except DBAPIError as error:
+        engine.dispose()
+        raise refusal(error, _where(engine)) from None
     return engine
 
 
 @contextmanager
 def transaction(engine: Engine) -> Iterator[Session]:
-    """A session whose work commits together or not at all (BEGIN IMMEDIATE on SQLite)."""
-    with Session(engine, expire_on_commit=False) as session, session.begin():
-        yield session
+    """A session whose work commits together or not at all (BEGIN IMMEDIATE on SQLite, unless `reading`); what the
+    database refuses is one `DatabaseRefused` line."""
+    try:
+        with Session(engine, expire_on_commit=False) as session, session.begin():
+            yield session
+    except DBAPIError as error:
+        raise refusal(error, _where(engine)) from None
 
 
 def schema_info(engine: Engine) -> dict[str, object]:

@@ -212,3 +212,11 @@ def list_evenings(session: Session) -> list[Seating]:
     ).all():
         seated[evening_id].append((name, cast(int, pid)))
     return [Seating(e, tuple(name for name, _ in seated[e.id]), dict(seated[e.id])) for e in evenings]  # type: ignore[index]
+
+
+def latest_evening(session: Session) -> int:
+    """The number of the most recent evening, open or closed."""
+    number = session.exec(select(func.max(Evening.id))).one()
+    if number is None:
+        raise LedgerError(_("no evenings yet: {start_hint}").format(start_hint=_(START_HINT)))
+    return int(number)

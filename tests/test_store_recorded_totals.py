@@ -1,6 +1,5 @@
-"""The totals a recorded deal returns are the evening's totals, whether carried on from the ledger's last write or
-summed again: another ledger writing or renaming in between, a refused write, or a 5-player evening where a seat
-sits out never leave them wrong."""
+"""The totals a recorded deal returns are the evening's totals: another ledger writing or renaming in between, a
+refused write, or a 5-player evening where a seat sits out never leave them wrong."""
 
 from __future__ import annotations
 
@@ -11,7 +10,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import event
 
 from ledger import Ledger
 from ledger.errors import LedgerError
@@ -30,10 +28,6 @@ def two(tmp_path: Path) -> Iterator[tuple[Ledger, Ledger]]:
     yield first, second
     first.close()
     second.close()
-
-
-def summed(statements: list[str]) -> bool:
-    return any("sum(payout.points)" in s for s in statements)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -77,33 +71,6 @@ def test_recorded_totals_are_the_evenings_totals(
         # the other ledger, whose last write (if any) is now behind, still records the right totals
         follow = ledgers[not other].record(f"{names[(index + 1) % 3]} solo {11 - points}", evening=number)
         assert follow.totals == ledger.standings(number).points
-
-
-def test_a_deal_after_the_ledgers_own_write_carries_the_totals_on_and_after_anothers_sums_them(
-    two: tuple[Ledger, Ledger],
-) -> None:
-    first, second = two
-    number = first.start_evening(["Anna", "Bruno", "Carla"]).number
-    before = first.record("bruno solo 8", evening=number)
-    seen: list[str] = []
-
-    def note(_conn: object, _cursor: object, statement: str, *_: object) -> None:
-        seen.append(statement)
-
-    event.listen(first.engine, "before_cursor_execute", note)
-    try:
-        carried = first.record("anna solo 3", evening=number)
-        assert not summed(seen), seen
-        second.record("carla solo 9", evening=number)
-        seen.clear()
-        again = first.record("bruno solo 5", evening=number)
-        assert summed(seen), seen
-    finally:
-        event.remove(first.engine, "before_cursor_execute", note)
-    assert carried.result is not None
-    assert carried.totals == {name: before.totals[name] + carried.result.payouts[name] for name in before.totals}
-    assert carried.totals != before.totals
-    assert again.totals == first.standings(number).points
 
 
 def test_a_seat_that_sits_out_keeps_its_total(tmp_path: Path) -> None:

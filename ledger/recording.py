@@ -1,0 +1,172 @@
+"""Recording deals and correcting them, for `Ledger`: what the rules need is read from the store, the rules build,
+validate and score the deal, and the store writes the finished facts and payouts. Each function runs inside the
+caller's write transaction, on an evening whose seats were read in it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from sqlmodel import Session
+
+from ledger.errors import LedgerError, UndoRefused
+from ledger.i18n import _
+from ledger.rules.build import DealInput, build_facts, judge
+from ledger.rules.scoring import score
+from ledger.rules.seats import resolve_player, seat_after
+from ledger.rules.text import check_plain
+from ledger.store import deals
+from ledger.store.deals import facts_of
+from ledger.store.evenings import Seating, lock
+from ledger.store.models import Deal, DealRevision
+from ledger.summary import brief
+from ledger.values import Recorded
+
+
+def record(
+    session: Session, table: Seating, typed: DealInput, *, dealer: str | None = None, key: str | None = None
+) -> Recorded:
+    """Score and store a new deal; a repeated idempotency `key` returns the deal it stored and writes nothing."""
+    lock(session, table)
+    _require_open(table)
+    check_plain(key, _("key"))
+    if key:
+        stored = deals.by_key(session, key)
+        if stored:
+            return _retried(session, table, *stored, typed, dealer, key)
+    number, by_turn = deals.next_deal(session, table)
+    dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else by_turn
+    facts, result = judge(_with_pot(session, table, typed, number), table.profile, table.players, dealt_by)
+    deal = deals.insert_deal(session, table, number, key)
+    row, payouts = deals.write_revision(session, table, deal.id, 1, facts, result, None)
+    deals.bump(session, table)
+    return deals.recorded(
+        session, table, deal, row, result, payouts=payouts, dealer_next=seat_after(table.players, dealt_by)
+    )
+
+
+def amend(
+    session: Session,
+    table: Seating,
+    number: int,
+    changes: DealInput,
+    reason: str | None,
+    *,
+    dealer: str | None = None,
+) -> Recorded:
+    """A new revision of deal `number` with the given facts changed; the old one stays readable."""
+    deal, why = _correctable(session, table, number, reason, "amend")
+    old = deals.current_revision(session, deal)
+    if not changes.to_dict() and dealer is None:
+        raise LedgerError(
+            _("amend deal {number}: give at least one fact to change, e.g. --thirds 20").format(number=number)
+        )
+    stored = facts_of(table, old)
+    typed = DealInput.of_facts(stored).amended(changes)
+    if "passed_before" not in changes.to_dict():
+        typed = _with_pot(session, table, replace(typed, passed_before=0), number)
+    dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else stored.dealer
+    facts, result = judge(typed, table.profile, table.players, dealt_by)
+    row, payouts = deals.supersede(session, table, deal, old, facts, result, why)
+    _reflow_pot(session, table, number)
+    deals.bump(session, table)
+    return deals.recorded(session, table, deal, row, result, payouts=payouts)
+
+
+def void(session: Session, table: Seating, number: int, reason: str | None) -> Recorded:
+    """Deal `number` stays in the log but no longer counts."""
+    deal, why = _correctable(session, table, number, reason, "void")
+    deals.mark_void(session, deal, why)
+    _reflow_pot(session, table, number)
+    deals.bump(session, table)
+    return deals.recorded(session, table, deal, deals.current_revision(session, deal), None)
+
+
+def undo(session: Session, table: Seating, *, seen_revision: int | None = None) -> Recorded:
+    """Take back the last deal that stands; refused when the evening changed since `seen_revision`."""
+    evening = lock(session, table)
+    _require_open(table)
+    if seen_revision is not None and seen_revision != evening.revision:
+        refused = _(
+            "undo refused: evening {number} changed since you saw it (revision {seen_revision}, now {revision})"
+        )
+        raise UndoRefused(refused.format(number=table.number, seen_revision=seen_revision, revision=evening.revision))
+    last = deals.last_standing(session, table)
+    if last is None:
+        raise LedgerError(_("undo: evening {number} has no deal to take back").format(number=table.number))
+    return void(session, table, last, "undo")
+
+
+def _with_pot(session: Session, table: Seating, typed: DealInput, number: int) -> DealInput:
+    """Fill in the passed deals before this one from the ledger, unless the scorekeeper gave them."""
+    if typed.passed_before or not table.profile.pot_carryover:
+        return typed
+    return replace(typed, passed_before=deals.passed_streak(session, table, number))
+
+
+def _reflow_pot(session: Session, table: Seating, changed: int) -> None:
+    """After deal `changed` is amended or voided, re-score later deals whose pot of passed deals changed."""
+    if not table.profile.pot_carryover:
+        return
+    streak = 0
+    for deal, row in deals.standing_rows(session, table):
+        if row.declarer_id is None:
+            streak += 1
+            continue
+        if deal.number > changed and row.passed_before != streak:
+            facts = replace(facts_of(table, row), passed_before=streak)
+            reason = f"pot of passed deals changed by deal {changed}"
+            deals.supersede(session, table, deal, row, facts, score(facts, table.profile), reason)
+        streak = 0
+
+
+def _retried(
+    session: Session, table: Seating, deal: Deal, stored: DealRevision, typed: DealInput, dealer: str | None, key: str
+) -> Recorded:
+    """A retry with a key seen before: the deal it stored, when the retry repeats its facts; else an error."""
+    if deal.evening_id != table.number:
+        raise LedgerError(
+            _("--key {key!r} was used for deal {number} of evening {evening_id}").format(
+                key=key, number=deal.number, evening_id=deal.evening_id
+            )
+        )
+    facts = facts_of(table, stored)
+    try:
+        dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else facts.dealer
+        pot = typed if typed.passed_before else replace(typed, passed_before=facts.passed_before)
+        retried = build_facts(pot, table.profile, table.players, dealt_by)
+    except LedgerError:
+        retried = None
+    if retried != facts:
+        held = brief(deals.view(table, deal, stored, ()))
+        raise LedgerError(
+            _(
+                "--key {key!r} holds deal {number} of evening {evening} ({held}), recorded with other "
+                "facts; nothing written: give a new key, or amend deal {number}"
+            ).format(key=key, number=deal.number, evening=table.number, held=held)
+        )
+    return deals.recorded(session, table, deal, stored, None, duplicate=True)
+
+
+def _require_open(table: Seating) -> None:
+    """Refuse changes to a closed evening (call after `lock`, which re-reads the evening)."""
+    if table.evening.closed_at is not None:
+        raise LedgerError(_("evening {number} is closed: its deals can no longer change").format(number=table.number))
+
+
+def _correctable(session: Session, table: Seating, number: int, reason: str | None, verb: str) -> tuple[Deal, str]:
+    """Deal `number` of an open evening, not voided, with the reason for correcting it."""
+    lock(session, table)
+    _require_open(table)
+    if not reason or not reason.strip():
+        raise LedgerError(
+            _("{verb} deal {number}: give a --reason, e.g. --reason 'wrong thirds'").format(verb=verb, number=number)
+        )
+    check_plain(reason, _("reason"))
+    deal = deals.get_deal(session, table, number)
+    if deal.voided_at is not None:
+        raise LedgerError(
+            _("deal {number} is voided already ({void_reason}): it cannot be {verb}ed").format(
+                number=number, void_reason=deal.void_reason, verb=verb
+            )
+        )
+    return deal, reason.strip()
