@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,30 @@ def test_a_read_runs_as_many_statements_for_100_deals_as_for_10(
     assert len(many) == len(few), many
     assert len(few) <= 12, few
     assert [s.split(" ", 1)[0] for s in many] == [s.split(" ", 1)[0] for s in few], many
+
+
+LISTS: dict[str, Callable[[Ledger], Any]] = {
+    "evenings": lambda ledger: ledger.evenings(),
+    "players": lambda ledger: ledger.players(),
+    "payments": lambda ledger: ledger.payments(),
+    "tab": lambda ledger: ledger.tab(),
+    "tab with pairs": lambda ledger: ledger.tab(pairs=True),
+    "settle since": lambda ledger: ledger.settle(since=date(2000, 1, 1)),
+}
+
+
+@pytest.mark.parametrize("read", sorted(LISTS))
+def test_a_list_runs_as_many_statements_for_12_evenings_as_for_2(read: str, tmp_path: Path) -> None:
+    counts = []
+    for evenings in (2, 12):
+        with Ledger(str(tmp_path / f"{evenings}.sqlite3")) as ledger:
+            for _ in range(evenings):
+                add_evening(ledger, 3)
+                ledger.paid("Anna", "Bruno", "0.10")
+            with counted(ledger) as statements:
+                LISTS[read](ledger)
+            counts.append(len(statements))
+    assert counts[0] == counts[1], f"{read}: {counts[0]} statements for 2 evenings, {counts[1]} for 12"
 
 
 @pytest.mark.parametrize("deals", [0, 30])

@@ -208,6 +208,29 @@ def _last_dealers_query() -> Any:
     )
 
 
+@cache
+def _standing_payouts_query() -> Any:
+    """Every payout of the deals that stand of a list of evenings, deal by deal."""
+    columns = (col(Deal.evening_id), col(Payout.revision_id), col(Payout.player_id), col(Payout.points))
+    return (
+        _current_payouts(*columns)
+        .where(STANDING, col(Deal.evening_id).in_(bindparam("evenings", expanding=True)))
+        .order_by(col(Deal.evening_id), col(Deal.number))
+    )
+
+
+def deals_payouts(session: Session, tables: list[Seating]) -> list[tuple[int, dict[str, int]]]:
+    """Each deal that stands of the evenings, as (evening, game points per seated player): one statement per
+    `EVENINGS_AT_ONCE` evenings."""
+    names = {table.number: table.names for table in tables}
+    deals: dict[int, tuple[int, dict[str, int]]] = {}
+    for start in range(0, len(tables), EVENINGS_AT_ONCE):
+        numbers = [table.number for table in tables[start : start + EVENINGS_AT_ONCE]]
+        for evening, revision, player, points in session.execute(_standing_payouts_query(), {"evenings": numbers}):
+            deals.setdefault(revision, (evening, {}))[1][names[evening][player]] = points
+    return list(deals.values())
+
+
 def next_dealers(session: Session, tables: list[Seating]) -> dict[int, str]:
     """Who deals next in each evening, by its number: one statement per `EVENINGS_AT_ONCE` evenings."""
     last: dict[int, int] = {}

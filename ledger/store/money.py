@@ -16,7 +16,7 @@ from ledger.i18n import _
 from ledger.rules.numbers import storable
 from ledger.rules.text import check_plain
 from ledger.settlement import fewest_payments, pair_flows, round_balances
-from ledger.store.deals import evenings_totals, list_deals
+from ledger.store.deals import deals_payouts, evenings_totals
 from ledger.store.evenings import Seating, get_seating, list_evenings, parse_cents, parse_currency
 from ledger.store.models import PaymentEntry, Player, ident
 from ledger.store.players import get_player
@@ -61,16 +61,16 @@ def settle(session: Session, tables: list[Seating], *, round_to: str | None = No
     cents: defaultdict[str, int] = defaultdict(int)
     flows: list[dict[str, int]] = []
     by_evening = evenings_totals(session, tables)
+    stakes = {table.number: table.evening.stake_cents for table in tables}
     for table in tables:
         for name, value in by_evening[table.number].items():
             points[name] += value
             cents[name] += value * table.evening.stake_cents
-        if pairs:
-            flows += [
-                {name: value * table.evening.stake_cents for name, value in deal.payouts.items()}
-                for deal in list_deals(session, table)
-                if not deal.voided
-            ]
+    if pairs:
+        flows = [
+            {name: value * stakes[evening] for name, value in payouts.items()}
+            for evening, payouts in deals_payouts(session, tables)
+        ]
     balances, rounding = dict(cents), dict[str, int]()
     if round_to is not None:
         unit = parse_cents(round_to, "--round-to", _("the smallest coin to pay with"))

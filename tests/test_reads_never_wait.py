@@ -1,0 +1,149 @@
+"""A read is one snapshot and never waits for a writer: while another program holds the write lock (SQLite) or an
+evening's row (PostgreSQL) in the middle of a write, every read answers at once; and under concurrent writers on
+PostgreSQL, what one read returns agrees with itself."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, text
+from test_web_support import viewer
+
+from ledger import Ledger
+from ledger.store.engine import resolve_url
+
+AT_ONCE = 0.1
+"""An answer within this many seconds did not wait for the writer (the writer holds its lock for 3 s)."""
+READS: dict[str, Callable[[Ledger], Any]] = {
+    "standings": lambda ledger: ledger.standings(1),
+    "deals": lambda ledger: ledger.deals(1),
+    "evening": lambda ledger: ledger.evening(1),
+    "evenings": lambda ledger: ledger.evenings(),
+    "players": lambda ledger: ledger.players(),
+    "deal history": lambda ledger: ledger.deal_history(1, 1),
+    "settle": lambda ledger: ledger.settle(evening=1),
+    "tab": lambda ledger: ledger.tab(),
+    "payments": lambda ledger: ledger.payments(),
+}
+
+
+@contextmanager
+def writer_in_the_middle(db: str) -> Iterator[None]:
+    """Another program halfway through a write: it holds the write lock (SQLite) or evening 1's row (PostgreSQL),
+    having changed the evening, and commits nothing until the block ends."""
+    engine = create_engine(resolve_url(db), isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        if engine.dialect.name == "sqlite":
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            connection.exec_driver_sql("BEGIN")
+            connection.execute(text("SELECT id FROM evening WHERE id = 1 FOR UPDATE"))
+        connection.execute(text("UPDATE evening SET revision = revision + 1 WHERE id = 1"))
+        try:
+            yield
+        finally:
+            connection.exec_driver_sql("ROLLBACK")
+    engine.dispose()
+
+
+def timed(read: Callable[[], object]) -> float:
+    """Seconds `read` took; a read stuck behind the writer is given up on after 3 s (and measures that)."""
+    done = threading.Event()
+    worker = threading.Thread(target=lambda: (read(), done.set()), daemon=True)
+    start = time.perf_counter()
+    worker.start()
+    done.wait(3)
+    return time.perf_counter() - start
+
+
+@pytest.fixture
+def played(db_url: str) -> str:
+    """A ledger with an evening of a few deals, one amended, and a payment."""
+    with Ledger(db_url) as ledger:
+        ledger.start_evening(["Anna", "Bruno", "Carla"], stake="0.10")
+        for line in ("bruno solo 22", "carla chiamo 3D@anna 17 last=opp", "pass", "anna solo 8"):
+            ledger.record(line)
+        ledger.amend(1, "20", reason="recount")
+        ledger.paid("Bruno", "Anna", "0.20")
+    return db_url
+
+
+def test_every_read_answers_while_another_program_is_writing(played: str) -> None:
+    with Ledger(played) as ledger:
+        for read in READS.values():
+            read(ledger)  # connections opened and statements compiled before the clock runs
+        with writer_in_the_middle(played):
+            took = {name: timed(lambda read=read: read(ledger)) for name, read in READS.items()}  # type: ignore[misc]
+        assert ledger.evening(1).revision == 5, "the writer's change was rolled back"
+    slow = {name: f"{seconds:.2f} s" for name, seconds in took.items() if seconds > AT_ONCE}
+    assert not slow, f"reads waited for the writer: {slow}"
+
+
+def test_the_evening_page_answers_while_another_program_is_writing(played: str) -> None:
+    with viewer(played) as phone:
+        assert phone.get("/evenings/1").status_code == 200
+        with writer_in_the_middle(played):
+            pages: list[int] = []
+            took = timed(lambda: pages.append(phone.get("/evenings/1").status_code))
+    assert pages == [200] and took < AT_ONCE, f"the page took {took:.2f} s"
+
+
+def test_the_writer_really_holds_the_lock(played: str) -> None:
+    """A write started meanwhile does wait (so the tests above measure reads beside a real writer)."""
+    with Ledger(played) as ledger:
+        ledger.evening(1)
+        with writer_in_the_middle(played):
+            took = timed(lambda: ledger.record("pass", evening=1))
+    assert took > 1, f"a write went through in {took:.2f} s while another held the lock"
+
+
+@pytest.mark.postgres
+def test_reads_under_concurrent_writers_agree_with_themselves(pg_url: str) -> None:
+    """Four writers record and correct deals while readers look: every deal read has its payouts, and every
+    evening's totals equal the sum of the deals read with them."""
+    with Ledger(pg_url) as ledger:
+        ledger.start_evening(["Anna", "Bruno", "Carla"], stake="0.10")
+        ledger.record("bruno solo 22")
+    stop = threading.Event()
+    problems: list[str] = []
+    reads = [0]
+
+    def write(seat: str) -> None:
+        with Ledger(pg_url) as ledger:
+            for index in range(25):
+                done = ledger.record(f"{seat} solo {6 + (index * 7) % 24}t", evening=1)
+                if index % 5 == 4:
+                    ledger.amend(done.deal.number, f"{6 + (index * 5) % 24}t", reason="recount", evening=1)
+
+    def look() -> None:
+        with Ledger(pg_url) as ledger:
+            while not stop.is_set():
+                info, views = ledger.deals(1)
+                empty = [view.number for view in views if not view.payouts]
+                if empty:
+                    problems.append(f"deals without payouts: {empty}")
+                summed = {name: sum(view.payouts[name] for view in views if not view.voided) for name in info.players}
+                if summed != dict(info.points):
+                    problems.append(f"evening totals {dict(info.points)} but its deals sum to {summed}")
+                standings = ledger.standings(1)
+                last = dict(standings.running[-1][1]) if standings.running else {}
+                if last != dict(standings.points):
+                    problems.append(f"standings {dict(standings.points)} but the running totals end at {last}")
+                reads[0] += 1
+
+    writers = [threading.Thread(target=write, args=(seat,)) for seat in ("anna", "bruno", "carla", "anna")]
+    readers = [threading.Thread(target=look) for _ in range(3)]
+    for thread in readers + writers:
+        thread.start()
+    for thread in writers:
+        thread.join()
+    stop.set()
+    for thread in readers:
+        thread.join()
+    assert reads[0] > 20, "the readers hardly read"
+    assert not problems, f"{len(problems)} of {reads[0]} reads disagreed with themselves, e.g. {problems[:3]}"
