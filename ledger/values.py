@@ -378,6 +378,10 @@ class Statistics:
     deals: int
     tables: tuple[StatTable, ...]
 
+    def table(self, name: str) -> StatTable:
+        """The table of that name: summary, players, money, bids, contracts, called, seats, pairings, ratings..."""
+        return next(table for table in self.tables if table.name == name)
+
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values: the scope and every table's rows."""
         return {"filters": self.scope, **{table.name: [dict(row) for row in table.rows] for table in self.tables}}
