@@ -5,14 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ledger.clock import iso
 from ledger.fmt import plain_cents
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
 from ledger.settlement import Transfer
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment else None
 
 
 @dataclass(frozen=True)
@@ -78,8 +75,8 @@ class EveningInfo:
             "currency": self.currency,
             "place": self.place,
             "note": self.note,
-            "started_at": _iso(self.started_at),
-            "closed_at": _iso(self.closed_at),
+            "started_at": iso(self.started_at),
+            "closed_at": iso(self.closed_at),
             "closed": self.closed,
             "revision": self.revision,
             "first_dealer": self.first_dealer,
@@ -163,7 +160,7 @@ class DealView:
             "explanation": self.explanation,
             "recorded_at": self.recorded_at.isoformat(),
             "reason": self.reason,
-            "superseded_at": _iso(self.superseded_at),
+            "superseded_at": iso(self.superseded_at),
         }
 
 
@@ -327,7 +324,7 @@ class PaymentInfo:
             "paid_at": self.paid_at.isoformat(),
             "key": self.key,
             "voided": self.voided,
-            "voided_at": _iso(self.voided_at),
+            "voided_at": iso(self.voided_at),
             "void_reason": self.void_reason,
             "owed_cents": self.owed_cents,
             "duplicate": self.duplicate,
