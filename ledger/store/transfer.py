@@ -8,7 +8,7 @@ import itertools
 import json
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
@@ -758,7 +758,7 @@ def _check_keys(session: Session, deals: list[dict[str, Any]]) -> None:
         )
 
 
-Stored = tuple[dict[str, int], tuple[str, ...], tuple[Any, ...], list[tuple[Any, ...]], dict[Any, int]]
+Stored = tuple[Mapping[str, int], tuple[str, ...], tuple[Any, ...], list[tuple[Any, ...]], dict[Any, int]]
 """A scored revision: its payouts by seat, its stored columns' names and values, its payout rows (the values
 of `PAYOUT_COLUMNS`), each value as `_Writer.queue` takes it, and its payouts by the export's names."""
 PAYOUT_COLUMNS = ("player_id", "position", "role", "points")
