@@ -20,8 +20,18 @@ from test_web_support import BEARER, start, viewer
 
 from ledger import Ledger
 
-STAMPS = {"since", "started", "started_at", "closed_at", "recorded_at", "superseded_at", "paid_at", "voided_at"}
-"""Every key under which a value's `to_dict()` or a `--json` output writes a time."""
+STAMPS = {
+    "since",
+    "started",
+    "started_at",
+    "closed_at",
+    "created_at",
+    "recorded_at",
+    "superseded_at",
+    "paid_at",
+    "voided_at",
+}
+"""Every key under which a value's `to_dict()`, a `--json` output or an export writes a time."""
 INDIA = "Asia/Kolkata"
 INDIA_OFFSET = timedelta(hours=5, minutes=30)
 PLAYERS = ("Anna", "Bruno", "Carla")
@@ -141,6 +151,14 @@ def test_a_write_returns_utc_times(far_db: str) -> None:
         assert_aware_utc(value)
     written = [pair for value in (recorded, amended, paid, voided) for pair in stamps(value.to_dict())]
     assert_utc_and_recent(written, {"recorded_at", "paid_at", "voided_at"})
+
+
+def test_an_export_writes_utc_times(far_db: str) -> None:
+    evening_with_history(far_db)
+    with Ledger(far_db) as ledger:
+        exported = json.loads(ledger.export())
+    expected = {"started_at", "closed_at", "created_at", "recorded_at", "superseded_at", "paid_at", "voided_at"}
+    assert_utc_and_recent(stamps(exported), expected)
 
 
 def _json(db: str, *args: str) -> Any:
