@@ -14,13 +14,18 @@ def utcnow() -> datetime:
 
 
 def as_local(moment: datetime) -> datetime:
-    """A stored time (naive ones are UTC) in the local time zone."""
-    return as_utc(moment).astimezone()
+    """A time as the ledger reads it (aware) in the local time zone."""
+    return moment.astimezone()
 
 
 def as_utc(moment: datetime) -> datetime:
-    """A stored time (naive ones are UTC) as an aware UTC time."""
+    """A time as an aware UTC time; a naive one is UTC already (as SQLite and an export without offsets hold it)."""
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def iso(moment: datetime | None) -> str | None:
+    """A time as JSON writes it, ISO 8601 with its offset (`2026-11-21T20:05:00+00:00`); None stays None."""
+    return moment.isoformat() if moment else None
 
 
 def parse_date(text: str | None, option: str) -> date | None:

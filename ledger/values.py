@@ -1,18 +1,21 @@
-"""What the ledger's methods return: frozen values with plain fields, never database rows."""
+"""What the ledger's methods return: frozen values with plain fields, never database rows.
+
+Every value hashes and nothing it holds can change: its mappings are read-only and its lists tuples, while its
+constructor still takes dicts and lists; `to_dict()` gives plain dicts and lists, ready for JSON.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
+from ledger.clock import iso
 from ledger.fmt import plain_cents
+from ledger.frozen import FrozenDict, freeze
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
 from ledger.settlement import Transfer
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment else None
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,10 @@ class EveningInfo:
     first_dealer: str
     next_dealer: str
     first_speaker: str
-    points: dict[str, int] = field(default_factory=dict)
+    points: Mapping[str, int] = FrozenDict()
+
+    def __post_init__(self) -> None:
+        freeze(self, "points")
 
     @property
     def closed(self) -> bool:
@@ -63,9 +69,9 @@ class EveningInfo:
         return self.profile.sits_out(len(self.players))
 
     @property
-    def cents(self) -> dict[str, int]:
+    def cents(self) -> Mapping[str, int]:
         """Money per seat, in cents of the evening's currency."""
-        return {name: value * self.stake_cents for name, value in self.points.items()}
+        return FrozenDict({name: value * self.stake_cents for name, value in self.points.items()})
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values (money in cents)."""
@@ -78,14 +84,14 @@ class EveningInfo:
             "currency": self.currency,
             "place": self.place,
             "note": self.note,
-            "started_at": _iso(self.started_at),
-            "closed_at": _iso(self.closed_at),
+            "started_at": iso(self.started_at),
+            "closed_at": iso(self.closed_at),
             "closed": self.closed,
             "revision": self.revision,
             "first_dealer": self.first_dealer,
             "next_dealer": self.next_dealer,
             "first_speaker": self.first_speaker,
-            "points": self.points,
+            "points": dict(self.points),
         }
 
 
@@ -116,14 +122,17 @@ class DealView:
     multiplier: int
     amount: int
     explanation: str
-    payouts: dict[str, int]
-    roles: dict[str, str]
+    payouts: Mapping[str, int]
+    roles: Mapping[str, str]
     recorded_at: datetime
     superseded_at: datetime | None = None
     reason: str | None = None
     voided: bool = False
     void_reason: str | None = None
     key: str | None = None
+
+    def __post_init__(self) -> None:
+        freeze(self, "payouts", "roles")
 
     @property
     def passed(self) -> bool:
@@ -159,11 +168,11 @@ class DealView:
             "sweep": self.sweep,
             "multiplier": self.multiplier,
             "amount": self.amount,
-            "payouts": self.payouts,
+            "payouts": dict(self.payouts),
             "explanation": self.explanation,
             "recorded_at": self.recorded_at.isoformat(),
             "reason": self.reason,
-            "superseded_at": _iso(self.superseded_at),
+            "superseded_at": iso(self.superseded_at),
         }
 
 
@@ -179,10 +188,13 @@ class Recorded:
     profile: Profile
     deal: DealView
     result: DealResult | None
-    totals: dict[str, int]
+    totals: Mapping[str, int]
     evening_revision: int
     next_dealer: str
     duplicate: bool = False
+
+    def __post_init__(self) -> None:
+        freeze(self, "totals")
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values."""
@@ -191,7 +203,7 @@ class Recorded:
             "evening_revision": self.evening_revision,
             "duplicate": self.duplicate,
             "deal": self.deal.to_dict(),
-            "totals": self.totals,
+            "totals": dict(self.totals),
             "next_dealer": self.next_dealer,
         }
 
@@ -202,29 +214,32 @@ class Standings:
 
     evening: int
     players: tuple[str, ...]
-    points: dict[str, int]
-    cents: dict[str, int]
+    points: Mapping[str, int]
+    cents: Mapping[str, int]
     currency: str
     stake_cents: int
-    running: list[tuple[int, dict[str, int]]]
+    running: Sequence[tuple[int, Mapping[str, int]]]
     closed: bool
     revision: int
+
+    def __post_init__(self) -> None:
+        freeze(self, "points", "cents", "running")
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values."""
         return {
             "evening": self.evening,
             "players": list(self.players),
-            "points": self.points,
-            "cents": self.cents,
+            "points": dict(self.points),
+            "cents": dict(self.cents),
             "currency": self.currency,
             "stake_cents": self.stake_cents,
             "closed": self.closed,
-            "running": [{"deal": number, "totals": line} for number, line in self.running],
+            "running": [{"deal": number, "totals": dict(line)} for number, line in self.running],
         }
 
 
-def payments_dict(payments: list[Transfer], currency: str | None = None) -> list[dict[str, object]]:
+def payments_dict(payments: Sequence[Transfer], currency: str | None = None) -> list[dict[str, object]]:
     """Payments as plain values; with the currency, each with its amount written out."""
     return [
         {
@@ -241,23 +256,26 @@ def payments_dict(payments: list[Transfer], currency: str | None = None) -> list
 class Settlement:
     """What the chosen evenings come to in money, and the fewest payments that settle it."""
 
-    evenings: list[int]
+    evenings: Sequence[int]
     currency: str
-    points: dict[str, int]
-    cents: dict[str, int]
-    payments: list[Transfer]
-    rounding: dict[str, int] = field(default_factory=dict)
-    pairs: list[Transfer] = field(default_factory=list)
+    points: Mapping[str, int]
+    cents: Mapping[str, int]
+    payments: Sequence[Transfer]
+    rounding: Mapping[str, int] = FrozenDict()
+    pairs: Sequence[Transfer] = ()
+
+    def __post_init__(self) -> None:
+        freeze(self, "evenings", "points", "cents", "payments", "rounding", "pairs")
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values (money in cents)."""
         return {
-            "evenings": self.evenings,
+            "evenings": list(self.evenings),
             "currency": self.currency,
-            "points": self.points,
-            "cents": self.cents,
+            "points": dict(self.points),
+            "cents": dict(self.cents),
             "payments": payments_dict(self.payments, self.currency),
-            "rounding": self.rounding,
+            "rounding": dict(self.rounding),
             "pairs": payments_dict(self.pairs),
         }
 
@@ -267,15 +285,18 @@ class Tab:
     """What is still owed in one currency: balances after payments, per player and per pair."""
 
     currency: str
-    balances: dict[str, int]
-    pairs: list[Transfer]
-    suggested: list[Transfer]
+    balances: Mapping[str, int]
+    pairs: Sequence[Transfer]
+    suggested: Sequence[Transfer]
+
+    def __post_init__(self) -> None:
+        freeze(self, "balances", "pairs", "suggested")
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values (money in cents)."""
         return {
             "currency": self.currency,
-            "balances": self.balances,
+            "balances": dict(self.balances),
             "pairs": payments_dict(self.pairs),
             "suggested": payments_dict(self.suggested),
         }
@@ -327,7 +348,7 @@ class PaymentInfo:
             "paid_at": self.paid_at.isoformat(),
             "key": self.key,
             "voided": self.voided,
-            "voided_at": _iso(self.voided_at),
+            "voided_at": iso(self.voided_at),
             "void_reason": self.void_reason,
             "owed_cents": self.owed_cents,
             "duplicate": self.duplicate,
@@ -367,7 +388,10 @@ class StatTable:
     title: str
     columns: tuple[str, ...]
     numeric: frozenset[str]
-    rows: tuple[dict[str, object], ...]
+    rows: tuple[Mapping[str, object], ...]
+
+    def __post_init__(self) -> None:
+        freeze(self, "rows")
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,13 @@ below it only format them.
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
 from ledger.errors import LedgerError
 from ledger.fmt import format_cents, format_time
+from ledger.frozen import freeze
 from ledger.i18n import N_, _, language, ngettext
 from ledger.rules.facts import DECLARER, MONTE
 from ledger.rules.profiles import Profile
@@ -31,10 +32,13 @@ class DealLine:
     dealer: str
     summary: str
     called: str
-    payouts: dict[str, int]
+    payouts: Mapping[str, int]
     explanation: str
     note: str
     voided: bool
+
+    def __post_init__(self) -> None:
+        freeze(self, "payouts")
 
 
 @dataclass(frozen=True)
@@ -47,10 +51,13 @@ class EveningData:
     players: tuple[str, ...]
     first_dealer: str
     deals: tuple[DealLine, ...]
-    points: dict[str, int]
+    points: Mapping[str, int]
     stake_cents: int
     currency: str
     frames: Frames
+
+    def __post_init__(self) -> None:
+        freeze(self, "points")
 
 
 def evening_data(info: EveningInfo, deals: list[DealView], frames: Frames) -> EveningData:
@@ -68,7 +75,7 @@ def evening_data(info: EveningInfo, deals: list[DealView], frames: Frames) -> Ev
         note=info.note,
         players=info.players,
         first_dealer=info.first_dealer,
-        points=dict(info.points),
+        points=info.points,
         stake_cents=info.stake_cents,
         currency=info.currency,
         deals=tuple(_line(deal, info.profile) for deal in deals),
@@ -89,7 +96,7 @@ def _line(deal: DealView, profile: Profile) -> DealLine:
         dealer=deal.dealer,
         summary=summary,
         called=_called(deal),
-        payouts=dict(deal.payouts),
+        payouts=deal.payouts,
         explanation=deal.explanation,
         note=note,
         voided=deal.voided,
@@ -176,7 +183,7 @@ def _table(
     return f"<table{table_class}><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
-def _winners(points: dict[str, int]) -> list[str]:
+def _winners(points: Mapping[str, int]) -> list[str]:
     """The players with the most game points, when someone is ahead at all."""
     best = max(points.values(), default=0)
     return [player for player, total in points.items() if total == best] if best > 0 else []

@@ -131,12 +131,31 @@ def test_every_ledger_error_message_is_marked_for_translation() -> None:
     assert not unmarked, f"LedgerError messages not marked with _(): {unmarked}"
 
 
+def _dotted(node: ast.expr) -> str | None:
+    """`console.print` for a name or a chain of attributes, else None (nothing else is a function that shows)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        owner = _dotted(node.value)
+        return f"{owner}.{node.attr}" if owner else None
+    return None
+
+
+def test_dotted_names_the_function_called() -> None:
+    calls = [ast.parse(code, mode="eval").body for code in ("console.print(x)", "Text(x)", "a.b.c()", "f()()")]
+    assert [_dotted(call.func) for call in calls if isinstance(call, ast.Call)] == [
+        "console.print",
+        "Text",
+        "a.b.c",
+        None,
+    ]
+
+
 def test_nothing_shown_is_an_unmarked_literal() -> None:
     unmarked = []
     for path in _sources():
-        text = path.read_text()
-        for node in ast.walk(ast.parse(text)):
-            if isinstance(node, ast.Call) and ast.get_source_segment(text, node.func) in SHOWN:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and _dotted(node.func) in SHOWN:
                 shown = [*node.args, *(k.value for k in node.keywords if k.arg == "title")]
                 unmarked += [f"{path.relative_to(ROOT)}:{arg.lineno}" for arg in shown if _words(arg)]
             if isinstance(node, ast.FormattedValue) and any(_marked(n) for n in ast.walk(node.value)):

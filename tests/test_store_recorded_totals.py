@@ -92,9 +92,11 @@ def test_a_rename_by_another_ledger_is_followed_by_the_next_deal(two: tuple[Ledg
     assert done.totals == first.standings(number).points
 
 
-def test_totals_a_caller_changes_do_not_reach_the_next_deal(tmp_path: Path) -> None:
+def test_no_caller_can_change_the_totals_a_deal_returns(tmp_path: Path) -> None:
     with Ledger(str(tmp_path / "ledger.sqlite3")) as ledger:
         number = ledger.start_evening(["Anna", "Bruno", "Carla"]).number
         first = ledger.record("bruno solo 8", evening=number)
-        first.totals["Anna"] = 1000
+        with pytest.raises(TypeError):
+            first.totals["Anna"] = 1000  # type: ignore[index]
+        assert first.totals == {"Anna": -2, "Bruno": 4, "Carla": -2}
         assert ledger.record("anna solo 3", evening=number).totals == ledger.standings(number).points

@@ -110,7 +110,7 @@ def print_settlement(result: Settlement, *, pairs: bool = False, money_table: bo
         console.print(change.format(name=name, amount=format_cents(abs(cents), result.currency)))
 
 
-def print_money(title: str, points: dict[str, int], cents: dict[str, int], currency: str) -> None:
+def print_money(title: str, points: Mapping[str, int], cents: Mapping[str, int], currency: str) -> None:
     """Game points and money per player, the winners first."""
     table = Table(show_edge=False, pad_edge=False, title=title)
     table.add_column(_("player"))

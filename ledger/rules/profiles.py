@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 from ledger.errors import LedgerError
+from ledger.frozen import FrozenDict, freeze
 from ledger.i18n import _
 from ledger.rules.cards import DECK, MONTE_CARDS, Rank
 from ledger.rules.contracts import Contract
@@ -91,7 +92,7 @@ class Profile:
     """
 
     name: str
-    options: Mapping[str, OptionValue] = field(default_factory=dict)
+    options: Mapping[str, OptionValue] = FrozenDict()
     scale: Scale = Scale.ITALIAN
     seat_counts: tuple[int, ...] = (3, 4)
     active_players: int = 3
@@ -104,7 +105,7 @@ class Profile:
     ladder: tuple[frozenset[Contract], ...] = ()
     """The bid levels, low to high; contracts on one level do not outbid each other."""
     tariff: Tariff = Tariff.LADDER
-    contract_values: Mapping[Contract, int] = field(default_factory=dict)
+    contract_values: Mapping[Contract, int] = FrozenDict()
     has_monte: bool = True
     sweeps: bool = False
     """Whether cappotto and stramazzo count (the difference payment has its own all-tricks rule)."""
@@ -114,8 +115,11 @@ class Profile:
     dealer_shares: bool = False
     declarer_always_leads: bool = False
     pot_carryover: bool = False
-    bid_words: Mapping[Contract, str] = field(default_factory=dict)
+    bid_words: Mapping[Contract, str] = FrozenDict()
     """How a contract is called at this table when it is not its own name (cavendish's one bid: play)."""
+
+    def __post_init__(self) -> None:
+        freeze(self, "options", "contract_values", "bid_words")
 
     def __getitem__(self, option: str) -> OptionValue:
         return self.options[option]

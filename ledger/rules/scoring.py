@@ -64,9 +64,11 @@ The worked examples of RULES §5, each as the facts of the deal and the payouts 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from math import prod
 
+from ledger.frozen import freeze
 from ledger.i18n import _
 from ledger.rules.cards import DEAL_THIRDS
 from ledger.rules.contracts import Aggravation, Contract
@@ -85,7 +87,7 @@ class DealResult:
     """A scored deal: who won what, with a one-line explanation a player can check by hand, written in the
     language in use when the deal is scored (and stored as written)."""
 
-    payouts: dict[str, int]
+    payouts: Mapping[str, int]
     explanation: str
     declarer: str | None = None
     contract: Contract | None = None
@@ -99,6 +101,9 @@ class DealResult:
     sitting_out: str | None = None
     first_lead: str | None = None
     opponents: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        freeze(self, "payouts")
 
     @property
     def passed(self) -> bool:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, Index, UniqueConstraint, text
+from sqlalchemy import JSON, Column, DateTime, Dialect, Index, TypeDecorator, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
-from ledger.clock import utcnow
+from ledger.clock import as_utc, utcnow
 
 
 def ident(row: Any) -> int:
@@ -17,8 +17,22 @@ def ident(row: Any) -> int:
     return int(row.id)
 
 
+class UtcDateTime(TypeDecorator[datetime]):
+    """A time stored in UTC and read back as an aware UTC time, on SQLite (which keeps no offset, so its times
+    are naive UTC) as on PostgreSQL (which answers in the session's time zone). The column is `DateTime`."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+
 def _when(nullable: bool = False) -> Any:
-    column = Column(DateTime(timezone=True), nullable=nullable)
+    column: Column[datetime] = Column(UtcDateTime(), nullable=nullable)
     return Field(default=None, sa_column=column) if nullable else Field(default_factory=utcnow, sa_column=column)
 
 

@@ -8,7 +8,7 @@ import itertools
 import json
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
@@ -16,7 +16,7 @@ from typing import Any, BinaryIO, TextIO
 from sqlalchemy import Engine, func, insert, text
 from sqlmodel import Session, SQLModel, col, select
 
-from ledger.clock import as_utc
+from ledger.clock import as_utc, iso
 from ledger.errors import LedgerError
 from ledger.i18n import _, ngettext
 from ledger.rules.build import DealInput, build_facts
@@ -58,24 +58,21 @@ MAX_CENTS = 10_000_000
 """The most money a stake or a payment can be, as `paid` and `--stake` accept it."""
 
 
-def _iso(moment: datetime | None) -> str | None:
-    return as_utc(moment).isoformat() if moment else None
-
-
 def _time(text: str | None) -> datetime | None:
     """An exported time; one without an offset is UTC, as the ledger stores them."""
     return as_utc(datetime.fromisoformat(text)) if text else None
 
 
 def _stored_iso(value: datetime | str | None) -> str | None:
-    """A time as the driver returns it (SQLite: text, naive UTC) as an export writes it (`_iso`); SQLite's text as
-    SQLAlchemy writes it (`2026-11-21 20:00:00.000000`) is rewritten without parsing it."""
+    """A time as the driver returns it to a textual query (SQLite: text, naive UTC; PostgreSQL: aware, in the
+    session's time zone) as an export writes it (`iso`, in UTC); SQLite's text as SQLAlchemy writes it
+    (`2026-11-21 20:00:00.000000`) is rewritten without parsing it."""
     if isinstance(value, str):
         if len(value) == 26 and value[10] == " " and value[19] == ".":
             fraction = value[19:]
             return f"{value[:10]}T{value[11:19]}{'' if fraction == '.000000' else fraction}+00:00"
         value = datetime.fromisoformat(value)
-    return _iso(value)
+    return as_utc(value).isoformat() if value else None
 
 
 def _stored_json(value: Any) -> Any:
@@ -136,8 +133,8 @@ def _evening_data(table: Seating, deals: list[dict[str, Any]]) -> dict[str, Any]
         "currency": e.currency,
         "place": e.place,
         "note": e.note,
-        "started_at": _iso(e.started_at),
-        "closed_at": _iso(e.closed_at),
+        "started_at": iso(e.started_at),
+        "closed_at": iso(e.closed_at),
         "deals": deals,
     }
 
@@ -219,9 +216,9 @@ def _payments(session: Session, evening: int | None) -> list[dict[str, Any]]:
             "currency": p.currency,
             "evening": p.evening_id,
             "note": p.note,
-            "paid_at": _iso(p.paid_at),
+            "paid_at": iso(p.paid_at),
             "key": p.key,
-            "voided_at": _iso(p.voided_at),
+            "voided_at": iso(p.voided_at),
             "void_reason": p.void_reason,
         }
         for p in session.exec(query).all()
@@ -761,7 +758,7 @@ def _check_keys(session: Session, deals: list[dict[str, Any]]) -> None:
         )
 
 
-Stored = tuple[dict[str, int], tuple[str, ...], tuple[Any, ...], list[tuple[Any, ...]], dict[Any, int]]
+Stored = tuple[Mapping[str, int], tuple[str, ...], tuple[Any, ...], list[tuple[Any, ...]], dict[Any, int]]
 """A scored revision: its payouts by seat, its stored columns' names and values, its payout rows (the values
 of `PAYOUT_COLUMNS`), each value as `_Writer.queue` takes it, and its payouts by the export's names."""
 PAYOUT_COLUMNS = ("player_id", "position", "role", "points")

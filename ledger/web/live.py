@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from starlette.concurrency import run_in_threadpool
 
 from ledger.errors import LedgerError
+from ledger.frozen import freeze
 from ledger.i18n import LANGUAGES, speaking
 from ledger.service import Ledger
 from ledger.values import DealView, EveningInfo, Recorded, Standings
@@ -29,10 +30,13 @@ class Live:
 
     evening: EveningInfo
     standings: Standings
-    deals: list[DealView]
+    deals: Sequence[DealView]
+
+    def __post_init__(self) -> None:
+        freeze(self, "deals")
 
     @property
-    def last_deals(self) -> list[tuple[DealView, dict[str, int] | None]]:
+    def last_deals(self) -> list[tuple[DealView, Mapping[str, int] | None]]:
         """The latest deals, newest first, each with the running totals after it (None for a voided deal)."""
         after = dict(self.standings.running)
         return [(deal, after.get(deal.number)) for deal in reversed(self.deals[-LAST_DEALS:])]
