@@ -37,7 +37,7 @@ Aliases in parentheses (call, alone, choose, ...) are written in full.
 - DECLARER: the first word on the line is a seated player, or `pass` (also `passo`, `-`). If it is
   neither, it is read like the words after it (useful with auction=..., which names the declarer).
 - CONTRACT: chiamo (call, play), mediatore, solo, solissimo. `so` means solo (write `soli` for solissimo).
-- AGGRAVATION, only on a solissimo: dividete (divide), scegliete (choose).
+- AGGRAVATION, only on a solissimo: dividete (divide), scegliete (choose, sceliete).
   Contract and aggravation words may come in any order after the declarer.
 - CARD@HOLDER: the card called in chiamo, rank then suit (3D, RS, AC, KH), and who held it: a player,
   `monte`, or `declarer` (the declarer's own hand): `3D@anna`, `3D@monte`. `3D` alone when the holder
