@@ -242,7 +242,7 @@ def _checked(digits: str, text: str) -> int:
 
 
 def parse_monte_word(text: str, profile: Profile) -> int:
-    """The thirds in the monte, written like POINTS (`1+1/3`, `4t`, a count `1a1f`, a count with no last trick)."""
+    """The thirds in the monte, written like POINTS (`1+1/3`, `4t`) or as a count without the last trick (`1a1f`)."""
     filled = parse_thirds_word(text, profile)
     if "count" in filled:
         count = parse_count(text)
@@ -255,7 +255,9 @@ def parse_monte_word(text: str, profile: Profile) -> int:
         return count.thirds
     if "points" in filled:
         return profile.parse_points(text)
-    return int(str(filled["thirds"]))
+    thirds = filled["thirds"]
+    assert isinstance(thirds, int)
+    return thirds
 
 
 def parse_tricks(text: str) -> int:

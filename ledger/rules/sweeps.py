@@ -131,13 +131,13 @@ def check_monte(thirds: int, last_trick: Side | None, monte_thirds: int | None, 
             ).format(monte_thirds=monte_thirds, cards=monte, fewest=min(held), most=max(held))
         )
     sides = [last_trick] if last_trick else list(Side)
-    room = {side: (thirds if side is Side.DECLARER else DEAL_THIRDS - thirds) - LAST_TRICK_THIRDS for side in sides}
-    if all(monte_thirds > spare for spare in room.values()):
+    spare = max((thirds if side is Side.DECLARER else DEAL_THIRDS - thirds) - LAST_TRICK_THIRDS for side in sides)
+    if monte_thirds > spare:
         raise LedgerError(
             _(
                 "--monte-thirds {monte_thirds} with {thirds} thirds: the monte goes with the last trick, and the side "
                 "that took it holds at most {spare} thirds besides the last trick's 3"
-            ).format(monte_thirds=monte_thirds, thirds=thirds, spare=max(room.values()))
+            ).format(monte_thirds=monte_thirds, thirds=thirds, spare=spare)
         )
 
 

@@ -13,7 +13,7 @@ from ledger.rules.profiles import Partnership, Profile
 from ledger.rules.sweeps import MissingFact, check_monte, check_tricks
 
 MOST_PASSED = 1000
-"""Passed deals in a row (tretre's pot multiplies the next deal by one more than this): the most accepted."""
+"""Passed deals in a row (a pot multiplies the next deal by one more than this): the most accepted."""
 
 
 def validate(facts: DealFacts, profile: Profile) -> None:
