@@ -68,9 +68,9 @@ class DealFacts:
     def first_lead(self, profile: Profile) -> str:
         """Recorded only: the declarer in solissimo (or always, by option); else the seat after the dealer, or in
         Cavendish the declarer's left-hand opponent (the seat before the declarer in turn order)."""
-        active = self.active(profile)
         if self.declarer and (self.contract is Contract.SOLISSIMO or profile.declarer_always_leads):
             return self.declarer
+        active = self.active(profile)
         if self.declarer and profile.lead is Lead.DECLARER_LEFT:
             return active[active.index(self.declarer) - 1]
         return active[0]

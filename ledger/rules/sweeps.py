@@ -187,21 +187,22 @@ def decide_sweep(
         return Sweep.CAPPOTTO if cappotto else Sweep.STRAMAZZO
     if counts is StramazzoCounts.ALL:
         return None
-    if lost < STRAMAZZO_BELOW:
+    if lost < STRAMAZZO_BELOW:  # under the last trick's 3 too: the losing side's tricks hold all it took
         return Sweep.STRAMAZZO
     spare = lost - LAST_TRICK_THIRDS  # with the last trick: the losing side's tricks and the monte
     if counts is StramazzoCounts.MONTE:
-        montes = frozenset({0})  # the monte counts with the tricks
+        fewest = most = 0  # the monte counts with the tricks
+    elif monte_thirds is not None:
+        fewest = most = monte_thirds
     else:
-        montes = thirds_held(monte) if monte_thirds is None else frozenset({monte_thirds})
-    # for every monte the losing side can hold: is it a stramazzo if that side took the last trick?
-    with_last = {spare - m < STRAMAZZO_BELOW for m in montes if m <= spare}
-    if True not in with_last:
+        fewest, most = 0, max(m for m in thirds_held(monte) if m <= spare)
+    # with the last trick, the losing side counts spare - most to spare - fewest
+    if most > spare or spare - most >= STRAMAZZO_BELOW:
         return None
     if last_trick is None:
         raise _need("last_trick", thirds)
     if (last_trick is Side.DECLARER) != (thirds < DEAL_THIRDS - thirds):
         return None
-    if False not in with_last:
+    if spare - fewest < STRAMAZZO_BELOW:
         return Sweep.STRAMAZZO
     raise _need("monte_thirds", thirds)

@@ -62,10 +62,9 @@ def validate(facts: DealFacts, profile: Profile) -> None:
     if facts.thirds is None:
         raise MissingFact("thirds", _("how many thirds did the declarer side take? (--thirds N or --points X)"))
     check_thirds(facts.thirds)
-    check_tricks(
-        facts.thirds, facts.tricks, facts.last_trick, profile.tricks_per_deal(len(active)), profile.monte_cards
-    )
-    check_monte(facts.thirds, facts.last_trick, facts.monte_thirds, profile.monte_cards)
+    monte = profile.monte_cards
+    check_tricks(facts.thirds, facts.tricks, facts.last_trick, profile.tricks_per_deal(len(active)), monte)
+    check_monte(facts.thirds, facts.last_trick, facts.monte_thirds, monte)
 
 
 def _check_passed(facts: DealFacts) -> None:
