@@ -92,6 +92,16 @@ def another_database(request: pytest.FixtureRequest, db_url: str, tmp_path: Path
     return f"{server}/{name}"
 
 
+def exported_again(exported: dict[str, Any], database: str) -> dict[str, Any]:
+    """An export imported into a fresh ledger (its two evenings numbered 1 and 2) and exported from it."""
+    second = open_ledger(database)
+    try:
+        assert import_(second, exported) == [1, 2]
+        return export(second)
+    finally:
+        second.dispose()
+
+
 def test_examples_round_trip_exactly(
     engine: Engine, db_url: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
@@ -111,12 +121,7 @@ def test_examples_round_trip_exactly(
     )
     assert counts(engine)["player"] == 4  # the players are shared by the two evenings
     # the ledger's own export goes through a second fresh ledger of the same backend to the character
-    second = open_ledger(another_database(request, db_url, tmp_path))
-    try:
-        assert import_(second, exported) == [1, 2]
-        assert export(second) == exported
-    finally:
-        second.dispose()
+    assert exported_again(exported, another_database(request, db_url, tmp_path)) == exported
 
 
 def test_the_variants_facts_round_trip(
@@ -149,12 +154,7 @@ def test_the_variants_facts_round_trip(
         ("AC", "Anna", None),
     ]
     assert exported["evenings"][0]["options"]["stramazzo_counts"] == "tricks"
-    second = open_ledger(another_database(request, db_url, tmp_path))
-    try:
-        assert import_(second, exported) == [1, 2]
-        assert export(second) == exported
-    finally:
-        second.dispose()
+    assert exported_again(exported, another_database(request, db_url, tmp_path)) == exported
 
 
 def test_example_round_trip_is_verbatim(engine: Engine) -> None:

@@ -69,25 +69,23 @@ class Option:
             raise LedgerError(
                 _("option {option}={raw}: {option} is {choices}").format(option=self.name, raw=raw, choices=choices)
             )
-        if self.kind is Kind.LIMIT:
-            if word is None or word in NONE_WORDS:
-                return None
-            number = _number(word)
-            if number is None or not 1 <= number <= MOST_GAME_POINTS:
-                raise LedgerError(
-                    _("option {option}={raw}: {option} is none or a whole number from 1 to {most}").format(
-                        option=self.name, raw=raw, most=MOST_GAME_POINTS
-                    )
-                )
-            return number
+        if self.kind is Kind.LIMIT and (word is None or word in NONE_WORDS):
+            return None
+        most = MOST_GAME_POINTS if self.kind is Kind.LIMIT else MOST_MULTIPLIER
         number = _number(word)
-        if number is None or not 1 <= number <= MOST_MULTIPLIER:
+        if number is not None and 1 <= number <= most:
+            return number
+        if self.kind is Kind.LIMIT:
             raise LedgerError(
-                _("option {option}={raw}: {option} is a whole number from 1 to {most}").format(
-                    option=self.name, raw=raw, most=MOST_MULTIPLIER
+                _("option {option}={raw}: {option} is none or a whole number from 1 to {most}").format(
+                    option=self.name, raw=raw, most=most
                 )
             )
-        return number
+        raise LedgerError(
+            _("option {option}={raw}: {option} is a whole number from 1 to {most}").format(
+                option=self.name, raw=raw, most=most
+            )
+        )
 
 
 def _number(word: OptionValue) -> int | None:
