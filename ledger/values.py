@@ -130,6 +130,7 @@ class DealView:
     voided: bool = False
     void_reason: str | None = None
     key: str | None = None
+    monte_thirds: int | None = None
 
     def __post_init__(self) -> None:
         freeze(self, "payouts", "roles")
@@ -163,6 +164,7 @@ class DealView:
             "declarer_thirds": self.declarer_thirds,
             "tricks": self.tricks,
             "last_trick": self.last_trick,
+            "monte_thirds": self.monte_thirds,
             "passed_before": self.passed_before,
             "declarer_won": self.declarer_won,
             "sweep": self.sweep,

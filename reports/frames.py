@@ -40,7 +40,7 @@ from sqlalchemy import (
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session, SQLModel
 
-from ledger.rules.cards import DECK
+from ledger.rules.cards import DECK, Rank
 from ledger.rules.contracts import Aggravation, Contract
 from ledger.rules.sweeps import Sweep
 from ledger.store.engine import reading
@@ -57,7 +57,7 @@ PLAYER_COLUMNS = ("dealer", "declarer", "partner")
 WORDS: dict[str, tuple[str, ...]] = {
     "contract": tuple(c.value for c in Contract),
     "aggravation": tuple(a.value for a in Aggravation),
-    "called": tuple(str(card) for card in DECK),
+    "called": (*(str(card) for card in DECK), *(str(rank) for rank in Rank)),  # a rank alone: the suit not said
     "holder": ("monte", "declarer"),
     "sweep": tuple(s.value for s in Sweep),
     "role": ("declarer", "partner", "opponent", "out", "passed"),

@@ -318,8 +318,8 @@ ERRORS: list[tuple[str, Callable[[str], None], list[str], str]] = [
     (
         "unknown-option",
         evening_with_deals,
-        ["evening", "start", "--players", "D,E,F", "-o", "pot_carryover=on"],
-        "pot_carryover",
+        ["evening", "start", "--players", "D,E,F", "-o", "mediatore=on"],
+        "option 'mediatore' does not exist in profile pagat",
     ),
     # what a script or a broken file may pass
     (

@@ -468,9 +468,9 @@ ERRORS = [
         ["--players", ABC, "--auction", "pass,solo", "-t", "20"], "Carla has not spoken", id="auction-missing-speaker"
     ),
     pytest.param(
-        ["--players", ABC, "--auction", "solissimo,pass", "-t", "20"],
-        "cannot speak after",
-        id="auction-after-solissimo",
+        ["--players", ABC, "--auction", "solissimo,pass,solo", "-t", "20"],
+        "after a solissimo the others may only pass",
+        id="auction-bid-after-solissimo",
     ),
     pytest.param(
         ["--players", ABC, "--auction", "pass,solo,pass", "-d", "Anna", "-t", "20"],
@@ -508,6 +508,34 @@ ERRORS = [
         id="bad-int-option",
     ),
     pytest.param(
+        ["--players", ABC, "-o", "stramazzo_counts=foo", "-d", "Anna", "-c", "solo", "-t", "20"],
+        "option stramazzo_counts=foo: stramazzo_counts is monte, tricks or all",
+        id="bad-choice-option",
+    ),
+    pytest.param(
+        ["--players", ABC, "-o", "game_to=many", "-d", "Anna", "-c", "solo", "-t", "20"],
+        "option game_to=many: game_to is none or a whole number from 1 to 1000",
+        id="bad-game-to",
+    ),
+    pytest.param(
+        [
+            "--players",
+            ABC,
+            "-o",
+            "stramazzo_counts=tricks",
+            "-d",
+            "Anna",
+            "-c",
+            "solo",
+            "-t",
+            "20",
+            "--monte-thirds",
+            "11",
+        ],
+        "--monte-thirds 11: 4 cards hold 0 to 12 thirds, never 11",
+        id="monte-thirds-11",
+    ),
+    pytest.param(
         ["--players", ABC, "-o", "sweeps", "-d", "Anna", "-c", "solo", "-t", "20"],
         "write key=value",
         id="option-without-value",
@@ -518,9 +546,9 @@ ERRORS = [
         id="cavendish-solo",
     ),
     pytest.param(
-        ["--players", ABC, "-P", "cavendish", "-d", "Anna", "-c", "play", "--called", "3D", "-t", "20"],
-        "no card is called",
-        id="cavendish-called",
+        ["--players", ABC, "-P", "cavendish", "-d", "Anna", "-c", "play", "--called", "3X", "-t", "20"],
+        "called card '3X': write rank then suit",
+        id="cavendish-called-card-unknown",
     ),
     pytest.param(
         ["--players", ABC, "-P", "cavendish", "-d", "Anna", "-c", "play", "-p", "36"],

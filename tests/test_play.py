@@ -294,6 +294,28 @@ def test_plain_lines_from_a_pipe_behave_the_same(tmp_path: Path) -> None:
     assert [(d.number, d.revision, d.voided) for d in deals] == [(1, 2, False), (2, 1, True), (3, 1, False)]
 
 
+def test_the_monte_is_asked_for_only_where_a_stramazzo_counts_tricks_only(tmp_path: Path) -> None:
+    db = tmp_path / "monte.sqlite3"
+    engine = open_ledger(str(db))
+    with transaction(engine) as session:
+        start_evening(session, ("Anna", "Bruno", "Carla"), options=["stramazzo_counts=tricks"])
+    engine.dispose()
+    done = _piped(db, ["bruno solo 10t", "decl", "1a3f+u", "2a"])
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Who took the last trick? (decl or opp) decl\n" in out
+    # Bruno's 10 thirds hold the last trick's 3; what his tricks hold depends on the monte
+    assert "How many points were in the monte? (e.g. 1+1/3, 4t in thirds, or a count 1a1f) 1a3f+u\n" in out
+    assert (
+        done.stderr == "Error: monte '1a3f+u': the monte holds cards, not the last trick; write its aces and figures\n"
+    )
+    # two aces in the monte: 10 - 3 - 6 = 1 third in his tricks, a stramazzo against him
+    assert "Deal 1 recorded · Bruno solo: 10 thirds (3+1/3), lost, stramazzo" in out
+    assert "solo 2 x stramazzo 3 = 6 to each opponent" in out
+    points, deals, _ = _ledger(db)
+    assert points == {"Anna": 6, "Bruno": -12, "Carla": 6} and deals[0].monte_thirds == 6
+
+
 def test_an_evening_that_cannot_be_opened_is_one_error_line(tmp_path: Path) -> None:
     db = tmp_path / "closed.sqlite3"
     engine = open_ledger(str(db))

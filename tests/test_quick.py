@@ -187,8 +187,11 @@ ERRORS: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     (
         "bruno solo 7 foo=1",
         ABC,
-        ("key 'foo'", "t (thirds), points, c (count), tricks, last, holder, called, dealer, auction"),
+        ("key 'foo'", "t (thirds), points, c (count), tricks, last, monte, holder, called, dealer, auction"),
     ),
+    ("bruno solo 7 m=4t", ABC, ("key 'm' is ambiguous: it could be dealer, monte",)),
+    ("bruno solo 7 monte=2a+u", ABC, ("monte '2a+u': the monte holds cards, not the last trick",)),
+    ("bruno solo 7 monte=1t monte=2t", ABC, ("'monte=2t': the monte total is given twice",)),
     ("bruno solo 7 =1", ABC, ("'=1': write key=value",)),
     ("bruno solo 7 tricks=", ABC, ("'tricks=': write key=value",)),
     ("bruno solo 7 tricks=many", ABC, ("tricks 'many': a whole number",)),

@@ -367,6 +367,25 @@ def test_same_results_on_sqlite_and_postgresql(db_url: str) -> None:
     assert "voided: misdeal" in page
 
 
+def test_calls_of_cavendish_and_calls_by_rank_alone_are_counted(db_url: str) -> None:
+    """Cavendish's play calls a card as chiamo does, and a call may name the rank only: both are statistics."""
+    engine = open_ledger(db_url)
+    with transaction(engine) as s:
+        american = start_evening(s, ("Anna", "Bruno", "Carla"), profile="cavendish")
+        record_deal(s, american, DealInput(declarer="Bruno", contract="play", called="3D", holder="Anna", thirds=22))
+        record_deal(s, american, DealInput(declarer="Carla", contract="play", called="3", holder="monte", thirds=9))
+        italian = start_evening(s, ("Anna", "Bruno", "Carla"))
+        record_deal(s, italian, DealInput(declarer="Anna", contract="chiamo", called="tre", holder="Bruno", thirds=19))
+    try:
+        stats = statistics(load_frames(engine))
+    finally:
+        engine.dispose()
+    assert stats["called"].to_dict("records") == [
+        {"card": "3", "calls": 2, "Anna": 0, "Bruno": 1, "monte": 1},
+        {"card": "3D", "calls": 1, "Anna": 1, "Bruno": 0, "monte": 0},
+    ]
+
+
 def test_a_word_the_rules_do_not_list_is_still_counted(db_url: str) -> None:
     """Text columns travel as codes of the words the rules know; any other stored word is looked up, not lost."""
     from sqlalchemy import update

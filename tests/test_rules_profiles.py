@@ -697,15 +697,47 @@ def test_first_lead(options: dict[str, str], contract: str, lead: str) -> None:
     assert result.payouts == play("pagat", {}, declarer="Bruno", contract=contract, thirds=20)[1].payouts
 
 
-@pytest.mark.parametrize("profile", ["pagat", "cavendish", "tretre", "quartiglio", "quintiglio"])
-def test_first_lead_is_the_seat_after_the_dealer_and_declarer_always_leads_exists(profile: str) -> None:
+@pytest.mark.parametrize(
+    ("profile", "lead"),
+    [
+        ("pagat", "Carla"),  # the seat after the dealer Bruno
+        ("cavendish", "Carla"),  # Bruno deals and sits out; Carla sits before Dario: his left-hand opponent
+        ("tretre", "Dario"),  # the Italian site: il solitario leads in every contract
+        ("quartiglio", "Carla"),
+        ("quintiglio", "Carla"),
+    ],
+)
+def test_first_lead_by_default_and_declarer_always_leads_exists(profile: str, lead: str) -> None:
     players = {"quartiglio": ABCD, "quintiglio": ABCDE}.get(profile, ABCD)
     contract = "play" if profile == "cavendish" else "solo"
     _, result = play(profile, {}, players, "Bruno", declarer="Dario", contract=contract, thirds=20)
-    assert result.first_lead == "Carla"
+    assert result.first_lead == lead
     _, result = play(
         profile, {"declarer_always_leads": "yes"}, players, "Bruno", declarer="Dario", contract=contract, thirds=20
     )
+    assert result.first_lead == "Dario"
+    _, result = play(
+        profile, {"declarer_always_leads": "no"}, players, "Bruno", declarer="Dario", contract=contract, thirds=20
+    )
+    assert result.first_lead == "Carla"
+
+
+@pytest.mark.parametrize(
+    ("dealer", "declarer", "lead"),
+    [
+        # seats in turn order Anna, Bruno, Carla: each one's left-hand neighbour is the seat before
+        ("Carla", "Anna", "Carla"),  # Anna speaks first after the dealer Carla, yet an opponent leads
+        ("Carla", "Bruno", "Anna"),
+        ("Carla", "Carla", "Bruno"),
+        ("Anna", "Bruno", "Anna"),  # at three the dealer plays: Anna sits before Bruno and leads
+    ],
+)
+def test_cavendish_first_lead_is_the_declarers_left_hand_opponent(dealer: str, declarer: str, lead: str) -> None:
+    _, result = play("cavendish", {}, ABC, dealer, declarer=declarer, contract="play", thirds=20)
+    assert result.first_lead == lead
+    assert result.first_lead != declarer
+    # four seated, the dealer sits out: the left-hand opponent is the active seat before the declarer
+    _, result = play("cavendish", {}, ABCD, "Anna", declarer="Bruno", contract="play", thirds=20)
     assert result.first_lead == "Dario"
 
 
@@ -751,12 +783,6 @@ def test_passed_deals_before_count_only_where_a_pot_carries_over(profile: str, o
             "only on a solissimo",
         ),
         (
-            "cavendish",
-            ABC,
-            {"declarer": "Anna", "contract": "play", "called": "3D", "thirds": 20},
-            "cavendish has one bid, play, and no card is called",
-        ),
-        (
             "pagat",
             ABC,
             {"declarer": "Anna", "contract": "mediatore", "thirds": 20},
@@ -782,7 +808,6 @@ def test_passed_deals_before_count_only_where_a_pot_carries_over(profile: str, o
         "cavendish-solissimo",
         "cavendish-mediatore",
         "cavendish-dividete",
-        "cavendish-called",
         "pagat-mediatore",
         "tretre-mediatore",
         "quartiglio-solissimo-allowed",
@@ -830,9 +855,12 @@ def test_quartiglio_without_monte_has_no_solissimo_and_no_holder_monte() -> None
                 "sweeps_on_loss": True,
                 "dealer_shares": False,
                 "declarer_always_leads": False,
+                "pot_carryover": False,
+                "stramazzo_counts": "monte",
+                "game_to": None,
             },
         ),
-        ("cavendish", {}, {"declarer_always_leads": False}),
+        ("cavendish", {}, {"declarer_always_leads": False, "pot_carryover": False, "game_to": None}),
         (
             "tretre",
             {},
@@ -841,9 +869,11 @@ def test_quartiglio_without_monte_has_no_solissimo_and_no_holder_monte() -> None
                 "cappotto_multiplier": 2,
                 "stramazzo_multiplier": 3,
                 "sweeps_on_loss": True,
-                "declarer_always_leads": False,
+                "declarer_always_leads": True,
                 "contract_multipliers": False,
                 "pot_carryover": True,
+                "stramazzo_counts": "monte",
+                "game_to": None,
             },
         ),
         (
@@ -855,8 +885,12 @@ def test_quartiglio_without_monte_has_no_solissimo_and_no_holder_monte() -> None
                 "stramazzo_multiplier": 3,
                 "sweeps_on_loss": True,
                 "declarer_always_leads": False,
+                "contract_multipliers": False,
+                "pot_carryover": False,
+                "stramazzo_counts": "monte",
+                "game_to": None,
                 "monte": True,
-                "mediatore_outbids_chiamo": True,
+                "mediatore_outbids_chiamo": False,
             },
         ),
         (
@@ -868,6 +902,11 @@ def test_quartiglio_without_monte_has_no_solissimo_and_no_holder_monte() -> None
                 "stramazzo_multiplier": 3,
                 "sweeps_on_loss": True,
                 "declarer_always_leads": False,
+                "contract_multipliers": False,
+                "pot_carryover": False,
+                "stramazzo_counts": "monte",
+                "game_to": None,
+                "mediatore_outbids_chiamo": False,
                 "mediatore": False,
             },
         ),
@@ -915,8 +954,35 @@ def test_profile_aliases(alias: str, canonical: str) -> None:
         ({"sweeps": False}, "sweeps", False),
         ({"stramazzo_multiplier": 100}, "stramazzo_multiplier", 100),
         (["sweeps=on", "sweeps=off"], "sweeps", False),
+        (["stramazzo_counts=Tricks"], "stramazzo_counts", "tricks"),
+        (["stramazzo-counts=all"], "stramazzo_counts", "all"),
+        (["game_to=21"], "game_to", 21),
+        (["game_to=1000"], "game_to", 1000),
+        ({"game_to": 51}, "game_to", 51),
+        (["game_to=none"], "game_to", None),
+        (["game_to=off"], "game_to", None),
+        ({"game_to": None}, "game_to", None),
+        (["pot_carryover=on"], "pot_carryover", True),
     ],
-    ids=["off", "no", "case-and-spaces", "hyphen", "mapping-str", "mapping-bool", "max-100", "last-wins"],
+    ids=[
+        "off",
+        "no",
+        "case-and-spaces",
+        "hyphen",
+        "mapping-str",
+        "mapping-bool",
+        "max-100",
+        "last-wins",
+        "stramazzo-counts-tricks",
+        "stramazzo-counts-all",
+        "game-to-21",
+        "game-to-max",
+        "game-to-mapping",
+        "game-to-none",
+        "game-to-off",
+        "game-to-stored-null",
+        "pagat-pot",
+    ],
 )
 def test_option_values(options: object, option: str, value: object) -> None:
     profile = make_profile("pagat", options)  # type: ignore[arg-type]
@@ -933,13 +999,27 @@ def test_option_values(options: object, option: str, value: object) -> None:
         ("cavendish", ["sweeps=on"], "does not exist in profile cavendish: its options are declarer_always_leads"),
         ("cavendish", ["stramazzo_multiplier=2"], "does not exist in profile cavendish"),
         ("pagat", ["contract_multipliers=on"], "does not exist in profile pagat"),
-        ("pagat", ["pot_carryover=on"], "does not exist in profile pagat"),
+        ("cavendish", ["stramazzo_counts=all"], "does not exist in profile cavendish"),
+        ("cavendish", ["contract_multipliers=on"], "does not exist in profile cavendish"),
         ("pagat", ["monte=off"], "does not exist in profile pagat"),
         ("tretre", ["dealer_shares=on"], "does not exist in profile tretre"),
         ("quartiglio", ["dealer_shares=on"], "does not exist in profile quartiglio"),
         ("quartiglio", ["mediatore=on"], "does not exist in profile quartiglio"),
         ("quintiglio", ["monte=off"], "does not exist in profile quintiglio"),
-        ("quintiglio", ["mediatore_outbids_chiamo=off"], "does not exist in profile quintiglio"),
+        ("tretre", ["mediatore_outbids_chiamo=on"], "does not exist in profile tretre"),
+        (
+            "quintiglio",
+            ["mediatore_outbids_chiamo=on"],
+            "mediatore_outbids_chiamo=on with mediatore=off: there is no mediatore to outbid chiamo; add mediatore=on",
+        ),
+        ("pagat", ["stramazzo_counts=foo"], "option stramazzo_counts=foo: stramazzo_counts is monte, tricks or all"),
+        ("pagat", ["stramazzo_counts=on"], "stramazzo_counts is monte, tricks or all"),
+        ("pagat", ["game_to=foo"], "option game_to=foo: game_to is none or a whole number from 1 to 1000"),
+        ("pagat", ["game_to=0"], "game_to is none or a whole number from 1 to 1000"),
+        ("pagat", ["game_to=1001"], "game_to is none or a whole number from 1 to 1000"),
+        ("pagat", ["game_to=on"], "game_to is none or a whole number from 1 to 1000"),
+        ("pagat", ["game_to=21.5"], "game_to is none or a whole number from 1 to 1000"),
+        ("pagat", {"game_to": True}, "game_to is none or a whole number from 1 to 1000"),
         ("pagat", ["sweeps=maybe"], "option sweeps=maybe: sweeps is on or off"),
         ("pagat", ["sweeps=2"], "sweeps is on or off"),
         ("pagat", ["cappotto_multiplier=0"], "cappotto_multiplier is a whole number from 1 to 100"),

@@ -582,6 +582,37 @@ def test_tretre_pot_carryover_multiplies_the_next_played_deal(engine: Engine) ->
     assert flat.deal.payouts == {"Dario": 2, "Elena": -1, "Franco": -1}
 
 
+def test_a_pot_carries_over_in_any_profile_that_says_so(engine: Engine) -> None:
+    begin(engine, options=["pot_carryover=on"])
+    record(engine, passed=True)
+    record(engine, passed=True)
+    # pagat: solo 2 x pot 3 (two passed deals) = 6 from each opponent
+    won = record(engine, declarer="Anna", contract="solo", thirds=20)
+    assert won.deal.passed_before == 2 and won.deal.payouts == {"Anna": 12, "Bruno": -6, "Carla": -6}
+    begin(engine, ("Dario", "Elena", "Franco"), profile="cavendish", options=["pot_carryover=on"])
+    record(engine, passed=True)
+    # cavendish: 22 - 13 = 9, x pot 2 (one passed deal) = 18 from each opponent
+    played = record(engine, declarer="Dario", contract="play", thirds=22)
+    assert played.deal.passed_before == 1 and played.deal.payouts == {"Dario": 36, "Elena": -18, "Franco": -18}
+
+
+def test_monte_thirds_are_stored_read_back_and_kept_by_an_amend(engine: Engine) -> None:
+    begin(engine, options=["stramazzo_counts=tricks"])
+    # the opponents' 9 thirds: the last trick's 3 and a monte of 6, none in tricks: solo 2 x stramazzo 3
+    done = record(engine, declarer="Anna", contract="solo", thirds=26, last_trick="opponents", monte_thirds=6)
+    assert done.deal.monte_thirds == 6 and done.deal.payouts == {"Anna": 12, "Bruno": -6, "Carla": -6}
+    # it was a chiamo of a three, the suit not said, that Bruno held: the monte stays, 1 x stramazzo 3 from each
+    with transaction(engine) as session:
+        change = DealInput(contract="chiamo", called="3", holder="Bruno")
+        amended = amend_deal(session, get_seating(session), 1, change, "it was chiamo")
+    assert (amended.deal.contract, amended.deal.called, amended.deal.holder) == ("chiamo", "3", "Bruno")
+    assert amended.deal.monte_thirds == 6 and amended.deal.sweep == "stramazzo"
+    assert amended.deal.payouts == {"Anna": 6, "Bruno": -3, "Carla": -3}
+    with transaction(engine) as session:
+        first, second = deal_history(session, get_seating(session), 1)
+    assert (first.monte_thirds, first.called, second.monte_thirds, second.called) == (6, None, 6, "3")
+
+
 def test_tretre_pot_follows_corrections_of_earlier_deals(engine: Engine) -> None:
     begin(engine, profile="tretre")
     record(engine, passed=True)

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
@@ -17,6 +18,8 @@ from sqlalchemy import Engine, text
 from sqlmodel import SQLModel
 
 from ledger import Ledger
+from ledger.errors import LedgerError
+from ledger.rules.contracts import Contract
 from ledger.store.engine import HEAD, MIGRATIONS, make_engine, resolve_url
 
 
@@ -91,12 +94,34 @@ def test_an_older_ledger_is_backed_up_then_upgraded_losing_nothing(tmp_path: Pat
         # a revision read back as facts can be amended: the holder renamed since is found by id
         amended = ledger.amend(2, "t=19", reason="recount", evening=5)
         assert amended.deal.holder == "Annalisa" and amended.deal.revision == 3
+        assert amended.deal.monte_thirds is None
+        _evenings_keep_the_options_they_started_with(ledger)
     backups = list(tmp_path.glob("older.sqlite3.before-*.bak"))
     assert len(backups) == 1
     with sqlite3.connect(backups[0]) as copy:
         assert copy.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0002"
         revisions = copy.execute("SELECT COUNT(*) FROM deal_revision").fetchone()[0]
     assert revisions == len(fixture["rows"]["deal_revision"]["rows"])
+
+
+def _evenings_keep_the_options_they_started_with(ledger: Ledger) -> None:
+    """The evenings of the older ledger play as they were started: mediatore outbid chiamo then (quartiglio stored
+    the option on; quintiglio had none, its mediatore always outbid chiamo); new evenings play the main rule."""
+    quartiglio, quintiglio = ledger.evening(5).profile, ledger.evening(6).profile
+    assert quartiglio["mediatore_outbids_chiamo"] is True and quintiglio["mediatore_outbids_chiamo"] is True
+    assert quartiglio["stramazzo_counts"] == "monte" and quartiglio["game_to"] is None
+    outbid = ledger.record("auction=chiamo,mediatore,pass,pass 20", evening=5)
+    assert (outbid.result and outbid.result.contract) is Contract.MEDIATORE
+    outbid = ledger.record("auction=chiamo,mediatore,pass,pass,pass 20", evening=6)
+    assert (outbid.result and outbid.result.contract) is Contract.MEDIATORE
+    for players, profile, auction in (
+        (["Anna", "Bruno", "Carla", "Dario"], "quartiglio", "chiamo,mediatore,pass,pass"),
+        (["Anna", "Bruno", "Carla", "Dario", "Elena"], "quintiglio", "chiamo,mediatore,pass,pass,pass"),
+    ):
+        started = ledger.start_evening(players, profile=profile, options=["mediatore=on"] if len(players) == 5 else [])
+        assert started.profile["mediatore_outbids_chiamo"] is False
+        with pytest.raises(LedgerError, match=r"mediatore does not outbid .*chiamo"):
+            ledger.record(f"auction={auction} 20", evening=started.number)
 
 
 def test_programs_opening_a_new_ledger_at_once_take_turns_to_build_it(db_url: str) -> None:

@@ -95,6 +95,16 @@ def another_database(request: pytest.FixtureRequest, db_url: str, tmp_path: Path
     return f"{server}/{name}"
 
 
+def exported_again(exported: dict[str, Any], database: str) -> dict[str, Any]:
+    """An export imported into a fresh ledger (its two evenings numbered 1 and 2) and exported from it."""
+    second = open_ledger(database)
+    try:
+        assert import_(second, exported) == [1, 2]
+        return export(second)
+    finally:
+        second.dispose()
+
+
 def test_examples_round_trip_exactly(
     engine: Engine, db_url: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
@@ -114,12 +124,40 @@ def test_examples_round_trip_exactly(
     )
     assert counts(engine)["player"] == 4  # the players are shared by the two evenings
     # the ledger's own export goes through a second fresh ledger of the same backend to the character
-    second = open_ledger(another_database(request, db_url, tmp_path))
-    try:
-        assert import_(second, exported) == [1, 2]
-        assert export(second) == exported
-    finally:
-        second.dispose()
+    assert exported_again(exported, another_database(request, db_url, tmp_path)) == exported
+
+
+def test_the_variants_facts_round_trip(
+    engine: Engine, db_url: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """The monte's thirds, a call by rank alone and cavendish's called card go out and come back as they were."""
+    with transaction(engine) as session:
+        table = start_evening(session, ("Anna", "Bruno", "Carla"), options=["stramazzo_counts=tricks"])
+        record_deal(
+            session,
+            table,
+            DealInput(declarer="Anna", contract="chiamo", called="3", holder="Bruno", thirds=26, last_trick="decl"),
+        )
+        record_deal(
+            session, table, DealInput(declarer="Bruno", contract="solo", thirds=26, last_trick="opp", monte_thirds=6)
+        )
+        american = start_evening(session, ("Anna", "Bruno", "Carla"), profile="cavendish")
+        record_deal(
+            session, american, DealInput(declarer="Carla", contract="play", called="AC", holder="Anna", thirds=9)
+        )
+    asked = pytest.raises(LedgerError, match="how many thirds were in the monte")
+    with asked, transaction(engine) as session:
+        typed = DealInput(declarer="Anna", contract="solo", thirds=26, last_trick="opp")
+        record_deal(session, get_seating(session, 1), typed)
+    exported = export(engine)
+    facts = [rev["facts"] for e in exported["evenings"] for deal in e["deals"] for rev in deal["revisions"]]
+    assert [(f["called"], f["holder"], f["monte_thirds"]) for f in facts] == [
+        ("3", "Bruno", None),
+        (None, None, 6),
+        ("AC", "Anna", None),
+    ]
+    assert exported["evenings"][0]["options"]["stramazzo_counts"] == "tricks"
+    assert exported_again(exported, another_database(request, db_url, tmp_path)) == exported
 
 
 def test_example_round_trip_is_verbatim(engine: Engine) -> None:

@@ -94,6 +94,22 @@ def test_the_guided_form_asks_only_for_the_fact_the_rules_still_need(db_url: str
         assert "Anna solo · 11+2/3 · won · cappotto" in phone.get(done.headers["location"]).text
 
 
+def test_the_guided_form_asks_for_the_monte_when_a_stramazzo_counts_tricks_only(db_url: str) -> None:
+    start(db_url, options=["stramazzo_counts=tricks"])
+    with scorekeeper(db_url) as phone:
+        token = csrf(phone)
+        asked = phone.post("/evenings/1/deals", data={"csrf": token, "line": "anna solo 26 last=opp"})
+        assert "How many points were in the monte?" in asked.text
+        carried = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', asked.text))
+        assert carried["asking"] == "monte_thirds"
+        # the opponents took 9 thirds: 3 for the last trick, 2 points (6 thirds) in the monte, none in tricks
+        done = phone.post("/evenings/1/deals", data={**carried, "monte_thirds": "2"})
+        assert done.status_code == 303
+        assert "Anna solo · 8+2/3 · won · stramazzo" in phone.get(done.headers["location"]).text
+    with Ledger(db_url) as ledger:
+        assert ledger.deals(1)[1][0].monte_thirds == 6
+
+
 def test_the_guided_form_asks_who_declared_first(db_url: str) -> None:
     start(db_url)
     with scorekeeper(db_url) as phone:

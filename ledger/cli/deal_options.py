@@ -38,7 +38,7 @@ DEAL_OPTIONS: dict[str, Any] = {
             "--aggravation",
             "-a",
             rich_help_panel=FACTS,
-            help="On a solissimo only: dividete (divide) or scegliete (choose), e.g. [b]-a dividete[/b].",
+            help="On a solissimo only: dividete (divide) or scegliete (choose; sceliete too), e.g. [b]-a dividete[/b].",
         ),
     ],
     "called": Annotated[
@@ -46,7 +46,8 @@ DEAL_OPTIONS: dict[str, Any] = {
         typer.Option(
             "--called",
             rich_help_panel=FACTS,
-            help="The card named in chiamo: rank then suit, e.g. [b]--called 3D[/b] (3 of denari), KH, 'tre di spade'.",
+            help="The card named in chiamo (and in cavendish's play): rank then suit, e.g. [b]--called 3D[/b] (3 of "
+            "denari), KH, 'tre di spade'; the rank alone, e.g. [b]--called 3[/b], when the suit was not said.",
         ),
     ],
     "holder": Annotated[
@@ -103,6 +104,15 @@ DEAL_OPTIONS: dict[str, Any] = {
             "(3-5 or 30-32 thirds).",
         ),
     ],
+    "monte_thirds": Annotated[
+        int | None,
+        typer.Option(
+            "--monte-thirds",
+            rich_help_panel=FACTS,
+            help="The card points in the monte, in thirds (0 to 12); asked only when stramazzo_counts=tricks and a "
+            "stramazzo depends on them, e.g. [b]--monte-thirds 4[/b].",
+        ),
+    ],
     "auction": Annotated[
         str | None,
         typer.Option(
@@ -126,7 +136,7 @@ DEAL_OPTIONS: dict[str, Any] = {
             "--passed-before",
             rich_help_panel=FACTS,
             min=0,
-            help="Consecutive passed deals just before this one (tretre's pot carries over), e.g. "
+            help="Consecutive passed deals just before this one, where their pot carries over (pot_carryover), e.g. "
             "[b]--passed-before 2[/b]. The ledger counts them itself.",
         ),
     ],

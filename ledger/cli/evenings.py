@@ -16,7 +16,33 @@ from ledger.i18n import _
 evening_app = new_app("evening", "Start, list, show and close evenings.")
 
 
-@evening_app.command("start")
+PROFILE_OPTIONS = """[b]Options of the profiles[/b], as [b]-o key=value[/b] (an option a profile lacks is an error):
+
+[b]sweeps[/b]=on|off: cappotto and stramazzo count. Default on in pagat, off in tretre, quartiglio, quintiglio.
+[b]cappotto_multiplier[/b]=1..100: a cappotto (one side takes every trick) multiplies by it. Default 2.
+[b]stramazzo_multiplier[/b]=1..100: a stramazzo multiplies by it. Default 3.
+[b]sweeps_on_loss[/b]=on|off: a declarer who suffers a sweep pays multiplied too. Default on.
+[b]dealer_shares[/b]=on|off: pagat with four seated: the dealer who sits out pays and receives like an opponent. \
+Default off.
+[b]declarer_always_leads[/b]=on|off: the declarer leads to the first trick in every contract (recorded only). \
+Default on in tretre, off elsewhere.
+[b]contract_multipliers[/b]=on|off: tretre, quartiglio, quintiglio: solo x2 and solissimo x4, before dividete and \
+scegliete. Default off.
+[b]pot_carryover[/b]=on|off: a passed deal's stake rides on the next played deal. Default on in tretre, off elsewhere.
+[b]stramazzo_counts[/b]=monte|tricks|all: what of the losing side decides a stramazzo: its tricks and the monte if \
+it took the last trick; its tricks only (the monte's points are then asked for); or every point, the last trick \
+included. Default monte.
+[b]game_to[/b]=none|1..1000: a game ends when a player reaches this many game points. Default none.
+[b]monte[/b]=on|off: quartiglio: 9 cards each and a monte, or 10 and no monte (then no solissimo). Default on.
+[b]mediatore_outbids_chiamo[/b]=on|off: quartiglio, and quintiglio with mediatore: mediatore outbids chiamo; off, \
+they are one level and neither outbids the other. Default off.
+[b]mediatore[/b]=on|off: quintiglio: the mediatore bid exists. Default off.
+
+Cavendish has only declarer_always_leads, pot_carryover and game_to."""
+"""Every option, its default per profile and its meaning, as `evening start --help` ends (RULES §6)."""
+
+
+@evening_app.command("start", epilog=PROFILE_OPTIONS)
 def start(
     ctx: typer.Context,
     players: Annotated[

@@ -25,8 +25,9 @@ OptionsOption = Annotated[
         "-o",
         help="A profile option as key=value, repeatable, e.g. [b]-o sweeps=off -o "
         "stramazzo_multiplier=4[/b]. Options: sweeps, cappotto_multiplier, stramazzo_multiplier, "
-        "sweeps_on_loss, dealer_shares, declarer_always_leads, contract_multipliers, "
-        "pot_carryover, monte, mediatore_outbids_chiamo, mediatore (each profile has some).",
+        "sweeps_on_loss, dealer_shares, declarer_always_leads, contract_multipliers, pot_carryover, "
+        "stramazzo_counts, game_to, monte, mediatore_outbids_chiamo, mediatore (each profile has some; "
+        "[b]calabresella evening start --help[/b] tells their defaults and meanings).",
     ),
 ]
 

@@ -263,6 +263,9 @@ class Play:
             return _("How many tricks did the declarer side take? (0 to {every}) ").format(every=every), default, []
         if fact == "last_trick":
             return _("Who took the last trick? (decl or opp) "), "", ["decl", "opp"]
+        if fact == "monte_thirds":
+            scale = _("0 to 12") if self.profile.american else _("e.g. 1+1/3, 4t in thirds, or a count 1a1f")
+            return _("How many points were in the monte? ({scale}) ").format(scale=scale), "", []
         return (_("Who held the called card? (a name, monte, or declarer) "), "", [*self.players, "monte", "declarer"])
 
     def ask(self, question: str, default: str = "", words: Sequence[str] = ()) -> str:

@@ -18,8 +18,8 @@ def _label(call: Contract | None) -> str:
 def check_auction(calls: Sequence[Call], speakers: Sequence[str], profile: Profile) -> tuple[str, Contract] | None:
     """Validate calls made in speaking order; return (declarer, contract), or None when all passed.
 
-    `speakers` are the active seats from the seat after the dealer. After solissimo nobody else may speak;
-    after another top bid (quintiglio's solo, cavendish's play) the others may only pass, and need not be recorded.
+    `speakers` are the active seats from the seat after the dealer. After the top bid (solissimo, quintiglio's solo,
+    cavendish's play) the others may only pass, and their passes need not be recorded.
     """
     top = len(profile.ladder) - 1
     best: tuple[str, Contract] | None = None
@@ -30,12 +30,6 @@ def check_auction(calls: Sequence[Call], speakers: Sequence[str], profile: Profi
                     n_calls=len(calls), n_speakers=len(speakers)
                 )
             )
-        if best and best[1] is Contract.SOLISSIMO:
-            raise LedgerError(
-                _("auction: {seat} cannot speak after {rival}'s {bid}").format(
-                    seat=seat, rival=best[0], bid=best[1].value
-                )
-            )
         if seat != speakers[index]:
             raise LedgerError(
                 _("auction: call {number} ({label}) is {speakers}'s, not {seat}'s").format(
@@ -44,6 +38,12 @@ def check_auction(calls: Sequence[Call], speakers: Sequence[str], profile: Profi
             )
         if call is None:
             continue
+        if best and best[1] is Contract.SOLISSIMO:
+            raise LedgerError(
+                _(
+                    "auction: {seat} bids {call} after {rival}'s {bid}; after a solissimo the others may only pass"
+                ).format(seat=seat, call=call.value, rival=best[0], bid=best[1].value)
+            )
         if call not in profile.contracts:
             allowed = ", ".join(c.value for c in profile.bids)
             raise LedgerError(

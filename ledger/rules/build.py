@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, fields, replace
 
 from ledger.errors import LedgerError
 from ledger.i18n import _
-from ledger.rules.cards import parse_card
+from ledger.rules.cards import parse_called
 from ledger.rules.contracts import PASS, Contract, Side, parse_aggravation, parse_call, parse_contract, parse_side
 from ledger.rules.count import parse_count
 from ledger.rules.facts import DECLARER, MONTE, Call, DealFacts
@@ -31,6 +31,7 @@ class DealInput:
     count: str | None = None
     tricks: int | None = None
     last_trick: str | None = None
+    monte_thirds: int | None = None
     auction: str | None = None
     passed: bool = False
     passed_before: int = 0
@@ -64,6 +65,7 @@ class DealInput:
             thirds=facts.thirds,
             tricks=facts.tricks,
             last_trick=facts.last_trick.value if facts.last_trick else None,
+            monte_thirds=facts.monte_thirds,
             auction=auction or None,
             passed_before=facts.passed_before,
         )
@@ -79,7 +81,7 @@ class DealInput:
 _TYPED_NOTHING = DealInput()
 _PLAY = ("declarer", "contract", "aggravation", "called", "holder", "auction")
 _SUPERSEDES: dict[str, tuple[str, ...]] = {
-    "passed": (*_PLAY, "thirds", "points", "tricks", "last_trick"),
+    "passed": (*_PLAY, "thirds", "points", "tricks", "last_trick", "monte_thirds"),
     "auction": (*_PLAY, "passed"),
     "declarer": ("passed", "auction"),
     "contract": ("aggravation", "called", "holder", "passed", "auction"),
@@ -184,11 +186,12 @@ def build_facts(typed: DealInput, profile: Profile, players: tuple[str, ...], de
         declarer=declarer,
         contract=contract,
         aggravation=aggravation,
-        called=parse_card(typed.called) if typed.called else None,
+        called=parse_called(typed.called) if typed.called else None,
         holder=_holder(typed.holder, players, declarer) if typed.holder else None,
         thirds=thirds,
         tricks=typed.tricks,
         last_trick=last_trick,
+        monte_thirds=typed.monte_thirds,
     )
     validate(facts, profile)
     return facts

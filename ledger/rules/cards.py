@@ -32,6 +32,10 @@ class Rank(Enum):
     CINQUE = "5"
     QUATTRO = "4"
 
+    def __str__(self) -> str:
+        """The notation letter: a card called by its rank alone is written so (`3`)."""
+        return self.value
+
     @property
     def strength(self) -> int:
         """Higher beats lower inside a suit: the 3 is 9, the 4 is 0."""
@@ -152,6 +156,39 @@ def most_thirds(cards: int) -> int:
     """The most thirds `cards` cards can hold: the aces first, then the figures."""
     aces = min(cards, ACES)
     return ACE_THIRDS * aces + min(cards - aces, FIGURES)
+
+
+def thirds_held(cards: int) -> frozenset[int]:
+    """Every count of thirds exactly `cards` cards can hold: 11 is not among a monte's 4 cards' (3+3+3+1 is 10).
+
+    >>> sorted(thirds_held(4))
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12]
+    """
+    return frozenset(
+        ACE_THIRDS * aces + figures
+        for aces in range(min(cards, ACES) + 1)
+        for figures in range(min(cards - aces, FIGURES) + 1)
+    )
+
+
+def parse_called(text: str) -> Card | Rank:
+    """The card a chiamo names (`3D`, `tre di denari`), or its rank alone (`3`, `tre`) when the suit was not said."""
+    rank = RANK_WORDS.get(text.strip().lower())
+    if rank is not None:
+        return rank
+    try:
+        return parse_card(text)
+    except LedgerError:
+        raise LedgerError(
+            _("called card {text!r}: write {card_help}, or the rank alone (3, tre) when the suit was not said").format(
+                text=text, card_help=CARD_HELP
+            )
+        ) from None
+
+
+def rank_of(called: Card | Rank) -> Rank:
+    """The rank of a called card, whether its suit was said or not."""
+    return called if isinstance(called, Rank) else called.rank
 
 
 def parse_card(text: str) -> Card:

@@ -54,6 +54,7 @@ AGGRAVATION_WORDS: dict[str, Aggravation] = {
     "divide": Aggravation.DIVIDETE,
     "divided": Aggravation.DIVIDETE,
     "scegliete": Aggravation.SCEGLIETE,
+    "sceliete": Aggravation.SCEGLIETE,
     "choose": Aggravation.SCEGLIETE,
     "scegli": Aggravation.SCEGLIETE,
 }
@@ -92,7 +93,7 @@ def parse_call(text: str) -> Contract | None:
 
 
 def parse_aggravation(text: str) -> Aggravation:
-    """`dividete` or `scegliete` (English: divide, choose)."""
+    """`dividete` or `scegliete` (English: divide, choose; `sceliete` as the English sources spell it)."""
     return _lookup(_("aggravation"), text, AGGRAVATION_WORDS, _("dividete (divide), scegliete (choose)"))
 
 

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, TypeVar
 
-from ledger.rules.cards import Card, parse_card
+from ledger.rules.cards import Card, Rank, parse_called
 from ledger.rules.contracts import Aggravation, Contract, Side
-from ledger.rules.profiles import Partnership, Profile
+from ledger.rules.profiles import Lead, Partnership, Profile
 from ledger.rules.seats import seat_after, turn_from
 
 MONTE = "monte"
@@ -22,8 +22,9 @@ E = TypeVar("E", bound=Enum)
 class DealFacts:
     """One deal's facts; `declarer` is None for a passed deal (everyone passed).
 
-    `players` are the seats in turn order; `holder` is the seat that held the called card, or
-    `monte`, or `declarer`; `thirds`, `tricks` and `last_trick` are the declarer side's.
+    `players` are the seats in turn order; `called` is a card, or a rank alone when the suit was not said;
+    `holder` is the seat that held the called card, or `monte`, or `declarer`; `thirds`, `tricks` and
+    `last_trick` are the declarer side's; `monte_thirds` are the card points the monte held.
     """
 
     players: tuple[str, ...]
@@ -31,11 +32,12 @@ class DealFacts:
     declarer: str | None = None
     contract: Contract | None = None
     aggravation: Aggravation | None = None
-    called: Card | None = None
+    called: Card | Rank | None = None
     holder: str | None = None
     thirds: int | None = None
     tricks: int | None = None
     last_trick: Side | None = None
+    monte_thirds: int | None = None
     passed_before: int = 0
     auction: tuple[Call, ...] = ()
 
@@ -64,10 +66,14 @@ class DealFacts:
         return None
 
     def first_lead(self, profile: Profile) -> str:
-        """Recorded only: the seat after the dealer, or the declarer in solissimo (or always, by option)."""
+        """Recorded only: the declarer in solissimo (or always, by option); else the seat after the dealer, or in
+        Cavendish the declarer's left-hand opponent (the seat before the declarer in turn order)."""
         if self.declarer and (self.contract is Contract.SOLISSIMO or profile.declarer_always_leads):
             return self.declarer
-        return self.active(profile)[0]
+        active = self.active(profile)
+        if self.declarer and profile.lead is Lead.DECLARER_LEFT:
+            return active[active.index(self.declarer) - 1]
+        return active[0]
 
 
 def facts_from_dict(data: dict[str, Any], players: tuple[str, ...], dealer: str) -> DealFacts:
@@ -82,11 +88,12 @@ def facts_from_dict(data: dict[str, Any], players: tuple[str, ...], dealer: str)
         declarer=data.get("declarer"),
         contract=enum(Contract, data.get("contract")),
         aggravation=enum(Aggravation, data.get("aggravation")),
-        called=parse_card(data["called"]) if data.get("called") else None,
+        called=parse_called(data["called"]) if data.get("called") else None,
         holder=data.get("holder"),
         thirds=data.get("thirds"),
         tricks=data.get("tricks"),
         last_trick=enum(Side, data.get("last_trick")),
+        monte_thirds=data.get("monte_thirds"),
         passed_before=int(data.get("passed_before") or 0),
         auction=tuple((seat, enum(Contract, call)) for seat, call in data.get("auction") or ()),
     )

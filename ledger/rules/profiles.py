@@ -12,25 +12,39 @@ from ledger.frozen import FrozenDict, freeze
 from ledger.i18n import _
 from ledger.rules.cards import DECK, MONTE_CARDS, Rank
 from ledger.rules.contracts import Contract
+from ledger.rules.options import OPTIONS, OptionValue, StramazzoCounts, show
 from ledger.rules.points import format_points, parse_points
 from ledger.rules.seats import check_seats
 
-OptionValue = bool | int
 
-_SWEEP_OPTIONS: dict[str, OptionValue] = {
+def _defaults(**values: OptionValue) -> dict[str, OptionValue]:
+    """A profile's options and their defaults, in the order of OPTIONS (so every profile describes alike)."""
+    return {name: values[name] for name in OPTIONS if name in values}
+
+
+_SWEEPS: dict[str, OptionValue] = {
     "sweeps": False,
     "cappotto_multiplier": 2,
     "stramazzo_multiplier": 3,
     "sweeps_on_loss": True,
+    "stramazzo_counts": StramazzoCounts.MONTE.value,
 }
+_EVERY: dict[str, OptionValue] = {"declarer_always_leads": False, "pot_carryover": False, "game_to": None}
 
 DEFAULTS: dict[str, dict[str, OptionValue]] = {
-    "pagat": {**_SWEEP_OPTIONS, "sweeps": True, "dealer_shares": False, "declarer_always_leads": False},
-    "cavendish": {"declarer_always_leads": False},
-    "tretre": {**_SWEEP_OPTIONS, "declarer_always_leads": False, "contract_multipliers": False, "pot_carryover": True},
-    "quartiglio": {**_SWEEP_OPTIONS, "declarer_always_leads": False, "monte": True, "mediatore_outbids_chiamo": True},
-    "quintiglio": {**_SWEEP_OPTIONS, "declarer_always_leads": False, "mediatore": False},
+    "pagat": _defaults(**_EVERY, **(_SWEEPS | {"sweeps": True}), dealer_shares=False),
+    "cavendish": _defaults(**_EVERY),
+    "tretre": _defaults(
+        **_SWEEPS, **(_EVERY | {"declarer_always_leads": True, "pot_carryover": True}), contract_multipliers=False
+    ),
+    "quartiglio": _defaults(
+        **_SWEEPS, **_EVERY, contract_multipliers=False, monte=True, mediatore_outbids_chiamo=False
+    ),
+    "quintiglio": _defaults(
+        **_SWEEPS, **_EVERY, contract_multipliers=False, mediatore=False, mediatore_outbids_chiamo=False
+    ),
 }
+"""Each profile's options and their defaults (RULES §6)."""
 
 PROFILE_ALIASES = {
     "italian": "pagat",
@@ -43,9 +57,6 @@ PROFILE_ALIASES = {
     "quadrigliati": "quartiglio",
     "bellora": "quintiglio",
 }
-
-TRUE_WORDS = {"on", "true", "yes", "y", "1", "si", "sì"}
-FALSE_WORDS = {"off", "false", "no", "n", "0"}
 
 
 class Scale(Enum):
@@ -64,14 +75,23 @@ class Partnership(Enum):
 
 
 class Tariff(Enum):
-    """How the amount per opponent is reached."""
+    """How the amount per opponent is reached, before the pot of passed deals multiplies it."""
 
     LADDER = "ladder"
     """The contract's value (dividete x2, scegliete x4), times the sweep."""
     FLAT = "flat"
-    """The same for every contract (dividete x2, scegliete x4), times the sweep and the pot."""
+    """The same for every contract unless contract_multipliers (dividete x2, scegliete x4), times the sweep."""
     DIFFERENCE = "difference"
     """The difference of the two sides' points; all tricks or none: 70."""
+
+
+class Lead(Enum):
+    """Who leads to the first trick when the declarer does not (recorded only)."""
+
+    AFTER_DEALER = "after_dealer"
+    """The seat after the dealer."""
+    DECLARER_LEFT = "declarer_left"
+    """The declarer's left-hand opponent: the seat before the declarer in turn order (Cavendish)."""
 
 
 CONTRACT_VALUE = {Contract.CHIAMO: 1, Contract.MEDIATORE: 1, Contract.SOLO: 2, Contract.SOLISSIMO: 4}
@@ -112,9 +132,13 @@ class Profile:
     cappotto_multiplier: int = 2
     stramazzo_multiplier: int = 3
     sweeps_on_loss: bool = True
+    stramazzo_counts: StramazzoCounts = StramazzoCounts.MONTE
     dealer_shares: bool = False
     declarer_always_leads: bool = False
+    lead: Lead = Lead.AFTER_DEALER
     pot_carryover: bool = False
+    game_to: int | None = None
+    """A game (partita) ends when a player reaches this many game points; None: the evening is one long game."""
     bid_words: Mapping[Contract, str] = FrozenDict()
     """How a contract is called at this table when it is not its own name (cavendish's one bid: play)."""
 
@@ -150,7 +174,9 @@ class Profile:
     @property
     def bids(self) -> tuple[Contract, ...]:
         """The contracts low to high."""
-        return tuple(sorted(self.contracts, key=self.level))
+        return tuple(
+            sorted(self.contracts, key=lambda contract: (self.level(contract), list(Contract).index(contract)))
+        )
 
     @property
     def aggravations(self) -> bool:
@@ -195,17 +221,13 @@ class Profile:
 
     def describe(self) -> str:
         """`pagat (sweeps=on, ...)` for tables and notes."""
-        shown = ", ".join(f"{k}={_show(v)}" for k, v in self.options.items())
+        shown = ", ".join(f"{k}={show(v)}" for k, v in self.options.items())
         return f"{self.name} ({shown})" if shown else self.name
 
     def label(self) -> str:
         """`pagat`, or `pagat (sweeps=off)` with just the options that differ from the profile's defaults."""
-        changed = [f"{k}={_show(v)}" for k, v in self.options.items() if DEFAULTS[self.name][k] != v]
+        changed = [f"{k}={show(v)}" for k, v in self.options.items() if DEFAULTS[self.name][k] != v]
         return f"{self.name} ({', '.join(changed)})" if changed else self.name
-
-
-def _show(value: OptionValue) -> str:
-    return ("on" if value else "off") if isinstance(value, bool) else str(value)
 
 
 def profile_name(text: str) -> str:
@@ -227,26 +249,7 @@ def parse_option(text: str) -> tuple[str, str]:
     return key.strip().lower().replace("-", "_"), value.strip()
 
 
-def _option_value(option: str, raw: OptionValue | str, default: OptionValue) -> OptionValue:
-    if isinstance(default, bool):
-        if isinstance(raw, bool):
-            return raw
-        word = str(raw).strip().lower()
-        if word in TRUE_WORDS or word in FALSE_WORDS:
-            return word in TRUE_WORDS
-        raise LedgerError(_("option {option}={raw}: {option} is on or off").format(option=option, raw=raw))
-    try:
-        number = int(raw)
-    except (TypeError, ValueError):
-        number = 0
-    if isinstance(raw, bool) or number < 1 or number > 100:
-        raise LedgerError(
-            _("option {option}={raw}: {option} is a whole number from 1 to 100").format(option=option, raw=raw)
-        )
-    return number
-
-
-def make_profile(name: str = "pagat", options: Mapping[str, OptionValue | str] | Iterable[str] = ()) -> Profile:
+def make_profile(name: str = "pagat", options: Mapping[str, OptionValue] | Iterable[str] = ()) -> Profile:
     """Resolve a profile from its name and options (`{'sweeps': 'off'}` or `['sweeps=off']`)."""
     canonical = profile_name(name)
     defaults = DEFAULTS[canonical]
@@ -261,8 +264,24 @@ def make_profile(name: str = "pagat", options: Mapping[str, OptionValue | str] |
                     option=option, canonical=canonical, allowed=allowed
                 )
             )
-        resolved[key] = _option_value(key, raw, defaults[key])
+        resolved[key] = OPTIONS[key].read(raw)
     return _GAMES[canonical](canonical, resolved)
+
+
+def started_with(name: str, stored: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
+    """The options an evening stored when it started, for `make_profile`.
+
+    Evenings store every option of their profile, so one missing was added to the profile since: it keeps the
+    rule the evening was started under. Quintiglio's mediatore outbid chiamo before `mediatore_outbids_chiamo`.
+
+    >>> started_with("quintiglio", {"mediatore": True})["mediatore_outbids_chiamo"]
+    True
+    >>> started_with("quintiglio", {"mediatore": True, "mediatore_outbids_chiamo": False})["mediatore_outbids_chiamo"]
+    False
+    """
+    if profile_name(name) == "quintiglio" and "mediatore_outbids_chiamo" not in stored:
+        return {**stored, "mediatore_outbids_chiamo": stored.get("mediatore", False)}
+    return dict(stored)
 
 
 def _common(name: str, o: dict[str, OptionValue]) -> dict[str, Any]:
@@ -271,12 +290,26 @@ def _common(name: str, o: dict[str, OptionValue]) -> dict[str, Any]:
         "name": name,
         "options": o,
         "sweeps": bool(o.get("sweeps", False)),
-        "cappotto_multiplier": int(o.get("cappotto_multiplier", 2)),
-        "stramazzo_multiplier": int(o.get("stramazzo_multiplier", 3)),
+        "cappotto_multiplier": o.get("cappotto_multiplier", 2),
+        "stramazzo_multiplier": o.get("stramazzo_multiplier", 3),
         "sweeps_on_loss": bool(o.get("sweeps_on_loss", True)),
+        "stramazzo_counts": StramazzoCounts(o.get("stramazzo_counts", StramazzoCounts.MONTE.value)),
         "dealer_shares": bool(o.get("dealer_shares", False)),
-        "declarer_always_leads": bool(o.get("declarer_always_leads", False)),
+        "declarer_always_leads": bool(o["declarer_always_leads"]),
+        "pot_carryover": bool(o["pot_carryover"]),
+        "game_to": o["game_to"],
     }
+
+
+def _values(o: dict[str, OptionValue]) -> Mapping[Contract, int]:
+    """Solo x2 and solissimo x4 where the contract_multipliers option says so."""
+    return CONTRACT_VALUE if o["contract_multipliers"] else {}
+
+
+def _low_levels(o: dict[str, OptionValue]) -> list[frozenset[Contract]]:
+    """Chiamo and mediatore: one level (neither outbids the other), or mediatore above by option."""
+    chiamo, mediatore = frozenset({Contract.CHIAMO}), frozenset({Contract.MEDIATORE})
+    return [chiamo, mediatore] if o["mediatore_outbids_chiamo"] else [chiamo | mediatore]
 
 
 _THREE_LEVELS = (frozenset({Contract.CHIAMO}), frozenset({Contract.SOLO}), frozenset({Contract.SOLISSIMO}))
@@ -289,34 +322,26 @@ def _pagat(name: str, o: dict[str, OptionValue]) -> Profile:
 
 
 def _cavendish(name: str, o: dict[str, OptionValue]) -> Profile:
-    """American Calabrasella: one bid, play; the difference of the two sides' points."""
+    """American Calabrasella: one bid, play, which may call a card; the difference of the two sides' points."""
     return Profile(
         **_common(name, o),
         scale=Scale.AMERICAN,
         ladder=(frozenset({Contract.CHIAMO}),),
-        calls_card=frozenset(),
+        calls_card=frozenset({Contract.CHIAMO}),
         tariff=Tariff.DIFFERENCE,
+        lead=Lead.DECLARER_LEFT,
         bid_words={Contract.CHIAMO: "play"},
     )
 
 
 def _tretre(name: str, o: dict[str, OptionValue]) -> Profile:
     """Terziglio partita lunga: +2/-1/-1 whatever the contract, the pot of passed deals carried over."""
-    values = CONTRACT_VALUE if o["contract_multipliers"] else {}
-    return Profile(
-        **_common(name, o),
-        ladder=_THREE_LEVELS,
-        tariff=Tariff.FLAT,
-        contract_values=values,
-        pot_carryover=bool(o["pot_carryover"]),
-    )
+    return Profile(**_common(name, o), ladder=_THREE_LEVELS, tariff=Tariff.FLAT, contract_values=_values(o))
 
 
 def _quartiglio(name: str, o: dict[str, OptionValue]) -> Profile:
     """Four players: chiamo 2 against 2 with the holder of the called three, mediatore and solo 1 against 3."""
     monte = bool(o["monte"])
-    chiamo, mediatore = frozenset({Contract.CHIAMO}), frozenset({Contract.MEDIATORE})
-    low = [chiamo, mediatore] if o["mediatore_outbids_chiamo"] else [chiamo | mediatore]
     top = [frozenset({Contract.SOLISSIMO})] if monte else []
     return Profile(
         **_common(name, o),
@@ -324,14 +349,22 @@ def _quartiglio(name: str, o: dict[str, OptionValue]) -> Profile:
         active_players=4,
         partnership=Partnership.CALLED,
         callable_ranks=_THREES,
-        ladder=(*low, frozenset({Contract.SOLO}), *top),
+        ladder=(*_low_levels(o), frozenset({Contract.SOLO}), *top),
+        contract_values=_values(o),
         has_monte=monte,
     )
 
 
 def _quintiglio(name: str, o: dict[str, OptionValue]) -> Profile:
-    """Five players, no monte: chiamo with a secret partner 2 against 3, solo 1 against 4."""
-    middle = [frozenset({Contract.MEDIATORE})] if o["mediatore"] else []
+    """Five players, no monte: chiamo with a secret partner 2 against 3, solo (and mediatore) 1 against 4."""
+    if o["mediatore_outbids_chiamo"] and not o["mediatore"]:
+        raise LedgerError(
+            _(
+                "mediatore_outbids_chiamo=on with mediatore=off: there is no mediatore to outbid chiamo; "
+                "add mediatore=on"
+            )
+        )
+    low = _low_levels(o) if o["mediatore"] else [frozenset({Contract.CHIAMO})]
     return Profile(
         **_common(name, o),
         seat_counts=(5,),
@@ -339,7 +372,8 @@ def _quintiglio(name: str, o: dict[str, OptionValue]) -> Profile:
         partnership=Partnership.SECRET,
         callable_ranks=_THREES,
         has_monte=False,
-        ladder=(frozenset({Contract.CHIAMO}), *middle, frozenset({Contract.SOLO})),
+        ladder=(*low, frozenset({Contract.SOLO})),
+        contract_values=_values(o),
     )
 
 

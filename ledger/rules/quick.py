@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ledger.errors import LedgerError
 from ledger.i18n import N_, _
 from ledger.rules.build import DealInput
-from ledger.rules.cards import DEAL_THIRDS, Card, parse_card
+from ledger.rules.cards import DEAL_THIRDS, Card, parse_called, parse_card
 from ledger.rules.contracts import AGGRAVATION_WORDS, CONTRACT_WORDS, PASS, PASS_WORDS, SIDE_WORDS
 from ledger.rules.count import looks_like_count, parse_count
 from ledger.rules.facts import DECLARER, MONTE
@@ -37,11 +37,11 @@ Aliases in parentheses (call, alone, choose, ...) are written in full.
 - DECLARER: the first word on the line is a seated player, or `pass` (also `passo`, `-`). If it is
   neither, it is read like the words after it (useful with auction=..., which names the declarer).
 - CONTRACT: chiamo (call, play), mediatore, solo, solissimo. `so` means solo (write `soli` for solissimo).
-- AGGRAVATION, only on a solissimo: dividete (divide), scegliete (choose).
+- AGGRAVATION, only on a solissimo: dividete (divide), scegliete (choose, sceliete).
   Contract and aggravation words may come in any order after the declarer.
 - CARD@HOLDER: the card called in chiamo, rank then suit (3D, RS, AC, KH), and who held it: a player,
   `monte`, or `declarer` (the declarer's own hand): `3D@anna`, `3D@monte`. `3D` alone when the holder
-  is not known, `@anna` alone when only the holder is.
+  is not known, `@anna` alone when only the holder is, `3@anna` when the call named the rank only.
 - POINTS: the declarer side's card points on the evening's scale.
   Italian (every profile but cavendish): whole points and thirds, `7`, `7+1/3`, `5+2/3`, `2/3`,
   0 to 11+2/3. A whole number from 12 to 35 cannot be Italian points and is read as thirds
@@ -55,12 +55,14 @@ Aliases in parentheses (call, alone, choose, ...) are written in full.
     c=COUNT, count=COUNT the count: aces, figures, last trick, e.g. c=2a+10f+u
     tricks=N             tricks the declarer side took (asked only at 0 or 35 thirds)
     last=decl|opp        who took the last trick (asked only when a sweep depends on it)
+    monte=X              the card points in the monte, written like POINTS (asked only when
+                         stramazzo_counts=tricks and a stramazzo depends on them)
     holder=NAME|monte|declarer, called=CARD    the same as CARD@HOLDER
     dealer=NAME          who dealt, when not the next in the rotation
     auction=CALL,CALL,.. the calls from the seat after the dealer, each `call` or `name:call`,
                          e.g. auction=pass,solo,pass; the last bid gives the declarer and contract
   Italian keys work too: terzi=, punti=, prese=, ultima=chiamante|avversari, socio= (the holder),
-  carta= or chiamata=, mazziere=, licitazione=.
+  carta= or chiamata=, mazziere=, licitazione=, monte=.
 """)
 """The grammar of a quick line, for `help` screens (translated when shown)."""
 
@@ -135,9 +137,9 @@ PASSES = _vocabulary("pass", dict.fromkeys(PASS_WORDS, PASS), {"pass", "passo"})
 CONTRACTS = _vocabulary(
     "contract", {**CONTRACT_WORDS, "so": "solo"}, {"chiamo", "play", "mediatore", "solo", "solissimo"}
 )
-AGGRAVATIONS = _vocabulary("aggravation", AGGRAVATION_WORDS, {"dividete", "scegliete"})
+AGGRAVATIONS = _vocabulary("aggravation", AGGRAVATION_WORDS, {"dividete", "scegliete", "sceliete"})
 SIDES = _vocabulary("side", SIDE_WORDS, {"declarer", "opponents", "chiamante", "avversari"})
-_KEY_NAMES = ("thirds", "points", "count", "tricks", "last", "holder", "called", "dealer", "auction")
+_KEY_NAMES = ("thirds", "points", "count", "tricks", "last", "monte", "holder", "called", "dealer", "auction")
 _ITALIAN_KEYS = {
     "terzi": "thirds",
     "punti": "points",
@@ -163,7 +165,7 @@ KEYS = _vocabulary(
     },
     {*_KEY_NAMES, *_ITALIAN_KEYS},
 )
-KEY_HELP = N_("t (thirds), points, c (count), tricks, last, holder, called, dealer, auction")
+KEY_HELP = N_("t (thirds), points, c (count), tricks, last, monte, holder, called, dealer, auction")
 PLAY_HELP = "chiamo, mediatore, solo, solissimo, dividete, scegliete"
 
 _FIELD_NAMES = {
@@ -176,6 +178,7 @@ _FIELD_NAMES = {
     "thirds": N_("thirds"),
     "tricks": N_("tricks"),
     "last_trick": N_("last trick"),
+    "monte_thirds": N_("monte total"),
     "auction": N_("auction"),
 }
 
@@ -236,6 +239,25 @@ def _checked(digits: str, text: str) -> int:
             )
         )
     return int(digits)
+
+
+def parse_monte_word(text: str, profile: Profile) -> int:
+    """The thirds in the monte, written like POINTS (`1+1/3`, `4t`) or as a count without the last trick (`1a1f`)."""
+    filled = parse_thirds_word(text, profile)
+    if "count" in filled:
+        count = parse_count(text)
+        if count.last:
+            raise LedgerError(
+                _("monte {text!r}: the monte holds cards, not the last trick; write its aces and figures").format(
+                    text=shortened(text)
+                )
+            )
+        return count.thirds
+    if "points" in filled:
+        return profile.parse_points(text)
+    thirds = filled["thirds"]
+    assert isinstance(thirds, int)
+    return thirds
 
 
 def parse_tricks(text: str) -> int:
@@ -313,7 +335,7 @@ class _Reader:
         elif "@" in text:
             card, _sep, holder = text.partition("@")
             if card:
-                self.put("called", str(parse_card(card)), text)
+                self.put("called", str(parse_called(card)), text)
             self.put("holder", parse_holder_word(holder, self.players), text)
         elif _NUMBERED_CARD.fullmatch(text):
             self.put("called", str(parse_card(text)), text)
@@ -390,6 +412,8 @@ class _Reader:
         elif name == "count":
             parse_count(value)
             self.points({"count": value}, text)
+        elif name == "monte":
+            self.put("monte_thirds", parse_monte_word(value, self.profile), text)
         else:
             self.put(*_OPTIONS[name](value, self.players), text)
 
@@ -398,7 +422,7 @@ _OPTIONS: dict[str, Callable[[str, Sequence[str]], tuple[str, object]]] = {
     "tricks": lambda value, _: ("tricks", parse_tricks(value)),
     "last": lambda value, _: ("last_trick", parse_side_word(value)),
     "holder": lambda value, players: ("holder", parse_holder_word(value, players)),
-    "called": lambda value, _: ("called", str(parse_card(value))),
+    "called": lambda value, _: ("called", str(parse_called(value))),
     "auction": lambda value, players: ("auction", _auction_words(value, players)),
 }
 
@@ -416,7 +440,7 @@ def parse_quick_line(line: str, players: Sequence[str], profile: Profile) -> Qui
 
 def parse_answer(fact: str, text: str, players: Sequence[str], profile: Profile) -> DealInput:
     """The answer to a question for one missing fact (`declarer`, `contract`, `thirds`, `tricks`, `last_trick`,
-    `holder`), as the DealInput fields it fills."""
+    `monte_thirds`, `holder`), as the DealInput fields it fills."""
     if not text.strip():
         raise LedgerError(_("no answer: the deal needs its {fact}").format(fact=_field(fact)))
     if fact == "declarer":
@@ -440,6 +464,8 @@ def parse_answer(fact: str, text: str, players: Sequence[str], profile: Profile)
         return DealInput(tricks=parse_tricks(text))
     if fact == "last_trick":
         return DealInput(last_trick=parse_side_word(text))
+    if fact == "monte_thirds":
+        return DealInput(monte_thirds=parse_monte_word(text, profile))
     if fact == "holder":
         return DealInput(holder=parse_holder_word(text, players))
     raise LedgerError(_("the deal needs its {fact}, which cannot be asked for here").format(fact=_field(fact)))

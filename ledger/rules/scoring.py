@@ -2,7 +2,7 @@
 
 The worked examples of RULES §5, each as the facts of the deal and the payouts the rules give:
 
->>> from ledger.rules.cards import parse_card
+>>> from ledger.rules.cards import parse_called
 >>> from ledger.rules.contracts import Aggravation, Contract, Side
 >>> from ledger.rules.profiles import make_profile
 >>> pagat, abc = make_profile("pagat"), ("Anna", "Bruno", "Carla")
@@ -16,7 +16,7 @@ The worked examples of RULES §5, each as the facts of the deal and the payouts 
 
 2. Carla bids chiamo, calls 3D from Anna, takes 5+2/3 (17 thirds), the last trick to the opponents:
 
->>> pays(declarer="Carla", contract=Contract.CHIAMO, called=parse_card("3D"), holder="Anna", thirds=17,
+>>> pays(declarer="Carla", contract=Contract.CHIAMO, called=parse_called("3D"), holder="Anna", thirds=17,
 ...      last_trick=Side.OPPONENTS, dealer="Bruno")
 {'Anna': 1, 'Bruno': 1, 'Carla': -2}
 
@@ -151,8 +151,11 @@ def score_valid(facts: DealFacts, profile: Profile) -> DealResult:
     if out and profile.dealer_shares:
         opponents += (out,)
     if profile.tariff is Tariff.DIFFERENCE:
-        sweep, amount, formula = _difference(facts, profile)
-        multiplier = 1
+        sweep, difference, formula = _difference(facts, profile)
+        pot = _pot(facts)
+        multiplier = prod(value for _, value in pot)
+        amount = difference * multiplier
+        formula += "".join(f" x {label} {value} = {amount}" for label, value in pot)
     else:
         factors, sweep, multiplier = _factors(facts, profile, won)
         amount = prod(value for _, value in factors)
@@ -194,13 +197,25 @@ def _factors(facts: DealFacts, profile: Profile, won: bool) -> tuple[list[tuple[
     sweep = None
     if profile.sweeps and (won or profile.sweeps_on_loss):
         all_tricks = profile.tricks_per_deal(len(facts.active(profile)))
-        sweep = decide_sweep(facts.thirds, facts.tricks, facts.last_trick, all_tricks)
-    multipliers = []
-    if sweep:
-        multipliers.append((sweep.value, profile.multiplier(sweep.value)))
-    if profile.pot_carryover and facts.passed_before:
-        multipliers.append((_("pot ({passed} passed)").format(passed=facts.passed_before), facts.passed_before + 1))
+        sweep = decide_sweep(
+            facts.thirds,
+            facts.tricks,
+            facts.last_trick,
+            all_tricks,
+            profile.stramazzo_counts,
+            facts.monte_thirds,
+            profile.monte_cards,
+        )
+    multipliers = [(sweep.value, profile.multiplier(sweep.value))] if sweep else []
+    multipliers += _pot(facts)
     return factors + multipliers, sweep, prod(value for _, value in multipliers)
+
+
+def _pot(facts: DealFacts) -> list[tuple[str, int]]:
+    """The pot of the passed deals before this one, as a labelled factor (none when no deal passed)."""
+    if not facts.passed_before:
+        return []
+    return [(_("pot ({passed} passed)").format(passed=facts.passed_before), facts.passed_before + 1)]
 
 
 def _difference(facts: DealFacts, profile: Profile) -> tuple[Sweep | None, int, str]:

@@ -6,8 +6,9 @@ from enum import Enum
 
 from ledger.errors import LedgerError
 from ledger.i18n import _
-from ledger.rules.cards import DEAL_THIRDS, DECK, LAST_TRICK_THIRDS, MONTE_CARDS, most_thirds
+from ledger.rules.cards import DEAL_THIRDS, DECK, LAST_TRICK_THIRDS, MONTE_CARDS, most_thirds, thirds_held
 from ledger.rules.contracts import Side
+from ledger.rules.options import StramazzoCounts
 
 
 class Sweep(Enum):
@@ -17,8 +18,12 @@ class Sweep(Enum):
     STRAMAZZO = "stramazzo"
 
 
+STRAMAZZO_BELOW = 3
+"""A losing side whose counted points hold fewer thirds than this (one point) suffers a stramazzo."""
+
+
 class MissingFact(LedgerError):
-    """The rules need one more fact of the deal (`tricks` or `last_trick`) to score it."""
+    """The rules need one more fact of the deal (`tricks`, `last_trick`, `monte_thirds`, ...) to score it."""
 
     def __init__(self, fact: str, message: str) -> None:
         super().__init__(message)
@@ -106,11 +111,46 @@ def check_tricks(
         )
 
 
+def check_monte(thirds: int, last_trick: Side | None, monte_thirds: int | None, monte: int = MONTE_CARDS) -> None:
+    """Reject thirds in the monte that its `monte` cards cannot hold, or that the side taking it cannot."""
+    if monte_thirds is None:
+        return
+    if not monte:
+        raise LedgerError(_("--monte-thirds {monte_thirds}: this game has no monte").format(monte_thirds=monte_thirds))
+    held = thirds_held(monte)
+    if not 0 <= monte_thirds <= max(held):
+        raise LedgerError(
+            _("--monte-thirds {monte_thirds}: the monte's {cards} cards hold 0 to {most} thirds").format(
+                monte_thirds=monte_thirds, cards=monte, most=max(held)
+            )
+        )
+    if monte_thirds not in held:
+        raise LedgerError(
+            _(
+                "--monte-thirds {monte_thirds}: {cards} cards hold {fewest} to {most} thirds, never {monte_thirds}"
+            ).format(monte_thirds=monte_thirds, cards=monte, fewest=min(held), most=max(held))
+        )
+    sides = [last_trick] if last_trick else list(Side)
+    spare = max((thirds if side is Side.DECLARER else DEAL_THIRDS - thirds) - LAST_TRICK_THIRDS for side in sides)
+    if monte_thirds > spare:
+        raise LedgerError(
+            _(
+                "--monte-thirds {monte_thirds} with {thirds} thirds: the monte goes with the last trick, and the side "
+                "that took it holds at most {spare} thirds besides the last trick's 3"
+            ).format(monte_thirds=monte_thirds, thirds=thirds, spare=spare)
+        )
+
+
 def _need(fact: str, thirds: int) -> MissingFact:
     if fact == "tricks":
         return MissingFact(
             "tricks",
             _("{thirds} thirds: how many tricks did the declarer side take? (--tricks N)").format(thirds=thirds),
+        )
+    if fact == "monte_thirds":
+        return MissingFact(
+            "monte_thirds",
+            _("{thirds} thirds: how many thirds were in the monte? (--monte-thirds N)").format(thirds=thirds),
         )
     return MissingFact(
         "last_trick",
@@ -118,19 +158,51 @@ def _need(fact: str, thirds: int) -> MissingFact:
     )
 
 
-def decide_sweep(thirds: int, tricks: int | None, last_trick: Side | None, all_tricks: int) -> Sweep | None:
-    """The sweep for the declarer side's thirds, asking only for the fact that row of the table needs."""
-    if thirds in (0, DEAL_THIRDS):
+def decide_sweep(
+    thirds: int,
+    tricks: int | None,
+    last_trick: Side | None,
+    all_tricks: int,
+    counts: StramazzoCounts = StramazzoCounts.MONTE,
+    monte_thirds: int | None = None,
+    monte: int = MONTE_CARDS,
+) -> Sweep | None:
+    """The sweep for the declarer side's thirds, asking only for the facts the reading `counts` needs (RULES §3, §8).
+
+    The losing side took `lost` thirds. With none: cappotto if it took no trick, else stramazzo. Otherwise no
+    stramazzo for `all`; for `monte` and `tricks`, a stramazzo when the points that count hold under one point:
+    without the last trick, its tricks hold all it took; with it, 3 thirds fewer (the bonus), and for `tricks`
+    the monte's thirds fewer too (the monte's `monte` cards go with the last trick).
+
+    >>> decide_sweep(10, None, Side.DECLARER, 12, StramazzoCounts.TRICKS, monte_thirds=6)  # 10 - 3 - 6 = 1 in tricks
+    <Sweep.STRAMAZZO: 'stramazzo'>
+    >>> decide_sweep(10, None, Side.DECLARER, 12, StramazzoCounts.MONTE) is None  # 10 - 3 = 7 in tricks and monte
+    True
+    """
+    lost = min(thirds, DEAL_THIRDS - thirds)
+    if lost == 0:
         if tricks is None:
             raise _need("tricks", thirds)
-        swept = tricks == (0 if thirds == 0 else all_tricks)
-        return Sweep.CAPPOTTO if swept else Sweep.STRAMAZZO
-    if thirds < LAST_TRICK_THIRDS or thirds > DEAL_THIRDS - LAST_TRICK_THIRDS:
+        cappotto = tricks == (0 if thirds == 0 else all_tricks)
+        return Sweep.CAPPOTTO if cappotto else Sweep.STRAMAZZO
+    if counts is StramazzoCounts.ALL:
+        return None
+    if lost < STRAMAZZO_BELOW:  # under the last trick's 3 too: the losing side's tricks hold all it took
         return Sweep.STRAMAZZO
-    low = 2 * LAST_TRICK_THIRDS
-    if low <= thirds <= DEAL_THIRDS - low:
+    spare = lost - LAST_TRICK_THIRDS  # with the last trick: the losing side's tricks and the monte
+    if counts is StramazzoCounts.MONTE:
+        fewest = most = 0  # the monte counts with the tricks
+    elif monte_thirds is not None:
+        fewest = most = monte_thirds
+    else:
+        fewest, most = 0, max(m for m in thirds_held(monte) if m <= spare)
+    # with the last trick, the losing side counts spare - most to spare - fewest
+    if most > spare or spare - most >= STRAMAZZO_BELOW:
         return None
     if last_trick is None:
         raise _need("last_trick", thirds)
-    losers_took_last = (last_trick is Side.DECLARER) == (thirds < low)
-    return Sweep.STRAMAZZO if losers_took_last else None
+    if (last_trick is Side.DECLARER) != (thirds < DEAL_THIRDS - thirds):
+        return None
+    if spare - fewest < STRAMAZZO_BELOW:
+        return Sweep.STRAMAZZO
+    raise _need("monte_thirds", thirds)

@@ -5,14 +5,15 @@ from __future__ import annotations
 from ledger.errors import LedgerError
 from ledger.i18n import _
 from ledger.rules.auction import check_auction
+from ledger.rules.cards import rank_of
 from ledger.rules.contracts import Contract
 from ledger.rules.facts import DECLARER, MONTE, DealFacts
 from ledger.rules.points import check_thirds
 from ledger.rules.profiles import Partnership, Profile
-from ledger.rules.sweeps import MissingFact, check_tricks
+from ledger.rules.sweeps import MissingFact, check_monte, check_tricks
 
 MOST_PASSED = 1000
-"""Passed deals in a row (tretre's pot multiplies the next deal by one more than this): the most accepted."""
+"""Passed deals in a row (a pot multiplies the next deal by one more than this): the most accepted."""
 
 
 def validate(facts: DealFacts, profile: Profile) -> None:
@@ -61,9 +62,9 @@ def validate(facts: DealFacts, profile: Profile) -> None:
     if facts.thirds is None:
         raise MissingFact("thirds", _("how many thirds did the declarer side take? (--thirds N or --points X)"))
     check_thirds(facts.thirds)
-    check_tricks(
-        facts.thirds, facts.tricks, facts.last_trick, profile.tricks_per_deal(len(active)), profile.monte_cards
-    )
+    monte = profile.monte_cards
+    check_tricks(facts.thirds, facts.tricks, facts.last_trick, profile.tricks_per_deal(len(active)), monte)
+    check_monte(facts.thirds, facts.last_trick, facts.monte_thirds, monte)
 
 
 def _check_passed(facts: DealFacts) -> None:
@@ -77,6 +78,7 @@ def _check_passed(facts: DealFacts) -> None:
             ("thirds", facts.thirds),
             ("tricks", facts.tricks),
             ("last trick", facts.last_trick),
+            ("monte thirds", facts.monte_thirds),
         )
         if value is not None
     ]
@@ -113,12 +115,6 @@ def _check_contract(facts: DealFacts, profile: Profile) -> None:
 def _check_call(facts: DealFacts, profile: Profile, active: tuple[str, ...]) -> None:
     if facts.contract not in profile.calls_card:
         if facts.called is not None or facts.holder is not None:
-            if not profile.calls_card:
-                raise LedgerError(
-                    _("called card and holder: {name} has one bid, {word}, and no card is called").format(
-                        name=profile.name, word=profile.word(Contract.CHIAMO)
-                    )
-                )
             raise LedgerError(
                 _("{contract}: a card is called only in chiamo (and mediatore)").format(
                     contract=facts.contract.value if facts.contract else None
@@ -126,7 +122,7 @@ def _check_call(facts: DealFacts, profile: Profile, active: tuple[str, ...]) -> 
             )
         return
     ranks = profile.callable_ranks
-    if ranks is not None and facts.called is not None and facts.called.rank not in ranks:
+    if ranks is not None and facts.called is not None and rank_of(facts.called) not in ranks:
         raise LedgerError(
             _("called card {called}: in {name} only a three may be called").format(
                 called=facts.called, name=profile.name

@@ -22,7 +22,7 @@ from sqlmodel import Session, col, select
 
 from ledger.errors import LedgerError
 from ledger.i18n import _
-from ledger.rules.cards import parse_card
+from ledger.rules.cards import parse_called
 from ledger.rules.contracts import Aggravation, Contract, Side
 from ledger.rules.facts import DECLARER, MONTE, DealFacts
 from ledger.rules.numbers import storable
@@ -60,11 +60,12 @@ def facts_of(table: Seating, row: DealRevision) -> DealFacts:
         declarer=names[row.declarer_id] if row.declarer_id is not None else None,
         contract=Contract(row.contract) if row.contract else None,
         aggravation=Aggravation(row.aggravation) if row.aggravation else None,
-        called=parse_card(row.called) if row.called else None,
+        called=parse_called(row.called) if row.called else None,
         holder=names[row.holder_id] if row.holder_id is not None else row.holder,
         thirds=row.declarer_thirds,
         tricks=row.tricks,
         last_trick=Side(row.last_trick) if row.last_trick else None,
+        monte_thirds=row.monte_thirds,
         passed_before=row.passed_before,
         auction=tuple((names[pid], Contract(call) if call else None) for pid, call in row.calls or ()),
     )
@@ -88,6 +89,7 @@ def view(table: Seating, deal: Deal, row: DealRevision, payouts: Iterable[Any]) 
         declarer_thirds=row.declarer_thirds,
         tricks=row.tricks,
         last_trick=row.last_trick,
+        monte_thirds=row.monte_thirds,
         passed_before=row.passed_before,
         declarer_won=row.declarer_won,
         sweep=row.sweep,
@@ -290,6 +292,7 @@ def revision_values(table: Seating, facts: DealFacts, result: DealResult) -> dic
         "declarer_thirds": facts.thirds,
         "tricks": facts.tricks,
         "last_trick": facts.last_trick.value if facts.last_trick else None,
+        "monte_thirds": facts.monte_thirds,
         "passed_before": facts.passed_before,
         "declarer_won": result.declarer_won,
         "sweep": result.sweep.value if result.sweep else None,

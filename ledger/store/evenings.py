@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import cache, cached_property
@@ -15,7 +16,7 @@ from sqlmodel import Session, col, select
 from ledger.errors import LedgerError
 from ledger.i18n import N_, _
 from ledger.rules.numbers import shortened, storable
-from ledger.rules.profiles import Profile, make_profile
+from ledger.rules.profiles import Profile, make_profile, started_with
 from ledger.rules.seats import name_key, resolve_player
 from ledger.rules.text import check_plain
 from ledger.store.models import Evening, Player, Seat, ident, utcnow
@@ -37,7 +38,7 @@ class Seating:
     @cached_property
     def profile(self) -> Profile:
         """The profile and options pinned when the evening started."""
-        return make_profile(self.evening.profile, self.evening.options)
+        return make_profile(self.evening.profile, started_with(self.evening.profile, self.evening.options))
 
     @cached_property
     def names(self) -> dict[int, str]:
@@ -80,7 +81,7 @@ def start_evening(
     *,
     dealer: str | None = None,
     profile: str = "pagat",
-    options: list[str] | dict[str, object] | None = None,
+    options: list[str] | Mapping[str, object] | None = None,
     stake: str = "0",
     currency: str = "EUR",
     place: str | None = None,

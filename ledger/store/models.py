@@ -106,8 +106,9 @@ class DealRevision(SQLModel, table=True):
     """One version of a deal's facts and its derived result; the current one has no `superseded_at`.
 
     The facts are canonical: players by id, words as the rules' enum values. The called card's holder is
-    `holder_id` when a seat held it, else `holder` is `monte` or `declarer`; `calls` is the auction as
-    `[[player_id, contract or null], ...]` in speaking order, or null when none was recorded.
+    `holder_id` when a seat held it, else `holder` is `monte` or `declarer`; `called` is a card (`3D`), or a rank
+    alone (`3`) when the suit was not said; `calls` is the auction as `[[player_id, contract or null], ...]` in
+    speaking order, or null when none was recorded; `monte_thirds` are the card points the monte held, when given.
     """
 
     __tablename__ = "deal_revision"
@@ -135,6 +136,7 @@ class DealRevision(SQLModel, table=True):
     declarer_thirds: int | None = None
     tricks: int | None = None
     last_trick: str | None = None
+    monte_thirds: int | None = None
     passed_before: int = 0
     declarer_won: bool | None = None
     sweep: str | None = None

@@ -23,7 +23,7 @@ from ledger.rules.build import DealInput, build_facts
 from ledger.rules.contracts import PASS
 from ledger.rules.facts import DECLARER, MONTE, DealFacts, facts_from_dict
 from ledger.rules.numbers import shortened
-from ledger.rules.profiles import Profile, make_profile
+from ledger.rules.profiles import Profile, make_profile, started_with
 from ledger.rules.scoring import score
 from ledger.rules.seats import name_key, resolve_player
 from ledger.rules.text import acts_on_screen
@@ -87,7 +87,7 @@ DEALS = text(
 REVISIONS = text(
     "SELECT r.deal_id, r.id, r.revision, r.recorded_at, r.superseded_at, r.reason, r.dealer_id, "
     "r.declarer_id, r.contract, r.aggravation, r.called, r.holder_id, r.holder, r.declarer_thirds, "
-    "r.tricks, r.last_trick, r.passed_before, r.calls, r.explanation "
+    "r.tricks, r.last_trick, r.monte_thirds, r.passed_before, r.calls, r.explanation "
     "FROM deal_revision r JOIN deal d ON d.id = r.deal_id "
     "WHERE d.evening_id BETWEEN :first AND :last ORDER BY r.deal_id, r.revision"
 )
@@ -172,6 +172,7 @@ def _revision_data(names: dict[int, str], row: Any, payouts: list[Any]) -> dict[
         thirds,
         tricks,
         last_trick,
+        monte_thirds,
         passed_before,
         calls,
         explanation,
@@ -192,6 +193,7 @@ def _revision_data(names: dict[int, str], row: Any, payouts: list[Any]) -> dict[
             "thirds": thirds,
             "tricks": tricks,
             "last_trick": last_trick,
+            "monte_thirds": monte_thirds,
             "passed_before": passed_before,
             "auction": [
                 [names[player_id], None if not call or call == PASS else call]
@@ -513,7 +515,7 @@ class Importer:
                 tuple(item["players"]),
                 dealer=item["first_dealer"],
                 profile=item["profile"],
-                options=item["options"],
+                options=started_with(item["profile"], item["options"]),
                 stake=_amount(item["stake_cents"]),
                 currency=item["currency"],
                 place=item.get("place"),
@@ -587,7 +589,7 @@ class Importer:
         key = json.dumps([name, options], sort_keys=True)
         rules = self.profiles.get(key)
         if rules is None:
-            rules = self.profiles[key] = make_profile(name, options or [])
+            rules = self.profiles[key] = make_profile(name, started_with(name, options or {}))
         return rules
 
     def _scores(self, table: Seating, item: dict[str, Any]) -> dict[tuple[Any, ...], Stored]:

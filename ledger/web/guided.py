@@ -16,7 +16,7 @@ from ledger.rules.contracts import Aggravation, Contract
 from ledger.rules.profiles import Profile
 from ledger.rules.quick import parse_answer
 
-FACTS = ("declarer", "contract", "thirds", "holder", "tricks", "last_trick")
+FACTS = ("declarer", "contract", "thirds", "holder", "tricks", "last_trick", "monte_thirds")
 """The facts a deal can lack, as `MissingFact.fact` names them and `parse_answer` reads them."""
 FIELDS = (*FACTS, "called")
 """The guided form's fields (the called card is given, never asked for)."""
