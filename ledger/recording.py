@@ -18,7 +18,7 @@ from ledger.store import deals
 from ledger.store.deals import facts_of
 from ledger.store.evenings import Seating, lock
 from ledger.store.models import Deal, DealRevision
-from ledger.summary import brief
+from ledger.summary import POT_CAUSE, UNDO, brief, why_voided
 from ledger.values import Recorded
 
 
@@ -72,10 +72,10 @@ def amend(
     return deals.recorded(session, table, deal, row, result, payouts=payouts)
 
 
-def void(session: Session, table: Seating, number: int, reason: str | None) -> Recorded:
-    """Deal `number` stays in the log but no longer counts."""
-    deal, why = _correctable(session, table, number, reason, "void")
-    deals.mark_void(session, deal, why)
+def void(session: Session, table: Seating, number: int, reason: str | None, *, cause: str | None = None) -> Recorded:
+    """Deal `number` stays in the log but no longer counts; a reason typed is needed unless the ledger has a `cause`."""
+    deal, why = _correctable(session, table, number, reason, "void", needs_reason=cause is None)
+    deals.mark_void(session, deal, why, cause=cause)
     _reflow_pot(session, table, number)
     deals.bump(session, table)
     return deals.recorded(session, table, deal, deals.current_revision(session, deal), None)
@@ -93,7 +93,7 @@ def undo(session: Session, table: Seating, *, seen_revision: int | None = None) 
     last = deals.last_standing(session, table)
     if last is None:
         raise LedgerError(_("undo: evening {number} has no deal to take back").format(number=table.number))
-    return void(session, table, last, "undo")
+    return void(session, table, last, None, cause=UNDO)
 
 
 def _with_pot(session: Session, table: Seating, typed: DealInput, number: int) -> DealInput:
@@ -114,8 +114,8 @@ def _reflow_pot(session: Session, table: Seating, changed: int) -> None:
             continue
         if deal.number > changed and row.passed_before != streak:
             facts = replace(facts_of(table, row), passed_before=streak)
-            reason = f"pot of passed deals changed by deal {changed}"
-            deals.supersede(session, table, deal, row, facts, score(facts, table.profile), reason)
+            result = score(facts, table.profile)
+            deals.supersede(session, table, deal, row, facts, result, None, cause=POT_CAUSE, cause_deal=changed)
         streak = 0
 
 
@@ -153,11 +153,13 @@ def _require_open(table: Seating) -> None:
         raise LedgerError(_("evening {number} is closed: its deals can no longer change").format(number=table.number))
 
 
-def _correctable(session: Session, table: Seating, number: int, reason: str | None, verb: str) -> tuple[Deal, str]:
+def _correctable(
+    session: Session, table: Seating, number: int, reason: str | None, verb: str, *, needs_reason: bool = True
+) -> tuple[Deal, str | None]:
     """Deal `number` of an open evening, not voided, with the reason for correcting it."""
     lock(session, table)
     _require_open(table)
-    if not reason or not reason.strip():
+    if needs_reason and (not reason or not reason.strip()):
         raise LedgerError(
             _("{verb} deal {number}: give a --reason, e.g. --reason 'wrong thirds'").format(verb=verb, number=number)
         )
@@ -166,7 +168,9 @@ def _correctable(session: Session, table: Seating, number: int, reason: str | No
     if deal.voided_at is not None:
         raise LedgerError(
             _("deal {number} is voided already ({void_reason}): it cannot be {verb}ed").format(
-                number=number, void_reason=deal.void_reason, verb=verb
+                number=number,
+                void_reason=why_voided(deals.view(table, deal, deals.current_revision(session, deal), ())),
+                verb=verb,
             )
         )
-    return deal, reason.strip()
+    return deal, reason.strip() if reason else None

@@ -1,12 +1,21 @@
-"""One deal in words, the same in the terminal, on the web and in the report."""
+"""One deal in words, the same in the terminal, on the web and in the report, drawn from its facts in the
+language in use when it is shown: nothing the ledger says about a deal is stored as a sentence."""
 
 from __future__ import annotations
 
 from ledger.i18n import _
-from ledger.rules.contracts import Contract
-from ledger.rules.profiles import Profile
-from ledger.rules.scoring import DealResult, sitting_out_note
+from ledger.rules.cards import DEAL_THIRDS
+from ledger.rules.contracts import Aggravation, Contract
+from ledger.rules.facts import DECLARER, MONTE
+from ledger.rules.profiles import Partnership, Profile, Tariff
+from ledger.rules.scoring import POT, DealResult, amount_factors, difference
+from ledger.rules.sweeps import Sweep
 from ledger.values import DealView
+
+POT_CAUSE = "pot"
+"""A revision the ledger wrote because a correction to an earlier deal changed its pot of passed deals."""
+UNDO = "undo"
+"""A deal the ledger voided because the scorekeeper took it back (undo)."""
 
 
 def _word(value: object) -> str | None:
@@ -20,7 +29,7 @@ def headline(deal: DealView | DealResult, profile: Profile) -> str:
     >>> from ledger.rules.profiles import make_profile
     >>> from datetime import datetime
     >>> deal = DealView(1, 1, "Carla", "Bruno", None, "solo", None, None, None, (), 33, None, None, 0, True,
-    ...                 "stramazzo", 3, 6, "", {}, {}, datetime(2026, 11, 21))
+    ...                 "stramazzo", 3, 6, make_profile("pagat"), {}, {}, datetime(2026, 11, 21))
     >>> headline(deal, make_profile("pagat"))
     'Bruno solo: 33 thirds (11), won, stramazzo'
     """
@@ -70,20 +79,115 @@ def sits_out(deal: DealView) -> bool:
     return deal.roles.get(deal.dealer) == "out"
 
 
+def explanation(deal: DealView | DealResult, *, sitting_out: bool = True) -> str:
+    """The line a player checks the payouts by: `solo 2 x stramazzo 3 = 6 from each opponent`, with the partner,
+    the called three in the monte or the declarer's own hand, and the dealer sitting out (unless `sitting_out` is
+    false, for a table whose dealer column says it).
+
+    >>> from ledger.rules.build import judge
+    >>> from ledger.rules.build import DealInput
+    >>> from ledger.rules.profiles import make_profile
+    >>> _facts, result = judge(DealInput(declarer="Bruno", contract="solo", thirds=33), make_profile("pagat"),
+    ...                        ("Anna", "Bruno", "Carla"), "Carla")
+    >>> explanation(result)
+    'solo 2 x stramazzo 3 = 6 from each opponent'
+    """
+    profile = deal.profile
+    if deal.passed:
+        rides = _("; the stake rides on the next played deal") if profile.pot_carryover else ""
+        return _("all passed: no payment") + rides
+    each = _("{formula} from each opponent") if deal.declarer_won else _("{formula} to each opponent")
+    notes = [each.format(formula=_formula(deal)), *_notes(deal)]
+    out = deal.sitting_out if isinstance(deal, DealResult) else _sitting_out(deal)
+    if out and sitting_out:
+        notes.append(sitting_out_note(out, shares=profile.dealer_shares))
+    return "; ".join(notes)
+
+
+def _formula(deal: DealView | DealResult) -> str:
+    """How the amount per opponent is reached, factor by factor."""
+    assert deal.contract is not None and deal.declarer_thirds is not None
+    sweep = Sweep(_word(deal.sweep)) if deal.sweep else None
+    if deal.profile.tariff is Tariff.DIFFERENCE:
+        thirds, other = deal.declarer_thirds, DEAL_THIRDS - deal.declarer_thirds
+        if sweep is Sweep.CAPPOTTO:
+            side = _("all tricks") if thirds else _("no tricks")
+            formula = f"{side}: cappotto {difference(thirds, sweep)}"
+        else:
+            formula = f"{thirds} - {other} = {thirds - other}: {abs(thirds - other)}"
+        if deal.passed_before:
+            formula += f" x {_pot(deal.passed_before)} {deal.passed_before + 1} = {deal.amount}"
+        return formula
+    aggravation = Aggravation(_word(deal.aggravation)) if deal.aggravation else None
+    factors = amount_factors(deal.profile, Contract(_word(deal.contract)), aggravation, sweep, deal.passed_before)
+    words = (_pot(deal.passed_before) if label == POT else label for label, _value in factors)
+    return " x ".join(f"{word} {value}" for word, (_label, value) in zip(words, factors, strict=True)) + (
+        f" = {deal.amount}"
+    )
+
+
+def _pot(passed: int) -> str:
+    return _("pot ({passed} passed)").format(passed=passed)
+
+
+def _notes(deal: DealView | DealResult) -> list[str]:
+    """Who played beside the declarer, or why nobody did."""
+    if deal.partner:
+        return [
+            _("{partner} held the called three and partners {declarer}").format(
+                partner=deal.partner, declarer=deal.declarer
+            )
+        ]
+    chiamo = _word(deal.contract) == Contract.CHIAMO.value
+    if not chiamo or deal.profile.partnership is Partnership.NONE:
+        return []
+    if deal.holder == MONTE:
+        return [_("the called three was in the monte: the declarer plays alone")]
+    if deal.holder == DECLARER:
+        return [_("the declarer held the called three himself: he plays alone")]
+    return []
+
+
+def _sitting_out(deal: DealView) -> str | None:
+    """The dealer, when the dealer held no cards in this deal."""
+    return deal.dealer if deal.profile.sits_out(len(deal.payouts)) else None
+
+
+def sitting_out_note(dealer: str, *, shares: bool) -> str:
+    """What the dealer who holds no cards does: `Dario deals and sits out`, or pays and receives (dealer_shares)."""
+    if shares:
+        return _("{dealer} deals and pays and receives as an opponent").format(dealer=dealer)
+    return _("{dealer} deals and sits out").format(dealer=dealer)
+
+
+def why(deal: DealView) -> str | None:
+    """Why this revision was written: what a person typed, or the ledger's own cause in words."""
+    if deal.cause == POT_CAUSE:
+        return _("pot of passed deals changed by deal {number}").format(number=deal.cause_deal)
+    return deal.reason
+
+
+def why_voided(deal: DealView) -> str | None:
+    """Why the deal was voided: what a person typed, or the ledger's own cause (undo) in words."""
+    if deal.void_cause == UNDO:
+        return _("undone")
+    return deal.void_reason
+
+
 def note(deal: DealView) -> str:
     """The explanation for a row of deals: voided or amended first; the dealer sitting out left to the dealer column.
 
     >>> from datetime import datetime
+    >>> from ledger.rules.profiles import make_profile
     >>> deal = DealView(2, 2, "Dario", "Anna", None, "solo", None, None, None, (), 20, None, None, 0, True,
-    ...                 None, 1, 2, "solo 2 = 2 from each opponent; Dario deals and sits out", {}, {"Dario": "out"},
-    ...                 datetime(2026, 11, 21), reason="recount")
+    ...                 None, 1, 2, make_profile("pagat"), {"Anna": 4, "Bruno": -2, "Carla": -2, "Dario": 0},
+    ...                 {"Dario": "out"}, datetime(2026, 11, 21), reason="recount")
     >>> note(deal)
     'amended (recount): solo 2 = 2 from each opponent'
     """
     if deal.voided:
-        return _("VOID: {reason}").format(reason=deal.void_reason)
-    own = sitting_out_note(deal.dealer, shares=False)
-    explanation = "; ".join(part for part in deal.explanation.split("; ") if part != own)
+        return _("VOID: {reason}").format(reason=deal.why_voided)
+    shown = explanation(deal, sitting_out=False)
     if deal.amended:
-        return _("amended ({reason}): {explanation}").format(reason=deal.reason, explanation=explanation)
-    return explanation
+        return _("amended ({reason}): {explanation}").format(reason=deal.why, explanation=shown)
+    return shown

@@ -97,10 +97,14 @@ class EveningInfo:
 
 @dataclass(frozen=True)
 class DealView:
-    """A deal as stored: one revision's facts, its derived result and every seat's game points and role.
+    """A deal as stored: one revision's facts, its derived result and every seat's game points and role, under the
+    profile of its evening.
 
     Players are named as they are called now (a rename follows the player). `holder` is a seat's name,
-    `monte` or `declarer`; `auction` is the calls in speaking order, each (seat, call word).
+    `monte` or `declarer`; `auction` is the calls in speaking order, each (seat, call word). `reason` and
+    `void_reason` are what a person typed; `cause` (with `cause_deal`) and `void_cause` say why the ledger itself
+    wrote the revision or voided the deal. Every sentence about the deal is drawn when it is read, in the language in
+    use: `explanation`, `why`, `why_voided`.
     """
 
     number: int
@@ -121,7 +125,7 @@ class DealView:
     sweep: str | None
     multiplier: int
     amount: int
-    explanation: str
+    profile: Profile
     payouts: Mapping[str, int]
     roles: Mapping[str, str]
     recorded_at: datetime
@@ -131,9 +135,33 @@ class DealView:
     void_reason: str | None = None
     key: str | None = None
     monte_thirds: int | None = None
+    cause: str | None = None
+    cause_deal: int | None = None
+    void_cause: str | None = None
 
     def __post_init__(self) -> None:
         freeze(self, "payouts", "roles")
+
+    @property
+    def explanation(self) -> str:
+        """The line a player checks the payouts by, in the language in use."""
+        from ledger.summary import explanation
+
+        return explanation(self)
+
+    @property
+    def why(self) -> str | None:
+        """Why this revision was written: the reason typed, or the ledger's own cause in words; None for a first."""
+        from ledger.summary import why
+
+        return why(self)
+
+    @property
+    def why_voided(self) -> str | None:
+        """Why the deal was voided: the reason typed, or the ledger's own (undo) in words; None when it stands."""
+        from ledger.summary import why_voided
+
+        return why_voided(self)
 
     @property
     def passed(self) -> bool:
@@ -152,7 +180,8 @@ class DealView:
             "revision": self.revision,
             "dealer": self.dealer,
             "voided": self.voided,
-            "void_reason": self.void_reason,
+            "void_reason": self.why_voided,
+            "void_cause": self.void_cause,
             "key": self.key,
             "declarer": self.declarer,
             "partner": self.partner,
@@ -173,7 +202,9 @@ class DealView:
             "payouts": dict(self.payouts),
             "explanation": self.explanation,
             "recorded_at": self.recorded_at.isoformat(),
-            "reason": self.reason,
+            "reason": self.why,
+            "cause": self.cause,
+            "cause_deal": self.cause_deal,
             "superseded_at": iso(self.superseded_at),
         }
 

@@ -87,9 +87,9 @@ def _line(deal: DealView, profile: Profile) -> DealLine:
     """A stored deal as the report's plain values."""
     note = ""
     if deal.voided:
-        note = _("voided: {reason}").format(reason=deal.void_reason or _("no reason given"))
+        note = _("voided: {reason}").format(reason=deal.why_voided or _("no reason given"))
     elif deal.revision > 1:
-        note = _("revision {revision}: {reason}").format(revision=deal.revision, reason=deal.reason or "")
+        note = _("revision {revision}: {reason}").format(revision=deal.revision, reason=deal.why or "")
     summary = "all passed" if deal.passed else headline(deal, profile)
     return DealLine(
         number=deal.number,

@@ -169,7 +169,7 @@ def test_an_evening_through_the_command_line(db: str) -> None:
     assert_user_error(stale.exit_code, stale.stderr, "undo refused")
     assert snapshot(db) == before
     undone = ok_json(db, "undo", "--revision", "6")
-    assert undone["deal"]["number"] == 4 and undone["deal"]["void_reason"] == "undo"
+    assert undone["deal"]["number"] == 4 and undone["deal"]["void_cause"] == "undo"
 
     deals = ok_json(db, "deals")
     assert [(d["number"], d["revision"], d["voided"]) for d in deals["deals"]] == [
@@ -199,7 +199,7 @@ def test_an_evening_through_the_command_line(db: str) -> None:
     assert [row[0] for row in rows] == ["1", "2"]
     assert "recounted" in shown and "Bruno solo 22" in shown and "Bruno solo 15" in shown
     listing = ok(db, "deals").stdout
-    assert "VOID: misdeal" in listing and "VOID: undo" in listing
+    assert "VOID: misdeal" in listing and "VOID: undone" in listing
     assert "-6" in ok(db, "standings").stdout
 
 

@@ -180,7 +180,7 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
     assert "Deal 4 amended (revision 2) · Anna solissimo scegliete: 24 thirds (8), won" in out
     assert _row(out, "Anna") == ["Anna", "declarer", "+32", "+96"]
     out = table.send("undo")
-    assert "Deal 8 undone (undo). Totals: Anna +98, Bruno -61, Carla -37" in out
+    assert "Deal 8 undone. Totals: Anna +98, Bruno -61, Carla -37" in out
 
     # another writer changes the evening: undo now refuses, and nothing changes
     engine = open_ledger(str(db))
@@ -203,7 +203,7 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
     assert points == {"Anna": 98, "Bruno": -61, "Carla": -37}
     assert revision == 12
     assert [d.number for d in deals] == list(range(1, 10))
-    assert [d.number for d in deals if d.voided] == [8] and deals[7].void_reason == "undo"
+    assert [d.number for d in deals if d.voided] == [8] and deals[7].void_cause == "undo"
     assert {d.number: d.revision for d in deals if d.revision > 1} == {1: 2, 4: 2}
     assert deals[0].reason == "recount" and deals[3].reason == "it was scegliete"
     assert (deals[1].called, deals[1].holder, deals[1].last_trick) == ("3D", "Anna", "opponents")

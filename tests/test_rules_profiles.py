@@ -8,6 +8,7 @@ from rules_cases import ABC, ABCD, ABCDE, play
 from ledger.errors import LedgerError
 from ledger.rules.profiles import DEFAULTS, make_profile, parse_option, profile_name
 from ledger.rules.sweeps import MissingFact
+from ledger.summary import explanation
 
 
 def row(
@@ -752,16 +753,16 @@ def test_first_lead_skips_the_dealer_who_sits_out() -> None:
 def test_pot_carryover_passed_deal_says_the_stake_rides_on() -> None:
     _, result = play("tretre", {}, passed=True, passed_before=2)
     assert result.payouts == p(0, 0, 0)
-    assert "rides on the next played deal" in result.explanation
+    assert "rides on the next played deal" in explanation(result)
     _, result = play("pagat", {}, passed=True)
-    assert "rides" not in result.explanation
+    assert "rides" not in explanation(result)
 
 
 def test_pot_carryover_explanation_names_the_passed_deals() -> None:
     _, result = play("tretre", {}, declarer="Anna", contract="chiamo", thirds=20, passed_before=2)
-    explanation = result.explanation
-    assert explanation.startswith("chiamo 1 x pot") and "2 passed" in explanation
-    assert " 3 = 3 from each opponent" in explanation
+    explained = explanation(result)
+    assert explained.startswith("chiamo 1 x pot") and "2 passed" in explained
+    assert " 3 = 3 from each opponent" in explained
 
 
 @pytest.mark.parametrize(("profile", "options"), [("pagat", {}), ("tretre", {"pot_carryover": "off"})])

@@ -15,6 +15,7 @@ from ledger.rules.options import OPTIONS, Kind
 from ledger.rules.profiles import DEFAULTS, Lead, Partnership, Profile, make_profile
 from ledger.rules.scoring import DealResult, score
 from ledger.rules.sweeps import MissingFact, Sweep, possible_tricks, within_reach
+from ledger.summary import explanation
 
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Ezio", "Fede")
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -237,14 +238,14 @@ def check_amount_formula(deal: Deal, facts: DealFacts, result: DealResult) -> No
 
 
 def check_explanation(deal: Deal, facts: DealFacts, result: DealResult) -> None:
-    assert str(result.amount) in result.explanation
+    assert str(result.amount) in explanation(result)
     assert (
-        f"= {result.amount}" in result.explanation
-        or f": {result.amount}" in result.explanation
-        or f"cappotto {result.amount}" in result.explanation
+        f"= {result.amount}" in explanation(result)
+        or f": {result.amount}" in explanation(result)
+        or f"cappotto {result.amount}" in explanation(result)
     )
-    assert ("from each opponent" if result.declarer_won else "to each opponent") in result.explanation
-    assert "\n" not in result.explanation
+    assert ("from each opponent" if result.declarer_won else "to each opponent") in explanation(result)
+    assert "\n" not in explanation(result)
 
 
 def check_to_dict(deal: Deal, facts: DealFacts, result: DealResult) -> None:

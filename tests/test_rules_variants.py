@@ -11,6 +11,7 @@ from rules_cases import ABC, ABCD, ABCDE, play
 from ledger.errors import LedgerError
 from ledger.rules.games import Game, games
 from ledger.rules.sweeps import MissingFact
+from ledger.summary import explanation
 
 SEATS = {"quartiglio": ABCD, "quintiglio": ABCDE}
 
@@ -260,9 +261,9 @@ def test_the_pot_of_passed_deals(
 
 def test_the_pot_is_in_the_explanation_of_every_tariff() -> None:
     _, result = play("cavendish", POT, declarer="Anna", contract="play", thirds=22, passed_before=1)
-    assert result.explanation == "22 - 13 = 9: 9 x pot (1 passed) 2 = 18 from each opponent"
+    assert explanation(result) == "22 - 13 = 9: 9 x pot (1 passed) 2 = 18 from each opponent"
     _, result = play("pagat", POT, declarer="Anna", contract="solo", thirds=20, passed_before=2)
-    assert result.explanation == "solo 2 x pot (2 passed) 3 = 6 from each opponent"
+    assert explanation(result) == "solo 2 x pot (2 passed) 3 = 6 from each opponent"
 
 
 # Cavendish's called card: recorded with its holder, no payout changes (22 - 13 = 9 from each, as example 9).

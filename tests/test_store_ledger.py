@@ -451,16 +451,21 @@ def test_amend_void_undo_keep_every_revision_and_standings_are_exact(engine: Eng
     assert snapshot(engine) == before
     with transaction(engine) as session:
         undone = undo_last(session, get_seating(session), seen_revision=7)
-    assert (undone.deal.number, undone.deal.void_reason, undone.evening_revision) == (4, "undo", 8)
+    assert (undone.deal.number, undone.deal.void_cause, undone.deal.why_voided, undone.evening_revision) == (
+        4,
+        "undo",
+        "undone",
+        8,
+    )
 
     with transaction(engine) as session:
         t = get_seating(session, number)
         views = list_deals(session, t)
-        assert [(v.number, v.revision, v.voided, v.void_reason) for v in views] == [
-            (1, 3, False, None),
-            (2, 1, True, "misdeal"),
-            (3, 1, False, None),
-            (4, 1, True, "undo"),
+        assert [(v.number, v.revision, v.voided, v.void_reason, v.why_voided) for v in views] == [
+            (1, 3, False, None, None),
+            (2, 1, True, "misdeal", "misdeal"),
+            (3, 1, False, None, None),
+            (4, 1, True, None, "undone"),
         ]
         history = deal_history(session, t, 1)
         assert [(v.revision, v.payouts, v.reason, v.declarer_thirds) for v in history] == [
@@ -640,7 +645,12 @@ def test_tretre_pot_follows_corrections_of_earlier_deals(engine: Engine) -> None
             (2, 1, {"Anna": 4, "Bruno": -2, "Carla": -2}),
             (3, 0, {"Anna": 2, "Bruno": -1, "Carla": -1}),
         ]
-        assert "deal 1" in (history[1].reason or "") and "deal 2" in (history[2].reason or "")
+        assert [(v.reason, v.cause, v.cause_deal) for v in history] == [
+            (None, None, None),
+            (None, "pot", 1),
+            (None, "pot", 2),
+        ]
+        assert history[1].why == "pot of passed deals changed by deal 1"
         assert [v.revision for v in deal_history(session, t, 4)] == [1]
         assert standings(session, t).points == {"Anna": 2, "Bruno": -1, "Carla": -1}
         assert t.evening.revision == 6

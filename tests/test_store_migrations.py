@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from sqlmodel import SQLModel
 
 from ledger import Ledger
 from ledger.errors import LedgerError
+from ledger.i18n import speaking
 from ledger.rules.contracts import Contract
 from ledger.store.engine import HEAD, MIGRATIONS, make_engine, resolve_url
 
@@ -63,15 +65,18 @@ def test_an_older_ledger_is_backed_up_then_upgraded_losing_nothing(tmp_path: Pat
             standing = ledger.standings(expected["evening"])
             assert (standing.points, standing.cents) == (expected["points"], expected["cents"])
             _, deals = ledger.deals(expected["evening"])
-            assert [(d.number, d.voided, d.void_reason, d.key) for d in deals] == [
-                (d["number"], d["voided"], d["void_reason"], d["key"]) for d in expected["deals"]
+            assert [(d.number, d.voided, d.why_voided, d.key) for d in deals] == [
+                (d["number"], d["voided"], UNDONE.get(d["void_reason"], d["void_reason"]), d["key"])
+                for d in expected["deals"]
             ]
             for deal in expected["deals"]:
                 history = ledger.deal_history(deal["number"], expected["evening"])
+                for revision in deal["revisions"]:  # the sentences stored then named players as they were called
+                    revision["explanation"] = renamed(revision["explanation"], fixture["rows"]["player_rename"])
                 assert [
                     {
                         "revision": v.revision,
-                        "reason": v.reason,
+                        "reason": v.why,
                         "payouts": v.payouts,
                         "roles": v.roles,
                         "superseded": v.superseded_at is not None,
@@ -81,6 +86,7 @@ def test_an_older_ledger_is_backed_up_then_upgraded_losing_nothing(tmp_path: Pat
                     }
                     for v in history
                 ] == deal["revisions"]
+        _drawn_in_italian(ledger, fixture["expect"])
         players = {row[0]: row[1] for row in fixture["rows"]["player"]["rows"]}
         payment = fixture["rows"]["payment"]
         expected_payments = [dict(zip(payment["columns"], row, strict=True)) for row in payment["rows"]]
@@ -102,6 +108,32 @@ def test_an_older_ledger_is_backed_up_then_upgraded_losing_nothing(tmp_path: Pat
         assert copy.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0002"
         revisions = copy.execute("SELECT COUNT(*) FROM deal_revision").fetchone()[0]
     assert revisions == len(fixture["rows"]["deal_revision"]["rows"])
+
+
+def renamed(text: str, renames: dict[str, Any]) -> str:
+    """A sentence with every player renamed since called by the name they have now (a drawn sentence does that)."""
+    for old, new in ((row[2], row[3]) for row in renames["rows"]):
+        text = re.sub(rf"\b{re.escape(old)}\b", new, text)
+    return text
+
+
+UNDONE = {"undo": "undone"}
+"""The reason the older code stored for a deal taken back, as the ledger now words its cause."""
+ENGLISH = ("from each", "to each", "opponent", "all passed", "pot of passed", "undone", "deals and sits out", "held")
+
+
+def _drawn_in_italian(ledger: Ledger, expected: list[dict[str, Any]]) -> None:
+    """The sentences the older code stored in English are drawn in Italian for an Italian reader, and every
+    standing stays the same."""
+    with speaking("it"):
+        for evening in expected:
+            assert ledger.standings(evening["evening"]).points == evening["points"]
+            _, deals = ledger.deals(evening["evening"])
+            sentences = [d.explanation for d in deals] + [d.why_voided or "" for d in deals]
+            sentences += [v.why or "" for d in deals for v in ledger.deal_history(d.number, evening["evening"])]
+            english = [s for s in sentences if any(word in s for word in ENGLISH)]
+            assert not english, english
+            assert any("avversari" in s or "passano" in s for s in sentences), sentences
 
 
 def _evenings_keep_the_options_they_started_with(ledger: Ledger) -> None:

@@ -55,7 +55,7 @@ def print_recorded(done: Recorded, as_json: bool, verb: str) -> None:
     if done.result is not None:
         console.print(headline(done.result, done.profile))
         console.print(deal_table(done.result, deal.dealer, done.totals))
-        console.print(done.result.explanation)
+        console.print(deal.explanation)
     else:
         console.print(
             _("{explanation}; totals {totals_line}").format(
@@ -205,7 +205,7 @@ def show(ctx: typer.Context, number: DealNumber, evening: EveningOption = None, 
         return
     current = views[-1]
     state = (
-        _("VOID ({reason})").format(reason=current.void_reason)
+        _("VOID ({reason})").format(reason=current.why_voided)
         if current.voided
         else _("revision {revision} counts").format(revision=current.revision)
     )

@@ -280,19 +280,18 @@ class Play:
         deal = done.deal
         title = deal_title(deal, verb)
         if done.result is None:
-            shown: list[RenderableType] = [
-                Text(
-                    _("{title} ({void_reason}). Totals: {totals_line}").format(
-                        title=title, void_reason=deal.void_reason, totals_line=totals_line(done.totals)
-                    ),
-                    style="bold",
-                )
-            ]
+            said = (
+                _("{title}. Totals: {totals_line}")
+                if deal.void_cause
+                else _("{title} ({void_reason}). Totals: {totals_line}")
+            )
+            text = said.format(title=title, void_reason=deal.why_voided, totals_line=totals_line(done.totals))
+            shown: list[RenderableType] = [Text(text, style="bold")]
         else:
             shown = [
                 Text(f"{title} · {headline(done.result, self.profile)}", style="bold"),
                 deal_table(done.result, deal.dealer, done.totals),
-                Text(done.result.explanation),
+                Text(deal.explanation),
             ]
         console.print(Group(*shown, self.turn()))
 

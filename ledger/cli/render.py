@@ -18,7 +18,7 @@ from ledger.i18n import _, ngettext
 from ledger.rules.count import parse_count
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
-from ledger.summary import brief, called_card, headline, note, outcome, sits_out
+from ledger.summary import brief, called_card, explanation, headline, note, outcome, sits_out
 
 console = Console(highlight=False)
 
@@ -72,7 +72,7 @@ def print_deal(result: DealResult, profile: Profile, dealer: str, totals: Mappin
     """The headline, the table and the explanation of one deal."""
     console.print(f"[bold]{headline(result, profile)}[/bold]")
     console.print(deal_table(result, dealer, totals))
-    console.print(result.explanation)
+    console.print(explanation(result))
 
 
 def print_settlement(result: Settlement, *, pairs: bool = False, money_table: bool = True) -> None:
@@ -153,7 +153,7 @@ def deals_table(players: tuple[str, ...], views: list[DealView], history: bool =
             outcome(view),
             *(signed(view.payouts.get(p, 0)) for p in players),
         ]
-        history_note = local_time(view.recorded_at) + " " + (view.reason or _("recorded"))
+        history_note = local_time(view.recorded_at) + " " + (view.why or _("recorded"))
         style = "strike dim" if view.voided or (history and view.superseded_at) else None
         grid.add_row(*row, history_note if history else note(view), style=style)
     console.print(grid)

@@ -14,6 +14,7 @@ from ledger.rules.build import DealInput, build_facts
 from ledger.rules.profiles import make_profile
 from ledger.rules.scoring import score as score_deal
 from ledger.rules.seats import resolve_player
+from ledger.summary import explanation
 
 
 @with_deal_options
@@ -61,6 +62,7 @@ def score(
                 "players": list(seats),
                 "dealer": dealt_by,
                 **result.to_dict(),
+                "explanation": explanation(result),
             }
         )
     else:

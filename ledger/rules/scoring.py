@@ -69,11 +69,10 @@ from dataclasses import dataclass, field
 from math import prod
 
 from ledger.frozen import freeze
-from ledger.i18n import _
 from ledger.rules.cards import DEAL_THIRDS
 from ledger.rules.contracts import Aggravation, Contract
-from ledger.rules.facts import MONTE, DealFacts
-from ledger.rules.profiles import Partnership, Profile, Tariff
+from ledger.rules.facts import DealFacts
+from ledger.rules.profiles import Profile, Tariff
 from ledger.rules.sweeps import Sweep, decide_sweep
 from ledger.rules.validate import validate
 
@@ -82,22 +81,33 @@ AGGRAVATION_FACTOR = {Aggravation.DIVIDETE: 2, Aggravation.SCEGLIETE: 4}
 CAVENDISH_SWEEP = 70
 
 
+POT = "pot"
+"""The label of the factor the pot of passed deals brings to the amount."""
+Factor = tuple[str, int]
+"""A labelled factor of the amount per opponent: (`solo`, 2), (`dividete`, 2), (`stramazzo`, 3), (`pot`, 3)."""
+
+
 @dataclass(frozen=True)
 class DealResult:
-    """A scored deal: who won what, with a one-line explanation a player can check by hand, written in the
-    language in use when the deal is scored (and stored as written)."""
+    """A scored deal: who won what, and the numbers a player checks it by (`ledger.summary.explanation` draws them
+    in words, in the language in use when shown).
+
+    `passed_before` and `holder` are the facts the explanation needs besides the result's own.
+    """
 
     payouts: Mapping[str, int]
-    explanation: str
+    profile: Profile
     declarer: str | None = None
     contract: Contract | None = None
     aggravation: Aggravation | None = None
     partner: str | None = None
+    holder: str | None = None
     declarer_thirds: int | None = None
     declarer_won: bool | None = None
     sweep: Sweep | None = None
     multiplier: int = 1
     amount: int = 0
+    passed_before: int = 0
     sitting_out: str | None = None
     first_lead: str | None = None
     opponents: tuple[str, ...] = field(default=())
@@ -111,7 +121,7 @@ class DealResult:
         return self.declarer is None
 
     def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values."""
+        """Plain JSON-ready values (numbers and the rules' words; front ends add the explanation)."""
         return {
             "passed": self.passed,
             "declarer": self.declarer,
@@ -126,7 +136,6 @@ class DealResult:
             "payouts": dict(self.payouts),
             "sitting_out": self.sitting_out,
             "first_lead": self.first_lead,
-            "explanation": self.explanation,
         }
 
 
@@ -140,26 +149,22 @@ def score_valid(facts: DealFacts, profile: Profile) -> DealResult:
     """Score facts already validated (`build_facts` returns them so); payouts are integers summing to zero."""
     out = facts.sitting_out(profile)
     if facts.passed:
-        why = _("all passed: no payment") + (
-            _("; the stake rides on the next played deal") if profile.pot_carryover else ""
-        )
-        return DealResult({p: 0 for p in facts.players}, why, sitting_out=out, first_lead=facts.first_lead(profile))
+        zeros = {p: 0 for p in facts.players}
+        return DealResult(zeros, profile, sitting_out=out, first_lead=facts.first_lead(profile))
     assert facts.declarer is not None and facts.contract is not None and facts.thirds is not None
     won = facts.thirds >= WIN_THIRDS
     partner = facts.partner(profile)
     opponents = tuple(p for p in facts.active(profile) if p not in (facts.declarer, partner))
     if out and profile.dealer_shares:
         opponents += (out,)
+    sweep = _sweep(facts, profile, won)
+    pot = facts.passed_before + 1
     if profile.tariff is Tariff.DIFFERENCE:
-        sweep, difference, formula = _difference(facts, profile)
-        pot = _pot(facts)
-        multiplier = prod(value for _, value in pot)
-        amount = difference * multiplier
-        formula += "".join(f" x {label} {value} = {amount}" for label, value in pot)
+        amount, multiplier = difference(facts.thirds, sweep) * pot, pot
     else:
-        factors, sweep, multiplier = _factors(facts, profile, won)
+        factors = amount_factors(profile, facts.contract, facts.aggravation, sweep, facts.passed_before)
         amount = prod(value for _, value in factors)
-        formula = " x ".join(f"{label} {value}" for label, value in factors) + f" = {amount}"
+        multiplier = (profile.multiplier(sweep.value) if sweep else 1) * pot
     sign = 1 if won else -1
     payouts = {p: 0 for p in facts.players}
     for opponent in opponents:
@@ -167,87 +172,69 @@ def score_valid(facts: DealFacts, profile: Profile) -> DealResult:
     if partner:
         payouts[partner] = sign * amount
     payouts[facts.declarer] = sign * amount * len(opponents) - (amount * sign if partner else 0)
-    each = _("{formula} from each opponent") if won else _("{formula} to each opponent")
-    notes = [each.format(formula=formula)]
-    notes += _notes(facts, profile, partner, out)
     return DealResult(
         payouts,
-        "; ".join(notes),
+        profile,
         declarer=facts.declarer,
         contract=facts.contract,
         aggravation=facts.aggravation,
         partner=partner,
+        holder=facts.holder,
         declarer_thirds=facts.thirds,
         declarer_won=won,
         sweep=sweep,
         multiplier=multiplier,
         amount=amount,
+        passed_before=facts.passed_before,
         sitting_out=out,
         first_lead=facts.first_lead(profile),
         opponents=opponents,
     )
 
 
-def _factors(facts: DealFacts, profile: Profile, won: bool) -> tuple[list[tuple[str, int]], Sweep | None, int]:
-    """The labelled factors of the amount per opponent, the sweep, and the multiplier on the contract."""
-    assert facts.contract is not None and facts.thirds is not None
-    factors = [(facts.contract.value, profile.value(facts.contract))]
-    if facts.aggravation:
-        factors.append((facts.aggravation.value, AGGRAVATION_FACTOR[facts.aggravation]))
-    sweep = None
-    if profile.sweeps and (won or profile.sweeps_on_loss):
-        all_tricks = profile.tricks_per_deal(len(facts.active(profile)))
-        sweep = decide_sweep(
-            facts.thirds,
-            facts.tricks,
-            facts.last_trick,
-            all_tricks,
-            profile.stramazzo_counts,
-            facts.monte_thirds,
-            profile.monte_cards,
-        )
-    multipliers = [(sweep.value, profile.multiplier(sweep.value))] if sweep else []
-    multipliers += _pot(facts)
-    return factors + multipliers, sweep, prod(value for _, value in multipliers)
+def amount_factors(
+    profile: Profile, contract: Contract, aggravation: Aggravation | None, sweep: Sweep | None, passed_before: int
+) -> tuple[Factor, ...]:
+    """The labelled factors whose product is the amount per opponent under a ladder or a flat tariff: the contract's
+    value, dividete or scegliete, the sweep, and the pot of passed deals.
+
+    >>> from ledger.rules.profiles import make_profile
+    >>> amount_factors(make_profile("pagat"), Contract.SOLO, None, Sweep.STRAMAZZO, 1)
+    (('solo', 2), ('stramazzo', 3), ('pot', 2))
+    """
+    factors = [(contract.value, profile.value(contract))]
+    if aggravation:
+        factors.append((aggravation.value, AGGRAVATION_FACTOR[aggravation]))
+    if sweep:
+        factors.append((sweep.value, profile.multiplier(sweep.value)))
+    if passed_before:
+        factors.append((POT, passed_before + 1))
+    return tuple(factors)
 
 
-def _pot(facts: DealFacts) -> list[tuple[str, int]]:
-    """The pot of the passed deals before this one, as a labelled factor (none when no deal passed)."""
-    if not facts.passed_before:
-        return []
-    return [(_("pot ({passed} passed)").format(passed=facts.passed_before), facts.passed_before + 1)]
+def difference(thirds: int, sweep: Sweep | None) -> int:
+    """American scoring's amount: the difference of the two sides' points, or 70 for all tricks or none."""
+    return CAVENDISH_SWEEP if sweep is Sweep.CAPPOTTO else abs(thirds - (DEAL_THIRDS - thirds))
 
 
-def _difference(facts: DealFacts, profile: Profile) -> tuple[Sweep | None, int, str]:
-    """American scoring: the difference of the two sides' points, or 70 for all tricks or none."""
+def _sweep(facts: DealFacts, profile: Profile, won: bool) -> Sweep | None:
+    """The sweep that counts: under a ladder or flat tariff as the profile's options say; in American scoring only
+    the cappotto (all tricks or none), which pays 70."""
     assert facts.thirds is not None
-    if facts.thirds in (0, DEAL_THIRDS):
-        all_tricks = profile.tricks_per_deal(len(facts.active(profile)))
-        if decide_sweep(facts.thirds, facts.tricks, facts.last_trick, all_tricks) is Sweep.CAPPOTTO:
-            side = _("all tricks") if facts.thirds else _("no tricks")
-            return Sweep.CAPPOTTO, CAVENDISH_SWEEP, f"{side}: cappotto {CAVENDISH_SWEEP}"
-    other = DEAL_THIRDS - facts.thirds
-    difference = facts.thirds - other
-    return None, abs(difference), f"{facts.thirds} - {other} = {difference}: {abs(difference)}"
-
-
-def _notes(facts: DealFacts, profile: Profile, partner: str | None, out: str | None) -> list[str]:
-    notes = []
-    if partner:
-        notes.append(
-            _("{partner} held the called three and partners {declarer}").format(
-                partner=partner, declarer=facts.declarer
-            )
-        )
-    elif facts.holder == MONTE and profile.partnership is not Partnership.NONE and facts.contract is Contract.CHIAMO:
-        notes.append(_("the called three was in the monte: the declarer plays alone"))
-    if out:
-        notes.append(sitting_out_note(out, shares=profile.dealer_shares))
-    return notes
-
-
-def sitting_out_note(dealer: str, *, shares: bool) -> str:
-    """What the dealer who holds no cards does: `Dario deals and sits out`, or pays and receives (dealer_shares)."""
-    if shares:
-        return _("{dealer} deals and pays and receives as an opponent").format(dealer=dealer)
-    return _("{dealer} deals and sits out").format(dealer=dealer)
+    all_tricks = profile.tricks_per_deal(len(facts.active(profile)))
+    if profile.tariff is Tariff.DIFFERENCE:
+        if facts.thirds not in (0, DEAL_THIRDS):
+            return None
+        found = decide_sweep(facts.thirds, facts.tricks, facts.last_trick, all_tricks)
+        return found if found is Sweep.CAPPOTTO else None
+    if not profile.sweeps or not (won or profile.sweeps_on_loss):
+        return None
+    return decide_sweep(
+        facts.thirds,
+        facts.tricks,
+        facts.last_trick,
+        all_tricks,
+        profile.stramazzo_counts,
+        facts.monte_thirds,
+        profile.monte_cards,
+    )

@@ -95,7 +95,7 @@ def view(table: Seating, deal: Deal, row: DealRevision, payouts: Iterable[Any]) 
         sweep=row.sweep,
         multiplier=row.multiplier,
         amount=row.amount,
-        explanation=row.explanation,
+        profile=table.profile,
         payouts={names[p.player_id]: p.points for p in ordered},
         roles={names[p.player_id]: p.role for p in ordered},
         recorded_at=row.recorded_at,
@@ -104,6 +104,9 @@ def view(table: Seating, deal: Deal, row: DealRevision, payouts: Iterable[Any]) 
         voided=deal.voided_at is not None,
         void_reason=deal.void_reason,
         key=deal.key,
+        cause=row.cause,
+        cause_deal=row.cause_deal,
+        void_cause=deal.void_cause,
     )
 
 
@@ -298,7 +301,6 @@ def revision_values(table: Seating, facts: DealFacts, result: DealResult) -> dic
         "sweep": result.sweep.value if result.sweep else None,
         "multiplier": result.multiplier,
         "amount": result.amount,
-        "explanation": result.explanation,
     }
 
 
@@ -324,14 +326,22 @@ def write_revision(
     facts: DealFacts,
     result: DealResult,
     reason: str | None,
+    *,
+    cause: str | None = None,
+    cause_deal: int | None = None,
 ) -> tuple[Row[Any], list[PayoutRow]]:
-    """Store one revision's facts, its result and every seat's payout; the revision's row and its payouts."""
+    """Store one revision's facts, its result and every seat's payout; the revision's row and its payouts.
+
+    `reason` is what a person typed; `cause` (with `cause_deal`) why the ledger itself wrote the revision.
+    """
     row = session.execute(
         _inserting(REVISIONS),
         {
             "deal_id": deal_id,
             "revision": number,
             "reason": reason,
+            "cause": cause,
+            "cause_deal": cause_deal,
             "recorded_at": utcnow(),
             **revision_values(table, facts, result),
         },
@@ -399,13 +409,24 @@ def standing_rows(session: Session, table: Seating) -> list[tuple[Deal, DealRevi
 
 
 def supersede(
-    session: Session, table: Seating, deal: Any, old: DealRevision, facts: DealFacts, result: DealResult, reason: str
+    session: Session,
+    table: Seating,
+    deal: Any,
+    old: DealRevision,
+    facts: DealFacts,
+    result: DealResult,
+    reason: str | None,
+    *,
+    cause: str | None = None,
+    cause_deal: int | None = None,
 ) -> tuple[Row[Any], list[PayoutRow]]:
-    """Mark the old revision superseded and write the new one, with its facts and result."""
+    """Mark the old revision superseded and write the new one, with its facts and result (see `write_revision`)."""
     old.superseded_at = utcnow()
     session.add(old)
     session.flush()
-    return write_revision(session, table, deal.id, old.revision + 1, facts, result, reason)
+    return write_revision(
+        session, table, deal.id, old.revision + 1, facts, result, reason, cause=cause, cause_deal=cause_deal
+    )
 
 
 def recorded(
@@ -481,9 +502,9 @@ def current_revision(session: Session, deal: Deal) -> DealRevision:
     return session.exec(select(DealRevision).where(DealRevision.deal_id == deal.id, CURRENT)).one()
 
 
-def mark_void(session: Session, deal: Deal, reason: str) -> None:
-    """The deal stays in the log but no longer counts."""
-    deal.voided_at, deal.void_reason = utcnow(), reason
+def mark_void(session: Session, deal: Deal, reason: str | None, *, cause: str | None = None) -> None:
+    """The deal stays in the log but no longer counts; `reason` is what a person typed, `cause` the ledger's own."""
+    deal.voided_at, deal.void_reason, deal.void_cause = utcnow(), reason, cause
     session.add(deal)
     session.flush()
 

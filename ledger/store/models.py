@@ -100,6 +100,8 @@ class Deal(SQLModel, table=True):
     created_at: datetime = _when()
     voided_at: datetime | None = _when(nullable=True)
     void_reason: str | None = None
+    void_cause: str | None = None
+    """Why the ledger itself voided the deal (`undo`), when no person typed a reason."""
 
 
 class DealRevision(SQLModel, table=True):
@@ -122,6 +124,9 @@ class DealRevision(SQLModel, table=True):
     recorded_at: datetime = _when()
     superseded_at: datetime | None = _when(nullable=True)
     reason: str | None = None
+    cause: str | None = None
+    """Why the ledger itself wrote this revision (`pot`: deal `cause_deal`'s correction changed its pot)."""
+    cause_deal: int | None = None
     profile: str
     options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     dealer_id: int = Field(foreign_key="player.id")
@@ -142,7 +147,6 @@ class DealRevision(SQLModel, table=True):
     sweep: str | None = None
     multiplier: int = 1
     amount: int = 0
-    explanation: str
 
 
 class Payout(SQLModel, table=True):

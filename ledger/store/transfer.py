@@ -22,7 +22,7 @@ from ledger.i18n import _, ngettext
 from ledger.rules.build import DealInput, build_facts
 from ledger.rules.contracts import PASS
 from ledger.rules.facts import DECLARER, MONTE, DealFacts, facts_from_dict
-from ledger.rules.numbers import shortened
+from ledger.rules.numbers import shortened, storable
 from ledger.rules.profiles import Profile, make_profile, started_with
 from ledger.rules.scoring import score
 from ledger.rules.seats import name_key, resolve_player
@@ -34,6 +34,7 @@ from ledger.store.evenings import Seating, get_seating, list_evenings, parse_cen
 from ledger.store.models import Deal, DealRevision, Evening, PaymentEntry, Payout, Player, Seat, ident, utcnow
 from ledger.store.money import record_payment
 from ledger.store.players import ensure_player, find_player
+from ledger.summary import POT_CAUSE, UNDO
 from ledger.values import ImportSummary
 
 FORMAT = "calabresella-ledger"
@@ -81,13 +82,13 @@ def _stored_json(value: Any) -> Any:
 
 
 DEALS = text(
-    'SELECT evening_id, id, number, "key", created_at, voided_at, void_reason FROM deal '
+    'SELECT evening_id, id, number, "key", created_at, voided_at, void_reason, void_cause FROM deal '
     "WHERE evening_id BETWEEN :first AND :last ORDER BY evening_id, number"
 )
 REVISIONS = text(
     "SELECT r.deal_id, r.id, r.revision, r.recorded_at, r.superseded_at, r.reason, r.dealer_id, "
     "r.declarer_id, r.contract, r.aggravation, r.called, r.holder_id, r.holder, r.declarer_thirds, "
-    "r.tricks, r.last_trick, r.monte_thirds, r.passed_before, r.calls, r.explanation "
+    "r.tricks, r.last_trick, r.monte_thirds, r.passed_before, r.calls, r.cause, r.cause_deal "
     "FROM deal_revision r JOIN deal d ON d.id = r.deal_id "
     "WHERE d.evening_id BETWEEN :first AND :last ORDER BY r.deal_id, r.revision"
 )
@@ -141,13 +142,14 @@ def _evening_data(table: Seating, deals: list[dict[str, Any]]) -> dict[str, Any]
 
 def _deal_data(table: Seating, deal: Any, revisions: list[Any], payouts: dict[int, list[Any]]) -> dict[str, Any]:
     """A deal (a row of `DEALS`) with its revisions (rows of `REVISIONS`) as an export writes it."""
-    _, _, number, key, created_at, voided_at, void_reason = deal
+    _, _, number, key, created_at, voided_at, void_reason, void_cause = deal
     return {
         "number": number,
         "key": key,
         "created_at": _stored_iso(created_at),
         "voided_at": _stored_iso(voided_at),
         "void_reason": void_reason,
+        "void_cause": void_cause,
         "revisions": [_revision_data(table.names, row, payouts[row[1]]) for row in revisions],
     }
 
@@ -175,13 +177,16 @@ def _revision_data(names: dict[int, str], row: Any, payouts: list[Any]) -> dict[
         monte_thirds,
         passed_before,
         calls,
-        explanation,
+        cause,
+        cause_deal,
     ) = row
     return {
         "revision": revision,
         "recorded_at": _stored_iso(recorded_at),
         "superseded_at": _stored_iso(superseded_at),
         "reason": reason,
+        "cause": cause,
+        "cause_deal": cause_deal,
         "dealer": names[dealer_id],
         "payouts": {names[player_id]: points for _, player_id, points in payouts},
         "facts": {
@@ -200,7 +205,6 @@ def _revision_data(names: dict[int, str], row: Any, payouts: list[Any]) -> dict[
                 for player_id, call in _stored_json(calls) or ()
             ],
         },
-        "explanation": explanation,
     }
 
 
@@ -764,8 +768,10 @@ Stored = tuple[Mapping[str, int], tuple[str, ...], tuple[Any, ...], list[tuple[A
 """A scored revision: its payouts by seat, its stored columns' names and values, its payout rows (the values
 of `PAYOUT_COLUMNS`), each value as `_Writer.queue` takes it, and its payouts by the export's names."""
 PAYOUT_COLUMNS = ("player_id", "position", "role", "points")
-REVISION_COLUMNS = ("id", "deal_id", "revision", "reason", "recorded_at", "superseded_at")
-DEAL_COLUMNS = ("id", "evening_id", "number", "key", "created_at", "voided_at", "void_reason")
+REVISION_COLUMNS = ("id", "deal_id", "revision", "reason", "cause", "cause_deal", "recorded_at", "superseded_at")
+DEAL_COLUMNS = ("id", "evening_id", "number", "key", "created_at", "voided_at", "void_reason", "void_cause")
+OLD_POT_REASON = re.compile(r"pot of passed deals changed by deal (\d+)")
+"""The reason an older ledger wrote itself for a re-scored deal (exports before causes), in English."""
 QUEUED: tuple[type[SQLModel], ...] = (Deal, DealRevision, Payout)
 """The tables whose rows an import queues, in the order they are inserted."""
 QUEUED_ROWS = 10_000
@@ -847,6 +853,26 @@ def _revision_facts(
     return facts_from_dict(data, table.players, dealer)
 
 
+def _why(rev: dict[str, Any]) -> tuple[str | None, str | None, int | None]:
+    """A revision's reason typed, and the ledger's own cause and the deal behind it; older exports wrote the cause
+    as an English sentence, read back here as the cause it was."""
+    reason, cause, deal = rev.get("reason"), rev.get("cause"), rev.get("cause_deal")
+    matched = OLD_POT_REASON.fullmatch(reason) if isinstance(reason, str) and cause is None else None
+    if matched:
+        return None, POT_CAUSE, int(matched.group(1))
+    if cause == POT_CAUSE and isinstance(deal, int) and not isinstance(deal, bool) and storable(deal):
+        return reason, POT_CAUSE, deal
+    return reason, None, None
+
+
+def _void_why(deal: dict[str, Any]) -> tuple[str | None, str | None]:
+    """A void's reason typed, and the ledger's own cause (undo); older exports wrote `undo` as the reason."""
+    reason, cause = deal.get("void_reason"), deal.get("void_cause")
+    if cause == UNDO or (cause is None and reason == UNDO):
+        return None, UNDO
+    return reason, None
+
+
 def _write_deals(
     session: Session, writer: _Writer, table: Seating, deals: list[dict[str, Any]], scored: list[list[Stored]]
 ) -> None:
@@ -864,7 +890,7 @@ def _write_deals(
                 deal.get("key") or None,
                 time(deal["created_at"], True),
                 time(deal.get("voided_at")),
-                deal.get("void_reason"),
+                *_void_why(deal),
             )
             for deal_id, deal in zip(deal_ids, deals, strict=True)
         ],
@@ -885,7 +911,7 @@ def _write_deals(
                 revision_id,
                 deal_id,
                 rev["revision"],
-                rev.get("reason"),
+                *_why(rev),
                 time(rev["recorded_at"], True),
                 time(rev.get("superseded_at")),
                 *stored[2],
