@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from sqlmodel import Session
 
-from ledger.errors import LedgerError, UndoRefused
+from ledger.errors import FactError, KeyTaken, LedgerError, MissingFact, UndoRefused
 from ledger.i18n import _
 from ledger.rules.build import DealInput, build_facts, judge
 from ledger.rules.scoring import score
@@ -28,13 +28,13 @@ def record(
     """Score and store a new deal; a repeated idempotency `key` returns the deal it stored and writes nothing."""
     lock(session, table)
     _require_open(table)
-    check_plain(key, _("key"))
+    check_plain(key, "key")
     if key:
         stored = deals.by_key(session, key)
         if stored:
             return _retried(session, table, *stored, typed, dealer, key)
     number, by_turn = deals.next_deal(session, table)
-    dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else by_turn
+    dealt_by = resolve_player(dealer, table.players, "dealer") if dealer else by_turn
     facts, result = judge(_with_pot(session, table, typed, number), table.profile, table.players, dealt_by)
     deal = deals.insert_deal(session, table, number, key)
     row, payouts = deals.write_revision(session, table, deal.id, 1, facts, result, None)
@@ -54,17 +54,17 @@ def amend(
     dealer: str | None = None,
 ) -> Recorded:
     """A new revision of deal `number` with the given facts changed; the old one stays readable."""
-    deal, why = _correctable(session, table, number, reason, "amend")
+    deal, why = _correctable(session, table, number, reason, amending=True)
     old = deals.current_revision(session, deal)
     if not changes.to_dict() and dealer is None:
         raise LedgerError(
-            _("amend deal {number}: give at least one fact to change, e.g. --thirds 20").format(number=number)
+            _("amend deal {number}: give at least one fact to change, e.g. the thirds").format(number=number)
         )
     stored = facts_of(table, old)
     typed = DealInput.of_facts(stored).amended(changes)
     if "passed_before" not in changes.to_dict():
         typed = _with_pot(session, table, replace(typed, passed_before=0), number)
-    dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else stored.dealer
+    dealt_by = resolve_player(dealer, table.players, "dealer") if dealer else stored.dealer
     facts, result = judge(typed, table.profile, table.players, dealt_by)
     row, payouts = deals.supersede(session, table, deal, old, facts, result, why)
     _reflow_pot(session, table, number)
@@ -74,7 +74,7 @@ def amend(
 
 def void(session: Session, table: Seating, number: int, reason: str | None, *, cause: str | None = None) -> Recorded:
     """Deal `number` stays in the log but no longer counts; a reason typed is needed unless the ledger has a `cause`."""
-    deal, why = _correctable(session, table, number, reason, "void", needs_reason=cause is None)
+    deal, why = _correctable(session, table, number, reason, amending=False, needs_reason=cause is None)
     deals.mark_void(session, deal, why, cause=cause)
     _reflow_pot(session, table, number)
     deals.bump(session, table)
@@ -124,25 +124,27 @@ def _retried(
 ) -> Recorded:
     """A retry with a key seen before: the deal it stored, when the retry repeats its facts; else an error."""
     if deal.evening_id != table.number:
-        raise LedgerError(
-            _("--key {key!r} was used for deal {number} of evening {evening_id}").format(
-                key=key, number=deal.number, evening_id=deal.evening_id
-            )
+        raise FactError(
+            "key",
+            key,
+            _("used for deal {number} of evening {evening_id}").format(number=deal.number, evening_id=deal.evening_id),
         )
     facts = facts_of(table, stored)
     try:
-        dealt_by = resolve_player(dealer, table.players, "--dealer") if dealer else facts.dealer
+        dealt_by = resolve_player(dealer, table.players, "dealer") if dealer else facts.dealer
         pot = typed if typed.passed_before else replace(typed, passed_before=facts.passed_before)
         retried = build_facts(pot, table.profile, table.players, dealt_by)
     except LedgerError:
         retried = None
     if retried != facts:
         held = brief(deals.view(table, deal, stored, ()))
-        raise LedgerError(
+        raise KeyTaken(
+            "key",
+            key,
             _(
-                "--key {key!r} holds deal {number} of evening {evening} ({held}), recorded with other "
-                "facts; nothing written: give a new key, or amend deal {number}"
-            ).format(key=key, number=deal.number, evening=table.number, held=held)
+                "holds deal {number} of evening {evening} ({held}), recorded with other facts; nothing written: give "
+                "a new key, or amend deal {number}"
+            ).format(number=deal.number, evening=table.number, held=held),
         )
     return deals.recorded(session, table, deal, stored, None, duplicate=True)
 
@@ -154,23 +156,25 @@ def _require_open(table: Seating) -> None:
 
 
 def _correctable(
-    session: Session, table: Seating, number: int, reason: str | None, verb: str, *, needs_reason: bool = True
+    session: Session, table: Seating, number: int, reason: str | None, *, amending: bool, needs_reason: bool = True
 ) -> tuple[Deal, str | None]:
-    """Deal `number` of an open evening, not voided, with the reason for correcting it."""
+    """Deal `number` of an open evening, not voided, with the reason for amending or voiding it."""
     lock(session, table)
     _require_open(table)
     if needs_reason and (not reason or not reason.strip()):
-        raise LedgerError(
-            _("{verb} deal {number}: give a --reason, e.g. --reason 'wrong thirds'").format(verb=verb, number=number)
-        )
-    check_plain(reason, _("reason"))
+        asked = _("amend deal {number}: why? e.g. 'wrong thirds'") if amending else _("void deal {number}: why?")
+        raise MissingFact("reason", asked.format(number=number))
+    check_plain(reason, "reason")
     deal = deals.get_deal(session, table, number)
     if deal.voided_at is not None:
-        raise LedgerError(
-            _("deal {number} is voided already ({void_reason}): it cannot be {verb}ed").format(
-                number=number,
-                void_reason=why_voided(deals.view(table, deal, deals.current_revision(session, deal), ())),
-                verb=verb,
+        voided = why_voided(deals.view(table, deal, deals.current_revision(session, deal), ()))
+        if amending:
+            raise LedgerError(
+                _("deal {number} is voided already ({void_reason}): it cannot be amended").format(
+                    number=number, void_reason=voided
+                )
             )
+        raise LedgerError(
+            _("deal {number} is voided already ({void_reason})").format(number=number, void_reason=voided)
         )
     return deal, reason.strip() if reason else None

@@ -383,13 +383,13 @@ class Ledger:
 
     def export_to(self, out: TextIO, *, evening: int | None = None, fmt: str = "json") -> None:
         """`export`, written into `out` one evening at a time."""
-        from ledger.errors import LedgerError
+        from ledger.errors import FactError
         from ledger.i18n import _
         from ledger.store.evenings import get_seating
         from ledger.store.transfer import write_csv, write_export
 
         if fmt not in ("json", "csv"):
-            raise LedgerError(_("--format {fmt!r}: json or csv").format(fmt=fmt))
+            raise FactError("format", fmt, _("json or csv"))
         with self._reading() as session:
             if evening is not None:
                 get_seating(session, evening)
@@ -525,7 +525,7 @@ def _typed(deal: DealEntry, table: Seating, dealer: str | None) -> tuple[DealInp
         return deal, dealer
     quick = parse_quick_line(deal, table.players, table.profile)
     if quick.dealer and dealer:
-        raise LedgerError(_("give the dealer once: dealer= in the line or --dealer"))
+        raise LedgerError(_("the dealer is given twice: give it once"))
     return quick.deal, dealer or quick.dealer
 
 

@@ -269,7 +269,7 @@ ERRORS: list[tuple[str, Callable[[str], None], list[str], str]] = [
         "mistyped-declarer",
         evening_with_deals,
         ["record", "-d", "Burno", "-c", "solo", "-t", "20"],
-        "--declarer 'Burno' is not seated (did you mean Bruno?)",
+        "--declarer 'Burno': not seated (did you mean Bruno?)",
     ),
     (
         "dealer-shares-with-three",
@@ -306,7 +306,7 @@ ERRORS: list[tuple[str, Callable[[str], None], list[str], str]] = [
         "Invalid value for '--thirds'",
     ),
     ("amend-thirds-36", evening_with_deals, ["amend", "1", "--thirds", "36", "-r", "x"], "--thirds 36"),
-    ("amend-without-reason", evening_with_deals, ["amend", "1", "--thirds", "20"], "give a --reason"),
+    ("amend-without-reason", evening_with_deals, ["amend", "1", "--thirds", "20"], "why?"),
     (
         "stale-undo",
         evening_with_deals,
@@ -386,7 +386,7 @@ def test_bad_urls_are_one_line_errors(tmp_path: Path, monkeypatch: pytest.Monkey
         ("mysql://x/y", "runs on SQLite or PostgreSQL"),
         ("oracle+cx_oracle://u@h/d", "runs on SQLite or PostgreSQL"),
         ("://nothing", "--db"),
-        (str(tmp_path), "is a folder"),
+        (str(tmp_path), "a folder: give a file path"),
     ):
         result = runner.invoke(app, ["--db", url, "deals"], env=CLEAN_ENV)
         assert_user_error(result.exit_code, result.stderr, fragment)

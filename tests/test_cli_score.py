@@ -326,7 +326,7 @@ ERRORS = [
     ),
     pytest.param(
         ["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "20", "-p", "7"],
-        "--thirds and --points both say it",
+        "thirds and points both say it",
         id="thirds-and-points",
     ),
     pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-p", "12"], "only 11+2/3 points", id="points-12"),
@@ -334,7 +334,9 @@ ERRORS = [
     pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-p", "abc"], "--points 'abc'", id="points-abc"),
     pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo"], "how many thirds", id="missing-thirds"),
     pytest.param(["--players", ABC, "-d", "Anna", "-t", "20"], "which contract?", id="missing-contract"),
-    pytest.param(["--players", ABC, "-c", "solo", "-t", "20"], "no declarer", id="missing-declarer"),
+    pytest.param(
+        ["--players", ABC, "-c", "solo", "-t", "20"], "who declared, or did everyone pass?", id="missing-declarer"
+    ),
     pytest.param(["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "0"], "how many tricks", id="missing-tricks"),
     pytest.param(
         ["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "4"], "who took the last trick", id="missing-last-trick"
@@ -349,7 +351,7 @@ ERRORS = [
     ),
     pytest.param(
         ["--players", ABC, "-d", "Anna", "-c", "solo", "-t", "0", "-l", "declarer"],
-        "the last trick alone is 3 thirds",
+        "took the last trick, which alone is 3 thirds",
         id="d=0-last-declarer",
     ),
     pytest.param(
@@ -374,12 +376,12 @@ ERRORS = [
     pytest.param(["--players", " ", "-d", "Anna", "-c", "solo", "-t", "20"], "--players", id="no-players"),
     pytest.param(
         ["--players", ABC, "--dealer", "Zoe", "-d", "Anna", "-c", "solo", "-t", "20"],
-        "--dealer 'Zoe' is not seated",
+        "--dealer 'Zoe': not seated",
         id="dealer-not-seated",
     ),
     pytest.param(
         ["--players", ABC, "-d", "Zoe", "-c", "solo", "-t", "20"],
-        "--declarer 'Zoe' is not seated",
+        "--declarer 'Zoe': not seated",
         id="declarer-not-seated",
     ),
     pytest.param(
@@ -403,7 +405,7 @@ ERRORS = [
     ),
     pytest.param(
         ["--players", ABC, "-d", "Anna", "-c", "chiamo", "--holder", "Zoe", "-t", "20"],
-        "--holder 'Zoe' is not seated",
+        "--holder 'Zoe': not seated",
         id="holder-not-seated",
     ),
     pytest.param(

@@ -214,7 +214,7 @@ def test_money_and_numbers_in_italian_and_english() -> None:
 
 def test_the_quick_syntax_reads_italian_keys_and_sides() -> None:
     profile = make_profile("pagat", [])
-    deal = parse_quick_line("carla chiamo carta=3D socio=anna terzi=17 ultima=avversari", PLAYERS, profile)
+    deal = parse_quick_line("carla chiamo carta=3D aveva=anna terzi=17 ultima=avversari", PLAYERS, profile)
     assert (deal.deal.called, deal.deal.holder, deal.deal.thirds, deal.deal.last_trick) == (
         "3D",
         "Anna",

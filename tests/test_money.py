@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from said import raises_said
 from typer.testing import CliRunner
 
 from ledger.cli.main import app
@@ -140,7 +141,6 @@ def test_record_payment_in_the_library(tmp_path: Path) -> None:
 
 def test_a_payment_key_stores_it_once_and_a_reused_key_with_other_facts_is_refused(db_url: str) -> None:
     from ledger import Ledger
-    from ledger.errors import LedgerError
 
     with Ledger(db_url) as book:
         book.start_evening(["Lucia", "Nadia", "Marco"], stake="0.10")
@@ -148,7 +148,7 @@ def test_a_payment_key_stores_it_once_and_a_reused_key_with_other_facts_is_refus
         first = book.paid("Lucia", "Marco", "0,20", key="lucia-1")
         again = book.paid("Lucia", "Marco", "0.20", key="lucia-1")
         assert not first.duplicate and again.duplicate and again.id == first.id
-        with pytest.raises(LedgerError, match=r"--key 'lucia-1' holds payment 1 \(Lucia paid Marco 0.20 EUR\)"):
+        with raises_said(r"--key 'lucia-1': holds payment 1 \(Lucia paid Marco 0.20 EUR\)"):
             book.paid("Lucia", "Marco", "0.30", key="lucia-1")
         assert [p.id for p in book.payments()] == [1]
         assert book.tab()[0].balances == {"Marco": 20, "Nadia": -20}
@@ -156,7 +156,6 @@ def test_a_payment_key_stores_it_once_and_a_reused_key_with_other_facts_is_refus
 
 def test_a_voided_payment_stays_listed_and_no_longer_counts(db_url: str) -> None:
     from ledger import Ledger
-    from ledger.errors import LedgerError
 
     with Ledger(db_url) as book:
         book.start_evening(["Lucia", "Nadia", "Marco"], stake="0.10")
@@ -170,9 +169,9 @@ def test_a_voided_payment_stays_listed_and_no_longer_counts(db_url: str) -> None
         for number, reason, message in [
             (2, "again", "payment 2 is voided already"),
             (9, "x", "payments are 1 to 2"),
-            (1, " ", "give a --reason"),
+            (1, " ", "why?"),
         ]:
-            with pytest.raises(LedgerError, match=message):
+            with raises_said(message):
                 book.void_payment(number, reason=reason)
 
 
@@ -215,7 +214,7 @@ def test_paid_lists_and_voids_payments_on_the_command_line(tmp_path: Path) -> No
     run(db, "record", "marco solo 22")
     run(db, "paid", "Lucia", "Marco", "0.20", "--key", "k")
     assert "recorded already with this key; nothing written" in run(db, "paid", "Lucia", "Marco", "0.20", "--key", "k")
-    assert "--key 'k' holds payment 1" in error(db, "paid", "Lucia", "Marco", "0.30", "--key", "k")
+    assert "--key 'k': holds payment 1" in error(db, "paid", "Lucia", "Marco", "0.30", "--key", "k")
     assert "Payment 1 voided (wrong): Lucia paid Marco 0.20 EUR no longer counts." in run(
         db, "paid", "--void", "1", "--reason", "wrong"
     )
@@ -234,7 +233,6 @@ def test_the_tab_is_one_line_per_player_and_per_payment_with_pairs_on_request(le
 
 def test_numbers_beyond_the_columns_are_errors_on_every_backend(db_url: str) -> None:
     from ledger import Ledger
-    from ledger.errors import LedgerError
 
     with Ledger(db_url) as book:
         book.start_evening(["Lucia", "Nadia", "Marco"])
@@ -244,6 +242,6 @@ def test_numbers_beyond_the_columns_are_errors_on_every_backend(db_url: str) -> 
             lambda: book.void_payment(2**31, reason="x"),
             lambda: book.paid("Lucia", "Nadia", "1", evening=2**31),
         ):
-            with pytest.raises(LedgerError, match="2147483648 does not exist"):
+            with raises_said("2147483648 does not exist"):
                 call()
         assert book.payments() == []

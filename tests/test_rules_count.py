@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from said import raises_said
 from typer.testing import CliRunner
 
 from ledger.cli.main import app
-from ledger.errors import LedgerError
 from ledger.rules.build import DealInput, build_facts
 from ledger.rules.contracts import Side
 from ledger.rules.count import parse_count
@@ -50,7 +50,7 @@ def test_a_count_gives_thirds_and_who_took_the_last_trick(text: str, thirds: int
     ],
 )
 def test_a_count_beyond_the_deck_is_refused(text: str, message: str) -> None:
-    with pytest.raises(LedgerError, match=message):
+    with raises_said(message):
         parse_count(text)
 
 
@@ -68,16 +68,16 @@ def test_play_points_question_takes_a_count() -> None:
 @pytest.mark.parametrize(
     ("typed", "message"),
     [
-        (DealInput(declarer="Bruno", contract="solo", count="2a10f", thirds=16), "--thirds and --count both say it"),
+        (DealInput(declarer="Bruno", contract="solo", count="2a10f", thirds=16), "thirds and count both say it"),
         (
             DealInput(declarer="Bruno", contract="solo", count="2a10f", last_trick="declarer"),
-            "the count lacks the last trick, but --last-trick says declarer",
+            "the count lacks the last trick, but the last trick went to the declarer",
         ),
         (DealInput(declarer="Bruno", contract="solo", count="5a"), "5 aces, but the deck has 4"),
     ],
 )
 def test_a_count_that_contradicts_the_deal_is_refused(typed: DealInput, message: str) -> None:
-    with pytest.raises(LedgerError, match=message):
+    with raises_said(message):
         build_facts(typed, PAGAT, ABC, "Carla")
 
 

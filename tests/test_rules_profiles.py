@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from rules_cases import ABC, ABCD, ABCDE, play
+from said import raises_said, said
 
 from ledger.errors import LedgerError
 from ledger.rules.profiles import DEFAULTS, make_profile, parse_option, profile_name
@@ -767,7 +768,7 @@ def test_pot_carryover_explanation_names_the_passed_deals() -> None:
 
 @pytest.mark.parametrize(("profile", "options"), [("pagat", {}), ("tretre", {"pot_carryover": "off"})])
 def test_passed_deals_before_count_only_where_a_pot_carries_over(profile: str, options: dict[str, str]) -> None:
-    with pytest.raises(LedgerError, match=r"--passed-before 4: .* carries no pot of passed deals over"):
+    with raises_said(r"--passed-before 4: .* carries no pot of passed deals over"):
         play(profile, options, declarer="Anna", contract="solo", thirds=20, passed_before=4)
 
 
@@ -824,13 +825,13 @@ def test_contracts_a_profile_does_not_have(
         return
     with pytest.raises(LedgerError) as caught:
         play(profile, {}, players, **typed)
-    assert why in str(caught.value)
+    assert why in said(caught.value)
 
 
 def test_quartiglio_without_monte_has_no_solissimo_and_no_holder_monte() -> None:
-    with pytest.raises(LedgerError, match=r"contract solissimo: quartiglio has chiamo, mediatore, solo; .*monte=off"):
+    with raises_said(r"contract solissimo: quartiglio has chiamo, mediatore, solo; .*monte=off"):
         play("quartiglio", {"monte": "off"}, ABCD, declarer="Anna", contract="solissimo", thirds=20)
-    with pytest.raises(LedgerError, match="holder monte: quartiglio is played here without a monte"):
+    with raises_said("holder monte: quartiglio is played here without a monte"):
         play(
             "quartiglio",
             {"monte": "off"},
@@ -1039,7 +1040,7 @@ def test_option_values(options: object, option: str, value: object) -> None:
 def test_bad_profiles_and_options(name: str, options: object, why: str) -> None:
     with pytest.raises(LedgerError) as caught:
         make_profile(name, options)  # type: ignore[arg-type]
-    assert why in str(caught.value)
+    assert why in said(caught.value)
 
 
 def test_every_profile_has_declarer_always_leads_and_sweep_options_where_rules_say() -> None:

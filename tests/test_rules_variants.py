@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from rules_cases import ABC, ABCD, ABCDE, play
+from said import raises_said, said
 
 from ledger.errors import LedgerError
 from ledger.rules.games import Game, games
@@ -172,8 +173,8 @@ def test_what_a_reading_does_not_ask_for(
             "pagat",
             TRICKS,
             {"thirds": 8, "last_trick": "declarer", "monte_thirds": 6},
-            "--monte-thirds 6 with 8 thirds: the monte goes with the last trick, and the side that took it holds at "
-            "most 5 thirds besides the last trick's 3",
+            "--monte-thirds 6: the monte goes with the last trick, and with 8 thirds to the declarer side the side "
+            "that took it holds at most 5 thirds besides the last trick's 3",
         ),
         ("quintiglio", {}, {"thirds": 20, "monte_thirds": 0}, "--monte-thirds 0: this game has no monte"),
         ("pagat", {}, {"passed": True, "monte_thirds": 3}, "a passed deal has no declarer, so no monte thirds"),
@@ -186,7 +187,7 @@ def test_monte_thirds_that_contradict_the_deal_are_refused(
     deal = typed if typed.get("passed") else {"declarer": "Bruno", "contract": "solo", **typed}
     with pytest.raises(LedgerError) as refused:
         play(profile, options, SEATS.get(profile, ABC), **deal)
-    assert message in str(refused.value)
+    assert message in said(refused.value)
 
 
 # Contract multipliers: solo x2, solissimo x4, before dividete x2 / scegliete x4; tretre, quartiglio, quintiglio.
@@ -351,7 +352,7 @@ def test_spellings_and_calls(
 
 
 def test_a_call_by_rank_alone_is_still_only_a_three_where_only_a_three_is_called() -> None:
-    with pytest.raises(LedgerError, match="called card A: in quartiglio only a three may be called"):
+    with raises_said("called card A: in quartiglio only a three may be called"):
         play("quartiglio", {}, ABCD, declarer="Anna", contract="chiamo", called="A", holder="Carla", thirds=20)
 
 

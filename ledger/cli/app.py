@@ -9,8 +9,8 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperCommand, TyperGroup, TyperOption
 
-from ledger.errors import LedgerError
-from ledger.i18n import _, choose_language, language_in_args, use_language
+from ledger.errors import FactError, LedgerError, MissingFact, NoOpenEvening, fact_word
+from ledger.i18n import N_, _, choose_language, language_in_args, use_language
 
 USER_ERROR = 2
 
@@ -36,8 +36,60 @@ class LedgerGroup(TyperGroup):
         try:
             return super().invoke(ctx)
         except LedgerError as error:
-            typer.echo(_("Error: {message}").format(message=error), err=True)
+            typer.echo(_("Error: {message}").format(message=worded(error)), err=True)
             raise typer.Exit(USER_ERROR) from None
+
+
+FLAGS = {
+    "auction": "--auction",
+    "called": "--called",
+    "contract": "--contract",
+    "count": "--count",
+    "currency": "--currency",
+    "db": "--db",
+    "dealer": "--dealer",
+    "declarer": "--declarer",
+    "format": "--format",
+    "holder": "--holder",
+    "key": "--key",
+    "last_trick": "--last-trick",
+    "monte_thirds": "--monte-thirds",
+    "note": "--note",
+    "passed_before": "--passed-before",
+    "place": "--place",
+    "points": "--points",
+    "reason": "--reason",
+    "round_to": "--round-to",
+    "since": "--since",
+    "stake": "--stake",
+    "thirds": "--thirds",
+    "tricks": "--tricks",
+}
+"""The option of the command line that gives each fact."""
+HINTS = {
+    "contract": "--contract chiamo|solo|solissimo",
+    "declarer": "--declarer NAME, --auction CALLS or --passed",
+    "holder": "--holder NAME|monte|declarer",
+    "last_trick": "--last-trick declarer|opponents",
+    "monte_thirds": "--monte-thirds N",
+    "reason": "--reason TEXT",
+    "thirds": "--thirds N or --points X",
+    "tricks": "--tricks N",
+}
+"""How to give a fact the rules still need, on the command line."""
+START_HINT = N_("start one with: calabresella evening start --players Anna,Bruno,Carla")
+
+
+def worded(error: LedgerError) -> str:
+    """An error as the command line says it: a fact named by its option, a missing fact with the option that gives
+    it, a missing evening with the command that starts one."""
+    if isinstance(error, FactError):
+        return error.worded(lambda fact: (FLAGS.get(fact) or fact_word(fact)) + " ")
+    if isinstance(error, MissingFact) and error.fact in HINTS:
+        return f"{error} ({HINTS[error.fact]})"
+    if isinstance(error, NoOpenEvening):
+        return _("{error}: {start_hint}").format(error=error, start_hint=_(START_HINT))
+    return str(error)
 
 
 def _usage_error(error: Exception) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
 
-from ledger.errors import LedgerError
+from ledger.errors import FactError, LedgerError, MissingFact, fact_word
 from ledger.i18n import _
 from ledger.rules.cards import parse_called
 from ledger.rules.contracts import PASS, Contract, Side, parse_aggravation, parse_call, parse_contract, parse_side
@@ -97,23 +97,27 @@ def parse_auction(text: str, speakers: tuple[str, ...]) -> tuple[Call, ...]:
     for index, item in enumerate(part.strip() for part in text.split(",")):
         name, sep, word = item.rpartition(":")
         if not item:
-            raise LedgerError(_("--auction {text!r}: an empty call; write calls separated by commas").format(text=text))
+            raise FactError("auction", text, _("an empty call; write calls separated by commas"))
         if sep:
             key = name_key(name)
             if not key or not any(name_key(s).startswith(key) for s in speakers):
-                raise LedgerError(
-                    _(
-                        "--auction {text!r}: {name!r} does not speak in this deal; the speakers in turn are {speakers}"
-                    ).format(text=text, name=name.strip(), speakers=", ".join(speakers))
+                raise FactError(
+                    "auction",
+                    text,
+                    _("{name!r} does not speak in this deal; the speakers in turn are {speakers}").format(
+                        name=name.strip(), speakers=", ".join(speakers)
+                    ),
                 )
-            seat = resolve_player(name, speakers, _("auction: player"))
+            seat = resolve_player(name, speakers, "auction")
         elif index < len(speakers):
             seat = speakers[index]
         else:
-            raise LedgerError(
-                _("--auction {text!r}: {number} calls, but only {n_speakers} players speak").format(
-                    text=text, number=index + 1, n_speakers=len(speakers)
-                )
+            raise FactError(
+                "auction",
+                text,
+                _("{number} calls, but only {n_speakers} players speak").format(
+                    number=index + 1, n_speakers=len(speakers)
+                ),
             )
         calls.append((seat, parse_call(word)))
     return tuple(calls)
@@ -123,13 +127,13 @@ def _holder(text: str, players: tuple[str, ...], declarer: str | None) -> str:
     word = text.strip().lower()
     if word in (MONTE, DECLARER):
         return word
-    name = resolve_player(text, players, "--holder")
+    name = resolve_player(text, players, "holder")
     return DECLARER if name == declarer else name
 
 
 def _points(typed: DealInput, profile: Profile) -> tuple[int | None, Side | None]:
-    """The declarer side's thirds, from --thirds, --points or --count, and who took the last trick."""
-    given = [f"--{name}" for name in ("thirds", "points", "count") if getattr(typed, name) is not None]
+    """The declarer side's thirds, from the thirds, the points or the count, and who took the last trick."""
+    given = [fact_word(name) for name in ("thirds", "points", "count") if getattr(typed, name) is not None]
     if len(given) > 1:
         raise LedgerError(
             _("give the declarer side's points once: {options} both say it").format(options=_(" and ").join(given))
@@ -139,15 +143,19 @@ def _points(typed: DealInput, profile: Profile) -> tuple[int | None, Side | None
         count = parse_count(typed.count)
         if last_trick is not None and last_trick is not count.last_trick:
             if count.last:
-                raise LedgerError(
-                    _("--count {count}: the count has the last trick, but --last-trick says {side}").format(
-                        count=typed.count, side=last_trick.value
-                    )
+                raise FactError(
+                    "count",
+                    typed.count,
+                    _("the count has the last trick, but the last trick went to the {side}").format(
+                        side=last_trick.value
+                    ),
                 )
-            raise LedgerError(
-                _("--count {count}: the count lacks the last trick, but --last-trick says {side}").format(
-                    count=typed.count, side=last_trick.value
-                )
+            raise FactError(
+                "count",
+                typed.count,
+                _("the count lacks the last trick, but the last trick went to the {side}").format(
+                    side=last_trick.value
+                ),
             )
         return count.thirds, count.last_trick
     if typed.points is not None:
@@ -158,16 +166,12 @@ def _points(typed: DealInput, profile: Profile) -> tuple[int | None, Side | None
 def build_facts(typed: DealInput, profile: Profile, players: tuple[str, ...], dealer: str) -> DealFacts:
     """Parse and validate a typed deal at the given seats; errors name the offending value."""
     if dealer not in players:
-        raise LedgerError(
-            _("dealer {dealer!r} is not seated: the players are {players}").format(
-                dealer=dealer, players=", ".join(players)
-            )
-        )
+        raise FactError("dealer", dealer, _("not seated; the players are {players}").format(players=", ".join(players)))
     facts = DealFacts(players=players, dealer=dealer, passed_before=typed.passed_before)
     speakers = facts.active(profile)
     auction = parse_auction(typed.auction, speakers) if typed.auction else ()
     bids = [(seat, call) for seat, call in auction if call is not None]
-    declarer = resolve_player(typed.declarer, players, "--declarer") if typed.declarer else None
+    declarer = resolve_player(typed.declarer, players, "declarer") if typed.declarer else None
     contract = parse_contract(typed.contract) if typed.contract else None
     if bids:
         declarer = declarer or bids[-1][0]
@@ -176,9 +180,9 @@ def build_facts(typed: DealInput, profile: Profile, players: tuple[str, ...], de
     if contract is None and aggravation is not None:
         contract = Contract.SOLISSIMO  # dividete and scegliete exist only on a solissimo
     if typed.passed and (declarer or contract):
-        raise LedgerError(_("--passed: a passed deal has no declarer or contract"))
+        raise LedgerError(_("a passed deal has no declarer or contract"))
     if not typed.passed and not auction and declarer is None:
-        raise LedgerError(_("no declarer: give --declarer NAME (or --auction), or --passed if everyone passed"))
+        raise MissingFact("declarer", _("who declared, or did everyone pass?"))
     thirds, last_trick = _points(typed, profile)
     facts = replace(
         facts,

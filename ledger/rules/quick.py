@@ -9,8 +9,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ledger.errors import LedgerError
-from ledger.i18n import N_, _
+from ledger.errors import LedgerError, fact_word
+from ledger.i18n import N_, _, language
 from ledger.rules.build import DealInput
 from ledger.rules.cards import DEAL_THIRDS, Card, parse_called, parse_card
 from ledger.rules.contracts import AGGRAVATION_WORDS, CONTRACT_WORDS, PASS, PASS_WORDS, SIDE_WORDS
@@ -61,7 +61,7 @@ Aliases in parentheses (call, alone, choose, ...) are written in full.
     dealer=NAME          who dealt, when not the next in the rotation
     auction=CALL,CALL,.. the calls from the seat after the dealer, each `call` or `name:call`,
                          e.g. auction=pass,solo,pass; the last bid gives the declarer and contract
-  Italian keys work too: terzi=, punti=, prese=, ultima=chiamante|avversari, socio= (the holder),
+  Italian keys work too: terzi=, punti=, prese=, ultima=chiamante|avversari, aveva= (the holder),
   carta= or chiamata=, mazziere=, licitazione=, monte=.
 """)
 """The grammar of a quick line, for `help` screens (translated when shown)."""
@@ -145,7 +145,7 @@ _ITALIAN_KEYS = {
     "punti": "points",
     "prese": "tricks",
     "ultima": "last",
-    "socio": "holder",
+    "aveva": "holder",
     "carta": "called",
     "chiamata": "called",
     "mazziere": "dealer",
@@ -163,29 +163,33 @@ KEYS = _vocabulary(
         "last_trick": "last",
         "card": "called",
     },
-    {*_KEY_NAMES, *_ITALIAN_KEYS},
+    {*_KEY_NAMES, *_ITALIAN_KEYS} - {"aveva"},  # written whole: `a=` stays the auction
 )
 KEY_HELP = N_("t (thirds), points, c (count), tricks, last, monte, holder, called, dealer, auction")
 PLAY_HELP = "chiamo, mediatore, solo, solissimo, dividete, scegliete"
 
-_FIELD_NAMES = {
-    "declarer": N_("declarer"),
-    "passed": N_("passed"),
-    "contract": N_("contract"),
-    "aggravation": N_("aggravation"),
-    "called": N_("called"),
-    "holder": N_("holder"),
-    "thirds": N_("thirds"),
-    "tricks": N_("tricks"),
-    "last_trick": N_("last trick"),
-    "monte_thirds": N_("monte total"),
-    "auction": N_("auction"),
+_FACT_KEYS = {
+    "thirds": "thirds",
+    "points": "points",
+    "count": "count",
+    "tricks": "tricks",
+    "last_trick": "last",
+    "monte_thirds": "monte",
+    "holder": "holder",
+    "called": "called",
+    "dealer": "dealer",
+    "auction": "auction",
 }
+"""The key a line gives each fact with (in English; `key_of` gives it in the language in use)."""
 
 
-def _field(name: str) -> str:
-    """A deal fact's name as a player says it: `last_trick` is the last trick."""
-    return _(_FIELD_NAMES.get(name, name.replace("_", " ")))
+def key_of(fact: str) -> str | None:
+    """The key a line gives the fact with, in the language in use (`tricks` -> `prese` in Italian), or None when a
+    line says the fact without a key (the declarer, the contract)."""
+    key = _FACT_KEYS.get(fact)
+    if key is None or language() != "it":
+        return key
+    return next((italian for italian, english in _ITALIAN_KEYS.items() if english == key), key)
 
 
 _THIRDS = re.compile(r"(\d+)t")
@@ -325,7 +329,9 @@ class _Reader:
 
     def put(self, name: str, value: object, text: str) -> None:
         if name in self.fields:
-            raise LedgerError(_("{text!r}: the {name} is given twice").format(text=shortened(text), name=_field(name)))
+            raise LedgerError(
+                _("{text!r}: the {name} is given twice").format(text=shortened(text), name=fact_word(name))
+            )
         self.fields[name] = value
 
     def token(self, text: str) -> None:
@@ -442,7 +448,7 @@ def parse_answer(fact: str, text: str, players: Sequence[str], profile: Profile)
     """The answer to a question for one missing fact (`declarer`, `contract`, `thirds`, `tricks`, `last_trick`,
     `monte_thirds`, `holder`), as the DealInput fields it fills."""
     if not text.strip():
-        raise LedgerError(_("no answer: the deal needs its {fact}").format(fact=_field(fact)))
+        raise LedgerError(_("no answer: the deal needs its {fact}").format(fact=fact_word(fact)))
     if fact == "declarer":
         allowed = _("{players} or pass").format(players=", ".join(players))
         word = (seated(players) | PASSES).need(text, _("declarer"), allowed)
@@ -468,4 +474,4 @@ def parse_answer(fact: str, text: str, players: Sequence[str], profile: Profile)
         return DealInput(monte_thirds=parse_monte_word(text, profile))
     if fact == "holder":
         return DealInput(holder=parse_holder_word(text, players))
-    raise LedgerError(_("the deal needs its {fact}, which cannot be asked for here").format(fact=_field(fact)))
+    raise LedgerError(_("the deal needs its {fact}, which cannot be asked for here").format(fact=fact_word(fact)))

@@ -6,7 +6,7 @@ import difflib
 import unicodedata
 from collections.abc import Iterable, Sequence
 
-from ledger.errors import LedgerError
+from ledger.errors import FactError, LedgerError
 from ledger.i18n import _
 
 
@@ -27,8 +27,9 @@ def turn_from(players: Sequence[str], first: str) -> tuple[str, ...]:
     return tuple(players[start:]) + tuple(players[:start])
 
 
-def resolve_player(text: str, players: Sequence[str], what: str | None = None) -> str:
-    """The seated player a typed name means: exact (case and accents ignored), else a unique prefix."""
+def resolve_player(text: str, players: Sequence[str], fact: str = "player") -> str:
+    """The seated player a typed name means: exact (case and accents ignored), else a unique prefix; `fact` is what
+    the name was given as (`declarer`, `dealer`, `holder`, ...), for the error."""
     key = name_key(text)
     exact = [p for p in players if name_key(p) == key]
     if exact:
@@ -36,17 +37,14 @@ def resolve_player(text: str, players: Sequence[str], what: str | None = None) -
     prefixed = [p for p in players if key and name_key(p).startswith(key)]
     if len(prefixed) == 1:
         return prefixed[0]
-    seated, what = ", ".join(players), what or _("player")
     if prefixed:
-        raise LedgerError(
-            _("{what} {text!r} is ambiguous: it could be {prefixed}").format(
-                what=what, text=text, prefixed=", ".join(prefixed)
-            )
-        )
-    raise LedgerError(
-        _("{what} {text!r} is not seated{suggestion}: the players are {seated}").format(
-            what=what, text=text, suggestion=did_you_mean(text, players), seated=seated
-        )
+        raise FactError(fact, text, _("ambiguous, it could be {prefixed}").format(prefixed=", ".join(prefixed)))
+    raise FactError(
+        fact,
+        text,
+        _("not seated{suggestion}; the players are {seated}").format(
+            suggestion=did_you_mean(text, players), seated=", ".join(players)
+        ),
     )
 
 

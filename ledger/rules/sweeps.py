@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from ledger.errors import LedgerError
+from ledger.errors import FactError, MissingFact
 from ledger.i18n import _
 from ledger.rules.cards import DEAL_THIRDS, DECK, LAST_TRICK_THIRDS, MONTE_CARDS, most_thirds, thirds_held
 from ledger.rules.contracts import Side
@@ -20,14 +20,6 @@ class Sweep(Enum):
 
 STRAMAZZO_BELOW = 3
 """A losing side whose counted points hold fewer thirds than this (one point) suffers a stramazzo."""
-
-
-class MissingFact(LedgerError):
-    """The rules need one more fact of the deal (`tricks`, `last_trick`, `monte_thirds`, ...) to score it."""
-
-    def __init__(self, fact: str, message: str) -> None:
-        super().__init__(message)
-        self.fact = fact
 
 
 def within_reach(thirds: int, tricks: int, took_last: bool, all_tricks: int, monte: int = MONTE_CARDS) -> bool:
@@ -63,27 +55,23 @@ def check_tricks(
     """Reject trick facts that contradict each other or the thirds; `monte` cards go with the last trick."""
     if tricks is not None:
         if not 0 <= tricks <= all_tricks:
-            raise LedgerError(
-                _("--tricks {tricks}: a deal has {all_tricks} tricks (0 to {all_tricks})").format(
-                    tricks=tricks, all_tricks=all_tricks
-                )
+            raise FactError(
+                "tricks", tricks, _("a deal has {all_tricks} tricks (0 to {all_tricks})").format(all_tricks=all_tricks)
             )
         if tricks == all_tricks and thirds < DEAL_THIRDS:
-            raise LedgerError(
-                _("--tricks {tricks} with {thirds} thirds: all {all_tricks} tricks hold all 35 thirds").format(
-                    tricks=tricks, thirds=thirds, all_tricks=all_tricks
-                )
+            raise FactError(
+                "tricks",
+                tricks,
+                _("all {all_tricks} tricks hold all 35 thirds, not {thirds}").format(
+                    thirds=thirds, all_tricks=all_tricks
+                ),
             )
         if tricks == 0 and thirds > 0:
-            raise LedgerError(
-                _("--tricks 0 with {thirds} thirds: a side with no trick has no thirds").format(thirds=thirds)
-            )
+            raise FactError("tricks", 0, _("a side with no trick has no thirds, not {thirds}").format(thirds=thirds))
         if tricks == 0 and last_trick is Side.DECLARER:
-            raise LedgerError(_("--tricks 0 with the last trick to the declarer: the last trick is a trick"))
+            raise FactError("tricks", 0, _("the declarer side took the last trick, and the last trick is a trick"))
         if tricks == all_tricks and last_trick is Side.OPPONENTS:
-            raise LedgerError(
-                _("--tricks {tricks} with the last trick to the opponents: they took no trick").format(tricks=tricks)
-            )
+            raise FactError("tricks", tricks, _("every trick, but the opponents took the last trick"))
         possible = possible_tricks(thirds, last_trick, all_tricks, monte)
         if tricks not in possible:
             fits = (
@@ -91,23 +79,27 @@ def check_tricks(
                 if possible
                 else _("no count of tricks")
             )
-            raise LedgerError(
-                _("--tricks {tricks} with {thirds} thirds: the cards holding them fill {fits} of {all_tricks}").format(
-                    tricks=tricks, thirds=thirds, fits=fits, all_tricks=all_tricks
-                )
+            raise FactError(
+                "tricks",
+                tricks,
+                _("the cards holding {thirds} thirds fill {fits} of {all_tricks}").format(
+                    thirds=thirds, fits=fits, all_tricks=all_tricks
+                ),
             )
     if last_trick is Side.DECLARER and thirds < LAST_TRICK_THIRDS:
-        raise LedgerError(
-            _("{thirds} thirds with the last trick to the declarer: the last trick alone is 3 thirds").format(
-                thirds=thirds
-            )
+        raise FactError(
+            "thirds",
+            thirds,
+            _("the declarer side took the last trick, which alone is 3 thirds"),
         )
     if last_trick is Side.OPPONENTS and thirds > DEAL_THIRDS - LAST_TRICK_THIRDS:
-        raise LedgerError(
+        raise FactError(
+            "thirds",
+            thirds,
             _(
-                "{thirds} thirds with the last trick to the opponents: they would have at least 3 thirds, leaving the "
-                "declarer at most {number}"
-            ).format(thirds=thirds, number=DEAL_THIRDS - LAST_TRICK_THIRDS)
+                "the opponents took the last trick, so they have at least 3 thirds, leaving the declarer side at most "
+                "{number}"
+            ).format(number=DEAL_THIRDS - LAST_TRICK_THIRDS),
         )
 
 
@@ -116,28 +108,32 @@ def check_monte(thirds: int, last_trick: Side | None, monte_thirds: int | None, 
     if monte_thirds is None:
         return
     if not monte:
-        raise LedgerError(_("--monte-thirds {monte_thirds}: this game has no monte").format(monte_thirds=monte_thirds))
+        raise FactError("monte_thirds", monte_thirds, _("this game has no monte"))
     held = thirds_held(monte)
     if not 0 <= monte_thirds <= max(held):
-        raise LedgerError(
-            _("--monte-thirds {monte_thirds}: the monte's {cards} cards hold 0 to {most} thirds").format(
-                monte_thirds=monte_thirds, cards=monte, most=max(held)
-            )
+        raise FactError(
+            "monte_thirds",
+            monte_thirds,
+            _("the monte's {cards} cards hold 0 to {most} thirds").format(cards=monte, most=max(held)),
         )
     if monte_thirds not in held:
-        raise LedgerError(
-            _(
-                "--monte-thirds {monte_thirds}: {cards} cards hold {fewest} to {most} thirds, never {monte_thirds}"
-            ).format(monte_thirds=monte_thirds, cards=monte, fewest=min(held), most=max(held))
+        raise FactError(
+            "monte_thirds",
+            monte_thirds,
+            _("{cards} cards hold {fewest} to {most} thirds, never {monte_thirds}").format(
+                monte_thirds=monte_thirds, cards=monte, fewest=min(held), most=max(held)
+            ),
         )
     sides = [last_trick] if last_trick else list(Side)
     spare = max((thirds if side is Side.DECLARER else DEAL_THIRDS - thirds) - LAST_TRICK_THIRDS for side in sides)
     if monte_thirds > spare:
-        raise LedgerError(
+        raise FactError(
+            "monte_thirds",
+            monte_thirds,
             _(
-                "--monte-thirds {monte_thirds} with {thirds} thirds: the monte goes with the last trick, and the side "
-                "that took it holds at most {spare} thirds besides the last trick's 3"
-            ).format(monte_thirds=monte_thirds, thirds=thirds, spare=spare)
+                "the monte goes with the last trick, and with {thirds} thirds to the declarer side the side that took "
+                "it holds at most {spare} thirds besides the last trick's 3"
+            ).format(thirds=thirds, spare=spare),
         )
 
 
@@ -145,16 +141,16 @@ def _need(fact: str, thirds: int) -> MissingFact:
     if fact == "tricks":
         return MissingFact(
             "tricks",
-            _("{thirds} thirds: how many tricks did the declarer side take? (--tricks N)").format(thirds=thirds),
+            _("{thirds} thirds: how many tricks did the declarer side take?").format(thirds=thirds),
         )
     if fact == "monte_thirds":
         return MissingFact(
             "monte_thirds",
-            _("{thirds} thirds: how many thirds were in the monte? (--monte-thirds N)").format(thirds=thirds),
+            _("{thirds} thirds: how many thirds were in the monte?").format(thirds=thirds),
         )
     return MissingFact(
         "last_trick",
-        _("{thirds} thirds: who took the last trick? (--last-trick declarer|opponents)").format(thirds=thirds),
+        _("{thirds} thirds: who took the last trick?").format(thirds=thirds),
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from ledger.errors import LedgerError
+from ledger.errors import FactError
 from ledger.i18n import _
 from ledger.rules.numbers import shortened
 
@@ -19,9 +19,7 @@ def acts_on_screen(text: str, *, lines: bool = False) -> bool:
     return any((unicodedata.category(ch) == "Cc" and not (lines and ch in LINES)) or ch in BIDI_CONTROLS for ch in text)
 
 
-def check_plain(text: str | None, what: str) -> None:
-    """An error naming the free text (a note, a reason, a key) when it `acts_on_screen`."""
+def check_plain(text: str | None, fact: str) -> None:
+    """An error naming the free text (`note`, `reason`, `key`, `place`) when it `acts_on_screen`."""
     if text is not None and acts_on_screen(text, lines=True):
-        raise LedgerError(
-            _("{what} {text!r}: no control characters, except tab and new line").format(what=what, text=shortened(text))
-        )
+        raise FactError(fact, shortened(text), _("no control characters, except tab and new line"))

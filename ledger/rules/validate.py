@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ledger.errors import LedgerError
+from ledger.errors import FactError, LedgerError, MissingFact
 from ledger.i18n import _
 from ledger.rules.auction import check_auction
 from ledger.rules.cards import rank_of
@@ -10,7 +10,7 @@ from ledger.rules.contracts import Contract
 from ledger.rules.facts import DECLARER, MONTE, DealFacts
 from ledger.rules.points import check_thirds
 from ledger.rules.profiles import Partnership, Profile
-from ledger.rules.sweeps import MissingFact, check_monte, check_tricks
+from ledger.rules.sweeps import check_monte, check_tricks
 
 MOST_PASSED = 1000
 """Passed deals in a row (a pot multiplies the next deal by one more than this): the most accepted."""
@@ -20,23 +20,22 @@ def validate(facts: DealFacts, profile: Profile) -> None:
     """Raise a LedgerError naming the first fact that is impossible or missing."""
     profile.check_players(facts.players)
     if facts.dealer not in facts.players:
-        raise LedgerError(
-            _("dealer {dealer!r} is not seated: the players are {players}").format(
-                dealer=facts.dealer, players=", ".join(facts.players)
-            )
+        raise FactError(
+            "dealer", facts.dealer, _("not seated; the players are {players}").format(players=", ".join(facts.players))
         )
     if not 0 <= facts.passed_before <= MOST_PASSED:
-        raise LedgerError(
-            _("--passed-before {passed_before}: the count of passed deals in a row is 0 to {most}").format(
-                passed_before=facts.passed_before, most=MOST_PASSED
-            )
+        raise FactError(
+            "passed_before",
+            facts.passed_before,
+            _("the count of passed deals in a row is 0 to {most}").format(most=MOST_PASSED),
         )
     if facts.passed_before and not profile.pot_carryover:
-        raise LedgerError(
-            _(
-                "--passed-before {passed_before}: {profile} carries no pot of passed deals "
-                "over, so it has nothing to count"
-            ).format(passed_before=facts.passed_before, profile=profile.label())
+        raise FactError(
+            "passed_before",
+            facts.passed_before,
+            _("{profile} carries no pot of passed deals over, so it has nothing to count").format(
+                profile=profile.label()
+            ),
         )
     active = facts.active(profile)
     if facts.auction:
@@ -60,7 +59,7 @@ def validate(facts: DealFacts, profile: Profile) -> None:
     _check_contract(facts, profile)
     _check_call(facts, profile, active)
     if facts.thirds is None:
-        raise MissingFact("thirds", _("how many thirds did the declarer side take? (--thirds N or --points X)"))
+        raise MissingFact("thirds", _("how many thirds did the declarer side take?"))
     check_thirds(facts.thirds)
     monte = profile.monte_cards
     check_tricks(facts.thirds, facts.tricks, facts.last_trick, profile.tricks_per_deal(len(active)), monte)
@@ -88,7 +87,7 @@ def _check_passed(facts: DealFacts) -> None:
 
 def _check_contract(facts: DealFacts, profile: Profile) -> None:
     if facts.contract is None:
-        raise MissingFact("contract", _("which contract? (--contract chiamo|solo|solissimo)"))
+        raise MissingFact("contract", _("which contract?"))
     if facts.contract not in profile.contracts:
         allowed = ", ".join(profile.word(c) for c in profile.bids)
         if facts.contract is Contract.SOLISSIMO and not profile.has_monte:
@@ -130,7 +129,7 @@ def _check_call(facts: DealFacts, profile: Profile, active: tuple[str, ...]) -> 
         )
     if facts.holder is None:
         if profile.partnership is not Partnership.NONE and facts.contract is Contract.CHIAMO:
-            raise MissingFact("holder", _("who held the called three? (--holder NAME|monte|declarer)"))
+            raise MissingFact("holder", _("who held the called three?"))
         return
     if facts.holder == MONTE and not profile.has_monte:
         raise LedgerError(_("holder monte: {name} is played here without a monte").format(name=profile.name))

@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
-from ledger.errors import LedgerError
+from ledger.errors import FactError, LedgerError
 from ledger.i18n import _
 from ledger.rules.cards import parse_called
 from ledger.rules.contracts import Aggravation, Contract, Side
@@ -474,11 +474,8 @@ def insert_deal(session: Session, table: Seating, number: int, key: str | None) 
             _inserting(DEALS), {"evening_id": table.number, "number": number, "key": key, "created_at": utcnow()}
         ).one()
     except IntegrityError:
-        raise LedgerError(
-            _(
-                "--key {key!r} was taken by another deal recorded at the same moment; nothing written: "
-                "look at `calabresella deals`"
-            ).format(key=key)
+        raise FactError(
+            "key", key, _("taken by another deal recorded at the same moment; nothing written: look at the deals")
         ) from None
 
 

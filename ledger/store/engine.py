@@ -24,7 +24,7 @@ from sqlalchemy.exc import (
 )
 from sqlmodel import Session
 
-from ledger.errors import DatabaseRefused, LedgerError
+from ledger.errors import DatabaseRefused, FactError, LedgerError
 from ledger.i18n import _
 
 ENV_VAR = "CALABRESELLA_DB"
@@ -47,32 +47,24 @@ def default_path() -> Path:
 
 
 def resolve_url(given: str | None = None) -> str:
-    """`--db` (a URL or a path), else $CALABRESELLA_DB, else the default SQLite file."""
+    """The ledger given (a URL or a path), else $CALABRESELLA_DB, else the default SQLite file."""
     target = given or os.environ.get(ENV_VAR) or str(default_path())
     if "://" in target:
         try:
             url = make_url(target)
         except ArgumentError:
-            raise LedgerError(
-                _("--db {target!r}: not a database URL (sqlite:///FILE or postgresql+psycopg://...)").format(
-                    target=target
-                )
+            raise FactError(
+                "db", target, _("not a database URL (sqlite:///FILE or postgresql+psycopg://...)")
             ) from None
         if url.get_backend_name() not in ("sqlite", "postgresql"):
-            raise LedgerError(
-                _("--db {target!r}: the ledger runs on SQLite or PostgreSQL (postgresql+psycopg://...)").format(
-                    target=target
-                )
-            )
+            raise FactError("db", target, _("the ledger runs on SQLite or PostgreSQL (postgresql+psycopg://...)"))
         if url.get_backend_name() == "postgresql" and url.drivername == "postgresql":
             url = url.set(drivername="postgresql+psycopg")
         return url.render_as_string(hide_password=False)
     path = Path(target).expanduser()
     if path.is_dir():
-        raise LedgerError(
-            _("--db {target!r} is a folder: give a file path such as {example}").format(
-                target=target, example=path / "ledger.sqlite3"
-            )
+        raise FactError(
+            "db", target, _("a folder: give a file path such as {example}").format(example=path / "ledger.sqlite3")
         )
     return f"sqlite:///{path.resolve()}"
 
@@ -84,9 +76,7 @@ def _sqlite_folder(path: Path) -> None:
     if path == default_path():
         path.parent.mkdir(parents=True, exist_ok=True)
         return
-    raise LedgerError(
-        _("--db {path!r}: the folder {parent!r} does not exist").format(path=str(path), parent=str(path.parent))
-    )
+    raise FactError("db", str(path), _("the folder {parent!r} does not exist").format(parent=str(path.parent)))
 
 
 def _sqlite_settings(engine: Engine) -> None:
@@ -175,10 +165,8 @@ def make_engine(url: str) -> Engine:
             return engine
         return create_engine(url, pool_pre_ping=True)
     except NoSuchModuleError as error:
-        raise LedgerError(
-            _("--db {url!r}: no driver for it ({error}); PostgreSQL needs psycopg installed").format(
-                url=url, error=error
-            )
+        raise FactError(
+            "db", url, _("no driver for it ({error}); PostgreSQL needs psycopg installed").format(error=error)
         ) from None
 
 
@@ -298,7 +286,7 @@ def _foreign_keys_deferred(connection: Connection) -> Iterator[None]:
 
 
 def open_ledger(given: str | None = None) -> Engine:
-    """Open (creating or upgrading as needed) the ledger database named by `--db` or the environment."""
+    """Open (creating or upgrading as needed) the ledger database given, or named by the environment."""
     engine = make_engine(resolve_url(given))
     try:
         version = _schema_version(engine)

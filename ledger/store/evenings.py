@@ -13,8 +13,8 @@ from typing import Any, cast
 from sqlalchemy import bindparam, func, insert
 from sqlmodel import Session, col, select
 
-from ledger.errors import LedgerError
-from ledger.i18n import N_, _
+from ledger.errors import FactError, LedgerError, NoOpenEvening
+from ledger.i18n import _
 from ledger.rules.numbers import shortened, storable
 from ledger.rules.profiles import Profile, make_profile, started_with
 from ledger.rules.seats import name_key, resolve_player
@@ -24,7 +24,6 @@ from ledger.store.players import ensure_player
 
 MOST_MONEY = 100000
 """The largest amount of money accepted anywhere (a stake, a payment, a coin to round to)."""
-START_HINT = N_("start one with: calabresella evening start --players Anna,Bruno,Carla")
 
 
 @dataclass(frozen=True)
@@ -52,18 +51,20 @@ class Seating:
         return self.evening.id
 
 
-def parse_cents(text: str, option: str = "--stake", what: str | None = None) -> int:
-    """An amount of money such as `0.10` or `3,40`, in cents."""
+def parse_cents(text: str, fact: str = "stake", what: str | None = None) -> int:
+    """An amount of money such as `0.10` or `3,40`, in cents; `fact` is what it was given as, for the error."""
     written = text.strip().replace(",", ".")
     try:
         amount = Decimal(written) if len(written) <= len(str(MOST_MONEY)) + 3 else Decimal(-1)
     except InvalidOperation:
         amount = Decimal(-1)
     if not amount.is_finite() or not 0 <= amount <= MOST_MONEY or amount != amount.quantize(Decimal("0.01")):
-        raise LedgerError(
-            _("{option} {text!r}: {what}, 0 to {most} with at most 2 decimals, e.g. 0.10").format(
-                option=option, text=shortened(text), what=what or _("money per game point"), most=MOST_MONEY
-            )
+        raise FactError(
+            fact,
+            shortened(text),
+            _("{what}, 0 to {most} with at most 2 decimals, e.g. 0.10").format(
+                what=what or _("money per game point"), most=MOST_MONEY
+            ),
         )
     return int(amount * 100)
 
@@ -71,7 +72,7 @@ def parse_cents(text: str, option: str = "--stake", what: str | None = None) -> 
 def parse_currency(text: str) -> str:
     """A three-letter currency code such as EUR."""
     if not re.fullmatch(r"[A-Za-z]{3}", text.strip()):
-        raise LedgerError(_("--currency {text!r}: a three-letter code such as EUR, CHF or USD").format(text=text))
+        raise FactError("currency", text, _("a three-letter code such as EUR, CHF or USD"))
     return text.strip().upper()
 
 
@@ -94,15 +95,15 @@ def start_evening(
     """
     rules = make_profile(profile, options or [])
     rules.check_players(players)
-    check_plain(place, _("place"))
-    check_plain(note, _("note"))
+    check_plain(place, "place")
+    check_plain(note, "note")
     stake_cents, code = parse_cents(stake), parse_currency(currency)
     known = {} if known is None else known
     people = [
         known.get(name_key(name)) or known.setdefault(name_key(name), ensure_player(session, name)) for name in players
     ]
     names = tuple(p.name for p in people)
-    first = resolve_player(dealer, names, "--dealer") if dealer else names[-1]
+    first = resolve_player(dealer, names, "dealer") if dealer else names[-1]
     ids = {p.name: ident(p) for p in people}
     evening = Evening(
         profile=rules.name,
@@ -161,7 +162,7 @@ def get_seating(session: Session, number: int | None = None, *, open_only: bool 
         else []
     )
     if not rows and number is None:
-        raise LedgerError(_("no open evening: {start_hint}").format(start_hint=_(START_HINT)))
+        raise NoOpenEvening(_("no open evening"))
     if not rows:
         last = session.exec(select(func.max(Evening.id))).one()
         raise LedgerError(
@@ -169,11 +170,7 @@ def get_seating(session: Session, number: int | None = None, *, open_only: bool 
         )
     evening = rows[0][0]
     if open_only and evening.closed_at is not None:
-        raise LedgerError(
-            _("evening {number} is closed: {start_hint}, or give --evening N of an open one").format(
-                number=evening.id, start_hint=_(START_HINT)
-            )
-        )
+        raise NoOpenEvening(_("evening {number} is closed").format(number=evening.id))
     return Seating(evening, tuple(name for _, name, _ in rows), {name: pid for _, name, pid in rows})
 
 
@@ -219,5 +216,5 @@ def latest_evening(session: Session) -> int:
     """The number of the most recent evening, open or closed."""
     number = session.exec(select(func.max(Evening.id))).one()
     if number is None:
-        raise LedgerError(_("no evenings yet: {start_hint}").format(start_hint=_(START_HINT)))
+        raise NoOpenEvening(_("no evenings yet"))
     return int(number)

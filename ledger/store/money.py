@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from ledger.clock import as_local, utcnow
-from ledger.errors import LedgerError
+from ledger.errors import FactError, LedgerError, MissingFact, NoOpenEvening
 from ledger.fmt import format_cents
 from ledger.i18n import _
 from ledger.rules.numbers import storable
@@ -28,17 +28,17 @@ STANDING = col(PaymentEntry.voided_at).is_(None)
 def choose_evenings(session: Session, evening: int | None = None, since: date | None = None) -> list[Seating]:
     """Evening N, or every evening started on or after `since`, or else the most recent evening."""
     if evening is not None and since is not None:
-        raise LedgerError(_("give --evening or --since, not both"))
+        raise LedgerError(_("give an evening or a day to start from, not both"))
     if since is not None:
         chosen = [t for t in reversed(list_evenings(session)) if as_local(t.evening.started_at).date() >= since]
         if not chosen:
-            raise LedgerError(_("--since {since}: no evening started on or after that day").format(since=since))
+            raise FactError("since", str(since), _("no evening started on or after that day"))
         return chosen
     if evening is not None:
         return [get_seating(session, evening)]
     latest = list_evenings(session)
     if not latest:
-        raise LedgerError(_("no evenings yet: start one with: calabresella evening start --players Anna,Bruno,Carla"))
+        raise NoOpenEvening(_("no evenings yet"))
     return [latest[0]]
 
 
@@ -73,9 +73,9 @@ def settle(session: Session, tables: list[Seating], *, round_to: str | None = No
         ]
     balances, rounding = dict(cents), dict[str, int]()
     if round_to is not None:
-        unit = parse_cents(round_to, "--round-to", _("the smallest coin to pay with"))
+        unit = parse_cents(round_to, "round_to", _("the smallest coin to pay with"))
         if unit < 1:
-            raise LedgerError(_("--round-to {round_to}: a coin of at least 0.01, e.g. 0.50").format(round_to=round_to))
+            raise FactError("round_to", round_to, _("a coin of at least 0.01, e.g. 0.50"))
         balances, rounding = round_balances(balances, unit)
     return Settlement(
         evenings=[t.number for t in tables],
@@ -106,8 +106,8 @@ def record_payment(
     `with_owed`: work out what the payer owed before it (for a warning when they pay more), which reads the whole
     tab of the currency; an import, which shows no such warning, leaves it out.
     """
-    check_plain(note, _("note"))
-    check_plain(key, _("key"))
+    check_plain(note, "note")
+    check_plain(key, "key")
     giver, taker = get_player(session, payer), get_player(session, payee)
     if giver.id == taker.id:
         raise LedgerError(_("paid: {name} cannot pay themselves").format(name=giver.name))
@@ -138,11 +138,8 @@ def record_payment(
     try:
         session.flush()
     except IntegrityError:
-        raise LedgerError(
-            _(
-                "--key {key!r} was taken by another payment recorded at the same moment; nothing "
-                "written: look at calabresella paid --list"
-            ).format(key=key)
+        raise FactError(
+            "key", key, _("taken by another payment recorded at the same moment; nothing written: look at the payments")
         ) from None
     return _info(entry, names, owed_cents=None if owed is None else max(owed, 0))
 
@@ -152,16 +149,15 @@ def _same_payment(existing: PaymentEntry, retried: PaymentEntry, names: dict[int
     facts = ("payer_id", "payee_id", "cents", "currency", "evening_id")
     if any(getattr(existing, fact) != getattr(retried, fact) for fact in facts):
         held = _info(existing, names)
-        raise LedgerError(
-            _(
-                "--key {key!r} holds payment {number} ({payer} paid {payee} {amount}); nothing written: give a new key"
-            ).format(
-                key=existing.key,
+        raise FactError(
+            "key",
+            existing.key,
+            _("holds payment {number} ({payer} paid {payee} {amount}); nothing written: give a new key").format(
                 number=held.id,
                 payer=held.payer,
                 payee=held.payee,
                 amount=format_cents(held.cents, held.currency),
-            )
+            ),
         )
     return _info(existing, names, duplicate=True)
 
@@ -169,10 +165,8 @@ def _same_payment(existing: PaymentEntry, retried: PaymentEntry, names: dict[int
 def void_payment(session: Session, number: int, reason: str | None) -> PaymentInfo:
     """Mark payment `number` void: it stays in the log but no longer counts in the tab."""
     if not reason or not reason.strip():
-        raise LedgerError(
-            _("void payment {number}: give a --reason, e.g. --reason 'entered twice'").format(number=number)
-        )
-    check_plain(reason, _("reason"))
+        raise MissingFact("reason", _("void payment {number}: why? e.g. 'entered twice'").format(number=number))
+    check_plain(reason, "reason")
     entry = session.get(PaymentEntry, number) if storable(number) else None
     if entry is None:
         last = session.exec(select(func.max(PaymentEntry.id))).one()

@@ -562,7 +562,7 @@ class Importer:
         ]
         names = tuple(p.name for p in people)
         dealer = item["first_dealer"]
-        first = resolve_player(dealer, names, "--dealer") if dealer else names[-1]
+        first = resolve_player(dealer, names, "dealer") if dealer else names[-1]
         ids = {p.name: ident(p) for p in people}
         values: dict[str, Any] = {
             "profile": rules.name,
