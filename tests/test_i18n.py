@@ -302,6 +302,112 @@ def test_help_is_italian_from_the_locale_and_from_lang() -> None:
     assert "Record a deal as played" in _run("record", "--help", LANG="en_US.UTF-8").stdout
 
 
+def test_click_s_own_help_texts_are_italian() -> None:
+    record = _run("--lang", "it", "record", "--help").stdout
+    assert "Uso: calabresella record [OPZIONI]" in record and "Mostra questo aiuto ed esce." in record
+    assert "Usage:" not in record and "Show this message and exit." not in record and "[OPTIONS]" not in record
+    root = _run("--help", LANG="it_IT.UTF-8").stdout
+    assert "Uso: calabresella [OPZIONI] COMANDO [ARGOMENTI]..." in root and "Mostra questo aiuto ed esce." in root
+    english = _run("--lang", "en", "record", "--help").stdout
+    assert "Usage: calabresella record [OPTIONS]" in english and "Show this message and exit." in english
+
+
+CLICK_ERRORS = [
+    (
+        ["recrod"],
+        "Errore: Il comando 'recrod' non esiste. Forse intendevi 'record'? (vedi: calabresella --help)",
+        "Error: No such command 'recrod'. Did you mean 'record'? (see: calabresella --help)",
+    ),
+    (
+        ["evening", "strat"],
+        "Errore: Il comando 'strat' non esiste. Forse intendevi 'start'? (vedi: calabresella evening --help)",
+        "Error: No such command 'strat'. Did you mean 'start'? (see: calabresella evening --help)",
+    ),
+    (
+        ["evening", "start"],
+        "Errore: Manca l'opzione '--players'. (vedi: calabresella evening start --help)",
+        "Error: Missing option '--players'. (see: calabresella evening start --help)",
+    ),
+    (
+        ["void"],
+        "Errore: Manca l'argomento 'number'. (vedi: calabresella void --help)",
+        "Error: Missing argument 'number'. (see: calabresella void --help)",
+    ),
+    (
+        ["score", "--thirds", "abc"],
+        "Errore: Valore non valido per '--thirds' / '-t': ci vuole un numero intero (vedi: calabresella score --help)",
+        "Error: Invalid value for '--thirds' / '-t': Input should be a valid integer, unable to parse string as an "
+        "integer (see: calabresella score --help)",
+    ),
+    (
+        ["record", "--passed-before", "-1"],
+        "Errore: Valore non valido per '--passed-before': ci vuole un numero da 0 in su "
+        "(vedi: calabresella record --help)",
+        "Error: Invalid value for '--passed-before': Input should be greater than or equal to 0 "
+        "(see: calabresella record --help)",
+    ),
+    (
+        ["record", "--pas"],
+        "Errore: L'opzione --pas non esiste (forse una di queste: --passed, --points) "
+        "(vedi: calabresella record --help)",
+        "Error: No such option: --pas (Possible options: --passed, --points) (see: calabresella record --help)",
+    ),
+    (
+        ["record", "--passed-before"],
+        "Errore: L'opzione '--passed-before' vuole un valore.",
+        "Error: Option '--passed-before' requires an argument.",
+    ),
+    (
+        ["record", "--passed=3"],
+        "Errore: L'opzione '--passed' non prende valori.",
+        "Error: Option '--passed' does not take a value.",
+    ),
+    (
+        ["deals", "1", "2"],
+        "Errore: Argomenti in più, che il comando non prevede (1 2) (vedi: calabresella deals --help)",
+        "Error: Got unexpected extra argument(s) (1 2) (see: calabresella deals --help)",
+    ),
+    (
+        ["chart", "--out", "."],
+        "Errore: Valore non valido per '--out' / '-O': '.' è una cartella, qui ci vuole un file. "
+        "(vedi: calabresella chart --help)",
+        "Error: Invalid value for '--out' / '-O': file '.' is a directory. (see: calabresella chart --help)",
+    ),
+    (
+        ["--db", "x.sqlite3"],
+        "Errore: Manca il comando. (vedi: calabresella --help)",
+        "Error: Missing command. (see: calabresella --help)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "italian", "english"), CLICK_ERRORS, ids=[" ".join(a) for a, *_ in CLICK_ERRORS])
+def test_a_command_line_that_does_not_parse_is_one_line_in_the_language_in_use(
+    args: list[str], italian: str, english: str, tmp_path: Path
+) -> None:
+    for lang, expected in (("it", italian), ("en", english)):
+        result = subprocess.run(
+            [CALABRESELLA, "--lang", lang, *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+            cwd=tmp_path,
+            env={**os.environ, "CALABRESELLA_DB": str(tmp_path / "ledger.sqlite3"), "COLUMNS": "200"},
+        )
+        assert (result.returncode, result.stderr) == (2, expected + "\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_language_the_ledger_does_not_speak_is_refused_in_the_language_of_the_locale() -> None:
+    refused = _run("--lang", "fr", *SCORE, LANG="it_IT.UTF-8")
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        "Errore: Valore non valido per '--lang' (variabile 'CALABRESELLA_LANG'): 'fr' non è tra i valori ammessi: "
+        "'en', 'it'. (vedi: calabresella --help)\n"
+    )
+
+
 # play, the report and the charts
 
 
