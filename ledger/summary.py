@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ledger.i18n import _
+from ledger.i18n import _, ngettext
 from ledger.rules.contracts import Contract
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult, sitting_out_note
@@ -35,7 +35,9 @@ def headline(deal: DealView | DealResult, profile: Profile) -> str:
     points = (
         _("{thirds} of 35").format(thirds=thirds)
         if profile.american
-        else _("{thirds} thirds ({points})").format(thirds=thirds, points=profile.format_points(thirds))
+        else ngettext("{thirds} third ({points})", "{thirds} thirds ({points})", thirds).format(
+            thirds=thirds, points=profile.format_points(thirds)
+        )
     )
     sweep = f", {_word(deal.sweep)}" if deal.sweep else ""
     outcome = _("won") if deal.declarer_won else _("lost")

@@ -259,7 +259,38 @@ def test_record_standings_and_settle_in_italian(tmp_path: Path) -> None:
     assert "+6,25" in standings.stdout  # Bruno: +1 and +4 game points at 1,25 € a punto
     settle = _it(db, "settle")
     assert "Conti della serata 1" in settle.stdout
-    assert "Carla paga 5,00\xa0€ a Bruno" in settle.stdout
+    assert "Carla paga Bruno 5,00\xa0€" in settle.stdout
+
+
+def test_the_italian_reads_as_players_say_it(tmp_path: Path) -> None:
+    db = tmp_path / "frasi.sqlite3"
+    twice = _it(db, "evening", "start", "--players", "Anna,anna,Bruno")
+    assert (
+        twice.stderr == "Errore: giocatori: Anna, anna compare due volte (i nomi non distinguono maiuscole e accenti)\n"
+    )
+    assert _it(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.50").exit_code == 0
+    assert "Hanno passato tutti." in _it(db, "record", "--passed").stdout
+    assert _it(db, "record", "b s 7").stderr == (
+        "Errore: parola 's': non si capisce quale, potrebbe essere scegliete, solissimo, solo\n"
+    )
+    assert _it(db, "record", "-d", "Bruno", "-c", "chiamo", "--called", "ZZ", "-t", "17").stderr == (
+        "Errore: carta 'ZZ': scrivi valore e seme, per esempio 3D, RS, AC, KH oppure 'tre di denari' "
+        "(valori 3 2 A R C F 7 6 5 4, semi D C S B)\n"
+    )
+    assert _it(db, "record", "bruno solo 22").exit_code == 0  # Bruno +4 game points: 1,00 € from each opponent
+    assert "Registrato il pagamento 1: Anna ha pagato Bruno 1,00\xa0€." in _it(db, "paid", "Anna", "Bruno", "1").stdout
+    tab = _it(db, "tab").stdout
+    assert "Carla paga Bruno 1,00\xa0€" in tab and " a Bruno" not in tab
+    assert "Carla è in debito con Bruno di 1,00\xa0€" in _it(db, "settle", "--pairs").stdout
+    voided = _it(db, "paid", "--void", "1", "--reason", "doppio").stdout
+    assert "Pagamento 1 annullato (doppio): 1,00\xa0€ da Anna per Bruno, non conta più." in voided
+    assert "pagat (se non si indica altro)" in _it(db, "evening", "start", "--help").stdout
+    one = runner.invoke(
+        app,
+        ["score", "--players", "Anna,Bruno,Carla", "-d", "Carla", "-c", "solo", "-t", "1", "-l", "opponents"],
+        env={"CALABRESELLA_LANG": "en"},
+    )
+    assert "Carla solo: 1 third (1/3), lost, stramazzo" in one.stdout
 
 
 def test_an_error_is_one_italian_line_with_exit_code_2() -> None:
@@ -416,7 +447,7 @@ def test_play_in_italian_in_a_terminal(tmp_path: Path, monkeypatch: pytest.Monke
     assert _it(db, "evening", "start", "--players", "Anna,Bruno,Carla").exit_code == 0
     monkeypatch.setattr(test_play, "ENV", {**test_play.ENV, "CALABRESELLA_LANG": "it"})
     table = test_play.Table(db)
-    assert "Prossima smazzata: Carla dà le carte, parla per primo Anna." in table.opening
+    assert "Prossima smazzata: Carla dà le carte, Anna è di mano." in table.opening
     assert "Chi ha fatto l'ultima presa?" in table.send("bruno chiamo 3D@anna 4t")
     shown = table.send("avversari")
     assert "Smazzata 1 registrata" in shown and "chiamo 1 = 1 a ciascun avversario" in shown
