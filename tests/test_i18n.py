@@ -458,6 +458,58 @@ def test_play_in_italian_in_a_terminal(tmp_path: Path, monkeypatch: pytest.Monke
     table.close_with("quit")
 
 
+def test_play_takes_its_commands_in_italian_in_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "comandi.sqlite3"
+    assert _it(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.10").exit_code == 0
+    monkeypatch.setattr(test_play, "ENV", {**test_play.ENV, "CALABRESELLA_LANG": "it"})
+    table = test_play.Table(db)
+    listed = table.send("aiuto")
+    assert "Comandi: ritira, correggi, annulla, smazzate, classifica, conti, aiuto, esci" in listed
+    assert "aiuto PAROLA" in listed and "undo" not in listed
+    assert "correggi N FATTI [motivo=PERCHÉ]" in table.send("aiuto correggi")
+    assert "CHIAMANTE CONTRATTO" in table.send("aiuto sintassi")
+    assert "Smazzata 1 registrata · Bruno solo: 22 terzi (7+1/3), vinta" in table.send("bruno solo 22")
+    assert "Smazzata 2 registrata · Carla solo: 1 terzo (1/3), persa" in table.send("carla solo 1t ultima=avv")
+    standings = table.send("classifica")  # Carla's stramazzo: 6 to each opponent
+    assert re.search(r"Bruno\s+│\s+\+10 │\s+1,00", standings) and re.search(r"Carla\s+│\s+-14 │\s+-1,40", standings)
+    settled = table.send("conti")
+    assert "Conti della serata 1" in settled
+    assert "Carla paga Bruno 1,00\xa0€" in settled and "Carla paga Anna 0,40\xa0€" in settled
+    assert re.search(r"2 │ Anna\s+│ Carla solo 1 stramazzo", table.send("smazzate"))
+    assert "Smazzata 2 corretta (revisione 2) · Carla solo: 20 terzi (6+2/3), vinta" in table.send(
+        "correggi 2 20 motivo=riconteggio"
+    )
+    voided = table.send("annulla 1 carte date male")
+    assert "Smazzata 1 annullata (carte date male). Totali: Anna -2, Bruno -2, Carla +4" in voided
+    undone = table.send("ritira")
+    assert "Smazzata 2 ritirata" in undone and "Totali: Anna 0, Bruno 0, Carla 0" in undone
+    assert "Errore: niente da ritirare: la serata 1 non ha smazzate" in table.send("ritira")
+    assert "Errore: annulla 'uno': prima il numero della smazzata" in table.send("annulla uno")
+    assert "per esempio annulla 5 carte date male" in table.send("annulla")
+    # the English commands stay understood
+    assert "Conti della serata 1" in table.send("settle")
+    assert re.search(r"Anna\s+│\s+0 │", table.send("standings"))
+    assert "Comandi: ritira" in table.send("help")
+    assert "La serata 1 resta aperta." in table.close_with("esci")
+    deals = test_play._ledger(db)[1]
+    assert [(d.number, d.revision, d.voided, d.void_reason) for d in deals] == [
+        (1, 1, True, "carte date male"),
+        (2, 2, True, "undo"),
+    ]
+
+
+def test_a_command_word_that_names_a_player_still_starts_a_deal(tmp_path: Path) -> None:
+    db = tmp_path / "conti.sqlite3"
+    assert _it(db, "evening", "start", "--players", "Anna,Conti,Amendola").exit_code == 0
+    done = test_play._piped(db, ["conti solo 22", "amend solo 8", "conti", "amend 1 20 motivo=riconteggio"])
+    assert done.returncode == 0, done.stderr
+    assert "Deal 1 recorded · Conti solo: 22 thirds (7+1/3), won" in done.stdout
+    assert "Deal 2 recorded · Amendola solo: 24 thirds (8), won" in done.stdout
+    assert "Settlement of evening 1" in done.stdout
+    assert "Deal 1 amended (revision 2) · Conti solo: 20 thirds (6+2/3), won" in done.stdout
+    assert done.stderr == ""
+
+
 def test_the_report_and_a_chart_in_italian(tmp_path: Path) -> None:
     from ledger.service import Ledger
 
