@@ -3,7 +3,7 @@ language in use when it is shown: nothing the ledger says about a deal is stored
 
 from __future__ import annotations
 
-from ledger.i18n import _
+from ledger.i18n import _, ngettext
 from ledger.rules.cards import DEAL_THIRDS
 from ledger.rules.contracts import Aggravation, Contract
 from ledger.rules.facts import DECLARER, MONTE
@@ -44,7 +44,9 @@ def headline(deal: DealView | DealResult, profile: Profile) -> str:
     points = (
         _("{thirds} of 35").format(thirds=thirds)
         if profile.american
-        else _("{thirds} thirds ({points})").format(thirds=thirds, points=profile.format_points(thirds))
+        else ngettext("{thirds} third ({points})", "{thirds} thirds ({points})", thirds).format(
+            thirds=thirds, points=profile.format_points(thirds)
+        )
     )
     sweep = f", {_word(deal.sweep)}" if deal.sweep else ""
     outcome = _("won") if deal.declarer_won else _("lost")

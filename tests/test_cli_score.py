@@ -401,7 +401,7 @@ ERRORS = [
         id="called-on-solo",
     ),
     pytest.param(
-        ["--players", ABC, "-d", "Anna", "-c", "chiamo", "--called", "ZZ", "-t", "20"], "card 'ZZ'", id="bad-card"
+        ["--players", ABC, "-d", "Anna", "-c", "chiamo", "--called", "ZZ", "-t", "20"], "--called 'ZZ'", id="bad-card"
     ),
     pytest.param(
         ["--players", ABC, "-d", "Anna", "-c", "chiamo", "--holder", "Zoe", "-t", "20"],
@@ -549,7 +549,7 @@ ERRORS = [
     ),
     pytest.param(
         ["--players", ABC, "-P", "cavendish", "-d", "Anna", "-c", "play", "--called", "3X", "-t", "20"],
-        "called card '3X': write rank then suit",
+        "--called '3X': write rank then suit",
         id="cavendish-called-card-unknown",
     ),
     pytest.param(

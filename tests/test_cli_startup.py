@@ -40,6 +40,7 @@ def test_importing_the_cli_loads_no_command_module() -> None:
     assert json.loads(result.stdout) == [
         "ledger.cli",
         "ledger.cli.app",
+        "ledger.cli.click_texts",
         "ledger.cli.main",
         "ledger.errors",
         "ledger.i18n",

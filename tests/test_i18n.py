@@ -259,7 +259,38 @@ def test_record_standings_and_settle_in_italian(tmp_path: Path) -> None:
     assert "+6,25" in standings.stdout  # Bruno: +1 and +4 game points at 1,25 € a punto
     settle = _it(db, "settle")
     assert "Conti della serata 1" in settle.stdout
-    assert "Carla paga 5,00\xa0€ a Bruno" in settle.stdout
+    assert "Carla paga Bruno 5,00\xa0€" in settle.stdout
+
+
+def test_the_italian_reads_as_players_say_it(tmp_path: Path) -> None:
+    db = tmp_path / "frasi.sqlite3"
+    twice = _it(db, "evening", "start", "--players", "Anna,anna,Bruno")
+    assert (
+        twice.stderr == "Errore: giocatori: Anna, anna compare due volte (i nomi non distinguono maiuscole e accenti)\n"
+    )
+    assert _it(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.50").exit_code == 0
+    assert "Hanno passato tutti." in _it(db, "record", "--passed").stdout
+    assert _it(db, "record", "b s 7").stderr == (
+        "Errore: parola 's': non si capisce quale, potrebbe essere scegliete, solissimo, solo\n"
+    )
+    assert _it(db, "record", "-d", "Bruno", "-c", "chiamo", "--called", "ZZ", "-t", "17").stderr == (
+        "Errore: --called 'ZZ': scrivi valore e seme, per esempio 3D, RS, AC, KH oppure 'tre di denari' "
+        "(valori 3 2 A R C F 7 6 5 4, semi D C S B), oppure il solo valore (3, tre) quando il seme non è stato detto\n"
+    )
+    assert _it(db, "record", "bruno solo 22").exit_code == 0  # Bruno +4 game points: 1,00 € from each opponent
+    assert "Registrato il pagamento 1: Anna ha pagato Bruno 1,00\xa0€." in _it(db, "paid", "Anna", "Bruno", "1").stdout
+    tab = _it(db, "tab").stdout
+    assert "Carla paga Bruno 1,00\xa0€" in tab and " a Bruno" not in tab
+    assert "Carla è in debito con Bruno di 1,00\xa0€" in _it(db, "settle", "--pairs").stdout
+    voided = _it(db, "paid", "--void", "1", "--reason", "doppio").stdout
+    assert "Pagamento 1 annullato (doppio): 1,00\xa0€ da Anna per Bruno, non conta più." in voided
+    assert "pagat (se non si indica altro)" in _it(db, "evening", "start", "--help").stdout
+    one = runner.invoke(
+        app,
+        ["score", "--players", "Anna,Bruno,Carla", "-d", "Carla", "-c", "solo", "-t", "1", "-l", "opponents"],
+        env={"CALABRESELLA_LANG": "en"},
+    )
+    assert "Carla solo: 1 third (1/3), lost, stramazzo" in one.stdout
 
 
 def test_an_error_is_one_italian_line_with_exit_code_2() -> None:
@@ -302,6 +333,112 @@ def test_help_is_italian_from_the_locale_and_from_lang() -> None:
     assert "Record a deal as played" in _run("record", "--help", LANG="en_US.UTF-8").stdout
 
 
+def test_click_s_own_help_texts_are_italian() -> None:
+    record = _run("--lang", "it", "record", "--help").stdout
+    assert "Uso: calabresella record [OPZIONI]" in record and "Mostra questo aiuto ed esce." in record
+    assert "Usage:" not in record and "Show this message and exit." not in record and "[OPTIONS]" not in record
+    root = _run("--help", LANG="it_IT.UTF-8").stdout
+    assert "Uso: calabresella [OPZIONI] COMANDO [ARGOMENTI]..." in root and "Mostra questo aiuto ed esce." in root
+    english = _run("--lang", "en", "record", "--help").stdout
+    assert "Usage: calabresella record [OPTIONS]" in english and "Show this message and exit." in english
+
+
+CLICK_ERRORS = [
+    (
+        ["recrod"],
+        "Errore: Il comando 'recrod' non esiste. Forse intendevi 'record'? (vedi: calabresella --help)",
+        "Error: No such command 'recrod'. Did you mean 'record'? (see: calabresella --help)",
+    ),
+    (
+        ["evening", "strat"],
+        "Errore: Il comando 'strat' non esiste. Forse intendevi 'start'? (vedi: calabresella evening --help)",
+        "Error: No such command 'strat'. Did you mean 'start'? (see: calabresella evening --help)",
+    ),
+    (
+        ["evening", "start"],
+        "Errore: Manca l'opzione '--players'. (vedi: calabresella evening start --help)",
+        "Error: Missing option '--players'. (see: calabresella evening start --help)",
+    ),
+    (
+        ["void"],
+        "Errore: Manca l'argomento 'number'. (vedi: calabresella void --help)",
+        "Error: Missing argument 'number'. (see: calabresella void --help)",
+    ),
+    (
+        ["score", "--thirds", "abc"],
+        "Errore: Valore non valido per '--thirds' / '-t': ci vuole un numero intero (vedi: calabresella score --help)",
+        "Error: Invalid value for '--thirds' / '-t': Input should be a valid integer, unable to parse string as an "
+        "integer (see: calabresella score --help)",
+    ),
+    (
+        ["record", "--passed-before", "-1"],
+        "Errore: Valore non valido per '--passed-before': ci vuole un numero da 0 in su "
+        "(vedi: calabresella record --help)",
+        "Error: Invalid value for '--passed-before': Input should be greater than or equal to 0 "
+        "(see: calabresella record --help)",
+    ),
+    (
+        ["record", "--pas"],
+        "Errore: L'opzione --pas non esiste (forse una di queste: --passed, --points) "
+        "(vedi: calabresella record --help)",
+        "Error: No such option: --pas (Possible options: --passed, --points) (see: calabresella record --help)",
+    ),
+    (
+        ["record", "--passed-before"],
+        "Errore: L'opzione '--passed-before' vuole un valore.",
+        "Error: Option '--passed-before' requires an argument.",
+    ),
+    (
+        ["record", "--passed=3"],
+        "Errore: L'opzione '--passed' non prende valori.",
+        "Error: Option '--passed' does not take a value.",
+    ),
+    (
+        ["deals", "1", "2"],
+        "Errore: Argomenti in più, che il comando non prevede (1 2) (vedi: calabresella deals --help)",
+        "Error: Got unexpected extra argument(s) (1 2) (see: calabresella deals --help)",
+    ),
+    (
+        ["chart", "--out", "."],
+        "Errore: Valore non valido per '--out' / '-O': '.' è una cartella, qui ci vuole un file. "
+        "(vedi: calabresella chart --help)",
+        "Error: Invalid value for '--out' / '-O': file '.' is a directory. (see: calabresella chart --help)",
+    ),
+    (
+        ["--db", "x.sqlite3"],
+        "Errore: Manca il comando. (vedi: calabresella --help)",
+        "Error: Missing command. (see: calabresella --help)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "italian", "english"), CLICK_ERRORS, ids=[" ".join(a) for a, *_ in CLICK_ERRORS])
+def test_a_command_line_that_does_not_parse_is_one_line_in_the_language_in_use(
+    args: list[str], italian: str, english: str, tmp_path: Path
+) -> None:
+    for lang, expected in (("it", italian), ("en", english)):
+        result = subprocess.run(
+            [CALABRESELLA, "--lang", lang, *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+            cwd=tmp_path,
+            env={**os.environ, "CALABRESELLA_DB": str(tmp_path / "ledger.sqlite3"), "COLUMNS": "200"},
+        )
+        assert (result.returncode, result.stderr) == (2, expected + "\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_language_the_ledger_does_not_speak_is_refused_in_the_language_of_the_locale() -> None:
+    refused = _run("--lang", "fr", *SCORE, LANG="it_IT.UTF-8")
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        "Errore: Valore non valido per '--lang' (variabile 'CALABRESELLA_LANG'): 'fr' non è tra i valori ammessi: "
+        "'en', 'it'. (vedi: calabresella --help)\n"
+    )
+
+
 # play, the report and the charts
 
 
@@ -310,7 +447,7 @@ def test_play_in_italian_in_a_terminal(tmp_path: Path, monkeypatch: pytest.Monke
     assert _it(db, "evening", "start", "--players", "Anna,Bruno,Carla").exit_code == 0
     monkeypatch.setattr(test_play, "ENV", {**test_play.ENV, "CALABRESELLA_LANG": "it"})
     table = test_play.Table(db)
-    assert "Prossima smazzata: Carla dà le carte, parla per primo Anna." in table.opening
+    assert "Prossima smazzata: Carla dà le carte, Anna è di mano." in table.opening
     assert "Chi ha fatto l'ultima presa?" in table.send("bruno chiamo 3D@anna 4t")
     shown = table.send("avversari")
     assert "Smazzata 1 registrata" in shown and "chiamo 1 = 1 a ciascun avversario" in shown
@@ -319,6 +456,58 @@ def test_play_in_italian_in_a_terminal(tmp_path: Path, monkeypatch: pytest.Monke
     assert "Smazzata 1 corretta (revisione 2)" in table.send("riconteggio")
     assert "Smazzata 1 corretta (revisione 3)" in table.send("amend 1 4 ultima=avv motivo=di nuovo")
     table.close_with("quit")
+
+
+def test_play_takes_its_commands_in_italian_in_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "comandi.sqlite3"
+    assert _it(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.10").exit_code == 0
+    monkeypatch.setattr(test_play, "ENV", {**test_play.ENV, "CALABRESELLA_LANG": "it"})
+    table = test_play.Table(db)
+    listed = table.send("aiuto")
+    assert "Comandi: ritira, correggi, annulla, smazzate, classifica, conti, aiuto, esci" in listed
+    assert "aiuto PAROLA" in listed and "undo" not in listed
+    assert "correggi N FATTI [motivo=PERCHÉ]" in table.send("aiuto correggi")
+    assert "CHIAMANTE CONTRATTO" in table.send("aiuto sintassi")
+    assert "Smazzata 1 registrata · Bruno solo: 22 terzi (7+1/3), vinta" in table.send("bruno solo 22")
+    assert "Smazzata 2 registrata · Carla solo: 1 terzo (1/3), persa" in table.send("carla solo 1t ultima=avv")
+    standings = table.send("classifica")  # Carla's stramazzo: 6 to each opponent
+    assert re.search(r"Bruno\s+│\s+\+10 │\s+1,00", standings) and re.search(r"Carla\s+│\s+-14 │\s+-1,40", standings)
+    settled = table.send("conti")
+    assert "Conti della serata 1" in settled
+    assert "Carla paga Bruno 1,00\xa0€" in settled and "Carla paga Anna 0,40\xa0€" in settled
+    assert re.search(r"2 │ Anna\s+│ Carla solo 1 stramazzo", table.send("smazzate"))
+    assert "Smazzata 2 corretta (revisione 2) · Carla solo: 20 terzi (6+2/3), vinta" in table.send(
+        "correggi 2 20 motivo=riconteggio"
+    )
+    voided = table.send("annulla 1 carte date male")
+    assert "Smazzata 1 annullata (carte date male). Totali: Anna -2, Bruno -2, Carla +4" in voided
+    undone = table.send("ritira")
+    assert "Smazzata 2 ritirata" in undone and "Totali: Anna 0, Bruno 0, Carla 0" in undone
+    assert "Errore: niente da ritirare: la serata 1 non ha smazzate" in table.send("ritira")
+    assert "Errore: annulla 'uno': prima il numero della smazzata" in table.send("annulla uno")
+    assert "per esempio annulla 5 carte date male" in table.send("annulla")
+    # the English commands stay understood
+    assert "Conti della serata 1" in table.send("settle")
+    assert re.search(r"Anna\s+│\s+0 │", table.send("standings"))
+    assert "Comandi: ritira" in table.send("help")
+    assert "La serata 1 resta aperta." in table.close_with("esci")
+    deals = test_play._ledger(db)[1]
+    assert [(d.number, d.revision, d.voided, d.void_reason, d.void_cause) for d in deals] == [
+        (1, 1, True, "carte date male", None),
+        (2, 2, True, None, "undo"),
+    ]
+
+
+def test_a_command_word_that_names_a_player_still_starts_a_deal(tmp_path: Path) -> None:
+    db = tmp_path / "conti.sqlite3"
+    assert _it(db, "evening", "start", "--players", "Anna,Conti,Amendola").exit_code == 0
+    done = test_play._piped(db, ["conti solo 22", "amend solo 8", "conti", "amend 1 20 motivo=riconteggio"])
+    assert done.returncode == 0, done.stderr
+    assert "Deal 1 recorded · Conti solo: 22 thirds (7+1/3), won" in done.stdout
+    assert "Deal 2 recorded · Amendola solo: 24 thirds (8), won" in done.stdout
+    assert "Settlement of evening 1" in done.stdout
+    assert "Deal 1 amended (revision 2) · Conti solo: 20 thirds (6+2/3), won" in done.stdout
+    assert done.stderr == ""
 
 
 def test_the_report_and_a_chart_in_italian(tmp_path: Path) -> None:

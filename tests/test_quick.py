@@ -165,7 +165,7 @@ ERRORS: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("bruno anna 7", ABC, ("'anna': only the first word names the declarer", "@anna", "dealer=anna")),
     ("bruno pass", ABC, ("'pass': a passed deal is written `pass`, as the first word",)),
     ("bruno solo 7 zz", ABC, ("'zz' is not a word", "chiamo")),
-    ("bruno chiamo 3X@anna 7", ABC, ("card '3X'", "rank then suit")),
+    ("bruno chiamo 3X@anna 7", ABC, ("'3X'", "rank then suit")),
     ("bruno chiamo 3D@zoe 7", ABC, ("holder 'zoe'", "Anna, Bruno, Carla, monte or declarer")),
     # points
     ("bruno solo 12+1/3", ABC, ("points '12+1/3'", "0 to 11+2/3", "22t")),

@@ -6,9 +6,8 @@ import pytest
 from rules_cases import ABC, ABCD, ABCDE, play
 from said import raises_said, said
 
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, MissingFact
 from ledger.rules.profiles import DEFAULTS, make_profile, parse_option, profile_name
-from ledger.rules.sweeps import MissingFact
 from ledger.summary import explanation
 
 

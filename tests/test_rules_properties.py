@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ledger.errors import MissingFact
 from ledger.rules.build import DealInput, build_facts
 from ledger.rules.cards import Card, Rank, Suit, thirds_held
 from ledger.rules.contracts import Aggravation, Contract, Side
@@ -14,7 +15,7 @@ from ledger.rules.facts import DealFacts
 from ledger.rules.options import OPTIONS, Kind
 from ledger.rules.profiles import DEFAULTS, Lead, Partnership, Profile, make_profile
 from ledger.rules.scoring import DealResult, score
-from ledger.rules.sweeps import MissingFact, Sweep, possible_tricks, within_reach
+from ledger.rules.sweeps import Sweep, possible_tricks, within_reach
 from ledger.summary import explanation
 
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Ezio", "Fede")

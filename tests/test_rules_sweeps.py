@@ -8,11 +8,11 @@ import pytest
 from rules_cases import ABCD, ABCDE, play
 from said import raises_said, said
 
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, MissingFact
 from ledger.rules.build import DealInput, build_facts
 from ledger.rules.contracts import Side
 from ledger.rules.profiles import make_profile
-from ledger.rules.sweeps import MissingFact, Sweep, check_tricks, decide_sweep
+from ledger.rules.sweeps import Sweep, check_tricks, decide_sweep
 
 DECL, OPP = Side.DECLARER, Side.OPPONENTS
 CAP, STR = Sweep.CAPPOTTO, Sweep.STRAMAZZO

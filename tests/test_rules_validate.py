@@ -8,13 +8,12 @@ import pytest
 from rules_cases import ABC, ABCD, ABCDE, play
 from said import raises_said, said
 
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, MissingFact
 from ledger.rules.cards import Card, Rank, Suit
 from ledger.rules.contracts import Contract
 from ledger.rules.facts import DealFacts
 from ledger.rules.profiles import make_profile
 from ledger.rules.scoring import score
-from ledger.rules.sweeps import MissingFact
 from ledger.rules.validate import validate
 
 SOLO = {"declarer": "Anna", "contract": "solo", "thirds": 20}
@@ -132,7 +131,7 @@ INVALID = [
         thirds=20,
     ),
     bad(
-        "bad-called-card", "card 'XX': write rank then suit", declarer="Anna", contract="chiamo", called="XX", thirds=20
+        "bad-called-card", "--called 'XX': write rank then suit", declarer="Anna", contract="chiamo", called="XX", thirds=20
     ),
     bad(
         "holder-not-seated",

@@ -9,9 +9,8 @@ import pytest
 from rules_cases import ABC, ABCD, ABCDE, play
 from said import raises_said, said
 
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, MissingFact
 from ledger.rules.games import Game, games
-from ledger.rules.sweeps import MissingFact
 from ledger.summary import explanation
 
 SEATS = {"quartiglio": ABCD, "quintiglio": ABCDE}

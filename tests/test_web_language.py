@@ -29,7 +29,7 @@ def test_an_italian_browser_gets_the_evening_in_italian_and_an_english_one_in_en
         english = phone.get("/evenings/1", headers=ENGLISH).text
     assert '<html lang="it">' in italian and "<h1>Serata 1</h1>" in italian
     assert "Registra la smazzata" in italian and "Ritira l'ultima smazzata" in italian
-    assert "<b>Anna</b> dà le carte, parla per primo <b>Bruno</b>" in italian
+    assert "<b>Anna</b> dà le carte, <b>Bruno</b> è di mano" in italian
     assert "0,10\xa0€ a punto" in italian and _standing(italian, "Bruno") == "+0,40\xa0€"
     assert "Bruno solo · 7+1/3 · vinta" in italian and "Evening" not in italian
     assert '<html lang="en">' in english and "<h1>Evening 1</h1>" in english and "Record the deal" in english
@@ -103,3 +103,18 @@ def test_the_charts_page_and_a_refused_write_are_in_italian_too(db_url: str) -> 
         assert "Serata 1: grafici" in phone.get("/evenings/1/charts", headers=ITALIAN).text
         refused = phone.post("/evenings/1/deals", data={"line": "bruno solo 22"}, headers=ITALIAN)
     assert refused.status_code == 401 and "Solo il telefono del segnapunti può scrivere" in refused.text
+
+
+def test_italian_pages_say_who_pays_whom_and_what_is_missing_as_players_say_it(db_url: str) -> None:
+    start(db_url)
+    with scorekeeper(db_url) as phone:
+        phone.post("/api/evenings/1/deals", json={"line": "bruno solo 22"}, headers=BEARER)
+        settle = phone.get("/evenings/1/settle", headers=ITALIAN).text
+        question = phone.post("/evenings/1/deals", data={"csrf": csrf(phone), "line": "anna solo"}, headers=ITALIAN)
+        missing = phone.get("/nowhere", headers=ITALIAN)
+        no_evening = phone.get("/evenings/9", headers=ITALIAN)
+    assert "<b>Anna</b> paga <b>Bruno</b>" in settle and "paga a" not in settle
+    assert "Lascia perdere: non scrivere niente" in question.text and "Annulla" not in question.text
+    assert missing.status_code == 404 and "<h1>Pagina non trovata</h1>" in missing.text
+    assert no_evening.status_code == 422 and "<h1>Qualcosa non torna</h1>" in no_evening.text
+    assert "la serata 9 non esiste" in no_evening.text

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperCommand, TyperGroup, TyperOption
 
+from ledger.cli import click_texts
 from ledger.errors import FactError, LedgerError, MissingFact, NoOpenEvening, fact_word
 from ledger.i18n import N_, _, choose_language, language_in_args, use_language
 
@@ -105,11 +106,13 @@ def _usage_error(error: Exception) -> int:
         raise error
     ctx = getattr(error, "ctx", None)
     hint = _(" (see: {command} --help)").format(command=ctx.command_path) if ctx is not None else ""
-    typer.echo(_("Error: {message}").format(message=message()) + hint, err=True)
+    typer.echo(_("Error: {message}").format(message=click_texts.reworded(message())) + hint, err=True)
     return code
 
 
-_HELP_ATTRIBUTES = ("help", "short_help", "epilog", "rich_help_panel")
+click_texts.install()  # Click's own texts (usage line, --help, parsing errors) in the language in use, from now on
+
+_HELP_ATTRIBUTES = ("help", "short_help", "epilog", "rich_help_panel", "options_metavar", "subcommand_metavar")
 
 
 def localize(command: TyperCommand | TyperGroup) -> None:
@@ -119,33 +122,6 @@ def localize(command: TyperCommand | TyperGroup) -> None:
     is chosen before the command line is parsed, so `--help` is read in the language in use.
     """
     translate_help(command)
-
-
-def _help_headings() -> None:
-    """Put the headings Typer draws around help into the language in use; run only when help is drawn, so that a
-    command that shows none never loads Typer's help renderer."""
-    from typer import rich_utils
-
-    rich_utils.ARGUMENTS_PANEL_TITLE = _("Arguments")
-    rich_utils.OPTIONS_PANEL_TITLE = _("Options")
-    rich_utils.COMMANDS_PANEL_TITLE = _("Commands")
-    rich_utils.DEFAULT_STRING = _("[default: {}]")
-    rich_utils.ENVVAR_STRING = _("[env var: {}]")
-    rich_utils.REQUIRED_LONG_STRING = _("[required]")
-
-
-def _with_help_headings(format_help: Any) -> Any:
-    """`format_help` that first translates the headings."""
-
-    def formatted(self: Any, ctx: Any, formatter: Any) -> Any:
-        _help_headings()
-        return format_help(self, ctx, formatter)
-
-    return formatted
-
-
-TyperCommand.format_help = _with_help_headings(TyperCommand.format_help)  # type: ignore[method-assign]
-TyperGroup.format_help = _with_help_headings(TyperGroup.format_help)  # type: ignore[method-assign]
 
 
 def translate_help(command: TyperCommand | TyperGroup) -> None:

@@ -22,6 +22,7 @@ from rich.text import Text
 
 from ledger.cli import collector_paused
 from ledger.cli.options import EveningOption, split_players
+from ledger.cli.play_commands import SHORT_HELP, TOPICS, Said, command_in, commands, topic, topics, word_for
 from ledger.cli.render import (
     console,
     deal_table,
@@ -33,42 +34,23 @@ from ledger.cli.render import (
     totals_line,
 )
 from ledger.cli.session import open_ledger
-from ledger.errors import LedgerError, UndoRefused
+from ledger.errors import FactError, LedgerError, UndoRefused, fact_word
 from ledger.fmt import format_cents
-from ledger.i18n import N_, _
+from ledger.i18n import _
 from ledger.rules.build import DealInput
 from ledger.rules.count import parse_count
 from ledger.rules.facts import DealFacts
 from ledger.rules.numbers import LARGEST, read_number, shortened
 from ledger.rules.profiles import Profile
-from ledger.rules.quick import KEYS, SYNTAX, parse_answer, parse_quick_line
+from ledger.rules.quick import KEYS, key_of, parse_answer, parse_quick_line
 from ledger.summary import headline
 
 if TYPE_CHECKING:
     from ledger.service import Ledger
     from ledger.values import EveningInfo, Recorded
 
-COMMANDS: dict[str, str] = {
-    "undo": N_("undo: take back the last deal (refused if the evening changed elsewhere since you saw it)"),
-    "amend": N_(
-        "amend N FACTS [reason=WHY]: correct deal N with the facts written as in a deal line, e.g.\n"
-        "  amend 3 20 reason=recount      (asks why when no reason= is given)"
-    ),
-    "void": N_("void N WHY: deal N stays in the log but no longer counts, e.g. void 5 misdeal"),
-    "deals": N_("deals: the evening's deals, voided ones struck through"),
-    "standings": N_("standings: game points and money per player"),
-    "settle": N_("settle: who pays whom"),
-    "help": N_("help [WORD]: this list, or more about one word, e.g. help syntax, help amend"),
-    "quit": N_("quit: leave (also Ctrl-D); the evening stays open. Ctrl-C at a question cancels the deal."),
-}
-SHORT_HELP = N_(
-    "Type a deal, e.g. bruno solo 22, carla chiamo 3D@anna 17 last=opp, or pass (help syntax: all of "
-    "it).\nCommands: {commands}.\nhelp WORD for one of them, e.g. help amend."
-)
-TOPICS = {"syntax": SYNTAX, **COMMANDS}
 REASON = re.compile(r"\b(?:reason|motivo)=")
 """The key of a correction's reason, in English or Italian."""
-QUIT = ("quit", "exit")
 AGGRAVATIONS = ("dividete", "scegliete")
 _WORD = re.compile(r"^[^\s@=,:]*")
 
@@ -156,8 +138,7 @@ class Play:
             *keys,
             "t=",
             "reason=",
-            *_COMMANDS,
-            *QUIT,
+            *commands(),
         ]
 
     def run(self) -> None:
@@ -172,20 +153,19 @@ class Play:
                 break
             if not line:
                 continue
-            word, _sep, rest = line.partition(" ")
-            if word.lower() in QUIT:
+            command = command_in(line, self.players)
+            if command is not None and command.command == "quit":
                 break
-            command = _COMMANDS.get(word.lower())
             try:
                 with collector_paused():
-                    if command:
-                        command(self, rest.strip())
+                    if command is not None:
+                        _RUN[command.command](self, command)
                     else:
                         self.deal(line)
             except Cancelled:
                 console.print(_("Cancelled: nothing written."))
             except LedgerError as error:
-                _error(str(error))
+                _error(_worded(error))
         console.print(_("Evening {number} stays open.").format(number=self.number))
 
     def status(self) -> None:
@@ -214,7 +194,7 @@ class Play:
 
         `new`: the action records a new deal, which needs a declarer or a pass before anything else.
         """
-        from ledger.rules.sweeps import MissingFact
+        from ledger.errors import MissingFact
 
         while True:
             if new and not (typed.declarer or typed.passed or typed.auction):
@@ -236,7 +216,7 @@ class Play:
             try:
                 given = parse_answer(fact, answer, self.players, self.profile)
             except LedgerError as error:
-                _error(str(error))
+                _error(_worded(error))
                 continue
             return DealInput.from_dict({**typed.to_dict(), **given.to_dict()})
 
@@ -295,16 +275,16 @@ class Play:
             ]
         console.print(Group(*shown, self.turn()))
 
-    def amend(self, rest: str) -> None:
+    def amend(self, said: Said) -> None:
         """`amend N FACTS [reason=WHY]`: a new revision of deal N with the facts given changed."""
-        number, rest = _number("amend", rest, "amend 3 20 reason=recount")
+        number, rest = _number(said, _("{command} 3 20 reason=recount"))
         fragment, *given = REASON.split(rest, maxsplit=1)
         why = given[0] if given else ""
         quick = parse_quick_line(fragment, self.players, self.profile)
         if not quick.deal.to_dict() and quick.dealer is None:
             raise LedgerError(
-                _("amend {number}: give the facts to change, e.g. amend {number} 20 reason=recount").format(
-                    number=number
+                _("{command} {number}: give the facts to change, e.g. {command} {number} 20 reason=recount").format(
+                    command=said.word, number=number
                 )
             )
         reason = why.strip() or self.reason()
@@ -314,9 +294,9 @@ class Play:
         )
         self.show(done, _("amended"))
 
-    def void(self, rest: str) -> None:
+    def void(self, said: Said) -> None:
         """`void N WHY`: deal N stays in the log but no longer counts."""
-        number, why = _number("void", rest, "void 5 misdeal")
+        number, why = _number(said, _("{command} 5 misdeal"))
         reason = REASON.sub("", why, count=1).strip() or self.reason()
         self.show(
             self.write(DealInput(), lambda _: self.ledger.void(number, reason=reason, evening=self.number)), _("voided")
@@ -328,9 +308,9 @@ class Play:
             _error(_("a correction needs a reason"))
         return answer
 
-    def undo(self, rest: str) -> None:
+    def undo(self, said: Said) -> None:
         """Take back the last deal, unless the evening changed since this session last saw it."""
-        _no_arguments("undo", rest)
+        _no_arguments(said)
         undo = self.ledger.undo
         try:
             done = self.write(DealInput(), lambda _typed: undo(evening=self.number, seen_revision=self.seen))
@@ -340,9 +320,9 @@ class Play:
             ) from None
         self.show(done, _("undone"))
 
-    def deals(self, rest: str) -> None:
+    def deals(self, said: Said) -> None:
         """The evening's deals, voided ones struck through."""
-        _no_arguments("deals", rest)
+        _no_arguments(said)
         evening, views = self.ledger.deals(self.number)
         self.seen = evening.revision
         if views:
@@ -350,34 +330,35 @@ class Play:
         else:
             console.print(_("No deals yet."))
 
-    def standings(self, rest: str) -> None:
+    def standings(self, said: Said) -> None:
         """Game points and money per player, best first."""
-        _no_arguments("standings", rest)
+        _no_arguments(said)
         result = self.ledger.standings(self.number)
         self.seen = result.revision
         print_money(_("Evening {number}").format(number=self.number), result.points, result.cents, result.currency)
 
-    def settle(self, rest: str) -> None:
+    def settle(self, said: Said) -> None:
         """Money per player and the fewest payments that settle the evening, as `calabresella settle` shows them."""
-        _no_arguments("settle", rest)
+        _no_arguments(said)
         print_settlement(self.ledger.settle(evening=self.number))
 
-    def help(self, rest: str) -> None:
-        """A short list of what can be typed, or `help WORD`: the quick syntax, or one command."""
-        if not rest:
-            console.print(_(SHORT_HELP).format(commands=", ".join(COMMANDS)), markup=False, highlight=False)
+    def help(self, said: Said) -> None:
+        """A short list of what can be typed, in the language in use, or `help WORD`: the quick syntax, or one
+        command."""
+        if not said.rest:
+            console.print(_(SHORT_HELP).format(commands=", ".join(commands())), markup=False, highlight=False)
             return
-        matches = [topic for topic in TOPICS if topic.startswith(rest.lower())]
-        if len(matches) != 1:
+        asked = topic(said.rest)
+        if asked is None:
             raise LedgerError(
-                _("help {rest!r}: ask about one of {topics}, e.g. help syntax").format(
-                    rest=shortened(rest), topics=", ".join(TOPICS)
+                _("{command} {rest!r}: ask about one of {topics}, e.g. {command} {syntax}").format(
+                    command=said.word, rest=shortened(said.rest), topics=", ".join(topics()), syntax=word_for("syntax")
                 )
             )
-        console.print(_(TOPICS[matches[0]]), markup=False, highlight=False)
+        console.print(_(TOPICS[asked]), markup=False, highlight=False)
 
 
-_COMMANDS: dict[str, Callable[[Play, str], None]] = {
+_RUN: dict[str, Callable[[Play, Said], None]] = {
     "undo": Play.undo,
     "amend": Play.amend,
     "void": Play.void,
@@ -385,29 +366,42 @@ _COMMANDS: dict[str, Callable[[Play, str], None]] = {
     "standings": Play.standings,
     "settle": Play.settle,
     "help": Play.help,
-    "?": Play.help,
 }
+"""What each command (but quit) does."""
+
+
+def _worded(error: LedgerError) -> str:
+    """An error as `play` says it: a fact named by the key a line gives it with (`tricks=13`, `prese=13`)."""
+    if isinstance(error, FactError):
+        return error.worded(lambda fact: f"{key}=" if (key := key_of(fact)) else fact_word(fact) + " ")
+    return str(error)
 
 
 def _error(message: str) -> None:
     typer.echo(_("Error: {message}").format(message=message), err=True)
 
 
-def _number(command: str, rest: str, example: str) -> tuple[int, str]:
-    first, _sep, after = rest.partition(" ")
+def _number(said: Said, example: str) -> tuple[int, str]:
+    """The deal's number a command begins with, and what follows it; `example` shows the command (`{command} ...`)."""
+    first, _sep, after = said.rest.partition(" ")
     number = read_number(first)
     if not number:
         raise LedgerError(
             _("{command} {first!r}: give the deal's number first (1 to {largest}), e.g. {example}").format(
-                command=command, first=shortened(first), largest=LARGEST, example=example
+                command=said.word,
+                first=shortened(first),
+                largest=LARGEST,
+                example=example.format(command=said.word),
             )
         )
     return number, after.strip()
 
 
-def _no_arguments(command: str, rest: str) -> None:
-    if rest:
-        raise LedgerError(_("{command} {rest!r}: {command} takes nothing after it").format(command=command, rest=rest))
+def _no_arguments(said: Said) -> None:
+    if said.rest:
+        raise LedgerError(
+            _("{command} {rest!r}: {command} takes nothing after it").format(command=said.word, rest=said.rest)
+        )
 
 
 def _history_file(ledger: Ledger) -> Path:
@@ -441,7 +435,7 @@ def _start(ledger: Ledger, answers: Reader) -> EveningInfo:
                 split_players(players), profile=profile, options=options, stake=stake, currency=currency
             )
         except LedgerError as error:
-            _error(str(error))
+            _error(_worded(error))
 
 
 def play(

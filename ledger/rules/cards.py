@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from ledger.errors import LedgerError
-from ledger.i18n import _
+from ledger.errors import FactError, LedgerError
+from ledger.i18n import N_, _
 
 
 class Suit(Enum):
@@ -123,7 +123,7 @@ RANK_WORDS: dict[str, Rank] = {
     "four": Rank.QUATTRO,
 }
 
-CARD_HELP = "rank then suit, e.g. 3D, RS, AC, KH or 'tre di denari' (ranks 3 2 A R C F 7 6 5 4, suits D C S B)"
+CARD_HELP = N_("rank then suit, e.g. 3D, RS, AC, KH or 'tre di denari' (ranks 3 2 A R C F 7 6 5 4, suits D C S B)")
 
 
 @dataclass(frozen=True, order=True)
@@ -179,10 +179,12 @@ def parse_called(text: str) -> Card | Rank:
     try:
         return parse_card(text)
     except LedgerError:
-        raise LedgerError(
-            _("called card {text!r}: write {card_help}, or the rank alone (3, tre) when the suit was not said").format(
-                text=text, card_help=CARD_HELP
-            )
+        raise FactError(
+            "called",
+            text,
+            _("write {card_help}, or the rank alone (3, tre) when the suit was not said").format(
+                card_help=_(CARD_HELP)
+            ),
         ) from None
 
 
@@ -199,8 +201,8 @@ def parse_card(text: str) -> Card:
     elif len(words) == 1 and len(words[0]) >= 2:
         rank_word, suit_word = words[0][:-1], words[0][-1]
     else:
-        raise LedgerError(_("card {text!r}: write {card_help}").format(text=text, card_help=CARD_HELP))
+        raise FactError("called", text, _("write {card_help}").format(card_help=_(CARD_HELP)))
     rank, suit = RANK_WORDS.get(rank_word), SUIT_WORDS.get(suit_word)
     if rank is None or suit is None:
-        raise LedgerError(_("card {text!r}: write {card_help}").format(text=text, card_help=CARD_HELP))
+        raise FactError("called", text, _("write {card_help}").format(card_help=_(CARD_HELP)))
     return Card(suit, rank)

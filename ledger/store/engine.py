@@ -194,17 +194,34 @@ def _schema_version(engine: Engine) -> str | None:
 
 
 def refusal(error: DBAPIError, where: str) -> DatabaseRefused:
-    """One line for what the database refused: a read-only file, a lock another program held past the busy
-    timeout, a file that is no ledger database, or any other refusal."""
+    """One line for what the database refused, in the reader's words: a read-only file, a lock another program held
+    past the busy timeout, a file that is no database or is damaged, a full disk, a server that does not answer or
+    refuses the user; the database's own text only for any other refusal, in parentheses at the end."""
     reason = (str(error.orig).strip().splitlines() or ["no answer"])[0]
-    if "readonly" in reason or "read-only" in reason:
-        return DatabaseRefused(
-            _("the ledger {where} is read-only ({reason}): nothing was written").format(where=where, reason=reason)
-        )
-    if "database is locked" in reason:
-        return DatabaseRefused(
-            _("the ledger {where} is locked by another program: nothing was written; try again").format(where=where)
-        )
+    known = (
+        (("readonly", "read-only"), _("the ledger {where} is read-only: nothing was written")),
+        (
+            ("database is locked", "lock timeout"),
+            _("the ledger {where} is locked by another program: nothing was written; try again"),
+        ),
+        (("file is not a database",), _("{where}: cannot open it as a ledger database: the file is not a database")),
+        (
+            ("malformed",),
+            _("{where}: cannot open it as a ledger database: the file is damaged; go back to a backup copy"),
+        ),
+        (("disk is full", "no space left"), _("the ledger {where}: the disk is full: nothing was written")),
+        (("unable to open database file",), _("{where}: cannot open the file: is its folder there, and writable?")),
+        (
+            ("connection refused", "could not connect"),
+            _("{where}: cannot open it: the database server does not answer"),
+        ),
+        (("authentication failed",), _("{where}: cannot open it: the server refused the user or the password")),
+        (("permission denied",), _("{where}: the database does not let this user do it: nothing was written")),
+    )
+    said = reason.lower()
+    for needles, message in known:
+        if any(needle in said for needle in needles):
+            return DatabaseRefused(message.format(where=where))
     if isinstance(error, IntegrityError | DataError):
         return DatabaseRefused(
             _("{where}: the database refused it ({reason}): nothing was written").format(where=where, reason=reason)

@@ -15,10 +15,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ledger.errors import LedgerError
+from ledger.errors import FactError, LedgerError, MissingFact
 from ledger.i18n import _
 from ledger.rules.build import DealInput
-from ledger.rules.sweeps import MissingFact
 from ledger.service import DealEntry
 from ledger.values import Recorded
 from ledger.web.state import access, deal_number, evening_number, feeds, ledger
@@ -33,6 +32,8 @@ def user_error(request: Request, error: Exception) -> Response:
     body: dict[str, object] = {"error": str(error)}
     if isinstance(error, MissingFact):
         body["missing"] = error.fact
+    if isinstance(error, FactError):
+        body["fact"] = error.fact
     return JSONResponse(body, 422)
 
 

@@ -13,9 +13,8 @@ from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, MissingFact
 from ledger.i18n import _
-from ledger.rules.sweeps import MissingFact
 from ledger.values import EveningInfo
 from ledger.web import guided, pages
 from ledger.web.live import load_live
