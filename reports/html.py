@@ -65,7 +65,7 @@ def evening_data(info: EveningInfo, deals: list[DealView], frames: Frames) -> Ev
     meta = (
         format_time(info.started_at),
         info.place,
-        info.profile.describe(),
+        info.rules,
         _("stake {amount} per game point").format(amount=format_cents(info.stake_cents, info.currency)),
         _("closed") if info.closed else _("open"),
     )
