@@ -389,14 +389,15 @@ class ImportSummary:
 
 @dataclass(frozen=True)
 class StatTable:
-    """One table of statistics as plain values: its rows (column name to value, None where there is none) and which
-    columns hold numbers."""
+    """One table of statistics as plain values: its rows (column name to value, None where there is none), which
+    columns hold numbers, and its title and column headers as a person reads them (the names stay JSON's keys)."""
 
     name: str
     title: str
     columns: tuple[str, ...]
     numeric: frozenset[str]
     rows: tuple[Mapping[str, object], ...]
+    headers: tuple[str, ...]
 
     def __post_init__(self) -> None:
         freeze(self, "rows")

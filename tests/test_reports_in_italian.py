@@ -1,5 +1,6 @@
-"""The rules of an evening in players' words and in the reader's language, alike in the terminal, the report and
-the web page.
+"""Statistics, the evening report, the charts and the rules of an evening in the reader's language: Italian words
+and Italian numbers (`2,60`, `+1,50`, `14/11/2026`) when the language is Italian, English ones otherwise; JSON keeps
+its English keys.
 
 The ledger, recorded in Italian with the real command line (pagat, 0.10 EUR; Anna, Bruno, Carla; Carla deals first):
   1 Bruno solo 22: Bruno +4, Anna -2, Carla -2      2 Carla chiamo 3D@anna 17, last trick to the opponents: -2, +1 each
@@ -15,10 +16,12 @@ Evening 3 (quartiglio): Anna chiamo 3D@bruno 20 wins: Anna and Bruno +1, Carla a
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import subprocess
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -27,9 +30,90 @@ from test_web_support import start, viewer
 from ledger.house_rules import describe_rules
 from ledger.i18n import speaking
 from ledger.rules.profiles import make_profile
+from ledger.service import Ledger
 
 CALABRESELLA = shutil.which("calabresella") or "calabresella"
 ENV = {k: v for k, v in os.environ.items() if not k.startswith("CALABRESELLA_")} | {"COLUMNS": "200", "TZ": "UTC"}
+SVG_TEXT = "{http://www.w3.org/2000/svg}text"
+TICK = re.compile("[\u2212-]?\\d+[.,]\\d+")
+"""A tick label with decimals (matplotlib writes a minus sign, U+2212)."""
+STATS_ENGLISH = (
+    "Summary",
+    "Players",
+    "Money",
+    "evenings",
+    "deals",
+    "declarer",
+    "opponent",
+    "biggest win",
+    "winning streak",
+    "losing streak",
+    "per deal",
+    "Bids by contract",
+    "Contracts and aggravations",
+    "Called cards",
+    "Seats relative to the dealer",
+    "Pairs defending together",
+    "Declarer rating",
+    "success rate",
+    "share",
+    "calls",
+    "card",
+    "wins",
+    "rating",
+    "player",
+    "points",
+    "currency",
+)
+REPORT_ENGLISH = (
+    "first dealer",
+    "Nobody",
+    "all passed",
+    "All passed",
+    "Winner",
+    "Standings",
+    "Settlement",
+    "Seats",
+    "Deals",
+    "Charts",
+    "dealer",
+    "explanation",
+    "stake",
+    "game point",
+    "held by",
+    "voided",
+    "from each opponent",
+    "closed",
+    "sweeps",
+    "cappotto_multiplier",
+    "pagat (",
+    "Calabresella",
+    "player",
+    "money",
+    "who pays",
+)
+CHART_ENGLISH = (
+    "game points",
+    "deal",
+    "deals",
+    "Evening",
+    "evening",
+    "won",
+    "lost",
+    "voided",
+    "Money",
+    "money",
+    "Contracts",
+    "contract",
+    "thirds",
+    "declarer",
+    "Defending",
+    "partner",
+    "player",
+    "per deal",
+    "in its currency",
+    "and over",
+)
 
 
 def _run(db: Path, language: str, *args: str) -> str:
@@ -67,6 +151,55 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+def _english_words(text: str, words: tuple[str, ...]) -> list[str]:
+    return [word for word in words if re.search(rf"(?<![\w=]){re.escape(word)}(?!\w)", text)]
+
+
+def _row(out: str, header: str) -> list[str]:
+    """The cells after a row's header in a table on its side."""
+    line = next(line for line in out.splitlines() if line.startswith(header + " "))
+    return [cell.strip() for cell in line.split("│")[1:]]
+
+
+def test_stats_in_italian_have_italian_titles_headers_and_numbers(db: Path) -> None:
+    out = _run(db, "it", "stats", "--evening", "1")
+    for title in (
+        "Riepilogo",
+        "Giocatori",
+        "Soldi",
+        "Dichiarazioni per contratto",
+        "Contratti e rilanci",
+        "Carte chiamate e chi le aveva",
+        "Posti rispetto al mazziere",
+        "Coppie in difesa",
+        "Punteggio Elo da chiamante",
+    ):
+        assert f"\n{title}" in out, title
+    assert not _english_words(out, STATS_ENGLISH), _english_words(out, STATS_ENGLISH)
+    assert "Statistiche · serata 1" in out
+    assert _row(out, "smazzate") == ["5"] and _row(out, "% passate") == ["20%"]
+    assert _row(out, "punti partita a smazzata") == ["2,60", "0,20", "-2,80"]
+    assert _row(out, "a smazzata da avversario") == ["0,33", "-1,00", "-4,00"]
+    solo = next(line for line in out.splitlines() if line.startswith("solo "))
+    assert [cell.strip() for cell in solo.split("│")][2:6] == ["3", "75%", "2", "67%"]
+
+
+def test_stats_in_english_keep_english_words_and_numbers(db: Path) -> None:
+    out = _run(db, "en", "stats", "--evening", "1")
+    assert "\nSummary" in out and "\nDeclarer rating (Elo)" in out and "Riepilogo" not in out
+    assert _row(out, "game points per deal") == ["2.60", "0.20", "-2.80"]
+    assert _row(out, "per deal as opponent") == ["0.33", "-1.00", "-4.00"] and _row(out, "share passed out") == ["20%"]
+
+
+def test_stats_json_keeps_its_english_keys_in_italian(db: Path) -> None:
+    italian = json.loads(_run(db, "it", "stats", "--evening", "1", "--json"))
+    english = json.loads(_run(db, "en", "stats", "--evening", "1", "--json"))
+    assert italian.pop("filters") == "serata 1" and english.pop("filters") == "evening 1"
+    assert italian == english
+    assert set(italian["players"][0]) >= {"player", "points_per_deal", "biggest_win", "winning_streak"}
+    assert set(italian["called"][0]) == {"card", "calls", "Anna"}
+
+
 def test_evening_list_and_show_say_the_rules_in_players_words(db: Path) -> None:
     listed = _run(db, "it", "evening", "list")
     assert "chiusa" in listed and "aperta" in listed and "closed" not in listed and "open" not in listed
@@ -83,6 +216,39 @@ def _visible(page: str) -> str:
     return " ".join(re.sub(r"<[^>]+>", " ", page).split())
 
 
+def _report(db: Path, language: str, evening: int) -> str:
+    with speaking(language), Ledger(str(db)) as ledger:
+        return ledger.report(evening)
+
+
+def test_the_report_in_italian_has_no_english_and_says_the_rules_in_players_words(db: Path) -> None:
+    pages = {evening: _visible(_report(db, "it", evening)) for evening in (1, 2, 3)}
+    for evening, text in pages.items():
+        assert not _english_words(text, REPORT_ENGLISH), (evening, _english_words(text, REPORT_ENGLISH))
+    first, second, third = pages[1], pages[2], pages[3]
+    assert "Terziglio (regole di pagat.com): cappotto x2, stramazzo x3 ·" in first
+    assert "Carla (primo mazziere)" in first and "annullata: carte mal date" in first
+    assert "Vincitore: Anna (+13 punti partita)" in first
+    assert "Terziglio (regole di pagat.com): cappotto x2, stramazzo x3, il mazziere sta fuori ·" in second
+    assert "Nessuno deve niente." in second
+    assert "Quartiglio, in quattro: senza cappotto né stramazzo, con il monte ·" in third
+    assert "Vincitori: Anna, Bruno (+1 punto partita)" in third
+
+
+def test_the_report_in_english_says_the_same_in_english(db: Path) -> None:
+    first, second, third = (_visible(_report(db, "en", evening)) for evening in (1, 2, 3))
+    assert "Calabresella (pagat.com rules): cappotto x2, stramazzo x3 ·" in first and "sweeps=on" not in first
+    assert "Carla (first dealer)" in first and "Winner: Anna (+13 game points)" in first
+    assert "Nobody owes anything." in second and "the dealer sits out" in second
+    assert "Winners: Anna, Bruno (+1 game point)" in third
+
+
+def _texts(db: Path, language: str, kind: str, evening: int | None = None) -> list[str]:
+    with speaking(language), Ledger(str(db)) as ledger:
+        svg = ledger.chart(kind, evening=evening, fmt="svg").decode()
+    return ["".join(text.itertext()).strip() for text in ET.fromstring(svg).iter(SVG_TEXT)]
+
+
 CHARTS: tuple[tuple[str, int | None], ...] = (
     ("running", 1),
     ("money", None),
@@ -90,6 +256,32 @@ CHARTS: tuple[tuple[str, int | None], ...] = (
     ("thirds", 1),
     ("pairings", 1),
 )
+
+
+def test_every_chart_in_italian_has_no_english_words(db: Path) -> None:
+    for kind, evening in CHARTS:
+        texts = _texts(db, "it", kind, evening)
+        assert not _english_words("\n".join(texts), CHART_ENGLISH), (kind, texts)
+
+
+def test_chart_numbers_and_dates_in_italian(db: Path) -> None:
+    pairings = _texts(db, "it", "pairings", 1)
+    assert pairings.count("+1,50") == 2 and pairings.count("-2,00") == 2 and pairings.count("-6,00") == 2
+    assert "punti partita a smazzata" in pairings
+    money = _texts(db, "it", "money")
+    assert "totale soldi vinti (nella sua valuta)" in money
+    assert any(re.fullmatch(r"\d\d/\d\d/\d{4}", text) for text in money)
+    ticks = [text for text in money if TICK.fullmatch(text)]
+    assert ticks and all("," in tick for tick in ticks), money
+    assert "67% vinte" in _texts(db, "it", "contracts", 1) and "6 annullata" in _texts(db, "it", "running", 1)
+
+
+def test_chart_numbers_in_english(db: Path) -> None:
+    assert _texts(db, "en", "pairings", 1).count("+1.50") == 2
+    money = _texts(db, "en", "money")
+    ticks = [text for text in money if TICK.fullmatch(text)]
+    assert ticks and all("." in tick for tick in ticks) and "money won so far (in its currency)" in money
+    assert any(re.fullmatch(r"\d{4}-\d\d-\d\d", text) for text in money)
 
 
 @pytest.mark.parametrize(
