@@ -341,6 +341,8 @@ def test_the_evening_page_says_the_rules_in_the_phones_language(db_url: str) -> 
     with viewer(db_url) as phone:
         italian = phone.get("/evenings/1", headers={"Accept-Language": "it"}).text
         english = phone.get("/evenings/1", headers={"Accept-Language": "en"}).text
+        listed = phone.get("/evenings", headers={"Accept-Language": "it"}).text
     assert "Terziglio (regole di pagat.com): cappotto x2, stramazzo x3, il mazziere sta fuori" in italian
+    assert "Terziglio (regole di pagat.com): cappotto x2, stramazzo x3, il mazziere sta fuori · aperta" in listed
     assert "Calabresella (pagat.com rules): cappotto x2, stramazzo x3, the dealer sits out" in english
     assert "pagat" not in _visible(english).replace("pagat.com", "")
