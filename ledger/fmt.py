@@ -1,7 +1,8 @@
 """Numbers, money and times as the language in use writes them: the one place that formats them.
 
-English keeps the ledger's plain forms (`-0.10 EUR`, `+1.50`, `2026-11-21 21:05`); Italian uses Babel's
-Italian formats (`-0,10 €`, `+1,50`, `1.234,50`, `21/11/2026 21:05`). Times are shown in the local time zone.
+English keeps the ledger's plain forms (`-0.10 EUR`, `+1.50`, `1,587.25`, `45%`, `2026-11-21 21:05`); Italian uses
+Babel's Italian formats (`-0,10 €`, `+1,50`, `1.587,25`, `45%`, `21/11/2026 21:05`). Times are shown in the local
+time zone.
 """
 
 from __future__ import annotations
@@ -62,6 +63,48 @@ def format_count(number: int) -> str:
     from babel.numbers import format_decimal
 
     return format_decimal(number, "#,##0", locale=_BABEL_LOCALES[language()])
+
+
+def format_decimal(number: float, places: int = 2, *, signed: bool = False) -> str:
+    """A number with `places` decimals and thousands grouped (and a plus sign for positives when `signed`).
+
+    >>> from ledger.i18n import use_language
+    >>> format_decimal(1587.004), format_decimal(1.114, signed=True), format_decimal(-0.5, 1)
+    ('1,587.00', '+1.11', '-0.5')
+    >>> use_language("it")
+    >>> format_decimal(1587.004), format_decimal(1.114, signed=True), format_decimal(-0.5, 1)
+    ('1.587,00', '+1,11', '-0,5')
+    >>> use_language("en")
+    """
+    sign = "+" if signed and number > 0 else ""
+    if language() == SOURCE_LANGUAGE:
+        return sign + f"{number:,.{places}f}"
+    from babel.numbers import format_decimal as babel_decimal
+
+    pattern = "#,##0" + ("." + "0" * places if places else "")
+    return sign + babel_decimal(number, pattern, locale=_BABEL_LOCALES[language()])
+
+
+def format_percent(fraction: float) -> str:
+    """A fraction (0..1) in whole percent: `45%`, in Italian `45%` too (Babel's Italian percent).
+
+    >>> format_percent(0.4567), format_percent(1.0)
+    ('46%', '100%')
+    """
+    if language() == SOURCE_LANGUAGE:
+        return f"{fraction:.0%}"
+    from babel.numbers import format_percent as babel_percent
+
+    return babel_percent(fraction, locale=_BABEL_LOCALES[language()])
+
+
+def decimal_sign() -> str:
+    """The sign between whole and decimal digits: `.`, in Italian `,`."""
+    if language() == SOURCE_LANGUAGE:
+        return "."
+    from babel.numbers import get_decimal_symbol
+
+    return get_decimal_symbol(_BABEL_LOCALES[language()])
 
 
 def format_time(moment: datetime | None) -> str:

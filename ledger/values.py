@@ -13,6 +13,7 @@ from datetime import datetime
 from ledger.clock import iso
 from ledger.fmt import plain_cents
 from ledger.frozen import FrozenDict, freeze
+from ledger.house_rules import describe_rules
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
 from ledger.settlement import Transfer
@@ -72,6 +73,11 @@ class EveningInfo:
     def cents(self) -> Mapping[str, int]:
         """Money per seat, in cents of the evening's currency."""
         return FrozenDict({name: value * self.stake_cents for name, value in self.points.items()})
+
+    @property
+    def rules(self) -> str:
+        """The rules of the evening in players' words, in the language in use (see `ledger.house_rules`)."""
+        return describe_rules(self.profile, len(self.players))
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values (money in cents)."""
@@ -414,14 +420,15 @@ class ImportSummary:
 
 @dataclass(frozen=True)
 class StatTable:
-    """One table of statistics as plain values: its rows (column name to value, None where there is none) and which
-    columns hold numbers."""
+    """One table of statistics as plain values: its rows (column name to value, None where there is none), which
+    columns hold numbers, and its title and column headers as a person reads them (the names stay JSON's keys)."""
 
     name: str
     title: str
     columns: tuple[str, ...]
     numeric: frozenset[str]
     rows: tuple[Mapping[str, object], ...]
+    headers: tuple[str, ...]
 
     def __post_init__(self) -> None:
         freeze(self, "rows")

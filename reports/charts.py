@@ -13,10 +13,12 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import MaxNLocator, ScalarFormatter
 
+from ledger.clock import as_local
 from ledger.errors import LedgerError
-from ledger.i18n import _
+from ledger.fmt import decimal_sign, format_count, format_date, format_decimal, format_percent
+from ledger.i18n import N_, _
 from ledger.rules.cards import DEAL_THIRDS
 from ledger.rules.scoring import WIN_THIRDS
 from reports import stats
@@ -64,11 +66,12 @@ def _figure(title: str, xlabel: str, ylabel: str) -> tuple[Figure, Axes]:
     return figure, axes
 
 
-def _require(frame: pd.DataFrame, kind: str, frames: Frames, what: str = "deals") -> None:
+def _require(frame: pd.DataFrame, kind: str, frames: Frames, what: str = N_("deals")) -> None:
+    """Refuse to draw a chart without data; `what` is the data it lacks (marked with `N_`)."""
     if frame.empty:
         raise LedgerError(
             _("chart {kind}: no {what} match {describe}; record some deals first").format(
-                kind=kind, what=what, describe=frames.filters.describe()
+                kind=kind, what=_(what), describe=frames.filters.describe()
             )
         )
 
@@ -142,12 +145,13 @@ def money(frames: Frames) -> Figure:
     columns = ["player", "currency"] if len(currencies) > 1 else "player"
     table = p.pivot_table(index="evening", columns=columns, values="money_cents", aggfunc="sum", observed=True)
     table = table.cumsum() / 100  # an absent player stays NaN; the running total carries on past the gap
-    unit = currencies[0] if len(currencies) == 1 else "in its currency"
-    figure, axes = _figure(
-        _("Money across evenings"), _("evening"), _("money won, running total ({unit})").format(unit=unit)
-    )
-    started = frames.evenings["started_at"].reindex(table.index).dt.tz_convert(None).dt.strftime("%Y-%m-%d")
-    labels = [f"{number}\n{day}" for number, day in zip(table.index, started, strict=True)]
+    unit = currencies[0] if len(currencies) == 1 else _("in its currency")
+    figure, axes = _figure(_("Money across evenings"), _("evening"), _("money won so far ({unit})").format(unit=unit))
+    started = frames.evenings["started_at"].reindex(table.index)
+    labels = [
+        f"{number}\n{format_date(as_local(moment.to_pydatetime()).date())}"
+        for number, moment in zip(table.index, started, strict=True)
+    ]
     _lines(axes, table.reset_index(drop=True), player_colours(frames.players))
     axes.set_xticks(range(len(labels)), labels)
     axes.set_xlim(-0.5, len(labels) - 0.5)
@@ -158,15 +162,15 @@ def money(frames: Frames) -> Figure:
 def contracts(frames: Frames) -> Figure:
     """How often each contract (and aggravation) was played, won and lost, with its success rate."""
     table = stats.contracts(frames)
-    _require(table, "contracts", frames, "played deals")
+    _require(table, "contracts", frames, N_("played deals"))
     labels = [f"{c}\n{a}" if a else str(c) for c, a in zip(table["contract"], table["aggravation"], strict=True)]
     figure, axes = _figure(_("Contracts: deals played, and the declarer's win rate"), _("contract"), _("deals"))
     x = np.arange(len(table))
-    axes.bar(x, table["won"], color=WON, label=_("won"))
-    axes.bar(x, table["deals"] - table["won"], bottom=table["won"], color=LOST, label=_("lost"))
+    axes.bar(x, table["won"], color=WON, label=_("deals won"))
+    axes.bar(x, table["deals"] - table["won"], bottom=table["won"], color=LOST, label=_("deals lost"))
     for i, (deals, rate) in enumerate(zip(table["deals"], table["success_rate"], strict=True)):
         axes.annotate(
-            _("{rate:.0%} won").format(rate=rate),
+            _("{rate} won").format(rate=format_percent(rate)),
             (i, deals),
             ha="center",
             va="bottom",
@@ -183,7 +187,7 @@ def contracts(frames: Frames) -> Figure:
 def thirds(frames: Frames) -> Figure:
     """Histogram of the declarer side's thirds, with the line at 18 where the declarer wins."""
     values = frames.deals["declarer_thirds"].dropna().astype(int)
-    _require(values.to_frame(), "thirds", frames, "played deals")
+    _require(values.to_frame(), "thirds", frames, N_("played deals"))
     figure, axes = _figure(_("Declarer side's thirds"), _("thirds taken by the declarer side (of 35)"), _("deals"))
     counts = np.bincount(values, minlength=DEAL_THIRDS + 1)
     axes.bar(np.arange(DEAL_THIRDS + 1), counts, width=0.8, color="#1565c0")
@@ -205,7 +209,7 @@ def pairings(frames: Frames) -> Figure:
     Cells with no deal (a player with themself, or a pair who never defended together) are grey and blank.
     """
     table = stats.pairings(frames)
-    _require(table, "pairings", frames, "pairs of defenders")
+    _require(table, "pairings", frames, N_("pairs of defenders"))
     names = sorted(set(table["player_a"]) | set(table["player_b"]), key=frames.players.index)
     index = {name: i for i, name in enumerate(names)}
     grid, count = np.full((len(names), len(names)), np.nan), np.zeros((len(names), len(names)), dtype=int)
@@ -221,10 +225,11 @@ def pairings(frames: Frames) -> Figure:
     for (a, b), value in np.ndenumerate(grid):
         if not np.isnan(value):
             colour = "white" if abs(value) > limit * 0.6 else "black"
-            axes.text(b, a, f"{value:+.2f}\n({count[a, b]})", ha="center", va="center", fontsize=12, color=colour)
+            text = f"{format_decimal(value, signed=True)}\n({format_count(int(count[a, b]))})"
+            axes.text(b, a, text, ha="center", va="center", fontsize=12, color=colour)
     axes.set_xticks(range(len(names)), names)
     axes.set_yticks(range(len(names)), names)
-    figure.colorbar(image, ax=axes, label="game points per deal")
+    figure.colorbar(image, ax=axes, label=_("game points per deal"))
     return figure
 
 
@@ -248,10 +253,35 @@ def check_kind(kind: str) -> Callable[[Frames], Figure]:
     return KINDS[kind]
 
 
+class _SpokenTicks(ScalarFormatter):
+    """Number tick labels as matplotlib writes them, with the decimal sign of the language in use."""
+
+    def __init__(self, sign: str) -> None:
+        super().__init__()
+        self.sign = sign
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        return str(super().__call__(x, pos)).replace(".", self.sign)
+
+
+def _speak_numbers(figure: Figure) -> None:
+    """Give every number axis of the figure (the colour bar's too) the language's decimal sign."""
+    sign = decimal_sign()
+    if sign == ".":
+        return
+    for axes in figure.axes:
+        for axis in (axes.xaxis, axes.yaxis):
+            if type(axis.get_major_formatter()) is ScalarFormatter:
+                axis.set_major_formatter(_SpokenTicks(sign))
+
+
 def draw(kind: str, frames: Frames) -> Figure:
-    """The chart of this kind for the frames, drawn in the phone-readable style."""
+    """The chart of this kind for the frames, drawn in the phone-readable style, its numbers in the language's
+    format."""
     with matplotlib.rc_context(STYLE):
-        return check_kind(kind)(frames)
+        figure = check_kind(kind)(frames)
+        _speak_numbers(figure)
+        return figure
 
 
 def image_bytes(figure: Figure, fmt: str) -> bytes:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
 from ledger.errors import LedgerError
+from ledger.fmt import format_date
 from ledger.i18n import _
 from ledger.rules.numbers import check_number
 from ledger.rules.profiles import profile_name
@@ -34,14 +35,14 @@ class Filters:
             object.__setattr__(self, "profile", profile_name(self.profile))
 
     def describe(self) -> str:
-        """`evening 3, player Anna, since 2024-01-01` or `all deals`."""
+        """`evening 3, player Anna, since 2024-01-01` or `all deals`, dates as the language writes them."""
         parts = [
             f"{label} {value}"
             for label, value in (
                 (_("evening"), self.evening),
                 (_("player"), self.player),
-                (_("since"), self.since),
-                (_("until"), self.until),
+                (_("since"), self.since and format_date(self.since)),
+                (_("until"), self.until and format_date(self.until)),
                 (_("profile"), self.profile),
             )
             if value is not None

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from html import escape
 
 from ledger.errors import LedgerError
-from ledger.fmt import format_cents, format_time
+from ledger.fmt import format_cents, format_decimal, format_time
 from ledger.frozen import freeze
 from ledger.i18n import N_, _, language, ngettext
 from ledger.rules.facts import DECLARER, MONTE
@@ -65,7 +65,7 @@ def evening_data(info: EveningInfo, deals: list[DealView], frames: Frames) -> Ev
     meta = (
         format_time(info.started_at),
         info.place,
-        info.profile.describe(),
+        info.rules,
         _("stake {amount} per game point").format(amount=format_cents(info.stake_cents, info.currency)),
         _("closed") if info.closed else _("open"),
     )
@@ -90,11 +90,10 @@ def _line(deal: DealView, profile: Profile) -> DealLine:
         note = _("voided: {reason}").format(reason=deal.why_voided or _("no reason given"))
     elif deal.revision > 1:
         note = _("revision {revision}: {reason}").format(revision=deal.revision, reason=deal.why or "")
-    summary = "all passed" if deal.passed else headline(deal, profile)
     return DealLine(
         number=deal.number,
         dealer=deal.dealer,
-        summary=summary,
+        summary=headline(deal, profile),
         called=_called(deal),
         payouts=deal.payouts,
         explanation=deal.explanation,
@@ -154,7 +153,7 @@ CHARTS = (
 
 def _signed(points: int) -> str:
     css = "pos" if points > 0 else "neg" if points < 0 else ""
-    return f'<span class="{css}">{points:+d}</span>' if points else "0"
+    return f'<span class="{css}">{format_decimal(points, 0, signed=True)}</span>' if points else "0"
 
 
 def _table(
@@ -212,7 +211,10 @@ def _deals_section(data: EveningData) -> str:
 def _seats(data: EveningData) -> str:
     """The players in turn order, marking who dealt first."""
     rows = [
-        [str(i + 1), escape(player) + (" (first dealer)" if player == data.first_dealer else "")]
+        [
+            str(i + 1),
+            escape(_("{player} (first dealer)").format(player=player) if player == data.first_dealer else player),
+        ]
         for i, player in enumerate(data.players)
     ]
     return _table([_("seat"), _("player")], rows, numeric=[0])
@@ -242,7 +244,8 @@ def _settlement(data: EveningData) -> str:
     """The fewest payments that settle the evening."""
     payments = fewest_payments(money_cents(data.points, data.stake_cents))
     if not payments:
-        return "<p>Nobody owes anybody anything.</p>"
+        nobody = _("Nobody owes anything.")
+        return f"<p>{escape(nobody)}</p>"
     rows = [[escape(p.payer), escape(p.payee), escape(format_cents(p.cents, data.currency))] for p in payments]
     return _table([_("who pays"), _("to whom"), _("how much")], rows, numeric=[2])
 
@@ -252,7 +255,10 @@ def _winner_line(data: EveningData) -> str:
     if not winners:
         return ""
     label = ngettext("Winner", "Winners", len(winners))
-    points = _("({points} game points)").format(points=f"{data.points[winners[0]]:+d}")
+    best = data.points[winners[0]]
+    points = ngettext("({points} game point)", "({points} game points)", best).format(
+        points=format_decimal(best, 0, signed=True)
+    )
     return f'<p class="winner-line">{label}: <strong>{escape(", ".join(winners))}</strong> {escape(points)}</p>'
 
 

@@ -12,13 +12,17 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from ledger.i18n import N_, _
 from ledger.rules.contracts import Aggravation, Contract
+from ledger.rules.facts import DECLARER, MONTE
 from ledger.rules.profiles import make_profile
 from ledger.values import Statistics, StatTable
 from reports import elo
 from reports.frames import Columns, Frames
 
 Section = Callable[[Frames], pd.DataFrame]
+UNKNOWN_HOLDER = "unknown"
+"""The called table's column for the calls whose holder was not recorded."""
 CONTRACT_ORDER = {c.value: i for i, c in enumerate(Contract)}
 AGGRAVATION_ORDER = {a.value: i for i, a in enumerate(Aggravation)}
 
@@ -279,7 +283,7 @@ def called(frames: Frames) -> pd.DataFrame:
     calls = c.called >= 0
     if not calls.any():
         return pd.DataFrame(columns=["card", "calls"])
-    holders = (*frames.players, *c.words["holder"], "unknown")
+    holders = (*frames.players, *c.words["holder"], UNKNOWN_HOLDER)
     seated = c.holder_id[calls].astype(np.int64)
     text = c.holder[calls].astype(np.int64)
     holder = np.where(seated >= 0, seated, np.where(text >= 0, text + len(frames.players), len(holders) - 1))
@@ -418,16 +422,78 @@ def ratings(frames: Frames) -> pd.DataFrame:
 
 
 SECTIONS: dict[str, tuple[str, Section]] = {
-    "summary": ("Summary", summary),
-    "players": ("Players", players),
-    "money": ("Money", money),
-    "bids": ("Bids by contract", bids),
-    "contracts": ("Contracts and aggravations", contracts),
-    "called": ("Called cards and who held them", called),
-    "seats": ("Seats relative to the dealer", seats),
-    "pairings": ("Pairs defending together", pairings),
-    "ratings": ("Declarer rating (Elo)", ratings),
+    "summary": (N_("Summary"), summary),
+    "players": (N_("Players"), players),
+    "money": (N_("Money"), money),
+    "bids": (N_("Bids by contract"), bids),
+    "contracts": (N_("Contracts and aggravations"), contracts),
+    "called": (N_("Called cards and who held them"), called),
+    "seats": (N_("Seats relative to the dealer"), seats),
+    "pairings": (N_("Pairs defending together"), pairings),
+    "ratings": (N_("Declarer rating (Elo)"), ratings),
 }
+"""Each section's name (its key in JSON and CSV), its title and the function that computes it."""
+
+HEADERS = {
+    "evenings": N_("evenings"),
+    "players": N_("players"),
+    "deals": N_("deals"),
+    "played": N_("played"),
+    "passed": N_("passed out"),
+    "passed_rate": N_("share passed out"),
+    "player": N_("player"),
+    "declarer": N_("as declarer"),
+    "opponent": N_("as opponent"),
+    "partner": N_("as partner"),
+    "avg_declarer_thirds": N_("avg declarer thirds"),
+    "points": N_("game points"),
+    "points_per_deal": N_("game points per deal"),
+    "points_per_deal_declarer": N_("per deal as declarer"),
+    "points_per_deal_opponent": N_("per deal as opponent"),
+    "cappotto_for": N_("cappotto for"),
+    "cappotto_against": N_("cappotto against"),
+    "stramazzo_for": N_("stramazzo for"),
+    "stramazzo_against": N_("stramazzo against"),
+    "biggest_win": N_("biggest win"),
+    "biggest_loss": N_("biggest loss"),
+    "winning_streak": N_("winning streak"),
+    "losing_streak": N_("losing streak"),
+    "currency": N_("currency"),
+    "money_cents": N_("money"),
+    "per_deal_cents": N_("per deal"),
+    "per_deal_declarer_cents": N_("per deal as declarer"),
+    "per_deal_opponent_cents": N_("per deal as opponent"),
+    "contract": N_("contract"),
+    "bids": N_("bids"),
+    "won": N_("wins"),
+    "success_rate": N_("success rate"),
+    "aggravation": N_("aggravation"),
+    "share": N_("share"),
+    "avg_declarer_points": N_("avg declarer points"),
+    "table_size": N_("table size"),
+    "seat": N_("seat"),
+    "bid_rate": N_("bid rate"),
+    "player_a": N_("player a"),
+    "player_b": N_("player b"),
+    "points_a": N_("points a"),
+    "points_b": N_("points b"),
+    "declarer_won": N_("declarer's wins"),
+    "declarer_success_rate": N_("declarer's success rate"),
+    "rating": N_("rating"),
+    "declarer_deals": N_("declarer deals"),
+    "expected_won": N_("expected wins"),
+    "defence_rating": N_("defence rating"),
+    "defended_deals": N_("defended deals"),
+}
+"""Each column's header as a person reads it; the column's key stays its name in JSON and CSV."""
+CALLED_HEADERS = {
+    "card": N_("card"),
+    "calls": N_("calls"),
+    DECLARER: N_("declarer"),
+    MONTE: N_("monte"),
+    UNKNOWN_HOLDER: N_("not recorded"),
+}
+"""The called table's headers other than players' names: the card, its calls, and the holders that are no player."""
 
 
 def _about(name: str, table: pd.DataFrame, player: str) -> pd.DataFrame:
@@ -447,19 +513,28 @@ def statistics(frames: Frames, on_section: Callable[[str], None] | None = None) 
     tables = {}
     for name, (title, section) in SECTIONS.items():
         if on_section:
-            on_section(title)
+            on_section(_(title))
         table = section(frames)
         tables[name] = _about(name, table, frames.filters.player) if frames.filters.player else table
     return tables
 
 
+def _header(section: str, column: str) -> str:
+    """A column's header in the language in use; in the called table, a player's name stays as it is."""
+    words = CALLED_HEADERS if section == "called" else HEADERS
+    return _(words[column]) if column in words else column
+
+
 def as_values(tables: dict[str, pd.DataFrame], scope: str) -> Statistics:
-    """The sections as plain values: numbers as Python numbers (at most 6 decimals), missing values as None."""
+    """The sections as plain values: numbers as Python numbers (at most 6 decimals), missing values as None; titles
+    and headers in the language in use."""
 
     def plain(name: str, table: pd.DataFrame) -> StatTable:
         numeric = frozenset(str(c) for c in table.columns if table[c].dtype.kind in "iuf")
         rows = tuple(json.loads(table.to_json(orient="records", double_precision=6)))
-        return StatTable(name, SECTIONS[name][0], tuple(str(c) for c in table.columns), numeric, rows)
+        columns = tuple(str(c) for c in table.columns)
+        headers = tuple(_header(name, c) for c in columns)
+        return StatTable(name, _(SECTIONS[name][0]), columns, numeric, rows, headers)
 
     deals = int(tables["summary"]["deals"].iloc[0])
     return Statistics(scope, deals, tuple(plain(name, table) for name, table in tables.items()))

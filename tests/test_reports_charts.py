@@ -15,6 +15,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from reports_support import frames_of
 
+from ledger.clock import as_local
 from ledger.recording import record as record_deal
 from ledger.recording import void as void_deal
 from ledger.rules.build import DealInput
@@ -64,7 +65,7 @@ def test_money_with_one_evening_is_one_category_labelled_with_number_and_date(le
     frames = frames_of(ledger, evening=1)
     axes = _draw("money", frames, "money-one-evening").axes[0]
     assert axes.get_xlim() == (-0.5, 0.5)
-    day = frames.evenings.loc[1, "started_at"].strftime("%Y-%m-%d")
+    day = as_local(frames.evenings.loc[1, "started_at"].to_pydatetime()).strftime("%Y-%m-%d")  # the local day
     assert [t.get_text() for t in axes.get_xticklabels()] == [f"1\n{day}"]
 
 

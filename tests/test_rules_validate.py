@@ -131,7 +131,7 @@ INVALID = [
         thirds=20,
     ),
     bad(
-        "bad-called-card", "--called 'XX': write rank then suit", declarer="Anna", contract="chiamo", called="XX", thirds=20
+        "bad-called-card", "--called 'XX': write rank then", declarer="Anna", contract="chiamo", called="XX", thirds=20
     ),
     bad(
         "holder-not-seated",

@@ -194,7 +194,8 @@ def test_start_an_evening_from_the_phone_and_several_evenings_at_once(db_url: st
         listed = phone.get("/evenings").text
         second = phone.get("/evenings/2").text
     assert "Evening 2" in listed and "Osteria" in listed and "Evening 1" in listed
-    assert "tretre" in second and "CHF" in second and "Elio solo" in second and "Bruno" not in second
+    assert "Terziglio, long game: no cappotto or stramazzo" in second and "CHF" in second
+    assert "Elio solo" in second and "Bruno" not in second
 
 
 def test_settle_then_close_the_evening(db_url: str) -> None:

@@ -93,8 +93,8 @@ def start(
         )
         return
     console.print(
-        _("Evening {number} started: {players} ({profile}).").format(
-            number=started.number, players=", ".join(started.players), profile=started.profile.describe()
+        _("Evening {number} started: {players}; {rules}.").format(
+            number=started.number, players=", ".join(started.players), rules=started.rules
         )
     )
     console.print(_("{next_dealer} deals first.").format(next_dealer=started.next_dealer))
@@ -122,14 +122,14 @@ def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
             ]
         )
         return
-    table = Table(_("evening"), _("started"), _("players"), _("profile"), _("state"), _("place"), show_edge=False)
+    table = Table(_("evening"), _("started"), _("players"), _("rules"), _("state"), _("place"), show_edge=False)
     for e in evenings:
         table.add_row(
             str(e.number),
             local_time(e.started_at),
             ", ".join(e.players),
-            e.profile.name,
-            "closed" if e.closed else "open",
+            e.rules,
+            _("closed") if e.closed else _("open"),
             e.place or "",
         )
     console.print(table)
@@ -154,8 +154,8 @@ def show(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = 
         )
     )
     console.print(
-        _("{profile}; stake {amount} per game point").format(
-            profile=e.profile.describe(), amount=format_cents(e.stake_cents, e.currency)
+        _("{rules}; stake {amount} per game point").format(
+            rules=e.rules, amount=format_cents(e.stake_cents, e.currency)
         )
     )
     for label, value in ((_("place"), e.place), (_("note"), e.note)):

@@ -6,16 +6,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ledger.cli.app import JsonFlag, print_json
 from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError
-from ledger.fmt import format_cents
+from ledger.fmt import format_cents, format_count, format_decimal, format_percent
 from ledger.i18n import _
 from ledger.values import Statistics, StatTable
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 SHOW_AFTER_SECONDS = 1.0
 """A reporting command still working after this long shows a progress bar."""
@@ -163,23 +166,19 @@ def _csv_value(value: object) -> object:
 
 
 def _cell(column: str, value: object) -> str:
-    """A value as shown in a table: rates in percent, cents in currency units, text escaped from rich markup."""
+    """A value as shown in a table: rates in percent, cents in currency units, numbers in the language's format,
+    text escaped from rich markup."""
     from rich.markup import escape
 
     if value is None:
         return "-"
+    if not isinstance(value, int | float):
+        return escape(str(value))
     if column.endswith("_rate") or column == "share":
-        return f"{float(value):.0%}"  # type: ignore[arg-type]
+        return format_percent(value)
     if column.endswith("_cents"):
-        return format_cents(int(value))  # type: ignore[call-overload]
-    if isinstance(value, float):
-        return f"{value:.2f}"
-    return escape(str(value))
-
-
-def _header(column: str) -> str:
-    """`per deal declarer` for `per_deal_declarer_cents`."""
-    return column.removesuffix("_cents").replace("_", " ")
+        return format_cents(round(value))
+    return format_decimal(value) if isinstance(value, float) else format_count(value)
 
 
 def _print_tables(result: Statistics) -> None:
@@ -197,32 +196,39 @@ def _print_tables(result: Statistics) -> None:
             console.print(_turned(table) if table.name in ("summary", "players") else _listed(table))
 
 
-def _turned(table: StatTable) -> object:
-    """A table shown on its side: one line per column, one column per row (per player, for `players`)."""
+def _titled(table: StatTable) -> Table:
+    """An empty rich table under the table's title, at least as wide as the title (so it is never wrapped)."""
     from rich.markup import escape
     from rich.table import Table
 
-    shown = Table(title=table.title, title_justify="left", show_edge=False, pad_edge=False)
+    return Table(
+        title=escape(table.title), title_justify="left", show_edge=False, pad_edge=False, min_width=len(table.title)
+    )
+
+
+def _turned(table: StatTable) -> object:
+    """A table shown on its side: one line per column, one column per row (per player, for `players`)."""
+    from rich.markup import escape
+
+    shown = _titled(table)
     shown.add_column("")
     heads = [row["player"] for row in table.rows] if table.name == "players" else [""]
     for head in heads:
         shown.add_column(escape(str(head)), justify="right")
-    for column in table.columns:
+    for column, header in zip(table.columns, table.headers, strict=True):
         if table.name == "players" and column == "player":
             continue
-        shown.add_row(_header(column), *[_cell(column, row[column]) for row in table.rows])
+        shown.add_row(escape(header), *[_cell(column, row[column]) for row in table.rows])
     return shown
 
 
 def _listed(table: StatTable) -> object:
     """A table as it is: one line per row."""
     from rich.markup import escape
-    from rich.table import Table
 
-    shown = Table(title=table.title, title_justify="left", show_edge=False, pad_edge=False)
-    for column in table.columns:
-        label = escape(column) if table.name == "called" else _header(column)  # holders are player names
-        shown.add_column(label, justify="right" if column in table.numeric else "left")
+    shown = _titled(table)
+    for column, header in zip(table.columns, table.headers, strict=True):
+        shown.add_column(escape(header), justify="right" if column in table.numeric else "left")
     for row in table.rows:
         shown.add_row(*[_cell(column, row[column]) for column in table.columns])
     return shown
