@@ -506,7 +506,7 @@ def test_import_export_through_the_command_line(db: str, tmp_path: Path) -> None
 def test_backup_writes_a_ledger_with_the_same_deals(db: str, tmp_path: Path) -> None:
     evening_with_deals(db)
     ok(db, "amend", "1", "-t", "33", "-r", "stramazzo")
-    target = tmp_path / "copies" / "backup.sqlite3"
+    target = tmp_path / "backup.sqlite3"
     assert "Backed up to" in ok(db, "backup", str(target)).stdout
     assert ok_json(str(target), "deals") == ok_json(db, "deals")
     assert ok_json(str(target), "deal", "show", "1") == ok_json(db, "deal", "show", "1")

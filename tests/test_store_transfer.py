@@ -343,6 +343,7 @@ def test_backup_writes_a_sqlite_ledger_with_the_same_deals(sqlite_url: str, tmp_
     engine = open_ledger(sqlite_url)
     try:
         import_(engine, load("three_friends.json"))
+        (tmp_path / "backups").mkdir()
         target = tmp_path / "backups" / "copy.sqlite3"
         assert backup_sqlite(engine, str(target)) == target.resolve()
         with pytest.raises(LedgerError, match="the file exists"):

@@ -152,7 +152,10 @@ def _import_progress(source: Path) -> Iterator[Callable[[int, int], None]]:
 
 
 def backup(ctx: typer.Context, target: Annotated[str, typer.Argument(help="The new file to write.")]) -> None:
-    """Copy a SQLite ledger safely while it is in use. Example: [b]calabresella backup ~/ledger-2026-11.sqlite3[/b]"""
+    """Copy a SQLite ledger safely while it is in use, into a new file in an existing folder.
+
+    Example: [b]calabresella backup ~/ledger-2026-11.sqlite3[/b]
+    """
     with open_ledger(ctx) as ledger:
         path = ledger.backup(target)
     typer.echo(_("Backed up to {path}.").format(path=path))

@@ -37,6 +37,8 @@ MIGRATION_LOCK = 0x63616C61
 MIGRATIONS = Path(__file__).with_name("migrations")
 KNOWN = tuple(sorted(path.name[:4] for path in (MIGRATIONS / "versions").glob("[0-9][0-9][0-9][0-9]_*.py")))
 HEAD = KNOWN[-1]
+FULL_DISK = ("disk is full", "disk I/O error", "No space left on device")
+"""How SQLite and PostgreSQL say that a write found no room (SQLite says I/O error when a file may grow no more)."""
 
 
 def default_path() -> Path:
@@ -206,12 +208,18 @@ def _schema_version(engine: Engine) -> str | None:
 
 
 def refusal(error: DBAPIError, where: str) -> DatabaseRefused:
-    """One line for what the database refused: a read-only file, a lock another program held past the busy
-    timeout, a file that is no ledger database, or any other refusal."""
+    """One line for what the database refused: a read-only file, a full disk, a lock another program held past the
+    busy timeout, a file that is no ledger database, or any other refusal."""
     reason = (str(error.orig).strip().splitlines() or ["no answer"])[0]
     if "readonly" in reason or "read-only" in reason:
         return DatabaseRefused(
             _("the ledger {where} is read-only ({reason}): nothing was written").format(where=where, reason=reason)
+        )
+    if any(sign in reason for sign in FULL_DISK):
+        return DatabaseRefused(
+            _("the ledger {where} cannot be written, its disk may be full ({reason})").format(
+                where=where, reason=reason
+            )
         )
     if "database is locked" in reason:
         return DatabaseRefused(
