@@ -12,10 +12,9 @@ import json
 from collections import defaultdict
 from collections.abc import Iterator
 from datetime import datetime
-from operator import attrgetter
 from typing import Any, TextIO
 
-from sqlalchemy import Row, text
+from sqlalchemy import RowMapping, text
 from sqlmodel import Session, col, select
 
 from ledger.clock import as_utc
@@ -75,13 +74,25 @@ PAYOUTS = text(
 """What an export reads of the deals, revisions and payouts of the evenings numbered `first` to `last`."""
 
 
-def _grouped(session: Session, query: Any, bounds: dict[str, int], by: str) -> defaultdict[int, list[Row[Any]]]:
-    """The query's rows (as the driver returns their values) grouped by the column `by`, in order."""
-    key = attrgetter(by)
-    groups: defaultdict[int, list[Row[Any]]] = defaultdict(list)
-    for row in session.execute(query, bounds):
-        groups[key(row)].append(row)
+def _grouped(session: Session, query: Any, bounds: dict[str, int], by: str) -> defaultdict[int, list[RowMapping]]:
+    """The query's rows, read by column name (values as the driver returns them), grouped by the column `by`, in
+    order."""
+    groups: defaultdict[int, list[RowMapping]] = defaultdict(list)
+    for row in session.execute(query, bounds).all():
+        columns = row._mapping
+        groups[columns[by]].append(columns)
     return groups
+
+
+def _payouts(session: Session, bounds: dict[str, int]) -> defaultdict[int, list[tuple[int, int]]]:
+    """Each revision's payouts as (player id, points) in seat order: the rows of `PAYOUTS`, the most numerous,
+    taken as the columns named."""
+    payouts: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)
+    for revision, player, points in (
+        session.execute(PAYOUTS, bounds).columns("revision_id", "player_id", "points").all()
+    ):
+        payouts[revision].append((player, points))
+    return payouts
 
 
 def _evenings_data(session: Session, evening: int | None) -> Iterator[dict[str, Any]]:
@@ -92,10 +103,10 @@ def _evenings_data(session: Session, evening: int | None) -> Iterator[dict[str, 
         bounds = {"first": chunk[0].number, "last": chunk[-1].number}
         deals = _grouped(session, DEALS, bounds, "evening_id")
         revisions = _grouped(session, REVISIONS, bounds, "deal_id")
-        payouts = _grouped(session, PAYOUTS, bounds, "revision_id")
+        payouts = _payouts(session, bounds)
         for table in chunk:
             yield _evening_data(
-                table, [_deal_data(table, deal, revisions[deal.id], payouts) for deal in deals[table.number]]
+                table, [_deal_data(table, deal, revisions[deal["id"]], payouts) for deal in deals[table.number]]
             )
 
 
@@ -118,45 +129,45 @@ def _evening_data(table: Seating, deals: list[dict[str, Any]]) -> dict[str, Any]
 
 
 def _deal_data(
-    table: Seating, deal: Row[Any], revisions: list[Row[Any]], payouts: dict[int, list[Row[Any]]]
+    table: Seating, deal: RowMapping, revisions: list[RowMapping], payouts: dict[int, list[tuple[int, int]]]
 ) -> dict[str, Any]:
     """A deal (a row of `DEALS`) with its revisions (rows of `REVISIONS`) as an export writes it."""
     return {
-        "number": deal.number,
-        "key": deal.key,
-        "created_at": stored_iso(deal.created_at),
-        "voided_at": stored_iso(deal.voided_at),
-        "void_reason": deal.void_reason,
-        "revisions": [_revision_data(table.names, row, payouts[row.id]) for row in revisions],
+        "number": deal["number"],
+        "key": deal["key"],
+        "created_at": stored_iso(deal["created_at"]),
+        "voided_at": stored_iso(deal["voided_at"]),
+        "void_reason": deal["void_reason"],
+        "revisions": [_revision_data(table.names, row, payouts[row["id"]]) for row in revisions],
     }
 
 
-def _revision_data(names: dict[int, str], row: Row[Any], payouts: list[Row[Any]]) -> dict[str, Any]:
-    """A revision (a row of `REVISIONS`) and its payouts (rows of `PAYOUTS`, in seat order) as an export writes
-    them: players by name, the auction's passes as null."""
+def _revision_data(names: dict[int, str], row: RowMapping, payouts: list[tuple[int, int]]) -> dict[str, Any]:
+    """A revision (a row of `REVISIONS`) and its payouts (`_payouts`) as an export writes them: players by name,
+    the auction's passes as null."""
     return {
-        "revision": row.revision,
-        "recorded_at": stored_iso(row.recorded_at),
-        "superseded_at": stored_iso(row.superseded_at),
-        "reason": row.reason,
-        "dealer": names[row.dealer_id],
-        "payouts": {names[payout.player_id]: payout.points for payout in payouts},
+        "revision": row["revision"],
+        "recorded_at": stored_iso(row["recorded_at"]),
+        "superseded_at": stored_iso(row["superseded_at"]),
+        "reason": row["reason"],
+        "dealer": names[row["dealer_id"]],
+        "payouts": {names[player]: points for player, points in payouts},
         "facts": {
-            "declarer": names.get(row.declarer_id),
-            "contract": row.contract,
-            "aggravation": row.aggravation,
-            "called": row.called,
-            "holder": names[row.holder_id] if row.holder_id is not None else row.holder,
-            "thirds": row.declarer_thirds,
-            "tricks": row.tricks,
-            "last_trick": row.last_trick,
-            "passed_before": row.passed_before,
+            "declarer": names.get(row["declarer_id"]),
+            "contract": row["contract"],
+            "aggravation": row["aggravation"],
+            "called": row["called"],
+            "holder": names[row["holder_id"]] if row["holder_id"] is not None else row["holder"],
+            "thirds": row["declarer_thirds"],
+            "tricks": row["tricks"],
+            "last_trick": row["last_trick"],
+            "passed_before": row["passed_before"],
             "auction": [
                 [names[player_id], None if not call or call == PASS else call]
-                for player_id, call in _stored_json(row.calls) or ()
+                for player_id, call in _stored_json(row["calls"]) or ()
             ],
         },
-        "explanation": row.explanation,
+        "explanation": row["explanation"],
     }
 
 
