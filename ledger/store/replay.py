@@ -194,8 +194,10 @@ def _starts(session: Session) -> dict[datetime, list[int]]:
     starts: dict[datetime, list[int]] | None = session.info.get("evening starts")
     if starts is None:
         starts = session.info["evening starts"] = {}
-        for row in session.execute(select(Evening.id, Evening.started_at).order_by(Evening.id)):  # type: ignore[arg-type]
-            starts.setdefault(as_utc(row.started_at), []).append(row.id)
+        rows = session.execute(select(Evening.id, Evening.started_at).order_by(Evening.id)).all()  # type: ignore[arg-type]
+        for row in rows:
+            columns = row._mapping
+            starts.setdefault(as_utc(columns["started_at"]), []).append(columns["id"])
     return starts
 
 
@@ -274,14 +276,14 @@ def _revision_facts(table: Seating, rev: dict[str, Any], version: int, seated: d
 
 def _write_deals(session: Session, table: Seating, deals: list[dict[str, Any]], scored: list[list[Scored]]) -> None:
     """The evening's deals, revisions and payouts, queued for the writer's next flush, ids reserved up front."""
-    writer = writer_of(session)
+    writer, evening = writer_of(session), table.number
     deal_ids = new_ids(session, DEALS, len(deals))
     writer.queue(
         DEALS,
         [
             {
                 "id": deal_id,
-                "evening_id": table.number,
+                "evening_id": evening,
                 "number": deal["number"],
                 "key": deal.get("key") or None,
                 "created_at": _time(deal["created_at"]) or utcnow(),
