@@ -50,7 +50,7 @@ def main() -> None:
     args = turns(__doc__, deals=10_000, repeat=5)
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
-        source, database = work / "source.json", work / "ledger.sqlite3"
+        source, database = work / "source.jsonl", work / "ledger.sqlite3"
         deals = write_export(source, args.deals)
         subprocess.run(
             [calabresella(), "--db", str(database), "import", str(source)], check=True, stdout=subprocess.DEVNULL

@@ -64,9 +64,9 @@ def main() -> None:
     args = turns(__doc__, deals=100_000, repeat=3)
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
-        source = work / "export.json"
+        source = work / "export.jsonl"
         deals = write_export(source, args.deals)
-        print(f"{deals:,} deals, {source.stat().st_size / 2**20:.1f} MiB of JSON; {args.repeat} turns")
+        print(f"{deals:,} deals, {source.stat().st_size / 2**20:.1f} MiB of JSON Lines; {args.repeat} turns")
         ratios, peaks = [], []
         for turn in range(args.repeat):
             ours, peak = run_import(source, work / f"ledger{turn}.sqlite3")

@@ -19,14 +19,14 @@ TABLES = ("player", "evening", "seat", "deal", "deal_revision", "payout")
 
 
 def write_export(path: Path, deals: int) -> int:
-    """An export of at least `deals` deals (whole evenings), written evening by evening; its number of deals."""
+    """An export (JSON Lines) of at least `deals` deals (whole evenings), a line each; its number of deals."""
     data = json.loads(EXAMPLE.read_text(encoding="utf-8"))
     evening = data["evenings"][0]
     per_evening = len(evening["deals"])
     count = -(-deals // per_evening)
     start = datetime(2020, 1, 1, 20, tzinfo=UTC)
     with path.open("w", encoding="utf-8") as out:
-        out.write('{"format": "calabresella-ledger", "version": 2, "evenings": [\n')
+        out.write('{"format": "calabresella-ledger", "version": 3}\n')
         for number in range(1, count + 1):
             copy_ = {
                 **copy.deepcopy(evening),
@@ -36,8 +36,7 @@ def write_export(path: Path, deals: int) -> int:
             }
             for deal in copy_["deals"]:
                 deal["key"] = None
-            out.write(("" if number == 1 else ",\n") + json.dumps(copy_, ensure_ascii=False))
-        out.write('\n], "payments": []}\n')
+            out.write(json.dumps({"evening": copy_}, ensure_ascii=False) + "\n")
     return count * per_evening
 
 

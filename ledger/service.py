@@ -43,7 +43,8 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
     from ledger.store.evenings import Seating
-    from ledger.store.transfer import Importer
+    from ledger.store.importing import Entry
+    from ledger.store.replay import Importer
     from ledger.values import Statistics
 
 T = TypeVar("T")
@@ -374,7 +375,7 @@ class Ledger:
     # Data
 
     def export(self, *, evening: int | None = None, fmt: str = "json") -> str:
-        """The whole ledger (or one evening) as a JSON export, every revision and void, or as CSV."""
+        """The whole ledger (or one evening) as a JSON Lines export, every revision and void, or as CSV."""
         import io
 
         out = io.StringIO()
@@ -386,7 +387,7 @@ class Ledger:
         from ledger.errors import FactError
         from ledger.i18n import _
         from ledger.store.evenings import get_seating
-        from ledger.store.transfer import write_csv, write_export
+        from ledger.store.export import write_csv, write_export
 
         if fmt not in ("json", "csv"):
             raise FactError("format", fmt, _("json or csv"))
@@ -396,14 +397,16 @@ class Ledger:
             (write_csv if fmt == "csv" else write_export)(session, out, evening)
 
     def import_data(self, data: Any) -> ImportSummary:
-        """Replay an export held in memory in one transaction (see `import_file`)."""
-        from ledger.store.transfer import import_data
+        """Replay an export held in memory in one transaction (see `import_file`): a version 1 or 2 document, or
+        the lines of a version 3 export as values, the header first."""
+        from ledger.store.replay import import_data
 
         with self._session() as session:
             return import_data(session, data)
 
     def import_file(self, path: Path, progress: Callable[[int, int], None] | None = None) -> ImportSummary:
-        """Replay a JSON export, read as a stream: every revision is re-scored and must give the exported payouts.
+        """Replay an export (JSON Lines read line by line, or an older JSON document): every revision is re-scored
+        and must give the exported payouts.
 
         Evenings commit in batches of at most `IMPORT_BATCH_SECONDS`, so others can write in between; an evening
         already in the ledger is skipped, so an interrupted import resumes when run again. On an error, nothing of
@@ -412,18 +415,19 @@ class Ledger:
         """
         from ledger.errors import LedgerError
         from ledger.i18n import _
-        from ledger.store.transfer import Importer, read_export, stopped
+        from ledger.store.importing import read_export
+        from ledger.store.replay import Importer, stopped
 
         try:
             stream = path.open("rb")
         except FileNotFoundError:
             raise LedgerError(_("{path}: no such file").format(path=path)) from None
         with stream:
-            version, items = _json_errors(path, lambda: read_export(stream))
-            importer = Importer(version)
+            version, entries = read_export(stream, str(path))
+            importer = Importer(version, str(path))
             kept = importer.summary()
             try:
-                while _json_errors(path, lambda: self._import_batch(importer, items, stream.tell, progress)):
+                while self._import_batch(importer, entries, stream.tell, progress):
                     kept = importer.summary()
                     self._let_others_write()
             except LedgerError as error:
@@ -440,17 +444,17 @@ class Ledger:
     def _import_batch(
         self,
         importer: Importer,
-        items: Iterator[tuple[str, Any]],
+        entries: Iterator[Entry],
         position: Callable[[], int],
         progress: Callable[[int, int], None] | None,
     ) -> bool:
-        """Import items in one transaction until it has run `IMPORT_BATCH_SECONDS`; whether any are left."""
+        """Import entries in one transaction until it has run `IMPORT_BATCH_SECONDS`; whether any are left."""
         import time
 
         with self._session() as session:
             deadline, more = time.monotonic() + IMPORT_BATCH_SECONDS, False
-            for kind, item in items:
-                importer.add(session, kind, item)
+            for entry in entries:
+                importer.add(session, entry)
                 if progress:
                     progress(position(), importer.deals)
                 if time.monotonic() > deadline:
@@ -461,7 +465,7 @@ class Ledger:
 
     def backup(self, target: str) -> Path:
         """An online copy of a SQLite ledger into a new file."""
-        from ledger.store.transfer import backup_sqlite
+        from ledger.store.backup import backup_sqlite
 
         return backup_sqlite(self.engine, target)
 
@@ -496,20 +500,6 @@ def upgrade_database(db: str | None = None) -> str | None:
         raise refusal(error, engine.url.render_as_string(hide_password=True)) from None
     finally:
         engine.dispose()
-
-
-def _json_errors(path: Path, read: Callable[[], T]) -> T:
-    """Run `read`, turning a JSON syntax error of the file into a one-line `LedgerError`."""
-    from ledger.errors import LedgerError
-    from ledger.i18n import _
-    from ledger.store.transfer import NotJson
-
-    try:
-        return read()
-    except NotJson as error:
-        raise LedgerError(_("{path}: not a JSON export ({reason})").format(path=path, reason=error)) from None
-    except UnicodeDecodeError as error:
-        raise LedgerError(_("{path}: not a JSON export ({reason})").format(path=path, reason=error)) from None
 
 
 def _player(row: Any) -> PlayerInfo:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import glob
+import json
 import os
 import shutil
 import socket
@@ -12,6 +13,7 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import Engine
@@ -20,6 +22,29 @@ from ledger.i18n import use_language
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+
+
+def as_document(export: str) -> dict[str, Any]:
+    """A JSON Lines export (version 3) read with the json module as one document shaped as version 2 was: the
+    header's fields, then `evenings` and `payments` in the order of their lines."""
+    lines = [json.loads(line) for line in export.split("\n") if line]
+    header, rest = lines[0], lines[1:]
+    assert header == {"format": "calabresella-ledger", "version": 3}, header
+    assert all(len(line) == 1 and next(iter(line)) in ("evening", "payment") for line in rest), rest
+    return {
+        **header,
+        "evenings": [line["evening"] for line in rest if "evening" in line],
+        "payments": [line["payment"] for line in rest if "payment" in line],
+    }
+
+
+def as_lines(document: dict[str, Any]) -> str:
+    """A version 2 document written as a version 3 export: the header, a line per evening, a line per payment."""
+    lines = [{"format": "calabresella-ledger", "version": 3}]
+    lines += [{"evening": evening} for evening in document.get("evenings") or ()]
+    lines += [{"payment": payment} for payment in document.get("payments") or ()]
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+
 
 # The tests speak English unless one says otherwise, whatever the locale of the machine running them.
 os.environ["CALABRESELLA_LANG"] = "en"

@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLES
+from conftest import EXAMPLES, as_document
 from sqlalchemy import text
 from typer.testing import CliRunner, Result
 
 from ledger.cli.main import app
 from ledger.store.engine import HEAD, open_ledger, schema_info, transaction
-from ledger.store.transfer import write_export
+from ledger.store.export import write_export
 
 CALABRESELLA = shutil.which("calabresella")
 runner = CliRunner()
@@ -65,7 +65,7 @@ def snapshot(db: str) -> tuple[dict[str, int], dict[str, Any]]:
         with transaction(engine) as session:
             buffer = io.StringIO()
             write_export(session, buffer)
-            data = json.loads(buffer.getvalue())
+            data = as_document(buffer.getvalue())
         with engine.connect() as connection:
             rows = {
                 name: connection.execute(text(f"SELECT COUNT(*) FROM {name}")).scalar_one()
@@ -487,15 +487,15 @@ def test_import_export_through_the_command_line(db: str, tmp_path: Path) -> None
     not_json = tmp_path / "notes.json"
     not_json.write_text("Anna +4, Bruno -2", encoding="utf-8")
     garbled = cli(db, "import", str(not_json))
-    assert_user_error(garbled.exit_code, garbled.stderr, "not a JSON export")
+    assert_user_error(garbled.exit_code, garbled.stderr, "notes.json: line 1: not JSON")
     missing = cli(db, "import", str(tmp_path / "nowhere.json"))
     assert_user_error(missing.exit_code, missing.stderr, "no such file")
     assert snapshot(db) == before
 
-    out = tmp_path / "export.json"
+    out = tmp_path / "export.jsonl"
     ok(db, "export", "--out", str(out))
-    assert json.loads(out.read_text(encoding="utf-8")) == before[1]
-    assert json.loads(ok(db, "export").stdout) == before[1]
+    assert as_document(out.read_text(encoding="utf-8")) == before[1]
+    assert ok(db, "export").stdout == out.read_text(encoding="utf-8")
     csv_lines = ok(db, "export", "--format", "csv").stdout.splitlines()
     assert len(csv_lines) == 1 + 30 * 3
     standings = ok_json(db, "standings", "--evening", "1")
@@ -506,7 +506,7 @@ def test_import_export_through_the_command_line(db: str, tmp_path: Path) -> None
 def test_backup_writes_a_ledger_with_the_same_deals(db: str, tmp_path: Path) -> None:
     evening_with_deals(db)
     ok(db, "amend", "1", "-t", "33", "-r", "stramazzo")
-    target = tmp_path / "copies" / "backup.sqlite3"
+    target = tmp_path / "backup.sqlite3"
     assert "Backed up to" in ok(db, "backup", str(target)).stdout
     assert ok_json(str(target), "deals") == ok_json(db, "deals")
     assert ok_json(str(target), "deal", "show", "1") == ok_json(db, "deal", "show", "1")

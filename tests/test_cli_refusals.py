@@ -95,12 +95,18 @@ def test_a_full_disk_is_named_and_the_database_s_own_text_kept_only_for_the_unkn
     full, unknown = refused
     assert "database or disk is full" in str(full.orig) and "no such table: nowhere" in str(unknown.orig)
     with speaking("it"):
-        assert str(refusal(full, "x.sqlite3")) == "registro x.sqlite3: il disco è pieno: non è stato scritto nulla"
+        assert (
+            str(refusal(full, "x.sqlite3"))
+            == "il registro x.sqlite3 non si può scrivere, forse il disco è pieno: non è stato scritto nulla"
+        )
         assert str(refusal(unknown, "x.sqlite3")) == (
             "x.sqlite3: non si apre come database del registro (no such table: nowhere)"
         )
     with speaking("en"):
-        assert str(refusal(full, "x.sqlite3")) == "the ledger x.sqlite3: the disk is full: nothing was written"
+        assert (
+            str(refusal(full, "x.sqlite3"))
+            == "the ledger x.sqlite3 cannot be written, its disk may be full: nothing was written"
+        )
 
 
 def test_a_lock_held_by_another_program_says_so(ledger_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:

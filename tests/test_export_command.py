@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import gc
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLES
+from conftest import EXAMPLES, as_document
 from typer.testing import CliRunner
 
 from ledger import Ledger
@@ -34,6 +33,6 @@ def test_the_export_runs_with_the_collector_paused(
     result = runner.invoke(app, ["--db", sqlite_url, "export", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert seen == [False] and gc.isenabled()
-    assert json.loads(out.read_text(encoding="utf-8"))["evenings"][0]["number"] == 1
+    assert as_document(out.read_text(encoding="utf-8"))["evenings"][0]["number"] == 1
     refused = runner.invoke(app, ["--db", sqlite_url, "export", "--evening", "9"])
     assert refused.exit_code == 2 and seen == [False, False] and gc.isenabled()

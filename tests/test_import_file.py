@@ -4,22 +4,24 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLES
+from conftest import EXAMPLES, as_document, as_lines
 from sqlalchemy import text
 from typer.testing import CliRunner
 
 import ledger.service
-import ledger.store.transfer
+import ledger.store.bulk
 from ledger import Ledger
 from ledger.cli.main import app
 from ledger.errors import LedgerError
 
 runner = CliRunner()
+HEADER = '{"format": "calabresella-ledger", "version": 3}\n'
 
 
 def example(name: str = "three_friends.json") -> dict[str, Any]:
@@ -27,8 +29,18 @@ def example(name: str = "three_friends.json") -> dict[str, Any]:
 
 
 def write(path: Path, data: Any) -> Path:
+    """An export as JSON Lines (version 3)."""
+    path.write_text(as_lines(data), encoding="utf-8")
+    return path
+
+
+def write_document(path: Path, data: Any) -> Path:
+    """An export as one JSON document (version 2), on one line."""
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
+
+
+WRITERS = {"version 3": write, "version 2": write_document}
 
 
 def deal_count(db: str) -> int:
@@ -47,22 +59,39 @@ def evenings_in_a_row(count: int) -> dict[str, Any]:
     return data
 
 
-@pytest.mark.parametrize(("read", "queued"), [(1 << 20, 10_000), (7, 5), (1000, 50)])
-def test_a_streamed_import_gives_the_same_ledger_as_the_file(
-    read: int, queued: int, db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("queued", [10_000, 5, 50])
+@pytest.mark.parametrize("layout", ["version 3", "version 2 over many lines"])
+def test_an_import_gives_the_same_ledger_as_the_file(
+    layout: str, queued: int, db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Also when the file is read a few bytes at a time, so that values (and UTF-8 characters) are cut, and when
-    rows are inserted a few at a time, in the middle of an evening."""
-    monkeypatch.setattr(ledger.store.transfer, "READ_CHARS", read)
-    monkeypatch.setattr(ledger.store.transfer, "QUEUED_ROWS", queued)
+    """Also when rows are inserted a few at a time, in the middle of an evening; the export written back is the
+    file's evenings and payments."""
+    monkeypatch.setattr(ledger.store.bulk, "QUEUED_ROWS", queued)
     data = example()
-    data["evenings"][0]["note"] = "caffè ☕ " * 50
-    source = tmp_path / "pretty.json"
-    source.write_text(json.dumps(data, indent=3, ensure_ascii=False), encoding="utf-8")
+    data["evenings"][0]["note"] = "caffè ☕ \u2028 " * 50
+    source = tmp_path / "export"
+    if layout == "version 3":
+        write(source, data)
+    else:
+        source.write_text(json.dumps(data, indent=3, ensure_ascii=False), encoding="utf-8")
     with Ledger(db_url) as opened:
         summary = opened.import_file(source)
         assert (summary.evenings, summary.deals, summary.skipped) == ((1,), 30, ())
-        assert json.loads(opened.export()) == data
+        exported = opened.export()
+    assert as_document(exported) == {**data, "version": 3}
+    assert exported.count("\n") == 2  # the header and the evening, each on its line
+
+
+def test_an_export_imported_into_an_empty_ledger_exports_the_same_file(sqlite_url: str, tmp_path: Path) -> None:
+    with Ledger(sqlite_url) as opened:
+        opened.import_file(EXAMPLES / "three_friends.json")
+        opened.import_file(EXAMPLES / "four_players.json")
+        opened.paid("Anna", "Bruno", "1.20", evening=1)
+        first = tmp_path / "first.jsonl"
+        first.write_text(opened.export(), encoding="utf-8")
+    with Ledger(str(tmp_path / "second.sqlite3")) as opened:
+        opened.import_file(first)
+        assert opened.export() == first.read_text(encoding="utf-8")
 
 
 def test_an_interrupted_import_says_what_went_in_and_resumes(
@@ -72,11 +101,11 @@ def test_an_interrupted_import_says_what_went_in_and_resumes(
     data = evenings_in_a_row(4)
     good = copy.deepcopy(data)
     data["evenings"][2]["deals"][3]["revisions"][0]["payouts"] = {"Anna": 9, "Bruno": -9, "Carla": 0}
-    source = write(tmp_path / "broken.json", data)
+    source = write(tmp_path / "broken.jsonl", data)
     with Ledger(sqlite_url) as opened:
         with pytest.raises(LedgerError) as stopped:
             opened.import_file(source)
-        assert "evening 3 deal 4 revision 1: the export says" in str(stopped.value)
+        assert str(stopped.value).startswith(f"{source}: line 4: evening 3 deal 4 revision 1: the export says")
         assert "the 2 evening(s) before it are in the ledger (evenings 1 to 2)" in str(stopped.value)
     assert deal_count(sqlite_url) == 60
     with Ledger(sqlite_url) as opened:
@@ -85,15 +114,19 @@ def test_an_interrupted_import_says_what_went_in_and_resumes(
     assert deal_count(sqlite_url) == 120
 
 
-def test_a_key_used_by_an_earlier_evening_of_the_same_file_is_refused(db_url: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("layout", "where"), [("version 3", "line 4: "), ("version 2", "")])
+def test_a_key_used_by_an_earlier_evening_of_the_same_file_is_refused(
+    layout: str, where: str, db_url: str, tmp_path: Path
+) -> None:
     """The earlier evening's deals are written in the same transaction; the later one's key is found there."""
     data = evenings_in_a_row(3)
     data["evenings"][0]["deals"][4]["key"] = "tablet-1"
     data["evenings"][2]["deals"][7]["key"] = "tablet-1"
+    source = WRITERS[layout](tmp_path / "keys", data)
     with Ledger(db_url) as opened, pytest.raises(LedgerError) as refused:
-        opened.import_file(write(tmp_path / "keys.json", data))
+        opened.import_file(source)
     assert str(refused.value) == (
-        "deal 8 of the export has key 'tablet-1', already used by deal 5 of evening 1; "
+        f"{source}: {where}deal 8 of the export has key 'tablet-1', already used by deal 5 of evening 1; "
         "nothing of that evening was written"
     )
     assert deal_count(db_url) == 0
@@ -185,86 +218,108 @@ HOSTILE: dict[str, tuple[Callable[[], Any], str]] = {
 }
 
 
+@pytest.mark.parametrize("layout", sorted(WRITERS))
 @pytest.mark.parametrize("case", sorted(HOSTILE))
-def test_a_hostile_file_is_one_line_exit_2_and_nothing_written(case: str, sqlite_url: str, tmp_path: Path) -> None:
+def test_a_hostile_file_is_one_line_exit_2_and_nothing_written(
+    case: str, layout: str, sqlite_url: str, tmp_path: Path
+) -> None:
     make, message = HOSTILE[case]
-    result = runner.invoke(app, ["--db", sqlite_url, "import", str(write(tmp_path / "x.json", make()))])
+    source = WRITERS[layout](tmp_path / "x", make())
+    result = runner.invoke(app, ["--db", sqlite_url, "import", str(source)])
     assert result.exit_code == 2, result.output
-    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith(f"Error: {source}: ") and result.stderr.count("\n") == 1, result.stderr
+    if layout == "version 3":  # the evening is line 2, a payment line 3
+        assert re.match(rf"Error: {re.escape(str(source))}: line [23]: ", result.stderr), result.stderr
     assert message in result.stderr
     assert "nothing of that evening was written" in result.stderr
     assert deal_count(sqlite_url) == 0
 
 
-@pytest.mark.parametrize(
-    ("text_", "message"),
-    [
-        (
-            '{"format": "calabresella-ledger", "version": 2, "evenings": [' + "[" * 100_000 + "]" * 100_000 + "]}",
-            "nested deeper than",
-        ),
-        (
-            '{"format": "calabresella-ledger", "version": 2, "evenings": [{"stake_cents": 1' + "0" * 5000 + "}]}",
-            "not a JSON export (Exceeds the limit",
-        ),
-        (
-            '{"format": "calabresella-ledger", "version": 2, "evenings": [{"stake_cents": NaN}]}',
-            "not a JSON export (NaN is not JSON at character ",
-        ),
-        ('{"format": "calabresella-ledger", "version": 2, "evenings": [{"number": 1,', "not a JSON export"),
-        (
-            '{"format": "calabresella-ledger", "version": 2, "evenings": [{"number": 1 "deals": []}]}',
-            "not a JSON export (Expecting ',' delimiter at character 74)",
-        ),
-        (
-            '{"format": "calabresella-ledger" "version": 2}',
-            "not a JSON export (Expecting ',' delimiter at character 33)",
-        ),
-        ('{"format" "calabresella-ledger"}', "not a JSON export (Expecting ':' delimiter at character 10)"),
-        ('{"format": "calabresella-ledger", 2: 2}', "not a JSON export (Expecting property name"),
-        ('{"evenings": [{}], "format": "calabresella-ledger", "version": 2}', "before its evenings"),
-        ("[1, 2]", "not a calabresella-ledger export"),
-        ("Anna +4, Bruno -2", "not a JSON export (Expecting value at character 0)"),
-        (
-            '{"format": "calabresella-ledger", "version": 2, "evenings": [], "payments": [],}',
-            "not a JSON export (Expecting property name enclosed in double quotes at character 79)",
-        ),
-        (
-            '{"format": "calabresella-ledger", "version": 2, "evenings": [{"number": 1, "note": "abc',
-            "not a JSON export (Unterminated string starting at character 83)",
-        ),
-        ("{}", "not a calabresella-ledger export (the JSON has no"),
-        (
-            '{"format": "calabresella-ledger", "version": 2, "evenings": 5}',
-            'not a valid export: "evenings" is not a list',
-        ),
-        (
-            '{"format": "calabresella-ledger", "version": 2, "evenings": [], "payments": {"payer": "Anna"}}',
-            'not a valid export: "payments" is not a list',
-        ),
-        ("", "not a JSON export (Expecting value at character 0)"),
-    ],
-)
-def test_a_malformed_file_is_one_line_exit_2(text_: str, message: str, sqlite_url: str, tmp_path: Path) -> None:
+V2 = '{"format": "calabresella-ledger", "version": 2, '
+MALFORMED_DOCUMENTS = [
+    (V2 + '"evenings": [' + "[" * 100_000 + "]" * 100_000 + "]}", "not a valid export: nested deeper than 12 levels"),
+    (V2 + '"evenings": [{"stake_cents": 1' + "0" * 5000 + "}]}", "not JSON (Exceeds the limit"),
+    (V2 + '"evenings": [{"stake_cents": NaN}]}', "not JSON (NaN is not JSON)"),
+    (V2 + '"evenings": [{"number": 1,', "line 1: not JSON (Expecting property name enclosed in double quotes"),
+    (V2 + '"evenings": [{"number": 1 "deals": []}]}', "line 1: not JSON (Expecting ',' delimiter at column 75)"),
+    ('{"format": "calabresella-ledger" "version": 2}', "line 1: not JSON (Expecting ',' delimiter at column 34)"),
+    ('{"format" "calabresella-ledger"}', "line 1: not JSON (Expecting ':' delimiter at column 11)"),
+    (
+        '{"format": "calabresella-ledger", 2: 2}',
+        "line 1: not JSON (Expecting property name enclosed in double quotes at column 35)",
+    ),
+    (
+        V2 + '"evenings": [], "payments": [],}',
+        "line 1: not JSON (Expecting property name enclosed in double quotes at column 80)",
+    ),
+    (V2 + '"evenings": [{"number": 1, "note": "abc', "line 1: not JSON (Unterminated string starting at column 84)"),
+    ('{\n "format": "calabresella-ledger",\n "version": 2\n "evenings": []\n}', "line 4: not JSON (Expecting ','"),
+    (V2 + '"evenings": []}\nmore', "line 2: not JSON (Extra data at column 1)"),
+    ('{"evenings": [{}], "format": "calabresella-ledger", "version": 2}', "evening None: a missing or bad field"),
+    ("[1, 2]", "not a calabresella-ledger export"),
+    ("{}", 'not a calabresella-ledger export (no "format": "calabresella-ledger" in its header)'),
+    ("Anna +4, Bruno -2", "line 1: not JSON (Expecting value at column 1)"),
+    ("", "line 1: not JSON (Expecting value at column 1)"),
+    (V2 + '"evenings": 5}', 'not a valid export: "evenings" is not a list'),
+    (V2 + '"evenings": [], "payments": {"payer": "Anna"}}', 'not a valid export: "payments" is not a list'),
+]
+MALFORMED_LINES = [
+    (HEADER + '{"evening": ' + "[" * 100_000 + "]" * 100_000 + "}\n", "line 2: not a valid export: nested deeper"),
+    (HEADER + '{"evening": {"stake_cents": 1' + "0" * 5000 + "}}\n", "line 2: not JSON (Exceeds the limit"),
+    (HEADER + '{"evening": {"stake_cents": NaN}}\n', "line 2: not JSON (NaN is not JSON)"),
+    (
+        HEADER + '{"evening": {"number": 1,\n',
+        "line 2: not JSON (Expecting property name enclosed in double quotes at column 26)",
+    ),
+    (
+        HEADER + '{"comment": 1}\n{"evening": {"number": 1 "deals": []}}\n',
+        "line 3: not JSON (Expecting ',' delimiter at column 26)",
+    ),
+    (HEADER + "\n[1, 2]\n", "line 3: not a valid export: a line that is not a JSON object"),
+    (HEADER + '{"evening": 5}\n', "line 2: not a valid export: evening 5: a missing or bad field (TypeError"),
+    (HEADER.encode() + b'{"evening": "\xff"}\n', "line 2: not JSON ('utf-8' codec can't decode byte 0xff"),
+    ('{"format": "calabresella-ledger", "version": 4}\n', "export version 4: this ledger reads versions 1, 2, 3"),
+    ('{"format": "calabresella-ledger", "version": 3, "evenings": []}\n', "export version 3 is JSON Lines"),
+    ('{"format": "calabresella", "version": 3}\n{"evening": {}}\n', "not a calabresella-ledger export"),
+]
+
+
+@pytest.mark.parametrize(("text_", "message"), MALFORMED_DOCUMENTS + MALFORMED_LINES)
+def test_a_malformed_file_is_one_line_naming_it_exit_2(
+    text_: str | bytes, message: str, sqlite_url: str, tmp_path: Path
+) -> None:
     source = tmp_path / "bad.json"
-    source.write_text(text_, encoding="utf-8")
+    if isinstance(text_, bytes):
+        source.write_bytes(text_)
+    else:
+        source.write_text(text_, encoding="utf-8")
     result = runner.invoke(app, ["--db", sqlite_url, "import", str(source)])
     assert result.exit_code == 2, result.output
-    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith(f"Error: {source}: ") and result.stderr.count("\n") == 1, result.stderr
     assert message in result.stderr
     assert deal_count(sqlite_url) == 0
 
 
 def test_fields_the_ledger_does_not_know_are_left_aside_wherever_they_stand(sqlite_url: str, tmp_path: Path) -> None:
     data = example()
-    source = tmp_path / "annotated.json"
+    deals = sum(len(evening["deals"]) for evening in data["evenings"])
+    document = tmp_path / "annotated.json"
     body = json.dumps(data)
-    source.write_text(
+    document.write_text(
         '{"comment": "from the club", ' + body[1:-1] + ', "signed_by": {"name": "Anna"}}', encoding="utf-8"
     )
-    result = runner.invoke(app, ["--db", sqlite_url, "import", str(source)])
-    assert result.exit_code == 0, result.output
-    assert deal_count(sqlite_url) == sum(len(evening["deals"]) for evening in data["evenings"])
+    lines = tmp_path / "annotated.jsonl"
+    lines.write_text(
+        '{"format": "calabresella-ledger", "version": 3, "comment": "from the club"}\n'
+        '{"signed_by": {"name": "Anna"}}\n\n'
+        + json.dumps({"evening": {**data["evenings"][0], "weather": "rain"}, "table": 4})
+        + "\n",
+        encoding="utf-8",
+    )
+    for source, db in ((document, sqlite_url), (lines, str(tmp_path / "second.sqlite3"))):
+        result = runner.invoke(app, ["--db", db, "import", str(source)])
+        assert (result.exit_code, result.stdout) == (0, f"imported 1 evening ({deals} deals)\n"), result.output
+        assert deal_count(db) == deals
 
 
 def test_an_export_in_memory_whose_evenings_are_not_a_list_is_refused(sqlite_url: str) -> None:

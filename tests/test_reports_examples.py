@@ -15,7 +15,7 @@ import pytest
 from conftest import EXAMPLES
 
 from ledger.store.engine import open_ledger, transaction
-from ledger.store.transfer import import_data
+from ledger.store.replay import import_data
 from reports import stats
 from reports.frames import load_frames
 

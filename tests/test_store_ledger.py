@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import as_document
 from said import raises_said
 from sqlalchemy import Engine, text
 
@@ -26,9 +27,9 @@ from ledger.rules.text import acts_on_screen
 from ledger.store.deals import Recorded, deal_history, list_deals, next_dealer, running_totals, totals
 from ledger.store.engine import ENV_VAR, HEAD, open_ledger, resolve_url, schema_info, transaction
 from ledger.store.evenings import Seating, close_evening, get_seating, list_evenings, start_evening
+from ledger.store.export import write_export
 from ledger.store.players import add_player, find_player, get_player, list_players, rename_player
 from ledger.store.standings import standings
-from ledger.store.transfer import write_export
 
 TABLES = ("player", "player_rename", "evening", "seat", "deal", "deal_revision", "payout", "payment")
 ABC = ("Anna", "Bruno", "Carla")
@@ -66,7 +67,7 @@ def snapshot(engine: Engine) -> tuple[dict[str, int], dict[str, Any]]:
     with transaction(engine) as session:
         buffer = io.StringIO()
         write_export(session, buffer)
-        data = json.loads(buffer.getvalue())
+        data = as_document(buffer.getvalue())
     return counts(engine), data
 
 

@@ -15,6 +15,7 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
+from conftest import as_document
 from sqlalchemy import Engine, text
 from sqlmodel import SQLModel
 
@@ -92,7 +93,7 @@ def test_an_older_ledger_is_backed_up_then_upgraded_losing_nothing(tmp_path: Pat
         expected_payments = [dict(zip(payment["columns"], row, strict=True)) for row in payment["rows"]]
         assert [
             (p["payer"], p["payee"], p["cents"], p["currency"], p["evening"], p["note"])
-            for p in json.loads(ledger.export())["payments"]
+            for p in as_document(ledger.export())["payments"]
         ] == [
             (players[p["payer_id"]], players[p["payee_id"]], p["cents"], p["currency"], p["evening_id"], p["note"])
             for p in expected_payments

@@ -160,7 +160,7 @@ def test_an_import_of_payments_does_not_work_out_the_tab_for_each(sqlite_url: st
         exported = source.export()
     with Ledger(sqlite_url) as ledger:
         with counted(ledger) as statements:
-            summary = ledger.import_data(json.loads(exported))
+            summary = ledger.import_data([json.loads(line) for line in exported.split("\n") if line])
         assert summary.payments == 3
         assert not [s for s in statements if "sum(payout.points)" in s]
         assert [p.cents for p in ledger.payments()] == [30, 30, 30]

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLES
+from conftest import EXAMPLES, as_document
 from sqlalchemy import Engine, create_engine, text
 
 from ledger.clock import as_utc
@@ -25,12 +25,14 @@ from ledger.recording import amend as amend_deal
 from ledger.recording import record as record_deal
 from ledger.recording import void as void_deal
 from ledger.rules.build import DealInput
+from ledger.store.backup import backup_sqlite
 from ledger.store.deals import deal_history, list_deals
 from ledger.store.engine import HEAD, open_ledger, schema_info, transaction
 from ledger.store.evenings import get_seating, start_evening
+from ledger.store.export import stored_iso, write_csv, write_export
 from ledger.store.players import add_player
+from ledger.store.replay import import_data
 from ledger.store.standings import standings
-from ledger.store.transfer import _stored_iso, backup_sqlite, import_data, write_csv, write_export
 
 TABLES = ("player", "player_rename", "evening", "seat", "deal", "deal_revision", "payout", "payment")
 EXAMPLE_FILES = ("three_friends.json", "four_players.json")
@@ -48,12 +50,27 @@ def counts(engine: Engine) -> dict[str, int]:
         return {name: connection.execute(text(f"SELECT COUNT(*) FROM {name}")).scalar_one() for name in TABLES}
 
 
-def export(engine: Engine, evening: int | None = None) -> dict[str, Any]:
-    """The ledger's JSON export as data."""
+def export_text(engine: Engine, evening: int | None = None) -> str:
+    """The ledger's export, as written."""
     buffer = io.StringIO()
     with transaction(engine) as session:
         write_export(session, buffer, evening)
-    return json.loads(buffer.getvalue())
+    return buffer.getvalue()
+
+
+def export_lines(engine: Engine) -> list[Any]:
+    """The ledger's export as the values of its lines, as `import_data` takes them."""
+    return [json.loads(line) for line in export_text(engine).split("\n") if line]
+
+
+def export(engine: Engine, evening: int | None = None) -> dict[str, Any]:
+    """The ledger's export as data, shaped as a version 2 document (`as_document`)."""
+    return as_document(export_text(engine, evening))
+
+
+def same_ledger(exported: dict[str, Any], example: dict[str, Any]) -> bool:
+    """Whether an export read by `as_document` holds the evenings and payments of an example (version 2)."""
+    return (exported["evenings"], exported["payments"]) == (example["evenings"], example["payments"])
 
 
 def import_(engine: Engine, data: Any) -> list[int]:
@@ -95,16 +112,6 @@ def another_database(request: pytest.FixtureRequest, db_url: str, tmp_path: Path
     return f"{server}/{name}"
 
 
-def exported_again(exported: dict[str, Any], database: str) -> dict[str, Any]:
-    """An export imported into a fresh ledger (its two evenings numbered 1 and 2) and exported from it."""
-    second = open_ledger(database)
-    try:
-        assert import_(second, exported) == [1, 2]
-        return export(second)
-    finally:
-        second.dispose()
-
-
 def test_examples_round_trip_exactly(
     engine: Engine, db_url: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
@@ -113,18 +120,24 @@ def test_examples_round_trip_exactly(
     assert import_(engine, three) == [1]
     assert import_(engine, four) == [2]
     exported = export(engine)
-    assert exported["format"] == "calabresella-ledger" and exported["version"] == 2
-    assert as_instants(export(engine, 1)) == as_instants(three)
+    assert (exported["format"], exported["version"]) == ("calabresella-ledger", 3)
+    assert as_instants(export(engine, 1)) == as_instants({**three, "version": 3})
     alone = export(engine, 2)
     assert alone["evenings"][0]["number"] == 2
     alone["evenings"][0]["number"] = 1
-    assert as_instants(alone) == as_instants(four)
+    assert as_instants(alone) == as_instants({**four, "version": 3})
     assert as_instants(exported["evenings"]) == as_instants(
         [three["evenings"][0], {**four["evenings"][0], "number": 2}]
     )
     assert counts(engine)["player"] == 4  # the players are shared by the two evenings
     # the ledger's own export goes through a second fresh ledger of the same backend to the character
-    assert exported_again(exported, another_database(request, db_url, tmp_path)) == exported
+    text_ = export_text(engine)
+    second = open_ledger(another_database(request, db_url, tmp_path))
+    try:
+        assert import_(second, export_lines(engine)) == [1, 2]
+        assert export_text(second) == text_
+    finally:
+        second.dispose()
 
 
 def test_the_variants_facts_round_trip(
@@ -157,13 +170,19 @@ def test_the_variants_facts_round_trip(
         ("AC", "Anna", None),
     ]
     assert exported["evenings"][0]["options"]["stramazzo_counts"] == "tricks"
-    assert exported_again(exported, another_database(request, db_url, tmp_path)) == exported
+    text_ = export_text(engine)
+    second = open_ledger(another_database(request, db_url, tmp_path))
+    try:
+        assert import_(second, export_lines(engine)) == [1, 2]
+        assert export_text(second) == text_
+    finally:
+        second.dispose()
 
 
 def test_example_round_trip_is_verbatim(engine: Engine) -> None:
     original = load("three_friends.json")
     import_(engine, original)
-    assert export(engine) == original
+    assert same_ledger(export(engine), original)
 
 
 def test_imported_standings_csv_and_history(engine: Engine) -> None:
@@ -237,7 +256,9 @@ def test_tampered_export_is_refused_and_nothing_is_written(engine: Engine) -> No
         assert counts(engine) == dict.fromkeys(TABLES, 0)
     for data, message in (
         ({"format": "something-else", "version": 1}, "not a calabresella-ledger export"),
-        ({"format": "calabresella-ledger", "version": 3, "evenings": []}, "export version 3"),
+        ({"format": "calabresella-ledger", "version": 4, "evenings": []}, "export version 4"),
+        ({"format": "calabresella-ledger", "version": 3, "evenings": []}, "version 3 is JSON Lines"),
+        ([{"format": "calabresella-ledger", "version": 3}, [1]], "line 2: not a valid export: a line that is not"),
         ([1, 2, 3], "not a calabresella-ledger export"),
     ):
         with pytest.raises(LedgerError, match=message):
@@ -282,7 +303,7 @@ def test_recorded_corrected_ledger_round_trips(engine: Engine, tmp_path: Path) -
     first = export(engine)
     other = open_ledger(str(tmp_path / "other.sqlite3"))
     try:
-        import_(other, first)
+        import_(other, export_lines(engine))
         assert as_instants(export(other)) == as_instants(first)
         with transaction(other) as session:
             assert standings(session, get_seating(session, 1)).points == {"Anna": 1, "Bruno": 1, "Carla": -2}
@@ -305,7 +326,7 @@ def test_an_export_read_in_chunks_has_every_evening_as_the_ledger_shows_it(
 ) -> None:
     """Evenings read two at a time: the whole export is the single evenings' exports, each deal's revisions are
     its history (payouts in seat order, players by name, passes in the auction as null)."""
-    monkeypatch.setattr("ledger.store.transfer.CHUNK", 2)
+    monkeypatch.setattr("ledger.store.export.CHUNK", 2)
     four, three = load("four_players.json"), load("three_friends.json")
     for number in range(5):
         evening = copy.deepcopy((three if number % 2 else four)["evenings"][0])
@@ -351,7 +372,7 @@ def test_an_export_read_in_chunks_has_every_evening_as_the_ledger_shows_it(
     ],
 )
 def test_an_export_writes_a_stored_time_as_the_instant_it_names(stored: str) -> None:
-    assert _stored_iso(stored) == as_utc(datetime.fromisoformat(stored)).isoformat()
+    assert stored_iso(stored) == as_utc(datetime.fromisoformat(stored)).isoformat()
 
 
 # --- backup and schema ------------------------------------------------------------------------------------------
@@ -361,6 +382,7 @@ def test_backup_writes_a_sqlite_ledger_with_the_same_deals(sqlite_url: str, tmp_
     engine = open_ledger(sqlite_url)
     try:
         import_(engine, load("three_friends.json"))
+        (tmp_path / "backups").mkdir()
         target = tmp_path / "backups" / "copy.sqlite3"
         assert backup_sqlite(engine, str(target)) == target.resolve()
         with pytest.raises(LedgerError, match="the file exists"):
@@ -438,7 +460,7 @@ def test_times_without_offset_are_utc_on_a_server_in_another_zone(pg_url: str) -
     try:
         original = load("three_friends.json")
         import_(engine, original)
-        assert as_instants(export(engine)) == as_instants(original)
+        assert as_instants(export(engine)) == as_instants({**original, "version": 3})
     finally:
         engine.dispose()
 
@@ -449,8 +471,8 @@ def test_importing_a_deal_key_already_used_is_a_ledger_error(sqlite_url: str) ->
         with transaction(engine) as session:
             table = start_evening(session, ("Anna", "Bruno", "Carla"))
             record_deal(session, table, DealInput(passed=True), key="tablet-1")
-        data = export(engine)
-        data["evenings"][0]["started_at"] = "2026-12-01T20:00:00+00:00"  # another evening, same key
+        data = export_lines(engine)
+        data[1]["evening"]["started_at"] = "2026-12-01T20:00:00+00:00"  # another evening, same key
         before = counts(engine)
         with pytest.raises(LedgerError, match="tablet-1"):
             import_(engine, data)
@@ -476,4 +498,4 @@ def test_a_version_1_export_reads_as_the_same_deals(engine: Engine) -> None:
     old = json.loads((Path(__file__).with_name("data") / "three_friends_v1.json").read_text(encoding="utf-8"))
     assert old["version"] == 1 and "typed" in old["evenings"][0]["deals"][0]["revisions"][0]
     import_(engine, old)
-    assert export(engine) == load("three_friends.json")
+    assert same_ledger(export(engine), load("three_friends.json"))

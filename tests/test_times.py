@@ -15,6 +15,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from conftest import as_document
 from sqlalchemy import create_engine, make_url, text
 from test_web_support import BEARER, start, viewer
 
@@ -156,7 +157,7 @@ def test_a_write_returns_utc_times(far_db: str) -> None:
 def test_an_export_writes_utc_times(far_db: str) -> None:
     evening_with_history(far_db)
     with Ledger(far_db) as ledger:
-        exported = json.loads(ledger.export())
+        exported = as_document(ledger.export())
     expected = {"started_at", "closed_at", "created_at", "recorded_at", "superseded_at", "paid_at", "voided_at"}
     assert_utc_and_recent(stamps(exported), expected)
 

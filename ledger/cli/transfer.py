@@ -33,7 +33,7 @@ def export(
         typer.Option(
             "--format",
             "-f",
-            help="[b]json[/b] (everything, re-importable) or [b]csv[/b] (one row per player per deal).",
+            help="[b]json[/b] (JSON Lines: everything, re-importable) or [b]csv[/b] (one row per player per deal).",
         ),
     ] = "json",
     out: Annotated[Path | None, typer.Option("--out", "-O", help="File to write (default: standard output).")] = None,
@@ -42,7 +42,7 @@ def export(
 
     [b]Examples[/b]
 
-    calabresella export --out ledger.json
+    calabresella export --out ledger.jsonl
 
     calabresella export --evening 3 --format csv --out evening3.csv
     """
@@ -66,10 +66,13 @@ def export(
 
 def import_(
     ctx: typer.Context,
-    source: Annotated[Path, typer.Argument(help="A JSON file written by `calabresella export`.")],
+    source: Annotated[
+        Path,
+        typer.Argument(help="A file written by `calabresella export` (JSON Lines, or the JSON of older versions)."),
+    ],
     as_json: JsonFlag = False,
 ) -> None:
-    """Import a JSON export: every deal is re-scored and must match, or nothing of its evening is written.
+    """Import an export: every deal is re-scored and must match, or nothing of its evening is written.
 
     Evenings already in the ledger are skipped, so an interrupted import resumes when run again.
 
@@ -149,7 +152,10 @@ def _import_progress(source: Path) -> Iterator[Callable[[int, int], None]]:
 
 
 def backup(ctx: typer.Context, target: Annotated[str, typer.Argument(help="The new file to write.")]) -> None:
-    """Copy a SQLite ledger safely while it is in use. Example: [b]calabresella backup ~/ledger-2026-11.sqlite3[/b]"""
+    """Copy a SQLite ledger safely while it is in use, into a new file in an existing folder.
+
+    Example: [b]calabresella backup ~/ledger-2026-11.sqlite3[/b]
+    """
     with open_ledger(ctx) as ledger:
         path = ledger.backup(target)
     typer.echo(_("Backed up to {path}.").format(path=path))

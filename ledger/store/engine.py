@@ -37,6 +37,9 @@ MIGRATION_LOCK = 0x63616C61
 MIGRATIONS = Path(__file__).with_name("migrations")
 KNOWN = tuple(sorted(path.name[:4] for path in (MIGRATIONS / "versions").glob("[0-9][0-9][0-9][0-9]_*.py")))
 HEAD = KNOWN[-1]
+FULL_DISK = ("disk is full", "disk i/o error", "no space left")
+"""How SQLite and PostgreSQL say that a write found no room, in lower case (SQLite says I/O error when a file may grow
+no more)."""
 
 
 def default_path() -> Path:
@@ -209,7 +212,7 @@ def refusal(error: DBAPIError, where: str) -> DatabaseRefused:
             ("malformed",),
             _("{where}: cannot open it as a ledger database: the file is damaged; go back to a backup copy"),
         ),
-        (("disk is full", "no space left"), _("the ledger {where}: the disk is full: nothing was written")),
+        (FULL_DISK, _("the ledger {where} cannot be written, its disk may be full: nothing was written")),
         (("unable to open database file",), _("{where}: cannot open the file: is its folder there, and writable?")),
         (
             ("connection refused", "could not connect"),

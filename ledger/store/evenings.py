@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from functools import cache, cached_property
 from typing import Any, cast
@@ -89,9 +90,46 @@ def start_evening(
     note: str | None = None,
     known: dict[str, Player] | None = None,
 ) -> Seating:
-    """Seat the players in turn order and pin the profile; new names become players.
+    """Seat the players in turn order and pin the profile; new names become players (see `new_seating`)."""
+    table = new_seating(
+        session,
+        players,
+        dealer=dealer,
+        profile=profile,
+        options=options,
+        stake=stake,
+        currency=currency,
+        place=place,
+        note=note,
+        known=known,
+    )
+    session.add(table.evening)
+    session.flush()
+    session.execute(insert(Seat), seat_rows(table))
+    return table
+
+
+def new_seating(
+    session: Session,
+    players: tuple[str, ...],
+    *,
+    dealer: str | None = None,
+    profile: str = "pagat",
+    options: Sequence[str] | Mapping[str, object] | None = None,
+    stake: str = "0",
+    currency: str = "EUR",
+    place: str | None = None,
+    note: str | None = None,
+    known: dict[str, Player] | None = None,
+    started_at: datetime | None = None,
+    closed_at: datetime | None = None,
+    revision: int = 0,
+) -> Seating:
+    """An evening checked but not stored yet (no id): the players in turn order, new names made players, the
+    profile pinned.
 
     `known`: players looked up before, by name key (an import keeps them across evenings); new ones are added.
+    `started_at` (default now), `closed_at` and `revision`: as an import finds them in the export.
     """
     rules = make_profile(profile, options or [])
     rules.check_players(players)
@@ -113,17 +151,19 @@ def start_evening(
         first_dealer_id=ids[first],
         place=place,
         note=note,
-    )
-    session.add(evening)
-    session.flush()
-    session.execute(
-        insert(Seat),
-        [
-            {"evening_id": evening.id, "position": position, "player_id": ids[person.name]}
-            for position, person in enumerate(people)
-        ],
+        started_at=started_at or utcnow(),
+        closed_at=closed_at,
+        revision=revision,
     )
     return Seating(evening, names, ids)
+
+
+def seat_rows(table: Seating) -> list[dict[str, int]]:
+    """The rows of the evening's seats, in turn order."""
+    return [
+        {"evening_id": table.number, "position": position, "player_id": table.ids[name]}
+        for position, name in enumerate(table.players)
+    ]
 
 
 def seating_of(session: Session, evening: Evening) -> Seating:

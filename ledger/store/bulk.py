@@ -1,0 +1,67 @@
+"""Insert many rows at once: ids reserved up front, rows queued and inserted with one executemany per table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Table, func, insert, select
+from sqlmodel import Session
+
+QUEUED_ROWS = 10_000
+"""The most rows a writer queues before inserting them."""
+
+
+def new_ids(session: Session, table: Table, count: int) -> list[int]:
+    """Ids for `count` new rows of the table: from its sequence on PostgreSQL; on SQLite the ones after the
+    largest, which no one else can take (the transaction holds the write lock from its start), remembered in the
+    session so the next call of the same transaction needs no query."""
+    if not count:
+        return []
+    if session.get_bind().dialect.name == "postgresql":
+        sequence = func.pg_get_serial_sequence(table.name, "id")
+        numbers = select(func.nextval(sequence)).select_from(func.generate_series(1, count))
+        return list(session.execute(numbers).scalars())
+    largest = session.info.get(("largest id", table.name))
+    if largest is None:
+        largest = session.execute(select(func.max(table.c.id))).scalar() or 0
+    session.info[("largest id", table.name)] = largest + count
+    return list(range(largest + 1, largest + count + 1))
+
+
+class BulkWriter:
+    """Rows queued table by table, then inserted parents first (`MetaData.sorted_tables`), each table's rows in
+    one executemany of SQLAlchemy Core's `insert`."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.queued: dict[Table, list[dict[str, Any]]] = {}
+        self.waiting = 0
+
+    def queue(self, table: Table, rows: list[dict[str, Any]]) -> None:
+        """Rows (each with the same columns) to insert at the next `flush`, at once when `QUEUED_ROWS` are waiting
+        (so that the flush before a commit is short)."""
+        if not rows:
+            return
+        self.queued.setdefault(table, []).extend(rows)
+        self.waiting += len(rows)
+        if self.waiting >= QUEUED_ROWS:
+            self.flush()
+
+    def flush(self) -> None:
+        """Insert every row queued."""
+        if not self.queued:
+            return
+        connection = self.session.connection()
+        for table in next(iter(self.queued)).metadata.sorted_tables:
+            if table in self.queued:
+                connection.execute(insert(table), self.queued[table])
+        self.queued.clear()
+        self.waiting = 0
+
+
+def writer_of(session: Session) -> BulkWriter:
+    """The session's writer, made on first use."""
+    writer = session.info.get("bulk writer")
+    if writer is None:
+        writer = session.info["bulk writer"] = BulkWriter(session)
+    return writer

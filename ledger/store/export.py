@@ -1,0 +1,258 @@
+"""Write the ledger out: as JSON Lines (everything, re-importable) or as CSV (one row per player per deal).
+
+The JSON Lines export (version 3) is one JSON object a line: first the header
+`{"format": "calabresella-ledger", "version": 3}`, then `{"evening": {...}}` for each evening, oldest first, with
+its deals and every revision, then `{"payment": {...}}` for each payment, in the order they were recorded.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import defaultdict
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any, TextIO
+
+from sqlalchemy import RowMapping, text
+from sqlmodel import Session, col, select
+
+from ledger.clock import as_utc, iso
+from ledger.rules.contracts import PASS
+from ledger.spreadsheet import safe_cell
+from ledger.store.deals import list_deals
+from ledger.store.evenings import Seating, list_evenings
+from ledger.store.models import PaymentEntry, Player
+
+FORMAT = "calabresella-ledger"
+VERSION = 3
+"""Version 3 is JSON Lines; versions 1 and 2 were one JSON document (2 stores each revision's facts, 1 what was
+typed)."""
+EVENING, PAYMENT = "evening", "payment"
+"""The key of an evening's line and of a payment's line."""
+CHUNK = 200
+"""Evenings an export reads together."""
+
+
+def stored_iso(value: datetime | str | None) -> str | None:
+    """A time as the driver returns it to a textual query (SQLite: text, naive UTC; PostgreSQL: aware, in the
+    session's time zone) as an export writes it (`iso`, in UTC); SQLite's text as SQLAlchemy writes it
+    (`2026-11-21 20:00:00.000000`) is rewritten without parsing it."""
+    if isinstance(value, str):
+        if len(value) == 26 and value[10] == " " and value[19] == ".":
+            fraction = value[19:]
+            return f"{value[:10]}T{value[11:19]}{'' if fraction == '.000000' else fraction}+00:00"
+        value = datetime.fromisoformat(value)
+    return as_utc(value).isoformat() if value else None
+
+
+def _stored_json(value: Any) -> Any:
+    """A JSON column as the driver returns it (SQLite: text) as a value."""
+    return json.loads(value) if isinstance(value, str) else value
+
+
+DEALS = text(
+    'SELECT evening_id, id, number, "key", created_at, voided_at, void_reason, void_cause FROM deal '
+    "WHERE evening_id BETWEEN :first AND :last ORDER BY evening_id, number"
+)
+REVISIONS = text(
+    "SELECT r.deal_id, r.id, r.revision, r.recorded_at, r.superseded_at, r.reason, r.dealer_id, "
+    "r.declarer_id, r.contract, r.aggravation, r.called, r.holder_id, r.holder, r.declarer_thirds, "
+    "r.tricks, r.last_trick, r.monte_thirds, r.passed_before, r.calls, r.cause, r.cause_deal "
+    "FROM deal_revision r JOIN deal d ON d.id = r.deal_id "
+    "WHERE d.evening_id BETWEEN :first AND :last ORDER BY r.deal_id, r.revision"
+)
+PAYOUTS = text(
+    "SELECT p.revision_id, p.player_id, p.points FROM payout p "
+    "JOIN deal_revision r ON r.id = p.revision_id JOIN deal d ON d.id = r.deal_id "
+    "WHERE d.evening_id BETWEEN :first AND :last ORDER BY r.id, p.position"
+)
+"""What an export reads of the deals, revisions and payouts of the evenings numbered `first` to `last`."""
+
+
+def _grouped(session: Session, query: Any, bounds: dict[str, int], by: str) -> defaultdict[int, list[RowMapping]]:
+    """The query's rows, read by column name (values as the driver returns them), grouped by the column `by`, in
+    order."""
+    groups: defaultdict[int, list[RowMapping]] = defaultdict(list)
+    for row in session.execute(query, bounds).all():
+        columns = row._mapping
+        groups[columns[by]].append(columns)
+    return groups
+
+
+def _payouts(session: Session, bounds: dict[str, int]) -> defaultdict[int, list[tuple[int, int]]]:
+    """Each revision's payouts as (player id, points) in seat order: the rows of `PAYOUTS`, the most numerous,
+    taken as the columns named."""
+    payouts: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)
+    for revision, player, points in (
+        session.execute(PAYOUTS, bounds).columns("revision_id", "player_id", "points").all()
+    ):
+        payouts[revision].append((player, points))
+    return payouts
+
+
+def _evenings_data(session: Session, evening: int | None) -> Iterator[dict[str, Any]]:
+    """The evenings to export, oldest first, read `CHUNK` evenings at a time (three statements each)."""
+    tables = [t for t in reversed(list_evenings(session)) if evening is None or t.number == evening]
+    for start in range(0, len(tables), CHUNK):
+        chunk = tables[start : start + CHUNK]
+        bounds = {"first": chunk[0].number, "last": chunk[-1].number}
+        deals = _grouped(session, DEALS, bounds, "evening_id")
+        revisions = _grouped(session, REVISIONS, bounds, "deal_id")
+        payouts = _payouts(session, bounds)
+        for table in chunk:
+            yield _evening_data(
+                table, [_deal_data(table, deal, revisions[deal["id"]], payouts) for deal in deals[table.number]]
+            )
+
+
+def _evening_data(table: Seating, deals: list[dict[str, Any]]) -> dict[str, Any]:
+    e = table.evening
+    return {
+        "number": table.number,
+        "players": list(table.players),
+        "first_dealer": table.names[e.first_dealer_id],
+        "profile": e.profile,
+        "options": e.options,
+        "stake_cents": e.stake_cents,
+        "currency": e.currency,
+        "place": e.place,
+        "note": e.note,
+        "started_at": iso(e.started_at),
+        "closed_at": iso(e.closed_at),
+        "deals": deals,
+    }
+
+
+def _deal_data(
+    table: Seating, deal: RowMapping, revisions: list[RowMapping], payouts: dict[int, list[tuple[int, int]]]
+) -> dict[str, Any]:
+    """A deal (a row of `DEALS`) with its revisions (rows of `REVISIONS`) as an export writes it."""
+    return {
+        "number": deal["number"],
+        "key": deal["key"],
+        "created_at": stored_iso(deal["created_at"]),
+        "voided_at": stored_iso(deal["voided_at"]),
+        "void_reason": deal["void_reason"],
+        "void_cause": deal["void_cause"],
+        "revisions": [_revision_data(table.names, row, payouts[row["id"]]) for row in revisions],
+    }
+
+
+def _revision_data(names: dict[int, str], row: RowMapping, payouts: list[tuple[int, int]]) -> dict[str, Any]:
+    """A revision (a row of `REVISIONS`) and its payouts (`_payouts`) as an export writes them: players by name,
+    the auction's passes as null."""
+    return {
+        "revision": row["revision"],
+        "recorded_at": stored_iso(row["recorded_at"]),
+        "superseded_at": stored_iso(row["superseded_at"]),
+        "reason": row["reason"],
+        "cause": row["cause"],
+        "cause_deal": row["cause_deal"],
+        "dealer": names[row["dealer_id"]],
+        "payouts": {names[player]: points for player, points in payouts},
+        "facts": {
+            "declarer": names.get(row["declarer_id"]),
+            "contract": row["contract"],
+            "aggravation": row["aggravation"],
+            "called": row["called"],
+            "holder": names[row["holder_id"]] if row["holder_id"] is not None else row["holder"],
+            "thirds": row["declarer_thirds"],
+            "tricks": row["tricks"],
+            "last_trick": row["last_trick"],
+            "monte_thirds": row["monte_thirds"],
+            "passed_before": row["passed_before"],
+            "auction": [
+                [names[player_id], None if not call or call == PASS else call]
+                for player_id, call in _stored_json(row["calls"]) or ()
+            ],
+        },
+    }
+
+
+def _payments(session: Session, evening: int | None) -> Iterator[dict[str, Any]]:
+    """The payments to export, in the order they were recorded."""
+    names = {p.id: p.name for p in session.exec(select(Player)).all()}
+    query = select(PaymentEntry).order_by(col(PaymentEntry.id))
+    if evening is not None:
+        query = query.where(PaymentEntry.evening_id == evening)
+    for p in session.exec(query).all():
+        yield {
+            "payer": names[p.payer_id],
+            "payee": names[p.payee_id],
+            "cents": p.cents,
+            "currency": p.currency,
+            "evening": p.evening_id,
+            "note": p.note,
+            "paid_at": iso(p.paid_at),
+            "key": p.key,
+            "voided_at": iso(p.voided_at),
+            "void_reason": p.void_reason,
+        }
+
+
+def _line(value: dict[str, Any]) -> str:
+    """One line of the export: JSON text never holds a raw line break, so each value is one line."""
+    return json.dumps(value, ensure_ascii=False) + "\n"
+
+
+def write_export(session: Session, out: TextIO, evening: int | None = None) -> None:
+    """The whole ledger (or one evening), every revision and void, written into `out` as JSON Lines: the header,
+    then one line per evening, then one per payment."""
+    out.write(_line({"format": FORMAT, "version": VERSION}))
+    for data in _evenings_data(session, evening):
+        out.write(_line({EVENING: data}))
+    for item in _payments(session, evening):
+        out.write(_line({PAYMENT: item}))
+
+
+CSV_COLUMNS = [
+    "evening",
+    "deal",
+    "revision",
+    "voided",
+    "dealer",
+    "declarer",
+    "partner",
+    "contract",
+    "aggravation",
+    "called",
+    "holder",
+    "declarer_thirds",
+    "tricks",
+    "last_trick",
+    "declarer_won",
+    "sweep",
+    "multiplier",
+    "amount",
+    "player",
+    "role",
+    "points",
+    "money_cents",
+    "currency",
+    "explanation",
+]
+
+
+def write_csv(session: Session, out: TextIO, evening: int | None = None) -> None:
+    """One row per seated player per deal (current revisions, voided deals marked); text never read as a formula."""
+    writer = csv.DictWriter(out, CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for table in reversed(list_evenings(session)):
+        if evening is not None and table.number != evening:
+            continue
+        stake, currency = table.evening.stake_cents, table.evening.currency
+        for view in list_deals(session, table):
+            facts = view.to_dict()
+            for player, points in view.payouts.items():
+                row = {
+                    **{k: facts.get(k) for k in CSV_COLUMNS if k in facts},
+                    "evening": table.number,
+                    "deal": view.number,
+                    "player": player,
+                    "role": view.roles[player],
+                    "points": points,
+                    "money_cents": points * stake,
+                    "currency": currency,
+                }
+                writer.writerow({key: safe_cell(value) for key, value in row.items()})

@@ -1,0 +1,380 @@
+"""Replay an export into the ledger: every revision re-scored and checked against the exported payouts.
+
+An evening already in the ledger (same start and players) is skipped, and so is a payment already recorded, so an
+interrupted import resumes. Evenings, seats, deals, revisions and payouts go in through `BulkWriter`, many
+evenings at once.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from sqlalchemy import Table
+from sqlmodel import Session, select
+
+from ledger.clock import as_utc, utcnow
+from ledger.errors import LedgerError
+from ledger.i18n import _, ngettext
+from ledger.rules.build import DealInput, build_facts
+from ledger.rules.facts import DECLARER, MONTE, DealFacts, facts_from_dict
+from ledger.rules.numbers import storable
+from ledger.rules.profiles import started_with
+from ledger.rules.scoring import score
+from ledger.rules.seats import name_key
+from ledger.store.bulk import new_ids, writer_of
+from ledger.store.deals import payout_values, revision_values
+from ledger.store.evenings import Seating, get_seating, new_seating, seat_rows
+from ledger.store.export import EVENING
+from ledger.store.import_checks import amount, check_evening, check_keys, check_payment, payment_recorded
+from ledger.store.importing import Entry, in_file, located, read_document
+from ledger.store.models import Deal, DealRevision, Evening, PaymentEntry, Payout, Player, Seat
+from ledger.store.money import record_payment
+from ledger.summary import POT_CAUSE, UNDO
+from ledger.values import ImportSummary
+
+KNOWN_RESULTS = 20_000
+"""The most scored revisions an import keeps for reuse, so its memory stays bounded."""
+EVENINGS: Table = Evening.__table__  # type: ignore[attr-defined]
+SEATS: Table = Seat.__table__  # type: ignore[attr-defined]
+DEALS: Table = Deal.__table__  # type: ignore[attr-defined]
+REVISIONS: Table = DealRevision.__table__  # type: ignore[attr-defined]
+PAYOUTS: Table = Payout.__table__  # type: ignore[attr-defined]
+
+
+class Scored(NamedTuple):
+    """A revision scored at the ledger's seats: its payouts by seat, its stored columns (`revision_values`), its
+    payout rows (`payout_values`) and its payouts by the export's names."""
+
+    payouts: Mapping[str, int]
+    values: dict[str, Any]
+    payout_rows: list[dict[str, Any]]
+    exported: dict[str | None, int]
+
+
+class Importer:
+    """Replays an export's evenings and payments into the ledger, one at a time, and counts what it did.
+
+    `source`: the file read, named in front of every error with the line it concerns."""
+
+    def __init__(self, version: int, source: str | None = None) -> None:
+        self.version = version
+        self.source = source
+        self.renumbered: dict[int, int] = {}
+        self.players: dict[str, Player] = {}
+        self.created: list[int] = []
+        self.skipped: list[int] = []
+        self.deals = self.payments = self.payments_skipped = 0
+        self.scores: dict[str, dict[tuple[Any, ...], Scored]] = {}
+
+    def add(self, session: Session, entry: Entry) -> None:
+        """Write one evening or payment of the export (in the caller's transaction; `flush` before it commits)."""
+        try:
+            if entry.kind == EVENING:
+                self._evening(session, entry.item)
+            else:
+                self.flush(session)
+                self._payment(session, entry.item)
+        except LedgerError as error:
+            raise in_file(located(error, entry.line), self.source) from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+            where = (
+                _("evening {number}: ").format(number=_number(entry.item))
+                if entry.kind == EVENING
+                else _("a payment: ")
+            )
+            bad = LedgerError(
+                _("not a valid export: {where}a missing or bad field ({kind}: {error})").format(
+                    where=where, kind=type(error).__name__, error=error
+                )
+            )
+            raise in_file(located(bad, entry.line), self.source) from None
+
+    def flush(self, session: Session) -> None:
+        """Insert the deals, revisions and payouts queued so far in the session."""
+        writer_of(session).flush()
+
+    def summary(self) -> ImportSummary:
+        """What the import did so far."""
+        return ImportSummary(
+            evenings=tuple(self.created),
+            deals=self.deals,
+            skipped=tuple(self.skipped),
+            payments=self.payments,
+            payments_skipped=self.payments_skipped,
+        )
+
+    def _evening(self, session: Session, item: dict[str, Any]) -> None:
+        number, started = check_evening(item)
+        existing = _already_imported(session, item, started)
+        if existing is not None:
+            self.renumbered[number] = existing
+            self.skipped.append(existing)
+            return
+        deals = item["deals"]
+        table = new_seating(
+            session,
+            tuple(item["players"]),
+            dealer=item["first_dealer"],
+            profile=item["profile"],
+            options=started_with(item["profile"], item["options"]),
+            stake=amount(item["stake_cents"]),
+            currency=item["currency"],
+            place=item.get("place"),
+            note=item.get("note"),
+            known=self.players,
+            started_at=started,
+            closed_at=_time(item.get("closed_at")),
+            revision=sum(len(d["revisions"]) + (1 if d.get("voided_at") else 0) for d in deals),
+        )
+        table.evening.id = new_ids(session, EVENINGS, 1)[0]
+        writer = writer_of(session)
+        writer.queue(EVENINGS, [table.evening.model_dump()])
+        writer.queue(SEATS, seat_rows(table))
+        _starts(session).setdefault(started, []).append(table.number)
+        if any(deal.get("key") for deal in deals):
+            self.flush(session)
+            check_keys(session, deals)
+        scored = _scored(table, item, self.version, self._scores(table, item))
+        _write_deals(session, table, deals, scored)
+        self.renumbered[number] = table.number
+        self.created.append(table.number)
+        self.deals += len(deals)
+
+    def _scores(self, table: Seating, item: dict[str, Any]) -> dict[tuple[Any, ...], Scored]:
+        """The revisions scored so far at the same seats: exported players, the ledger's players and ids, the
+        profile and options (`score` is pure); only the last seats' are kept."""
+        key = json.dumps(
+            [item["players"], table.players, sorted(table.ids.items()), table.evening.profile, table.evening.options],
+            sort_keys=True,
+        )
+        if key not in self.scores:
+            self.scores.clear()
+        return self.scores.setdefault(key, {})
+
+    def _payment(self, session: Session, item: dict[str, Any]) -> None:
+        """A payment of the export, checked like one typed with `paid`; one recorded already is skipped."""
+        cents = check_payment(item)
+        evening = self.renumbered.get(item["evening"]) if item.get("evening") is not None else None
+        paid_at = _time(item["paid_at"])
+        if payment_recorded(session, item, evening, paid_at):
+            self.payments_skipped += 1
+            return
+        paid = record_payment(
+            session,
+            item["payer"],
+            item["payee"],
+            amount(cents),
+            currency=item["currency"],
+            evening=evening,
+            note=item.get("note"),
+            paid_at=paid_at,
+            key=item.get("key"),
+            with_owed=False,
+        )
+        voided_at = _time(item.get("voided_at"))
+        if voided_at is not None:
+            entry = session.get(PaymentEntry, paid.id)
+            assert entry is not None
+            entry.voided_at, entry.void_reason = voided_at, item.get("void_reason") or ""
+            session.add(entry)
+        self.payments += 1
+
+
+def _time(text: str | None) -> datetime | None:
+    """An exported time; one without an offset is UTC, as the ledger stores them."""
+    return as_utc(datetime.fromisoformat(text)) if text else None
+
+
+def _number(item: Any) -> object:
+    return item.get("number") if isinstance(item, dict) else item
+
+
+def _starts(session: Session) -> dict[datetime, list[int]]:
+    """The ledger's evenings by start, read once per transaction and kept up to date as the import adds evenings
+    (the transaction holds SQLite's write lock, so no one else adds one meanwhile)."""
+    starts: dict[datetime, list[int]] | None = session.info.get("evening starts")
+    if starts is None:
+        starts = session.info["evening starts"] = {}
+        rows = session.execute(select(Evening.id, Evening.started_at).order_by(Evening.id)).all()  # type: ignore[arg-type]
+        for row in rows:
+            columns = row._mapping
+            starts.setdefault(as_utc(columns["started_at"]), []).append(columns["id"])
+    return starts
+
+
+def _already_imported(session: Session, item: dict[str, Any], started: datetime) -> int | None:
+    """The ledger's evening with the same start and the same players, if the export's evening is in already."""
+    players = [name_key(p) for p in item["players"]]
+    clashes = _starts(session).get(started, ())
+    if clashes:
+        writer_of(session).flush()  # an evening of this transaction may be queued still
+    for clash in clashes:
+        if [name_key(p) for p in get_seating(session, clash).players] == players:
+            return clash
+    return None
+
+
+def _scored(
+    table: Seating, item: dict[str, Any], version: int, known: dict[tuple[Any, ...], Scored]
+) -> list[list[Scored]]:
+    """Every revision of every deal re-scored; an error when the rules give other payouts than the export.
+
+    `known`: revisions scored before at the same seats (players, ids, profile and options), by their dealer and
+    facts as exported (`repr` tells every JSON value apart); the same facts there are not scored again (the rules
+    give the same result), but every revision's payouts are still checked against that result."""
+    profile = table.profile
+    seated = dict(zip(item["players"], table.players, strict=True))
+    exported = {seat: name for name, seat in seated.items()}
+    scored = []
+    for deal in item["deals"]:
+        revisions = []
+        for rev in deal["revisions"]:
+            key = (rev.get("dealer"), repr(rev.get("typed") if version == 1 else rev.get("facts")))
+            done = known.get(key)
+            if done is None:
+                facts = _revision_facts(table, rev, version, seated)
+                result = score(facts, profile)
+                if len(known) >= KNOWN_RESULTS:
+                    known.clear()
+                done = known[key] = Scored(
+                    payouts=result.payouts,
+                    values=revision_values(table, facts, result),
+                    payout_rows=payout_values(table, result),
+                    exported={exported.get(seat): points for seat, points in result.payouts.items()},
+                )
+            if rev["payouts"] != done.exported and done.payouts != {
+                seated[name]: points for name, points in rev["payouts"].items()
+            }:
+                raise LedgerError(
+                    _(
+                        "evening {evening} deal {deal} revision {revision}: the export says {exported} "
+                        "but the rules give {scored}"
+                    ).format(
+                        evening=item["number"],
+                        deal=deal["number"],
+                        revision=rev["revision"],
+                        exported=rev["payouts"],
+                        scored=done.payouts,
+                    )
+                )
+            revisions.append(done)
+        scored.append(revisions)
+    return scored
+
+
+def _revision_facts(table: Seating, rev: dict[str, Any], version: int, seated: dict[str, str]) -> DealFacts:
+    """A revision of the export as facts at the ledger's seats: version 1 stores the typed text, later ones facts."""
+    dealer = seated[rev["dealer"]]
+    if version == 1:
+        return build_facts(DealInput.from_dict(rev["typed"]), table.profile, table.players, dealer)
+    data = dict(rev["facts"])
+    for field in ("declarer", "holder"):
+        if data.get(field) not in (None, MONTE, DECLARER):
+            data[field] = seated[data[field]]
+    data["auction"] = [[seated[seat], call] for seat, call in data.get("auction") or ()]
+    return facts_from_dict(data, table.players, dealer)
+
+
+OLD_POT_REASON = re.compile(r"pot of passed deals changed by deal (\d+)")
+"""The reason an older ledger wrote itself for a re-scored deal (exports before causes), in English."""
+
+
+def _why(rev: dict[str, Any]) -> dict[str, Any]:
+    """A revision's reason typed, and the ledger's own cause and the deal behind it; older exports wrote the cause
+    as an English sentence, read back here as the cause it was."""
+    reason, cause, deal = rev.get("reason"), rev.get("cause"), rev.get("cause_deal")
+    matched = OLD_POT_REASON.fullmatch(reason) if isinstance(reason, str) and cause is None else None
+    if matched:
+        reason, cause, deal = None, POT_CAUSE, int(matched.group(1))
+    elif not (cause == POT_CAUSE and isinstance(deal, int) and not isinstance(deal, bool) and storable(deal)):
+        cause, deal = None, None
+    return {"reason": reason, "cause": cause, "cause_deal": deal}
+
+
+def _void_why(deal: dict[str, Any]) -> dict[str, Any]:
+    """A void's reason typed, and the ledger's own cause (undo); older exports wrote `undo` as the reason."""
+    reason, cause = deal.get("void_reason"), deal.get("void_cause")
+    if cause == UNDO or (cause is None and reason == UNDO):
+        return {"void_reason": None, "void_cause": UNDO}
+    return {"void_reason": reason, "void_cause": None}
+
+
+def _write_deals(session: Session, table: Seating, deals: list[dict[str, Any]], scored: list[list[Scored]]) -> None:
+    """The evening's deals, revisions and payouts, queued for the writer's next flush, ids reserved up front."""
+    writer, evening = writer_of(session), table.number
+    deal_ids = new_ids(session, DEALS, len(deals))
+    writer.queue(
+        DEALS,
+        [
+            {
+                "id": deal_id,
+                "evening_id": evening,
+                "number": deal["number"],
+                "key": deal.get("key") or None,
+                "created_at": _time(deal["created_at"]) or utcnow(),
+                "voided_at": _time(deal.get("voided_at")),
+                **_void_why(deal),
+            }
+            for deal_id, deal in zip(deal_ids, deals, strict=True)
+        ],
+    )
+    revisions = [
+        (deal_id, rev, done)
+        for deal_id, deal, pairs in zip(deal_ids, deals, scored, strict=True)
+        for rev, done in zip(deal["revisions"], pairs, strict=True)
+    ]
+    revision_ids = new_ids(session, REVISIONS, len(revisions))
+    writer.queue(
+        REVISIONS,
+        [
+            {
+                "id": revision_id,
+                "deal_id": deal_id,
+                "revision": rev["revision"],
+                **_why(rev),
+                "recorded_at": _time(rev["recorded_at"]) or utcnow(),
+                "superseded_at": _time(rev.get("superseded_at")),
+                **done.values,
+            }
+            for revision_id, (deal_id, rev, done) in zip(revision_ids, revisions, strict=True)
+        ],
+    )
+    writer.queue(
+        PAYOUTS,
+        [
+            {"revision_id": revision_id, **row}
+            for revision_id, (_, _, done) in zip(revision_ids, revisions, strict=True)
+            for row in done.payout_rows
+        ],
+    )
+
+
+def stopped(error: LedgerError, kept: ImportSummary) -> LedgerError:
+    """The error that stopped an import, saying which evenings it had committed before and kept."""
+    if not kept.evenings:
+        return LedgerError(_("{error}; nothing of that evening was written").format(error=error))
+    # TRANSLATORS: the English says "evening(s)" for any count.
+    return LedgerError(
+        ngettext(
+            "{error}; nothing of that evening was written, but the {count} evening(s) before it are in the ledger "
+            "(evenings {first} to {last}): run the import again once the file is fixed, and they are skipped",
+            "{error}; nothing of that evening was written, but the {count} evening(s) before it are in the ledger "
+            "(evenings {first} to {last}): run the import again once the file is fixed, and they are skipped",
+            len(kept.evenings),
+        ).format(error=error, count=len(kept.evenings), first=kept.evenings[0], last=kept.evenings[-1])
+    )
+
+
+def import_data(session: Session, data: Any) -> ImportSummary:
+    """Replay an export held in memory (`read_document`) in the caller's transaction (see `Importer`)."""
+    version, entries = read_document(data)
+    importer = Importer(version)
+    for entry in entries:
+        importer.add(session, entry)
+    importer.flush(session)
+    session.flush()
+    return importer.summary()
