@@ -4,6 +4,7 @@ and the command modules do not import each other."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -79,3 +80,33 @@ def test_the_check_finds_what_it_looks_for(tmp_path: Path) -> None:
     assert "sqlalchemy" in modules and "reports.html" in modules and "ledger.store" in modules
     assert "ledger.cli.money" in modules
     assert any(isinstance(n, ast.Attribute) and n.attr == "engine" for n in ast.walk(ast.parse(bad.read_text())))
+
+
+BELOW_FRONT_ENDS = sorted(
+    [*(ROOT / "ledger" / "rules").glob("*.py"), *(ROOT / "ledger" / "store").glob("*.py")]
+    + [ROOT / "ledger" / name for name in ("service.py", "recording.py", "summary.py", "errors.py", "values.py")]
+)
+FLAG = re.compile(r"(?<![\w-])--[a-z]")
+
+
+def said_texts(path: Path) -> Iterator[tuple[int, str]]:
+    """Every string of the file but its docstrings (of modules, classes, functions and names): what it can say to a
+    person."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            yield node.lineno, node.value
+
+
+@pytest.mark.parametrize("path", BELOW_FRONT_ENDS, ids=named)
+def test_nothing_below_the_front_ends_names_a_command_line_flag(path: Path) -> None:
+    """The rules and the store name facts; the command line says `--thirds`, `play` says `prese=`, a page its field."""
+    flags = [f"line {line}: {text!r}" for line, text in said_texts(path) if FLAG.search(text)]
+    assert not flags, f"{named(path)} names a command-line flag: {flags}"
+
+
+def test_the_flag_scan_finds_a_flag(tmp_path: Path) -> None:
+    path = tmp_path / "rules.py"
+    path.write_text('"""Docstrings may say --thirds."""\nraise LedgerError(_("--thirds {n}: too many"))\n')
+    assert [text for _, text in said_texts(path) if FLAG.search(text)] == ["--thirds {n}: too many"]
