@@ -107,7 +107,7 @@ def _reflow_pot(session: Session, table: Seating, changed: int) -> None:
     """After deal `changed` is amended or voided, re-score later deals whose pot of passed deals changed."""
     if not table.profile.pot_carryover:
         return
-    streak = 0
+    streak = table.evening.pot_in
     for deal, row in deals.standing_rows(session, table):
         if row.declarer_id is None:
             streak += 1

@@ -184,13 +184,17 @@ class Ledger:
         with self._reading() as session:
             return _evenings(session, list_evenings(session))
 
-    def close_evening(self, number: int | None = None) -> tuple[EveningInfo, Settlement]:
-        """Close an evening (its deals can no longer change) and settle it."""
+    def close_evening(self, number: int | None = None, *, drop_pot: bool = False) -> tuple[EveningInfo, Settlement]:
+        """Close an evening (its deals can no longer change) and settle it. A pot of passed deals still waiting goes
+        to the same table's next evening (the same players, profile and options), unless `drop_pot`."""
+        from ledger.store.deals import next_deal, passed_streak
         from ledger.store.evenings import close_evening
         from ledger.store.money import settle
 
         def close(session: Session, table: Seating) -> tuple[EveningInfo, Settlement]:
-            closed = close_evening(session, table)
+            carried = table.profile.pot_carryover and not drop_pot
+            waiting = passed_streak(session, table, next_deal(session, table)[0]) if carried else 0
+            closed = close_evening(session, table, waiting)
             return _evening(session, closed), settle(session, [closed])
 
         return self._on_table(number, close)
@@ -549,4 +553,7 @@ def _info(table: Seating, dealer: str, points: dict[str, int]) -> EveningInfo:
         next_dealer=dealer,
         first_speaker=DealFacts(players=table.players, dealer=dealer).active(table.profile)[0],
         points=points,
+        pot_in=e.pot_in,
+        pot_from=e.pot_from,
+        pot_out=e.pot_out,
     )

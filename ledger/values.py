@@ -39,6 +39,8 @@ class EveningInfo:
     `points` are the game points per seat over the deals that stand; `revision` counts every change, so
     a front end can tell whether the evening changed since it last looked; `next_dealer` deals the next
     deal and `first_speaker` speaks first in it (the seat after the dealer, the dealer sitting out or not).
+    `pot_in` passed deals' pot came in from evening `pot_from`, the same table's evening before; `pot_out` went on to
+    the table's next evening when this one closed.
     """
 
     number: int
@@ -55,6 +57,9 @@ class EveningInfo:
     next_dealer: str
     first_speaker: str
     points: Mapping[str, int] = FrozenDict()
+    pot_in: int = 0
+    pot_from: int | None = None
+    pot_out: int = 0
 
     def __post_init__(self) -> None:
         freeze(self, "points")
@@ -98,6 +103,9 @@ class EveningInfo:
             "next_dealer": self.next_dealer,
             "first_speaker": self.first_speaker,
             "points": dict(self.points),
+            "pot_in": self.pot_in,
+            "pot_from": self.pot_from,
+            "pot_out": self.pot_out,
         }
 
 

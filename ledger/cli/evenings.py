@@ -11,7 +11,7 @@ from ledger.cli.options import EveningOption, OptionsOption, ProfileOption, spli
 from ledger.cli.render import console, local_time, print_settlement
 from ledger.cli.session import open_ledger
 from ledger.fmt import format_cents
-from ledger.i18n import _
+from ledger.i18n import _, ngettext
 
 evening_app = new_app("evening", "Start, list, show and close evenings.")
 
@@ -89,6 +89,8 @@ def start(
                 "dealer": started.next_dealer,
                 "profile": started.profile.name,
                 "options": dict(started.profile.options),
+                "pot_in": started.pot_in,
+                "pot_from": started.pot_from,
             }
         )
         return
@@ -97,7 +99,18 @@ def start(
             number=started.number, players=", ".join(started.players), rules=started.rules
         )
     )
+    if started.pot_in:
+        console.print(pot_taken(started.pot_in, started.pot_from))
     console.print(_("{next_dealer} deals first.").format(next_dealer=started.next_dealer))
+
+
+def pot_taken(passed: int, evening: int | None) -> str:
+    """`The pot of 2 passed deals left waiting by evening 3 rides on the first played deal.`"""
+    return ngettext(
+        "The pot of {count} passed deal left waiting by evening {evening} rides on the first played deal.",
+        "The pot of {count} passed deals left waiting by evening {evening} rides on the first played deal.",
+        passed,
+    ).format(count=passed, evening=evening)
 
 
 @evening_app.command("list")
@@ -165,12 +178,32 @@ def show(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = 
 
 
 @evening_app.command("close")
-def close(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = False) -> None:
+def close(
+    ctx: typer.Context,
+    evening: EveningOption = None,
+    drop_pot: Annotated[
+        bool,
+        typer.Option(
+            "--drop-pot",
+            help="With a pot of passed deals still waiting: drop it, instead of carrying it to the same table's next "
+            "evening (the same players, profile and options).",
+        ),
+    ] = False,
+    as_json: JsonFlag = False,
+) -> None:
     """Close an evening and print its settlement. Example: [b]calabresella evening close[/b]"""
     with open_ledger(ctx) as ledger:
-        closed, result = ledger.close_evening(evening)
+        closed, result = ledger.close_evening(evening, drop_pot=drop_pot)
     if as_json:
-        print_json({"evening": closed.number, "closed": True, "settlement": result.to_dict()})
+        print_json({**closed.to_dict(), "settlement": result.to_dict()})
         return
     console.print(_("Evening {number} closed.").format(number=closed.number))
+    if closed.pot_out:
+        console.print(
+            ngettext(
+                "The pot of {count} passed deal goes to the same table's next evening.",
+                "The pot of {count} passed deals goes to the same table's next evening.",
+                closed.pot_out,
+            ).format(count=closed.pot_out)
+        )
     print_settlement(result)

@@ -388,7 +388,8 @@ def bump(session: Session, table: Seating) -> int:
 
 
 def passed_streak(session: Session, table: Seating, number: int) -> int:
-    """Consecutive passed deals that stand just before deal `number`: the pot it carries."""
+    """Consecutive passed deals that stand just before deal `number`: the pot it carries, with the passed deals the
+    evening took in from the table's evening before when no deal was played since."""
     rows = session.exec(
         select(DealRevision.declarer_id)
         .join(Deal, col(Deal.id) == DealRevision.deal_id)
@@ -398,9 +399,9 @@ def passed_streak(session: Session, table: Seating, number: int) -> int:
     count = 0
     for declarer in rows:
         if declarer is not None:
-            break
+            return count
         count += 1
-    return count
+    return count + table.evening.pot_in
 
 
 def standing_rows(session: Session, table: Seating) -> list[tuple[Deal, DealRevision]]:

@@ -103,10 +103,30 @@ def start_evening(
         note=note,
         known=known,
     )
+    if table.profile.pot_carryover:
+        _take_pot(session, table)
     session.add(table.evening)
     session.flush()
     session.execute(insert(Seat), seat_rows(table))
     return table
+
+
+def _take_pot(session: Session, table: Seating) -> None:
+    """Take in the pot the same table (the same players, profile and options) left waiting when its latest evening
+    closed, unless another evening took it already."""
+    evening = table.evening
+    taken = select(Evening.pot_from).where(col(Evening.pot_from).is_not(None))
+    found = session.exec(
+        select(Evening)
+        .where(Evening.pot_out > 0, Evening.profile == evening.profile, col(Evening.id).not_in(taken))
+        .order_by(col(Evening.id).desc())
+    ).all()
+    for earlier in found:
+        if earlier.options == evening.options and set(seating_of(session, earlier).ids.values()) == set(
+            table.ids.values()
+        ):
+            evening.pot_in, evening.pot_from = earlier.pot_out, earlier.id
+            return
 
 
 def new_seating(
@@ -227,12 +247,13 @@ def lock(session: Session, table: Seating) -> Evening:
     ).one()
 
 
-def close_evening(session: Session, table: Seating) -> Seating:
-    """Close an open evening: its deals can no longer change, and it stops being the default evening."""
+def close_evening(session: Session, table: Seating, waiting: int = 0) -> Seating:
+    """Close an open evening: its deals can no longer change, and it stops being the default evening; `waiting`
+    passed deals' pot goes to the same table's next evening."""
     evening = lock(session, table)
     if evening.closed_at is not None:
         raise LedgerError(_("evening {number} is closed already").format(number=table.number))
-    evening.closed_at = utcnow()
+    evening.closed_at, evening.pot_out = utcnow(), waiting
     evening.revision += 1
     session.add(evening)
     session.flush()

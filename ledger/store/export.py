@@ -120,6 +120,9 @@ def _evening_data(table: Seating, deals: list[dict[str, Any]]) -> dict[str, Any]
         "note": e.note,
         "started_at": iso(e.started_at),
         "closed_at": iso(e.closed_at),
+        "pot_in": e.pot_in,
+        "pot_from": e.pot_from,
+        "pot_out": e.pot_out,
         "deals": deals,
     }
 

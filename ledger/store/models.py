@@ -70,6 +70,11 @@ class Evening(SQLModel, table=True):
     started_at: datetime = _when()
     closed_at: datetime | None = _when(nullable=True)
     revision: int = 0
+    pot_in: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    """Passed deals whose pot the evening took in from `pot_from`, the same table's evening before."""
+    pot_from: int | None = Field(default=None, foreign_key="evening.id")
+    pot_out: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    """Passed deals whose pot was still waiting when the evening closed, carried to the table's next evening."""
 
 
 class Seat(SQLModel, table=True):

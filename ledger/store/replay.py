@@ -25,6 +25,7 @@ from ledger.rules.numbers import storable
 from ledger.rules.profiles import started_with
 from ledger.rules.scoring import score
 from ledger.rules.seats import name_key
+from ledger.rules.validate import MOST_PASSED
 from ledger.store.bulk import new_ids, writer_of
 from ledger.store.deals import payout_values, revision_values
 from ledger.store.evenings import Seating, get_seating, new_seating, seat_rows
@@ -131,6 +132,9 @@ class Importer:
             revision=sum(len(d["revisions"]) + (1 if d.get("voided_at") else 0) for d in deals),
         )
         table.evening.id = new_ids(session, EVENINGS, 1)[0]
+        table.evening.pot_in, table.evening.pot_out = _passed(item.get("pot_in")), _passed(item.get("pot_out"))
+        came_from = item.get("pot_from")
+        table.evening.pot_from = self.renumbered.get(came_from) if isinstance(came_from, int) else None
         writer = writer_of(session)
         writer.queue(EVENINGS, [table.evening.model_dump()])
         writer.queue(SEATS, seat_rows(table))
@@ -182,6 +186,15 @@ class Importer:
             entry.voided_at, entry.void_reason = voided_at, item.get("void_reason") or ""
             session.add(entry)
         self.payments += 1
+
+
+def _passed(count: object) -> int:
+    """A count of passed deals as an export gives it (none in older exports)."""
+    if count is None:
+        return 0
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MOST_PASSED:
+        raise LedgerError(_("not a valid export: a pot of {count!r} passed deals").format(count=count))
+    return count
 
 
 def _time(text: str | None) -> datetime | None:
