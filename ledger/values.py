@@ -14,6 +14,7 @@ from ledger.clock import iso
 from ledger.fmt import plain_cents
 from ledger.frozen import FrozenDict, freeze
 from ledger.house_rules import describe_rules
+from ledger.rules.games import Game
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
 from ledger.settlement import Transfer
@@ -257,7 +258,8 @@ class Recorded:
 
 @dataclass(frozen=True)
 class Standings:
-    """Totals over the deals that stand; money in cents of the evening's currency."""
+    """Totals over the deals that stand; money in cents of the evening's currency. With a game to `game_to` points,
+    `games` are the evening's games in order, the last one still going on when it has no winner."""
 
     evening: int
     players: tuple[str, ...]
@@ -268,9 +270,16 @@ class Standings:
     running: Sequence[tuple[int, Mapping[str, int]]]
     closed: bool
     revision: int
+    game_to: int | None = None
+    games: tuple[Game, ...] = ()
 
     def __post_init__(self) -> None:
         freeze(self, "points", "cents", "running")
+
+    @property
+    def games_won(self) -> Mapping[str, int]:
+        """How many games each player won (a shared game counts for each of its winners)."""
+        return FrozenDict({name: sum(name in game.winners for game in self.games) for name in self.players})
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values."""
@@ -283,6 +292,12 @@ class Standings:
             "stake_cents": self.stake_cents,
             "closed": self.closed,
             "running": [{"deal": number, "totals": dict(line)} for number, line in self.running],
+            "game_to": self.game_to,
+            "games": [
+                {"first": g.first, "last": g.last, "totals": dict(g.totals), "winners": list(g.winners)}
+                for g in self.games
+            ],
+            "games_won": dict(self.games_won) if self.game_to else None,
         }
 
 

@@ -14,9 +14,11 @@ amount and time recorded, read then) the first time a chart or report asks.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -226,9 +228,9 @@ def payouts_select() -> Select:
 
 
 def evenings_select() -> Select:
-    """What every deal of an evening shares: its profile, stake and currency."""
+    """What every deal of an evening shares: its profile (and its options), stake and currency."""
     e = EVENING.c
-    return select(e.id.label("evening"), e.profile, e.stake_cents, e.currency, e.started_at)
+    return select(e.id.label("evening"), e.profile, e.options, e.stake_cents, e.currency, e.started_at)
 
 
 def voided_select() -> Select:
@@ -640,6 +642,11 @@ def _revisions(engine: Engine, filters: Filters, player_id: int | None) -> Calla
     return revisions
 
 
+def _options(value: Any) -> dict[str, Any]:
+    """An evening's options as the driver returns them (SQLite: JSON text)."""
+    return json.loads(value) if isinstance(value, str) else dict(value or {})
+
+
 def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
     """Read the deals that stand (current revisions, not voided) and their payouts, as the filters select."""
     filters = filters or Filters()
@@ -654,6 +661,7 @@ def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
         voided = pd.read_sql(scoped(voided_select(), filters, player_id, payouts=False, standing=False), connection)
     voided = voided.sort_values(["evening", "number"], ignore_index=True)
     evenings["started_at"] = pd.to_datetime(evenings["started_at"], utc=True)
+    evenings["game_to"] = [_options(options).get("game_to") for options in evenings.pop("options")]
     return Frames(
         columns,
         tuple(people["name"]),

@@ -16,6 +16,7 @@ from ledger.fmt import format_cents, format_decimal, format_time
 from ledger.frozen import freeze
 from ledger.i18n import N_, _, language, ngettext
 from ledger.rules.facts import DECLARER, MONTE
+from ledger.rules.games import Game, games
 from ledger.rules.profiles import Profile
 from ledger.settlement import fewest_payments, money_cents
 from ledger.summary import headline
@@ -55,6 +56,8 @@ class EveningData:
     stake_cents: int
     currency: str
     frames: Frames
+    game_to: int | None = None
+    games: tuple[Game, ...] = ()
 
     def __post_init__(self) -> None:
         freeze(self, "points")
@@ -80,7 +83,32 @@ def evening_data(info: EveningInfo, deals: list[DealView], frames: Frames) -> Ev
         currency=info.currency,
         deals=tuple(_line(deal, info.profile) for deal in deals),
         frames=frames,
+        game_to=info.profile.game_to,
+        games=_games(info.profile.game_to, deals),
     )
+
+
+def _games(game_to: int | None, deals: list[DealView]) -> tuple[Game, ...]:
+    """The evening's games to `game_to` points, the last one perhaps going on; none without a game to N points."""
+    if game_to is None:
+        return ()
+    finished, current = games(((d.number, d.payouts, d.declarer) for d in deals if not d.voided), game_to)
+    return (*finished, *((current,) if current else ()))
+
+
+def _games_section(data: EveningData) -> str:
+    """Each game: its deals, every player's game points in it and who won it."""
+    rows = [
+        [
+            str(number),
+            f"{game.first}-{game.last}",
+            *[_signed(game.totals.get(p, 0)) for p in data.players],
+            escape(", ".join(game.winners) if game.finished else _("going on")),
+        ]
+        for number, game in enumerate(data.games, start=1)
+    ]
+    headers = [_("game"), _("deals"), *data.players, _("won by")]
+    return _table(headers, rows, numeric=[0, *range(2, 2 + len(data.players))])
 
 
 def _line(deal: DealView, profile: Profile) -> DealLine:
@@ -291,6 +319,9 @@ def render(data: EveningData) -> str:
         _winner_line(data),
         _section("seats", _("Seats, in turn order"), _seats(data)),
         _section("standings", _("Standings"), _standings(data)),
+        _section("games", _("Games to {points} points").format(points=data.game_to), _games_section(data))
+        if data.games
+        else "",
         _section("settlement", _("Settlement"), _settlement(data)),
         _section("deals", _("Deals"), _deals_section(data)),
         _section("charts", _("Charts"), _chart_figures(data.frames)),

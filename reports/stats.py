@@ -15,6 +15,7 @@ import pandas as pd
 from ledger.i18n import N_, _
 from ledger.rules.contracts import Aggravation, Contract
 from ledger.rules.facts import DECLARER, MONTE
+from ledger.rules.games import games as play_games
 from ledger.rules.profiles import make_profile
 from ledger.values import Statistics, StatTable
 from reports import elo
@@ -421,6 +422,39 @@ def ratings(frames: Frames) -> pd.DataFrame:
     return table.sort_values(["rating", "player"], ascending=[False, True], ignore_index=True)
 
 
+def games(frames: Frames) -> pd.DataFrame:
+    """Per player, over the evenings played as games to N points: the games finished that they sat in, and how many
+    they won (a shared game counts for each of its winners); the games still going on are left out."""
+    c, names = frames.columns, frames.players
+    game_to = frames.evenings["game_to"].dropna()
+    chosen = np.flatnonzero(np.isin(c.evening, game_to.index.to_numpy()))
+    played: dict[str, list[int]] = {}
+    by_deal: dict[int, dict[str, int]] = {}
+    for payout in np.flatnonzero(np.isin(c.deal, chosen)):
+        by_deal.setdefault(int(c.deal[payout]), {})[names[c.player[payout]]] = int(c.points[payout])
+    for evening, deals in pd.Series(chosen).groupby(c.evening[chosen]):
+        finished, _current = play_games(
+            (
+                (int(c.number[d]), by_deal.get(d, {}), names[c.declarer[d]] if c.declarer[d] >= 0 else None)
+                for d in deals
+            ),
+            int(game_to[evening]),
+        )
+        for game in finished:
+            for player in game.totals:
+                counts = played.setdefault(player, [0, 0])
+                counts[0] += 1
+                counts[1] += player in game.winners
+    rows = sorted(played.items(), key=lambda item: item[0].casefold())
+    return pd.DataFrame(
+        {
+            "player": pd.Series([player for player, _ in rows], dtype=str),
+            "games": np.array([counts[0] for _, counts in rows], dtype=np.int64),
+            "games_won": np.array([counts[1] for _, counts in rows], dtype=np.int64),
+        }
+    )
+
+
 SECTIONS: dict[str, tuple[str, Section]] = {
     "summary": (N_("Summary"), summary),
     "players": (N_("Players"), players),
@@ -431,10 +465,13 @@ SECTIONS: dict[str, tuple[str, Section]] = {
     "seats": (N_("Seats relative to the dealer"), seats),
     "pairings": (N_("Pairs defending together"), pairings),
     "ratings": (N_("Declarer rating (Elo)"), ratings),
+    "games": (N_("Games to N points"), games),
 }
 """Each section's name (its key in JSON and CSV), its title and the function that computes it."""
 
 HEADERS = {
+    "games": N_("games"),
+    "games_won": N_("games won"),
     "evenings": N_("evenings"),
     "players": N_("players"),
     "deals": N_("deals"),

@@ -434,4 +434,5 @@ def test_games_to_n_points(
 ) -> None:
     options = {"game_to": str(game_to)}
     scored = [play(profile, options, SEATS.get(profile, ABC), **deal)[1] for deal in deals]
-    assert games(((r.payouts, r.declarer) for r in scored), game_to) == (tuple(finished), current)
+    played = ((number, r.payouts, r.declarer) for number, r in enumerate(scored, start=1))
+    assert games(played, game_to) == (tuple(finished), current)

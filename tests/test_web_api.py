@@ -22,6 +22,9 @@ def test_reads_need_no_token_and_mirror_the_values(db_url: str) -> None:
             "stake_cents": 10,
             "closed": False,
             "running": [],
+            "game_to": None,
+            "games": [],
+            "games_won": None,
         }
         assert phone.get("/api/evenings/1/deals").json() == {"evening": 1, "deals": []}
 

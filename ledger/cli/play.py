@@ -28,7 +28,9 @@ from ledger.cli.render import (
     deal_table,
     deal_title,
     deals_table,
+    game_ended,
     print_count,
+    print_games,
     print_money,
     print_settlement,
     totals_line,
@@ -273,6 +275,9 @@ class Play:
                 deal_table(done.result, deal.dealer, done.totals),
                 Text(deal.explanation),
             ]
+        if self.profile.game_to:
+            ended = game_ended(self.ledger.standings(self.number), deal.number)
+            shown += [Text(ended, style="bold")] if ended else []
         console.print(Group(*shown, self.turn()))
 
     def amend(self, said: Said) -> None:
@@ -336,6 +341,8 @@ class Play:
         result = self.ledger.standings(self.number)
         self.seen = result.revision
         print_money(_("Evening {number}").format(number=self.number), result.points, result.cents, result.currency)
+        if result.game_to:
+            print_games(result)
 
     def settle(self, said: Said) -> None:
         """Money per player and the fewest payments that settle the evening, as `calabresella settle` shows them."""

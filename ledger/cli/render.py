@@ -170,12 +170,44 @@ def print_standings(result: Standings, settlement: Settlement | None) -> None:
     for number, line in result.running:
         running.add_row(str(number), *(signed(line[p]) for p in result.players))
     console.print(running)
+    if result.game_to:
+        print_games(result)
     final = Table(show_edge=False, pad_edge=False, title=_("Standings"))
     final.add_column(_("player"))
     final.add_column(_("game points"), justify="right")
     final.add_column(_("money ({currency})").format(currency=result.currency), justify="right")
+    if result.game_to:
+        final.add_column(_("games won"), justify="right")
     for player in sorted(result.players, key=lambda p: -result.points[p]):
-        final.add_row(player, signed(result.points[player]), format_cents(result.cents[player], signed=True))
+        won = [str(result.games_won[player])] if result.game_to else []
+        final.add_row(player, signed(result.points[player]), format_cents(result.cents[player], signed=True), *won)
     console.print(final)
     if settlement:
         print_settlement(settlement, money_table=False)
+
+
+def print_games(result: Standings) -> None:
+    """The evening's games to N points: each one's deals, game points and winners, the last one perhaps going on."""
+    shown = Table(show_edge=False, pad_edge=False, title=_("Games to {points} points").format(points=result.game_to))
+    shown.add_column(_("game"), justify="right")
+    shown.add_column(_("deals"))
+    for player in result.players:
+        shown.add_column(player, justify="right")
+    shown.add_column(_("won by"))
+    for number, game in enumerate(result.games, start=1):
+        won = ", ".join(game.winners) if game.finished else _("going on")
+        shown.add_row(
+            str(number), f"{game.first}-{game.last}", *(signed(game.totals.get(p, 0)) for p in result.players), won
+        )
+    console.print(shown)
+
+
+def game_ended(result: Standings, deal: int) -> str | None:
+    """`Game 2 to 21 points won by Anna.` when deal `deal` ended a game, else None."""
+    ended = [game for game in result.games if game.finished and game.last == deal]
+    if not ended:
+        return None
+    number = result.games.index(ended[0]) + 1
+    return _("Game {number} to {points} points won by {winners}.").format(
+        number=number, points=result.game_to, winners=", ".join(ended[0].winners)
+    )
