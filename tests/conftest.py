@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -110,17 +110,26 @@ def pg_server() -> Iterator[str]:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-@pytest.fixture
-def pg_url(pg_server: str) -> str:
-    """A fresh, empty database on the test server."""
+@pytest.fixture(scope="session")
+def new_pg_database(pg_server: str) -> Callable[[], str]:
+    """Makes a fresh, empty database on the test server and gives its URL (for a test that needs several)."""
     from sqlalchemy import create_engine, text
 
-    name = f"ledger_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(f"{pg_server}/postgres", isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    admin.dispose()
-    return f"{pg_server}/{name}"
+    def new() -> str:
+        name = f"ledger_{uuid.uuid4().hex[:12]}"
+        admin = create_engine(f"{pg_server}/postgres", isolation_level="AUTOCOMMIT")
+        with admin.connect() as connection:
+            connection.execute(text(f'CREATE DATABASE "{name}"'))
+        admin.dispose()
+        return f"{pg_server}/{name}"
+
+    return new
+
+
+@pytest.fixture
+def pg_url(new_pg_database: Callable[[], str]) -> str:
+    """A fresh, empty database on the test server."""
+    return new_pg_database()
 
 
 @pytest.fixture
