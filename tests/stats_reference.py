@@ -8,6 +8,7 @@ codes and bincounts) is held to, so it shares nothing with them. What each numbe
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from itertools import groupby
 
@@ -56,13 +57,16 @@ def read_standing(engine: Engine, filters: Filters) -> Standing:
         deals = pd.read_sql(text(DEALS), connection)
         payouts = pd.read_sql(text("SELECT revision_id, player_id, position, role, points FROM payout"), connection)
         evenings = pd.read_sql(
-            text("SELECT id AS evening, profile, stake_cents, currency, started_at FROM evening"), connection
+            text("SELECT id AS evening, profile, options, stake_cents, currency, started_at FROM evening"), connection
         )
         seats = pd.read_sql(text("SELECT evening_id AS evening, player_id, position FROM seat"), connection)
         people = pd.read_sql(text("SELECT id, name, key FROM player"), connection)
     name_of = dict(zip(people["id"], people["name"], strict=True))
     evenings["day"] = [
         moment.to_pydatetime().astimezone().date() for moment in pd.to_datetime(evenings["started_at"], utc=True)
+    ]
+    evenings["game_to"] = [
+        (json.loads(o) if isinstance(o, str) else o or {}).get("game_to") for o in evenings.pop("options")
     ]
     deals = deals.merge(evenings, on="evening")
     deals["table_size"] = deals["evening"].map(seats.groupby("evening").size())
@@ -339,6 +343,38 @@ def ratings(s: Standing) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
+def games(s: Standing) -> pd.DataFrame:
+    """Per player: the finished games to N points they sat in, and those they won. A game adds up the deals of an
+    evening from its first (or the one after the last game ended) until a player's total reaches N; the most points
+    win it, a tie going to that deal's declarer when among the leaders, else to all of them."""
+    played: dict[str, list[int]] = {}
+    chosen = s.payouts[s.payouts["game_to"].notna()]
+    for _evening, rows in chosen.groupby("evening", sort=True):
+        goal = int(rows["game_to"].iloc[0])
+        totals: dict[str, int] = {}
+        for _number, deal in rows.groupby("number", sort=True):
+            for player, points in zip(deal["player"], deal["points"], strict=True):
+                totals[player] = totals.get(player, 0) + int(points)
+            if max(totals.values()) >= goal:
+                best = max(totals.values())
+                leaders = [p for p, t in totals.items() if t == best]
+                declarer = deal["declarer"].iloc[0]
+                winners = [declarer] if declarer in leaders else leaders
+                for player in totals:
+                    counts = played.setdefault(player, [0, 0])
+                    counts[0] += 1
+                    counts[1] += player in winners
+                totals = {}
+    shown = sorted(played, key=str.casefold)
+    return pd.DataFrame(
+        {
+            "player": pd.Series(shown, dtype=str),
+            "games": pd.Series([played[p][0] for p in shown], dtype="int64"),
+            "games_won": pd.Series([played[p][1] for p in shown], dtype="int64"),
+        }
+    )
+
+
 SECTIONS = {
     "summary": summary,
     "players": players,
@@ -349,6 +385,7 @@ SECTIONS = {
     "seats": seats,
     "pairings": pairings,
     "ratings": ratings,
+    "games": games,
 }
 
 
@@ -357,7 +394,7 @@ def statistics(engine: Engine, filters: Filters) -> dict[str, pd.DataFrame]:
     standing = read_standing(engine, filters)
     tables = {name: section(standing) for name, section in SECTIONS.items()}
     if standing.player is not None:
-        for name in ("players", "money", "bids", "ratings"):
+        for name in ("players", "money", "bids", "ratings", "games"):
             tables[name] = tables[name][tables[name]["player"] == standing.player].reset_index(drop=True)
         pairs = tables["pairings"]
         about = (pairs["player_a"] == standing.player) | (pairs["player_b"] == standing.player)

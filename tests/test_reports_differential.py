@@ -45,15 +45,21 @@ SWITCH = st.booleans()
 TABLES: dict[tuple[str, int], dict[str, st.SearchStrategy[object]]] = {
     ("pagat", 3): {
         "pot_carryover": SWITCH,
+        "game_to": st.sampled_from([3, 8]),
         "cappotto_multiplier": st.sampled_from([2, 100]),
         "stramazzo_multiplier": st.sampled_from([3, 100]),
     },
     ("pagat", 4): {"dealer_shares": SWITCH, "stramazzo_multiplier": st.sampled_from([3, 100])},
-    ("tretre", 3): {"pot_carryover": st.just(True), "contract_multipliers": SWITCH, "sweeps": SWITCH},
+    ("tretre", 3): {
+        "pot_carryover": st.just(True),
+        "contract_multipliers": SWITCH,
+        "sweeps": SWITCH,
+        "game_to": st.sampled_from([2, 5]),
+    },
     ("tretre", 4): {"contract_multipliers": SWITCH},
     ("cavendish", 3): {},
     ("quartiglio", 4): {"monte": SWITCH, "sweeps": SWITCH, "contract_multipliers": SWITCH},
-    ("quintiglio", 5): {"mediatore": SWITCH, "contract_multipliers": SWITCH},
+    ("quintiglio", 5): {"mediatore": SWITCH, "contract_multipliers": SWITCH, "game_to": st.just(3)},
 }
 """Each profile with a table size it is played at, and the options a table may set (a multiplier of 100 takes
 points beyond the range packed into few bits)."""
