@@ -431,7 +431,10 @@ def _read(
         for name in unknown:
             column = words[name][0]
             found = connection.execute(query.with_only_columns(column).distinct().order_by(None)).scalars()
-            listed[name] = (*listed[name], *sorted({w for w in found if w is not None} - set(listed[name])))
+            new = sorted({w for w in found if w is not None} - set(listed[name]))
+            if not new:  # every word is listed, so the codes read back wrong: reading again would never end
+                raise RuntimeError(f"column {name}: codes read back that stand for no word")
+            listed[name] = (*listed[name], *new)
 
 
 def _places(ids: np.ndarray, people: np.ndarray) -> np.ndarray:
