@@ -32,6 +32,8 @@ BUSY_TIMEOUT_MS = 60_000
 LOCK_POLL_SECONDS = 0.002
 """How often a SQLite writer waiting for the write lock tries again."""
 READ_ONLY = "ledger_read_only"
+FILE_READ_ONLY = "ledger_file_read_only"
+"""Set on the engine of a SQLite ledger whose file or folder cannot be written: it is opened read-only."""
 MIGRATION_LOCK = 0x63616C61
 """The PostgreSQL advisory lock a migration holds: programs opening a new or old ledger at once take turns."""
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -163,14 +165,30 @@ def copy_sqlite(source: str, target: str) -> None:
         writer.close()
 
 
+def read_only_uri(path: Path) -> str | None:
+    """How to open a SQLite ledger whose file or folder cannot be written (a read-only disk, a shared copy), if it
+    is one: SQLite in WAL mode would need to create its -shm file beside it, so it is opened `immutable` (nothing
+    can change it), or `mode=ro` when an unfinished -wal file holds deals that are not in the file yet."""
+    if not path.exists() or (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+        return None
+    wal = Path(f"{path}-wal")
+    how = "mode=ro" if wal.exists() and wal.stat().st_size else "immutable=1"
+    return f"{path.resolve().as_uri()}?{how}"
+
+
 def make_engine(url: str) -> Engine:
-    """An engine for the URL, with the SQLite settings where it is SQLite."""
+    """An engine for the URL, with the SQLite settings where it is SQLite (read-only where it cannot be written)."""
     try:
         if url.startswith("sqlite"):
             path = make_url(url).database
             if path and path != ":memory:":
                 _sqlite_folder(Path(path))
-            engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+            uri = read_only_uri(Path(path)) if path and path != ":memory:" else None
+            if uri is None:
+                engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+            else:
+                engine = create_engine(url, creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False))
+                engine.update_execution_options(**{FILE_READ_ONLY: True})
             _sqlite_settings(engine)
             return engine
         return create_engine(url, pool_pre_ping=True)
@@ -240,6 +258,17 @@ def _check_known(engine: Engine, version: str | None) -> None:
         )
 
 
+def _check_readable(engine: Engine, version: str | None) -> None:
+    """A read-only ledger is read as it is: it must already be a ledger of this schema."""
+    if version != HEAD:
+        raise DatabaseRefused(
+            _(
+                "the ledger {where} is read-only and needs an upgrade (schema {version}, this calabresella writes "
+                "{head}): make the file and its folder writable once"
+            ).format(where=_where(engine), version=version or "none", head=HEAD)
+        )
+
+
 def _enable_wal(engine: Engine) -> None:
     """Readers never block the writer, and the writer never blocks readers (SQLite only)."""
     if engine.url.get_backend_name() == "sqlite":
@@ -303,6 +332,9 @@ def open_ledger(given: str | None = None) -> Engine:
     try:
         version = _schema_version(engine)
         _check_known(engine, version)
+        if engine.get_execution_options().get(FILE_READ_ONLY):
+            _check_readable(engine, version)
+            return engine
         if version != HEAD:
             upgrade(engine)
         _enable_wal(engine)
