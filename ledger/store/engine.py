@@ -19,12 +19,13 @@ from sqlalchemy.exc import (
     DataError,
     DBAPIError,
     IntegrityError,
+    InterfaceError,
     NoSuchModuleError,
     OperationalError,
 )
 from sqlmodel import Session
 
-from ledger.errors import DatabaseRefused, LedgerError
+from ledger.errors import DatabaseRefused, DatabaseUnavailable, LedgerError
 from ledger.i18n import _
 
 ENV_VAR = "CALABRESELLA_DB"
@@ -224,20 +225,31 @@ def _schema_version(engine: Engine) -> str | None:
 
 
 def refusal(error: DBAPIError, where: str) -> DatabaseRefused:
-    """One line for what the database refused: a read-only file, a lock another program held past the busy
-    timeout, a file that is no ledger database, or any other refusal."""
+    """One line for what the database refused: a read-only file, a full disk, a lock another program held past the
+    busy timeout, a database server that does not answer (each `DatabaseUnavailable`: it can pass), a file that is
+    no ledger database, or any other refusal."""
     reason = (str(error.orig).strip().splitlines() or ["no answer"])[0]
     if "readonly" in reason or "read-only" in reason:
-        return DatabaseRefused(
+        return DatabaseUnavailable(
             _("the ledger {where} is read-only ({reason}): nothing was written").format(where=where, reason=reason)
         )
+    if "disk is full" in reason or "No space left" in reason:
+        return DatabaseUnavailable(
+            _("the ledger {where} is on a full disk ({reason}): nothing was written").format(where=where, reason=reason)
+        )
     if "database is locked" in reason:
-        return DatabaseRefused(
+        return DatabaseUnavailable(
             _("the ledger {where} is locked by another program: nothing was written; try again").format(where=where)
         )
     if isinstance(error, IntegrityError | DataError):
         return DatabaseRefused(
             _("{where}: the database refused it ({reason}): nothing was written").format(where=where, reason=reason)
+        )
+    if isinstance(error, OperationalError | InterfaceError) and type(error.orig).__module__.startswith("psycopg"):
+        return DatabaseUnavailable(
+            _("the database server {where} does not answer ({reason}): nothing was written; try again").format(
+                where=where, reason=reason
+            )
         )
     return DatabaseRefused(
         _("{where}: cannot open it as a ledger database ({reason})").format(where=where, reason=reason)
@@ -348,9 +360,15 @@ def open_ledger(given: str | None = None) -> Engine:
 def transaction(engine: Engine) -> Iterator[Session]:
     """A session whose work commits together or not at all (BEGIN IMMEDIATE on SQLite, unless `reading`); what the
     database refuses is one `DatabaseRefused` line."""
+    with refusals(engine), Session(engine, expire_on_commit=False) as session, session.begin():
+        yield session
+
+
+@contextmanager
+def refusals(engine: Engine) -> Iterator[None]:
+    """What the database refuses inside (reports read it without a session), as one `DatabaseRefused` line."""
     try:
-        with Session(engine, expire_on_commit=False) as session, session.begin():
-            yield session
+        yield
     except DBAPIError as error:
         raise refusal(error, _where(engine)) from None
 
