@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_web_support import TOKEN, start
+from test_web_support import LINK, TOKEN, start
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path("/tmp/shots")
@@ -34,7 +34,8 @@ def server(db_url: str) -> Iterator[str]:
     start(db_url)
     port = _free_port()
     process = subprocess.Popen(
-        ["calabresella", "--db", db_url, "serve", "--port", str(port), "--token", TOKEN],
+        ["calabresella", "--db", db_url, "serve", "--port", str(port)],
+        env={**os.environ, "CALABRESELLA_TOKEN": TOKEN},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -85,7 +86,7 @@ def test_a_deal_tapped_in_on_one_phone_shows_on_another_without_reloading(
         playwright_api.expect(watcher.locator("#live")).to_contain_text("No deals yet.")
         watcher.evaluate("window.notReloaded = true")
 
-        keeper.goto(f"{server}/write?token={TOKEN}")
+        keeper.goto(f"{server}{LINK}")
         keeper.wait_for_url(f"{server}/evenings/1")
         keeper.get_by_role("group", name="Declarer").get_by_text("Bruno", exact=True).click()
         keeper.get_by_role("group", name="Contract").get_by_text("solo", exact=True).click()
@@ -117,7 +118,7 @@ def test_an_italian_phone_gets_the_evening_in_italian_and_nothing_overflows(
     with playwright_api.sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
         phone = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="it-IT").new_page()
-        phone.goto(f"{server}/write?token={TOKEN}")
+        phone.goto(f"{server}{LINK}")
         phone.wait_for_url(f"{server}/evenings/1")
         phone.locator("#line").fill("bruno solo 22")
         phone.get_by_role("button", name="Registra", exact=True).click()

@@ -53,7 +53,7 @@ from ledger import Ledger
 from ledger.web.app import create_app
 db = {str(tmp_path) + "/ledger.sqlite3"!r}
 Ledger(db).start_evening(["Anna", "Bruno", "Carla"])
-with TestClient(create_app(db, "t")) as phone:
+with TestClient(create_app(db, "t" * 32, hosts=["testserver"])) as phone:
     assert phone.get("/evenings/1").status_code == 200
     assert phone.get("/api/evenings/1/standings").status_code == 200
 print(sorted(m for m in ("pandas", "matplotlib", "reports.charts") if m in sys.modules))
@@ -62,11 +62,11 @@ print(sorted(m for m in ("pandas", "matplotlib", "reports.charts") if m in sys.m
     assert ran.stdout.strip() == "[]"
 
 
-def test_the_links_carry_the_token_only_for_writing(capsys: pytest.CaptureFixture[str]) -> None:
-    write, look = links("127.0.0.1", 8123, "s3cret")
-    assert (write, look) == ("http://127.0.0.1:8123/write?token=s3cret", "http://127.0.0.1:8123/")
-    lan_write, _ = links("0.0.0.0", 8000, "s3cret")
-    assert lan_write.endswith(":8000/write?token=s3cret") and "0.0.0.0" not in lan_write
+def test_the_links_carry_the_link_key_only_for_writing(capsys: pytest.CaptureFixture[str]) -> None:
+    write, look = links("127.0.0.1", 8123, "k3y")
+    assert (write, look) == ("http://127.0.0.1:8123/write?key=k3y", "http://127.0.0.1:8123/")
+    lan_write, _ = links("0.0.0.0", 8000, "k3y")
+    assert lan_write.endswith(":8000/write?key=k3y") and "0.0.0.0" not in lan_write
     print_links(write, look, qr=True)
     printed = capsys.readouterr().out
     assert write in printed and look in printed

@@ -11,6 +11,7 @@ from starlette.responses import RedirectResponse, Response, StreamingResponse
 from ledger.errors import LedgerError
 from ledger.i18n import language
 from ledger.rules.profiles import DEFAULTS
+from ledger.values import DealView
 from ledger.web import guided
 from ledger.web.live import Live, load_live
 from ledger.web.state import deal_number, evening_number, feeds, ledger, render
@@ -25,6 +26,11 @@ async def home(request: Request) -> Response:
     return RedirectResponse(f"/evenings/{info.number}", 303)
 
 
+async def welcome(request: Request) -> Response:
+    """Where the write link leads: this phone keeps the score now (or, without a session, it cannot)."""
+    return render(request, "welcome.html")
+
+
 async def evenings(request: Request) -> Response:
     """Every evening, newest first."""
     return render(request, "evenings.html", evenings=await run_in_threadpool(ledger(request).evenings))
@@ -33,9 +39,18 @@ async def evenings(request: Request) -> Response:
 async def evening(request: Request) -> Response:
     """The evening as it stands; `?deal=N` shows deal N's result and explanation on top."""
     live = await run_in_threadpool(load_live, ledger(request), evening_number(request))
+    return evening_page(request, live, result=await _shown_deal(request, live))
+
+
+async def _shown_deal(request: Request, live: Live) -> DealView | None:
+    """The deal `?deal=N` names (the one just written), if the evening has it."""
     shown = request.query_params.get("deal", "")
-    result = next((d for d in live.deals if str(d.number) == shown), None)
-    return evening_page(request, live, result=result)
+    if not shown.isascii() or not shown.isdecimal() or not live.deals or not 0 < int(shown) <= live.deals[-1].number:
+        return None
+    found = next((deal for deal in live.deals if deal.number == int(shown)), None)
+    if found is None:
+        found = (await run_in_threadpool(ledger(request).deal_history, int(shown), live.evening.number))[-1]
+    return found
 
 
 def evening_page(request: Request, live: Live, status: int = 200, **context: object) -> Response:

@@ -1,6 +1,9 @@
-"""What every route reaches (the lifespan's state): the one `Ledger`, write access, feeds, templates; path values."""
+"""What every route reaches (the lifespan's state): the one `Ledger`, write access, feeds, templates; path values;
+the line a client reads when the database fails."""
 
 from __future__ import annotations
+
+import logging
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -12,6 +15,9 @@ from ledger.service import Ledger
 from ledger.web.access import Access
 from ledger.web.live import Feeds
 
+log = logging.getLogger("calabresella.web")
+RETRY_SECONDS = 5
+"""When a client is told to try again after the database failed it."""
 CURRENT = "current"
 """The path word for the open evening (the most recent one still open)."""
 
@@ -63,3 +69,11 @@ def deal_number(request: Request) -> int:
     if number < 1:
         raise HTTPException(404, _("deal %d: deals are numbered from 1") % number)
     return number
+
+
+def unavailable(error: Exception) -> tuple[str, dict[str, str]]:
+    """The one line a client reads when the database failed a request (its own reason goes to the log, one line),
+    and the header that says when to try again."""
+    log.warning(_("the ledger did not answer: %s"), error)
+    message = _("the ledger cannot be written (disk full / read-only / database restarting): try again in a moment")
+    return message, {"Retry-After": str(RETRY_SECONDS)}
