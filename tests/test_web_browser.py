@@ -146,3 +146,55 @@ def test_a_phone_that_only_looks_has_its_whole_bar_on_screen(server: str, tmp_pa
         shot = _shoot(phone, tmp_path, f"viewer-{locale}-390")
         browser.close()
     assert shot.stat().st_size > 10_000
+
+
+PAGES = (
+    "/evenings",
+    "/evenings/new",
+    "/evenings/1",
+    "/evenings/1/deals",
+    "/evenings/1/deals/1",
+    "/evenings/1/settle",
+    "/evenings/1/charts",
+    "/evenings/1/report",
+    "/welcome",
+)
+
+
+def test_every_page_passes_the_strict_policy_cannot_be_framed_and_keeps_no_token(server: str) -> None:
+    """The probes: one click in an invisible frame undid the last deal; the cookie held the raw token, which
+    Chromium also sent to another port of the same host."""
+    with playwright_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        refused: list[str] = []
+        page.on(
+            "console",
+            lambda message: (
+                refused.append(f"{page.url}: {message.text}") if "Content Security Policy" in message.text else None
+            ),
+        )
+        page.goto(f"{server}{LINK}")
+        page.wait_for_url(f"{server}/evenings/1")
+        page.locator("#line").fill("bruno solo 22")
+        page.get_by_role("button", name="Record", exact=True).click()
+        playwright_api.expect(page.locator(".result")).to_contain_text("Deal 1 recorded")
+        for path in PAGES:
+            page.goto(f"{server}{path}", wait_until="load")
+        page.goto(f"{server}/evenings/1")
+        playwright_api.expect(page.locator("#live .standings")).to_contain_text("+4")
+        page.goto(f"{server}/evenings/1/charts/running.png", wait_until="load")
+        assert refused == []
+
+        session = next(cookie for cookie in context.cookies() if cookie["name"] == "calabresella_session")
+        assert TOKEN not in session["value"] and session["httpOnly"] and session["sameSite"] == "Strict"
+
+        framing = context.new_page()
+        html = f'<iframe src="{server}/evenings/1" width="390" height="800"></iframe>'
+        framing.route("http://elsewhere.test/", lambda route: route.fulfill(body=html, content_type="text/html"))
+        framing.goto("http://elsewhere.test/")
+        framing.wait_for_timeout(1000)
+        framed = framing.frames[1]
+        assert "Evening 1" not in framed.content() and framed.locator("form").count() == 0
+        browser.close()

@@ -237,6 +237,12 @@ def refusal(error: DBAPIError, where: str) -> DatabaseRefused:
         return DatabaseUnavailable(
             _("the ledger {where} is on a full disk ({reason}): nothing was written").format(where=where, reason=reason)
         )
+    if "disk I/O error" in reason:
+        return DatabaseUnavailable(
+            _("the ledger {where} cannot be read or written ({reason}): is its disk full?").format(
+                where=where, reason=reason
+            )
+        )
     if "database is locked" in reason:
         return DatabaseUnavailable(
             _("the ledger {where} is locked by another program: nothing was written; try again").format(where=where)

@@ -72,6 +72,7 @@ def create_app(
         feeds = Feeds(ledger, lambda live: live_fragment.render(live=live), poll_seconds)
         watcher = asyncio.create_task(feeds.watch())
         loop = asyncio.get_running_loop()
+        app.state.feeds = feeds
         app.state.stop = lambda: loop.call_soon_threadsafe(lambda: loop.create_task(feeds.stop()))
         try:
             yield {
