@@ -84,7 +84,13 @@ def _serve(db: str, port: int, code: Path | None) -> subprocess.Popen[bytes]:
     if code is not None:
         env["PYTHONPATH"] = str(code)
     command = [sys.executable, "-c", "from ledger.cli import run; run()", "--db", db, "serve", "--port", str(port)]
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # run from the ledger's folder: `python -c` looks for modules in the current folder first
+    found = [sys.executable, "-c", "import ledger; print(ledger.__file__)"]
+    imported = subprocess.run(found, env=env, cwd=Path(db).parent, capture_output=True, text=True).stdout
+    assert Path(imported.strip()).is_relative_to(code or ROOT), f"serving {imported}"
+    process = subprocess.Popen(
+        command, env=env, cwd=Path(db).parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and process.poll() is None:
         try:
@@ -95,10 +101,19 @@ def _serve(db: str, port: int, code: Path | None) -> subprocess.Popen[bytes]:
     raise SystemExit("calabresella serve did not start")
 
 
-async def _burst(base: str, writers: int, deals: int, viewers: int) -> tuple[list[float], float]:
-    """Phones watching, then every writer posting its deals one after another; each write's time, the wall time."""
-    limits = httpx.Limits(max_connections=viewers + writers + 4)
-    async with httpx.AsyncClient(base_url=base, timeout=600, limits=limits) as client:
+async def _burst(
+    base: str, process: subprocess.Popen[bytes], writers: int, deals: int, viewers: int
+) -> tuple[list[float], float, float, float]:
+    """Phones watching, then every writer posting its deals one after another, each on a new connection (a server
+    that finishes its work for a write after answering can do so on a kept connection only before the next write);
+    then, the phones still watching, how long until the server is idle, and how long Ctrl-C takes. Each write's
+    time, the wall time of all writes, the seconds until idle and until stopped."""
+    limits = httpx.Limits(max_connections=viewers + 4)
+    once = httpx.Limits(max_keepalive_connections=0)  # each write on a connection of its own, as phones send them
+    async with (
+        httpx.AsyncClient(base_url=base, timeout=600, limits=limits) as client,
+        httpx.AsyncClient(base_url=base, timeout=600, limits=once) as fresh,
+    ):
         connected = [asyncio.Event() for _ in range(viewers)]
 
         async def watch(ready: asyncio.Event) -> None:
@@ -114,7 +129,7 @@ async def _burst(base: str, writers: int, deals: int, viewers: int) -> tuple[lis
         async def writer(n: int) -> None:
             for d in range(deals):
                 began = time.perf_counter()
-                answer = await client.post(
+                answer = await fresh.post(
                     "/api/evenings/1/deals",
                     json={"line": LINES[(n + d) % len(LINES)]},
                     headers={"Authorization": f"Bearer {TOKEN}"},
@@ -125,10 +140,12 @@ async def _burst(base: str, writers: int, deals: int, viewers: int) -> tuple[lis
         began = time.perf_counter()
         await asyncio.gather(*(writer(n) for n in range(writers)))
         wall = time.perf_counter() - began
+        idle = await asyncio.to_thread(_until_idle, process.pid)
+        stop = await asyncio.to_thread(_until_stopped, process)
         for phone in phones:
             phone.cancel()
         await asyncio.gather(*phones, return_exceptions=True)
-    return times, wall
+    return times, wall, idle, stop
 
 
 def _until_idle(pid: int) -> float:
@@ -163,9 +180,7 @@ def measure(label: str, code: Path | None, folder: Path, writers: int, deals: in
     port = _free_port()
     process = _serve(db, port, code)
     try:
-        times, wall = asyncio.run(_burst(f"http://127.0.0.1:{port}", writers, deals, viewers))
-        idle = _until_idle(process.pid)
-        stop = _until_stopped(process)
+        times, wall, idle, stop = asyncio.run(_burst(f"http://127.0.0.1:{port}", process, writers, deals, viewers))
     finally:
         if process.poll() is None:
             process.kill()

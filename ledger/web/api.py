@@ -78,7 +78,7 @@ def _deal(data: dict[str, Any]) -> DealEntry:
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
             allowed = _(" or ").join("null" if t is type(None) else t.__name__ for t in types)
             raise LedgerError(
-                _("{name} {value!r}: {name} is {allowed}").format(name=name, value=value, allowed=allowed)
+                _("{name} {value}: {name} is {allowed}").format(name=name, value=_seen(value), allowed=allowed)
             )
     return DealInput.from_dict(data)
 
@@ -87,8 +87,16 @@ def _optional(data: dict[str, Any], name: str, kind: type) -> Any:
     """A field taken out of the body: None when absent, an error when of another type."""
     value = data.pop(name, None)
     if value is not None and (not isinstance(value, kind) or isinstance(value, bool) is not (kind is bool)):
-        raise LedgerError(_("{name} {value!r}: {name} is a {kind}").format(name=name, value=value, kind=kind.__name__))
+        raise LedgerError(
+            _("{name} {value}: {name} is a {kind}").format(name=name, value=_seen(value), kind=kind.__name__)
+        )
     return value
+
+
+def _seen(value: object) -> str:
+    """A value sent, as an error names it: a number or text as written, a list or an object by its kind only (one
+    nested a thousand deep cannot even be written out)."""
+    return repr(value) if isinstance(value, str | int | float | bool) or value is None else type(value).__name__
 
 
 def _written(request: Request, done: Recorded, status: int = 200) -> Response:
@@ -216,8 +224,8 @@ routes = [
     Route(f"{EVENING}/close", close, methods=["POST"]),
     Route(f"{EVENING}/deals", list_deals),
     Route(f"{EVENING}/deals", record, methods=["POST"]),
-    Route(f"{EVENING}/deals/{{deal:int}}", deal_history),
-    Route(f"{EVENING}/deals/{{deal:int}}/amend", amend, methods=["POST"]),
-    Route(f"{EVENING}/deals/{{deal:int}}/void", void, methods=["POST"]),
+    Route(f"{EVENING}/deals/{{deal}}", deal_history),
+    Route(f"{EVENING}/deals/{{deal}}/amend", amend, methods=["POST"]),
+    Route(f"{EVENING}/deals/{{deal}}/void", void, methods=["POST"]),
     Route(f"{EVENING}/undo", undo, methods=["POST"]),
 ]

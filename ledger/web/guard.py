@@ -73,7 +73,7 @@ class Guard:
             await _answer(send, 421, message, api=api)
             return
         length = headers.get("content-length", "0")
-        if not length.isdecimal() or int(length) > MOST_BYTES:
+        if not length.isdecimal() or len(length) > 9 or int(length) > MOST_BYTES:
             await _answer(send, 413, TooLarge().detail, api=api)
             return
         started = False

@@ -14,7 +14,7 @@ from ledger.rules.profiles import DEFAULTS
 from ledger.values import DealView
 from ledger.web import guided
 from ledger.web.live import Live, load_live
-from ledger.web.state import deal_number, evening_number, feeds, ledger, render
+from ledger.web.state import deal_number, evening_number, feeds, ledger, plain_number, render
 
 
 async def home(request: Request) -> Response:
@@ -44,12 +44,12 @@ async def evening(request: Request) -> Response:
 
 async def _shown_deal(request: Request, live: Live) -> DealView | None:
     """The deal `?deal=N` names (the one just written), if the evening has it."""
-    shown = request.query_params.get("deal", "")
-    if not shown.isascii() or not shown.isdecimal() or not live.deals or not 0 < int(shown) <= live.deals[-1].number:
+    shown = plain_number(request.query_params.get("deal", ""))
+    if shown is None or not live.deals or not 0 < shown <= live.deals[-1].number:
         return None
-    found = next((deal for deal in live.deals if deal.number == int(shown)), None)
+    found = next((deal for deal in live.deals if deal.number == shown), None)
     if found is None:
-        found = (await run_in_threadpool(ledger(request).deal_history, int(shown), live.evening.number))[-1]
+        found = (await run_in_threadpool(ledger(request).deal_history, shown, live.evening.number))[-1]
     return found
 
 
@@ -75,10 +75,8 @@ async def events(request: Request) -> Response:
     """Server-sent events: the evening's live part at each change after the revision the phone last got."""
     number = evening_number(request)
     info = await run_in_threadpool(ledger(request).evening, number)
-    seen = request.headers.get("last-event-id") or request.query_params.get("seen", "")
-    stream = feeds(request).stream(
-        info.number, int(seen) if seen.isdecimal() else -1, request.state.stream_seconds, language()
-    )
+    seen = plain_number(request.headers.get("last-event-id") or request.query_params.get("seen", ""))
+    stream = feeds(request).stream(info.number, -1 if seen is None else seen, request.state.stream_seconds, language())
     return StreamingResponse(
         stream, media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     )

@@ -58,17 +58,28 @@ def evening_number(request: Request) -> int | None:
     text = request.path_params["evening"]
     if text == CURRENT:
         return None
-    if not text.isdecimal() or int(text) < 1:
-        raise HTTPException(404, _("evening %r: give its number, or %s") % (text, CURRENT))
-    return int(text)
+    number = plain_number(text)
+    if number is None or number < 1:
+        raise HTTPException(404, _("evening %r: give its number, or %s") % (text[:20], CURRENT))
+    return number
 
 
 def deal_number(request: Request) -> int:
-    """The `{deal:int}` of the path, a positive number."""
-    number: int = request.path_params["deal"]
-    if number < 1:
-        raise HTTPException(404, _("deal %d: deals are numbered from 1") % number)
+    """The `{deal}` of the path, a positive number."""
+    text = request.path_params["deal"]
+    number = plain_number(text)
+    if number is None or number < 1:
+        raise HTTPException(404, _("deal %r: deals are numbered from 1") % text[:20])
     return number
+
+
+def plain_number(text: str) -> int | None:
+    """A whole number written in at most 18 plain digits (what a page or a browser sends back), else None.
+
+    >>> plain_number("12"), plain_number("-1"), plain_number("\u0661"), plain_number("9" * 19)
+    (12, None, None, None)
+    """
+    return int(text) if text.isascii() and text.isdecimal() and len(text) <= 18 else None
 
 
 def unavailable(error: Exception) -> tuple[str, dict[str, str]]:

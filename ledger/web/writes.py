@@ -20,7 +20,7 @@ from ledger.values import EveningInfo
 from ledger.web import guided, pages
 from ledger.web.limits import check_fields
 from ledger.web.live import load_live
-from ledger.web.state import access, deal_number, evening_number, feeds, ledger, render
+from ledger.web.state import access, deal_number, evening_number, feeds, ledger, plain_number, render
 
 
 async def write_link(request: Request) -> Response:
@@ -166,16 +166,16 @@ async def undo(request: Request) -> Response:
     """Take back the last deal that stands, unless the evening changed since this phone last saw it (the revision
     the page showed is required)."""
     form = await _form(request)
-    seen = _text(form, "seen_revision")
-    number = evening_number(request)
+    seen_text = _text(form, "seen_revision")
+    seen, number = plain_number(seen_text), evening_number(request)
     try:
-        if not seen.isascii() or not seen.isdecimal():
+        if seen is None:
             raise LedgerError(
                 _("seen_revision {seen!r}: the evening's revision this page showed, a number; reload the page").format(
-                    seen=seen
+                    seen=seen_text
                 )
             )
-        done = await run_in_threadpool(lambda: ledger(request).undo(evening=number, seen_revision=int(seen)))
+        done = await run_in_threadpool(lambda: ledger(request).undo(evening=number, seen_revision=seen))
     except LedgerError as error:
         live = await run_in_threadpool(load_live, ledger(request), number)
         return pages.evening_page(request, live, 422, error=_mistake(error))
