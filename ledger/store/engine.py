@@ -253,9 +253,7 @@ def refusal(error: DBAPIError, where: str) -> DatabaseRefused:
         )
     if isinstance(error, OperationalError | InterfaceError) and type(error.orig).__module__.startswith("psycopg"):
         return DatabaseUnavailable(
-            _("the database server {where} does not answer ({reason}): nothing was written; try again").format(
-                where=where, reason=reason
-            )
+            _("the database server {where} does not answer ({reason}); try again").format(where=where, reason=reason)
         )
     return DatabaseRefused(
         _("{where}: cannot open it as a ledger database ({reason})").format(where=where, reason=reason)
