@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import socket
 import statistics
 import subprocess
@@ -37,7 +38,7 @@ LINES = (
     "anna solissimo scegliete 35 tricks=12",
     "bruno chiamo 4t last=decl",
 )
-TOKEN = "bench-token"
+TOKEN = "bench-token-for-the-round-trip-0123456789"
 BUDGET_MS = 50.0
 
 
@@ -100,7 +101,9 @@ async def run(deals: int, viewers: int, folder: Path) -> None:
             ledger.start_evening(PLAYERS, stake="0.10")
     port = _free_port()
     server = subprocess.Popen(
-        [calabresella(), "--db", served, "serve", "--port", str(port), "--token", TOKEN], stdout=subprocess.DEVNULL
+        [calabresella(), "--db", served, "serve", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        env={**os.environ, "CALABRESELLA_TOKEN": TOKEN},
     )
     try:
         _wait_listening(port, server)

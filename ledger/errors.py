@@ -100,3 +100,8 @@ class UndoRefused(LedgerError):
 
 class DatabaseRefused(LedgerError):
     """The database refused to work (read-only, locked, unreachable): nothing was written."""
+
+
+class DatabaseUnavailable(DatabaseRefused):
+    """The database cannot work right now (its disk full, read-only, locked, restarting or out of reach): nothing was
+    written, and the same request can succeed once it is back."""

@@ -262,6 +262,15 @@ class Ledger:
             evening, lambda session, table: (_evening(session, table), list_deals(session, table))
         )
 
+    def last_deals(self, count: int, evening: int | None = None) -> tuple[EveningInfo, list[DealView]]:
+        """The evening and its last `count` deals (current revisions, voided ones marked), oldest first: as quick
+        to read on the evening's thousandth deal as on its first."""
+        from ledger.store.deals import last_deals
+
+        return self._reading_table(
+            evening, lambda session, table: (_evening(session, table), last_deals(session, table, count))
+        )
+
     def deal_history(self, number: int, evening: int | None = None) -> list[DealView]:
         """Every revision of deal `number`, oldest first."""
         from ledger.store.deals import deal_history
@@ -342,6 +351,7 @@ class Ledger:
         `on_step(what, done)` is called as the work goes on, `done` from 0 to 1 (for a progress bar).
         """
         from ledger.i18n import _
+        from ledger.store.engine import refusals
         from reports.filters import Filters
         from reports.frames import load_frames
         from reports.stats import SECTIONS, as_values, statistics
@@ -351,21 +361,26 @@ class Ledger:
         step = (lambda title: on_step(title, next(steps) / (len(SECTIONS) + 1))) if on_step else None
         if step:
             step(_("reading the deals"))
-        frames = load_frames(self.engine, filters)
+        with refusals(self.engine):
+            frames = load_frames(self.engine, filters)
         return as_values(statistics(frames, on_section=step), frames.filters.describe())
 
     def chart(self, kind: str, *, evening: int | None = None, fmt: str = "png") -> bytes:
         """A chart of the history (or of one evening) as PNG or SVG: running, money, contracts, thirds, pairings."""
+        from ledger.store.engine import refusals
         from reports.charts import chart_image, check_kind
         from reports.filters import Filters
         from reports.frames import load_frames
 
         check_kind(kind)
-        return chart_image(kind, load_frames(self.engine, Filters(evening=evening)), fmt)
+        with refusals(self.engine):
+            frames = load_frames(self.engine, Filters(evening=evening))
+        return chart_image(kind, frames, fmt)
 
     def report(self, evening: int | None = None) -> str:
         """One evening (default: the most recent, open or closed) as a self-contained HTML page."""
         from ledger.store.deals import list_deals
+        from ledger.store.engine import refusals
         from ledger.store.evenings import get_seating, latest_evening
         from reports.filters import Filters
         from reports.frames import load_frames
@@ -374,7 +389,9 @@ class Ledger:
         with self._reading() as session:
             table = get_seating(session, evening if evening is not None else latest_evening(session))
             info, deals = _evening(session, table), list_deals(session, table)
-        return render(evening_data(info, deals, load_frames(self.engine, Filters(evening=info.number))))
+        with refusals(self.engine):
+            frames = load_frames(self.engine, Filters(evening=info.number))
+        return render(evening_data(info, deals, frames))
 
     # Data
 

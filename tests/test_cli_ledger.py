@@ -405,7 +405,9 @@ def test_a_name_that_would_reset_the_terminal_is_refused_and_not_echoed_raw(db: 
 def test_unreachable_postgresql_is_an_error_naming_the_server() -> None:
     result = runner.invoke(app, ["--db", "postgresql+psycopg://nobody@127.0.0.1:1/none", "deals"], env=CLEAN_ENV)
     assert result.exit_code == 2
-    assert result.stderr.startswith("Error: postgresql+psycopg://nobody@127.0.0.1:1/none: cannot open it")
+    assert result.stderr.startswith(
+        "Error: postgresql+psycopg://nobody@127.0.0.1:1/none: the database server does not answer"
+    )
     assert "Traceback" not in result.stderr
 
 

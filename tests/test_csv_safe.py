@@ -44,3 +44,16 @@ def test_stats_csv_neutralises_names_too(sqlite_url: str, tmp_path: Path) -> Non
     assert "'" + HOSTILE in cells and HOSTILE not in cells
     assert "'-Bruno" in cells and "-Bruno" not in cells
     assert any(cell.startswith("-") and cell.lstrip("-").replace(".", "").isdigit() for cell in cells)
+
+
+def test_stats_csv_neutralises_a_name_in_the_header_row(sqlite_url: str, tmp_path: Path) -> None:
+    """The `called` table has a column per holder of the called card, named after the player: the header row."""
+    with Ledger(sqlite_url) as ledger:
+        ledger.start_evening([HOSTILE, "Bruno", "Carla"], stake="0.10")
+        ledger.record(f"bruno chiamo 3D@{HOSTILE[:4]} 17 last=opp")
+    out = tmp_path / "stats.csv"
+    result = runner.invoke(app, ["--db", sqlite_url, "stats", "--csv", str(out)])
+    assert result.exit_code == 0, result.output
+    header = next(csv.reader(out.read_text(encoding="utf-8").splitlines()))
+    assert "'" + HOSTILE in header and HOSTILE not in header
+    assert not [cell for cell in header if cell.startswith(("=", "+", "-", "@"))]

@@ -12,13 +12,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_web_support import TOKEN
+from test_web_support import scorekeeper
 from typer.testing import CliRunner
 
 from ledger import Ledger
 from ledger.cli.main import app
 from ledger.i18n import speaking, use_language
-from ledger.web.app import create_app
 
 ENGLISH = (
     "from each",
@@ -221,18 +220,14 @@ def words_in(text: str, words: tuple[str, ...]) -> list[str]:
 
 def pages(db: str, language: str, evenings: int) -> Iterator[tuple[str, str]]:
     """Every page a phone can open, in `language`, as (path, text)."""
-    from starlette.testclient import TestClient
-
-    client = TestClient(create_app(db, TOKEN, stream_seconds=0.3, poll_seconds=0.05), follow_redirects=True)
-    with client as phone:
+    with scorekeeper(db) as phone:
         phone.cookies.set("lang", language)
-        assert phone.get(f"/write?token={TOKEN}").status_code == 200
         paths = ["/", "/evenings", "/evenings/new"]
         for number in range(1, evenings + 1):
             base = f"/evenings/{number}"
             paths += [base, f"{base}/deals", f"{base}/deals/1", f"{base}/deals/2", f"{base}/settle", f"{base}/charts"]
         for path in paths:
-            page = phone.get(path)
+            page = phone.get(path, follow_redirects=True)
             assert page.status_code == 200, (path, page.text[:300])
             yield path, visible(page.text)
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_web_support import TOKEN, start
+from test_web_support import LINK, TOKEN, start
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path("/tmp/shots")
@@ -34,7 +34,8 @@ def server(db_url: str) -> Iterator[str]:
     start(db_url)
     port = _free_port()
     process = subprocess.Popen(
-        ["calabresella", "--db", db_url, "serve", "--port", str(port), "--token", TOKEN],
+        ["calabresella", "--db", db_url, "serve", "--port", str(port)],
+        env={**os.environ, "CALABRESELLA_TOKEN": TOKEN},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -85,7 +86,7 @@ def test_a_deal_tapped_in_on_one_phone_shows_on_another_without_reloading(
         playwright_api.expect(watcher.locator("#live")).to_contain_text("No deals yet.")
         watcher.evaluate("window.notReloaded = true")
 
-        keeper.goto(f"{server}/write?token={TOKEN}")
+        keeper.goto(f"{server}{LINK}")
         keeper.wait_for_url(f"{server}/evenings/1")
         keeper.get_by_role("group", name="Declarer").get_by_text("Bruno", exact=True).click()
         keeper.get_by_role("group", name="Contract").get_by_text("solo", exact=True).click()
@@ -117,7 +118,7 @@ def test_an_italian_phone_gets_the_evening_in_italian_and_nothing_overflows(
     with playwright_api.sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
         phone = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="it-IT").new_page()
-        phone.goto(f"{server}/write?token={TOKEN}")
+        phone.goto(f"{server}{LINK}")
         phone.wait_for_url(f"{server}/evenings/1")
         phone.locator("#line").fill("bruno solo 22")
         phone.get_by_role("button", name="Registra", exact=True).click()
@@ -145,3 +146,55 @@ def test_a_phone_that_only_looks_has_its_whole_bar_on_screen(server: str, tmp_pa
         shot = _shoot(phone, tmp_path, f"viewer-{locale}-390")
         browser.close()
     assert shot.stat().st_size > 10_000
+
+
+PAGES = (
+    "/evenings",
+    "/evenings/new",
+    "/evenings/1",
+    "/evenings/1/deals",
+    "/evenings/1/deals/1",
+    "/evenings/1/settle",
+    "/evenings/1/charts",
+    "/evenings/1/report",
+    "/welcome",
+)
+
+
+def test_every_page_passes_the_strict_policy_cannot_be_framed_and_keeps_no_token(server: str) -> None:
+    """The probes: one click in an invisible frame undid the last deal; the cookie held the raw token, which
+    Chromium also sent to another port of the same host."""
+    with playwright_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        refused: list[str] = []
+        page.on(
+            "console",
+            lambda message: (
+                refused.append(f"{page.url}: {message.text}") if "Content Security Policy" in message.text else None
+            ),
+        )
+        page.goto(f"{server}{LINK}")
+        page.wait_for_url(f"{server}/evenings/1")
+        page.locator("#line").fill("bruno solo 22")
+        page.get_by_role("button", name="Record", exact=True).click()
+        playwright_api.expect(page.locator(".result")).to_contain_text("Deal 1 recorded")
+        for path in PAGES:
+            page.goto(f"{server}{path}", wait_until="load")
+        page.goto(f"{server}/evenings/1")
+        playwright_api.expect(page.locator("#live .standings")).to_contain_text("+4")
+        page.goto(f"{server}/evenings/1/charts/running.png", wait_until="load")
+        assert refused == []
+
+        session = next(cookie for cookie in context.cookies() if cookie["name"] == "calabresella_session")
+        assert TOKEN not in session["value"] and session["httpOnly"] and session["sameSite"] == "Strict"
+
+        framing = context.new_page()
+        html = f'<iframe src="{server}/evenings/1" width="390" height="800"></iframe>'
+        framing.route("http://elsewhere.test/", lambda route: route.fulfill(body=html, content_type="text/html"))
+        framing.goto("http://elsewhere.test/")
+        framing.wait_for_timeout(1000)
+        framed = framing.frames[1]
+        assert "Evening 1" not in framed.content() and framed.locator("form").count() == 0
+        browser.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from test_web_support import TOKEN, csrf, deal_count, scorekeeper, start, viewer
+from test_web_support import LINK, TOKEN, csrf, deal_count, scorekeeper, start, viewer
 
 from ledger import Ledger
 
@@ -28,14 +28,17 @@ def test_the_evening_shows_standings_dealer_and_first_speaker_and_a_viewer_gets_
     assert 'data-events="/evenings/1/events?seen=0"' in page.text
 
 
-def test_the_write_link_sets_a_strict_httponly_cookie_only_with_the_right_token(db_url: str) -> None:
+def test_the_write_link_sets_a_strict_httponly_session_cookie_only_with_the_right_key(db_url: str) -> None:
     start(db_url)
     with viewer(db_url) as phone:
-        wrong = phone.get("/write?token=guess")
+        wrong = phone.get("/write?key=guess")
         assert wrong.status_code == 403 and "set-cookie" not in wrong.headers
-        right = phone.get(f"/write?token={TOKEN}")
+    with viewer(db_url) as phone:
+        right = phone.get(LINK)
         cookie = right.headers["set-cookie"].lower()
-        assert right.status_code == 200 and "httponly" in cookie and "samesite=strict" in cookie
+        assert right.status_code == 303 and right.headers["location"] == "/welcome"
+        assert "httponly" in cookie and "samesite=strict" in cookie and TOKEN.lower() not in cookie
+        assert right.headers["cache-control"] == "no-store"
         assert 'name="csrf"' in phone.get("/evenings/1").text
 
 

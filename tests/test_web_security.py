@@ -1,15 +1,24 @@
-"""Who may write, and what a hostile name can do: nothing is written without the token, every form needs its
-CSRF token and this site's Origin, and everything typed is shown escaped on every page."""
+"""Who may write, and what a hostile name can do: nothing is written without a write session or the token, the token
+never reaches a browser, wrong tries are slowed and logged, every form needs its CSRF token and this site's
+Origin, only this server's host names are answered, every answer carries the security headers, and everything
+typed is shown escaped on every page."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import logging
 import re
+import time
 
 import pytest
-from test_web_support import TOKEN, csrf, scorekeeper, start, viewer
+from test_web_support import BEARER, LINK, TOKEN, TestClient, csrf, scorekeeper, start, viewer
 
 from ledger import Ledger
-from ledger.web.access import COOKIE
+from ledger.errors import LedgerError
+from ledger.web.access import COOKIE, check_token
+from ledger.web.app import create_app
+from ledger.web.guard import HEADERS
 
 WRITES = [
     ("/evenings/1/deals", {"line": "bruno solo 22"}),
@@ -35,14 +44,25 @@ def _revision(db: str) -> int:
 
 
 @pytest.mark.parametrize(("path", "form"), WRITES)
-def test_no_write_without_the_cookie_or_with_a_wrong_one(db_url: str, path: str, form: dict[str, str]) -> None:
+def test_no_write_without_a_write_session_or_with_a_forged_one(db_url: str, path: str, form: dict[str, str]) -> None:
     _one_deal(db_url)
     with scorekeeper(db_url) as phone:
-        token = csrf(phone)
+        token, session = csrf(phone), phone.cookies[COOKIE]
+    opened, _dot, signature = session.rpartition(".")
+    sid, _dot, issued = opened.partition(".")
+    forged = [
+        "guess",
+        TOKEN,
+        f"{sid[::-1]}.{issued}.{signature}",  # another id under the same signature
+        f"{sid}.{int(issued) + 1}.{signature}",  # a later start, to outlive the week
+        f"{opened}.{signature[:-1]}",
+    ]
     with viewer(db_url) as phone:
         assert phone.post(path, data={**form, "csrf": token}).status_code == 401
-        phone.cookies.set(COOKIE, "guess")
-        assert phone.post(path, data={**form, "csrf": token}).status_code == 403
+        for cookie in forged:
+            phone.cookies.set(COOKIE, cookie)
+            refused = phone.post(path, data={**form, "csrf": token})
+            assert refused.status_code == 401 and "open the scorekeeper&#39;s link again" in refused.text
     with Ledger(db_url) as ledger:
         assert len(ledger.evenings()) == 1
     assert _revision(db_url) == 1
@@ -55,14 +75,14 @@ def test_a_form_needs_its_csrf_token_and_this_sites_origin(db_url: str, path: st
         token = csrf(phone)
         assert phone.post(path, data=form).status_code == 403
         assert phone.post(path, data={**form, "csrf": "0" * len(token)}).status_code == 403
-        foreign = {"Origin": "http://evil.example"}
-        assert phone.post(path, data={**form, "csrf": token}, headers=foreign).status_code == 403
+        for foreign in ({"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site", "Origin": "null"}):
+            assert phone.post(path, data={**form, "csrf": token}, headers=foreign).status_code == 403
         assert _revision(db_url) == 1
         own = {"Origin": "http://testserver"}
         assert phone.post(path, data={**form, "csrf": token}, headers=own).status_code == 303
 
 
-def test_the_csrf_token_belongs_to_this_server_start(db_url: str) -> None:
+def test_the_csrf_token_belongs_to_the_write_session(db_url: str) -> None:
     start(db_url)
     with scorekeeper(db_url) as phone:
         old = csrf(phone)
@@ -111,8 +131,144 @@ def test_hostile_names_places_reasons_and_lines_are_shown_escaped_on_every_page(
     assert re.search(r"&lt;script&gt;alert\(1\)&lt;/script&gt;", pages["/evenings/1/deals"])
 
 
-def test_the_write_token_is_compared_whole(db_url: str) -> None:
+def test_the_write_link_key_is_compared_whole(db_url: str) -> None:
     start(db_url)
-    with viewer(db_url) as phone:
-        for guess in ("", TOKEN[:-1], TOKEN + "x", TOKEN.upper()):
-            assert phone.get("/write", params={"token": guess}).status_code == 403
+    key = LINK.partition("=")[2]
+    for guess in ("", key[:-1], key + "x", key.upper(), TOKEN):
+        with viewer(db_url) as phone:
+            wrong = phone.get("/write", params={"key": guess})
+            assert wrong.status_code == 403 and COOKIE not in phone.cookies
+
+
+PAGES = (
+    "/",
+    "/welcome",
+    "/evenings",
+    "/evenings/new",
+    "/evenings/1",
+    "/evenings/1?deal=1",
+    "/evenings/1/deals",
+    "/evenings/1/deals/1",
+    "/evenings/1/settle",
+    "/evenings/1/charts",
+    "/evenings/1/events",
+    "/api/evenings",
+    "/api/evenings/1",
+    "/api/evenings/1/deals",
+)
+
+
+def test_the_token_never_reaches_a_browser_and_the_link_key_stays_out_of_the_pages(db_url: str) -> None:
+    _one_deal(db_url)
+    key = LINK.partition("=")[2]
+    with scorekeeper(db_url) as phone:
+        assert phone.cookies[COOKIE] != TOKEN and TOKEN not in phone.cookies[COOKIE]
+        for path in PAGES:
+            answer = phone.get(path, follow_redirects=True)
+            assert answer.status_code == 200, path
+            seen = answer.text + str(answer.headers)
+            assert TOKEN not in seen and key not in seen, path
+
+
+def test_a_write_session_and_its_forms_outlive_a_restart_with_the_same_token_only(db_url: str) -> None:
+    start(db_url)
+    with scorekeeper(db_url) as phone:
+        session, token = phone.cookies[COOKIE], csrf(phone)
+    with viewer(db_url) as restarted:
+        restarted.cookies.set(COOKIE, session)
+        assert restarted.post("/evenings/1/deals", data={"csrf": token, "line": "bruno solo 22"}).status_code == 303
+    app = create_app(db_url, TOKEN + "-new", hosts=["testserver"])
+    with TestClient(app, follow_redirects=False) as renewed:
+        renewed.cookies.set(COOKIE, session)
+        refused = renewed.post("/evenings/1/deals", data={"csrf": token, "line": "carla solo 20"})
+        assert refused.status_code == 401 and "the server has a new token" in refused.text
+    assert _revision(db_url) == 1
+
+
+@pytest.mark.parametrize("token", ["1234", "correct horse battery staple", "a" * 24, "0123456789abcdef" * 1 + "0" * 15])
+def test_a_token_under_128_bits_or_with_other_characters_is_refused(token: str) -> None:
+    with pytest.raises(LedgerError, match="the write token"):
+        check_token(token)
+
+
+@pytest.mark.parametrize("token", ["A" * 22, "0123456789abcdef" * 2, "1" * 39, "abc123" * 6])
+def test_a_token_of_128_bits_as_written_is_taken(token: str) -> None:
+    check_token(token)
+
+
+def test_wrong_keys_and_tokens_wait_longer_and_longer_and_are_logged_in_one_line(
+    sqlite_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    start(sqlite_url)
+    caplog.set_level(logging.WARNING, logger="calabresella")
+    with viewer(sqlite_url) as phone:
+        began = time.monotonic()
+        assert phone.get("/write?key=guess").status_code == 403
+        assert time.monotonic() - began >= 0.5
+        early = phone.get(LINK)
+        assert early.status_code == 429 and early.headers["retry-after"] == "1" and COOKIE not in phone.cookies
+        time.sleep(1.1)
+        assert (
+            phone.post(
+                "/api/evenings/1/deals", json={"line": "pass"}, headers={"Authorization": "Bearer x"}
+            ).status_code
+            == 403
+        )
+        assert phone.get(LINK).status_code == 429
+        time.sleep(2.1)
+        assert phone.get(LINK).status_code == 303
+    lines = [record.getMessage() for record in caplog.records if record.name == "calabresella.web"]
+    assert lines == [
+        "refused a wrong write link from testclient (1 in a row; its next try waits 1 s)",
+        "refused a wrong API token from testclient (2 in a row; its next try waits 2 s)",
+    ]
+    assert all("\n" not in line for line in lines)
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.1.evil.example", ""])
+def test_only_the_servers_own_host_names_are_answered(sqlite_url: str, host: str) -> None:
+    _one_deal(sqlite_url)
+    with viewer(sqlite_url) as phone:
+        for path in ("/evenings/1", "/api/evenings/1/standings", "/static/live.js"):
+            refused = phone.get(path, headers={"Host": host})
+            assert refused.status_code == 421 and "Bruno" not in refused.text, path
+            assert refused.headers["content-security-policy"] == HEADERS["Content-Security-Policy"]
+        assert phone.get("/evenings/1", headers={"Host": "testserver:8000"}).status_code == 200
+
+
+def test_the_addresses_listened_on_are_allowed_ipv6_included(sqlite_url: str) -> None:
+    _one_deal(sqlite_url)
+    app = create_app(sqlite_url, TOKEN)  # loopback only, as `serve` without --host
+    with TestClient(app, base_url="http://127.0.0.1:8000") as phone:
+        for host in ("127.0.0.1:8000", "localhost:8000", "[::1]:8000", "LOCALHOST"):
+            assert phone.get("/api/evenings/1", headers={"Host": host}).status_code == 200, host
+        assert phone.get("/api/evenings/1", headers={"Host": "192.168.1.20:8000"}).status_code == 421
+
+
+def test_every_answer_carries_the_security_headers(db_url: str) -> None:
+    _one_deal(db_url)
+    with scorekeeper(db_url) as phone:
+        answers = {path: phone.get(path) for path in (*PAGES, "/static/style.css", "/evenings/9", "/nowhere")}
+        answers["post"] = phone.post("/evenings/1/deals", data={"csrf": csrf(phone), "line": "bruno solo 22"})
+        answers["api 401"] = phone.post("/api/evenings/1/undo", json={})
+        answers["413"] = phone.post("/api/evenings/1/deals", content=b"x" * 70_000, headers=BEARER)
+    for where, answer in answers.items():
+        for name, value in HEADERS.items():
+            assert answer.headers.get(name) == value, (where, name)
+    assert "frame-ancestors 'none'" in HEADERS["Content-Security-Policy"]
+    assert "script-src 'self';" in HEADERS["Content-Security-Policy"]
+
+
+def test_the_report_allows_its_own_styles_and_images_and_no_script(sqlite_url: str) -> None:
+    _one_deal(sqlite_url)
+    with viewer(sqlite_url) as phone:
+        report = phone.get("/evenings/1/report")
+    policy = report.headers["content-security-policy"]
+    style = re.search(r"<style>(.*?)</style>", report.text, re.S)
+    assert style is not None
+    digest = base64.b64encode(hashlib.sha256(style.group(1).encode()).digest()).decode()
+    assert policy == (
+        f"default-src 'none'; style-src 'sha256-{digest}'; img-src data:; frame-ancestors 'none'; "
+        "base-uri 'none'; form-action 'none'"
+    )
+    assert "<script" not in report.text

@@ -1,5 +1,5 @@
 """Helpers shared by the web tests: the app on the ledger under test, seen from the scorekeeper's phone
-(holding the write cookie) or another player's, each a Starlette TestClient with the app's lifespan running."""
+(holding a write session) or another player's, each a Starlette TestClient with the app's lifespan running."""
 
 from __future__ import annotations
 
@@ -13,9 +13,13 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from ledger import Ledger
+from ledger.web.access import Access
 from ledger.web.app import create_app
 
-TOKEN = "table-token-for-tests"
+TOKEN = "table-token-for-the-web-tests"
+LINK = f"/write?key={Access(TOKEN).link_key}"
+HOST = "testserver"
+"""The host name the test client sends."""
 PLAYERS = ("Anna", "Bruno", "Carla")
 BEARER = {"Authorization": f"Bearer {TOKEN}"}
 
@@ -29,15 +33,16 @@ def start(db: str, players: tuple[str, ...] = PLAYERS, **options: str) -> int:
 @contextmanager
 def viewer(db: str) -> Iterator[TestClient]:
     """A player's phone on the app: it opened the look-only link."""
-    with TestClient(create_app(db, TOKEN, stream_seconds=0.3, poll_seconds=0.05), follow_redirects=False) as phone:
+    app = create_app(db, TOKEN, hosts=(HOST,), stream_seconds=0.3, poll_seconds=0.05)
+    with TestClient(app, follow_redirects=False) as phone:
         yield phone
 
 
 @contextmanager
 def scorekeeper(db: str) -> Iterator[TestClient]:
-    """The scorekeeper's phone: it opened the write link, so it holds the write cookie."""
+    """The scorekeeper's phone: it opened the write link, so it holds a write session."""
     with viewer(db) as phone:
-        assert phone.get(f"/write?token={TOKEN}").status_code == 200
+        assert phone.get(LINK).status_code == 303
         yield phone
 
 

@@ -518,6 +518,19 @@ def list_deals(session: Session, table: Seating) -> list[DealView]:
     return [view(table, deal, row, payouts[row.id or 0]) for deal, row in _current_rows(session, table)]
 
 
+def last_deals(session: Session, table: Seating, count: int) -> list[DealView]:
+    """The evening's last `count` deals with their current revisions, in order: two statements, however long the
+    evening."""
+    query = (
+        select(Deal, DealRevision)
+        .join(DealRevision, col(DealRevision.deal_id) == Deal.id)
+        .where(Deal.evening_id == table.number, CURRENT)
+        .order_by(col(Deal.number).desc())
+        .limit(count)
+    )
+    return _views(session, table, [(deal, row) for deal, row in reversed(session.exec(query).all())])
+
+
 def deal_history(session: Session, table: Seating, number: int) -> list[DealView]:
     """Every revision of deal `number`, oldest first."""
     deal = get_deal(session, table, number)

@@ -19,12 +19,13 @@ from sqlalchemy.exc import (
     DataError,
     DBAPIError,
     IntegrityError,
+    InterfaceError,
     NoSuchModuleError,
     OperationalError,
 )
 from sqlmodel import Session
 
-from ledger.errors import DatabaseRefused, FactError, LedgerError
+from ledger.errors import DatabaseRefused, DatabaseUnavailable, FactError, LedgerError
 from ledger.i18n import _
 
 ENV_VAR = "CALABRESELLA_DB"
@@ -32,6 +33,8 @@ BUSY_TIMEOUT_MS = 60_000
 LOCK_POLL_SECONDS = 0.002
 """How often a SQLite writer waiting for the write lock tries again."""
 READ_ONLY = "ledger_read_only"
+FILE_READ_ONLY = "ledger_file_read_only"
+"""Set on the engine of a SQLite ledger whose file or folder cannot be written: it is opened read-only."""
 MIGRATION_LOCK = 0x63616C61
 """The PostgreSQL advisory lock a migration holds: programs opening a new or old ledger at once take turns."""
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -156,14 +159,30 @@ def copy_sqlite(source: str, target: str) -> None:
         writer.close()
 
 
+def read_only_uri(path: Path) -> str | None:
+    """How to open a SQLite ledger whose file or folder cannot be written (a read-only disk, a shared copy), if it
+    is one: SQLite in WAL mode would need to create its -shm file beside it, so it is opened `immutable` (nothing
+    can change it), or `mode=ro` when an unfinished -wal file holds deals that are not in the file yet."""
+    if not path.exists() or (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+        return None
+    wal = Path(f"{path}-wal")
+    how = "mode=ro" if wal.exists() and wal.stat().st_size else "immutable=1"
+    return f"{path.resolve().as_uri()}?{how}"
+
+
 def make_engine(url: str) -> Engine:
-    """An engine for the URL, with the SQLite settings where it is SQLite."""
+    """An engine for the URL, with the SQLite settings where it is SQLite (read-only where it cannot be written)."""
     try:
         if url.startswith("sqlite"):
             path = make_url(url).database
             if path and path != ":memory:":
                 _sqlite_folder(Path(path))
-            engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+            uri = read_only_uri(Path(path)) if path and path != ":memory:" else None
+            if uri is None:
+                engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+            else:
+                engine = create_engine(url, creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False))
+                engine.update_execution_options(**{FILE_READ_ONLY: True})
             _sqlite_settings(engine)
             return engine
         return create_engine(url, pool_pre_ping=True)
@@ -198,37 +217,45 @@ def _schema_version(engine: Engine) -> str | None:
 
 def refusal(error: DBAPIError, where: str) -> DatabaseRefused:
     """One line for what the database refused, in the reader's words: a read-only file, a lock another program held
-    past the busy timeout, a file that is no database or is damaged, a full disk, a server that does not answer or
-    refuses the user; the database's own text only for any other refusal, in parentheses at the end."""
+    past the busy timeout, a full disk, a server that does not answer (each `DatabaseUnavailable`: it can pass), a
+    file that is no database or is damaged, a server that refuses the user; the database's own text only for any
+    other refusal, in parentheses at the end."""
     reason = (str(error.orig).strip().splitlines() or ["no answer"])[0]
-    known = (
+    passing: tuple[tuple[tuple[str, ...], str], ...] = (
         (("readonly", "read-only"), _("the ledger {where} is read-only: nothing was written")),
         (
             ("database is locked", "lock timeout"),
             _("the ledger {where} is locked by another program: nothing was written; try again"),
         ),
+        (FULL_DISK, _("the ledger {where} cannot be written, its disk may be full: nothing was written")),
+        (
+            ("connection refused", "could not connect", "server closed the connection", "terminating connection"),
+            _("{where}: the database server does not answer; try again"),
+        ),
+    )
+    lasting: tuple[tuple[tuple[str, ...], str], ...] = (
         (("file is not a database",), _("{where}: cannot open it as a ledger database: the file is not a database")),
         (
             ("malformed",),
             _("{where}: cannot open it as a ledger database: the file is damaged; go back to a backup copy"),
         ),
-        (FULL_DISK, _("the ledger {where} cannot be written, its disk may be full: nothing was written")),
         (("unable to open database file",), _("{where}: cannot open the file: is its folder there, and writable?")),
-        (
-            ("connection refused", "could not connect"),
-            _("{where}: cannot open it: the database server does not answer"),
-        ),
         (("authentication failed",), _("{where}: cannot open it: the server refused the user or the password")),
         (("permission denied",), _("{where}: the database does not let this user do it: nothing was written")),
     )
     said = reason.lower()
-    for needles, message in known:
+    for needles, message in passing:
+        if any(needle in said for needle in needles):
+            return DatabaseUnavailable(message.format(where=where))
+    for needles, message in lasting:
         if any(needle in said for needle in needles):
             return DatabaseRefused(message.format(where=where))
     if isinstance(error, IntegrityError | DataError):
         return DatabaseRefused(
             _("{where}: the database refused it ({reason}): nothing was written").format(where=where, reason=reason)
         )
+    if isinstance(error, OperationalError | InterfaceError) and type(error.orig).__module__.startswith("psycopg"):
+        return DatabaseUnavailable(_("{where}: the database server does not answer; try again").format(where=where))
     return DatabaseRefused(
         _("{where}: cannot open it as a ledger database ({reason})").format(where=where, reason=reason)
     )
@@ -245,6 +272,17 @@ def _check_known(engine: Engine, version: str | None) -> None:
                 "{database}: written by a newer calabresella (schema {version}; this one knows up "
                 "to {head}): upgrade calabresella-ledger"
             ).format(database=engine.url.render_as_string(hide_password=True), version=version, head=HEAD)
+        )
+
+
+def _check_readable(engine: Engine, version: str | None) -> None:
+    """A read-only ledger is read as it is: it must already be a ledger of this schema."""
+    if version != HEAD:
+        raise DatabaseRefused(
+            _(
+                "the ledger {where} is read-only and needs an upgrade (schema {version}, this calabresella writes "
+                "{head}): make the file and its folder writable once"
+            ).format(where=_where(engine), version=version or "none", head=HEAD)
         )
 
 
@@ -311,6 +349,9 @@ def open_ledger(given: str | None = None) -> Engine:
     try:
         version = _schema_version(engine)
         _check_known(engine, version)
+        if engine.get_execution_options().get(FILE_READ_ONLY):
+            _check_readable(engine, version)
+            return engine
         if version != HEAD:
             upgrade(engine)
         _enable_wal(engine)
@@ -324,9 +365,15 @@ def open_ledger(given: str | None = None) -> Engine:
 def transaction(engine: Engine) -> Iterator[Session]:
     """A session whose work commits together or not at all (BEGIN IMMEDIATE on SQLite, unless `reading`); what the
     database refuses is one `DatabaseRefused` line."""
+    with refusals(engine), Session(engine, expire_on_commit=False) as session, session.begin():
+        yield session
+
+
+@contextmanager
+def refusals(engine: Engine) -> Iterator[None]:
+    """What the database refuses inside (reports read it without a session), as one `DatabaseRefused` line."""
     try:
-        with Session(engine, expire_on_commit=False) as session, session.begin():
-            yield session
+        yield
     except DBAPIError as error:
         raise refusal(error, _where(engine)) from None
 

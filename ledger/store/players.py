@@ -6,6 +6,7 @@ from sqlmodel import Session, select
 
 from ledger.errors import LedgerError
 from ledger.i18n import _
+from ledger.rules.names import check_name, check_unlike
 from ledger.rules.seats import name_key
 from ledger.rules.text import acts_on_screen
 from ledger.store.models import Player, PlayerRename, ident
@@ -19,6 +20,7 @@ def _clean(name: str) -> str:
         raise LedgerError(
             _("player name {name!r}: up to 40 characters, without , : @ = [ ] or control characters").format(name=name)
         )
+    check_name(cleaned)
     return cleaned
 
 
@@ -39,11 +41,12 @@ def get_player(session: Session, name: str) -> Player:
 
 
 def add_player(session: Session, name: str) -> Player:
-    """A new player; an error if the name (without case and accents) exists."""
+    """A new player; an error if the name (without case and accents) exists, or looks like one that does."""
     cleaned = _clean(name)
     existing = find_player(session, cleaned)
     if existing:
         raise LedgerError(_("player {name!r} exists already as {existing!r}").format(name=name, existing=existing.name))
+    check_unlike(cleaned, session.exec(select(Player.name)))
     player = Player(name=cleaned, key=name_key(cleaned))
     session.add(player)
     session.flush()
@@ -71,6 +74,7 @@ def rename_player(session: Session, old: str, new: str) -> Player:
                 name=player.name, new=new, clash=clash.name
             )
         )
+    check_unlike(cleaned, session.exec(select(Player.name).where(Player.id != player.id)))
     session.add(PlayerRename(player_id=ident(player), old_name=player.name, new_name=cleaned))
     player.name, player.key = cleaned, name_key(cleaned)
     session.add(player)

@@ -1,15 +1,22 @@
-"""Who may write: the scorekeeper's token, kept in a cookie for pages and sent as a Bearer header to the API.
+"""Who may write: a browser holding a write session (pages), or a client sending the token (API).
 
-Pages: opening the write link stores the token in an HttpOnly, SameSite=Strict cookie; every form carries a
-CSRF token derived from that cookie, and a form posted from another origin is refused. Viewers get no
-forms and every write answers 401 (no token) or 403 (a wrong one).
+The token itself never reaches a browser. The write link carries a key derived from it; opening the link gives
+the browser a write session, a random id signed with another key derived from the token, kept for a week in an
+HttpOnly, SameSite=Strict cookie. Every form carries a CSRF token derived from the session, and a form posted
+from another origin is refused. All keys are HMACs of the token, so sessions and open forms outlive a restart with
+the same token, and a new token (`serve --new-token`) ends them all. The API takes `Authorization: Bearer TOKEN`.
+Wrong tokens and link keys are slowed down and logged (`ledger.web.throttle`).
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
+import math
 import secrets
+import string
+import time
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -18,66 +25,142 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ledger.errors import LedgerError
 from ledger.i18n import _
+from ledger.web.throttle import Throttle
 
-COOKIE = "calabresella_write"
+COOKIE = "calabresella_session"
 CSRF_FIELD = "csrf"
+SESSION_SECONDS = 7 * 24 * 3600
+TOKEN_BITS = 128
+ALPHABETS = (
+    string.digits,
+    string.digits + "abcdef",
+    string.digits + string.ascii_lowercase,
+    string.ascii_letters + string.digits + "-_",
+)
+"""What a token may be written with, smallest first: decimal, hex, lowercase letters and digits, URL-safe Base64."""
+
+
+def check_token(token: str) -> None:
+    """An error unless the token holds at least 128 bits as written: 39 decimal digits, 32 hex digits, 25 lowercase
+    letters and digits, or 22 characters of A-Z a-z 0-9 - _."""
+    alphabet = next((chars for chars in ALPHABETS if set(token) <= set(chars)), None)
+    if alphabet is None:
+        raise LedgerError(_("the write token may hold only A-Z a-z 0-9 - _; leave it out for a random one"))
+    bits = len(token) * math.log2(len(alphabet))
+    if bits < TOKEN_BITS:
+        raise LedgerError(
+            _(
+                "the write token has {bits} bits as written ({length} characters): at least {least} are needed "
+                "(22 characters of A-Z a-z 0-9 - _, or 32 hex digits); leave it out for a random one"
+            ).format(bits=int(bits), length=len(token), least=TOKEN_BITS)
+        )
+
+
+def _key(token: str, purpose: str) -> bytes:
+    return hmac.new(token.encode(), purpose.encode(), hashlib.sha256).digest()
+
+
+def _sign(key: bytes, text: str) -> str:
+    digest = hmac.new(key, text.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 @dataclass(frozen=True)
 class Access:
-    """The write token of this server, and a secret (new at each start) that signs the forms' CSRF tokens."""
+    """The write token of this server, and the keys derived from it."""
 
     token: str
-    secret: bytes = field(default_factory=lambda: secrets.token_bytes(32))
+    throttle: Throttle = field(default_factory=Throttle)
 
-    def matches(self, given: str | None) -> bool:
-        """The token given is this server's write token."""
-        return given is not None and secrets.compare_digest(given.encode(), self.token.encode())
+    def __post_init__(self) -> None:
+        check_token(self.token)
+
+    @property
+    def link_key(self) -> str:
+        """What the write link carries instead of the token."""
+        return _sign(_key(self.token, "write link"), "open")
+
+    def new_session(self) -> str:
+        """A new write session: a random id and the time it was given, signed."""
+        opened = f"{secrets.token_urlsafe(16)}.{int(time.time())}"
+        return f"{opened}.{_sign(_key(self.token, 'write session'), opened)}"
+
+    def session(self, request: Request) -> str | None:
+        """The browser's write session, when it holds one this token signed less than a week ago."""
+        cookie = request.cookies.get(COOKIE, "")
+        opened, _dot, signature = cookie.rpartition(".")
+        issued = opened.rpartition(".")[2]
+        expected = _sign(_key(self.token, "write session"), opened)
+        if not issued.isdecimal() or not hmac.compare_digest(signature.encode(), expected.encode()):
+            return None
+        return cookie if 0 <= time.time() - int(issued) < SESSION_SECONDS else None
 
     def can_write(self, request: Request) -> bool:
-        """The page's browser holds the write cookie."""
-        return self.matches(request.cookies.get(COOKIE))
+        """The page's browser holds a write session."""
+        return self.session(request) is not None
 
     def csrf(self, request: Request) -> str:
-        """The CSRF token of this browser's write cookie ("" for a viewer, who gets no forms)."""
-        cookie = request.cookies.get(COOKIE)
-        if not self.matches(cookie):
-            return ""
-        assert cookie is not None
-        return hmac.new(self.secret, cookie.encode(), hashlib.sha256).hexdigest()
+        """The CSRF token of this browser's write session ("" for a viewer, who gets no forms)."""
+        session = self.session(request)
+        return _sign(_key(self.token, "form"), session) if session else ""
 
-    def remember(self, response: Response) -> None:
-        """Store the write token in the browser: HttpOnly, SameSite=Strict, for the whole site."""
-        response.set_cookie(COOKIE, self.token, max_age=7 * 24 * 3600, httponly=True, samesite="strict", path="/")
+    def remember(self, response: Response, session: str) -> None:
+        """Keep the write session in the browser: HttpOnly, SameSite=Strict, for the whole site, a week."""
+        response.set_cookie(COOKIE, session, max_age=SESSION_SECONDS, httponly=True, samesite="strict", path="/")
+
+    async def open_link(self, request: Request) -> bool:
+        """Whether the write link's key is right (wrong ones are slowed down and logged)."""
+        async with self.throttle.attempt(_address(request), _("write link")) as right:
+            given = request.query_params.get("key", "")
+            matches = hmac.compare_digest(given.encode(), self.link_key.encode())
+            right(matches)
+        return matches
 
     def check_form(self, request: Request, form: FormData) -> None:
-        """Refuse a form post without the write cookie (401), or with a wrong one, a bad CSRF token or another
-        site's Origin (403)."""
-        cookie = request.cookies.get(COOKIE)
-        if cookie is None:
+        """Refuse a form post without a write session (401), or with a bad CSRF token or another site's Origin
+        (403)."""
+        if self.session(request) is None:
+            if COOKIE in request.cookies:
+                raise HTTPException(
+                    401,
+                    _(
+                        "this phone's write session is over (a week old, or the server has a new token): open the "
+                        "scorekeeper's link again"
+                    ),
+                )
             raise HTTPException(401, _("open the scorekeeper's link on this phone to write"))
-        expected = self.csrf(request)
         given = form.get(CSRF_FIELD)
-        if not expected or not isinstance(given, str) or not hmac.compare_digest(given, expected):
+        if not isinstance(given, str) or not hmac.compare_digest(given.encode(), self.csrf(request).encode()):
             raise HTTPException(403, _("this form is not from this server's page: reload the page and try again"))
         if not same_origin(request):
             raise HTTPException(403, _("a form from another site cannot write here"))
 
-    def check_bearer(self, request: Request) -> None:
-        """Refuse an API write without `Authorization: Bearer TOKEN` (401) or with a wrong token (403)."""
+    async def check_bearer(self, request: Request) -> None:
+        """Refuse an API write without `Authorization: Bearer TOKEN` (401) or with a wrong token (403, slowed down
+        and logged)."""
         scheme, _space, given = request.headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not given:
             raise HTTPException(
                 401, _("writes need the header Authorization: Bearer TOKEN"), headers={"WWW-Authenticate": "Bearer"}
             )
-        if not self.matches(given.strip()):
+        async with self.throttle.attempt(_address(request), _("API token")) as right:
+            matches = hmac.compare_digest(given.strip().encode(), self.token.encode())
+            right(matches)
+        if not matches:
             raise HTTPException(403, _("the token is wrong: nothing was written"))
 
 
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
 def same_origin(request: Request) -> bool:
-    """The request's Origin header, when the browser sends one, names this very host."""
+    """The request comes from this site's own pages, as far as the browser says: `Sec-Fetch-Site`, when sent, is
+    same-origin; the Origin header, when it names one (a page sending no Referer sends `null`), is this host."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        return False
     origin = request.headers.get("origin")
-    if origin is None:
-        return True
-    return urlsplit(origin).netloc == request.headers.get("host")
+    return origin in (None, "null") or urlsplit(origin).netloc == request.headers.get("host")

@@ -1,14 +1,14 @@
 """The JSON API: the values' `to_dict()`, as the command line's `--json` prints them.
 
 Reads are open to anyone who can reach the server; writes need `Authorization: Bearer TOKEN`. A user's
-mistake is 422 `{"error": "one line"}`, with `"missing": FACT` when the rules need one more fact.
+mistake is 422 `{"error": "one line"}`, with `"missing": FACT` when the rules need one more fact; a database
+that cannot answer is 503 with one line and `Retry-After`.
 """
 
 from __future__ import annotations
 
 from typing import Any, get_args, get_type_hints
 
-from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -20,7 +20,8 @@ from ledger.i18n import _
 from ledger.rules.build import DealInput
 from ledger.service import DealEntry
 from ledger.values import Recorded
-from ledger.web.state import access, deal_number, evening_number, feeds, ledger
+from ledger.web.limits import check_fields
+from ledger.web.state import access, deal_number, evening_number, feeds, ledger, unavailable
 
 _FACT_TYPES = get_type_hints(DealInput)
 _LINE = '{"line": "bruno solo 22"}'
@@ -38,20 +39,31 @@ def user_error(request: Request, error: Exception) -> Response:
 
 
 def http_error(request: Request, error: Exception) -> Response:
-    """401, 403, 404 as JSON."""
+    """401, 403, 404, 413, 429 as JSON."""
     assert isinstance(error, HTTPException)
     return JSONResponse({"error": error.detail}, error.status_code, headers=error.headers)
 
 
+def unavailable_error(request: Request, error: Exception) -> Response:
+    """503 as JSON: the database cannot answer now."""
+    message, headers = unavailable(error)
+    return JSONResponse({"error": message}, 503, headers=headers)
+
+
 async def _body(request: Request) -> dict[str, Any]:
-    """The posted JSON object (after the Bearer token is checked)."""
-    access(request).check_bearer(request)
+    """The posted JSON object (after the Bearer token is checked), each of its fields within its limits."""
+    await access(request).check_bearer(request)
     try:
         data = await request.json() if await request.body() else {}
     except ValueError:
         raise LedgerError(_("the body is not JSON: send an object, e.g. {example}").format(example=_LINE)) from None
+    except RecursionError:
+        raise LedgerError(
+            _("the body is nested too deep: send a flat object, e.g. {example}").format(example=_LINE)
+        ) from None
     if not isinstance(data, dict):
         raise LedgerError(_("the body must be a JSON object, e.g. {example}").format(example=_LINE))
+    check_fields(data.items())
     return data
 
 
@@ -67,7 +79,7 @@ def _deal(data: dict[str, Any]) -> DealEntry:
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
             allowed = _(" or ").join("null" if t is type(None) else t.__name__ for t in types)
             raise LedgerError(
-                _("{name} {value!r}: {name} is {allowed}").format(name=name, value=value, allowed=allowed)
+                _("{name} {value}: {name} is {allowed}").format(name=name, value=_seen(value), allowed=allowed)
             )
     return DealInput.from_dict(data)
 
@@ -76,13 +88,22 @@ def _optional(data: dict[str, Any], name: str, kind: type) -> Any:
     """A field taken out of the body: None when absent, an error when of another type."""
     value = data.pop(name, None)
     if value is not None and (not isinstance(value, kind) or isinstance(value, bool) is not (kind is bool)):
-        raise LedgerError(_("{name} {value!r}: {name} is a {kind}").format(name=name, value=value, kind=kind.__name__))
+        raise LedgerError(
+            _("{name} {value}: {name} is a {kind}").format(name=name, value=_seen(value), kind=kind.__name__)
+        )
     return value
+
+
+def _seen(value: object) -> str:
+    """A value sent, as an error names it: a number or text as written, a list or an object by its kind only (one
+    nested a thousand deep cannot even be written out)."""
+    return repr(value) if isinstance(value, str | int | float | bool) or value is None else type(value).__name__
 
 
 def _written(request: Request, done: Recorded, status: int = 200) -> Response:
     """What a write did, and every phone watching the evening told."""
-    return JSONResponse(done.to_dict(), status, background=BackgroundTask(feeds(request).refresh, done.evening))
+    feeds(request).changed(done.evening)
+    return JSONResponse(done.to_dict(), status)
 
 
 async def list_evenings(request: Request) -> Response:
@@ -141,9 +162,7 @@ async def record(request: Request) -> Response:
     key, dealer = _optional(data, "key", str), _optional(data, "dealer", str)
     deal, number = _deal(data), evening_number(request)
     done = await run_in_threadpool(lambda: ledger(request).record(deal, evening=number, dealer=dealer, key=key))
-    return JSONResponse(
-        done.to_dict(), 200 if done.duplicate else 201, background=BackgroundTask(feeds(request).recorded, done)
-    )
+    return _written(request, done, 200 if done.duplicate else 201)
 
 
 async def amend(request: Request) -> Response:
@@ -167,9 +186,16 @@ async def void(request: Request) -> Response:
 
 
 async def undo(request: Request) -> Response:
-    """Take back the last deal: `{"seen_revision": 12}` refuses it if the evening changed since revision 12."""
+    """Take back the last deal: `{"seen_revision": 12}` (required) refuses it if the evening changed since
+    revision 12."""
     data = await _body(request)
     seen = _optional(data, "seen_revision", int)
+    if seen is None:
+        raise LedgerError(
+            _("seen_revision: give the evening's revision you last saw, e.g. {example}").format(
+                example='{"seen_revision": 12}'
+            )
+        )
     number = evening_number(request)
     return _written(request, await run_in_threadpool(lambda: ledger(request).undo(evening=number, seen_revision=seen)))
 
@@ -185,10 +211,8 @@ async def close(request: Request) -> Response:
     """Close the evening and settle it."""
     await _body(request)
     info, settled = await run_in_threadpool(ledger(request).close_evening, evening_number(request))
-    return JSONResponse(
-        {"evening": info.number, "closed": True, "settlement": settled.to_dict()},
-        background=BackgroundTask(feeds(request).refresh, info.number),
-    )
+    feeds(request).changed(info.number)
+    return JSONResponse({"evening": info.number, "closed": True, "settlement": settled.to_dict()})
 
 
 EVENING = "/evenings/{evening}"
@@ -201,8 +225,8 @@ routes = [
     Route(f"{EVENING}/close", close, methods=["POST"]),
     Route(f"{EVENING}/deals", list_deals),
     Route(f"{EVENING}/deals", record, methods=["POST"]),
-    Route(f"{EVENING}/deals/{{deal:int}}", deal_history),
-    Route(f"{EVENING}/deals/{{deal:int}}/amend", amend, methods=["POST"]),
-    Route(f"{EVENING}/deals/{{deal:int}}/void", void, methods=["POST"]),
+    Route(f"{EVENING}/deals/{{deal}}", deal_history),
+    Route(f"{EVENING}/deals/{{deal}}/amend", amend, methods=["POST"]),
+    Route(f"{EVENING}/deals/{{deal}}/void", void, methods=["POST"]),
     Route(f"{EVENING}/undo", undo, methods=["POST"]),
 ]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
+from http import HTTPStatus
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -16,31 +17,50 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ledger.errors import LedgerError
+from ledger.errors import DatabaseUnavailable, LedgerError
 from ledger.service import Ledger
 from ledger.web import api, pages, reporting, writes
 from ledger.web.access import Access
+from ledger.web.guard import Guard
 from ledger.web.language import Speaking, switch
 from ledger.web.live import Feeds
-from ledger.web.state import render
+from ledger.web.state import render, unavailable
 from ledger.web.templating import make_templates
 
 STATIC = Path(__file__).parent / "static"
 STREAM_SECONDS = 300.0
 """How long one live stream stays open before the browser reconnects (saying the last revision it got)."""
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def page_error(request: Request, error: Exception) -> Response:
-    """A user's mistake (422) or a refused, missing page (401, 403, 404) as a page with one line."""
-    status = error.status_code if isinstance(error, HTTPException) else 422
-    message = str(error) if isinstance(error, LedgerError) else None
-    return render(request, "error.html", status, message=message, status_code=status)
+    """A user's mistake (422) or a refused, missing page (401, 403, 404, 413, 429) as a page with one line."""
+    if not isinstance(error, HTTPException):
+        return render(request, "error.html", 422, message=str(error), status_code=422)
+    said = error.detail if error.detail != HTTPStatus(error.status_code).phrase else None
+    response = render(request, "error.html", error.status_code, message=said, status_code=error.status_code)
+    response.headers.update(error.headers or {})
+    return response
+
+
+def unavailable_page(request: Request, error: Exception) -> Response:
+    """503: a page with one line."""
+    message, headers = unavailable(error)
+    response = render(request, "error.html", 503, message=message, status_code=503)
+    response.headers.update(headers)
+    return response
 
 
 def create_app(
-    db: str | None, token: str, *, stream_seconds: float = STREAM_SECONDS, poll_seconds: float = 1.0
+    db: str | None,
+    token: str,
+    *,
+    hosts: Iterable[str] = LOOPBACK,
+    stream_seconds: float = STREAM_SECONDS,
+    poll_seconds: float = 1.0,
 ) -> Starlette:
-    """The web front end over the ledger at `db`; `token` lets a browser or an API client write."""
+    """The web front end over the ledger at `db`; `token` lets a browser (through the write link) or an API client
+    write; only requests naming one of `hosts` are answered."""
     templates = make_templates()
     live_fragment = templates.get_template("live.html")
 
@@ -51,6 +71,9 @@ def create_app(
         ledger = Ledger(db)
         feeds = Feeds(ledger, lambda live: live_fragment.render(live=live), poll_seconds)
         watcher = asyncio.create_task(feeds.watch())
+        loop = asyncio.get_running_loop()
+        app.state.feeds = feeds
+        app.state.stop = lambda: loop.call_soon_threadsafe(lambda: loop.create_task(feeds.stop()))
         try:
             yield {
                 "ledger": ledger,
@@ -60,6 +83,7 @@ def create_app(
                 "stream_seconds": stream_seconds,
             }
         finally:
+            await feeds.stop()
             watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await watcher
@@ -69,6 +93,7 @@ def create_app(
     routes = [
         Route("/", pages.home),
         Route("/write", writes.write_link),
+        Route("/welcome", pages.welcome),
         Route("/language/{code}", switch),
         Route("/evenings", pages.evenings),
         Route("/evenings", writes.start, methods=["POST"]),
@@ -77,9 +102,9 @@ def create_app(
         Route(f"{evening}/events", pages.events),
         Route(f"{evening}/deals", pages.deals),
         Route(f"{evening}/deals", writes.record, methods=["POST"]),
-        Route(f"{evening}/deals/{{deal:int}}", pages.deal),
-        Route(f"{evening}/deals/{{deal:int}}/amend", writes.amend, methods=["POST"]),
-        Route(f"{evening}/deals/{{deal:int}}/void", writes.void, methods=["POST"]),
+        Route(f"{evening}/deals/{{deal}}", pages.deal),
+        Route(f"{evening}/deals/{{deal}}/amend", writes.amend, methods=["POST"]),
+        Route(f"{evening}/deals/{{deal}}/void", writes.void, methods=["POST"]),
         Route(f"{evening}/undo", writes.undo, methods=["POST"]),
         Route(f"{evening}/settle", pages.settlement),
         Route(f"{evening}/close", writes.close, methods=["POST"]),
@@ -89,7 +114,12 @@ def create_app(
         Mount(
             "/api",
             app=Starlette(
-                routes=api.routes, exception_handlers={LedgerError: api.user_error, HTTPException: api.http_error}
+                routes=api.routes,
+                exception_handlers={
+                    DatabaseUnavailable: api.unavailable_error,
+                    LedgerError: api.user_error,
+                    HTTPException: api.http_error,
+                },
             ),
         ),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
@@ -97,6 +127,6 @@ def create_app(
     return Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(Speaking)],
-        exception_handlers={LedgerError: page_error, HTTPException: page_error},
+        middleware=[Middleware(Speaking), Middleware(Guard, hosts=hosts)],
+        exception_handlers={DatabaseUnavailable: unavailable_page, LedgerError: page_error, HTTPException: page_error},
     )

@@ -1,70 +1,76 @@
 """The evening as it stands, pushed to every phone watching it (server-sent events).
 
-A write made through this server refreshes its evening at once; a watch task also looks every second at
-the evenings someone is watching, so a deal recorded from the terminal shows up too. The fragment is
-read once per change and rendered once per language, whatever the number of phones.
+A write made through this server marks its evening changed; a watch task also looks every second at the
+evenings someone is watching, so a deal recorded from the terminal shows up too. Work stays bounded whatever
+the number of writes: an evening nobody watches is never read for the feed; a watched one has at most one read
+running and one more queued behind it, however many writes come meanwhile; and a read takes the evening's head
+and its last deals only, as quick on the thousandth deal as on the first. The fragment is rendered once per
+language, whatever the number of phones.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+import logging
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
 from ledger.errors import LedgerError
 from ledger.frozen import freeze
-from ledger.i18n import LANGUAGES, speaking
+from ledger.i18n import LANGUAGES, _, speaking
 from ledger.service import Ledger
-from ledger.values import DealView, EveningInfo, Recorded, Standings
+from ledger.values import DealView, EveningInfo
 
 LAST_DEALS = 6
 """How many of the latest deals the evening page shows."""
+KEEP_ALIVE_SECONDS = 15.0
+"""A quiet stream sends a comment this often, so proxies and phones keep it open."""
+log = logging.getLogger("calabresella.web")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Live:
-    """What the evening page shows: the evening, its standings and its latest deals with the totals after each."""
+    """What the evening page shows: the evening (with its totals) and its latest deals, oldest first."""
 
     evening: EveningInfo
-    standings: Standings
     deals: Sequence[DealView]
 
     def __post_init__(self) -> None:
         freeze(self, "deals")
 
     @property
-    def last_deals(self) -> list[tuple[DealView, Mapping[str, int] | None]]:
-        """The latest deals, newest first, each with the running totals after it (None for a voided deal)."""
-        after = dict(self.standings.running)
-        return [(deal, after.get(deal.number)) for deal in reversed(self.deals[-LAST_DEALS:])]
-
-    def then(self, done: Recorded, evening: EveningInfo) -> Live:
-        """This evening after one more deal, with the totals the ledger reported after it."""
-        running = [*self.standings.running, (done.deal.number, done.totals)]
-        standings = replace(self.standings, points=done.totals, cents=evening.cents, running=running)
-        return Live(evening, standings, [*self.deals, done.deal])
+    def last_deals(self) -> list[tuple[DealView, dict[str, int] | None]]:
+        """The latest deals, newest first, each with the running totals after it (None for a voided deal): the
+        totals now, less what each later deal that stands paid."""
+        after, shown = dict(self.evening.points), []
+        for deal in reversed(self.deals):
+            shown.append((deal, None if deal.voided else after))
+            if not deal.voided:
+                after = {name: points - deal.payouts.get(name, 0) for name, points in after.items()}
+        return shown
 
 
 def load_live(ledger: Ledger, evening: int | None) -> Live:
     """Read the evening's page data (blocking: call it in the threadpool)."""
-    info, deals = ledger.deals(evening)
-    return Live(info, ledger.standings(info.number), deals)
+    return Live(*ledger.last_deals(LAST_DEALS, evening))
 
 
 @dataclass
 class Feed:
-    """One evening's latest revision and its fragment in each language; `changed` is set (and replaced) at each
-    change."""
+    """One watched evening: its latest revision and fragment in each language; `changed` is set (and replaced) at
+    each change; `stale` asks for one more read, `reading` is the read under way."""
 
+    viewers: int = 0
     revision: int = -1
     html: dict[str, str] = field(default_factory=dict)
-    live: Live | None = None
     changed: asyncio.Event = field(default_factory=asyncio.Event)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    viewers: int = 0
+    stale: bool = False
+    reading: asyncio.Task[None] | None = None
 
 
 class Feeds:
@@ -75,35 +81,57 @@ class Feeds:
         self.render = render
         self.poll_seconds = poll_seconds
         self.feeds: dict[int, Feed] = {}
+        self.stopping = False
+        self.trouble: str | None = None
+        """The ledger's last failure to answer, while it lasts."""
+        self.reads = 0
+        """How many times an evening was read for its watchers."""
+
+    def changed(self, evening: int) -> None:
+        """The evening changed: its watchers get one read (nothing is read when nobody watches); while that read
+        runs, any number of further changes queue one more."""
+        feed = self.feeds.get(evening)
+        if feed is None or self.stopping:
+            return
+        feed.stale = True
+        if feed.reading is None:
+            feed.reading = asyncio.create_task(self._catch_up(evening, feed))
+
+    async def _catch_up(self, evening: int, feed: Feed) -> None:
+        """Read the evening until no change came during the last read; publish what moved."""
+        try:
+            while feed.stale and feed.viewers and not self.stopping:
+                feed.stale = False
+                live = await self._read(load_live, self.ledger, evening)
+                if live is None:
+                    return  # the watch task tries again once the ledger answers
+                self.reads += 1
+                if live.evening.revision != feed.revision:
+                    self.publish(feed, live)
+        finally:
+            feed.reading = None
+
+    async def _read(self, read: Callable[..., T], *args: object) -> T | None:
+        """A read in the threadpool; None, and one line in the log for the first of a run of failures, when the
+        ledger cannot answer."""
+        try:
+            found = await run_in_threadpool(read, *args)
+        except LedgerError as error:
+            if str(error) != self.trouble:
+                log.warning(_("live feed: %s"), error)
+            self.trouble = str(error)
+            return None
+        if self.trouble is not None:
+            log.warning(_("live feed: the ledger answers again"))
+            self.trouble = None
+        return found
 
     def publish(self, feed: Feed, live: Live) -> None:
         """Render the evening once in each language and wake every phone watching it."""
-        feed.revision, feed.live = live.evening.revision, live
+        feed.revision = live.evening.revision
         feed.html = {code: self._render_in(code, live) for code in LANGUAGES}
         feed.changed.set()
         feed.changed = asyncio.Event()
-
-    async def refresh(self, evening: int) -> Feed:
-        """Read the evening again and, if its revision moved, publish it."""
-        feed = self.feeds.setdefault(evening, Feed())
-        async with feed.lock:
-            live = await run_in_threadpool(load_live, self.ledger, evening)
-            if live.evening.revision != feed.revision:
-                self.publish(feed, live)
-        return feed
-
-    async def recorded(self, done: Recorded) -> None:
-        """After a new deal written here: when nothing else changed since the feed's last look, only the deal and
-        the evening's head are new (no reading of every deal); otherwise the whole evening is read again."""
-        feed = self.feeds.get(done.evening)
-        if feed is not None and feed.live is not None and not done.duplicate:
-            async with feed.lock:
-                if feed.revision == done.evening_revision - 1:
-                    evening = await run_in_threadpool(self.ledger.evening, done.evening)
-                    if evening.revision == done.evening_revision:
-                        self.publish(feed, feed.live.then(done, evening))
-                        return
-        await self.refresh(done.evening)
 
     def _render_in(self, code: str, live: Live) -> str:
         with speaking(code):
@@ -111,36 +139,50 @@ class Feeds:
 
     async def stream(self, evening: int, seen: int, lifetime: float, code: str) -> AsyncIterator[str]:
         """Server-sent events: the fragment in language `code` at each revision after `seen`, for `lifetime`
-        seconds (then the browser reconnects, saying the last revision it got)."""
-        feed = self.feeds.get(evening) or await self.refresh(evening)
+        seconds or until the server stops (then the browser reconnects, saying the last revision it got)."""
+        feed = self.feeds.setdefault(evening, Feed())
         feed.viewers += 1
+        if feed.revision < 0:
+            self.changed(evening)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + lifetime
         try:
             yield "retry: 1000\n\n"
-            while (left := deadline - loop.time()) > 0:
+            while (left := deadline - loop.time()) > 0 and not self.stopping:
                 if feed.revision > seen:
                     seen = feed.revision
                     yield event(feed.revision, feed.html[code])
                     continue
-                changed = feed.changed
                 try:
-                    await asyncio.wait_for(changed.wait(), min(left, 15.0))
+                    await asyncio.wait_for(feed.changed.wait(), min(left, KEEP_ALIVE_SECONDS))
                 except TimeoutError:
                     yield ": still here\n\n"
         finally:
             feed.viewers -= 1
+            if not feed.viewers and self.feeds.get(evening) is feed:
+                del self.feeds[evening]
 
     async def watch(self) -> None:
-        """Forever: look at the revision of every evening someone watches, for changes made by another process."""
-        while True:
+        """Until stopped: look at the revision of every evening someone watches, for changes made elsewhere."""
+        while not self.stopping:
             await asyncio.sleep(self.poll_seconds)
             for number, feed in list(self.feeds.items()):
-                if feed.viewers and not feed.lock.locked():
-                    with contextlib.suppress(LedgerError):
-                        info = await run_in_threadpool(self.ledger.evening, number)
-                        if info.revision != feed.revision:
-                            await self.refresh(number)
+                if feed.reading is None:
+                    info = await self._read(self.ledger.evening, number)
+                    if info is not None and info.revision != feed.revision:
+                        self.changed(number)
+
+    async def stop(self) -> None:
+        """End every stream and drop the reads queued: the server stops now, whatever was pending."""
+        self.stopping = True
+        reading = [feed.reading for feed in self.feeds.values() if feed.reading is not None]
+        for feed in self.feeds.values():
+            feed.changed.set()
+        for task in reading:
+            task.cancel()
+        for task in reading:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
 
 def event(revision: int, html: str) -> str:

@@ -11,9 +11,10 @@ from starlette.responses import RedirectResponse, Response, StreamingResponse
 from ledger.errors import LedgerError
 from ledger.i18n import language
 from ledger.rules.profiles import DEFAULTS
+from ledger.values import DealView
 from ledger.web import guided
 from ledger.web.live import Live, load_live
-from ledger.web.state import deal_number, evening_number, feeds, ledger, render
+from ledger.web.state import deal_number, evening_number, feeds, ledger, plain_number, render
 
 
 async def home(request: Request) -> Response:
@@ -25,6 +26,11 @@ async def home(request: Request) -> Response:
     return RedirectResponse(f"/evenings/{info.number}", 303)
 
 
+async def welcome(request: Request) -> Response:
+    """Where the write link leads: this phone keeps the score now (or, without a session, it cannot)."""
+    return render(request, "welcome.html")
+
+
 async def evenings(request: Request) -> Response:
     """Every evening, newest first."""
     return render(request, "evenings.html", evenings=await run_in_threadpool(ledger(request).evenings))
@@ -33,9 +39,18 @@ async def evenings(request: Request) -> Response:
 async def evening(request: Request) -> Response:
     """The evening as it stands; `?deal=N` shows deal N's result and explanation on top."""
     live = await run_in_threadpool(load_live, ledger(request), evening_number(request))
-    shown = request.query_params.get("deal", "")
-    result = next((d for d in live.deals if str(d.number) == shown), None)
-    return evening_page(request, live, result=result)
+    return evening_page(request, live, result=await _shown_deal(request, live))
+
+
+async def _shown_deal(request: Request, live: Live) -> DealView | None:
+    """The deal `?deal=N` names (the one just written), if the evening has it."""
+    shown = plain_number(request.query_params.get("deal", ""))
+    if shown is None or not live.deals or not 0 < shown <= live.deals[-1].number:
+        return None
+    found = next((deal for deal in live.deals if deal.number == shown), None)
+    if found is None:
+        found = (await run_in_threadpool(ledger(request).deal_history, shown, live.evening.number))[-1]
+    return found
 
 
 def evening_page(request: Request, live: Live, status: int = 200, **context: object) -> Response:
@@ -60,10 +75,8 @@ async def events(request: Request) -> Response:
     """Server-sent events: the evening's live part at each change after the revision the phone last got."""
     number = evening_number(request)
     info = await run_in_threadpool(ledger(request).evening, number)
-    seen = request.headers.get("last-event-id") or request.query_params.get("seen", "")
-    stream = feeds(request).stream(
-        info.number, int(seen) if seen.isdecimal() else -1, request.state.stream_seconds, language()
-    )
+    seen = plain_number(request.headers.get("last-event-id") or request.query_params.get("seen", ""))
+    stream = feeds(request).stream(info.number, -1 if seen is None else seen, request.state.stream_seconds, language())
     return StreamingResponse(
         stream, media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     )

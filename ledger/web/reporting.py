@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import re
+
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -12,12 +16,30 @@ from ledger.web.state import evening_number, ledger, render
 
 CHARTS = ("running", "money", "contracts", "thirds", "pairings")
 """The chart kinds the charts page shows."""
+STYLE = re.compile(r"<style>(.*?)</style>", re.S)
+NOTHING = "'none'"
+IMAGE_POLICY = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'"
+"""A chart opened on its own: the browser's image viewer styles itself inline; nothing in a PNG can use that."""
+
+
+def report_policy(html: str) -> str:
+    """The report's Content-Security-Policy: it is one self-contained page, so its own style blocks (by hash) and
+    its images (inline, as data) load, and nothing else: no script, no frame, no form."""
+    styles = " ".join(
+        f"'sha256-{base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()}'"
+        for style in STYLE.findall(html)
+    )
+    return (
+        f"default-src 'none'; style-src {styles or NOTHING}; img-src data:; frame-ancestors 'none'; "
+        "base-uri 'none'; form-action 'none'"
+    )
 
 
 async def report(request: Request) -> Response:
     """The evening report: one self-contained page with seats, deals, standings, settlement and charts."""
     info = await run_in_threadpool(ledger(request).evening, evening_number(request))
-    return HTMLResponse(await run_in_threadpool(ledger(request).report, info.number))
+    html = await run_in_threadpool(ledger(request).report, info.number)
+    return HTMLResponse(html, headers={"Content-Security-Policy": report_policy(html)})
 
 
 async def charts(request: Request) -> Response:
@@ -33,4 +55,6 @@ async def chart(request: Request) -> Response:
         raise HTTPException(404, _("chart %r: the charts are %s") % (kind, ", ".join(CHARTS)))
     info = await run_in_threadpool(ledger(request).evening, evening_number(request))
     image = await run_in_threadpool(lambda: ledger(request).chart(kind, evening=info.number))
-    return Response(image, media_type="image/png", headers={"Cache-Control": "no-store"})
+    return Response(
+        image, media_type="image/png", headers={"Cache-Control": "no-store", "Content-Security-Policy": IMAGE_POLICY}
+    )

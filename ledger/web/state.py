@@ -1,6 +1,9 @@
-"""What every route reaches (the lifespan's state): the one `Ledger`, write access, feeds, templates; path values."""
+"""What every route reaches (the lifespan's state): the one `Ledger`, write access, feeds, templates; path values;
+the line a client reads when the database fails."""
 
 from __future__ import annotations
+
+import logging
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -12,6 +15,9 @@ from ledger.service import Ledger
 from ledger.web.access import Access
 from ledger.web.live import Feeds
 
+log = logging.getLogger("calabresella.web")
+RETRY_SECONDS = 5
+"""When a client is told to try again after the database failed it."""
 CURRENT = "current"
 """The path word for the open evening (the most recent one still open)."""
 
@@ -52,14 +58,33 @@ def evening_number(request: Request) -> int | None:
     text = request.path_params["evening"]
     if text == CURRENT:
         return None
-    if not text.isdecimal() or int(text) < 1:
-        raise HTTPException(404, _("evening %r: give its number, or %s") % (text, CURRENT))
-    return int(text)
+    number = plain_number(text)
+    if number is None or number < 1:
+        raise HTTPException(404, _("evening %r: give its number, or %s") % (text[:20], CURRENT))
+    return number
 
 
 def deal_number(request: Request) -> int:
-    """The `{deal:int}` of the path, a positive number."""
-    number: int = request.path_params["deal"]
-    if number < 1:
-        raise HTTPException(404, _("deal %d: deals are numbered from 1") % number)
+    """The `{deal}` of the path, a positive number."""
+    text = request.path_params["deal"]
+    number = plain_number(text)
+    if number is None or number < 1:
+        raise HTTPException(404, _("deal %r: deals are numbered from 1") % text[:20])
     return number
+
+
+def plain_number(text: str) -> int | None:
+    """A whole number written in at most 18 plain digits (what a page or a browser sends back), else None.
+
+    >>> plain_number("12"), plain_number("-1"), plain_number("\u0661"), plain_number("9" * 19)
+    (12, None, None, None)
+    """
+    return int(text) if text.isascii() and text.isdecimal() and len(text) <= 18 else None
+
+
+def unavailable(error: Exception) -> tuple[str, dict[str, str]]:
+    """The one line a client reads when the database failed a request (its own reason goes to the log, one line),
+    and the header that says when to try again."""
+    log.warning(_("the ledger did not answer: %s"), error)
+    message = _("the ledger cannot be written (disk full / read-only / database restarting): try again in a moment")
+    return message, {"Retry-After": str(RETRY_SECONDS)}

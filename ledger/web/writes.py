@@ -1,43 +1,53 @@
 """Forms that write: the write link, starting and closing an evening, recording, amending, voiding, undoing.
 
-Each form post needs the write cookie, its CSRF token and this site's Origin (`Access.check_form`); then
-the form is read, one `Ledger` method runs, and the page either shows the result (after a redirect, so a
-reload writes nothing) or the one-line error with what was typed kept.
+Each form post needs a write session, its CSRF token and this site's Origin (`Access.check_form`), and fields
+within their limits; then one `Ledger` method runs, and the page either shows the result (after a redirect, so
+a reload writes nothing) or the one-line error with what was typed kept. When the database cannot answer, the
+error goes on to the 503 page instead.
 """
 
 from __future__ import annotations
 
-from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ledger.errors import LedgerError, MissingFact
+from ledger.errors import DatabaseUnavailable, LedgerError, MissingFact
 from ledger.i18n import _
 from ledger.values import EveningInfo
 from ledger.web import guided, pages
+from ledger.web.limits import check_fields
 from ledger.web.live import load_live
-from ledger.web.state import access, deal_number, evening_number, feeds, ledger, render
+from ledger.web.state import access, deal_number, evening_number, feeds, ledger, plain_number, render
 
 
 async def write_link(request: Request) -> Response:
-    """The scorekeeper's link: with the right token, this browser may write from now on."""
+    """The scorekeeper's link: with the right key, this browser gets a write session, and goes on to a page whose
+    address holds no key."""
     guard = access(request)
-    if not guard.matches(request.query_params.get("token")):
+    if not await guard.open_link(request):
         return render(
-            request, "error.html", 403, status_code=403, message=_("This link cannot record deals: its token is wrong.")
+            request, "error.html", 403, status_code=403, message=_("This link cannot record deals: its key is wrong.")
         )
-    response = render(request, "welcome.html")
-    guard.remember(response)
+    response = RedirectResponse("/welcome", 303, headers={"Cache-Control": "no-store"})
+    guard.remember(response, guard.new_session())
     return response
 
 
 async def _form(request: Request) -> FormData:
-    """The posted form, once the write cookie, CSRF token and Origin are checked."""
+    """The posted form, once the write session, CSRF token, Origin and the fields' lengths are checked."""
     form = await request.form()
     access(request).check_form(request, form)
+    check_fields(form.multi_items())
     return form
+
+
+def _mistake(error: LedgerError) -> str:
+    """The one line for what was typed wrong; the database's own failure goes on to the 503 page."""
+    if isinstance(error, DatabaseUnavailable):
+        raise error
+    return str(error)
 
 
 def _text(form: FormData, name: str) -> str:
@@ -48,7 +58,8 @@ def _text(form: FormData, name: str) -> str:
 def _shown(request: Request, evening: int, deal: int | None = None, path: str = "") -> Response:
     """Back to a page of the evening after a write, and every phone watching it told."""
     target = f"/evenings/{evening}{path}" + (f"?deal={deal}" if deal is not None else "")
-    return RedirectResponse(target, 303, background=BackgroundTask(feeds(request).refresh, evening))
+    feeds(request).changed(evening)
+    return RedirectResponse(target, 303)
 
 
 async def start(request: Request) -> Response:
@@ -67,7 +78,7 @@ async def start(request: Request) -> Response:
             )
         )
     except LedgerError as error:
-        return await pages.new_evening(request, 422, error=str(error), form=dict(form))
+        return await pages.new_evening(request, 422, error=_mistake(error), form=dict(form))
     return _shown(request, info.number)
 
 
@@ -88,14 +99,13 @@ async def record(request: Request) -> Response:
     except MissingFact as missing:
         return _question(request, info, missing.fact, line, given, key)
     except LedgerError as error:
-        asking = _text(form, "asking")
+        said, asking = _mistake(error), _text(form, "asking")
         if asking in guided.FACTS:
             given.pop(asking, None)
-            return _question(request, info, asking, line, given, key, error=str(error), status=422)
+            return _question(request, info, asking, line, given, key, error=said, status=422)
         live = await run_in_threadpool(load_live, ledger(request), info.number)
-        return pages.evening_page(request, live, 422, error=str(error), line=line, given=given)
-    target = f"/evenings/{info.number}?deal={done.deal.number}"
-    return RedirectResponse(target, 303, background=BackgroundTask(feeds(request).recorded, done))
+        return pages.evening_page(request, live, 422, error=said, line=line, given=given)
+    return _shown(request, info.number, done.deal.number)
 
 
 def _question(
@@ -134,7 +144,7 @@ async def amend(request: Request) -> Response:
             lambda: ledger(request).amend(number, line, reason=reason or None, evening=evening_number(request))
         )
     except LedgerError as error:
-        return await pages.deal(request, 422, error=str(error), line=line, reason=reason)
+        return await pages.deal(request, 422, error=_mistake(error), line=line, reason=reason)
     return _shown(request, done.evening, number)
 
 
@@ -147,22 +157,27 @@ async def void(request: Request) -> Response:
             lambda: ledger(request).void(number, reason=reason or None, evening=evening_number(request))
         )
     except LedgerError as error:
-        return await pages.deal(request, 422, error=str(error), reason=reason)
+        return await pages.deal(request, 422, error=_mistake(error), reason=reason)
     return _shown(request, done.evening, number)
 
 
 async def undo(request: Request) -> Response:
-    """Take back the last deal that stands, unless the evening changed since this phone last saw it."""
+    """Take back the last deal that stands, unless the evening changed since this phone last saw it (the revision
+    the page showed is required)."""
     form = await _form(request)
-    seen = _text(form, "seen_revision")
-    number = evening_number(request)
+    seen_text = _text(form, "seen_revision")
+    seen, number = plain_number(seen_text), evening_number(request)
     try:
-        done = await run_in_threadpool(
-            lambda: ledger(request).undo(evening=number, seen_revision=int(seen) if seen.isdecimal() else None)
-        )
+        if seen is None:
+            raise LedgerError(
+                _("seen_revision {seen!r}: the evening's revision this page showed, a number; reload the page").format(
+                    seen=seen_text
+                )
+            )
+        done = await run_in_threadpool(lambda: ledger(request).undo(evening=number, seen_revision=seen))
     except LedgerError as error:
         live = await run_in_threadpool(load_live, ledger(request), number)
-        return pages.evening_page(request, live, 422, error=str(error))
+        return pages.evening_page(request, live, 422, error=_mistake(error))
     return _shown(request, done.evening, done.deal.number)
 
 

@@ -1,0 +1,81 @@
+"""A ledger whose file and folder are read-only (a read-only disk, a copy handed round) opens for the reading
+commands, and a write is refused in one line. Root writes through file permissions, so the folder is a read-only
+bind mount here, which root cannot write either."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ledger import Ledger
+
+
+def _mount(*args: str) -> bool:
+    return subprocess.run(["mount", *args], capture_output=True).returncode == 0
+
+
+@pytest.fixture
+def read_only(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
+    """(a writable folder, the same folder mounted read-only)."""
+    if os.geteuid() != 0 or not shutil.which("mount"):
+        pytest.skip("a read-only bind mount needs root")
+    source, target = tmp_path / "source", tmp_path / "read-only"
+    source.mkdir()
+    target.mkdir()
+    if not _mount("--bind", str(source), str(target)):
+        pytest.skip("this machine does not allow bind mounts")
+    try:
+        if not _mount("-o", "remount,bind,ro", str(target)):
+            pytest.skip("this machine does not allow read-only remounts")
+        yield source, target
+    finally:
+        subprocess.run(["umount", str(target)], capture_output=True)
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["calabresella", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_the_reading_commands_read_a_read_only_ledger_and_a_write_is_one_line(read_only: tuple[Path, Path]) -> None:
+    source, target = read_only
+    with Ledger(str(source / "ledger.sqlite3")) as ledger:
+        ledger.start_evening(["Anna", "Bruno", "Carla"], stake="0.10")
+        ledger.record("bruno solo 22")
+    files = sorted(p.name for p in source.iterdir())
+    db = str(target / "ledger.sqlite3")
+    with pytest.raises(OSError):
+        (target / "probe").touch()
+    standings = _run("--db", db, "standings", "--json")
+    assert standings.returncode == 0, standings.stderr
+    assert '"Bruno": 4' in standings.stdout
+    for command in (["deals"], ["evening", "list"], ["stats"], ["export", "--format", "csv"], ["settle"]):
+        ran = _run("--db", db, *command)
+        assert ran.returncode == 0 and "Bruno" in ran.stdout, (command, ran.stderr)
+    record = _run("--db", db, "record", "anna solo 20")
+    assert record.returncode == 2 and "Traceback" not in record.stderr
+    assert record.stderr.strip().splitlines() == [f"Error: the ledger sqlite:///{db} is read-only: nothing was written"]
+    assert sorted(p.name for p in source.iterdir()) == files
+
+
+def test_deals_still_in_the_write_ahead_log_are_read_too(read_only: tuple[Path, Path]) -> None:
+    """A program that stopped without closing the ledger leaves its last deals in the -wal file beside it."""
+    source, target = read_only
+    left = f"""
+import os
+from ledger import Ledger
+ledger = Ledger({str(source / "ledger.sqlite3")!r})
+ledger.start_evening(["Anna", "Bruno", "Carla"])
+ledger.record("bruno solo 22")
+os._exit(0)
+"""
+    subprocess.run([sys.executable, "-c", left], check=True, timeout=60)
+    assert (source / "ledger.sqlite3-wal").stat().st_size > 0
+    ran = _run("--db", str(target / "ledger.sqlite3"), "standings", "--json")
+    assert ran.returncode == 0, ran.stderr
+    assert '"Bruno": 4' in ran.stdout

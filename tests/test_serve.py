@@ -1,0 +1,246 @@
+"""`calabresella serve` as a process, probed as an attacker on the same network and as a crowded club night: the
+token stays out of the process list and the browser, comes from the environment or a file and needs 128 bits;
+guessing it is slowed to a few tries a minute; a 100 MB body stalls nobody; the server is idle within two seconds
+of its last answer and stops within two seconds of Ctrl-C, whatever was queued."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import stat
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+from test_web_support import PLAYERS, TOKEN, start
+
+from ledger import Ledger
+from ledger.web.access import COOKIE, Access
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def serving(db: str, *args: str, env: dict[str, str] | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """`calabresella serve` on a free loopback port; its base URL and process (stdout and stderr in one pipe)."""
+    port = _free_port()
+    process = subprocess.Popen(
+        ["calabresella", "--db", db, "serve", "--port", str(port), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, **(env if env is not None else {"CALABRESELLA_TOKEN": TOKEN})},
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    said = process.stdout.read() if process.stdout else ""
+                    raise RuntimeError(f"serve did not start: {said}") from None
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}", process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(10)
+
+
+def _said(process: subprocess.Popen[str]) -> str:
+    """What the stopped server printed."""
+    assert process.stdout is not None
+    return process.stdout.read()
+
+
+@pytest.mark.parametrize(
+    ("env", "args", "said"),
+    [
+        ({"CALABRESELLA_TOKEN": "1234"}, [], "the write token has 13 bits as written (4 characters): at least 128"),
+        ({"CALABRESELLA_TOKEN": "correct horse battery"}, [], "the write token may hold only A-Z a-z 0-9 - _"),
+        ({}, ["--token", TOKEN], "--token would show the token to every user of this machine (in the process list)"),
+        ({"CALABRESELLA_TOKEN": TOKEN}, ["--new-token"], "--new-token writes a new token file, but CALABRESELLA_TOKEN"),
+    ],
+)
+def test_a_token_on_the_command_line_or_under_128_bits_is_refused_in_one_line(
+    sqlite_url: str, tmp_path: Path, env: dict[str, str], args: list[str], said: str
+) -> None:
+    environment = {k: v for k, v in os.environ.items() if k != "CALABRESELLA_TOKEN"}
+    environment |= {"XDG_DATA_HOME": str(tmp_path), **env}
+    ran = subprocess.run(
+        ["calabresella", "--db", sqlite_url, "serve", *args],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=20,
+    )
+    assert ran.returncode == 2 and "Traceback" not in ran.stderr
+    assert len(ran.stderr.strip().splitlines()) == 1 and said in ran.stderr, ran.stderr
+
+
+def test_the_token_file_is_made_private_once_kept_across_restarts_and_renewed_by_new_token(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    start(sqlite_url)
+    env = {k: v for k, v in os.environ.items() if k != "CALABRESELLA_TOKEN"} | {"XDG_DATA_HOME": str(tmp_path)}
+    token_file = tmp_path / "calabresella" / "serve-token"
+    with serving(sqlite_url, env=env) as (base, process):
+        token = token_file.read_text().strip()
+        assert stat.S_IMODE(token_file.stat().st_mode) == 0o600 and len(token) >= 43
+        command_line = Path(f"/proc/{process.pid}/cmdline").read_bytes().decode()
+        assert token not in command_line
+        with httpx.Client(base_url=base) as phone:
+            opened = phone.get(f"/write?key={Access(token).link_key}")
+            session = phone.cookies[COOKIE]
+            assert opened.status_code == 303 and token not in session
+        process.send_signal(signal.SIGINT)
+        process.wait(5)
+        printed = _said(process)
+    assert f"/write?key={Access(token).link_key}" in printed and token not in printed
+    with serving(sqlite_url, env=env) as (base, _process), httpx.Client(base_url=base) as phone:
+        assert token_file.read_text().strip() == token
+        phone.cookies.set(COOKIE, session)
+        assert "Record a deal" in phone.get("/evenings/1").text
+    with serving(sqlite_url, "--new-token", env=env) as (base, _process), httpx.Client(base_url=base) as phone:
+        assert token_file.read_text().strip() != token
+        phone.cookies.set(COOKIE, session)
+        assert "Record a deal" not in phone.get("/evenings/1").text
+
+
+def test_guessing_the_token_is_slowed_to_a_few_tries_and_each_is_logged(sqlite_url: str) -> None:
+    """The probe: 1,275 tries in 9.3 s found `--token 1234`. Here 300 tries at once, then more for 3 s."""
+    start(sqlite_url)
+
+    async def guess(base: str) -> list[int]:
+        async with httpx.AsyncClient(base_url=base, timeout=30, limits=httpx.Limits(max_connections=50)) as client:
+
+            async def one(n: int) -> int:
+                tried = await client.post(
+                    "/api/evenings/1/deals", json={"line": "pass"}, headers={"Authorization": f"Bearer {n:04d}"}
+                )
+                return tried.status_code
+
+            codes = list(await asyncio.gather(*(one(n) for n in range(300))))
+            deadline = time.monotonic() + 3
+            while time.monotonic() < deadline:
+                codes.append(await one(0))
+            return codes
+
+    with serving(sqlite_url) as (base, process):
+        codes = asyncio.run(guess(base))
+        process.send_signal(signal.SIGINT)
+        process.wait(5)
+        printed = _said(process)
+    checked = codes.count(403)
+    assert 1 <= checked <= 3 and codes.count(429) == len(codes) - checked
+    refused = [line for line in printed.splitlines() if "refused a wrong API token from 127.0.0.1" in line]
+    assert len(refused) == checked and "Traceback" not in printed
+    with Ledger(sqlite_url) as ledger:
+        assert ledger.evening(1).revision == 0
+
+
+def test_a_100_mb_body_stalls_nobody(sqlite_url: str) -> None:
+    """The probe: one authenticated 100 MB line kept every other client waiting 25.9 s."""
+    start(sqlite_url)
+
+    async def flood_and_read(base: str) -> tuple[int, float]:
+        async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+
+            async def body() -> object:
+                for _ in range(100 * 16):
+                    yield b"x" * 65536
+
+            flood = asyncio.create_task(
+                client.post("/api/evenings/1/deals", content=body(), headers={"Authorization": f"Bearer {TOKEN}"})
+            )
+            await asyncio.sleep(0.1)
+            began = time.monotonic()
+            for _ in range(10):
+                assert (await client.get("/api/evenings/1/standings")).status_code == 200
+            took = time.monotonic() - began
+            try:
+                status = (await flood).status_code
+            except httpx.HTTPError:
+                status = 413  # the server answered 413 and closed while the body was still being sent
+            return status, took
+
+    with serving(sqlite_url) as (base, _process):
+        status, took = asyncio.run(flood_and_read(base))
+    assert status == 413 and took < 1.0
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_after_a_burst_with_phones_watching_the_server_is_idle_within_2_s_and_stops_within_2_s(sqlite_url: str) -> None:
+    """The probe: after 600 deals from 6 writers the server stayed busy 64 s, and Ctrl-C took about 6 minutes."""
+    start(sqlite_url)
+
+    def until_idle(pid: int) -> float:
+        began, before = time.monotonic(), _cpu_seconds(pid)
+        while time.monotonic() - began < 10:
+            time.sleep(0.25)
+            now = _cpu_seconds(pid)
+            if now - before < 0.02:
+                break
+            before = now
+        return time.monotonic() - began
+
+    def until_stopped(process: subprocess.Popen[str]) -> float:
+        began = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        process.wait(10)
+        return time.monotonic() - began
+
+    async def burst(base: str, process: subprocess.Popen[str]) -> tuple[float, float]:
+        once = httpx.Limits(max_keepalive_connections=0)  # each write on a connection of its own
+        async with (
+            httpx.AsyncClient(base_url=base, timeout=60, limits=httpx.Limits(max_connections=30)) as client,
+            httpx.AsyncClient(base_url=base, timeout=60, limits=once) as fresh,
+        ):
+
+            async def watch() -> None:
+                async with client.stream("GET", "/evenings/1/events") as stream:
+                    async for _ in stream.aiter_lines():
+                        pass
+
+            phones = [asyncio.create_task(watch()) for _ in range(20)]
+
+            async def writer() -> None:
+                for _ in range(100):
+                    done = await fresh.post(
+                        "/api/evenings/1/deals",
+                        json={"line": "bruno solo 22"},
+                        headers={"Authorization": f"Bearer {TOKEN}"},
+                    )
+                    assert done.status_code == 201
+
+            await asyncio.gather(*(writer() for _ in range(6)))
+            idle = await asyncio.to_thread(until_idle, process.pid)
+            stopped = await asyncio.to_thread(until_stopped, process)  # the phones still watching
+            for phone in phones:
+                phone.cancel()
+            await asyncio.gather(*phones, return_exceptions=True)
+        return idle, stopped
+
+    with serving(sqlite_url) as (base, process):
+        idle_after, stopped_after = asyncio.run(burst(base, process))
+        printed = _said(process)
+    assert idle_after < 2.0 and stopped_after < 2.0, (idle_after, stopped_after)
+    assert "Traceback" not in printed
+    with Ledger(sqlite_url) as ledger:
+        assert len(ledger.deals(1)[1]) == 600 and ledger.evening(1).players == PLAYERS
