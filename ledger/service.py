@@ -65,10 +65,11 @@ class Ledger:
     A write waits for another program's write to finish; a read is one snapshot of the ledger and never waits.
     """
 
-    def __init__(self, db: str | None = None) -> None:
+    def __init__(self, db: str | None = None, *, create: bool = True) -> None:
+        """Without `create`, a place that holds no ledger yet is an error and nothing is made there (for reading)."""
         from ledger.store.engine import open_ledger
 
-        self.engine: Engine = open_ledger(db)
+        self.engine: Engine = open_ledger(db, create=create)
 
     def __enter__(self) -> Ledger:
         return self
@@ -79,6 +80,19 @@ class Ledger:
     def close(self) -> None:
         """Release the database connections."""
         self.engine.dispose()
+
+    @property
+    def unwritable(self) -> str | None:
+        """Why nothing can be recorded in this ledger (its file or folder is read-only), or None when it can be."""
+        from ledger.i18n import _
+        from ledger.store.engine import read_only, unwritable_folder
+
+        if not read_only(self.engine):
+            return None
+        folder = unwritable_folder(self.engine)
+        if folder:
+            return _("its folder {folder} is read-only").format(folder=folder)
+        return _("its file is read-only")
 
     @property
     def file(self) -> Path | None:

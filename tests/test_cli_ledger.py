@@ -519,6 +519,8 @@ def test_backup_writes_a_ledger_with_the_same_deals(db: str, tmp_path: Path) -> 
 
 def test_db_info_and_an_empty_path_becoming_a_ledger(tmp_path: Path) -> None:
     fresh = tmp_path / "ledger.sqlite3"
+    assert cli(str(fresh), "players", "list").exit_code == 2 and not fresh.exists()  # reading makes no ledger
+    ok(str(fresh), "db", "upgrade")
     assert ok_json(str(fresh), "players", "list") == []
     info = ok_json(str(fresh), "db", "info")
     assert (info["revision"], info["head"], info["backend"]) == (HEAD, HEAD, "sqlite")
@@ -651,7 +653,7 @@ def test_an_export_with_a_bad_payment_is_refused_and_writes_nothing(db: str, tmp
     ]
     bad = tmp_path / "bad-payment.json"
     bad.write_text(json.dumps(data), encoding="utf-8")
-    ok(db, "players", "list")
+    ok(db, "db", "upgrade")
     before = dump(db)
     result = cli(db, "import", str(bad))
     assert_user_error(result.exit_code, result.stderr, "payment")

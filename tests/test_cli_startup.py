@@ -9,6 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from ledger import Ledger
 from ledger.cli.main import COMMANDS, app
 
 HEAVY = ("pandas", "matplotlib", "numpy", "alembic", "rich.progress", "prompt_toolkit", "reports")
@@ -54,14 +55,15 @@ def test_help_lists_every_registered_command() -> None:
 
 
 def test_the_collector_is_paused_while_a_command_loads_and_runs_again_once_its_ledger_is_open(tmp_path: Path) -> None:
+    Ledger(str(tmp_path / "ledger.sqlite3")).close()
     probe = (
         "import gc, json, sys\n"
         "from ledger import cli, service\n"
         "seen = {}\n"
         "opening, listing = service.Ledger.__init__, service.Ledger.evenings\n"
-        "def opened(self, *args):\n"
+        "def opened(self, *args, **options):\n"
         "    seen['while loading'] = gc.isenabled()\n"
-        "    opening(self, *args)\n"
+        "    opening(self, *args, **options)\n"
         "def evenings(self):\n"
         "    seen['at work'] = gc.isenabled()\n"
         "    return listing(self)\n"

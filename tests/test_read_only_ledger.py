@@ -59,7 +59,12 @@ def test_the_reading_commands_read_a_read_only_ledger_and_a_write_is_one_line(re
         assert ran.returncode == 0 and "Bruno" in ran.stdout, (command, ran.stderr)
     record = _run("--db", db, "record", "anna solo 20")
     assert record.returncode == 2 and "Traceback" not in record.stderr
-    assert record.stderr.strip().splitlines() == [f"Error: the ledger sqlite:///{db} is read-only: nothing was written"]
+    assert record.stderr.strip().splitlines() == [
+        f"Error: the ledger sqlite:///{db} cannot be written: its folder {target} is read-only; nothing was written"
+    ]
+    play = subprocess.run(["calabresella", "--db", db, "play"], input="anna solo 20\n", capture_output=True, text=True)
+    assert play.returncode == 2 and play.stdout == ""
+    assert play.stderr == f"Error: nothing can be recorded in this ledger: its folder {target} is read-only\n"
     assert sorted(p.name for p in source.iterdir()) == files
 
 

@@ -184,7 +184,7 @@ def undo(
 
 def deals(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = False) -> None:
     """List the evening's deals with their payouts (voided ones struck through). Example: [b]calabresella deals[/b]"""
-    with open_ledger(ctx) as ledger:
+    with open_ledger(ctx, create=False) as ledger:
         info, views = ledger.deals(evening)
     if as_json:
         print_json({"evening": info.number, "deals": [v.to_dict() for v in views]})
@@ -197,7 +197,7 @@ def deals(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag =
 @deal_app.command("show")
 def show(ctx: typer.Context, number: DealNumber, evening: EveningOption = None, as_json: JsonFlag = False) -> None:
     """Show a deal with every revision, oldest first. Example: [b]calabresella deal show 7[/b]"""
-    with open_ledger(ctx) as ledger:
+    with open_ledger(ctx, create=False) as ledger:
         info = ledger.evening(evening)
         views = ledger.deal_history(number, info.number)
     if as_json:
@@ -220,7 +220,7 @@ def show(ctx: typer.Context, number: DealNumber, evening: EveningOption = None, 
 
 def standings(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = False) -> None:
     """Game points and money per player, and the running totals deal by deal. Example: [b]calabresella standings[/b]"""
-    with open_ledger(ctx) as ledger:
+    with open_ledger(ctx, create=False) as ledger:
         result = ledger.standings(evening)
         settlement = ledger.settle(evening=result.evening) if result.closed else None
     if as_json:

@@ -118,7 +118,7 @@ def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """List evenings, newest first. Example: [b]calabresella evening list[/b]"""
     from rich.table import Table
 
-    with open_ledger(ctx) as ledger:
+    with open_ledger(ctx, create=False) as ledger:
         evenings = ledger.evenings()
     if as_json:
         print_json(
@@ -151,7 +151,7 @@ def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
 @evening_app.command("show")
 def show(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = False) -> None:
     """Show an evening's seats, profile, stake and totals. Example: [b]calabresella evening show -e 2[/b]"""
-    with open_ledger(ctx) as ledger:
+    with open_ledger(ctx, create=False) as ledger:
         e = ledger.evening(evening)
     if as_json:
         print_json(e.to_dict())

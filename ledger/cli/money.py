@@ -38,7 +38,7 @@ def settle(
 
     calabresella settle --since 2026-11-01 --pairs
     """
-    with open_ledger(ctx) as ledger:
+    with open_ledger(ctx, create=False) as ledger:
         result = ledger.settle(evening=evening, since=parse_date(since, "--since"), round_to=round_to, pairs=pairs)
     if as_json:
         print_json(result.to_dict())
@@ -82,7 +82,7 @@ def paid(
     given = [payer, payee, amount]
     if (listing or void is not None) and any(given):
         raise LedgerError(_("paid: give PAYER PAYEE AMOUNT, or --list, or --void N, one of them"))
-    with open_ledger(ctx) as ledger:
+    with open_ledger(ctx, create=not listing) as ledger:
         if listing:
             _print_payments(ledger.payments(), as_json)
             return
@@ -163,7 +163,7 @@ def tab(
     as_json: JsonFlag = False,
 ) -> None:
     """What is still owed across all evenings, after the payments recorded. Example: [b]calabresella tab[/b]"""
-    with open_ledger(ctx) as ledger:
+    with open_ledger(ctx, create=False) as ledger:
         tabs = ledger.tab(pairs=pairs)
     if as_json:
         print_json([t.to_dict() for t in tabs])

@@ -483,6 +483,8 @@ def play(
     [b]Example[/b]: calabresella play --evening 3
     """
     with open_ledger(ctx) as ledger:
+        if ledger.unwritable:
+            raise LedgerError(_("nothing can be recorded in this ledger: {why}").format(why=ledger.unwritable))
         terminal = sys.stdin.isatty() and sys.stdout.isatty()
         lines: Reader = TerminalReader(_history_file(ledger) if history else None) if terminal else LineReader()
         answers: Reader = TerminalReader() if terminal else lines

@@ -27,7 +27,7 @@ def add(
 @players_app.command("list")
 def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """List every player. Example: [b]calabresella players list --json[/b]"""
-    with open_ledger(ctx) as ledger:
+    with open_ledger(ctx, create=False) as ledger:
         players = ledger.players()
     if as_json:
         print_json([p.to_dict() for p in players])

@@ -118,7 +118,7 @@ def stats(
     """
     from ledger.clock import parse_date
 
-    with open_ledger(ctx) as ledger, _progress() as step:
+    with open_ledger(ctx, create=False) as ledger, _progress() as step:
         result = ledger.stats(
             evening=evening,
             player=player,
@@ -268,7 +268,7 @@ def chart(
     out = out or Path(f"evening-{evening}-{kind}.png" if evening else f"{kind}.png")
     if out.suffix.lower() not in IMAGES:
         raise LedgerError(_("--out {out!r}: the file name must end in .png or .svg").format(out=str(out)))
-    with open_ledger(ctx) as ledger, _progress() as step:
+    with open_ledger(ctx, create=False) as ledger, _progress() as step:
         step(_("drawing {kind}").format(kind=kind), 0.5)
         image = ledger.chart(kind, evening=evening, fmt=out.suffix.lower()[1:])
     _write(out, lambda path: path.write_bytes(image))
@@ -296,7 +296,7 @@ def report(
         raise LedgerError(
             _("--out {out!r}: the report is an HTML page; give a file name ending in .html").format(out=str(out))
         )
-    with open_ledger(ctx) as ledger, _progress() as step:
+    with open_ledger(ctx, create=False) as ledger, _progress() as step:
         step(_("writing the report"), 0.5)
         page = ledger.report(evening)
     _write(out, lambda path: path.write_text(page, encoding="utf-8"))

@@ -16,10 +16,11 @@ if TYPE_CHECKING:
 
 
 @contextmanager
-def open_ledger(ctx: typer.Context) -> Iterator[Ledger]:
-    """The ledger of `--db` (or the environment, or the default file), closed when the command ends."""
+def open_ledger(ctx: typer.Context, *, create: bool = True) -> Iterator[Ledger]:
+    """The ledger of `--db` (or the environment, or the default file), closed when the command ends; a command that
+    only reads passes `create=False`, so that a mistyped path makes no empty ledger."""
     from ledger.service import Ledger
 
-    with Ledger(db_url(ctx)) as ledger:
+    with Ledger(db_url(ctx), create=create) as ledger:
         loaded()
         yield ledger

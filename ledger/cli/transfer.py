@@ -46,7 +46,7 @@ def export(
 
     calabresella export --evening 3 --format csv --out evening3.csv
     """
-    with open_ledger(ctx) as ledger, collector_paused():
+    with open_ledger(ctx, create=False) as ledger, collector_paused():
         if out is None:
             ledger.export_to(sys.stdout, evening=evening, fmt=fmt)
             return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import sqlite3
 import time
@@ -25,7 +26,7 @@ from sqlalchemy.exc import (
 )
 from sqlmodel import Session
 
-from ledger.errors import DatabaseRefused, DatabaseUnavailable, FactError, LedgerError
+from ledger.errors import DatabaseRefused, DatabaseUnavailable, FactError, LedgerError, NoOpenEvening
 from ledger.i18n import _
 
 ENV_VAR = "CALABRESELLA_DB"
@@ -73,6 +74,22 @@ def resolve_url(given: str | None = None) -> str:
             "db", target, _("a folder: give a file path such as {example}").format(example=path / "ledger.sqlite3")
         )
     return f"sqlite:///{path.resolve()}"
+
+
+def _check_there(url: str) -> None:
+    """An error when a SQLite ledger file is not there (a mistyped path reads nothing and makes nothing), naming a
+    ledger file of that folder with a close name."""
+    path = make_url(url).database if url.startswith("sqlite") else None
+    if not path or path == ":memory:" or Path(path).exists():
+        return
+    here = Path(path)
+    if not here.parent.is_dir() and here != default_path():
+        _sqlite_folder(here)  # the folder is not there: that is the mistake to name
+    near = [p.name for p in here.parent.glob("*.sqlite3")] if here.parent.is_dir() else []
+    close = difflib.get_close_matches(here.name, near, n=1)
+    if close:
+        raise FactError("db", path, _("no ledger there; did you mean {name}?").format(name=str(here.parent / close[0])))
+    raise NoOpenEvening(_("no ledger at {where} yet").format(where=path))
 
 
 def _sqlite_folder(path: Path) -> None:
@@ -343,12 +360,19 @@ def _foreign_keys_deferred(connection: Connection) -> Iterator[None]:
         raw.execute("PRAGMA foreign_keys = ON")
 
 
-def open_ledger(given: str | None = None) -> Engine:
-    """Open (creating or upgrading as needed) the ledger database given, or named by the environment."""
-    engine = make_engine(resolve_url(given))
+def open_ledger(given: str | None = None, *, create: bool = True) -> Engine:
+    """Open (creating or upgrading as needed) the ledger database given, or named by the environment; without
+    `create`, a place that holds no ledger yet is an error and nothing is made there."""
+    url = resolve_url(given)
+    if not create:
+        _check_there(url)
+    engine = make_engine(url)
     try:
         version = _schema_version(engine)
         _check_known(engine, version)
+        if version is None and not create:
+            engine.dispose()
+            raise NoOpenEvening(_("no ledger at {where} yet").format(where=_where(engine)))
         if engine.get_execution_options().get(FILE_READ_ONLY):
             _check_readable(engine, version)
             return engine
@@ -375,7 +399,28 @@ def refusals(engine: Engine) -> Iterator[None]:
     try:
         yield
     except DBAPIError as error:
+        folder = unwritable_folder(engine)
+        if folder is not None and "readonly" in str(error.orig):
+            raise DatabaseUnavailable(
+                _("the ledger {where} cannot be written: its folder {folder} is read-only; nothing was written").format(
+                    where=_where(engine), folder=folder
+                )
+            ) from None
         raise refusal(error, _where(engine)) from None
+
+
+def unwritable_folder(engine: Engine) -> str | None:
+    """The folder of a SQLite ledger that cannot be written because its folder cannot (SQLite writes its journal
+    there), or None."""
+    path = engine.url.database if engine.url.get_backend_name() == "sqlite" else None
+    if not path or path == ":memory:" or os.access(Path(path).parent, os.W_OK):
+        return None
+    return str(Path(path).parent)
+
+
+def read_only(engine: Engine) -> bool:
+    """Whether the ledger was opened read-only: its file or folder cannot be written."""
+    return bool(engine.get_execution_options().get(FILE_READ_ONLY))
 
 
 def schema_info(engine: Engine) -> dict[str, object]:
