@@ -150,7 +150,13 @@ def _retried(
 
 
 def _require_open(table: Seating) -> None:
-    """Refuse changes to a closed evening (call after `lock`, which re-reads the evening)."""
+    """Refuse changes to a closed or voided evening (call after `lock`, which re-reads the evening)."""
+    if table.evening.voided_at is not None:
+        raise LedgerError(
+            _("evening {number} is voided ({reason}): it counts nowhere and takes no deal").format(
+                number=table.number, reason=table.evening.void_reason
+            )
+        )
     if table.evening.closed_at is not None:
         raise LedgerError(_("evening {number} is closed: its deals can no longer change").format(number=table.number))
 

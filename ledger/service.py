@@ -213,6 +213,13 @@ class Ledger:
 
         return self._on_table(number, close)
 
+    def void_evening(self, number: int, *, reason: str | None) -> EveningInfo:
+        """Void an evening recorded by mistake: it stays in the log, closed, and counts nowhere (standings of other
+        evenings, settlements, the tab, statistics, charts)."""
+        from ledger.store.evenings import void_evening
+
+        return self._on_table(number, lambda session, table: _evening(session, void_evening(session, table, reason)))
+
     # Deals
 
     def record(
@@ -587,4 +594,6 @@ def _info(table: Seating, dealer: str, points: dict[str, int]) -> EveningInfo:
         pot_in=e.pot_in,
         pot_from=e.pot_from,
         pot_out=e.pot_out,
+        voided_at=e.voided_at,
+        void_reason=e.void_reason,
     )

@@ -61,6 +61,8 @@ class EveningInfo:
     pot_in: int = 0
     pot_from: int | None = None
     pot_out: int = 0
+    voided_at: datetime | None = None
+    void_reason: str | None = None
 
     def __post_init__(self) -> None:
         freeze(self, "points")
@@ -104,6 +106,9 @@ class EveningInfo:
             "next_dealer": self.next_dealer,
             "first_speaker": self.first_speaker,
             "points": dict(self.points),
+            "voided": self.voided_at is not None,
+            "voided_at": iso(self.voided_at),
+            "void_reason": self.void_reason,
             "pot_in": self.pot_in,
             "pot_from": self.pot_from,
             "pot_out": self.pot_out,

@@ -249,7 +249,7 @@ def scoped(query: Select, filters: Filters, player_id: int | None, *, payouts: b
     if payouts:
         joined = joined.join(PAYOUT, PAYOUT.c.revision_id == r.id)
     voided = d.voided_at.is_(None) if standing else d.voided_at.is_not(None)
-    where: list[ColumnElement[bool]] = [r.superseded_at.is_(None), voided]
+    where: list[ColumnElement[bool]] = [r.superseded_at.is_(None), voided, e.voided_at.is_(None)]
     if filters.evening is not None:
         where.append(d.evening_id == filters.evening)
     if filters.profile is not None:

@@ -57,7 +57,11 @@ def read_standing(engine: Engine, filters: Filters) -> Standing:
         deals = pd.read_sql(text(DEALS), connection)
         payouts = pd.read_sql(text("SELECT revision_id, player_id, position, role, points FROM payout"), connection)
         evenings = pd.read_sql(
-            text("SELECT id AS evening, profile, options, stake_cents, currency, started_at FROM evening"), connection
+            text(
+                "SELECT id AS evening, profile, options, stake_cents, currency, started_at FROM evening "
+                "WHERE voided_at IS NULL"
+            ),
+            connection,
         )
         seats = pd.read_sql(text("SELECT evening_id AS evening, player_id, position FROM seat"), connection)
         people = pd.read_sql(text("SELECT id, name, key FROM player"), connection)

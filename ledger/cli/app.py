@@ -50,6 +50,7 @@ FLAGS = {
     "db": "--db",
     "dealer": "--dealer",
     "declarer": "--declarer",
+    "evening": "--evening",
     "format": "--format",
     "holder": "--holder",
     "key": "--key",

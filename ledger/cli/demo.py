@@ -30,11 +30,13 @@ def demo(
     source: Annotated[
         Path | None, typer.Option("--file", help="An evening exported as JSON, instead of a shipped example.")
     ] = None,
-    out: Annotated[Path, typer.Option("--out", help="Folder for the charts and the HTML report.")] = Path(
-        "calabresella-demo"
-    ),
+    out: Annotated[
+        Path, typer.Option("--out", help="Folder for the demo's own ledger (demo.sqlite3), its charts and report.")
+    ] = Path("calabresella-demo"),
 ) -> None:
-    """Record the example evening into the ledger (once), print its standings and settlement, write its charts.
+    """Record the example evening (once) into a ledger of its own, print its standings and settlement, write its
+    charts and report. The demo's ledger is demo.sqlite3 in the --out folder, apart from your evenings, unless --db
+    (or CALABRESELLA_DB) names one.
 
     [b]Example[/b]
 
@@ -48,7 +50,8 @@ def demo(
         raise LedgerError(
             _("--file {source}: no such file (without --file, demo records a shipped example)").format(source=source)
         )
-    with open_ledger(ctx) as ledger:
+    _folder(out)
+    with open_ledger(ctx, default=str(out / "demo.sqlite3")) as ledger:
         imported = ledger.import_file(path)
         if imported.evenings:
             evening = imported.evenings[0]
@@ -63,6 +66,16 @@ def demo(
         standings = ledger.standings(evening)
         print_standings(standings, ledger.settle(evening=evening) if standings.closed else None)
         _draw(ledger, evening, out)
+
+
+def _folder(out: Path) -> None:
+    """The demo's folder, made if needed; one line when it cannot be."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise LedgerError(
+            _("--out {out}: cannot write into it ({strerror})").format(out=out, strerror=error.strerror)
+        ) from None
 
 
 def _shipped(name: str) -> Path:
@@ -80,11 +93,15 @@ def _draw(ledger: Ledger, evening: int, out: Path) -> None:
     written = [out / f"{kind}.png" for kind in CHARTS]
     images = [ledger.chart(kind, evening=evening) for kind in CHARTS]
     page = ledger.report(evening)
-    out.mkdir(parents=True, exist_ok=True)
-    for path, image in zip(written, images, strict=True):
-        path.write_bytes(image)
     report = out / f"evening-{evening}.html"
-    report.write_text(page, encoding="utf-8")
+    try:
+        for path, image in zip(written, images, strict=True):
+            path.write_bytes(image)
+        report.write_text(page, encoding="utf-8")
+    except OSError as error:
+        raise LedgerError(
+            _("--out {out}: cannot write into it ({strerror})").format(out=out, strerror=error.strerror)
+        ) from None
     typer.echo(
         _("Wrote {items} and {name} into {out}/.").format(
             items=", ".join(p.name for p in written), name=report.name, out=out

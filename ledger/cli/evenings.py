@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -10,8 +10,12 @@ from ledger.cli.app import JsonFlag, new_app, print_json
 from ledger.cli.options import EveningOption, OptionsOption, ProfileOption, split_players
 from ledger.cli.render import console, local_time, print_settlement
 from ledger.cli.session import open_ledger
+from ledger.errors import NoOpenEvening
 from ledger.fmt import format_cents
 from ledger.i18n import _, ngettext
+
+if TYPE_CHECKING:
+    from ledger.values import EveningInfo
 
 evening_app = new_app("evening", "Start, list, show and close evenings.")
 
@@ -118,8 +122,11 @@ def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """List evenings, newest first. Example: [b]calabresella evening list[/b]"""
     from rich.table import Table
 
-    with open_ledger(ctx, create=False) as ledger:
-        evenings = ledger.evenings()
+    try:
+        with open_ledger(ctx, create=False) as ledger:
+            evenings = ledger.evenings()
+    except NoOpenEvening:
+        evenings = []  # no ledger there yet: no evenings, and none is made
     if as_json:
         print_json(
             [
@@ -129,6 +136,7 @@ def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
                     "players": list(e.players),
                     "profile": e.profile.name,
                     "closed": e.closed,
+                    "voided": e.voided_at is not None,
                     "place": e.place,
                 }
                 for e in evenings
@@ -142,10 +150,20 @@ def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
             local_time(e.started_at),
             ", ".join(e.players),
             e.rules,
-            _("closed") if e.closed else _("open"),
+            _state(e),
             e.place or "",
         )
+    if not evenings:
+        console.print(_("No evenings yet: start one with: calabresella evening start --players Anna,Bruno,Carla"))
+        return
     console.print(table)
+
+
+def _state(e: EveningInfo) -> str:
+    """`open`, `closed`, or `void: why`."""
+    if e.voided_at is not None:
+        return _("void: {reason}").format(reason=e.void_reason)
+    return _("closed") if e.closed else _("open")
 
 
 @evening_app.command("show")
@@ -157,7 +175,9 @@ def show(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = 
         print_json(e.to_dict())
         return
     state = (
-        _("closed {time}").format(time=local_time(e.closed_at))
+        _("void: {reason}").format(reason=e.void_reason)
+        if e.voided_at
+        else _("closed {time}").format(time=local_time(e.closed_at))
         if e.closed_at
         else _("open, {dealer} deals next").format(dealer=e.next_dealer)
     )
@@ -175,6 +195,28 @@ def show(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = 
         if value:
             console.print(f"{label}: {value}", markup=False)
     console.print(_("totals: {totals}").format(totals=", ".join(f"{p} {v:+d}" for p, v in e.points.items())))
+
+
+@evening_app.command("void")
+def void(
+    ctx: typer.Context,
+    number: Annotated[int, typer.Argument(help="The evening's number.", min=1)],
+    reason: Annotated[str | None, typer.Option("--reason", "-r", help="Why: kept with the evening.")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Void a whole evening recorded by mistake: it stays in the log, closed, and counts nowhere (settlements, the tab,
+    statistics, charts).
+
+    [b]Example[/b]: calabresella evening void 3 --reason "the demo, not a real evening"
+    """
+    with open_ledger(ctx, create=False) as ledger:
+        voided = ledger.void_evening(number, reason=reason)
+    if as_json:
+        print_json(voided.to_dict())
+        return
+    console.print(
+        _("Evening {number} voided ({reason}): it counts nowhere.").format(number=voided.number, reason=reason)
+    )
 
 
 @evening_app.command("close")

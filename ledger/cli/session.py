@@ -16,11 +16,12 @@ if TYPE_CHECKING:
 
 
 @contextmanager
-def open_ledger(ctx: typer.Context, *, create: bool = True) -> Iterator[Ledger]:
+def open_ledger(ctx: typer.Context, *, create: bool = True, default: str | None = None) -> Iterator[Ledger]:
     """The ledger of `--db` (or the environment, or the default file), closed when the command ends; a command that
-    only reads passes `create=False`, so that a mistyped path makes no empty ledger."""
+    only reads passes `create=False`, so that a mistyped path makes no empty ledger; `default` is the ledger to
+    use when neither `--db` nor the environment names one (else the user's default ledger)."""
     from ledger.service import Ledger
 
-    with Ledger(db_url(ctx), create=create) as ledger:
+    with Ledger(db_url(ctx) or default, create=create) as ledger:
         loaded()
         yield ledger

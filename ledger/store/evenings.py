@@ -14,7 +14,7 @@ from typing import Any, cast
 from sqlalchemy import bindparam, func, insert
 from sqlmodel import Session, col, select
 
-from ledger.errors import FactError, LedgerError, NoOpenEvening
+from ledger.errors import FactError, LedgerError, MissingFact, NoOpenEvening
 from ledger.i18n import _
 from ledger.rules.numbers import shortened, storable
 from ledger.rules.profiles import Profile, make_profile, started_with
@@ -254,6 +254,26 @@ def close_evening(session: Session, table: Seating, waiting: int = 0) -> Seating
     if evening.closed_at is not None:
         raise LedgerError(_("evening {number} is closed already").format(number=table.number))
     evening.closed_at, evening.pot_out = utcnow(), waiting
+    evening.revision += 1
+    session.add(evening)
+    session.flush()
+    return seating_of(session, evening)
+
+
+def void_evening(session: Session, table: Seating, reason: str | None) -> Seating:
+    """Void an evening whole (recorded by mistake): it stays in the log, closed, and counts nowhere."""
+    evening = lock(session, table)
+    if evening.voided_at is not None:
+        raise LedgerError(
+            _("evening {number} is voided already ({reason})").format(number=table.number, reason=evening.void_reason)
+        )
+    if not reason or not reason.strip():
+        raise MissingFact(
+            "reason", _("void evening {number}: why? e.g. 'the demo, not a real evening'").format(number=table.number)
+        )
+    check_plain(reason, "reason")
+    evening.voided_at, evening.void_reason = utcnow(), reason.strip()
+    evening.closed_at = evening.closed_at or evening.voided_at
     evening.revision += 1
     session.add(evening)
     session.flush()

@@ -123,6 +123,8 @@ def _evening_data(table: Seating, deals: list[dict[str, Any]]) -> dict[str, Any]
         "pot_in": e.pot_in,
         "pot_from": e.pot_from,
         "pot_out": e.pot_out,
+        "voided_at": iso(e.voided_at),
+        "void_reason": e.void_reason,
         "deals": deals,
     }
 

@@ -59,7 +59,7 @@ def check_evening(item: dict[str, Any]) -> tuple[int, datetime]:
                     "are whole numbers from 1, each once)"
                 ).format(number=number, deal=deal_number)
             )
-    _texts(item, "place", "note")
+    _texts(item, "place", "note", "void_reason")
     for deal in item["deals"]:
         _texts(deal, "key", "void_reason")
         for rev in deal["revisions"]:

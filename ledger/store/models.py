@@ -75,6 +75,9 @@ class Evening(SQLModel, table=True):
     pot_from: int | None = Field(default=None, foreign_key="evening.id")
     pot_out: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     """Passed deals whose pot was still waiting when the evening closed, carried to the table's next evening."""
+    voided_at: datetime | None = _when(nullable=True)
+    void_reason: str | None = None
+    """An evening voided whole stays in the log and counts nowhere."""
 
 
 class Seat(SQLModel, table=True):

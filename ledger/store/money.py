@@ -29,17 +29,27 @@ def choose_evenings(session: Session, evening: int | None = None, since: date | 
     """Evening N, or every evening started on or after `since`, or else the most recent evening."""
     if evening is not None and since is not None:
         raise LedgerError(_("give an evening or a day to start from, not both"))
+    counting = counted_evenings(session)
     if since is not None:
-        chosen = [t for t in reversed(list_evenings(session)) if as_local(t.evening.started_at).date() >= since]
+        chosen = [t for t in reversed(counting) if as_local(t.evening.started_at).date() >= since]
         if not chosen:
             raise FactError("since", str(since), _("no evening started on or after that day"))
         return chosen
     if evening is not None:
-        return [get_seating(session, evening)]
-    latest = list_evenings(session)
-    if not latest:
+        table = get_seating(session, evening)
+        if table.evening.voided_at is not None:
+            raise FactError(
+                "evening", evening, _("voided ({reason}): it counts nowhere").format(reason=table.evening.void_reason)
+            )
+        return [table]
+    if not counting:
         raise NoOpenEvening(_("no evenings yet"))
-    return [latest[0]]
+    return [counting[0]]
+
+
+def counted_evenings(session: Session) -> list[Seating]:
+    """Every evening that counts (not voided), newest first."""
+    return [t for t in list_evenings(session) if t.evening.voided_at is None]
 
 
 def _one_currency(tables: list[Seating]) -> str:
@@ -217,14 +227,14 @@ def _names(session: Session) -> dict[int, str]:
 def tab(session: Session, *, pairs: bool = False) -> list[Tab]:
     """Every currency's tab over all evenings, less the payments that stand; per pair too when asked."""
     names = _names(session)
-    currencies = {t.evening.currency for t in list_evenings(session)}
+    currencies = {t.evening.currency for t in counted_evenings(session)}
     currencies |= set(session.exec(select(PaymentEntry.currency).where(STANDING)).all())
     return [_tab(session, currency, names, pairs=pairs) for currency in sorted(currencies)]
 
 
 def _tab(session: Session, currency: str, names: dict[int, str], *, pairs: bool = False) -> Tab:
     """What is still owed in one currency: its evenings' settlement less the payments that stand."""
-    tables = [t for t in list_evenings(session) if t.evening.currency == currency]
+    tables = [t for t in counted_evenings(session) if t.evening.currency == currency]
     owed = settle(session, tables, pairs=pairs) if tables else None
     balances = defaultdict(int, owed.cents if owed else {})
     flows = [{p.payer: -p.cents, p.payee: p.cents} for p in (owed.pairs if owed else [])]

@@ -133,6 +133,8 @@ class Importer:
         )
         table.evening.id = new_ids(session, EVENINGS, 1)[0]
         table.evening.pot_in, table.evening.pot_out = _passed(item.get("pot_in")), _passed(item.get("pot_out"))
+        table.evening.voided_at = _time(item.get("voided_at"))
+        table.evening.void_reason = item.get("void_reason") if table.evening.voided_at else None
         came_from = item.get("pot_from")
         table.evening.pot_from = self.renumbered.get(came_from) if isinstance(came_from, int) else None
         writer = writer_of(session)

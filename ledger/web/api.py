@@ -207,10 +207,26 @@ async def settlement(request: Request) -> Response:
     return JSONResponse(settled.to_dict())
 
 
+async def void_evening(request: Request) -> Response:
+    """Void the whole evening (recorded by mistake): `{"reason": "the demo"}`; it stays in the log and counts
+    nowhere."""
+    data = await _body(request)
+    reason = _optional(data, "reason", str)
+    number = evening_number(request)
+    if number is None:
+        raise LedgerError(_("give the evening's number to void it, e.g. /api/evenings/3/void"))
+    info = await run_in_threadpool(lambda: ledger(request).void_evening(number, reason=reason))
+    feeds(request).changed(info.number)
+    return JSONResponse(info.to_dict())
+
+
 async def close(request: Request) -> Response:
-    """Close the evening and settle it."""
-    await _body(request)
-    info, settled = await run_in_threadpool(ledger(request).close_evening, evening_number(request))
+    """Close the evening and settle it: `{"drop_pot": true}` drops a pot of passed deals still waiting instead of
+    carrying it to the same table's next evening."""
+    data = await _body(request)
+    drop = bool(_optional(data, "drop_pot", bool))
+    number = evening_number(request)
+    info, settled = await run_in_threadpool(lambda: ledger(request).close_evening(number, drop_pot=drop))
     feeds(request).changed(info.number)
     return JSONResponse({"evening": info.number, "closed": True, "settlement": settled.to_dict()})
 
@@ -223,6 +239,7 @@ routes = [
     Route(f"{EVENING}/standings", standings),
     Route(f"{EVENING}/settlement", settlement),
     Route(f"{EVENING}/close", close, methods=["POST"]),
+    Route(f"{EVENING}/void", void_evening, methods=["POST"]),
     Route(f"{EVENING}/deals", list_deals),
     Route(f"{EVENING}/deals", record, methods=["POST"]),
     Route(f"{EVENING}/deals/{{deal}}", deal_history),
