@@ -350,6 +350,11 @@ CLICK_ERRORS = [
         "Error: No such command 'recrod'. Did you mean 'record'? (see: calabresella --help)",
     ),
     (
+        ["start"],
+        "Errore: Il comando 'start' non esiste. Forse intendevi 'evening start', 'play'? (vedi: calabresella --help)",
+        "Error: No such command 'start'. Did you mean 'evening start', 'play'? (see: calabresella --help)",
+    ),
+    (
         ["evening", "strat"],
         "Errore: Il comando 'strat' non esiste. Forse intendevi 'start'? (vedi: calabresella evening --help)",
         "Error: No such command 'strat'. Did you mean 'start'? (see: calabresella evening --help)",

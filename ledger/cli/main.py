@@ -39,6 +39,10 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "db": ("ledger.cli.transfer", "db_app", "Data"),
 }
 """Each subcommand (commands, then groups, as help lists them): its module, its function or Typer app, its panel."""
+UsageError: Any = typer.BadParameter.__mro__[1]
+"""Click's usage error, from the copy of Click that Typer runs on."""
+GROUPS = ("evening", "players", "deal", "db")
+"""The subcommands that are groups of their own."""
 
 
 class LazyGroup(LedgerGroup):
@@ -57,11 +61,25 @@ class LazyGroup(LedgerGroup):
         return super().get_command(ctx, name)
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
-        """Load the commands close to an unknown name first, so that the error suggests them."""
+        """Load the commands close to an unknown name first, so that the error suggests them; a name that is a
+        group's subcommand (`start`) suggests it under its group (`evening start`), and `play`, which starts one."""
         if args and args[0] not in COMMANDS:
             for name in get_close_matches(args[0], list(COMMANDS)):
                 self.get_command(ctx, name)
-        return super().resolve_command(ctx, args)
+        try:
+            return super().resolve_command(ctx, args)
+        except UsageError as error:
+            nested = [f"{group} {args[0]}" for group in GROUPS if args and args[0] in self._subcommands(ctx, group)]
+            if nested:
+                starts = ["play"] if "evening start" in nested else []
+                suggestions = ", ".join(repr(name) for name in [*nested, *starts])
+                error.message = f"{error.message.split('. Did you mean')[0].rstrip('.')}. Did you mean {suggestions}?"
+            raise
+
+    def _subcommands(self, ctx: Any, group: str) -> list[str]:
+        """The names of a group's subcommands."""
+        command = self.get_command(ctx, group)
+        return list(getattr(command, "commands", ()))
 
 
 def _load(name: str) -> Any:
