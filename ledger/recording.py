@@ -67,22 +67,23 @@ def amend(
     dealt_by = resolve_player(dealer, table.players, "dealer") if dealer else stored.dealer
     facts, result = judge(typed, table.profile, table.players, dealt_by)
     row, payouts = deals.supersede(session, table, deal, old, facts, result, why)
-    _reflow_pot(session, table, number)
+    rescored = _reflow_pot(session, table, number)
     deals.bump(session, table)
-    return deals.recorded(session, table, deal, row, result, payouts=payouts)
+    return deals.recorded(session, table, deal, row, result, payouts=payouts, rescored=rescored)
 
 
 def void(session: Session, table: Seating, number: int, reason: str | None, *, cause: str | None = None) -> Recorded:
     """Deal `number` stays in the log but no longer counts; a reason typed is needed unless the ledger has a `cause`."""
     deal, why = _correctable(session, table, number, reason, amending=False, needs_reason=cause is None)
     deals.mark_void(session, deal, why, cause=cause)
-    _reflow_pot(session, table, number)
+    rescored = _reflow_pot(session, table, number)
     deals.bump(session, table)
-    return deals.recorded(session, table, deal, deals.current_revision(session, deal), None)
+    return deals.recorded(session, table, deal, deals.current_revision(session, deal), None, rescored=rescored)
 
 
 def undo(session: Session, table: Seating, *, seen_revision: int | None = None) -> Recorded:
-    """Take back the last deal that stands; refused when the evening changed since `seen_revision`."""
+    """Take back the last change: a deal recorded is voided, an amendment goes back to the revision before it;
+    refused when the evening changed since `seen_revision`."""
     evening = lock(session, table)
     _require_open(table)
     if seen_revision is not None and seen_revision != evening.revision:
@@ -90,10 +91,20 @@ def undo(session: Session, table: Seating, *, seen_revision: int | None = None) 
             "undo refused: evening {number} changed since you saw it (revision {seen_revision}, now {revision})"
         )
         raise UndoRefused(refused.format(number=table.number, seen_revision=seen_revision, revision=evening.revision))
-    last = deals.last_standing(session, table)
+    last = deals.last_change(session, table)
     if last is None:
         raise LedgerError(_("undo: evening {number} has no deal to take back").format(number=table.number))
-    return void(session, table, last, None, cause=UNDO)
+    deal, before = last
+    if before is None:
+        return void(session, table, deal.number, None, cause=UNDO)
+    old = deals.current_revision(session, deal)
+    stored = facts_of(table, before)
+    typed = _with_pot(session, table, replace(DealInput.of_facts(stored), passed_before=0), deal.number)
+    facts, result = judge(typed, table.profile, table.players, stored.dealer)
+    row, payouts = deals.supersede(session, table, deal, old, facts, result, None, cause=UNDO)
+    rescored = _reflow_pot(session, table, deal.number)
+    deals.bump(session, table)
+    return deals.recorded(session, table, deal, row, result, payouts=payouts, rescored=rescored)
 
 
 def _with_pot(session: Session, table: Seating, typed: DealInput, number: int) -> DealInput:
@@ -103,10 +114,12 @@ def _with_pot(session: Session, table: Seating, typed: DealInput, number: int) -
     return replace(typed, passed_before=deals.passed_streak(session, table, number))
 
 
-def _reflow_pot(session: Session, table: Seating, changed: int) -> None:
-    """After deal `changed` is amended or voided, re-score later deals whose pot of passed deals changed."""
+def _reflow_pot(session: Session, table: Seating, changed: int) -> tuple[int, ...]:
+    """After deal `changed` is amended or voided, re-score later deals whose pot of passed deals changed; their
+    numbers."""
     if not table.profile.pot_carryover:
-        return
+        return ()
+    rescored: list[int] = []
     streak = table.evening.pot_in
     for deal, row in deals.standing_rows(session, table):
         if row.declarer_id is None:
@@ -116,7 +129,9 @@ def _reflow_pot(session: Session, table: Seating, changed: int) -> None:
             facts = replace(facts_of(table, row), passed_before=streak)
             result = score(facts, table.profile)
             deals.supersede(session, table, deal, row, facts, result, None, cause=POT_CAUSE, cause_deal=changed)
+            rescored.append(deal.number)
         streak = 0
+    return tuple(rescored)
 
 
 def _retried(

@@ -54,12 +54,14 @@ def headline(deal: DealView | DealResult, profile: Profile) -> str:
 
 
 def brief(deal: DealView) -> str:
-    """`Bruno solo 22 stramazzo` for a row of a table, or `all passed`."""
+    """`Bruno solo 7+1/3 stramazzo` for a row of a table, the points as the evening's scale writes them (so that
+    typed back they mean the same), or `all passed`."""
     if deal.passed:
         return _("all passed")
     contract = " ".join(part for part in (deal.contract, deal.aggravation) if part)
-    parts = (deal.declarer, contract, deal.declarer_thirds, deal.sweep)
-    return " ".join(str(part) for part in parts if part is not None)
+    thirds = deal.declarer_thirds
+    points = None if thirds is None else deal.profile.format_points(thirds)
+    return " ".join(part for part in (deal.declarer, contract, points, deal.sweep) if part)
 
 
 def called_card(deal: DealView) -> str:
@@ -166,6 +168,8 @@ def why(deal: DealView) -> str | None:
     """Why this revision was written: what a person typed, or the ledger's own cause in words."""
     if deal.cause == POT_CAUSE:
         return _("pot of passed deals changed by deal {number}").format(number=deal.cause_deal)
+    if deal.cause == UNDO:
+        return _("undo: back as before the amendment")
     return deal.reason
 
 

@@ -234,7 +234,8 @@ class Recorded:
     """What a write did: the deal as now stored, its result (None for a void), the evening's totals after it.
 
     `evening_revision` is the evening's change counter after the write (give it to `undo` to guard it);
-    `duplicate` is true when an idempotency key had stored this deal before and nothing was written.
+    `duplicate` is true when an idempotency key had stored this deal before and nothing was written; `rescored` are
+    the later deals the write re-scored because their pot of passed deals changed.
     """
 
     evening: int
@@ -245,6 +246,7 @@ class Recorded:
     evening_revision: int
     next_dealer: str
     duplicate: bool = False
+    rescored: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         freeze(self, "totals")
@@ -258,6 +260,7 @@ class Recorded:
             "deal": self.deal.to_dict(),
             "totals": dict(self.totals),
             "next_dealer": self.next_dealer,
+            "rescored": list(self.rescored),
         }
 
 

@@ -168,21 +168,25 @@ def test_an_evening_through_the_command_line(db: str) -> None:
     stale = cli(db, "undo", "--revision", "5")
     assert_user_error(stale.exit_code, stale.stderr, "undo refused")
     assert snapshot(db) == before
-    undone = ok_json(db, "undo", "--revision", "6")
+    undone = ok_json(db, "undo", "--revision", "6")  # the last change that stands: the amendment of deal 1
+    assert (undone["deal"]["number"], undone["deal"]["revision"], undone["deal"]["voided"]) == (1, 3, False)
+    assert undone["deal"]["payouts"] == {"Anna": -2, "Bruno": 4, "Carla": -2}
+    assert undone["deal"]["cause"] == "undo"
+    undone = ok_json(db, "undo", "--revision", "7")  # then the last deal recorded
     assert undone["deal"]["number"] == 4 and undone["deal"]["void_cause"] == "undo"
 
     deals = ok_json(db, "deals")
     assert [(d["number"], d["revision"], d["voided"]) for d in deals["deals"]] == [
-        (1, 2, False),
+        (1, 3, False),
         (2, 1, True),
         (3, 1, False),
         (4, 1, True),
     ]
-    assert deals["deals"][0]["payouts"] == {"Anna": 2, "Bruno": -4, "Carla": 2}
+    assert deals["deals"][0]["payouts"] == {"Anna": -2, "Bruno": 4, "Carla": -2}
 
     standings = ok_json(db, "standings")
-    assert standings["points"] == {"Anna": -6, "Bruno": -12, "Carla": 18}
-    assert standings["cents"] == {"Anna": -60, "Bruno": -120, "Carla": 180}
+    assert standings["points"] == {"Anna": -10, "Bruno": -4, "Carla": 14}
+    assert standings["cents"] == {"Anna": -100, "Bruno": -40, "Carla": 140}
     assert [r["deal"] for r in standings["running"]] == [1, 3]
     assert standings["running"][-1]["totals"] == standings["points"]
 
@@ -190,17 +194,18 @@ def test_an_evening_through_the_command_line(db: str) -> None:
     assert [(r["revision"], r["payouts"], r["reason"]) for r in history["revisions"]] == [
         (1, {"Anna": -2, "Bruno": 4, "Carla": -2}, None),
         (2, {"Anna": 2, "Bruno": -4, "Carla": 2}, "recounted"),
+        (3, {"Anna": -2, "Bruno": 4, "Carla": -2}, "undo: back as before the amendment"),
     ]
-    assert history["revisions"][0]["superseded_at"] is not None and history["revisions"][1]["superseded_at"] is None
+    assert [r["superseded_at"] is None for r in history["revisions"]] == [False, False, True]
 
     shown = ok(db, "deal", "show", "1").stdout
-    assert "revision 2 counts" in shown
+    assert "revision 3 counts" in shown
     rows = [line.split() for line in shown.splitlines() if line.strip()[:1].isdigit()]
-    assert [row[0] for row in rows] == ["1", "2"]
-    assert "recounted" in shown and "Bruno solo 22" in shown and "Bruno solo 15" in shown
+    assert [row[0] for row in rows] == ["1", "2", "3"]
+    assert "recounted" in shown and "Bruno solo 7+1/3" in shown and "Bruno solo 5" in shown
     listing = ok(db, "deals").stdout
     assert "VOID: misdeal" in listing and "VOID: undone" in listing
-    assert "-6" in ok(db, "standings").stdout
+    assert "-10" in ok(db, "standings").stdout
 
 
 def test_record_with_a_key_is_stored_once(db: str) -> None:
@@ -668,8 +673,8 @@ def test_deals_show_the_called_card_the_outcome_and_an_amendment(tmp_path: Path)
     ok(db, "amend", "2", "-t", "16", "-r", "recounted")
     rows = [line.split("│") for line in ok(db, "deals").stdout.splitlines()[2:]]
     first, second = ([cell.strip() for cell in row] for row in rows)
-    assert first[1:5] == ["Dario (out)", "Carla chiamo 17", "3D@Anna", "lost"]
-    assert second[1:5] == ["Anna (out)", "Bruno solo 16", "", "lost"]
+    assert first[1:5] == ["Dario (out)", "Carla chiamo 5+2/3", "3D@Anna", "lost"]
+    assert second[1:5] == ["Anna (out)", "Bruno solo 5+1/3", "", "lost"]
     assert second[-1] == "amended (recounted): solo 2 = 2 to each opponent"
     assert "sits out" not in first[-1]
 

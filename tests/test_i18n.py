@@ -480,12 +480,14 @@ def test_play_takes_its_commands_in_italian_in_a_terminal(tmp_path: Path, monkey
     settled = table.send("conti")
     assert "Conti della serata 1" in settled
     assert "Carla paga Bruno 1,00\xa0€" in settled and "Carla paga Anna 0,40\xa0€" in settled
-    assert re.search(r"2 │ Anna\s+│ Carla solo 1 stramazzo", table.send("smazzate"))
+    assert re.search(r"2 │ Anna\s+│ Carla solo 1/3 stramazzo", table.send("smazzate"))
     assert "Smazzata 2 corretta (revisione 2) · Carla solo: 20 terzi (6+2/3), vinta" in table.send(
         "correggi 2 20 motivo=riconteggio"
     )
     voided = table.send("annulla 1 carte date male")
     assert "Smazzata 1 annullata (carte date male). Totali: Anna -2, Bruno -2, Carla +4" in voided
+    undone = table.send("ritira")  # the last change: the amendment of deal 2
+    assert "Smazzata 2 tornata com'era prima della correzione (revisione 3) · Carla solo: 1 terzo (1/3)" in undone
     undone = table.send("ritira")
     assert "Smazzata 2 ritirata" in undone and "Totali: Anna 0, Bruno 0, Carla 0" in undone
     assert "Errore: niente da ritirare: la serata 1 non ha smazzate" in table.send("ritira")
@@ -499,7 +501,7 @@ def test_play_takes_its_commands_in_italian_in_a_terminal(tmp_path: Path, monkey
     deals = test_play._ledger(db)[1]
     assert [(d.number, d.revision, d.voided, d.void_reason, d.void_cause) for d in deals] == [
         (1, 1, True, "carte date male", None),
-        (2, 2, True, None, "undo"),
+        (2, 3, True, None, "undo"),
     ]
 
 

@@ -179,33 +179,39 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
     out = table.send("it was scegliete")
     assert "Deal 4 amended (revision 2) · Anna solissimo scegliete: 24 thirds (8), won" in out
     assert _row(out, "Anna") == ["Anna", "declarer", "+32", "+96"]
-    out = table.send("undo")
-    assert "Deal 8 undone. Totals: Anna +98, Bruno -61, Carla -37" in out
+    out = table.send("undo")  # the last change: the amendment goes back to dividete
+    assert "Deal 4 back as before its amendment (revision 3) · Anna solissimo dividete: 24 thirds (8), won" in out
+    assert _row(out, "Anna") == ["Anna", "declarer", "+16", "+80"]
+    out = table.send("undo")  # then the amendment before it
+    assert "Deal 1 back as before its amendment (revision 3) · Bruno solo: 22 thirds (7+1/3), won" in out
+    out = table.send("undo")  # then the last deal recorded
+    assert "Deal 8 undone. Totals: Anna +78, Bruno -45, Carla -33" in out
 
     # another writer changes the evening: undo now refuses, and nothing changes
     engine = open_ledger(str(db))
     with transaction(engine) as session:
         record_deal(session, get_seating(session, 1), DealInput(passed=True))
     engine.dispose()
-    assert "Error: undo refused: evening 1 changed since you saw it (revision 11, now 12)" in table.send("undo")
+    assert "Error: undo refused: evening 1 changed since you saw it (revision 13, now 14)" in table.send("undo")
 
     out = table.send("deals")
-    assert re.search(r"8 │ Anna\s+│ Bruno solo 22 .*VOID: undo", out)
+    assert re.search(r"8 │ Anna\s+│ Bruno solo 7\+1/3 .*VOID: undo", out)
     out = table.send("standings")
-    assert re.search(r"Anna\s+│\s+\+98 │\s+9\.80 EUR", out)
-    assert re.search(r"Bruno\s+│\s+-61 │\s+-6\.10 EUR", out)
+    assert re.search(r"Anna\s+│\s+\+78 │\s+7\.80 EUR", out)
+    assert re.search(r"Bruno\s+│\s+-45 │\s+-4\.50 EUR", out)
     out = table.send("settle")
-    assert "Bruno pays Anna 6.10 EUR" in out and "Carla pays Anna 3.70 EUR" in out
+    assert "Bruno pays Anna 4.50 EUR" in out and "Carla pays Anna 3.30 EUR" in out
     assert "amend N FACTS [reason=WHY]" in table.send("help amend")
     assert "Evening 1 stays open." in table.close_with("quit")
 
     points, deals, revision = _ledger(db)
-    assert points == {"Anna": 98, "Bruno": -61, "Carla": -37}
-    assert revision == 12
+    assert points == {"Anna": 78, "Bruno": -45, "Carla": -33}
+    assert revision == 14
     assert [d.number for d in deals] == list(range(1, 10))
     assert [d.number for d in deals if d.voided] == [8] and deals[7].void_cause == "undo"
-    assert {d.number: d.revision for d in deals if d.revision > 1} == {1: 2, 4: 2}
-    assert deals[0].reason == "recount" and deals[3].reason == "it was scegliete"
+    assert {d.number: d.revision for d in deals if d.revision > 1} == {1: 3, 4: 3}
+    assert (deals[0].cause, deals[0].declarer_thirds) == ("undo", 22)
+    assert (deals[3].cause, deals[3].aggravation) == ("undo", "dividete")
     assert (deals[1].called, deals[1].holder, deals[1].last_trick) == ("3D", "Anna", "opponents")
     assert (deals[4].sweep, deals[4].tricks) == ("cappotto", 12)
     assert (deals[5].sweep, deals[5].last_trick) == ("stramazzo", "declarer")
@@ -215,7 +221,7 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
     with transaction(engine) as session:
         history = deal_history(session, get_seating(session, 1), 1)
     engine.dispose()
-    assert [(v.declarer_thirds, v.payouts["Bruno"]) for v in history] == [(22, 4), (15, -4)]
+    assert [(v.declarer_thirds, v.payouts["Bruno"]) for v in history] == [(22, 4), (15, -4), (22, 4)]
     assert (tmp_path / "ledger.sqlite3.history").read_text().count("bruno solo 22") == 1
 
 

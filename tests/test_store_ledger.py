@@ -389,7 +389,9 @@ def test_a_key_retried_with_other_facts_is_an_error_naming_the_deal(engine: Engi
         {"declarer": "Bruno", "contract": "solo"},
         {"declarer": "Bruno", "contract": "solo", "thirds": 22, "dealer": "Bruno"},
     ):
-        with raises_said(r"--key 'phone-1': holds deal 1 of evening \d+ \(Bruno solo 22\), recorded with other facts"):
+        with raises_said(
+            r"--key 'phone-1': holds deal 1 of evening \d+ \(Bruno solo 7\+1/3\), recorded with other facts"
+        ):
             record(engine, key="phone-1", **other)
     assert (counts(engine)["deal"], counts(engine)["deal_revision"]) == (2, 2)
 

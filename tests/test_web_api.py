@@ -146,12 +146,17 @@ def test_amend_void_undo_settle_close(db_url: str) -> None:
         stale = phone.post("/api/evenings/1/undo", json={"seen_revision": 3}, headers=BEARER)
         assert stale.status_code == 422 and "undo refused" in stale.json()["error"]
         assert phone.post("/api/evenings/1/undo", json={"seen_revision": "6"}, headers=BEARER).status_code == 422
+        # undo takes back the last change that stands: the amendments of deal 1, newest first, then deal 3
         undone = phone.post("/api/evenings/1/undo", json={"seen_revision": 6}, headers=BEARER).json()
+        assert (undone["deal"]["number"], undone["deal"]["revision"], undone["deal"]["declarer_thirds"]) == (1, 4, 15)
+        undone = phone.post("/api/evenings/1/undo", json={"seen_revision": 7}, headers=BEARER).json()
+        assert (undone["deal"]["number"], undone["deal"]["revision"], undone["deal"]["declarer_thirds"]) == (1, 5, 22)
+        undone = phone.post("/api/evenings/1/undo", json={"seen_revision": 8}, headers=BEARER).json()
         assert undone["deal"]["number"] == 3 and undone["deal"]["voided"] is True
         settlement = phone.get("/api/evenings/1/settlement").json()
-        assert settlement["points"] == {"Anna": 2, "Bruno": -4, "Carla": 2}
+        assert settlement["points"] == {"Anna": -2, "Bruno": 4, "Carla": -2}
         closed = phone.post("/api/evenings/current/close", headers=BEARER).json()
-        assert closed["closed"] is True and closed["settlement"]["cents"] == {"Anna": 20, "Bruno": -40, "Carla": 20}
+        assert closed["closed"] is True and closed["settlement"]["cents"] == {"Anna": -20, "Bruno": 40, "Carla": -20}
         nothing_open = phone.get("/api/evenings/current/standings")
         assert nothing_open.status_code == 422 and "no open evening" in nothing_open.json()["error"]
 

@@ -168,7 +168,13 @@ def test_amend_void_and_undo_from_the_phone(db_url: str) -> None:
         assert stale.status_code == 422 and "undo refused" in stale.text
         seen = re.search(r'name="seen_revision" value="(\d+)"', stale.text).group(1)
         undone = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": seen})
+        assert undone.headers["location"] == "/evenings/1?deal=1"  # the last change: the amendment
+        shown = phone.get(undone.headers["location"]).text
+        seen = re.search(r'name="seen_revision" value="(\d+)"', shown).group(1)
+        undone = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": seen})
         assert undone.headers["location"] == "/evenings/1?deal=3"
+        history = phone.get("/evenings/1/deals/1").text
+        assert "Bruno solo · 7+1/3 · won" in history and "undo: back as before the amendment" in history
         listed = phone.get("/evenings/1/deals").text
     assert listed.count('class="voided"') == 2 and "void: misdeal" in listed
 

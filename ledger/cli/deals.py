@@ -16,6 +16,7 @@ from ledger.cli.render import (
     deals_table,
     print_count,
     print_standings,
+    rescored_line,
     totals_line,
 )
 from ledger.cli.session import open_ledger
@@ -36,8 +37,9 @@ DealerOption = Annotated[
 ]
 
 
-def print_recorded(done: Recorded, as_json: bool, verb: str) -> None:
-    """A written deal: its headline, payouts and running totals, or the totals after a void."""
+def print_recorded(done: Recorded, as_json: bool, verb: str, *, undoable: bool = False) -> None:
+    """A written deal: its headline, payouts and running totals, or the totals after a void; the later deals it
+    re-scored; with `undoable`, how to take it back."""
     deal = done.deal
     if as_json:
         print_json(done.to_dict())
@@ -58,11 +60,18 @@ def print_recorded(done: Recorded, as_json: bool, verb: str) -> None:
         console.print(deal.explanation)
     else:
         console.print(
-            _("{explanation}; totals {totals_line}").format(
-                explanation=deal.explanation, totals_line=totals_line(done.totals)
+            _("It no longer counts ({why}); totals {totals_line}").format(
+                why=deal.why_voided, totals_line=totals_line(done.totals)
             )
         )
-    console.print(_("[dim]evening revision {evening_revision}[/dim]").format(evening_revision=done.evening_revision))
+    if done.rescored:
+        console.print(rescored_line(done))
+    if undoable and not done.duplicate:
+        console.print(
+            _("[dim]to take it back: calabresella undo --revision {evening_revision}[/dim]").format(
+                evening_revision=done.evening_revision
+            )
+        )
 
 
 @with_deal_options
@@ -111,7 +120,7 @@ def record(
         )
     if not as_json:
         print_count(typed.count)
-    print_recorded(done, as_json, _("recorded"))
+    print_recorded(done, as_json, _("recorded"), undoable=True)
 
 
 @with_deal_options
@@ -136,7 +145,7 @@ def amend(
         done = ledger.amend(number, typed, reason=reason, evening=evening, dealer=dealer)
     if not as_json:
         print_count(typed.count)
-    print_recorded(done, as_json, _("amended"))
+    print_recorded(done, as_json, _("amended"), undoable=True)
 
 
 def void(
@@ -159,13 +168,14 @@ def undo(
         int | None,
         typer.Option(
             "--revision",
-            help="The evening revision you last saw (printed after each deal); undo is refused if "
-            "the evening changed since. Without it, the last deal is undone unguarded.",
+            help="The number printed after each deal ('to take it back: calabresella undo --revision N'); undo is "
+            "refused if the evening changed since. Without it, the last change is taken back unguarded.",
         ),
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Take back the last deal that stands (it is voided with reason 'undo', never deleted).
+    """Take back the last change: the last deal recorded is voided (never deleted), an amendment goes back to the
+    revision before it.
 
     Example: [b]calabresella undo --revision 12[/b]
     """
@@ -179,7 +189,7 @@ def undo(
                     "for the one you mean"
                 ).format(refused=refused)
             ) from None
-    print_recorded(done, as_json, _("undone"))
+    print_recorded(done, as_json, _("undone") if done.result is None else _("back as before its amendment"))
 
 
 def deals(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = False) -> None:

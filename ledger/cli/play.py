@@ -33,6 +33,7 @@ from ledger.cli.render import (
     print_games,
     print_money,
     print_settlement,
+    rescored_line,
     totals_line,
 )
 from ledger.cli.session import open_ledger
@@ -275,6 +276,8 @@ class Play:
                 deal_table(done.result, deal.dealer, done.totals),
                 Text(deal.explanation),
             ]
+        if done.rescored:
+            shown.append(Text(rescored_line(done)))
         if self.profile.game_to:
             ended = game_ended(self.ledger.standings(self.number), deal.number)
             shown += [Text(ended, style="bold")] if ended else []
@@ -314,7 +317,8 @@ class Play:
         return answer
 
     def undo(self, said: Said) -> None:
-        """Take back the last deal, unless the evening changed since this session last saw it."""
+        """Take back the last change (a deal, or an amendment), unless the evening changed since this session last
+        saw it."""
         _no_arguments(said)
         undo = self.ledger.undo
         try:
@@ -323,7 +327,7 @@ class Play:
             raise LedgerError(
                 _("{refused}: type deals to see them, then void N WHY for the one you mean").format(refused=refused)
             ) from None
-        self.show(done, _("undone"))
+        self.show(done, _("undone") if done.result is None else _("back as before its amendment"))
 
     def deals(self, said: Said) -> None:
         """The evening's deals, voided ones struck through."""

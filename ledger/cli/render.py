@@ -7,10 +7,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 
 if TYPE_CHECKING:
-    from ledger.values import DealView, Settlement, Standings
+    from ledger.values import DealView, Recorded, Settlement, Standings
 
 from ledger.cli.grid import Column, Grid
 from ledger.fmt import format_cents, format_time
@@ -132,31 +133,61 @@ def deal_title(deal: DealView, verb: str) -> str:
     return title + (_(" (revision {revision})").format(revision=deal.revision) if deal.revision > 1 else "")
 
 
+def rescored_line(done: Recorded) -> str:
+    """The later deals a correction re-scored because their pot of passed deals changed."""
+    numbers = ", ".join(str(number) for number in done.rescored)
+    return ngettext(
+        "Deal {numbers} re-scored: its pot of passed deals changed.",
+        "Deals {numbers} re-scored: their pot of passed deals changed.",
+        len(done.rescored),
+    ).format(numbers=numbers)
+
+
 def deals_table(players: tuple[str, ...], views: list[DealView], history: bool = False) -> None:
-    """The deals (or one deal's revisions): the called card, won or lost, every seat's game points; voided and
-    superseded ones struck."""
-    grid = Table(show_edge=False, pad_edge=False)
-    grid.add_column(_("rev") if history else _("deal"), justify="right")
-    grid.add_column(_("dealer"))
-    grid.add_column(_("deal"))
-    grid.add_column(_("called"))
-    grid.add_column(_("result"))
-    for player in players:
-        grid.add_column(player, justify="right")
-    grid.add_column(_("explanation") if not history else _("when / why"))
+    """The deals (or one deal's revisions): the called card, won or lost, every seat's game points and the
+    explanation; voided and superseded ones struck. Where the explanations have no room beside the deals, they
+    follow the table, one line per deal, so that no header is ever cut."""
+    headers = [_("rev") if history else "#", _("dealer"), _("deal"), _("called"), _("result"), *players]
+    rows, notes, styles = [], [], []
     for view in views:
-        row = [
-            str(view.revision if history else view.number),
-            view.dealer + (_(" (out)") if sits_out(view) else ""),
-            brief(view),
-            called_card(view),
-            outcome(view),
-            *(signed(view.payouts.get(p, 0)) for p in players),
-        ]
-        history_note = local_time(view.recorded_at) + " " + (view.why or _("recorded"))
-        style = "strike dim" if view.voided or (history and view.superseded_at) else None
-        grid.add_row(*row, history_note if history else note(view), style=style)
-    console.print(grid)
+        rows.append(
+            [
+                str(view.revision if history else view.number),
+                view.dealer + (_(" (out)") if sits_out(view) else ""),
+                brief(view),
+                called_card(view),
+                outcome(view),
+                *(signed(view.payouts.get(p, 0)) for p in players),
+            ]
+        )
+        notes.append(local_time(view.recorded_at) + " " + (view.why or _("recorded")) if history else note(view))
+        styles.append("strike dim" if view.voided or (history and view.superseded_at) else None)
+    beside = _deals_grid(headers, rows, styles, len(players))
+    room = console.width - Measurement.get(console, console.options, beside).maximum
+    if room < NOTE_ROOM:
+        console.print(beside)
+        for row, line, style in zip(rows, notes, styles, strict=True):
+            console.print(f"{row[0]}: {line}", style=style, highlight=False)
+        return
+    explained = [[*row, line] for row, line in zip(rows, notes, strict=True)]
+    explanation = _("when / why") if history else _("explanation")
+    console.print(_deals_grid([*headers, explanation], explained, styles, len(players)))
+
+
+NOTE_ROOM = 30
+"""The room, in columns, the explanations need beside the deals; with less they follow the table."""
+
+
+def _deals_grid(headers: list[str], rows: list[list[str]], styles: list[str | None], seats: int) -> Table:
+    """A table of deals: the number and every seat's game points right-aligned and whole; the deal and the
+    explanation wrap."""
+    grid = Table(show_edge=False, pad_edge=False)
+    for index, header in enumerate(headers):
+        points = index == 0 or 5 <= index < 5 + seats
+        grid.add_column(header, justify="right" if points else "left", no_wrap=index < 5 + seats and index != 2)
+    for row, style in zip(rows, styles, strict=True):
+        grid.add_row(*row, style=style)
+    return grid
 
 
 def print_standings(result: Standings, settlement: Settlement | None) -> None:

@@ -30,6 +30,7 @@ from ledger.rules.scoring import DealResult
 from ledger.rules.seats import seat_after
 from ledger.store.evenings import Seating
 from ledger.store.models import Deal, DealRevision, Evening, Payout, utcnow
+from ledger.summary import UNDO
 from ledger.values import DealView, Recorded
 
 CURRENT = col(DealRevision.superseded_at).is_(None)
@@ -440,6 +441,7 @@ def recorded(
     payouts: list[PayoutRow] | None = None,
     duplicate: bool = False,
     dealer_next: str | None = None,
+    rescored: tuple[int, ...] = (),
 ) -> Recorded:
     """What a write did, with the evening's totals after it; payouts just written are passed in, not read back.
 
@@ -455,6 +457,7 @@ def recorded(
         evening_revision=table.evening.revision,
         next_dealer=dealer_next or next_dealer(session, table),
         duplicate=duplicate,
+        rescored=rescored,
     )
 
 
@@ -510,6 +513,32 @@ def mark_void(session: Session, deal: Deal, reason: str | None, *, cause: str | 
 def last_standing(session: Session, table: Seating) -> int | None:
     """The number of the evening's last deal that stands, or None."""
     return session.exec(select(func.max(Deal.number)).where(Deal.evening_id == table.number, STANDING)).one()
+
+
+def last_change(session: Session, table: Seating) -> tuple[Deal, DealRevision | None] | None:
+    """The last change a person made to the deals that stand, for undo: `(deal, None)` when it was recording the deal,
+    `(deal, revision)` when it was an amendment, `revision` being the one it goes back to; None with no deal standing.
+
+    A deal's changes are its revisions a person wrote, less those an undo (revision of cause `undo`) took back; the
+    revisions the ledger wrote itself for the pot do not count. The newest change of all deals is the last.
+    """
+    rows = session.exec(
+        select(Deal, DealRevision)
+        .join(DealRevision, col(DealRevision.deal_id) == Deal.id)
+        .where(Deal.evening_id == table.number, STANDING)
+        .order_by(col(Deal.number), col(DealRevision.revision))
+    ).all()
+    changes: dict[int, tuple[Deal, list[DealRevision]]] = {}
+    for deal, row in rows:
+        done = changes.setdefault(deal.number, (deal, []))[1]
+        if row.cause == UNDO:
+            done.pop()
+        elif row.cause is None:
+            done.append(row)
+    if not changes:
+        return None
+    deal, done = max(changes.values(), key=lambda change: change[1][-1].id or 0)
+    return deal, (done[-2] if len(done) > 1 else None)
 
 
 def list_deals(session: Session, table: Seating) -> list[DealView]:

@@ -1,0 +1,88 @@
+"""Everyday use at the terminal, through a real subprocess: undo takes back the last change, a void says what no
+longer counts and which deals it re-scored, lists write points as the evening's scale does, headers stay whole at
+80 columns, and a deal recorded says how to take it back instead of a bare revision number."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+
+def run(db: Path, *args: str, lang: str = "en", columns: int = 200) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "CALABRESELLA_LANG": lang, "COLUMNS": str(columns), "CALABRESELLA_DB": str(db)}
+    return subprocess.run(["calabresella", *args], capture_output=True, text=True, env=env, timeout=120)
+
+
+def ok(db: Path, *args: str, lang: str = "en", columns: int = 200) -> str:
+    done = run(db, *args, lang=lang, columns=columns)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_undo_right_after_an_amendment_takes_back_the_amendment(tmp_path: Path) -> None:
+    db = tmp_path / "l.sqlite3"
+    ok(db, "evening", "start", "--players", "Marco,Luca,Giulia")
+    ok(db, "record", "luca solo 7+1/3")  # won: Luca +4
+    amended = ok(db, "amend", "1", "--thirds", "15", "--reason", "recount")  # lost: Luca -4
+    assert "to take it back: calabresella undo --revision 2" in amended
+    undone = ok(db, "undo")
+    assert "Deal 1 back as before its amendment (revision 3)" in undone
+    assert "Luca solo: 22 thirds (7+1/3), won" in undone and "voided" not in undone
+    standings = json.loads(ok(db, "standings", "--json"))
+    assert standings["points"] == {"Marco": -2, "Luca": 4, "Giulia": -2}
+    again = ok(db, "undo")  # then the deal itself
+    assert "Deal 1 undone (revision 3)" in again and "It no longer counts (undone)" in again
+    assert json.loads(ok(db, "standings", "--json"))["points"] == {"Marco": 0, "Luca": 0, "Giulia": 0}
+
+
+def test_a_void_does_not_echo_the_deal_and_names_every_deal_re_scored(tmp_path: Path) -> None:
+    db = tmp_path / "l.sqlite3"
+    ok(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--profile", "tretre")
+    ok(db, "record", "--passed")
+    ok(db, "record", "anna solo 7+1/3")  # the pot of one passed deal doubles it: Anna +4
+    ok(db, "record", "--passed")
+    ok(db, "record", "bruno solo 7+1/3")  # pot of one: Bruno +4, Anna and Carla -2 each
+    voided = ok(db, "void", "1", "--reason", "misdeal")
+    assert "Deal 1 voided" in voided and "It no longer counts (misdeal); totals Anna 0, Bruno +3, Carla -3" in voided
+    assert "Deal 2 re-scored: its pot of passed deals changed." in voided
+    assert "no payment" not in voided  # the voided deal's explanation is not shown as if it counted
+    solo = ok(db, "void", "2", "--reason", "wrong table")
+    assert "solo 1" not in solo and "re-scored" not in solo  # deal 4's pot does not change
+
+
+def test_lists_write_points_as_the_scale_does_and_the_confirmation_states_the_reading(tmp_path: Path) -> None:
+    db = tmp_path / "l.sqlite3"
+    ok(db, "evening", "start", "--players", "Anna,Bruno,Carla")
+    recorded = ok(db, "record", "anna solo 11")  # 11 points: a stramazzo win
+    assert "Anna solo: 33 thirds (11), won, stramazzo" in recorded
+    ok(db, "record", "bruno chiamo 3D@anna 4t last=opp")
+    listed = ok(db, "deals")
+    assert "Anna solo 11 stramazzo" in listed and "Bruno chiamo 1+1/3" in listed
+    assert "Bruno chiamo 4 " not in listed  # typed back, 4 would be 4 points
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_deals_at_80_columns_keep_every_header_whole(tmp_path: Path, lang: str) -> None:
+    db = tmp_path / "l.sqlite3"
+    ok(db, "evening", "start", "--players", "Marco,Luca,Giulia")
+    ok(db, "record", "luca chiamo 3D@marco 6+2/3")
+    ok(db, "record", "giulia solissimo scegliete 8")
+    listed = ok(db, "deals", lang=lang, columns=80)
+    assert "…" not in listed and max(len(line) for line in listed.splitlines()) <= 80
+    headers = ["dealer", "called", "result"] if lang == "en" else ["mazziere", "carta chiamata", "esito"]
+    assert all(header in listed.splitlines()[0] for header in [*headers, "Marco", "Luca", "Giulia"])
+    explanation = "chiamo 1 = 1 from each opponent" if lang == "en" else "chiamo 1 = 1 da ciascun avversario"
+    assert f"1: {explanation}" in listed  # the explanations follow the table, whole
+
+
+def test_a_deal_recorded_does_not_end_with_a_bare_revision(tmp_path: Path) -> None:
+    db = tmp_path / "l.sqlite3"
+    ok(db, "evening", "start", "--players", "Marco,Luca,Giulia")
+    recorded = ok(db, "record", "--passed")
+    assert "evening revision" not in recorded and "to take it back: calabresella undo --revision 1" in recorded
+    italian = ok(db, "record", "--passed", lang="it")
+    assert "per ritirarla: calabresella undo --revision 2" in italian
