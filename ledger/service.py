@@ -187,9 +187,13 @@ class Ledger:
             )
             return _evening(session, table)
 
-    def evening(self, number: int | None = None, *, open_only: bool = False) -> EveningInfo:
-        """Evening `number` (default: the most recent open one) with its totals and who deals next."""
-        return self._reading_table(number, _evening, open_only=open_only)
+    def evening(self, number: int | None = None, *, open_only: bool = False, latest: bool = False) -> EveningInfo:
+        """Evening `number` (default: the most recent open one; with `latest`, else the most recent of all) with its
+        totals and who deals next."""
+        from ledger.store.evenings import get_seating
+
+        with self._reading() as session:
+            return _evening(session, get_seating(session, number, open_only=open_only, latest=latest))
 
     def evenings(self) -> list[EveningInfo]:
         """Every evening, newest first."""

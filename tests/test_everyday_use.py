@@ -86,3 +86,19 @@ def test_a_deal_recorded_does_not_end_with_a_bare_revision(tmp_path: Path) -> No
     assert "evening revision" not in recorded and "to take it back: calabresella undo --revision 1" in recorded
     italian = ok(db, "record", "--passed", lang="it")
     assert "per ritirarla: calabresella undo --revision 2" in italian
+
+
+def test_after_close_the_reads_show_the_latest_evening_and_say_which(tmp_path: Path) -> None:
+    db = tmp_path / "l.sqlite3"
+    ok(db, "evening", "start", "--players", "Marco,Luca,Giulia")
+    ok(db, "record", "luca solo 7+1/3")
+    ok(db, "evening", "close")
+    for command in (["standings"], ["deals"], ["deal", "show", "1"]):
+        shown = ok(db, *command)
+        assert shown.startswith("No evening is open: this is the latest, evening 1, closed "), command
+        assert "Luca" in shown and "no open evening" not in shown
+    italian = ok(db, "deals", lang="it")
+    assert italian.startswith("Nessuna serata aperta: questa è la più recente, la serata 1, chiusa il ")
+    assert json.loads(ok(db, "standings", "--json"))["points"] == {"Marco": -2, "Luca": 4, "Giulia": -2}
+    ok(db, "evening", "start", "--players", "Marco,Luca,Giulia")  # an open evening again: it is the one shown
+    assert "No evening is open" not in ok(db, "deals") and "Evening 2 has no deals yet." in ok(db, "deals")

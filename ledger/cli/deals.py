@@ -19,7 +19,7 @@ from ledger.cli.render import (
     rescored_line,
     totals_line,
 )
-from ledger.cli.session import open_ledger
+from ledger.cli.session import evening_to_read, open_ledger
 from ledger.errors import LedgerError, UndoRefused
 from ledger.i18n import _
 from ledger.rules.build import DealInput
@@ -195,7 +195,7 @@ def undo(
 def deals(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = False) -> None:
     """List the evening's deals with their payouts (voided ones struck through). Example: [b]calabresella deals[/b]"""
     with open_ledger(ctx, create=False) as ledger:
-        info, views = ledger.deals(evening)
+        info, views = ledger.deals(evening_to_read(ledger, evening, quiet=as_json).number)
     if as_json:
         print_json({"evening": info.number, "deals": [v.to_dict() for v in views]})
     elif not views:
@@ -208,7 +208,7 @@ def deals(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag =
 def show(ctx: typer.Context, number: DealNumber, evening: EveningOption = None, as_json: JsonFlag = False) -> None:
     """Show a deal with every revision, oldest first. Example: [b]calabresella deal show 7[/b]"""
     with open_ledger(ctx, create=False) as ledger:
-        info = ledger.evening(evening)
+        info = evening_to_read(ledger, evening, quiet=as_json)
         views = ledger.deal_history(number, info.number)
     if as_json:
         print_json({"evening": info.number, "number": number, "revisions": [v.to_dict() for v in views]})
@@ -231,7 +231,7 @@ def show(ctx: typer.Context, number: DealNumber, evening: EveningOption = None, 
 def standings(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = False) -> None:
     """Game points and money per player, and the running totals deal by deal. Example: [b]calabresella standings[/b]"""
     with open_ledger(ctx, create=False) as ledger:
-        result = ledger.standings(evening)
+        result = ledger.standings(evening_to_read(ledger, evening, quiet=as_json).number)
         settlement = ledger.settle(evening=result.evening) if result.closed else None
     if as_json:
         print_json({**result.to_dict(), "settlement": settlement.to_dict() if settlement else None})

@@ -10,7 +10,13 @@ from ledger.errors import LedgerError
 from ledger.i18n import _
 
 EveningOption = Annotated[
-    int | None, typer.Option("--evening", "-e", help="Evening number (default: the most recent open evening).")
+    int | None,
+    typer.Option(
+        "--evening",
+        "-e",
+        help="Evening number (default: the most recent open evening; commands that only read then fall back to the "
+        "most recent evening).",
+    ),
 ]
 ProfileOption = Annotated[
     str,

@@ -148,7 +148,9 @@ def deals_table(players: tuple[str, ...], views: list[DealView], history: bool =
     explanation; voided and superseded ones struck. Where the explanations have no room beside the deals, they
     follow the table, one line per deal, so that no header is ever cut."""
     headers = [_("rev") if history else "#", _("dealer"), _("deal"), _("called"), _("result"), *players]
-    rows, notes, styles = [], [], []
+    rows: list[list[str]] = []
+    notes: list[str] = []
+    styles: list[str | None] = []
     for view in views:
         rows.append(
             [
@@ -162,20 +164,34 @@ def deals_table(players: tuple[str, ...], views: list[DealView], history: bool =
         )
         notes.append(local_time(view.recorded_at) + " " + (view.why or _("recorded")) if history else note(view))
         styles.append("strike dim" if view.voided or (history and view.superseded_at) else None)
+    explained = _deals_grid(
+        [*headers, _("when / why") if history else _("explanation")],
+        [[*row, line] for row, line in zip(rows, notes, strict=True)],
+        styles,
+        len(players),
+    )
     beside = _deals_grid(headers, rows, styles, len(players))
-    room = console.width - Measurement.get(console, console.options, beside).maximum
-    if room < NOTE_ROOM:
-        console.print(beside)
-        for row, line, style in zip(rows, notes, styles, strict=True):
-            console.print(f"{row[0]}: {line}", style=style, highlight=False)
+    fits = _widest(explained) <= console.width or console.width - _widest(beside) - 3 >= NOTE_ROOM
+    if fits:
+        console.print(explained)
         return
-    explained = [[*row, line] for row, line in zip(rows, notes, strict=True)]
-    explanation = _("when / why") if history else _("explanation")
-    console.print(_deals_grid([*headers, explanation], explained, styles, len(players)))
+    console.print(beside)
+    for row, line, style in zip(rows, notes, styles, strict=True):
+        console.print(f"{row[0]}: {line}", style=style, highlight=False)
+
+
+def _widest(grid: Table) -> int:
+    """The width a table takes when nothing in it wraps."""
+    return Measurement.get(console, console.options.update_width(UNBOUNDED), grid).maximum
+
+
+UNBOUNDED = 100_000
+"""A width no table reaches, to measure one unclamped."""
 
 
 NOTE_ROOM = 30
-"""The room, in columns, the explanations need beside the deals; with less they follow the table."""
+"""The room, in columns, the explanations need beside the deals when they must wrap; with less they follow the
+table."""
 
 
 def _deals_grid(headers: list[str], rows: list[list[str]], styles: list[str | None], seats: int) -> Table:

@@ -13,6 +13,7 @@ from ledger.cli.app import db_url
 
 if TYPE_CHECKING:
     from ledger.service import Ledger
+    from ledger.values import EveningInfo
 
 
 @contextmanager
@@ -25,3 +26,17 @@ def open_ledger(ctx: typer.Context, *, create: bool = True, default: str | None 
     with Ledger(db_url(ctx) or default, create=create) as ledger:
         loaded()
         yield ledger
+
+
+def evening_to_read(ledger: Ledger, evening: int | None, *, quiet: bool = False) -> EveningInfo:
+    """The evening a command that reads shows: the one given, else the open one, else the latest, which it names
+    (unless `quiet`, for output read by programs)."""
+    from ledger.cli.render import console
+    from ledger.fmt import format_time
+    from ledger.i18n import _
+
+    info = ledger.evening(evening, latest=True)
+    if evening is None and info.closed and not quiet:
+        said = _("No evening is open: this is the latest, evening {number}, closed {closed}.")
+        console.print(said.format(number=info.number, closed=format_time(info.closed_at)), style="dim")
+    return info

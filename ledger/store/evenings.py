@@ -214,13 +214,18 @@ def _table_query(latest_open: bool) -> Any:
     )
 
 
-def get_seating(session: Session, number: int | None = None, *, open_only: bool = False) -> Seating:
-    """Evening `number`, or the most recent open evening when no number is given: one statement."""
+def get_seating(
+    session: Session, number: int | None = None, *, open_only: bool = False, latest: bool = False
+) -> Seating:
+    """Evening `number`, or the most recent open evening when no number is given (with `latest`, else the most
+    recent of all): one statement, two when it falls back."""
     rows = (
         session.execute(_table_query(number is None), {"evening": number}).all()
         if number is None or storable(number)
         else []
     )
+    if not rows and number is None and latest:
+        return get_seating(session, latest_evening(session))
     if not rows and number is None:
         raise NoOpenEvening(_("no open evening"))
     if not rows:
