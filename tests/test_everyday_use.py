@@ -102,3 +102,36 @@ def test_after_close_the_reads_show_the_latest_evening_and_say_which(tmp_path: P
     assert json.loads(ok(db, "standings", "--json"))["points"] == {"Marco": -2, "Luca": 4, "Giulia": -2}
     ok(db, "evening", "start", "--players", "Marco,Luca,Giulia")  # an open evening again: it is the one shown
     assert "No evening is open" not in ok(db, "deals") and "Evening 2 has no deals yet." in ok(db, "deals")
+
+
+def play(db: Path, *lines: str, lang: str = "en") -> str:
+    env = {**os.environ, "CALABRESELLA_LANG": lang, "COLUMNS": "200", "CALABRESELLA_DB": str(db)}
+    done = subprocess.run(
+        ["calabresella", "play"], input="\n".join([*lines, "quit"]) + "\n", capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout + done.stderr
+
+
+def test_play_speaks_of_this_table_and_resumes_with_the_totals(tmp_path: Path) -> None:
+    db = tmp_path / "l.sqlite3"
+    ok(db, "evening", "start", "--players", "Marco,Luca,Giulia")
+    first = play(db, "help")
+    assert "e.g. luca solo 7+1/3, or pass" in first and "Totals so far" not in first  # nothing recorded yet
+    assert "e.g. luca solo 7+1/3, giulia chiamo 3D@marco 5+2/3 last=opp" in first and "bruno" not in first
+    play(db, "luca solo 7+1/3")
+    resumed = play(db)
+    assert "Totals so far: Marco -2, Luca +4, Giulia -2" in resumed
+    assert "Totali finora: Marco -2, Luca +4, Giulia -2" in play(db, lang="it")
+
+
+def test_play_blames_a_mistyped_card_and_counts_one_third_as_one(tmp_path: Path) -> None:
+    db = tmp_path / "l.sqlite3"
+    ok(db, "evening", "start", "--players", "Marco,Luca,Giulia")
+    said = play(db, "luca chiamo 3Z 20")
+    assert "Error: called='3Z': write rank then suit" in said and "points" not in said.split("3Z")[1]
+    counted = play(db, "luca solo 1a1f", "marco solo 1f")
+    assert "count 1a1f: 1 ace x 3 + 1 figure = 4 thirds" in counted  # asked: the last trick, or an ace and a figure
+    assert "count 1f: 0 aces x 3 + 1 figure = 1 third" in counted and "1 thirds" not in counted
+    italian = play(db, "giulia solo 1f", lang="it")
+    assert "conteggio 1f: 0 assi x 3 + 1 figura = 1 terzo" in italian

@@ -174,6 +174,8 @@ ERRORS: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("bruno solo 7+1", ABC, ("points '7+1'",)),
     ("bruno solo 7/3", ABC, ("points '7/3'",)),
     ("bruno solo 2x", ABC, ("points '2x'",)),
+    ("bruno chiamo 3Z 7", ABC, ("called '3Z'", "rank then suit")),  # a card mistyped after chiamo
+    ("bruno chiamo 3D 2x", ABC, ("points '2x'",)),  # the card given: a points word
     ("bruno solo t=x", ABC, ("'t=x': thirds are a whole number",)),
     ("bruno solo t=36", ABC, ("only 35 thirds",)),
     # facts given twice

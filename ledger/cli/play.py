@@ -22,7 +22,17 @@ from rich.text import Text
 
 from ledger.cli import collector_paused
 from ledger.cli.options import EveningOption, split_players
-from ledger.cli.play_commands import SHORT_HELP, TOPICS, Said, command_in, commands, topic, topics, word_for
+from ledger.cli.play_commands import (
+    SHORT_HELP,
+    TOPICS,
+    Said,
+    command_in,
+    commands,
+    examples,
+    topic,
+    topics,
+    word_for,
+)
 from ledger.cli.render import (
     console,
     deal_table,
@@ -357,7 +367,9 @@ class Play:
         """A short list of what can be typed, in the language in use, or `help WORD`: the quick syntax, or one
         command."""
         if not said.rest:
-            console.print(_(SHORT_HELP).format(commands=", ".join(commands())), markup=False, highlight=False)
+            solo, chiamo = examples(self.players, self.profile)
+            shown = _(SHORT_HELP).format(solo=solo, chiamo=chiamo, commands=", ".join(commands()))
+            console.print(shown, markup=False, highlight=False)
             return
         asked = topic(said.rest)
         if asked is None:
@@ -510,5 +522,9 @@ def play(
                 style="bold",
             )
         )
-        console.print(_("Type a deal (e.g. bruno solo 22, or pass), or help."))
+        if table.revision:
+            console.print(_("Totals so far: {totals_line}").format(totals_line=totals_line(table.points)))
+        console.print(
+            _("Type a deal (e.g. {solo}, or pass), or help.").format(solo=examples(table.players, profile)[0])
+        )
         Play(ledger, lines, answers, table.number, table.players, profile, table.revision, table.next_dealer).run()

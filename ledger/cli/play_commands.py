@@ -13,11 +13,16 @@ from dataclasses import dataclass
 
 from ledger.errors import LedgerError
 from ledger.i18n import N_, language
+from ledger.rules.contracts import Contract
 from ledger.rules.numbers import read_number
+from ledger.rules.profiles import Profile
 from ledger.rules.quick import SYNTAX, seated
 
 COMMANDS: dict[str, str] = {
-    "undo": N_("undo: take back the last deal (refused if the evening changed elsewhere since you saw it)"),
+    "undo": N_(
+        "undo: take back the last change, a deal or an amendment (refused if the evening changed elsewhere since you "
+        "saw it)"
+    ),
     "amend": N_(
         "amend N FACTS [reason=WHY]: correct deal N with the facts written as in a deal line, e.g.\n"
         "  amend 3 20 reason=recount      (asks why when no reason= is given)"
@@ -47,10 +52,22 @@ WORDS = {**{word: word for word in COMMANDS}, **{ITALIAN[word]: word for word in
 TOPICS = {"syntax": SYNTAX, **COMMANDS}
 TOPIC_WORDS = {"syntax": "syntax", ITALIAN["syntax"]: "syntax", **WORDS}
 SHORT_HELP = N_(
-    "Type a deal, e.g. bruno solo 22, carla chiamo 3D@anna 17 last=opp, or pass (help syntax: all of "
-    "it).\nCommands: {commands}.\nhelp WORD for one of them, e.g. help amend."
+    "Type a deal, e.g. {solo}, {chiamo} last=opp, or pass (help syntax: all of it).\nCommands: {commands}.\n"
+    "help WORD for one of them, e.g. help amend."
 )
 TAKES_A_DEAL = ("amend", "void")
+
+
+def examples(players: tuple[str, ...], profile: Profile) -> tuple[str, str]:
+    """Two deal lines to show as examples, with this table's names and contracts and the evening's points: a solo
+    (or the lowest bid where there is none) by the second seat, and a bid with a called card by the third."""
+    first, second, third = (name.split()[0].casefold() for name in players[:3])
+    solo = Contract.SOLO if Contract.SOLO in profile.contracts else profile.bids[0]
+    called = profile.bids[0]
+    return (
+        f"{second} {profile.word(solo)} {profile.format_points(22)}",
+        f"{third} {profile.word(called)} 3D@{first} {profile.format_points(17)}",
+    )
 
 
 @dataclass(frozen=True)

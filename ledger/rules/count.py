@@ -43,14 +43,14 @@ class Count:
 
     def __str__(self) -> str:
         """`2 aces x 3 + 10 figures + last trick 3 = 19 thirds`."""
-        # TRANSLATORS: the English says "aces" and "figures" for any number; Italian says "1 asso", "1 figura".
-        aces = ngettext("{n} aces x {thirds}", "{n} aces x {thirds}", self.aces)
+        aces = ngettext("{n} ace x {thirds}", "{n} aces x {thirds}", self.aces)
         parts = [
             aces.format(n=self.aces, thirds=ACE_THIRDS),
-            ngettext("{n} figures", "{n} figures", self.figures).format(n=self.figures),
+            ngettext("{n} figure", "{n} figures", self.figures).format(n=self.figures),
         ]
         parts += [_("last trick {thirds}").format(thirds=LAST_TRICK_THIRDS)] if self.last else []
-        return _("{parts} = {thirds} thirds").format(parts=" + ".join(parts), thirds=self.thirds)
+        total = ngettext("{parts} = {thirds} third", "{parts} = {thirds} thirds", self.thirds)
+        return total.format(parts=" + ".join(parts), thirds=self.thirds)
 
 
 def looks_like_count(text: str) -> bool:

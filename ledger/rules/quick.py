@@ -13,7 +13,7 @@ from ledger.errors import LedgerError, fact_word
 from ledger.i18n import N_, _, language
 from ledger.rules.build import DealInput
 from ledger.rules.cards import DEAL_THIRDS, Card, parse_called, parse_card
-from ledger.rules.contracts import AGGRAVATION_WORDS, CONTRACT_WORDS, PASS, PASS_WORDS, SIDE_WORDS
+from ledger.rules.contracts import AGGRAVATION_WORDS, CONTRACT_WORDS, PASS, PASS_WORDS, SIDE_WORDS, Contract
 from ledger.rules.count import looks_like_count, parse_count
 from ledger.rules.facts import DECLARER, MONTE
 from ledger.rules.numbers import shortened
@@ -195,6 +195,10 @@ def key_of(fact: str) -> str | None:
 _THIRDS = re.compile(r"(\d+)t")
 _NUMBER = re.compile(r"[\d+/]+")
 _NUMBERED_CARD = re.compile(r"\d[dcsbh]", re.IGNORECASE)
+_CARD_LIKE = re.compile(r"\d[a-z]", re.IGNORECASE)
+"""A rank and a letter: a card with a suit mistyped (`3Z`), unless it is a count (`2a`) or thirds (`4t`)."""
+CALLING = (Contract.CHIAMO.value, Contract.MEDIATORE.value)
+"""The contracts in which a card is called."""
 
 
 def seated(players: Sequence[str]) -> Vocabulary:
@@ -343,12 +347,22 @@ class _Reader:
             if card:
                 self.put("called", str(parse_called(card)), text)
             self.put("holder", parse_holder_word(holder, self.players), text)
-        elif _NUMBERED_CARD.fullmatch(text):
+        elif _NUMBERED_CARD.fullmatch(text) or self.mistyped_card(text):
             self.put("called", str(parse_card(text)), text)
         elif text[0].isdigit():
             self.points(parse_thirds_word(text, self.profile), text)
         else:
             self.word(text)
+
+    def mistyped_card(self, text: str) -> bool:
+        """A rank and a letter after a contract that calls a card, before any card: the card mistyped (`3Z`)."""
+        calls = self.fields.get("contract") in CALLING and "called" not in self.fields
+        return (
+            calls
+            and bool(_CARD_LIKE.fullmatch(text))
+            and not looks_like_count(text)
+            and not _THIRDS.fullmatch(text.lower())
+        )
 
     def points(self, filled: dict[str, object], text: str) -> None:
         if {"thirds", "points", "count"} & set(self.fields):

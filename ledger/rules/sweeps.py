@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import Enum
 
 from ledger.errors import FactError, MissingFact
-from ledger.i18n import _
+from ledger.i18n import _, ngettext
 from ledger.rules.cards import DEAL_THIRDS, DECK, LAST_TRICK_THIRDS, MONTE_CARDS, most_thirds, thirds_held
 from ledger.rules.contracts import Side
 from ledger.rules.options import StramazzoCounts
@@ -141,16 +141,26 @@ def _need(fact: str, thirds: int) -> MissingFact:
     if fact == "tricks":
         return MissingFact(
             "tricks",
-            _("{thirds} thirds: how many tricks did the declarer side take?").format(thirds=thirds),
+            ngettext(
+                "{thirds} third: how many tricks did the declarer side take?",
+                "{thirds} thirds: how many tricks did the declarer side take?",
+                thirds,
+            ).format(thirds=thirds),
         )
     if fact == "monte_thirds":
         return MissingFact(
             "monte_thirds",
-            _("{thirds} thirds: how many thirds were in the monte?").format(thirds=thirds),
+            ngettext(
+                "{thirds} third: how many thirds were in the monte?",
+                "{thirds} thirds: how many thirds were in the monte?",
+                thirds,
+            ).format(thirds=thirds),
         )
     return MissingFact(
         "last_trick",
-        _("{thirds} thirds: who took the last trick?").format(thirds=thirds),
+        ngettext(
+            "{thirds} third: who took the last trick?", "{thirds} thirds: who took the last trick?", thirds
+        ).format(thirds=thirds),
     )
 
 
