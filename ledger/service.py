@@ -403,16 +403,16 @@ class Ledger:
         return chart_image(kind, frames, fmt)
 
     def report(self, evening: int | None = None) -> str:
-        """One evening (default: the most recent, open or closed) as a self-contained HTML page."""
+        """One evening (default: the open one, else the most recent) as a self-contained HTML page."""
         from ledger.store.deals import list_deals
         from ledger.store.engine import refusals
-        from ledger.store.evenings import get_seating, latest_evening
+        from ledger.store.evenings import get_seating
         from reports.filters import Filters
         from reports.frames import load_frames
         from reports.html import evening_data, render
 
         with self._reading() as session:
-            table = get_seating(session, evening if evening is not None else latest_evening(session))
+            table = get_seating(session, evening, latest=True)
             info, deals = _evening(session, table), list_deals(session, table)
         with refusals(self.engine):
             frames = load_frames(self.engine, Filters(evening=info.number))

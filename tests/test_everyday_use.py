@@ -135,3 +135,16 @@ def test_play_blames_a_mistyped_card_and_counts_one_third_as_one(tmp_path: Path)
     assert "count 1f: 0 aces x 3 + 1 figure = 1 third" in counted and "1 thirds" not in counted
     italian = play(db, "giulia solo 1f", lang="it")
     assert "conteggio 1f: 0 assi x 3 + 1 figura = 1 terzo" in italian
+
+
+def test_report_without_out_writes_the_evening_named_after_it(tmp_path: Path) -> None:
+    db = tmp_path / "l.sqlite3"
+    ok(db, "evening", "start", "--players", "Marco,Luca,Giulia")
+    ok(db, "record", "luca solo 7+1/3")
+    ok(db, "evening", "close")
+    ok(db, "evening", "start", "--players", "Marco,Luca,Giulia")
+    env = {**os.environ, "CALABRESELLA_LANG": "en", "CALABRESELLA_DB": str(db)}
+    for args, written in ((["report"], "evening-2.html"), (["report", "-e", "1"], "evening-1.html")):
+        done = subprocess.run(["calabresella", *args], capture_output=True, text=True, env=env, cwd=tmp_path)
+        assert done.returncode == 0 and done.stdout == f"Wrote {written}\n", done.stderr
+        assert "<html" in (tmp_path / written).read_text(encoding="utf-8")

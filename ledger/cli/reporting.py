@@ -26,7 +26,6 @@ PANEL = "Reports"
 IMAGES = (".png", ".svg")
 
 EveningFilter = Annotated[int | None, typer.Option("--evening", "-e", help="Only this evening (its number).", min=1)]
-OutFile = Annotated[Path, typer.Option("--out", "-O", help="The file to write.", dir_okay=False)]
 
 
 @contextmanager
@@ -277,10 +276,20 @@ def chart(
 
 def report(
     ctx: typer.Context,
-    out: OutFile,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-O",
+            help="The page to write, ending in .html (default: evening-N.html in the current folder).",
+            dir_okay=False,
+        ),
+    ] = None,
     evening: Annotated[
         int | None,
-        typer.Option("--evening", "-e", help="The evening's number (default: the most recent evening).", min=1),
+        typer.Option(
+            "--evening", "-e", help="The evening's number (default: the open evening, else the most recent).", min=1
+        ),
     ] = None,
 ) -> None:
     """Write one evening as a self-contained HTML page, to open on any phone or send around.
@@ -290,15 +299,19 @@ def report(
 
     [b]Example[/b]
 
+    calabresella report
+
     calabresella report --evening 12 --out evening12.html
     """
-    if out.suffix.lower() not in (".html", ".htm"):
+    if out is not None and out.suffix.lower() not in (".html", ".htm"):
         raise LedgerError(
             _("--out {out!r}: the report is an HTML page; give a file name ending in .html").format(out=str(out))
         )
     with open_ledger(ctx, create=False) as ledger, _progress() as step:
         step(_("writing the report"), 0.5)
-        page = ledger.report(evening)
+        number = ledger.evening(evening, latest=True).number
+        page = ledger.report(number)
+    out = out or Path(f"evening-{number}.html")
     _write(out, lambda path: path.write_text(page, encoding="utf-8"))
     typer.echo(_("Wrote {out}").format(out=out))
 
