@@ -84,9 +84,11 @@ class MissingFact(LedgerError):
     """The rules need one more fact of the deal (`tricks`, `last_trick`, `monte_thirds`, ...) to score it; the
     message asks for it, and each front end says how to give it."""
 
-    def __init__(self, fact: str, question: str) -> None:
+    def __init__(self, fact: str, question: str, choices: tuple[str, ...] = ()) -> None:
         super().__init__(question)
         self.fact = fact
+        self.choices = choices
+        """Words that answer besides a player's name (`monte`, `declarer` for the holder), where there are any."""
 
 
 class NoOpenEvening(LedgerError):

@@ -148,3 +148,15 @@ def test_report_without_out_writes_the_evening_named_after_it(tmp_path: Path) ->
         done = subprocess.run(["calabresella", *args], capture_output=True, text=True, env=env, cwd=tmp_path)
         assert done.returncode == 0 and done.stdout == f"Wrote {written}\n", done.stderr
         assert "<html" in (tmp_path / written).read_text(encoding="utf-8")
+
+
+def test_the_holder_question_offers_the_monte_only_where_there_is_one(tmp_path: Path) -> None:
+    five, four = tmp_path / "five.sqlite3", tmp_path / "four.sqlite3"
+    ok(five, "evening", "start", "--players", "Anna,Bruno,Carla,Dario,Elena", "--profile", "quintiglio")
+    asked = run(five, "record", "anna chiamo 3D 7")
+    assert asked.returncode == 2 and asked.stderr == "Error: who held the called three? (--holder NAME|declarer)\n"
+    assert "Who held the called card? (a name, or declarer)" in play(five, "anna chiamo 3D 7")
+    ok(four, "evening", "start", "--players", "Anna,Bruno,Carla,Dario", "--profile", "quartiglio")
+    asked = run(four, "record", "anna chiamo 3D 7")
+    assert asked.stderr == "Error: who held the called three? (--holder NAME|monte|declarer)\n"
+    assert "Who held the called card? (a name, monte, or declarer)" in play(four, "anna chiamo 3D 7")

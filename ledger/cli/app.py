@@ -87,6 +87,8 @@ def worded(error: LedgerError) -> str:
     it, a missing evening with the command that starts one."""
     if isinstance(error, FactError):
         return error.worded(lambda fact: (FLAGS.get(fact) or fact_word(fact)) + " ")
+    if isinstance(error, MissingFact) and error.fact == "holder" and error.choices:
+        return f"{error} (--holder {'|'.join(('NAME', *error.choices))})"
     if isinstance(error, MissingFact) and error.fact in HINTS:
         return f"{error} ({HINTS[error.fact]})"
     if isinstance(error, NoOpenEvening):

@@ -259,6 +259,8 @@ class Play:
         if fact == "monte_thirds":
             scale = _("0 to 12") if self.profile.american else _("e.g. 1+1/3, 4t in thirds, or a count 1a1f")
             return _("How many points were in the monte? ({scale}) ").format(scale=scale), "", []
+        if not self.profile.has_monte:
+            return (_("Who held the called card? (a name, or declarer) "), "", [*self.players, "declarer"])
         return (_("Who held the called card? (a name, monte, or declarer) "), "", [*self.players, "monte", "declarer"])
 
     def ask(self, question: str, default: str = "", words: Sequence[str] = ()) -> str:

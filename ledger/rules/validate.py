@@ -129,16 +129,18 @@ def _check_call(facts: DealFacts, profile: Profile, active: tuple[str, ...]) -> 
         )
     if facts.holder is None:
         if profile.partnership is not Partnership.NONE and facts.contract is Contract.CHIAMO:
-            raise MissingFact("holder", _("who held the called three?"))
+            choices = (MONTE, DECLARER) if profile.has_monte else (DECLARER,)
+            raise MissingFact("holder", _("who held the called three?"), choices)
         return
     if facts.holder == MONTE and not profile.has_monte:
         raise LedgerError(_("holder monte: {name} is played here without a monte").format(name=profile.name))
     if facts.holder not in (MONTE, DECLARER) and facts.holder not in active:
-        raise LedgerError(
-            _("holder {holder!r}: the called card was held by one of {active}, the monte, or the declarer").format(
-                holder=facts.holder, active=", ".join(active)
-            )
+        held = (
+            _("holder {holder!r}: the called card was held by one of {active}, the monte, or the declarer")
+            if profile.has_monte
+            else _("holder {holder!r}: the called card was held by one of {active}, or the declarer")
         )
+        raise LedgerError(held.format(holder=facts.holder, active=", ".join(active)))
     if facts.holder == facts.declarer:
         raise LedgerError(
             _("holder {holder}: write 'declarer' when the declarer held the called card").format(holder=facts.holder)

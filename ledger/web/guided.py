@@ -77,14 +77,8 @@ def question(fact: str, players: Sequence[str], profile: Profile) -> Question:
     if fact == "contract":
         return Question(fact, contract_choices(profile))
     if fact == "holder":
-        return Question(
-            fact,
-            (
-                *(Choice(p, p) for p in players),
-                Choice("monte", N_("monte"), word=True),
-                Choice("declarer", N_("declarer"), word=True),
-            ),
-        )
+        monte = (Choice("monte", N_("monte"), word=True),) if profile.has_monte else ()
+        return Question(fact, (*(Choice(p, p) for p in players), *monte, Choice("declarer", N_("declarer"), word=True)))
     if fact == "tricks":
         every = profile.tricks_per_deal(min(profile.active_players, len(players)))
         return Question(fact, tuple(Choice(str(n), str(n)) for n in range(every + 1)))
