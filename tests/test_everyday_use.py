@@ -160,3 +160,15 @@ def test_the_holder_question_offers_the_monte_only_where_there_is_one(tmp_path: 
     asked = run(four, "record", "anna chiamo 3D 7")
     assert asked.stderr == "Error: who held the called three? (--holder NAME|monte|declarer)\n"
     assert "Who held the called card? (a name, monte, or declarer)" in play(four, "anna chiamo 3D 7")
+
+
+def test_a_name_with_an_emoji_is_typed_without_it(tmp_path: Path) -> None:
+    db = tmp_path / "l.sqlite3"
+    ok(db, "evening", "start", "--players", "😀Gigi,Luca,Giulia 👍🏽")
+    recorded = json.loads(ok(db, "record", "gigi solo 7+1/3", "--json"))
+    assert recorded["deal"]["declarer"] == "😀Gigi"
+    by_flag = json.loads(ok(db, "record", "--declarer", "giulia", "--contract", "solo", "--thirds", "22", "--json"))
+    assert by_flag["deal"]["declarer"] == "Giulia 👍🏽"
+    assert "Deal 3 recorded · 😀Gigi solo" in play(db, "gig solo 22t")
+    ambiguous = run(db, "record", "g solo 7")
+    assert ambiguous.returncode == 2 and "ambiguous" in ambiguous.stderr

@@ -19,7 +19,7 @@ from ledger.rules.facts import DECLARER, MONTE
 from ledger.rules.numbers import shortened
 from ledger.rules.points import format_points, parse_points
 from ledger.rules.profiles import Profile
-from ledger.rules.seats import did_you_mean, name_key
+from ledger.rules.seats import did_you_mean, name_key, typed_key
 
 SYNTAX = N_("""A line is `pass`, or
 
@@ -202,8 +202,9 @@ CALLING = (Contract.CHIAMO.value, Contract.MEDIATORE.value)
 
 
 def seated(players: Sequence[str]) -> Vocabulary:
-    """The players' names, any prefix allowed."""
-    return Vocabulary({name_key(player): Word("player", player) for player in players})
+    """The players' names, any prefix allowed, with or without the symbols in them (`😀Gigi` or `gigi`)."""
+    typed = {typed_key(player): Word("player", player) for player in players if typed_key(player)}
+    return Vocabulary({**typed, **{name_key(player): Word("player", player) for player in players}})
 
 
 def _holders(players: Sequence[str]) -> Vocabulary:

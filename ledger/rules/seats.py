@@ -16,6 +16,12 @@ def name_key(name: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
 
 
+def typed_key(name: str) -> str:
+    """A name as it is typed on a keyboard without symbols: its `name_key` less emoji and other symbols
+    (`😀Gigi` = `gigi`)."""
+    return "".join(ch for ch in name_key(name) if not unicodedata.category(ch).startswith(("S", "C"))).strip()
+
+
 def seat_after(players: Sequence[str], name: str) -> str:
     """The next seat in turn order: the right-hand neighbour of `name`."""
     return players[(players.index(name) + 1) % len(players)]
@@ -34,7 +40,10 @@ def resolve_player(text: str, players: Sequence[str], fact: str = "player") -> s
     exact = [p for p in players if name_key(p) == key]
     if exact:
         return exact[0]
-    prefixed = [p for p in players if key and name_key(p).startswith(key)]
+    typed = [p for p in players if typed_key(p) == key]
+    if len(typed) == 1:
+        return typed[0]
+    prefixed = [p for p in players if key and (name_key(p).startswith(key) or typed_key(p).startswith(key))]
     if len(prefixed) == 1:
         return prefixed[0]
     if prefixed:
