@@ -172,3 +172,22 @@ def test_a_name_with_an_emoji_is_typed_without_it(tmp_path: Path) -> None:
     assert "Deal 3 recorded · 😀Gigi solo" in play(db, "gig solo 22t")
     ambiguous = run(db, "record", "g solo 7")
     assert ambiguous.returncode == 2 and "ambiguous" in ambiguous.stderr
+
+
+def test_tab_and_its_pairs_each_say_what_they_are_once_the_settlement_is_paid(tmp_path: Path) -> None:
+    db = tmp_path / "l.sqlite3"
+    ok(db, "evening", "start", "--players", "Paolo,Sandro,Ugo", "--stake", "0.10")
+    for line in ("paolo solo 7+1/3", "sandro solo 7+1/3", "ugo chiamo 3D@paolo 7+1/3", "sandro solo 8"):
+        ok(db, "record", line)
+    ok(db, "evening", "close")
+    ok(db, "evening", "start", "--players", "Paolo,Sandro,Ugo", "--stake", "0.10")
+    ok(db, "record", "ugo solo 7+1/3")
+    ok(db, "evening", "close")
+    for payment in json.loads(ok(db, "settle", "--json"))["payments"]:  # the latest evening's settlement, paid
+        ok(db, "paid", payment["payer"], payment["payee"], f"{payment['cents'] / 100:.2f}")
+    for payment in json.loads(ok(db, "settle", "-e", "1", "--json"))["payments"]:  # and the first's
+        ok(db, "paid", payment["payer"], payment["payee"], f"{payment['cents'] / 100:.2f}")
+    assert ok(db, "tab") == "The tab is clear: nobody owes anything.\n"
+    pairs = ok(db, "tab", "--pairs")
+    assert pairs.startswith("The tab is clear: nobody owes anything.\n")
+    assert "deal by deal as paid at the table, less the payments between the two. Not what is still owed" in pairs

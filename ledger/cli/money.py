@@ -159,7 +159,14 @@ def _print_payments(entries: list[PaymentInfo], as_json: bool) -> None:
 
 def tab(
     ctx: typer.Context,
-    pairs: Annotated[bool, typer.Option("--pairs", help="Also who owes whom per pair, without simplifying.")] = False,
+    pairs: Annotated[
+        bool,
+        typer.Option(
+            "--pairs",
+            help="Also who owes whom per pair, deal by deal as paid at the table (not what is still owed, which the "
+            "fewest payments settle).",
+        ),
+    ] = False,
     as_json: JsonFlag = False,
 ) -> None:
     """What is still owed across all evenings, after the payments recorded. Example: [b]calabresella tab[/b]"""
@@ -173,11 +180,17 @@ def tab(
     for item in tabs:
         if item.balances:
             _print_tab(item)
+        if item.pairs:
+            _print_pairs(item)
 
 
 def _print_tab(item: Tab) -> None:
     """Per player what they owe or are owed, then the payments that clear it, one per line."""
-    console.print(_("[bold]Tab in {currency}[/bold]").format(currency=item.currency))
+    console.print(
+        _("[bold]Tab in {currency}[/bold]: what is still owed, over every evening less the payments recorded").format(
+            currency=item.currency
+        )
+    )
     for name in sorted(item.balances, key=lambda n: -item.balances[n]):
         amount = format_cents(abs(item.balances[name]), item.currency)
         state = _("  {name} is owed {amount}") if item.balances[name] > 0 else _("  {name} owes {amount}")
@@ -189,11 +202,19 @@ def _print_tab(item: Tab) -> None:
                 payer=payment.payer, payee=payment.payee, amount=format_cents(payment.cents, item.currency)
             )
         )
-    if item.pairs:
-        console.print(_("Per pair, over every evening and payment:"))
-        for payment in item.pairs:
-            console.print(
-                _("  {payer} owes {payee} {amount}").format(
-                    payer=payment.payer, payee=payment.payee, amount=format_cents(payment.cents, item.currency)
-                )
+
+
+def _print_pairs(item: Tab) -> None:
+    """Who owes whom per pair, said for what it is: not what is still owed."""
+    console.print(
+        _(
+            "[bold]Per pair in {currency}[/bold], deal by deal as paid at the table, less the payments between the "
+            "two. Not what is still owed: settling with the fewest payments moves debts from pair to pair."
+        ).format(currency=item.currency)
+    )
+    for payment in item.pairs:
+        console.print(
+            _("  {payer} owes {payee} {amount}").format(
+                payer=payment.payer, payee=payment.payee, amount=format_cents(payment.cents, item.currency)
             )
+        )
