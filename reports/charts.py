@@ -18,7 +18,7 @@ from matplotlib.ticker import MaxNLocator, ScalarFormatter
 from ledger.clock import as_local
 from ledger.errors import LedgerError
 from ledger.fmt import decimal_sign, format_count, format_date, format_decimal, format_percent
-from ledger.i18n import N_, _
+from ledger.i18n import N_, _, ngettext
 from ledger.rules.cards import DEAL_THIRDS
 from ledger.rules.scoring import WIN_THIRDS
 from reports import stats
@@ -26,18 +26,23 @@ from reports.frames import Frames
 
 matplotlib.use("Agg")  # never a GUI backend; figures are drawn without pyplot, so no global figure state
 
-FIGSIZE = (8.0, 5.0)
+FIGSIZE = (6.4, 4.8)
 DPI = 150
+"""960 x 720 pixels: shown 390 CSS pixels wide on a phone, the smallest text (13 points) is 11 CSS pixels high."""
+PIXELS = (round(FIGSIZE[0] * DPI), round(FIGSIZE[1] * DPI))
+"""A chart's size in pixels, which a page gives its image so that the space is held while it loads."""
 FORMATS = ("png", "svg")
+SMALLEST_TEXT = 13
+"""Points: no text of a chart is smaller."""
 STYLE: Any = {
     "svg.fonttype": "none",
     "svg.hashsalt": "calabresella",
     "font.size": 14,
-    "axes.titlesize": 17,
-    "axes.labelsize": 15,
-    "xtick.labelsize": 13,
-    "ytick.labelsize": 13,
-    "legend.fontsize": 13,
+    "axes.titlesize": 16,
+    "axes.labelsize": 14,
+    "xtick.labelsize": SMALLEST_TEXT,
+    "ytick.labelsize": SMALLEST_TEXT,
+    "legend.fontsize": SMALLEST_TEXT,
     "axes.spines.top": False,
     "axes.spines.right": False,
     "axes.grid": True,
@@ -92,39 +97,45 @@ def running(frames: Frames) -> Figure:
     )
     _lines(axes, table, player_colours(frames.players))
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     _mark_voided(axes, frames.voided.loc[frames.voided["evening"] == evening, "number"])
     _legend_outside(figure, axes)
     return figure
 
 
 def _mark_voided(axes: Axes, numbers: pd.Series) -> None:
-    """A grey dotted vertical line at each voided deal's number, labelled `voided` at the top."""
+    """A grey dotted vertical line at each voided deal's number, named in the axis label (never over a line)."""
     for number in numbers:
         axes.axvline(number, color="grey", linestyle=":", linewidth=1.5)
-        axes.annotate(
-            _("{number} voided").format(number=number),
-            (number, 1),
-            xycoords=("data", "axes fraction"),
-            rotation=90,
-            ha="right",
-            va="top",
-            fontsize=11,
-            color="dimgrey",
-            xytext=(-3, -3),
-            textcoords="offset points",
-        )
+    if len(numbers):
+        voided = ", ".join(str(number) for number in numbers)
+        axes.set_xlabel(_("deal (dotted: voided {numbers})").format(numbers=voided))
 
 
 def _lines(axes: Axes, table: pd.DataFrame, colours: dict[str, tuple[float, ...]]) -> None:
     """One line per column (a player, or a player and a currency), in the player's colour; NaN leaves a gap."""
     styles = ("-", "--", ":", "-.")
     currencies = sorted({c[1] for c in table.columns}) if isinstance(table.columns, pd.MultiIndex) else []
-    for column in table.columns:
+    for order, column in enumerate(table.columns):
         player = str(column[0] if currencies else column)
         style = styles[currencies.index(column[1]) % len(styles)] if currencies else "-"
         label = f"{player} ({column[1]})" if currencies else player
-        axes.plot(table.index, table[column], marker="o", linestyle=style, label=label, color=colours[player])
+        axes.plot(
+            table.index,
+            table[column],
+            marker=MARKERS[order % len(MARKERS)],
+            linestyle=style,
+            label=label,
+            color=colours[player],
+            linewidth=max(3.5 - 0.6 * order, 1.2),  # each line thinner than the one under it, so both show
+            markersize=max(8 - 1.2 * order, 4),
+            zorder=2 + order,
+        )
     axes.axhline(0, color="grey", linewidth=1)
+
+
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+"""One marker per player line, so that lines drawn over each other still tell their players apart."""
 
 
 def _legend_outside(figure: Figure, axes: Axes) -> None:
@@ -146,16 +157,34 @@ def money(frames: Frames) -> Figure:
     table = p.pivot_table(index="evening", columns=columns, values="money_cents", aggfunc="sum", observed=True)
     table = table.cumsum() / 100  # an absent player stays NaN; the running total carries on past the gap
     unit = currencies[0] if len(currencies) == 1 else _("in its currency")
-    figure, axes = _figure(_("Money across evenings"), _("evening"), _("money won so far ({unit})").format(unit=unit))
     started = frames.evenings["started_at"].reindex(table.index)
     labels = [
         f"{number}\n{format_date(as_local(moment.to_pydatetime()).date())}"
         for number, moment in zip(table.index, started, strict=True)
     ]
+    if len(table) == 1:
+        number, date = labels[0].split("\n")
+        title = _("Money in evening {number} ({date})").format(number=number, date=date)
+        return _one_evening(table, title, unit, player_colours(frames.players))
+    figure, axes = _figure(_("Money across evenings"), _("evening"), _("money won so far ({unit})").format(unit=unit))
     _lines(axes, table.reset_index(drop=True), player_colours(frames.players))
     axes.set_xticks(range(len(labels)), labels)
     axes.set_xlim(-0.5, len(labels) - 0.5)
     _legend_outside(figure, axes)
+    return figure
+
+
+def _one_evening(table: pd.DataFrame, title: str, unit: str, colours: dict[str, tuple[float, ...]]) -> Figure:
+    """Money with one evening only: a bar per player (or player and currency), its amount written on it."""
+    won = table.iloc[0].dropna()
+    names = [f"{c[0]} ({c[1]})" if isinstance(c, tuple) else str(c) for c in won.index]
+    figure, axes = _figure(title, "", _("money won ({unit})").format(unit=unit))
+    player = [str(c[0] if isinstance(c, tuple) else c) for c in won.index]
+    bars = axes.bar(range(len(won)), won.to_numpy(), color=[colours[p] for p in player])
+    axes.bar_label(bars, [format_decimal(value, signed=True) for value in won], padding=3)
+    axes.set_xticks(range(len(won)), names)
+    axes.axhline(0, color="grey", linewidth=1)
+    axes.margins(y=0.2)
     return figure
 
 
@@ -221,12 +250,15 @@ def pairings(frames: Frames) -> Figure:
     axes.grid(False)
     limit = max(float(np.nanmax(np.abs(grid))), 0.5)
     cmap = matplotlib.colormaps["RdBu"].with_extremes(bad=NO_DATA)
-    image = axes.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=-limit, vmax=limit)
+    image = axes.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=-limit, vmax=limit, aspect="auto")
     for (a, b), value in np.ndenumerate(grid):
         if not np.isnan(value):
             colour = "white" if abs(value) > limit * 0.6 else "black"
-            text = f"{format_decimal(value, signed=True)}\n({format_count(int(count[a, b]))})"
-            axes.text(b, a, text, ha="center", va="center", fontsize=12, color=colour)
+            deals = ngettext("{count} deal", "{count} deals", int(count[a, b])).format(
+                count=format_count(int(count[a, b]))
+            )
+            text = f"{format_decimal(value, signed=True)}\n{deals}"
+            axes.text(b, a, text, ha="center", va="center", fontsize=SMALLEST_TEXT, color=colour)
     axes.set_xticks(range(len(names)), names)
     axes.set_yticks(range(len(names)), names)
     figure.colorbar(image, ax=axes, label=_("game points per deal"))

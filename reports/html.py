@@ -299,7 +299,8 @@ def _chart_figures(frames: Frames) -> str:
             svg = base64.b64encode(charts.chart_image(kind, frames, "svg")).decode("ascii")
         except LedgerError:
             continue
-        image = f'<img src="data:image/svg+xml;base64,{svg}" alt="{escape(caption)}" width="1200" height="750">'
+        width, height = charts.PIXELS
+        image = f'<img src="data:image/svg+xml;base64,{svg}" alt="{escape(caption)}" width="{width}" height="{height}">'
         parts.append(f'<figure id="chart-{kind}">{image}<figcaption>{escape(caption)}</figcaption></figure>')
     none = _("No charts: no deal stands yet.")
     return "".join(parts) or f"<p>{escape(none)}</p>"

@@ -61,12 +61,14 @@ def _lines(figure: Figure) -> dict[str, np.ndarray]:
     }
 
 
-def test_money_with_one_evening_is_one_category_labelled_with_number_and_date(ledger: str) -> None:
+def test_money_with_one_evening_is_a_bar_per_player_with_its_amount(ledger: str) -> None:
     frames = frames_of(ledger, evening=1)
     axes = _draw("money", frames, "money-one-evening").axes[0]
-    assert axes.get_xlim() == (-0.5, 0.5)
     day = as_local(frames.evenings.loc[1, "started_at"].to_pydatetime()).strftime("%Y-%m-%d")  # the local day
-    assert [t.get_text() for t in axes.get_xticklabels()] == [f"1\n{day}"]
+    assert axes.get_title() == f"Money in evening 1 ({day})"
+    assert [t.get_text() for t in axes.get_xticklabels()] == ["Anna", "Bruno", "Carla"]
+    assert [round(bar.get_height(), 2) for bar in axes.patches] == [1.1, -0.1, -1.0]  # no column of dots
+    assert [t.get_text() for t in axes.texts] == ["+1.10", "-0.10", "-1.00"]
 
 
 def test_money_leaves_a_gap_for_an_absent_player_and_keeps_the_legend_off_the_data(ledger: str) -> None:
@@ -102,11 +104,43 @@ def test_pairings_mask_the_diagonal(ledger: str) -> None:
     assert written
 
 
-def test_running_marks_the_voided_deal(ledger: str) -> None:
+def test_running_marks_the_voided_deal_without_writing_over_the_lines(ledger: str) -> None:
     axes = _draw("running", frames_of(ledger, evening=1), "running").axes[0]
-    assert [t.get_text() for t in axes.texts] == ["3 voided"]
+    assert len(axes.texts) == 0 and axes.get_xlabel() == "deal (dotted: voided 3)"
     marks = [line for line in axes.get_lines() if line.get_linestyle() == ":"]
     assert [list(line.get_xdata()) for line in marks] == [[3, 3]]
+
+
+def test_game_points_are_whole_and_overlapping_lines_stay_apart(ledger: str) -> None:
+    figure = _draw("running", frames_of(ledger, evening=1), "running-ticks")
+    figure.draw(FigureCanvasAgg(figure).get_renderer())
+    axes = figure.axes[0]
+    assert all(float(tick).is_integer() for tick in axes.get_yticks())
+    lines = [line for line in axes.get_lines() if not str(line.get_label()).startswith("_")]
+    assert len({line.get_marker() for line in lines}) == len(lines)  # Bruno's line under Carla's still shows
+    widths = [line.get_linewidth() for line in lines]
+    assert widths == sorted(widths, reverse=True) and len(set(widths)) == len(widths)
+
+
+def test_pairings_fill_the_figure_and_say_what_the_counts_are(ledger: str) -> None:
+    figure = _draw("pairings", frames_of(ledger), "pairings-centred")
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)
+    box = figure.axes[0].get_window_extent(renderer)
+    width = figure.get_figwidth() * figure.dpi
+    assert box.x0 < 0.2 * width  # not pushed off-centre by a square grid in a wide figure
+    assert any(t.get_text().endswith("\n1 deal") for t in figure.axes[0].texts)
+
+
+@pytest.mark.parametrize("kind", list(charts.KINDS))
+def test_every_text_is_at_least_11_css_pixels_on_a_390_pixel_phone(ledger: str, kind: str) -> None:
+    figure = _draw(kind, frames_of(ledger), f"phone-{kind}")
+    figure.draw(FigureCanvasAgg(figure).get_renderer())
+    scale = 390 / (figure.get_figwidth() * figure.dpi)
+    texts = [t for t in figure.findobj(lambda artist: hasattr(artist, "get_fontsize")) if t.get_text()]
+    assert texts
+    smallest = min(text.get_fontsize() * figure.dpi / 72 * scale for text in texts)
+    assert smallest >= 11, f"{kind}: text of {smallest:.1f} CSS pixels"
 
 
 def test_contract_percentages_say_they_are_win_rates(ledger: str) -> None:

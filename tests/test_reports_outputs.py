@@ -80,7 +80,7 @@ def test_every_chart_as_png_and_svg(ledger: str, kind: str, tmp_path: Path) -> N
     frames = load_frames(engine, Filters())
     engine.dispose()
     png = charts.chart_image(kind, frames, "png")
-    assert _png_size(png) == (1200, 750)
+    assert _png_size(png) == (960, 720)
     svg = charts.chart_image(kind, frames, "svg").decode()
     root = ET.fromstring(svg)
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
@@ -230,7 +230,7 @@ def test_chart_command_writes_the_file(app: typer.Typer, ledger: str, tmp_path: 
     out = tmp_path / "running.png"
     code, stdout, _ = _run(app, ledger, "chart", "running", "--out", str(out))
     assert code == 0 and stdout.strip() == f"Wrote {out}"
-    assert _png_size(out.read_bytes()) == (1200, 750)
+    assert _png_size(out.read_bytes()) == (960, 720)
 
 
 def test_reporting_module_imports_nothing_heavy() -> None:
@@ -261,5 +261,5 @@ def test_chart_without_out_writes_into_the_current_folder(
     monkeypatch.chdir(tmp_path)
     assert _run(app, ledger, "chart", "thirds")[:2] == (0, "Wrote thirds.png\n")
     assert _run(app, ledger, "chart", "running", "--evening", "1")[:2] == (0, "Wrote evening-1-running.png\n")
-    assert _png_size((tmp_path / "thirds.png").read_bytes()) == (1200, 750)
-    assert _png_size((tmp_path / "evening-1-running.png").read_bytes()) == (1200, 750)
+    assert _png_size((tmp_path / "thirds.png").read_bytes()) == (960, 720)
+    assert _png_size((tmp_path / "evening-1-running.png").read_bytes()) == (960, 720)

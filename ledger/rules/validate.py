@@ -135,12 +135,16 @@ def _check_call(facts: DealFacts, profile: Profile, active: tuple[str, ...]) -> 
     if facts.holder == MONTE and not profile.has_monte:
         raise LedgerError(_("holder monte: {name} is played here without a monte").format(name=profile.name))
     if facts.holder not in (MONTE, DECLARER) and facts.holder not in active:
-        held = (
-            _("holder {holder!r}: the called card was held by one of {active}, the monte, or the declarer")
-            if profile.has_monte
-            else _("holder {holder!r}: the called card was held by one of {active}, or the declarer")
+        seated = {"holder": facts.holder, "active": ", ".join(active)}
+        if not profile.has_monte:
+            raise LedgerError(
+                _("holder {holder!r}: the called card was held by one of {active}, or the declarer").format(**seated)
+            )
+        raise LedgerError(
+            _("holder {holder!r}: the called card was held by one of {active}, the monte, or the declarer").format(
+                **seated
+            )
         )
-        raise LedgerError(held.format(holder=facts.holder, active=", ".join(active)))
     if facts.holder == facts.declarer:
         raise LedgerError(
             _("holder {holder}: write 'declarer' when the declarer held the called card").format(holder=facts.holder)
