@@ -224,6 +224,13 @@ class Ledger:
 
         return self._on_table(number, lambda session, table: _evening(session, void_evening(session, table, reason)))
 
+    def reopen_evening(self, number: int, *, reason: str | None) -> EveningInfo:
+        """Open a closed evening again (a deal was left out, the close was a mistake); the close it undoes is kept
+        with the reason."""
+        from ledger.store.evenings import reopen_evening
+
+        return self._on_table(number, lambda session, table: _evening(session, reopen_evening(session, table, reason)))
+
     # Deals
 
     def record(

@@ -148,9 +148,9 @@ def test_undo_needs_the_revision_the_page_showed(db_url: str) -> None:
     with scorekeeper(db_url) as phone:
         token = csrf(phone)
         for seen in ("", "abc", "1.0", "-1", "\u0661"):  # the last an Arabic-Indic one
-            said = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": seen})
+            said = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": seen, "confirm": "yes"})
             assert said.status_code == 422 and "the evening&#39;s revision this page showed" in said.text, seen
-        missing = phone.post("/evenings/1/undo", data={"csrf": token})
+        missing = phone.post("/evenings/1/undo", data={"csrf": token, "confirm": "yes"})
         assert missing.status_code == 422
         for body in ({}, {"seen_revision": None}, {"seen_revision": "1"}):
             api = phone.post("/api/evenings/1/undo", json=body, headers=BEARER)

@@ -164,14 +164,14 @@ def test_amend_void_and_undo_from_the_phone(db_url: str) -> None:
         assert "Revisions" in history and "recount" in history and "Bruno solo · 5 · lost" in history
         voided = phone.post("/evenings/1/deals/2/void", data={"csrf": token, "reason": "misdeal"})
         assert "Deal 2 voided" in phone.get(voided.headers["location"]).text
-        stale = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": "3"})
+        stale = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": "3", "confirm": "yes"})
         assert stale.status_code == 422 and "undo refused" in stale.text
         seen = re.search(r'name="seen_revision" value="(\d+)"', stale.text).group(1)
-        undone = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": seen})
+        undone = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": seen, "confirm": "yes"})
         assert undone.headers["location"] == "/evenings/1?deal=1"  # the last change: the amendment
         shown = phone.get(undone.headers["location"]).text
         seen = re.search(r'name="seen_revision" value="(\d+)"', shown).group(1)
-        undone = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": seen})
+        undone = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": seen, "confirm": "yes"})
         assert undone.headers["location"] == "/evenings/1?deal=3"
         history = phone.get("/evenings/1/deals/1").text
         assert "Bruno solo · 7+1/3 · won" in history and "undo: back as before the amendment" in history
@@ -214,13 +214,44 @@ def test_settle_then_close_the_evening(db_url: str) -> None:
         phone.post("/evenings/1/deals", data={"csrf": token, "line": "bruno solo 22"})
         settle = phone.get("/evenings/1/settle").text
         assert "<b>Anna</b> pays <b>Bruno</b>" in settle and "0.20 EUR" in settle and "Close the evening" in settle
-        closed = phone.post("/evenings/1/close", data={"csrf": token})
+        unconfirmed = phone.post("/evenings/1/close", data={"csrf": token})  # one tap closes nothing
+        assert unconfirmed.status_code == 422 and "Tick the box to close the evening" in unconfirmed.text
+        assert "Record a deal" in phone.get("/evenings/1").text
+        closed = phone.post("/evenings/1/close", data={"csrf": token, "confirm": "yes"})
         assert closed.headers["location"] == "/evenings/1/settle"
-        assert "Closed at" in phone.get("/evenings/1/settle").text
+        settled = phone.get("/evenings/1/settle").text
+        assert "Closed at" in settled and "Reopen the evening" in settled
         page = phone.get("/evenings/1").text
         assert "Record a deal" not in page and "no deal can change" in page
         assert phone.post("/evenings/1/deals", data={"csrf": token, "line": "anna solo 20"}).status_code == 422
         assert phone.get("/").headers["location"] == "/evenings"
+        no_reason = phone.post("/evenings/1/reopen", data={"csrf": token, "reason": " "})
+        assert no_reason.status_code == 422 and "why?" in no_reason.text
+        reopened = phone.post("/evenings/1/reopen", data={"csrf": token, "reason": "a deal was left out"})
+        assert reopened.headers["location"] == "/evenings/1"
+        recorded = phone.post("/evenings/1/deals", data={"csrf": token, "line": "anna solo 20"})
+        assert recorded.status_code == 303
+    with Ledger(db_url) as ledger:
+        info, deals = ledger.deals(1)
+    assert not info.closed and [d.declarer for d in deals] == ["Bruno", "Anna"]
+
+
+def test_undo_on_the_phone_asks_first(db_url: str) -> None:
+    start(db_url)
+    with scorekeeper(db_url) as phone:
+        token = csrf(phone)
+        phone.post("/evenings/1/deals", data={"csrf": token, "line": "bruno solo 22"})
+        page = phone.get("/evenings/1").text
+        assert 'name="confirm" value="yes" required' in page and "Yes, take back the last change" in page
+        seen = re.search(r'name="seen_revision" value="(\d+)"', page).group(1)
+        unconfirmed = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": seen})
+        assert unconfirmed.status_code == 422 and "Tick the box to take back the last change" in unconfirmed.text
+        with Ledger(db_url) as ledger:
+            assert [d.voided for d in ledger.deals(1)[1]] == [False]
+        done = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": seen, "confirm": "yes"})
+        assert done.status_code == 303
+    with Ledger(db_url) as ledger:
+        assert [d.voided for d in ledger.deals(1)[1]] == [True]
 
 
 def test_charts_page_and_images(db_url: str) -> None:

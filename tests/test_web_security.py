@@ -24,8 +24,8 @@ WRITES = [
     ("/evenings/1/deals", {"line": "bruno solo 22"}),
     ("/evenings/1/deals/1/amend", {"line": "15", "reason": "x"}),
     ("/evenings/1/deals/1/void", {"reason": "x"}),
-    ("/evenings/1/undo", {"seen_revision": "1"}),
-    ("/evenings/1/close", {}),
+    ("/evenings/1/undo", {"seen_revision": "1", "confirm": "yes"}),
+    ("/evenings/1/close", {"confirm": "yes"}),
     ("/evenings", {"players": "Dora,Elio,Fede"}),
 ]
 

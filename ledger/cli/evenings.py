@@ -249,3 +249,26 @@ def close(
             ).format(count=closed.pot_out)
         )
     print_settlement(result)
+
+
+@evening_app.command("reopen")
+def reopen(
+    ctx: typer.Context,
+    number: Annotated[int, typer.Argument(help="The evening's number.", min=1)],
+    reason: Annotated[str | None, typer.Option("--reason", "-r", help="Why: kept with the evening.")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Open a closed evening again, to record a deal left out or correct one; the close it undoes stays in the log.
+
+    [b]Example[/b]: calabresella evening reopen 3 --reason "a deal was left out"
+    """
+    with open_ledger(ctx, create=False) as ledger:
+        reopened = ledger.reopen_evening(number, reason=reason)
+    if as_json:
+        print_json(reopened.to_dict())
+        return
+    console.print(
+        _("Evening {number} is open again ({reason}): it takes deals and corrections until it is closed.").format(
+            number=reopened.number, reason=reason
+        )
+    )

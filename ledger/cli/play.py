@@ -28,7 +28,6 @@ from ledger.cli.play_commands import (
     Said,
     command_in,
     commands,
-    examples,
     topic,
     topics,
     word_for,
@@ -55,7 +54,7 @@ from ledger.rules.count import parse_count
 from ledger.rules.facts import DealFacts
 from ledger.rules.numbers import LARGEST, read_number, shortened
 from ledger.rules.profiles import Profile
-from ledger.rules.quick import KEYS, key_of, parse_answer, parse_quick_line
+from ledger.rules.quick import KEYS, examples, key_of, parse_answer, parse_quick_line
 from ledger.summary import headline
 
 if TYPE_CHECKING:

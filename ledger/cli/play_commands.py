@@ -13,9 +13,7 @@ from dataclasses import dataclass
 
 from ledger.errors import LedgerError
 from ledger.i18n import N_, language
-from ledger.rules.contracts import Contract
 from ledger.rules.numbers import read_number
-from ledger.rules.profiles import Profile
 from ledger.rules.quick import SYNTAX, seated
 
 COMMANDS: dict[str, str] = {
@@ -56,18 +54,6 @@ SHORT_HELP = N_(
     "help WORD for one of them, e.g. help amend."
 )
 TAKES_A_DEAL = ("amend", "void")
-
-
-def examples(players: tuple[str, ...], profile: Profile) -> tuple[str, str]:
-    """Two deal lines to show as examples, with this table's names and contracts and the evening's points: a solo
-    (or the lowest bid where there is none) by the second seat, and a bid with a called card by the third."""
-    first, second, third = (name.split()[0].casefold() for name in players[:3])
-    solo = Contract.SOLO if Contract.SOLO in profile.contracts else profile.bids[0]
-    called = profile.bids[0]
-    return (
-        f"{second} {profile.word(solo)} {profile.format_points(22)}",
-        f"{third} {profile.word(called)} 3D@{first} {profile.format_points(17)}",
-    )
 
 
 @dataclass(frozen=True)

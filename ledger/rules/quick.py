@@ -490,3 +490,15 @@ def parse_answer(fact: str, text: str, players: Sequence[str], profile: Profile)
     if fact == "holder":
         return DealInput(holder=parse_holder_word(text, players))
     raise LedgerError(_("the deal needs its {fact}, which cannot be asked for here").format(fact=fact_word(fact)))
+
+
+def examples(players: tuple[str, ...], profile: Profile) -> tuple[str, str]:
+    """Two deal lines to show as examples, with this table's names and contracts and the evening's points: a solo
+    (or the lowest bid where there is none) by the second seat, and a bid with a called card by the third."""
+    first, second, third = (name.split()[0].casefold() for name in players[:3])
+    solo = Contract.SOLO if Contract.SOLO in profile.contracts else profile.bids[0]
+    called = profile.bids[0]
+    return (
+        f"{second} {profile.word(solo)} {profile.format_points(22)}",
+        f"{third} {profile.word(called)} 3D@{first} {profile.format_points(17)}",
+    )

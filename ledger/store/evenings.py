@@ -20,7 +20,7 @@ from ledger.rules.numbers import shortened, storable
 from ledger.rules.profiles import Profile, make_profile, started_with
 from ledger.rules.seats import name_key, resolve_player
 from ledger.rules.text import check_plain
-from ledger.store.models import Evening, Player, Seat, ident, utcnow
+from ledger.store.models import Evening, EveningReopen, Player, Seat, ident, utcnow
 from ledger.store.players import ensure_player
 
 MOST_MONEY = 100000
@@ -279,6 +279,40 @@ def void_evening(session: Session, table: Seating, reason: str | None) -> Seatin
     check_plain(reason, "reason")
     evening.voided_at, evening.void_reason = utcnow(), reason.strip()
     evening.closed_at = evening.closed_at or evening.voided_at
+    evening.revision += 1
+    session.add(evening)
+    session.flush()
+    return seating_of(session, evening)
+
+
+def reopen_evening(session: Session, table: Seating, reason: str | None) -> Seating:
+    """Open a closed evening again, so that it takes deals and corrections; the close it undoes is kept with the
+    reason. Refused for an evening voided whole, and for one whose pot of passed deals went on to a later evening
+    (reopening would count that pot twice); a pot still waiting for the next evening comes back to it."""
+    evening = lock(session, table)
+    if evening.closed_at is None:
+        raise LedgerError(_("evening {number} is open already").format(number=table.number))
+    if evening.voided_at is not None:
+        raise LedgerError(
+            _("evening {number} was voided whole ({reason}): it cannot be reopened").format(
+                number=table.number, reason=evening.void_reason
+            )
+        )
+    taken = session.exec(select(Evening.id).where(Evening.pot_from == evening.id)).first()
+    if taken is not None:
+        raise LedgerError(
+            _(
+                "evening {number} cannot be reopened: the pot of its passed deals went on to evening {later}, "
+                "which counts it"
+            ).format(number=table.number, later=taken)
+        )
+    if not reason or not reason.strip():
+        raise MissingFact(
+            "reason", _("reopen evening {number}: why? e.g. 'a deal was left out'").format(number=table.number)
+        )
+    check_plain(reason, "reason")
+    session.add(EveningReopen(evening_id=ident(evening), closed_at=evening.closed_at, reason=reason.strip()))
+    evening.closed_at, evening.pot_out = None, 0
     evening.revision += 1
     session.add(evening)
     session.flush()

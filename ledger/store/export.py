@@ -67,7 +67,12 @@ PAYOUTS = text(
     "JOIN deal_revision r ON r.id = p.revision_id JOIN deal d ON d.id = r.deal_id "
     "WHERE d.evening_id BETWEEN :first AND :last ORDER BY r.id, p.position"
 )
-"""What an export reads of the deals, revisions and payouts of the evenings numbered `first` to `last`."""
+REOPENS = text(
+    "SELECT evening_id, closed_at, reopened_at, reason FROM evening_reopen "
+    "WHERE evening_id BETWEEN :first AND :last ORDER BY evening_id, id"
+)
+"""What an export reads of the deals, revisions, payouts and reopenings of the evenings numbered `first` to
+`last`."""
 
 
 def _grouped(session: Session, query: Any, bounds: dict[str, int], by: str) -> defaultdict[int, list[RowMapping]]:
@@ -100,13 +105,16 @@ def _evenings_data(session: Session, evening: int | None) -> Iterator[dict[str, 
         deals = _grouped(session, DEALS, bounds, "evening_id")
         revisions = _grouped(session, REVISIONS, bounds, "deal_id")
         payouts = _payouts(session, bounds)
+        reopens = _grouped(session, REOPENS, bounds, "evening_id")
         for table in chunk:
             yield _evening_data(
-                table, [_deal_data(table, deal, revisions[deal["id"]], payouts) for deal in deals[table.number]]
+                table,
+                [_deal_data(table, deal, revisions[deal["id"]], payouts) for deal in deals[table.number]],
+                reopens[table.number],
             )
 
 
-def _evening_data(table: Seating, deals: list[dict[str, Any]]) -> dict[str, Any]:
+def _evening_data(table: Seating, deals: list[dict[str, Any]], reopens: list[RowMapping]) -> dict[str, Any]:
     e = table.evening
     return {
         "number": table.number,
@@ -125,6 +133,14 @@ def _evening_data(table: Seating, deals: list[dict[str, Any]]) -> dict[str, Any]
         "pot_out": e.pot_out,
         "voided_at": iso(e.voided_at),
         "void_reason": e.void_reason,
+        "reopened": [
+            {
+                "closed_at": stored_iso(r["closed_at"]),
+                "reopened_at": stored_iso(r["reopened_at"]),
+                "reason": r["reason"],
+            }
+            for r in reopens
+        ],
         "deals": deals,
     }
 

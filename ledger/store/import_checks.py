@@ -60,6 +60,14 @@ def check_evening(item: dict[str, Any]) -> tuple[int, datetime]:
                 ).format(number=number, deal=deal_number)
             )
     _texts(item, "place", "note", "void_reason")
+    for reopened in item.get("reopened") or []:
+        if not isinstance(reopened, dict) or not all(reopened.get(k) for k in ("closed_at", "reopened_at", "reason")):
+            raise LedgerError(
+                _("not a valid export: evening {number} has a reopening without its times and reason").format(
+                    number=number
+                )
+            )
+        _texts(reopened, "reason")
     for deal in item["deals"]:
         _texts(deal, "key", "void_reason")
         for rev in deal["revisions"]:

@@ -80,6 +80,17 @@ class Evening(SQLModel, table=True):
     """An evening voided whole stays in the log and counts nowhere."""
 
 
+class EveningReopen(SQLModel, table=True):
+    """An evening reopened after it was closed: when it had closed, when and why it was opened again."""
+
+    __tablename__ = "evening_reopen"
+    id: int | None = Field(default=None, primary_key=True)
+    evening_id: int = Field(foreign_key="evening.id", index=True)
+    closed_at: datetime = _when()
+    reopened_at: datetime = _when()
+    reason: str
+
+
 class Seat(SQLModel, table=True):
     """A player's seat in turn order (position 0 first)."""
 

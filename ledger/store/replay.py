@@ -32,7 +32,7 @@ from ledger.store.evenings import Seating, get_seating, new_seating, seat_rows
 from ledger.store.export import EVENING
 from ledger.store.import_checks import amount, check_evening, check_keys, check_payment, payment_recorded
 from ledger.store.importing import Entry, in_file, located, read_document
-from ledger.store.models import Deal, DealRevision, Evening, PaymentEntry, Payout, Player, Seat
+from ledger.store.models import Deal, DealRevision, Evening, EveningReopen, PaymentEntry, Payout, Player, Seat
 from ledger.store.money import record_payment
 from ledger.summary import POT_CAUSE, UNDO
 from ledger.values import ImportSummary
@@ -41,6 +41,7 @@ KNOWN_RESULTS = 20_000
 """The most scored revisions an import keeps for reuse, so its memory stays bounded."""
 EVENINGS: Table = Evening.__table__  # type: ignore[attr-defined]
 SEATS: Table = Seat.__table__  # type: ignore[attr-defined]
+REOPENS: Table = EveningReopen.__table__  # type: ignore[attr-defined]
 DEALS: Table = Deal.__table__  # type: ignore[attr-defined]
 REVISIONS: Table = DealRevision.__table__  # type: ignore[attr-defined]
 PAYOUTS: Table = Payout.__table__  # type: ignore[attr-defined]
@@ -140,6 +141,7 @@ class Importer:
         writer = writer_of(session)
         writer.queue(EVENINGS, [table.evening.model_dump()])
         writer.queue(SEATS, seat_rows(table))
+        writer.queue(REOPENS, _reopens(session, table.number, item.get("reopened") or []))
         _starts(session).setdefault(started, []).append(table.number)
         if any(deal.get("key") for deal in deals):
             self.flush(session)
@@ -197,6 +199,21 @@ def _passed(count: object) -> int:
     if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MOST_PASSED:
         raise LedgerError(_("not a valid export: a pot of {count!r} passed deals").format(count=count))
     return count
+
+
+def _reopens(session: Session, evening: int, reopened: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows of the evening's reopenings, as the export lists them."""
+    ids = new_ids(session, REOPENS, len(reopened))
+    return [
+        {
+            "id": row_id,
+            "evening_id": evening,
+            "closed_at": _time(r["closed_at"]),
+            "reopened_at": _time(r["reopened_at"]),
+            "reason": r["reason"],
+        }
+        for row_id, r in zip(ids, reopened, strict=True)
+    ]
 
 
 def _time(text: str | None) -> datetime | None:

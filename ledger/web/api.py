@@ -220,6 +220,18 @@ async def void_evening(request: Request) -> Response:
     return JSONResponse(info.to_dict())
 
 
+async def reopen_evening(request: Request) -> Response:
+    """Open a closed evening again: `{"reason": "a deal was left out"}`; the close it undoes stays in the log."""
+    data = await _body(request)
+    reason = _optional(data, "reason", str)
+    number = evening_number(request)
+    if number is None:
+        raise LedgerError(_("give the evening's number to reopen it, e.g. /api/evenings/3/reopen"))
+    info = await run_in_threadpool(lambda: ledger(request).reopen_evening(number, reason=reason))
+    feeds(request).changed(info.number)
+    return JSONResponse(info.to_dict())
+
+
 async def close(request: Request) -> Response:
     """Close the evening and settle it: `{"drop_pot": true}` drops a pot of passed deals still waiting instead of
     carrying it to the same table's next evening."""
@@ -240,6 +252,7 @@ routes = [
     Route(f"{EVENING}/settlement", settlement),
     Route(f"{EVENING}/close", close, methods=["POST"]),
     Route(f"{EVENING}/void", void_evening, methods=["POST"]),
+    Route(f"{EVENING}/reopen", reopen_evening, methods=["POST"]),
     Route(f"{EVENING}/deals", list_deals),
     Route(f"{EVENING}/deals", record, methods=["POST"]),
     Route(f"{EVENING}/deals/{{deal}}", deal_history),

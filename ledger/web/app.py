@@ -108,6 +108,7 @@ def create_app(
         Route(f"{evening}/undo", writes.undo, methods=["POST"]),
         Route(f"{evening}/settle", pages.settlement),
         Route(f"{evening}/close", writes.close, methods=["POST"]),
+        Route(f"{evening}/reopen", writes.reopen, methods=["POST"]),
         Route(f"{evening}/report", reporting.report),
         Route(f"{evening}/charts", reporting.charts),
         Route(f"{evening}/charts/{{kind}}.png", reporting.chart),

@@ -11,6 +11,7 @@ from starlette.responses import RedirectResponse, Response, StreamingResponse
 from ledger.errors import LedgerError
 from ledger.i18n import language
 from ledger.rules.profiles import DEFAULTS
+from ledger.rules.quick import examples
 from ledger.values import DealView
 from ledger.web import guided
 from ledger.web.live import Live, load_live
@@ -66,6 +67,7 @@ def evening_page(request: Request, live: Live, status: int = 200, **context: obj
         contracts=guided.contract_choices(profile),
         holders=guided.question("holder", players, profile).choices,
         calls_card=bool(profile.calls_card),
+        example=examples(players, profile)[0],
         given=context.pop("given", {}),
         **context,
     )
@@ -96,11 +98,11 @@ async def deal(request: Request, status: int = 200, **context: object) -> Respon
     return render(request, "deal.html", status, evening=info, history=history, **context)
 
 
-async def settlement(request: Request) -> Response:
-    """Money per player and the fewest payments that settle the evening."""
+async def settlement(request: Request, status: int = 200, **context: object) -> Response:
+    """Money per player and the fewest payments that settle the evening; closing it, or reopening it."""
     info = await run_in_threadpool(ledger(request).evening, evening_number(request))
     settled = await run_in_threadpool(lambda: ledger(request).settle(evening=info.number))
-    return render(request, "settle.html", evening=info, settlement=settled)
+    return render(request, "settle.html", status, evening=info, settlement=settled, **context)
 
 
 async def new_evening(request: Request, status: int = 200, **context: object) -> Response:

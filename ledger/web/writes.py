@@ -162,12 +162,14 @@ async def void(request: Request) -> Response:
 
 
 async def undo(request: Request) -> Response:
-    """Take back the last deal that stands, unless the evening changed since this phone last saw it (the revision
-    the page showed is required)."""
+    """Take back the last change (a deal, or an amendment), only with the box ticked that confirms it, and unless
+    the evening changed since this phone last saw it (the revision the page showed is required)."""
     form = await _form(request)
     seen_text = _text(form, "seen_revision")
     seen, number = plain_number(seen_text), evening_number(request)
     try:
+        if _text(form, "confirm") != "yes":
+            raise LedgerError(_("Tick the box to take back the last change; nothing was taken back."))
         if seen is None:
             raise LedgerError(
                 _("seen_revision {seen!r}: the evening's revision this page showed, a number; reload the page").format(
@@ -182,7 +184,26 @@ async def undo(request: Request) -> Response:
 
 
 async def close(request: Request) -> Response:
-    """Close the evening (its deals can no longer change) and show its settlement."""
-    await _form(request)
-    info, _settled = await run_in_threadpool(ledger(request).close_evening, evening_number(request))
+    """Close the evening (its deals can no longer change, until it is reopened) and show its settlement; only with
+    the box ticked that confirms it."""
+    form = await _form(request)
+    if _text(form, "confirm") != "yes":
+        return await pages.settlement(request, 422, error=_("Tick the box to close the evening; nothing was closed."))
+    try:
+        info, _settled = await run_in_threadpool(ledger(request).close_evening, evening_number(request))
+    except LedgerError as error:
+        return await pages.settlement(request, 422, error=_mistake(error))
     return _shown(request, info.number, path="/settle")
+
+
+async def reopen(request: Request) -> Response:
+    """Open a closed evening again, with the reason typed; the close it undoes stays in the log."""
+    form = await _form(request)
+    reason = _text(form, "reason")
+    try:
+        info = await run_in_threadpool(
+            lambda: ledger(request).reopen_evening(evening_number(request) or 0, reason=reason)
+        )
+    except LedgerError as error:
+        return await pages.settlement(request, 422, error=_mistake(error), reason=reason)
+    return _shown(request, info.number)
