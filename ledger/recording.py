@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from sqlmodel import Session
 
-from ledger.errors import FactError, KeyTaken, LedgerError, MissingFact, UndoRefused
+from ledger.errors import EveningChanged, FactError, KeyTaken, LedgerError, MissingFact, UndoRefused
 from ledger.i18n import _
 from ledger.rules.build import DealInput, build_facts, judge
 from ledger.rules.scoring import score
@@ -23,16 +23,32 @@ from ledger.values import Recorded
 
 
 def record(
-    session: Session, table: Seating, typed: DealInput, *, dealer: str | None = None, key: str | None = None
+    session: Session,
+    table: Seating,
+    typed: DealInput,
+    *,
+    dealer: str | None = None,
+    key: str | None = None,
+    seen_revision: int | None = None,
 ) -> Recorded:
-    """Score and store a new deal; a repeated idempotency `key` returns the deal it stored and writes nothing."""
-    lock(session, table)
+    """Score and store a new deal; a repeated idempotency `key` returns the deal it stored and writes nothing; with
+    `seen_revision`, refused when the evening changed since (another scorekeeper recorded meanwhile)."""
+    evening = lock(session, table)
     _require_open(table)
     check_plain(key, "key")
     if key:
         stored = deals.by_key(session, key)
         if stored:
             return _retried(session, table, *stored, typed, dealer, key)
+    if seen_revision is not None and seen_revision != evening.revision:
+        last = deals.last_deals(session, table, 1)
+        raise EveningChanged(
+            _("since this page was opened, evening {number} changed: its last deal is now {deal}, {what}").format(
+                number=table.number, deal=last[0].number, what=brief(last[0])
+            )
+            if last
+            else _("since this page was opened, evening {number} changed").format(number=table.number)
+        )
     number, by_turn = deals.next_deal(session, table)
     dealt_by = resolve_player(dealer, table.players, "dealer") if dealer else by_turn
     facts, result = judge(_with_pot(session, table, typed, number), table.profile, table.players, dealt_by)

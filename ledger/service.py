@@ -241,16 +241,20 @@ class Ledger:
         dealer: str | None = None,
         key: str | None = None,
         more: DealInput | None = None,
+        seen_revision: int | None = None,
     ) -> Recorded:
         """Validate, score and store a deal; with a `key` seen before, the stored deal and nothing written.
 
-        `more`: facts given besides a quick line (the command line's options), which take precedence.
+        `more`: facts given besides a quick line (the command line's options), which take precedence;
+        `seen_revision`: the evening's revision the sender last saw: when another write came since, `EveningChanged`
+        and nothing written (a retry of a deal already stored with its key is still recognised).
         """
         from ledger import recording
 
         def record(session: Session, table: Seating) -> Recorded:
             typed, dealt_by = _typed(deal, table, dealer)
-            return recording.record(session, table, typed.amended(more) if more else typed, dealer=dealt_by, key=key)
+            amended = typed.amended(more) if more else typed
+            return recording.record(session, table, amended, dealer=dealt_by, key=key, seen_revision=seen_revision)
 
         return self._on_table(evening, record, open_only=evening is None)
 

@@ -59,7 +59,49 @@ def test_a_retried_form_stores_the_deal_once(db_url: str) -> None:
     with scorekeeper(db_url) as phone:
         form = {"csrf": csrf(phone), "line": "bruno solo 22", "key": "tap-1"}
         first, again = phone.post("/evenings/1/deals", data=form), phone.post("/evenings/1/deals", data=form)
-    assert first.headers["location"] == again.headers["location"] == "/evenings/1?deal=1"
+        assert first.headers["location"] == "/evenings/1?deal=1"
+        assert again.headers["location"] == "/evenings/1?deal=1&again=1"
+        assert "Deal 1 is already recorded" in phone.get(again.headers["location"]).text
+    assert deal_count(db_url) == 1
+
+
+def test_back_then_the_same_deal_is_one_deal_and_another_deal_is_two_without_key_jargon(db_url: str) -> None:
+    start(db_url)
+    with scorekeeper(db_url) as phone:
+        page = phone.get("/evenings/1").text  # the page as Back shows it again: its key and revision
+        key = re.search(r'name="key" value="([^"]*)"', page).group(1)
+        seen = re.search(r'name="seen_revision" value="(\d+)"', page).group(1)
+        form = {"csrf": csrf(phone), "key": key, "seen_revision": seen}
+        assert phone.post("/evenings/1/deals", data={**form, "line": "bruno solo 22"}).status_code == 303
+        resent = phone.post("/evenings/1/deals", data={**form, "line": "bruno solo 22"})  # Back, the same deal
+        assert resent.headers["location"].endswith("&again=1") and deal_count(db_url) == 1
+        other = phone.post("/evenings/1/deals", data={**form, "line": "carla solo 20"})  # Back, another deal
+        assert other.status_code == 409 and "key" not in other.text.lower().split("<main")[-1].split("name=")[0]
+        assert "its last deal is now 1, Bruno solo 7+1/3" in other.text and 'value="carla solo 20"' in other.text
+        fresh = re.search(r'name="seen_revision" value="(\d+)"', other.text).group(1)
+        key = re.search(r'name="key" value="([^"]*)"', other.text).group(1)
+        again = phone.post(
+            "/evenings/1/deals", data={**form, "key": key, "seen_revision": fresh, "line": "carla solo 20"}
+        )
+        assert again.headers["location"] == "/evenings/1?deal=2"
+    assert deal_count(db_url) == 2
+
+
+def test_two_phones_recording_at_once_the_second_is_asked(db_url: str) -> None:
+    start(db_url)
+    with scorekeeper(db_url) as first, scorekeeper(db_url) as second:
+        pages = [phone.get("/evenings/1").text for phone in (first, second)]
+        forms = [
+            {
+                "csrf": re.search(r'name="csrf" value="([^"]*)"', page).group(1),
+                "key": re.search(r'name="key" value="([^"]*)"', page).group(1),
+                "seen_revision": re.search(r'name="seen_revision" value="(\d+)"', page).group(1),
+            }
+            for page in pages
+        ]
+        assert first.post("/evenings/1/deals", data={**forms[0], "line": "bruno solo 22"}).status_code == 303
+        asked = second.post("/evenings/1/deals", data={**forms[1], "line": "bruno solo 22"})
+        assert asked.status_code == 409 and "Since this page was opened, evening 1 changed" in asked.text
     assert deal_count(db_url) == 1
 
 

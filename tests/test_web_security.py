@@ -181,7 +181,7 @@ def test_a_write_session_and_its_forms_outlive_a_restart_with_the_same_token_onl
     with TestClient(app, follow_redirects=False) as renewed:
         renewed.cookies.set(COOKIE, session)
         refused = renewed.post("/evenings/1/deals", data={"csrf": token, "line": "carla solo 20"})
-        assert refused.status_code == 401 and "the server has a new token" in refused.text
+        assert refused.status_code == 401 and "the scorekeeper&#39;s link has changed" in refused.text
     assert _revision(db_url) == 1
 
 

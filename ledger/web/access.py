@@ -126,8 +126,8 @@ class Access:
                 raise HTTPException(
                     401,
                     _(
-                        "this phone's write session is over (a week old, or the server has a new token): open the "
-                        "scorekeeper's link again"
+                        "this phone may no longer record (its permission is a week old, or the scorekeeper's link "
+                        "has changed): nothing was written; open the scorekeeper's link again"
                     ),
                 )
             raise HTTPException(401, _("open the scorekeeper's link on this phone to write"))

@@ -40,7 +40,8 @@ async def evenings(request: Request) -> Response:
 async def evening(request: Request) -> Response:
     """The evening as it stands; `?deal=N` shows deal N's result and explanation on top."""
     live = await run_in_threadpool(load_live, ledger(request), evening_number(request))
-    return evening_page(request, live, result=await _shown_deal(request, live))
+    again = request.query_params.get("again") == "1"
+    return evening_page(request, live, result=await _shown_deal(request, live), again=again)
 
 
 async def _shown_deal(request: Request, live: Live) -> DealView | None:

@@ -8,14 +8,17 @@ error goes on to the 503 page instead.
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ledger.errors import DatabaseUnavailable, LedgerError, MissingFact
+from ledger.errors import DatabaseUnavailable, EveningChanged, KeyTaken, LedgerError, MissingFact
 from ledger.i18n import _
-from ledger.values import EveningInfo
+from ledger.values import EveningInfo, Recorded
 from ledger.web import guided, pages
 from ledger.web.limits import check_fields
 from ledger.web.live import load_live
@@ -87,25 +90,44 @@ async def record(request: Request) -> Response:
     form = await _form(request)
     info = await run_in_threadpool(ledger(request).evening, evening_number(request))
     line, given, key = _text(form, "line"), guided.answers(form), _text(form, "key") or None
+    seen = plain_number(_text(form, "seen_revision"))
     try:
         more = guided.deal_input(given, info.players, info.profile)
         if not line and not guided.names_declarer(more):
-            return _question(request, info, "declarer", line, given, key)
-        done = await run_in_threadpool(
-            lambda: ledger(request).record(
-                line or more, evening=info.number, more=more if line and more.to_dict() else None, key=key
-            )
-        )
+            return _question(request, info, "declarer", line, given, key, seen=seen)
+        extra = more if line and more.to_dict() else None
+
+        def write(key: str | None) -> Recorded:
+            return ledger(request).record(line or more, evening=info.number, more=extra, key=key, seen_revision=seen)
+
+        try:
+            done = await run_in_threadpool(write, key)
+        except KeyTaken:  # the page's key holds the deal sent before Back: this is another deal, with its own key
+            done = await run_in_threadpool(write, _another_key(key or "", line, given))
     except MissingFact as missing:
-        return _question(request, info, missing.fact, line, given, key)
+        return _question(request, info, missing.fact, line, given, key, seen=seen)
+    except EveningChanged as changed:
+        live = await run_in_threadpool(load_live, ledger(request), info.number)
+        said = str(changed)
+        asked = _("{changed}. If yours is another deal, record it now.").format(changed=said[:1].upper() + said[1:])
+        return pages.evening_page(request, live, 409, error=asked, line=line, given=given)
     except LedgerError as error:
         said, asking = _mistake(error), _text(form, "asking")
         if asking in guided.FACTS:
             given.pop(asking, None)
-            return _question(request, info, asking, line, given, key, error=said, status=422)
+            return _question(request, info, asking, line, given, key, error=said, status=422, seen=seen)
         live = await run_in_threadpool(load_live, ledger(request), info.number)
         return pages.evening_page(request, live, 422, error=said, line=line, given=given)
+    if done.duplicate:
+        return RedirectResponse(f"/evenings/{info.number}?deal={done.deal.number}&again=1", 303)
     return _shown(request, info.number, done.deal.number)
+
+
+def _another_key(key: str, line: str, given: dict[str, str]) -> str:
+    """The key of a different deal sent from a page whose key is taken: the same for the same facts, so that its
+    own retries are still stored once."""
+    facts = json.dumps([line, sorted(given.items())], ensure_ascii=False).encode()
+    return f"{key}.{hashlib.sha256(facts).hexdigest()[:12]}"
 
 
 def _question(
