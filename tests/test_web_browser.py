@@ -90,7 +90,8 @@ def test_a_deal_tapped_in_on_one_phone_shows_on_another_without_reloading(
         keeper.wait_for_url(f"{server}/evenings/1")
         keeper.get_by_role("group", name="Declarer").get_by_text("Bruno", exact=True).click()
         keeper.get_by_role("group", name="Contract").get_by_text("solo", exact=True).click()
-        keeper.locator("input[name=thirds]").fill("7+1/3")
+        keeper.locator(".pad.points").get_by_text("7", exact=True).click()
+        keeper.locator(".pad.thirds").get_by_text("+⅓", exact=True).click()
         keeper.get_by_role("button", name="Record the deal").click()
         playwright_api.expect(keeper.locator(".result")).to_contain_text("Deal 1 recorded")
         playwright_api.expect(keeper.locator(".result")).to_contain_text("solo 2 = 2 from each opponent")
@@ -198,3 +199,60 @@ def test_every_page_passes_the_strict_policy_cannot_be_framed_and_keeps_no_token
         framed = framing.frames[1]
         assert "Evening 1" not in framed.content() and framed.locator("form").count() == 0
         browser.close()
+
+
+def test_deals_are_tapped_in_with_few_taps_and_no_keyboard(server: str, db_url: str, tmp_path: Path) -> None:
+    """At 390 x 844: a solo of 7+1/3 in 5 taps, a chiamo with its called card and holder in 7, a passed deal in 2,
+    Record included; no text field ever focused (so no keyboard opens); after a result, Record on the first screen."""
+    from ledger import Ledger
+
+    with playwright_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
+        page = browser.new_context(viewport=PHONE).new_page()
+        page.goto(f"{server}{LINK}")
+        page.wait_for_url(f"{server}/evenings/1")
+        taps: list[str] = []
+
+        def tap(locator: playwright_api.Locator, name: str) -> None:
+            locator.click()
+            taps.append(name)
+            focused = page.evaluate("document.activeElement && document.activeElement.type")
+            assert focused not in ("text", "search", "number", "tel"), f"a keyboard would open after {name}"
+
+        def chip(group: str, text: str) -> playwright_api.Locator:
+            return page.locator(group).get_by_text(text, exact=True)
+
+        def record() -> None:
+            tap(page.locator(".record-bar button"), "record")
+            page.wait_for_selector(".result")
+            box = page.locator(".record-bar button").bounding_box()
+            assert box is not None and box["y"] + box["height"] <= PHONE["height"], "Record below the first screen"
+
+        tap(chip("fieldset:has(legend:text-is('Declarer'))", "Bruno"), "Bruno")
+        tap(chip("fieldset:has(legend:text-is('Contract'))", "solo"), "solo")
+        tap(chip(".pad.points", "7"), "7")
+        tap(chip(".pad.thirds", "+⅓"), "+1/3")
+        record()
+        assert len(taps) == 5
+        taps.clear()
+        tap(chip("fieldset:has(legend:text-is('Declarer'))", "Carla"), "Carla")
+        tap(chip("fieldset:has(legend:text-is('Contract'))", "chiamo"), "chiamo")
+        tap(chip(".pad.ranks", "3"), "3")
+        tap(chip(".pad.suits", "denari"), "denari")
+        tap(chip("fieldset:has(legend:text-is('Who held it'))", "Anna"), "Anna")
+        tap(chip(".pad.points", "6"), "6")
+        record()
+        assert len(taps) == 7
+        taps.clear()
+        tap(chip("fieldset:has(legend:text-is('Declarer'))", "pass"), "pass")
+        record()
+        assert len(taps) == 2
+        _shoot(page, tmp_path, "tapped")
+        browser.close()
+    with Ledger(db_url) as ledger:
+        deals = ledger.deals(1)[1]
+    assert [(d.declarer, d.contract, d.declarer_thirds, d.called, d.holder) for d in deals] == [
+        ("Bruno", "solo", 22, None, None),
+        ("Carla", "chiamo", 18, "3D", "Anna"),
+        (None, None, None, None, None),
+    ]

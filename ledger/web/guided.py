@@ -12,9 +12,11 @@ from dataclasses import dataclass
 
 from ledger.i18n import N_
 from ledger.rules.build import DealInput
+from ledger.rules.cards import DEAL_THIRDS
 from ledger.rules.contracts import Aggravation, Contract
 from ledger.rules.profiles import Profile
 from ledger.rules.quick import parse_answer
+from ledger.values import EveningInfo
 
 FACTS = ("declarer", "contract", "thirds", "holder", "tricks", "last_trick", "monte_thirds")
 """The facts a deal can lack, as `MissingFact.fact` names them and `parse_answer` reads them."""
@@ -39,10 +41,31 @@ class Question:
     choices: tuple[Choice, ...] = ()
 
 
+PAD = ("whole", "third", "rank", "suit")
+"""The pad's buttons: the points as a whole number and a third (`7` and `1/3`), the called card as rank and suit."""
+THIRDS = (Choice("", "+0"), Choice("1/3", "+⅓"), Choice("2/3", "+⅔"))
+"""The pad's thirds of a point; nothing tapped is none."""
+RANKS = ("3", "2", "A", "R", "C", "F", "7", "6", "5", "4")
+SUITS = (
+    Choice("D", N_("denari"), word=True),
+    Choice("C", N_("coppe"), word=True),
+    Choice("S", N_("spade"), word=True),
+    Choice("B", N_("bastoni"), word=True),
+)
+
+
 def answers(form: Mapping[str, object]) -> dict[str, str]:
-    """The guided fields given, as typed or tapped (empty ones left out)."""
-    given = {name: form.get(name) for name in FIELDS}
-    return {name: value.strip() for name, value in given.items() if isinstance(value, str) and value.strip()}
+    """The guided fields given, as typed or tapped (empty ones left out); the pad's taps are read as the points
+    (`7` and `1/3` as `7+1/3`) and the called card (`3` and `D` as `3D`)."""
+    given = {name: form.get(name) for name in (*FIELDS, *PAD)}
+    found = {name: value.strip() for name, value in given.items() if isinstance(value, str) and value.strip()}
+    whole, third = found.pop("whole", None), found.pop("third", None)
+    if (whole or third) and "thirds" not in found:
+        found["thirds"] = f"{whole}+{third}" if whole and third and whole != "0" else third or whole or ""
+    rank, suit = found.pop("rank", None), found.pop("suit", None)
+    if rank and "called" not in found:
+        found["called"] = rank + (suit or "")
+    return found
 
 
 def deal_input(given: Mapping[str, str], players: Sequence[str], profile: Profile) -> DealInput:
@@ -53,6 +76,9 @@ def deal_input(given: Mapping[str, str], players: Sequence[str], profile: Profil
             facts.update(parse_answer(fact, given[fact], players, profile).to_dict())
     if "called" in given:
         facts["called"] = given["called"]
+    if facts.get("contract") and facts["contract"] not in {c.value for c in profile.calls_card}:
+        facts.pop("called", None)  # tapped for a chiamo, then the contract changed: no card is called in this one
+        facts.pop("holder", None)
     return DealInput.from_dict(facts)
 
 
@@ -87,3 +113,16 @@ def question(fact: str, players: Sequence[str], profile: Profile) -> Question:
             fact, (Choice("decl", N_("declarer side"), word=True), Choice("opp", N_("opponents"), word=True))
         )
     return Question(fact)
+
+
+def declarers(evening: EveningInfo) -> tuple[Choice, ...]:
+    """Who can declare the next deal, and `pass`: every seat but a dealer who sits out."""
+    out = evening.next_dealer if evening.profile.sits_out(len(evening.players)) else None
+    seated = [p for p in evening.players if p != out]
+    return tuple(choice for choice in question("declarer", seated, evening.profile).choices)
+
+
+def wholes(profile: Profile) -> tuple[Choice, ...]:
+    """The pad's whole points: 0 to 11 (a third more with the thirds' buttons), or 0 to 35 on the American scale."""
+    most = DEAL_THIRDS if profile.american else DEAL_THIRDS // 3
+    return tuple(Choice(str(n), str(n)) for n in range(most + 1))
