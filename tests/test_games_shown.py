@@ -95,3 +95,19 @@ def test_the_report_and_the_statistics_show_the_games(sqlite_url: str) -> None:
         {"player": "Bruno", "games": 1, "games_won": 0},
         {"player": "Carla", "games": 1, "games_won": 0},
     ]
+
+
+def test_the_evening_page_shows_the_games(sqlite_url: str) -> None:
+    from test_web_support import viewer
+
+    evening(sqlite_url)
+    with viewer(sqlite_url) as phone:
+        page = phone.get("/evenings/1").text
+        italian = phone.get("/language/it", follow_redirects=True).text
+    games = page.split('<table class="games">')[1].split("</table>")[0]
+    assert "Games to 5 points" in page
+    rows = re.findall(r"<tr><th>(\d) <small>(\d-\d)</small><br><small>([^<]*)</small></th>(.*?)</tr>", games, re.S)
+    assert [(n, deals, said) for n, deals, said, _ in rows] == [("1", "1-3", "won by Anna"), ("2", "4-4", "going on")]
+    assert re.findall(r'class="num">([^<]*)<', rows[0][3]) == ["+14", "-4", "-10"]
+    assert re.findall(r'class="num">([^<]*)<', rows[1][3]) == ["-1", "-1", "+2"]
+    assert "Partite a 5 punti" in italian and "vinta da Anna" in italian

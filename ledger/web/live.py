@@ -22,6 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from ledger.errors import LedgerError
 from ledger.frozen import freeze
 from ledger.i18n import LANGUAGES, _, speaking
+from ledger.rules.games import Game
 from ledger.service import Ledger
 from ledger.values import DealView, EveningInfo
 
@@ -39,9 +40,11 @@ class Live:
 
     evening: EveningInfo
     deals: Sequence[DealView]
+    games: Sequence[Game] = ()
+    """With a game to N points: the evening's games, the last perhaps going on."""
 
     def __post_init__(self) -> None:
-        freeze(self, "deals")
+        freeze(self, "deals", "games")
 
     @property
     def last_deals(self) -> list[tuple[DealView, dict[str, int] | None]]:
@@ -56,8 +59,10 @@ class Live:
 
 
 def load_live(ledger: Ledger, evening: int | None) -> Live:
-    """Read the evening's page data (blocking: call it in the threadpool)."""
-    return Live(*ledger.last_deals(LAST_DEALS, evening))
+    """Read the evening's page data (blocking: call it in the threadpool); the games only where the evening plays
+    games to N points."""
+    info, deals = ledger.last_deals(LAST_DEALS, evening)
+    return Live(info, deals, ledger.standings(info.number).games if info.profile.game_to else ())
 
 
 @dataclass
