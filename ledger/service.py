@@ -413,8 +413,9 @@ class Ledger:
             frames = load_frames(self.engine, Filters(evening=evening))
         return chart_image(kind, frames, fmt)
 
-    def report(self, evening: int | None = None) -> str:
-        """One evening (default: the open one, else the most recent) as a self-contained HTML page."""
+    def report(self, evening: int | None = None, *, back: str | None = None) -> str:
+        """One evening (default: the open one, else the most recent) as a self-contained HTML page; `back` is the
+        address of a page to go back to (the phone's evening page)."""
         from ledger.store.deals import list_deals
         from ledger.store.engine import refusals
         from ledger.store.evenings import get_seating
@@ -427,7 +428,7 @@ class Ledger:
             info, deals = _evening(session, table), list_deals(session, table)
         with refusals(self.engine):
             frames = load_frames(self.engine, Filters(evening=info.number))
-        return render(evening_data(info, deals, frames))
+        return render(evening_data(info, deals, frames), back)
 
     # Data
 

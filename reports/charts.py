@@ -183,6 +183,7 @@ def _one_evening(table: pd.DataFrame, title: str, unit: str, colours: dict[str, 
     bars = axes.bar(range(len(won)), won.to_numpy(), color=[colours[p] for p in player])
     axes.bar_label(bars, [format_decimal(value, signed=True) for value in won], padding=3)
     axes.set_xticks(range(len(won)), names)
+    _slant_long_names(axes)
     axes.axhline(0, color="grey", linewidth=1)
     axes.margins(y=0.2)
     return figure
@@ -261,8 +262,17 @@ def pairings(frames: Frames) -> Figure:
             axes.text(b, a, text, ha="center", va="center", fontsize=SMALLEST_TEXT, color=colour)
     axes.set_xticks(range(len(names)), names)
     axes.set_yticks(range(len(names)), names)
+    _slant_long_names(axes)
     figure.colorbar(image, ax=axes, label=_("game points per deal"))
     return figure
+
+
+def _slant_long_names(axes: Axes) -> None:
+    """Names along the x axis slanted when they are long, so that neighbours never run into each other."""
+    if max((len(label.get_text()) for label in axes.get_xticklabels()), default=0) > 8:
+        axes.tick_params(axis="x", labelrotation=30)
+        for label in axes.get_xticklabels():
+            label.set_horizontalalignment("right")
 
 
 KINDS: dict[str, Callable[[Frames], Figure]] = {

@@ -156,6 +156,8 @@ tr.voided td.note { text-decoration: none; font-style: italic; }
 .pos { color: #2e7d32; } .neg { color: #c62828; }
 table.deals td.explanation { color: #444; font-size: .92rem; }
 figure { margin: 1rem 0; } figure img { width: 100%; height: auto; }
+.wide { overflow-x: auto; }
+.back { margin: 0 0 .6rem; } .back a { color: #1b5e20; font-weight: 600; }
 figcaption { color: #555; text-align: center; }
 @media (max-width: 44rem) {
   body { padding: .6rem; }
@@ -207,7 +209,8 @@ def _table(
         cells = "".join(f"<td{attributes(i, False)}>{cell}</td>" for i, cell in enumerate(row))
         body.append(f"<tr{css_row}>{cells}</tr>")
     table_class = f' class="{css}"' if css else ""
-    return f"<table{table_class}><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    table = f"<table{table_class}><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return f'<div class="wide">{table}</div>'  # a table wider than a phone scrolls on its own, not the page
 
 
 def _winners(points: Mapping[str, int]) -> list[str]:
@@ -310,10 +313,11 @@ def _section(anchor: str, heading: str, body: str) -> str:
     return f'<section id="{anchor}"><h2>{escape(heading)}</h2>{body}</section>'
 
 
-def render(data: EveningData) -> str:
-    """The report page of the evening's values."""
+def render(data: EveningData, back: str | None = None) -> str:
+    """The report page of the evening's values; `back`, the address of the page it was opened from."""
     title = _("Evening {number}").format(number=data.number)
     sections = [
+        f'<p class="back"><a href="{escape(back)}">← {escape(_("Back to the evening"))}</a></p>' if back else "",
         f"<h1>{escape(title)}</h1>",
         f'<p class="meta">{" · ".join(escape(m) for m in data.meta)}</p>',
         f'<p class="meta">{escape(data.note)}</p>' if data.note else "",

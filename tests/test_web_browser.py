@@ -256,3 +256,32 @@ def test_deals_are_tapped_in_with_few_taps_and_no_keyboard(server: str, db_url: 
         ("Carla", "chiamo", 18, "3D", "Anna"),
         (None, None, None, None, None),
     ]
+
+
+LONG_NAMES = ["Giovanbattista", "Massimilianone", "Bartolomeoalfa", "Mariantonietta"]
+
+
+def test_every_page_fits_a_390_pixel_phone_with_four_long_names(server: str, db_url: str, tmp_path: Path) -> None:
+    from ledger import Ledger
+
+    with Ledger(db_url) as ledger:
+        number = ledger.start_evening(LONG_NAMES, profile="quartiglio", options=["game_to=5"], stake="0.10").number
+        for line in ("giovan solo 8 last=decl", "massi chiamo 3D@barto 7 last=decl", "pass", "barto solo 11"):
+            ledger.record(line, evening=number)
+    pages = ["", "/deals", "/deals/2", "/settle", "/charts", "/report"]
+    with playwright_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
+        for language in ("en", "it"):
+            page = browser.new_context(viewport=PHONE).new_page()
+            page.goto(f"{server}{LINK}")
+            page.goto(f"{server}/language/{language}")
+            for path in pages:
+                page.goto(f"{server}/evenings/{number}{path}")
+                page.wait_for_load_state("load")
+                widths = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+                assert widths == [390, 390], f"{language} /evenings/{number}{path}: {widths}"
+            back = page.locator(".back a")  # the report leads back to the evening
+            assert back.get_attribute("href") == f"/evenings/{number}"
+            _shoot(page, tmp_path, f"report-long-names-{language}")
+            page.context.close()
+        browser.close()

@@ -38,7 +38,7 @@ def report_policy(html: str) -> str:
 async def report(request: Request) -> Response:
     """The evening report: one self-contained page with seats, deals, standings, settlement and charts."""
     info = await run_in_threadpool(ledger(request).evening, evening_number(request))
-    html = await run_in_threadpool(ledger(request).report, info.number)
+    html = await run_in_threadpool(lambda: ledger(request).report(info.number, back=f"/evenings/{info.number}"))
     return HTMLResponse(html, headers={"Content-Security-Policy": report_policy(html)})
 
 
