@@ -316,8 +316,9 @@ def _section(anchor: str, heading: str, body: str) -> str:
 def render(data: EveningData, back: str | None = None) -> str:
     """The report page of the evening's values; `back`, the address of the page it was opened from."""
     title = _("Evening {number}").format(number=data.number)
+    going_back = _("Back to the evening")
     sections = [
-        f'<p class="back"><a href="{escape(back)}">← {escape(_("Back to the evening"))}</a></p>' if back else "",
+        f'<p class="back"><a href="{escape(back)}">← {escape(going_back)}</a></p>' if back else "",
         f"<h1>{escape(title)}</h1>",
         f'<p class="meta">{" · ".join(escape(m) for m in data.meta)}</p>',
         f'<p class="meta">{escape(data.note)}</p>' if data.note else "",
