@@ -28,11 +28,8 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture
-def server(db_url: str) -> Iterator[str]:
-    """`calabresella serve` on a free loopback port over a ledger with evening 1 open; its base URL."""
-    start(db_url)
-    port = _free_port()
+def _serve(db_url: str, port: int) -> subprocess.Popen[str]:
+    """`calabresella serve` on a loopback port, once it answers."""
     process = subprocess.Popen(
         ["calabresella", "--db", db_url, "serve", "--port", str(port)],
         env={**os.environ, "CALABRESELLA_TOKEN": TOKEN},
@@ -40,17 +37,26 @@ def server(db_url: str) -> Iterator[str]:
         stderr=subprocess.STDOUT,
         text=True,
     )
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return process
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                said = process.stdout.read() if process.stdout else ""
+                raise RuntimeError(f"serve did not start: {said}") from None
+            time.sleep(0.1)
+
+
+@pytest.fixture
+def server(db_url: str) -> Iterator[str]:
+    """`calabresella serve` on a free loopback port over a ledger with evening 1 open; its base URL."""
+    start(db_url)
+    port = _free_port()
+    process = _serve(db_url, port)
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    said = process.stdout.read() if process.stdout else ""
-                    raise RuntimeError(f"serve did not start: {said}") from None
-                time.sleep(0.1)
         yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()
@@ -285,3 +291,35 @@ def test_every_page_fits_a_390_pixel_phone_with_four_long_names(server: str, db_
             _shoot(page, tmp_path, f"report-long-names-{language}")
             page.context.close()
         browser.close()
+
+
+def test_a_viewer_sees_the_connection_go_and_come_back_and_follows_the_table(db_url: str, tmp_path: Path) -> None:
+    from ledger import Ledger
+
+    start(db_url)
+    port = _free_port()
+    process = _serve(db_url, port)
+    try:
+        with playwright_api.sync_playwright() as driver:
+            browser = driver.chromium.launch(
+                executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else []
+            )
+            page = browser.new_context(viewport=PHONE).new_page()
+            page.goto(f"http://127.0.0.1:{port}/evenings/1")
+            process.terminate()
+            process.wait(10)
+            status = page.locator(".connection")
+            playwright_api.expect(status).to_contain_text("No connection to the server", timeout=5000)
+            _shoot(page, tmp_path, "connection-lost")
+            with Ledger(db_url) as ledger:  # while the server is away, the table closes and plays on
+                ledger.close_evening(1)
+            process = _serve(db_url, port)
+            playwright_api.expect(status).to_contain_text("Connected again", timeout=8000)
+            playwright_api.expect(page.locator("#live")).to_contain_text("no deal can change", timeout=5000)
+            with Ledger(db_url) as ledger:
+                ledger.start_evening(["Anna", "Bruno", "Carla"], stake="0.10")  # by another program: the CLI
+            page.wait_for_url(f"http://127.0.0.1:{port}/evenings/2", timeout=8000)
+            browser.close()
+    finally:
+        process.terminate()
+        process.wait(10)

@@ -28,7 +28,7 @@ def test_an_italian_browser_gets_the_evening_in_italian_and_an_english_one_in_en
         italian = phone.get("/evenings/1", headers=ITALIAN).text
         english = phone.get("/evenings/1", headers=ENGLISH).text
     assert '<html lang="it">' in italian and "<h1>Serata 1</h1>" in italian
-    assert "Registra la smazzata" in italian and "Ritira l'ultima smazzata" in italian
+    assert "Registra la smazzata" in italian and "Punti del chiamante" in italian
     assert "<b>Anna</b> dà le carte, <b>Bruno</b> è di mano" in italian
     assert "0,10\xa0€ a punto" in italian and _standing(italian, "Bruno") == "+0,40\xa0€"
     assert "Bruno solo · 7+1/3 · vinta" in italian and "Evening" not in italian

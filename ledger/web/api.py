@@ -131,6 +131,7 @@ async def start_evening(request: Request) -> Response:
         raise LedgerError(_("unknown fields {names}").format(names=", ".join(sorted(data))))
     given = {name: value for name, value in fields.items() if value is not None}
     info = await run_in_threadpool(lambda: ledger(request).start_evening(players, options=options, **given))
+    feeds(request).started()
     return JSONResponse(info.to_dict(), 201)
 
 

@@ -19,7 +19,7 @@ from typing import TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, NoOpenEvening
 from ledger.frozen import freeze
 from ledger.i18n import LANGUAGES, _, speaking
 from ledger.rules.games import Game
@@ -42,6 +42,8 @@ class Live:
     deals: Sequence[DealView]
     games: Sequence[Game] = ()
     """With a game to N points: the evening's games, the last perhaps going on."""
+    next_evening: int | None = None
+    """For a closed evening: the open evening where the same table plays on, if there is one."""
 
     def __post_init__(self) -> None:
         freeze(self, "deals", "games")
@@ -62,7 +64,15 @@ def load_live(ledger: Ledger, evening: int | None) -> Live:
     """Read the evening's page data (blocking: call it in the threadpool); the games only where the evening plays
     games to N points."""
     info, deals = ledger.last_deals(LAST_DEALS, evening)
-    return Live(info, deals, ledger.standings(info.number).games if info.profile.game_to else ())
+    games = ledger.standings(info.number).games if info.profile.game_to else ()
+    return Live(info, deals, games, _next_evening(ledger, info) if info.closed else None)
+
+
+def _next_evening(ledger: Ledger, info: EveningInfo) -> int | None:
+    """The newest open evening after this one with the same players: where the table plays on."""
+    table = set(info.players)
+    later = (e for e in ledger.evenings() if e.number > info.number and not e.closed and set(e.players) == table)
+    return next((e.number for e in later), None)
 
 
 @dataclass
@@ -72,6 +82,11 @@ class Feed:
 
     viewers: int = 0
     revision: int = -1
+    follows: int | None = None
+    """The evening the table went on to, as last published."""
+    version: int = 0
+    """Counts what was published: a closed evening's fragment changes without a new revision when its table
+    plays on in a new evening."""
     html: dict[str, str] = field(default_factory=dict)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     stale: bool = False
@@ -102,6 +117,12 @@ class Feeds:
         if feed.reading is None:
             feed.reading = asyncio.create_task(self._catch_up(evening, feed))
 
+    def started(self) -> None:
+        """An evening started: every watched evening is read again, so that the watchers of a closed one learn
+        where their table plays on."""
+        for evening in list(self.feeds):
+            self.changed(evening)
+
     async def _catch_up(self, evening: int, feed: Feed) -> None:
         """Read the evening until no change came during the last read; publish what moved."""
         try:
@@ -111,7 +132,7 @@ class Feeds:
                 if live is None:
                     return  # the watch task tries again once the ledger answers
                 self.reads += 1
-                if live.evening.revision != feed.revision:
+                if (live.evening.revision, live.next_evening) != (feed.revision, feed.follows):
                     self.publish(feed, live)
         finally:
             feed.reading = None
@@ -133,7 +154,8 @@ class Feeds:
 
     def publish(self, feed: Feed, live: Live) -> None:
         """Render the evening once in each language and wake every phone watching it."""
-        feed.revision = live.evening.revision
+        feed.revision, feed.follows = live.evening.revision, live.next_evening
+        feed.version += 1
         feed.html = {code: self._render_in(code, live) for code in LANGUAGES}
         feed.changed.set()
         feed.changed = asyncio.Event()
@@ -153,10 +175,13 @@ class Feeds:
         deadline = loop.time() + lifetime
         try:
             yield "retry: 1000\n\n"
+            sent = -1  # the version of the fragment this phone shows, once known
             while (left := deadline - loop.time()) > 0 and not self.stopping:
-                if feed.revision > seen:
-                    seen = feed.revision
-                    yield event(feed.revision, feed.html[code])
+                if feed.revision >= 0 and feed.version != sent:
+                    fresh = feed.revision > seen or sent >= 0  # the page came with the revision `seen` drawn
+                    seen, sent = max(seen, feed.revision), feed.version
+                    if fresh:
+                        yield event(feed.revision, feed.html[code])
                     continue
                 try:
                     await asyncio.wait_for(feed.changed.wait(), min(left, KEEP_ALIVE_SECONDS))
@@ -169,8 +194,13 @@ class Feeds:
 
     async def watch(self) -> None:
         """Until stopped: look at the revision of every evening someone watches, for changes made elsewhere."""
+        newest = await self._read(_newest_open, self.ledger)
         while not self.stopping:
             await asyncio.sleep(self.poll_seconds)
+            if self.feeds and (opened := await self._read(_newest_open, self.ledger)) != newest:
+                newest = opened
+                self.started()
+                continue
             for number, feed in list(self.feeds.items()):
                 if feed.reading is None:
                     info = await self._read(self.ledger.evening, number)
@@ -188,6 +218,14 @@ class Feeds:
         for task in reading:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+
+def _newest_open(ledger: Ledger) -> int | None:
+    """The number of the most recent open evening, if any."""
+    try:
+        return ledger.evening().number
+    except NoOpenEvening:
+        return None
 
 
 def event(revision: int, html: str) -> str:

@@ -82,6 +82,7 @@ async def start(request: Request) -> Response:
         )
     except LedgerError as error:
         return await pages.new_evening(request, 422, error=_mistake(error), form=dict(form))
+    feeds(request).started()
     return _shown(request, info.number)
 
 
