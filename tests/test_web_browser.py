@@ -323,3 +323,38 @@ def test_a_viewer_sees_the_connection_go_and_come_back_and_follows_the_table(db_
     finally:
         process.terminate()
         process.wait(10)
+
+
+def test_a_deal_tapped_in_while_the_server_is_away_waits_and_is_stored_once(db_url: str, tmp_path: Path) -> None:
+    from ledger import Ledger
+
+    start(db_url)
+    port = _free_port()
+    process = _serve(db_url, port)
+    try:
+        with playwright_api.sync_playwright() as driver:
+            browser = driver.chromium.launch(
+                executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else []
+            )
+            page = browser.new_context(viewport=PHONE).new_page()
+            page.goto(f"http://127.0.0.1:{port}{LINK}")
+            page.wait_for_url(f"http://127.0.0.1:{port}/evenings/1")
+            process.terminate()
+            process.wait(10)
+            page.locator("fieldset:has(legend:text-is('Declarer'))").get_by_text("Bruno", exact=True).click()
+            page.locator("fieldset:has(legend:text-is('Contract'))").get_by_text("solo", exact=True).click()
+            page.locator(".pad.points").get_by_text("7", exact=True).click()
+            page.locator(".record-bar button").click()
+            playwright_api.expect(page.locator("#waiting")).to_have_text(
+                "1 deal waiting to be sent: it goes as soon as the server answers"
+            )
+            _shoot(page, tmp_path, "deal-waiting")
+            process = _serve(db_url, port)
+            playwright_api.expect(page.locator(".result")).to_contain_text("Deal 1 recorded", timeout=10000)
+            assert page.evaluate("localStorage.getItem('calabresella-waiting')") == "[]"
+            browser.close()
+    finally:
+        process.terminate()
+        process.wait(10)
+    with Ledger(db_url) as ledger:
+        assert [(d.declarer, d.declarer_thirds) for d in ledger.deals(1)[1]] == [("Bruno", 21)]
