@@ -82,6 +82,10 @@ def amend(
         typed = _with_pot(session, table, replace(typed, passed_before=0), number)
     dealt_by = resolve_player(dealer, table.players, "dealer") if dealer else stored.dealer
     facts, result = judge(typed, table.profile, table.players, dealt_by)
+    if facts == stored:
+        raise LedgerError(
+            _("amend deal {number}: these are the facts it has already; nothing written").format(number=number)
+        )
     row, payouts = deals.supersede(session, table, deal, old, facts, result, why)
     rescored = _reflow_pot(session, table, number)
     deals.bump(session, table)

@@ -144,7 +144,7 @@ def record_every_profile(db: str, language: str) -> None:
             number = ledger.start_evening(players, profile=profile, options=options, stake="0.10").number
             for line in LINES[profile]:
                 ledger.record(line, evening=number)
-            ledger.amend(1, "20t", reason="recount", evening=number)
+            ledger.amend(1, "19t", reason="recount", evening=number)
             ledger.void(2, reason="misdeal", evening=number)
             ledger.record(LINES[profile][0], evening=number)
             ledger.undo(evening=number)

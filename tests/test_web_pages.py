@@ -326,3 +326,32 @@ def test_unknown_evenings_and_deals(db_url: str) -> None:
         assert missing.status_code == 422 and "evening 9 does not exist" in missing.text
         assert phone.get("/evenings/1/deals/4").status_code == 422
         assert phone.get("/nowhere").status_code == 404
+
+
+def test_a_deal_is_amended_by_tapping_what_changed(db_url: str) -> None:
+    start(db_url)
+    with scorekeeper(db_url) as phone:
+        token = csrf(phone)
+        phone.post("/evenings/1/deals", data={"csrf": token, "line": "carla chiamo 3D@anna 5+2/3 last=opp"})
+        page = phone.get("/evenings/1/deals/1").text
+        checked = dict(re.findall(r'name="(\w+)" value="([^"]*)" checked', page))
+        assert checked == {
+            "declarer": "Carla",
+            "contract": "chiamo",
+            "rank": "3",
+            "suit": "D",
+            "holder": "Anna",
+            "whole": "5",
+            "third": "2/3",
+        }
+        same = phone.post("/evenings/1/deals/1/amend", data={"csrf": token, **checked, "reason": "again"})
+        assert same.status_code == 422 and "these are the facts it has already" in same.text
+        changed = {**checked, "whole": "6", "third": "", "suit": "C"}
+        done = phone.post("/evenings/1/deals/1/amend", data={"csrf": token, **changed, "reason": "recount"})
+        assert done.status_code == 303
+    with Ledger(db_url) as ledger:
+        history = ledger.deal_history(1, 1)
+    assert [(d.revision, d.declarer_thirds, d.called, d.holder, d.reason) for d in history] == [
+        (1, 17, "3D", "Anna", None),
+        (2, 18, "3C", "Anna", "recount"),
+    ]

@@ -16,7 +16,7 @@ from ledger.rules.cards import DEAL_THIRDS
 from ledger.rules.contracts import Aggravation, Contract
 from ledger.rules.profiles import Profile
 from ledger.rules.quick import parse_answer
-from ledger.values import EveningInfo
+from ledger.values import DealView, EveningInfo
 
 FACTS = ("declarer", "contract", "thirds", "holder", "tricks", "last_trick", "monte_thirds")
 """The facts a deal can lack, as `MissingFact.fact` names them and `parse_answer` reads them."""
@@ -115,11 +115,54 @@ def question(fact: str, players: Sequence[str], profile: Profile) -> Question:
     return Question(fact)
 
 
-def declarers(evening: EveningInfo) -> tuple[Choice, ...]:
-    """Who can declare the next deal, and `pass`: every seat but a dealer who sits out."""
-    out = evening.next_dealer if evening.profile.sits_out(len(evening.players)) else None
-    seated = [p for p in evening.players if p != out]
-    return tuple(choice for choice in question("declarer", seated, evening.profile).choices)
+@dataclass(frozen=True)
+class Pad:
+    """The buttons of a deal tapped in, for one evening."""
+
+    declarers: tuple[Choice, ...]
+    contracts: tuple[Choice, ...]
+    calling: frozenset[str]
+    """The contracts (as their buttons send them) in which a card is called: the card and holder show for them."""
+    ranks: tuple[Choice, ...]
+    suits: tuple[Choice, ...]
+    holders: tuple[Choice, ...]
+    wholes: tuple[Choice, ...]
+    thirds: tuple[Choice, ...]
+
+
+def pad(evening: EveningInfo, *, every_declarer: bool = False) -> Pad:
+    """The pad for the evening's next deal (the dealer who sits out not offered as declarer), or for amending any
+    deal (`every_declarer`)."""
+    profile, players = evening.profile, evening.players
+    out = evening.next_dealer if profile.sits_out(len(players)) and not every_declarer else None
+    return Pad(
+        declarers=question("declarer", [p for p in players if p != out], profile).choices,
+        contracts=contract_choices(profile),
+        calling=frozenset(profile.word(contract) for contract in profile.calls_card),
+        ranks=tuple(Choice(rank, rank) for rank in RANKS),
+        suits=SUITS,
+        holders=question("holder", players, profile).choices,
+        wholes=wholes(profile),
+        thirds=() if profile.american else THIRDS,
+    )
+
+
+def given_of(deal: DealView) -> dict[str, str]:
+    """A stored deal as the pad's buttons tapped: to amend it by tapping what changed."""
+    if deal.passed:
+        return {"declarer": "pass"}
+    given = {"declarer": deal.declarer or ""}
+    if deal.contract:
+        word = deal.profile.word(Contract(deal.contract))
+        given["contract"] = f"{word} {deal.aggravation}" if deal.aggravation else word
+    if deal.called:
+        given["rank"], given["suit"] = deal.called[:1], deal.called[1:]  # a rank alone when the suit was not said
+    if deal.holder:
+        given["holder"] = deal.holder
+    if deal.declarer_thirds is not None:
+        whole, third = (deal.declarer_thirds, 0) if deal.profile.american else divmod(deal.declarer_thirds, 3)
+        given["whole"], given["third"] = str(whole), ("", "1/3", "2/3")[third]
+    return given
 
 
 def wholes(profile: Profile) -> tuple[Choice, ...]:

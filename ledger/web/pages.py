@@ -64,15 +64,7 @@ def evening_page(request: Request, live: Live, status: int = 200, **context: obj
         status,
         live=live,
         key=secrets.token_urlsafe(12),
-        declarers=guided.declarers(live.evening),
-        contracts=guided.contract_choices(profile),
-        calling={profile.word(contract) for contract in profile.calls_card},
-        holders=guided.question("holder", players, profile).choices,
-        calls_card=bool(profile.calls_card),
-        wholes=guided.wholes(profile),
-        thirds=guided.THIRDS,
-        ranks=[guided.Choice(rank, rank) for rank in guided.RANKS],
-        suits=guided.SUITS,
+        pad=guided.pad(live.evening),
         example=examples(players, profile)[0],
         given=context.pop("given", {}),
         **context,
@@ -101,7 +93,9 @@ async def deal(request: Request, status: int = 200, **context: object) -> Respon
     number = evening_number(request)
     info = await run_in_threadpool(ledger(request).evening, number)
     history = await run_in_threadpool(ledger(request).deal_history, deal_number(request), info.number)
-    return render(request, "deal.html", status, evening=info, history=history, **context)
+    given = context.pop("given", None) or guided.given_of(history[-1])
+    pad = guided.pad(info, every_declarer=True)
+    return render(request, "deal.html", status, evening=info, history=history, pad=pad, given=given, **context)
 
 
 async def settlement(request: Request, status: int = 200, **context: object) -> Response:

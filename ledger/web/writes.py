@@ -157,17 +157,18 @@ def _question(
 
 
 async def amend(request: Request) -> Response:
-    """A new revision of the deal with the facts typed changed, and why."""
+    """A new revision of the deal with the facts changed, as tapped on its pad or typed in a few words, and why."""
     form = await _form(request)
     number, line, reason = deal_number(request), _text(form, "line"), _text(form, "reason")
     try:
-        if not line:
-            raise LedgerError(_("write the facts to change, e.g. 20 for 20 thirds, or chiamo 3D@anna"))
+        info = await run_in_threadpool(ledger(request).evening, evening_number(request))
+        changes = line or guided.deal_input(guided.answers(form), info.players, info.profile)
         done = await run_in_threadpool(
-            lambda: ledger(request).amend(number, line, reason=reason or None, evening=evening_number(request))
+            lambda: ledger(request).amend(number, changes, reason=reason or None, evening=info.number)
         )
     except LedgerError as error:
-        return await pages.deal(request, 422, error=_mistake(error), line=line, reason=reason)
+        tapped = {name: _text(form, name) for name in (*guided.FIELDS, *guided.PAD) if _text(form, name)}
+        return await pages.deal(request, 422, error=_mistake(error), line=line, reason=reason, given=tapped)
     return _shown(request, done.evening, number)
 
 
