@@ -293,68 +293,81 @@ def test_every_page_fits_a_390_pixel_phone_with_four_long_names(server: str, db_
         browser.close()
 
 
-def test_a_viewer_sees_the_connection_go_and_come_back_and_follows_the_table(db_url: str, tmp_path: Path) -> None:
-    from ledger import Ledger
+class Restartable:
+    """`calabresella serve` on one port, which a test stops and starts again."""
 
+    def __init__(self, db_url: str) -> None:
+        self.db_url, self.port = db_url, _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[str] | None = None
+
+    def start(self) -> None:
+        self.process = _serve(self.db_url, self.port)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(10)
+            self.process = None
+
+
+@pytest.fixture
+def phone_and_server(db_url: str) -> Iterator[tuple[playwright_api.Page, Restartable]]:
+    """A 390 x 844 Chromium page, and the server it talks to (evening 1 open), which the test may stop and restart."""
     start(db_url)
-    port = _free_port()
-    process = _serve(db_url, port)
+    served = Restartable(db_url)
+    served.start()
     try:
         with playwright_api.sync_playwright() as driver:
             browser = driver.chromium.launch(
                 executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else []
             )
-            page = browser.new_context(viewport=PHONE).new_page()
-            page.goto(f"http://127.0.0.1:{port}/evenings/1")
-            process.terminate()
-            process.wait(10)
-            status = page.locator(".connection")
-            playwright_api.expect(status).to_contain_text("No connection to the server", timeout=5000)
-            _shoot(page, tmp_path, "connection-lost")
-            with Ledger(db_url) as ledger:  # while the server is away, the table closes and plays on
-                ledger.close_evening(1)
-            process = _serve(db_url, port)
-            playwright_api.expect(status).to_contain_text("Connected again", timeout=8000)
-            playwright_api.expect(page.locator("#live")).to_contain_text("no deal can change", timeout=5000)
-            with Ledger(db_url) as ledger:
-                ledger.start_evening(["Anna", "Bruno", "Carla"], stake="0.10")  # by another program: the CLI
-            page.wait_for_url(f"http://127.0.0.1:{port}/evenings/2", timeout=8000)
+            yield browser.new_context(viewport=PHONE).new_page(), served
             browser.close()
     finally:
-        process.terminate()
-        process.wait(10)
+        served.stop()
 
 
-def test_a_deal_tapped_in_while_the_server_is_away_waits_and_is_stored_once(db_url: str, tmp_path: Path) -> None:
+def test_a_viewer_sees_the_connection_go_and_come_back_and_follows_the_table(
+    phone_and_server: tuple[playwright_api.Page, Restartable], db_url: str, tmp_path: Path
+) -> None:
     from ledger import Ledger
 
-    start(db_url)
-    port = _free_port()
-    process = _serve(db_url, port)
-    try:
-        with playwright_api.sync_playwright() as driver:
-            browser = driver.chromium.launch(
-                executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else []
-            )
-            page = browser.new_context(viewport=PHONE).new_page()
-            page.goto(f"http://127.0.0.1:{port}{LINK}")
-            page.wait_for_url(f"http://127.0.0.1:{port}/evenings/1")
-            process.terminate()
-            process.wait(10)
-            page.locator("fieldset:has(legend:text-is('Declarer'))").get_by_text("Bruno", exact=True).click()
-            page.locator("fieldset:has(legend:text-is('Contract'))").get_by_text("solo", exact=True).click()
-            page.locator(".pad.points").get_by_text("7", exact=True).click()
-            page.locator(".record-bar button").click()
-            playwright_api.expect(page.locator("#waiting")).to_have_text(
-                "1 deal waiting to be sent: it goes as soon as the server answers"
-            )
-            _shoot(page, tmp_path, "deal-waiting")
-            process = _serve(db_url, port)
-            playwright_api.expect(page.locator(".result")).to_contain_text("Deal 1 recorded", timeout=10000)
-            assert page.evaluate("localStorage.getItem('calabresella-waiting')") == "[]"
-            browser.close()
-    finally:
-        process.terminate()
-        process.wait(10)
+    page, served = phone_and_server
+    page.goto(f"{served.url}/evenings/1")
+    served.stop()
+    status = page.locator(".connection")
+    playwright_api.expect(status).to_contain_text("No connection to the server", timeout=5000)
+    _shoot(page, tmp_path, "connection-lost")
+    with Ledger(db_url) as ledger:  # while the server is away, the table closes and plays on
+        ledger.close_evening(1)
+    served.start()
+    playwright_api.expect(status).to_contain_text("Connected again", timeout=8000)
+    playwright_api.expect(page.locator("#live")).to_contain_text("no deal can change", timeout=5000)
+    with Ledger(db_url) as ledger:
+        ledger.start_evening(["Anna", "Bruno", "Carla"], stake="0.10")  # by another program: the CLI
+    page.wait_for_url(f"{served.url}/evenings/2", timeout=8000)
+
+
+def test_a_deal_tapped_in_while_the_server_is_away_waits_and_is_stored_once(
+    phone_and_server: tuple[playwright_api.Page, Restartable], db_url: str, tmp_path: Path
+) -> None:
+    from ledger import Ledger
+
+    page, served = phone_and_server
+    page.goto(f"{served.url}{LINK}")
+    page.wait_for_url(f"{served.url}/evenings/1")
+    served.stop()
+    page.locator("fieldset:has(legend:text-is('Declarer'))").get_by_text("Bruno", exact=True).click()
+    page.locator("fieldset:has(legend:text-is('Contract'))").get_by_text("solo", exact=True).click()
+    page.locator(".pad.points").get_by_text("7", exact=True).click()
+    page.locator(".record-bar button").click()
+    playwright_api.expect(page.locator("#waiting")).to_have_text(
+        "1 deal waiting to be sent: it goes as soon as the server answers"
+    )
+    _shoot(page, tmp_path, "deal-waiting")
+    served.start()
+    playwright_api.expect(page.locator(".result")).to_contain_text("Deal 1 recorded", timeout=10000)
+    assert page.evaluate("localStorage.getItem('calabresella-waiting')") == "[]"
     with Ledger(db_url) as ledger:
         assert [(d.declarer, d.declarer_thirds) for d in ledger.deals(1)[1]] == [("Bruno", 21)]

@@ -197,13 +197,20 @@ def show(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = 
     console.print(_("totals: {totals}").format(totals=", ".join(f"{p} {v:+d}" for p, v in e.points.items())))
 
 
+EveningNumber = Annotated[int, typer.Argument(help="The evening's number.", min=1)]
+EveningReason = Annotated[str | None, typer.Option("--reason", "-r", help="Why: kept with the evening.")]
+
+
+def _print_changed(changed: EveningInfo, as_json: bool, said: str) -> None:
+    """An evening voided or reopened: as JSON, or the sentence that says so."""
+    if as_json:
+        print_json(changed.to_dict())
+    else:
+        console.print(said)
+
+
 @evening_app.command("void")
-def void(
-    ctx: typer.Context,
-    number: Annotated[int, typer.Argument(help="The evening's number.", min=1)],
-    reason: Annotated[str | None, typer.Option("--reason", "-r", help="Why: kept with the evening.")] = None,
-    as_json: JsonFlag = False,
-) -> None:
+def void(ctx: typer.Context, number: EveningNumber, reason: EveningReason = None, as_json: JsonFlag = False) -> None:
     """Void a whole evening recorded by mistake: it stays in the log, closed, and counts nowhere (settlements, the tab,
     statistics, charts).
 
@@ -211,12 +218,8 @@ def void(
     """
     with open_ledger(ctx, create=False) as ledger:
         voided = ledger.void_evening(number, reason=reason)
-    if as_json:
-        print_json(voided.to_dict())
-        return
-    console.print(
-        _("Evening {number} voided ({reason}): it counts nowhere.").format(number=voided.number, reason=reason)
-    )
+    said = _("Evening {number} voided ({reason}): it counts nowhere.").format(number=voided.number, reason=reason)
+    _print_changed(voided, as_json, said)
 
 
 @evening_app.command("close")
@@ -252,23 +255,12 @@ def close(
 
 
 @evening_app.command("reopen")
-def reopen(
-    ctx: typer.Context,
-    number: Annotated[int, typer.Argument(help="The evening's number.", min=1)],
-    reason: Annotated[str | None, typer.Option("--reason", "-r", help="Why: kept with the evening.")] = None,
-    as_json: JsonFlag = False,
-) -> None:
+def reopen(ctx: typer.Context, number: EveningNumber, reason: EveningReason = None, as_json: JsonFlag = False) -> None:
     """Open a closed evening again, to record a deal left out or correct one; the close it undoes stays in the log.
 
     [b]Example[/b]: calabresella evening reopen 3 --reason "a deal was left out"
     """
     with open_ledger(ctx, create=False) as ledger:
         reopened = ledger.reopen_evening(number, reason=reason)
-    if as_json:
-        print_json(reopened.to_dict())
-        return
-    console.print(
-        _("Evening {number} is open again ({reason}): it takes deals and corrections until it is closed.").format(
-            number=reopened.number, reason=reason
-        )
-    )
+    said = _("Evening {number} is open again ({reason}): it takes deals and corrections until it is closed.")
+    _print_changed(reopened, as_json, said.format(number=reopened.number, reason=reason))

@@ -7,6 +7,7 @@ that cannot answer is 503 with one line and `Retry-After`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, get_args, get_type_hints
 
 from starlette.concurrency import run_in_threadpool
@@ -19,7 +20,7 @@ from ledger.errors import FactError, LedgerError, MissingFact
 from ledger.i18n import _
 from ledger.rules.build import DealInput
 from ledger.service import DealEntry
-from ledger.values import Recorded
+from ledger.values import EveningInfo, Recorded
 from ledger.web.limits import check_fields
 from ledger.web.state import access, deal_number, evening_number, feeds, ledger, unavailable
 
@@ -211,24 +212,28 @@ async def settlement(request: Request) -> Response:
 async def void_evening(request: Request) -> Response:
     """Void the whole evening (recorded by mistake): `{"reason": "the demo"}`; it stays in the log and counts
     nowhere."""
-    data = await _body(request)
-    reason = _optional(data, "reason", str)
-    number = evening_number(request)
-    if number is None:
-        raise LedgerError(_("give the evening's number to void it, e.g. /api/evenings/3/void"))
-    info = await run_in_threadpool(lambda: ledger(request).void_evening(number, reason=reason))
-    feeds(request).changed(info.number)
-    return JSONResponse(info.to_dict())
+    missing = _("give the evening's number to void it, e.g. /api/evenings/3/void")
+    return await _with_reason(
+        request, missing, lambda number, reason: ledger(request).void_evening(number, reason=reason)
+    )
 
 
 async def reopen_evening(request: Request) -> Response:
     """Open a closed evening again: `{"reason": "a deal was left out"}`; the close it undoes stays in the log."""
+    missing = _("give the evening's number to reopen it, e.g. /api/evenings/3/reopen")
+    return await _with_reason(
+        request, missing, lambda number, reason: ledger(request).reopen_evening(number, reason=reason)
+    )
+
+
+async def _with_reason(request: Request, missing: str, change: Callable[[int, str | None], EveningInfo]) -> Response:
+    """A change to a whole evening named by its number, with the reason given: `{"reason": "..."}`."""
     data = await _body(request)
     reason = _optional(data, "reason", str)
     number = evening_number(request)
     if number is None:
-        raise LedgerError(_("give the evening's number to reopen it, e.g. /api/evenings/3/reopen"))
-    info = await run_in_threadpool(lambda: ledger(request).reopen_evening(number, reason=reason))
+        raise LedgerError(missing)
+    info = await run_in_threadpool(change, number, reason)
     feeds(request).changed(info.number)
     return JSONResponse(info.to_dict())
 
