@@ -212,27 +212,26 @@ async def settlement(request: Request) -> Response:
 async def void_evening(request: Request) -> Response:
     """Void the whole evening (recorded by mistake): `{"reason": "the demo"}`; it stays in the log and counts
     nowhere."""
-    missing = _("give the evening's number to void it, e.g. /api/evenings/3/void")
     return await _with_reason(
-        request, missing, lambda number, reason: ledger(request).void_evening(number, reason=reason)
+        request, "void", lambda number, reason: ledger(request).void_evening(number, reason=reason)
     )
 
 
 async def reopen_evening(request: Request) -> Response:
     """Open a closed evening again: `{"reason": "a deal was left out"}`; the close it undoes stays in the log."""
-    missing = _("give the evening's number to reopen it, e.g. /api/evenings/3/reopen")
     return await _with_reason(
-        request, missing, lambda number, reason: ledger(request).reopen_evening(number, reason=reason)
+        request, "reopen", lambda number, reason: ledger(request).reopen_evening(number, reason=reason)
     )
 
 
-async def _with_reason(request: Request, missing: str, change: Callable[[int, str | None], EveningInfo]) -> Response:
-    """A change to a whole evening named by its number, with the reason given: `{"reason": "..."}`."""
+async def _with_reason(request: Request, path: str, change: Callable[[int, str | None], EveningInfo]) -> Response:
+    """A change to a whole evening named by its number (`.../evenings/3/PATH`), with the reason given:
+    `{"reason": "..."}`."""
     data = await _body(request)
     reason = _optional(data, "reason", str)
     number = evening_number(request)
     if number is None:
-        raise LedgerError(missing)
+        raise LedgerError(_("give the evening's number, e.g. /api/evenings/3/{path}").format(path=path))
     info = await run_in_threadpool(change, number, reason)
     feeds(request).changed(info.number)
     return JSONResponse(info.to_dict())
