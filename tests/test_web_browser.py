@@ -253,7 +253,6 @@ def test_deals_are_tapped_in_with_few_taps_and_no_keyboard(server: str, db_url: 
         tap(chip("fieldset:has(legend:text-is('Declarer'))", "pass"), "pass")
         record()
         assert len(taps) == 2
-        _shoot(page, tmp_path, "tapped")
         browser.close()
     with Ledger(db_url) as ledger:
         deals = ledger.deals(1)[1]
