@@ -207,7 +207,7 @@ def test_every_page_passes_the_strict_policy_cannot_be_framed_and_keeps_no_token
         browser.close()
 
 
-def test_deals_are_tapped_in_with_few_taps_and_no_keyboard(server: str, db_url: str, tmp_path: Path) -> None:
+def test_deals_are_tapped_in_with_few_taps_and_no_keyboard(server: str, db_url: str) -> None:
     """At 390 x 844: a solo of 7+1/3 in 5 taps, a chiamo with its called card and holder in 7, a passed deal in 2,
     Record included; no text field ever focused (so no keyboard opens); after a result, Record on the first screen."""
     from ledger import Ledger
