@@ -18,6 +18,9 @@
     notice.hidden = list.length === 0;
   }
   function show(response) {
+    if ((response.headers.get("Content-Type") || "").indexOf("application/json") === 0) {
+      return response.json().then(function (said) { window.location.assign(said.location); });
+    }
     if (response.redirected) { window.location.assign(response.url); return Promise.resolve(); }
     return response.text().then(function (html) { document.open(); document.write(html); document.close(); });
   }
@@ -26,7 +29,7 @@
       method: "POST",
       body: new URLSearchParams(deal.fields),
       credentials: "same-origin",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" }
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Sent-By": "page" }
     });
   }
   var sending = false;
