@@ -355,3 +355,16 @@ def test_a_deal_is_amended_by_tapping_what_changed(db_url: str) -> None:
         (1, 17, "3D", "Anna", None),
         (2, 18, "3C", "Anna", "recount"),
     ]
+
+
+def test_the_pages_own_script_gets_the_address_of_the_result(db_url: str) -> None:
+    start(db_url)
+    with scorekeeper(db_url) as phone:
+        form = {"csrf": csrf(phone), "line": "bruno solo 22", "key": "k-1"}
+        sent = phone.post("/evenings/1/deals", data=form, headers={"Sent-By": "page"})
+        assert sent.status_code == 200 and sent.json() == {"location": "/evenings/1?deal=1"}
+        again = phone.post("/evenings/1/deals", data=form, headers={"Sent-By": "page"})
+        assert again.json() == {"location": "/evenings/1?deal=1&again=1"}
+        plain = phone.post("/evenings/1/deals", data={**form, "key": "k-2", "line": "anna solo 20"})
+        assert plain.status_code == 303  # a form sent by the browser itself is redirected as before
+    assert deal_count(db_url) == 2
