@@ -28,11 +28,11 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _serve(db_url: str, port: int) -> subprocess.Popen[str]:
+def _serve(db_url: str, port: int, token: str = TOKEN) -> subprocess.Popen[str]:
     """`calabresella serve` on a loopback port, once it answers."""
     process = subprocess.Popen(
         ["calabresella", "--db", db_url, "serve", "--port", str(port)],
-        env={**os.environ, "CALABRESELLA_TOKEN": TOKEN},
+        env={**os.environ, "CALABRESELLA_TOKEN": token},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -300,8 +300,8 @@ class Restartable:
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[str] | None = None
 
-    def start(self) -> None:
-        self.process = _serve(self.db_url, self.port)
+    def start(self, token: str = TOKEN) -> None:
+        self.process = _serve(self.db_url, self.port, token)
 
     def stop(self) -> None:
         if self.process is not None:
@@ -370,3 +370,28 @@ def test_a_deal_tapped_in_while_the_server_is_away_waits_and_is_stored_once(
     assert page.evaluate("localStorage.getItem('calabresella-waiting')") == "[]"
     with Ledger(db_url) as ledger:
         assert [(d.declarer, d.declarer_thirds) for d in ledger.deals(1)[1]] == [("Bruno", 21)]
+
+
+def test_a_deal_tapped_after_the_link_changed_waits_until_the_new_link_is_opened(
+    phone_and_server: tuple[playwright_api.Page, Restartable], db_url: str
+) -> None:
+    from ledger import Ledger
+    from ledger.web.access import Access
+
+    page, served = phone_and_server
+    page.goto(f"{served.url}{LINK}")
+    page.wait_for_url(f"{served.url}/evenings/1")
+    served.stop()
+    renewed = TOKEN + "-renewed"
+    served.start(renewed)  # the scorekeeper restarted the server with a new token: the old link no longer records
+    page.locator("fieldset:has(legend:text-is('Declarer'))").get_by_text("Carla", exact=True).click()
+    page.locator("fieldset:has(legend:text-is('Contract'))").get_by_text("solo", exact=True).click()
+    page.locator(".pad.points").get_by_text("8", exact=True).click()
+    page.locator(".record-bar button").click()
+    playwright_api.expect(page.locator("#waiting")).to_contain_text("open the scorekeeper's link again")
+    with Ledger(db_url) as ledger:
+        assert ledger.deals(1)[1] == []
+    page.goto(f"{served.url}/write?key={Access(renewed).link_key}")
+    playwright_api.expect(page.locator(".result")).to_contain_text("Deal 1 recorded", timeout=10000)
+    with Ledger(db_url) as ledger:
+        assert [(d.declarer, d.declarer_thirds) for d in ledger.deals(1)[1]] == [("Carla", 24)]
