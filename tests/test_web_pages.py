@@ -368,3 +368,21 @@ def test_the_pages_own_script_gets_the_address_of_the_result(db_url: str) -> Non
         plain = phone.post("/evenings/1/deals", data={**form, "key": "k-2", "line": "anna solo 20"})
         assert plain.status_code == 303  # a form sent by the browser itself is redirected as before
     assert deal_count(db_url) == 2
+
+
+def test_the_points_can_be_counted_on_the_pad_as_at_the_table(db_url: str) -> None:
+    start(db_url)
+    with scorekeeper(db_url) as phone:
+        token = csrf(phone)
+        assert "Or count the cards: aces, figures, last trick" in phone.get("/evenings/1").text
+        counted = {"declarer": "Bruno", "contract": "solo", "aces": "2", "figures": "10", "last": "u"}
+        assert phone.post("/evenings/1/deals", data={"csrf": token, **counted}).status_code == 303
+        no_last = {"declarer": "Anna", "contract": "solo", "aces": "0", "figures": "1"}
+        assert phone.post("/evenings/1/deals", data={"csrf": token, **no_last}).status_code == 303
+    with Ledger(db_url) as ledger:
+        deals = ledger.deals(1)[1]
+    # 2 aces x 3 + 10 figures + the last trick's 3 = 19 thirds; 1 figure = 1 third, the last trick the opponents'
+    assert [(d.declarer, d.declarer_thirds, d.last_trick) for d in deals] == [
+        ("Bruno", 19, "declarer"),
+        ("Anna", 1, "opponents"),
+    ]

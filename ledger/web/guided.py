@@ -41,8 +41,9 @@ class Question:
     choices: tuple[Choice, ...] = ()
 
 
-PAD = ("whole", "third", "rank", "suit")
-"""The pad's buttons: the points as a whole number and a third (`7` and `1/3`), the called card as rank and suit."""
+PAD = ("whole", "third", "rank", "suit", "aces", "figures", "last")
+"""The pad's buttons: the points as a whole number and a third (`7` and `1/3`), or counted as at the table (aces,
+figures, the last trick); the called card as rank and suit."""
 THIRDS = (Choice("", "+0"), Choice("1/3", "+⅓"), Choice("2/3", "+⅔"))
 """The pad's thirds of a point; nothing tapped is none."""
 RANKS = ("3", "2", "A", "R", "C", "F", "7", "6", "5", "4")
@@ -60,6 +61,9 @@ def answers(form: Mapping[str, object]) -> dict[str, str]:
     given = {name: form.get(name) for name in (*FIELDS, *PAD)}
     found = {name: value.strip() for name, value in given.items() if isinstance(value, str) and value.strip()}
     whole, third = found.pop("whole", None), found.pop("third", None)
+    aces, figures, last = found.pop("aces", None), found.pop("figures", None), found.pop("last", None)
+    if (aces or figures or last) and "thirds" not in found:  # counted: `2a10f+u`, as `play` reads a count
+        found["thirds"] = f"{aces or 0}a{figures or 0}f" + ("+u" if last else "")
     if (whole or third) and "thirds" not in found:
         found["thirds"] = f"{whole}+{third}" if whole and third and whole != "0" else third or whole or ""
     rank, suit = found.pop("rank", None), found.pop("suit", None)
@@ -128,6 +132,8 @@ class Pad:
     holders: tuple[Choice, ...]
     wholes: tuple[Choice, ...]
     thirds: tuple[Choice, ...]
+    aces: tuple[Choice, ...] = tuple(Choice(str(n), str(n)) for n in range(5))
+    figures: tuple[Choice, ...] = tuple(Choice(str(n), str(n)) for n in range(21))
 
 
 def pad(evening: EveningInfo, *, every_declarer: bool = False) -> Pad:
