@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
     from sqlmodel import Session
 
+    from ledger.club.values import EventInfo, SeasonInfo
     from ledger.store.evenings import Seating
     from ledger.store.importing import Entry
     from ledger.store.replay import Importer
@@ -370,6 +371,150 @@ class Ledger:
         with self._reading() as session:
             return tab(session, pairs=pairs)
 
+    # Club nights and seasons
+
+    def start_season(self, name: str, *, min_deals: int = 0) -> SeasonInfo:
+        """A new season: events started in it make one league table; `min_deals` to be ranked."""
+        from ledger.store.club import season_info, start_season
+
+        with self._session() as session:
+            return season_info(session, start_season(session, name, min_deals))
+
+    def season(self, name: str | None = None) -> SeasonInfo:
+        """Season `name` (or number; default the most recent): its events and league table, with each player's skill
+        (openskill) apart from game points."""
+        from ledger.store.club import get_season, season_info
+
+        with self._reading() as session:
+            season = get_season(session, name)
+            skill = {s.player: (s.rating, s.mu, s.sigma) for s in _season_skill(session, season)}
+            return season_info(session, season, skill)
+
+    def seasons(self) -> list[SeasonInfo]:
+        """Every season, newest first, with its league table."""
+        from ledger.store.club import list_seasons
+
+        with self._reading() as session:
+            names = [season.name for season in list_seasons(session)]
+        return [self.season(name) for name in names]
+
+    def start_event(
+        self,
+        name: str,
+        players: Sequence[str],
+        *,
+        profile: str = "pagat",
+        options: Sequence[str] | Mapping[str, object] = (),
+        stake: str = "0",
+        currency: str = "EUR",
+        place: str | None = None,
+        season: str | None = None,
+        pairing: str = "random",
+        round_deals: int | None = None,
+        round_minutes: int | None = None,
+    ) -> EventInfo:
+        """A club night or tournament with the players present; every table it seats plays its rules and stake. A
+        round lasts `round_deals` deals or `round_minutes`; later rounds are drawn by `pairing`."""
+        from ledger.store.club import event_info, start_event
+
+        with self._session() as session:
+            event = start_event(
+                session,
+                name,
+                players,
+                profile=profile,
+                options=dict(options) if isinstance(options, Mapping) else list(options),
+                stake=stake,
+                currency=currency,
+                place=place,
+                season=season,
+                pairing=pairing,
+                round_deals=round_deals,
+                round_minutes=round_minutes,
+            )
+            return event_info(session, event)
+
+    def event(self, number: int | None = None) -> EventInfo:
+        """Event `number` (default: the most recent) as it stands: rounds, tables, leaderboard."""
+        from ledger.store.club import event_info, get_event
+
+        with self._reading() as session:
+            return event_info(session, get_event(session, number))
+
+    def events(self) -> list[EventInfo]:
+        """Every event, newest first."""
+        from ledger.store.club import event_info, list_events
+
+        with self._reading() as session:
+            return [event_info(session, event) for event in list_events(session)]
+
+    def event_stamp(self, number: int) -> tuple[int, ...]:
+        """Changes whenever event `number`'s leaderboard may have changed (one statement, for live pages)."""
+        from ledger.store.club import event_stamp
+
+        with self._reading() as session:
+            return event_stamp(session, number)
+
+    def event_of(self, evening: int) -> int | None:
+        """The event whose table evening `evening` is, if any."""
+        from ledger.store.club import event_of_evening
+
+        with self._reading() as session:
+            return event_of_evening(session, evening)
+
+    def seat_round(
+        self,
+        number: int | None = None,
+        *,
+        tables: Sequence[Sequence[str]] | None = None,
+        arrived: Sequence[str] = (),
+        left: Sequence[str] = (),
+        seed: int | None = None,
+    ) -> EventInfo:
+        """Seat the next round of event `number` (default: the most recent open one), the round before ending
+        first: players who `arrived` or `left` are counted in or out, then the seating is drawn (random, or by the
+        event's standing or skill, keeping repeated opponents to the fewest possible) or set by hand (`tables`)."""
+        from ledger.store.club import arrive, event_info, get_event, leave, present, seat_round
+
+        with self._session() as session:
+            event = get_event(session, number, open_only=True)
+            arrive(session, event, arrived)
+            leave(session, event, left)
+            order = None
+            if tables is None and event.pairing != "random":
+                order = self._order(session, event, present(session, event))
+            seat_round(session, event, tables=tables, order=order, seed=seed)
+            return event_info(session, event)
+
+    def _order(self, session: Session, event: Any, players: list[str]) -> list[str]:
+        """The players present best first: by the event's game points so far, or by season skill."""
+        from ledger.store.club import event_info
+        from ledger.store.models import Season
+
+        if event.pairing == "standing":
+            ranked = [line.player for line in event_info(session, event).standings]
+        else:
+            season = session.get(Season, event.season_id) if event.season_id else None
+            ranked = [s.player for s in _season_skill(session, season)] if season else []
+        return [name for name in ranked if name in players] + [name for name in players if name not in ranked]
+
+    def end_round(self, number: int | None = None) -> EventInfo:
+        """End the round under way of event `number`: every table's evening closes."""
+        from ledger.store.club import end_round, event_info, get_event
+
+        with self._session() as session:
+            event = get_event(session, number, open_only=True)
+            end_round(session, event)
+            return event_info(session, event)
+
+    def close_event(self, number: int | None = None) -> EventInfo:
+        """Close event `number`: the round under way ends, no more rounds."""
+        from ledger.store.club import close_event, event_info, get_event
+
+        with self._session() as session:
+            event = close_event(session, get_event(session, number, open_only=True))
+            return event_info(session, event)
+
     # Reports (pandas and matplotlib load inside these methods only)
 
     def stats(
@@ -558,6 +703,15 @@ def upgrade_database(db: str | None = None) -> str | None:
         raise refusal(error, engine.url.render_as_string(hide_password=True)) from None
     finally:
         engine.dispose()
+
+
+def _season_skill(session: Session, season: Any) -> list[Any]:
+    """Each player's skill over the deals of the season's tables (openskill, loaded here only)."""
+    from ledger.store.club import season_deals
+    from reports.rating import season_skill, sides
+
+    played = (sides(roles, points) for roles, points in season_deals(session, season))
+    return season_skill(side for side in played if side is not None)
 
 
 def _player(row: Any) -> PlayerInfo:

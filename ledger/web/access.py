@@ -2,10 +2,12 @@
 
 The token itself never reaches a browser. The write link carries a key derived from it; opening the link gives
 the browser a write session, a random id signed with another key derived from the token, kept for a week in an
-HttpOnly, SameSite=Strict cookie. Every form carries a CSRF token derived from the session, and a form posted
-from another origin is refused. All keys are HMACs of the token, so sessions and open forms outlive a restart with
-the same token, and a new token (`serve --new-token`) ends them all. The API takes `Authorization: Bearer TOKEN`.
-Wrong tokens and link keys are slowed down and logged (`ledger.web.throttle`).
+HttpOnly, SameSite=Strict cookie. A club night's table link carries a key for that table's evening alone: its
+session (and, sent as the API's Bearer token, the key itself) writes to that evening and to no other. Every form
+carries a CSRF token derived from the session, and a form posted from another origin is refused. All keys are HMACs
+of the token, so sessions and open forms outlive a restart with the same token, and a new token
+(`serve --new-token`) ends them all. The API takes `Authorization: Bearer TOKEN`. Wrong tokens and link keys are
+slowed down and logged (`ledger.web.throttle`).
 """
 
 from __future__ import annotations
@@ -82,9 +84,23 @@ class Access:
         """What the write link carries instead of the token."""
         return _sign(_key(self.token, "write link"), "open")
 
-    def new_session(self) -> str:
-        """A new write session: a random id and the time it was given, signed."""
-        opened = f"{secrets.token_urlsafe(16)}.{int(time.time())}"
+    def table_key(self, evening: int) -> str:
+        """What a table's link carries (`12.SIGNATURE`): it writes to evening 12 only."""
+        return f"{evening}.{_sign(_key(self.token, 'table link'), str(evening))}"
+
+    def table_of(self, key: str) -> int | None:
+        """The evening a table's key writes to, when the key is one this token signed; else None."""
+        evening, _dot, _signature = key.partition(".")
+        number = int(evening) if evening.isascii() and evening.isdecimal() and len(evening) < 19 else None
+        if number is None or not hmac.compare_digest(key.encode(), self.table_key(number).encode()):
+            return None
+        return number
+
+    def new_session(self, evening: int | None = None) -> str:
+        """A new write session: a random id, the evening it is kept to (for a table's link), the time it was given,
+        signed."""
+        kept = f".t{evening}" if evening is not None else ""
+        opened = f"{secrets.token_urlsafe(16)}{kept}.{int(time.time())}"
         return f"{opened}.{_sign(_key(self.token, 'write session'), opened)}"
 
     def session(self, request: Request) -> str | None:
@@ -97,9 +113,15 @@ class Access:
             return None
         return cookie if 0 <= time.time() - int(issued) < SESSION_SECONDS else None
 
-    def can_write(self, request: Request) -> bool:
-        """The page's browser holds a write session."""
-        return self.session(request) is not None
+    def can_write(self, request: Request, evening: int | None = None) -> bool:
+        """The page's browser holds a write session (for `evening`: one that may write there)."""
+        session = self.session(request)
+        return session is not None and _kept_to(session) in (None, evening)
+
+    def kept_to(self, request: Request) -> int | None:
+        """The evening the browser's write session is kept to (a table's link), or None."""
+        session = self.session(request)
+        return _kept_to(session) if session else None
 
     def csrf(self, request: Request) -> str:
         """The CSRF token of this browser's write session ("" for a viewer, who gets no forms)."""
@@ -110,11 +132,13 @@ class Access:
         """Keep the write session in the browser: HttpOnly, SameSite=Strict, for the whole site, a week."""
         response.set_cookie(COOKIE, session, max_age=SESSION_SECONDS, httponly=True, samesite="strict", path="/")
 
-    async def open_link(self, request: Request) -> bool:
-        """Whether the write link's key is right (wrong ones are slowed down and logged)."""
+    async def open_link(self, request: Request, evening: int | None = None) -> bool:
+        """Whether the write link's key (or table `evening`'s link key) is right (wrong ones are slowed down and
+        logged)."""
+        expected = self.link_key if evening is None else self.table_key(evening)
         async with self.throttle.attempt(_address(request), _("write link")) as right:
             given = request.query_params.get("key", "")
-            matches = hmac.compare_digest(given.encode(), self.link_key.encode())
+            matches = hmac.compare_digest(given.encode(), expected.encode())
             right(matches)
         return matches
 
@@ -131,6 +155,9 @@ class Access:
                     ),
                 )
             raise HTTPException(401, _("open the scorekeeper's link on this phone to write"))
+        kept = self.kept_to(request)
+        if kept is not None and request.path_params.get("evening") != str(kept):
+            raise HTTPException(403, _("this phone keeps the score of table evening {number} only").format(number=kept))
         given = form.get(CSRF_FIELD)
         if not isinstance(given, str) or not hmac.compare_digest(given.encode(), self.csrf(request).encode()):
             raise HTTPException(403, _("this form is not from this server's page: reload the page and try again"))
@@ -147,9 +174,20 @@ class Access:
             )
         async with self.throttle.attempt(_address(request), _("API token")) as right:
             matches = hmac.compare_digest(given.strip().encode(), self.token.encode())
-            right(matches)
-        if not matches:
+            kept = None if matches else self.table_of(given.strip())
+            right(matches or kept is not None)
+        if not matches and kept is None:
             raise HTTPException(403, _("the token is wrong: nothing was written"))
+        if kept is not None and request.path_params.get("evening") != str(kept):
+            raise HTTPException(
+                403, _("this key writes to table evening {number} only: nothing was written").format(number=kept)
+            )
+
+
+def _kept_to(session: str) -> int | None:
+    """The evening a write session is kept to, from its middle part (`id.t12.issued.signature`), or None."""
+    parts = session.split(".")
+    return int(parts[1][1:]) if len(parts) == 4 and parts[1][:1] == "t" and parts[1][1:].isdecimal() else None
 
 
 def _address(request: Request) -> str:

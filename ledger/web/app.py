@@ -19,8 +19,9 @@ from starlette.staticfiles import StaticFiles
 
 from ledger.errors import DatabaseUnavailable, LedgerError
 from ledger.service import Ledger
-from ledger.web import api, pages, reporting, writes
+from ledger.web import api, club, club_api, pages, reporting, writes
 from ledger.web.access import Access
+from ledger.web.boards import Boards
 from ledger.web.guard import Guard
 from ledger.web.language import Speaking, switch
 from ledger.web.live import Feeds
@@ -63,6 +64,7 @@ def create_app(
     write; only requests naming one of `hosts` are answered."""
     templates = make_templates()
     live_fragment = templates.get_template("live.html")
+    board_fragment = templates.get_template("club_live.html")
 
     access = Access(token)
 
@@ -70,7 +72,10 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, object]]:
         ledger = Ledger(db)
         feeds = Feeds(ledger, lambda live: live_fragment.render(live=live), poll_seconds)
+        boards = Boards(ledger, feeds, lambda event: board_fragment.render(event=event), poll_seconds)
+        feeds.listeners.append(boards.evening_changed)
         watcher = asyncio.create_task(feeds.watch())
+        board_watcher = asyncio.create_task(boards.watch())
         loop = asyncio.get_running_loop()
         app.state.feeds = feeds
         app.state.stop = lambda: loop.call_soon_threadsafe(lambda: loop.create_task(feeds.stop()))
@@ -78,15 +83,18 @@ def create_app(
             yield {
                 "ledger": ledger,
                 "feeds": feeds,
+                "boards": boards,
                 "access": access,
                 "templates": templates,
                 "stream_seconds": stream_seconds,
             }
         finally:
             await feeds.stop()
-            watcher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await watcher
+            await boards.stop()
+            for task in (watcher, board_watcher):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             ledger.close()
 
     evening = "/evenings/{evening}"
@@ -112,10 +120,16 @@ def create_app(
         Route(f"{evening}/report", reporting.report),
         Route(f"{evening}/charts", reporting.charts),
         Route(f"{evening}/charts/{{kind}}.png", reporting.chart),
+        Route("/tables/{evening}", club.table_link),
+        Route("/events", club.events),
+        Route("/events/{event}", club.event),
+        Route("/events/{event}/board", club.board),
+        Route("/events/{event}/board/live", club.board_live),
+        Route("/events/{event}/sheets", club.sheets),
         Mount(
             "/api",
             app=Starlette(
-                routes=api.routes,
+                routes=api.routes + club_api.routes,
                 exception_handlers={
                     DatabaseUnavailable: api.unavailable_error,
                     LedgerError: api.user_error,

@@ -106,10 +106,14 @@ class Feeds:
         """The ledger's last failure to answer, while it lasts."""
         self.reads = 0
         """How many times an evening was read for its watchers."""
+        self.listeners: list[Callable[[int], None]] = []
+        """Told of every evening changed through this server (a club night's leaderboard follows its tables)."""
 
     def changed(self, evening: int) -> None:
         """The evening changed: its watchers get one read (nothing is read when nobody watches); while that read
         runs, any number of further changes queue one more."""
+        for listener in self.listeners:
+            listener(evening)
         feed = self.feeds.get(evening)
         if feed is None or self.stopping:
             return

@@ -43,12 +43,14 @@ def templates(request: Request) -> Jinja2Templates:
 
 
 def render(request: Request, name: str, status: int = 200, **context: object) -> Response:
-    """A page, told whether this browser may write and given the CSRF token its forms carry."""
+    """A page, told whether this browser may write here (a table's phone writes on its own evening's pages only)
+    and given the CSRF token its forms carry."""
     guard = access(request)
+    here = plain_number(request.path_params.get("evening", ""))
     return templates(request).TemplateResponse(
         request,
         name,
-        {"can_write": guard.can_write(request), "csrf": guard.csrf(request), **context},
+        {"can_write": guard.can_write(request, here), "csrf": guard.csrf(request), **context},
         status_code=status,
     )
 

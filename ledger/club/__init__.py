@@ -1,0 +1,1 @@
+"""Club nights: the seating draw of an event's rounds (pure, no I/O)."""

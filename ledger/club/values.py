@@ -1,0 +1,245 @@
+"""What the ledger says of club nights and seasons: frozen values, `to_dict()` ready for JSON."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from ledger.clock import iso
+from ledger.frozen import freeze
+from ledger.rules.profiles import Profile
+
+PAIRINGS = ("random", "standing", "rating")
+"""How the rounds after the first are drawn: at random, or Swiss-like by the event's standing or by skill."""
+
+
+def per_deal(points: int, deals: int) -> float | None:
+    """Game points per deal played, to two decimals; None before a first deal.
+
+    >>> per_deal(7, 3), per_deal(0, 0)
+    (2.33, None)
+    """
+    return round(points / deals, 2) if deals else None
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """A table of a round: its number, the evening kept there, its players in seat order (the first deals first),
+    the deals played there that stand, and whether its evening is closed."""
+
+    number: int
+    evening: int
+    players: tuple[str, ...]
+    deals: int
+    closed: bool
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-ready values."""
+        return {
+            "table": self.number,
+            "evening": self.evening,
+            "players": list(self.players),
+            "deals": self.deals,
+            "closed": self.closed,
+        }
+
+
+@dataclass(frozen=True)
+class RoundInfo:
+    """A round: its tables, who sat it out, the repeated pairings its seating could not avoid (`exact`: proven the
+    fewest possible), whether it was seated by hand, when it started and ended."""
+
+    number: int
+    tables: tuple[TableInfo, ...]
+    sitting_out: tuple[str, ...]
+    repeats: int
+    exact: bool
+    by_hand: bool
+    started_at: datetime
+    ended_at: datetime | None
+
+    def __post_init__(self) -> None:
+        freeze(self, "tables", "sitting_out")
+
+    def table_of(self, player: str) -> tuple[TableInfo, int] | None:
+        """The table where the player sits this round and their seat (1 = deals first), if seated."""
+        for table in self.tables:
+            if player in table.players:
+                return table, table.players.index(player) + 1
+        return None
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-ready values."""
+        return {
+            "round": self.number,
+            "tables": [table.to_dict() for table in self.tables],
+            "sitting_out": list(self.sitting_out),
+            "repeats": self.repeats,
+            "exact": self.exact,
+            "by_hand": self.by_hand,
+            "started_at": iso(self.started_at),
+            "ended_at": iso(self.ended_at),
+        }
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    """One player's line on an event's leaderboard: game points and deals played (held cards, not passed) over the
+    deals that stand, and the table and seat in the current round (None when not seated)."""
+
+    player: str
+    points: int
+    deals: int
+    present: bool
+    table: int | None = None
+    seat: int | None = None
+
+    @property
+    def per_deal(self) -> float | None:
+        """Game points per deal played."""
+        return per_deal(self.points, self.deals)
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-ready values."""
+        return {
+            "player": self.player,
+            "points": self.points,
+            "deals": self.deals,
+            "per_deal": self.per_deal,
+            "present": self.present,
+            "table": self.table,
+            "seat": self.seat,
+        }
+
+
+@dataclass(frozen=True)
+class EventInfo:
+    """A club night or tournament: its rules (pinned for every table), its rounds, and the leaderboard, best first.
+
+    `stamp` changes whenever anything shown changes (a deal at any table, a new round), for live pages."""
+
+    number: int
+    name: str
+    season: str | None
+    profile: Profile
+    stake_cents: int
+    currency: str
+    place: str | None
+    pairing: str
+    round_deals: int | None
+    round_minutes: int | None
+    started_at: datetime
+    closed_at: datetime | None
+    present: tuple[str, ...]
+    rounds: tuple[RoundInfo, ...]
+    standings: tuple[PlayerLine, ...]
+    stamp: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        freeze(self, "present", "rounds", "standings", "stamp")
+
+    @property
+    def closed(self) -> bool:
+        """A closed event seats no more rounds."""
+        return self.closed_at is not None
+
+    @property
+    def current(self) -> RoundInfo | None:
+        """The round being played (the last one, while it has not ended)."""
+        return self.rounds[-1] if self.rounds and self.rounds[-1].ended_at is None else None
+
+    def ends_at(self) -> datetime | None:
+        """When the current round's time is up, for a round of `round_minutes`."""
+        from datetime import timedelta
+
+        if self.current is None or self.round_minutes is None:
+            return None
+        return self.current.started_at + timedelta(minutes=self.round_minutes)
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-ready values (money in cents)."""
+        return {
+            "event": self.number,
+            "name": self.name,
+            "season": self.season,
+            "profile": self.profile.name,
+            "options": dict(self.profile.options),
+            "stake_cents": self.stake_cents,
+            "currency": self.currency,
+            "place": self.place,
+            "pairing": self.pairing,
+            "round_deals": self.round_deals,
+            "round_minutes": self.round_minutes,
+            "started_at": iso(self.started_at),
+            "closed_at": iso(self.closed_at),
+            "closed": self.closed,
+            "present": list(self.present),
+            "rounds": [r.to_dict() for r in self.rounds],
+            "standings": [line.to_dict() for line in self.standings],
+        }
+
+
+@dataclass(frozen=True)
+class LeagueLine:
+    """One player's line in a season's league table: game points, deals played, events attended, whether they have
+    played the season's minimum of deals to be ranked, and their skill (a conservative rating, apart from points)."""
+
+    player: str
+    points: int
+    deals: int
+    events: int
+    ranked: bool
+    skill: float | None = None
+    mu: float | None = None
+    sigma: float | None = None
+
+    @property
+    def per_deal(self) -> float | None:
+        """Game points per deal played."""
+        return per_deal(self.points, self.deals)
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-ready values."""
+        return {
+            "player": self.player,
+            "points": self.points,
+            "deals": self.deals,
+            "per_deal": self.per_deal,
+            "events": self.events,
+            "ranked": self.ranked,
+            "skill": _two(self.skill),
+            "mu": _two(self.mu),
+            "sigma": _two(self.sigma),
+        }
+
+
+def _two(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
+
+
+@dataclass(frozen=True)
+class SeasonInfo:
+    """A season: its events (number, name, when, closed) and the league table, ranked players first (by game points
+    per deal, then points), then those still short of `min_deals`."""
+
+    number: int
+    name: str
+    min_deals: int
+    events: tuple[tuple[int, str, datetime, bool], ...]
+    table: tuple[LeagueLine, ...]
+
+    def __post_init__(self) -> None:
+        freeze(self, "events", "table")
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-ready values."""
+        return {
+            "season": self.number,
+            "name": self.name,
+            "min_deals": self.min_deals,
+            "events": [
+                {"event": number, "name": name, "started_at": iso(started), "closed": closed}
+                for number, name, started, closed in self.events
+            ],
+            "table": [line.to_dict() for line in self.table],
+        }

@@ -1,0 +1,592 @@
+"""Club nights and seasons: events, the players present, rounds seated at tables (each table an evening).
+
+Nothing about a deal changes when its evening belongs to an event: the event only says which evenings are its
+tables. An event's figures are one statement over the deals that stand of all its tables.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from functools import cache
+from itertools import combinations
+from typing import Any
+
+from sqlalchemy import and_, bindparam, case, func, or_
+from sqlalchemy import select as sql_select
+from sqlmodel import Session, col, select
+
+from ledger.club.draw import Draw, DrawError, check_seating, draw
+from ledger.club.values import PAIRINGS, EventInfo, LeagueLine, PlayerLine, RoundInfo, SeasonInfo, TableInfo
+from ledger.errors import FactError, LedgerError
+from ledger.i18n import _
+from ledger.rules.numbers import shortened, storable
+from ledger.rules.profiles import make_profile, started_with
+from ledger.rules.seats import name_key
+from ledger.rules.text import acts_on_screen, check_plain
+from ledger.store.deals import CURRENT, STANDING
+from ledger.store.evenings import close_evening, get_seating, parse_cents, parse_currency, start_evening
+from ledger.store.models import (
+    ClubEvent,
+    ClubRound,
+    ClubTable,
+    Deal,
+    DealRevision,
+    Entrant,
+    Evening,
+    Payout,
+    Player,
+    Season,
+    Seat,
+    ident,
+    utcnow,
+)
+from ledger.store.players import _clean, ensure_player, find_player
+
+MOST_DEALS = 1000
+"""The most deals a round may last, and the largest minimum of deals a season may ask."""
+MOST_MINUTES = 24 * 60
+PLAYED = ("declarer", "partner", "opponent")
+"""The roles of a player who held cards in a deal that was played (not passed, not sitting out)."""
+
+
+def _count(value: int | None, fact: str, most: int) -> int | None:
+    if value is not None and not 1 <= value <= most:
+        raise FactError(fact, str(value), _("a whole number from 1 to {most}").format(most=most))
+    return value
+
+
+# Seasons
+
+
+def start_season(session: Session, name: str, min_deals: int = 0) -> Season:
+    """A new season; an error if one of that name exists (case and accents ignored)."""
+    cleaned = _clean(name)
+    if not 0 <= min_deals <= MOST_DEALS * 100:
+        raise FactError("min_deals", str(min_deals), _("a whole number from 0 to {most}").format(most=MOST_DEALS * 100))
+    if session.exec(select(Season).where(Season.key == name_key(cleaned))).first():
+        raise LedgerError(_("season {name!r} exists already").format(name=cleaned))
+    season = Season(name=cleaned, key=name_key(cleaned), min_deals=min_deals)
+    session.add(season)
+    session.flush()
+    return season
+
+
+def get_season(session: Session, name: str | None) -> Season:
+    """The season of that name (or number), or the most recent one when no name is given."""
+    query = select(Season).order_by(col(Season.id).desc())
+    if name is not None:
+        number = int(name) if name.isascii() and name.isdecimal() and len(name) < 10 else None
+        query = select(Season).where(or_(col(Season.key) == name_key(name), col(Season.id) == number))
+    season = session.exec(query).first()
+    if season is None:
+        known = ", ".join(s.name for s in session.exec(select(Season).order_by(col(Season.id))).all()[:12])
+        if not known:
+            raise LedgerError(_("no season yet: start one with `calabresella season start NAME`"))
+        raise LedgerError(_("unknown season {name!r}: the seasons are {known}").format(name=name, known=known))
+    return season
+
+
+def list_seasons(session: Session) -> list[Season]:
+    """Every season, newest first."""
+    return list(session.exec(select(Season).order_by(col(Season.id).desc())))
+
+
+# Events
+
+
+def start_event(
+    session: Session,
+    name: str,
+    players: Sequence[str],
+    *,
+    profile: str = "pagat",
+    options: list[str] | Mapping[str, object] | None = None,
+    stake: str = "0",
+    currency: str = "EUR",
+    place: str | None = None,
+    season: str | None = None,
+    pairing: str = "random",
+    round_deals: int | None = None,
+    round_minutes: int | None = None,
+) -> ClubEvent:
+    """A new event with the players present; its rules, stake and currency are checked as an evening's are."""
+    if pairing not in PAIRINGS:
+        raise FactError("pairing", pairing, " | ".join(PAIRINGS))
+    _count(round_deals, "deals", MOST_DEALS)
+    _count(round_minutes, "minutes", MOST_MINUTES)
+    check_plain(place, "place")
+    title = " ".join(name.split())
+    if not title or len(title) > 60 or acts_on_screen(title):
+        raise FactError("name", shortened(name), _("the event's name, 1 to 60 characters"))
+    rules = make_profile(profile, options or [])
+    event = ClubEvent(
+        name=title,
+        season_id=get_season(session, season).id if season is not None else None,
+        profile=rules.name,
+        options=dict(rules.options),
+        stake_cents=parse_cents(stake),
+        currency=parse_currency(currency),
+        place=place,
+        pairing=pairing,
+        round_deals=round_deals,
+        round_minutes=round_minutes,
+    )
+    session.add(event)
+    session.flush()
+    arrive(session, event, players)
+    sizes = rules.seat_counts
+    if len(present(session, event)) < min(sizes):
+        raise LedgerError(
+            _("{count} players: a table of {profile} seats {sizes}").format(
+                count=len(players), profile=profile, sizes=_sizes(sizes)
+            )
+        )
+    return event
+
+
+def _sizes(sizes: Sequence[int]) -> str:
+    return _(" or ").join(str(size) for size in sizes)
+
+
+def get_event(session: Session, number: int | None = None, *, open_only: bool = False) -> ClubEvent:
+    """Event `number`, or the most recent open one (with `open_only`) or of all."""
+    if number is not None:
+        event = session.get(ClubEvent, number) if storable(number) else None
+        if event is None:
+            last = session.exec(select(func.max(ClubEvent.id))).one()
+            raise LedgerError(
+                _("event {number} does not exist (events are 1 to {last})").format(number=number, last=last or 0)
+            )
+        if open_only and event.closed_at is not None:
+            raise LedgerError(_("event {number} is closed").format(number=number))
+        return event
+    query = select(ClubEvent).order_by(col(ClubEvent.id).desc())
+    if open_only:
+        query = query.where(col(ClubEvent.closed_at).is_(None))
+    found = session.exec(query).first()
+    if found is None:
+        raise LedgerError(
+            _("no open event: start one with `calabresella event start`") if open_only else _("no event yet")
+        )
+    return found
+
+
+def lock_event(session: Session, event: ClubEvent) -> ClubEvent:
+    """Hold the event's row until commit (PostgreSQL; SQLite's write transaction holds the whole ledger already), so
+    two organisers seating a round take turns."""
+    if session.get_bind().dialect.name == "sqlite":
+        return event
+    return session.exec(
+        select(ClubEvent).where(ClubEvent.id == event.id).with_for_update().execution_options(populate_existing=True)
+    ).one()
+
+
+def _rounds(session: Session, event: ClubEvent) -> list[ClubRound]:
+    return list(session.exec(select(ClubRound).where(ClubRound.event_id == event.id).order_by(col(ClubRound.number))))
+
+
+def _next_round(session: Session, event: ClubEvent) -> int:
+    rounds = _rounds(session, event)
+    return rounds[-1].number + 1 if rounds else 1
+
+
+def _entrants(session: Session, event: ClubEvent) -> list[tuple[Entrant, str]]:
+    query = (
+        select(Entrant, Player.name)
+        .join(Player, col(Player.id) == Entrant.player_id)
+        .where(Entrant.event_id == event.id)
+        .order_by(col(Entrant.id))
+    )
+    return [(entrant, name) for entrant, name in session.exec(query)]
+
+
+def present(session: Session, event: ClubEvent, number: int | None = None) -> list[str]:
+    """Who is present for round `number` (default: the next round to seat)."""
+    at = number if number is not None else _next_round(session, event)
+    return [name for e, name in _entrants(session, event) if e.arrived <= at and (e.left is None or e.left > at)]
+
+
+def arrive(session: Session, event: ClubEvent, names: Sequence[str]) -> list[str]:
+    """Players who arrived: present from the next round on (one who had left comes back)."""
+    at, added = _next_round(session, event), []
+    known = {e.player_id: e for e, _name in _entrants(session, event)}
+    seen: set[str] = set()
+    for name in names:
+        player = ensure_player(session, name)
+        if player.key in seen:
+            raise FactError("player", name, _("named twice"))
+        seen.add(player.key)
+        entrant = known.get(ident(player))
+        if entrant is None:
+            session.add(Entrant(event_id=ident(event), player_id=ident(player), arrived=at))
+        elif entrant.left is not None:
+            entrant.arrived, entrant.left = at, None
+            session.add(entrant)
+        elif len(names) == 1 or entrant.arrived < at:
+            raise FactError("player", name, _("already present at this event"))
+        added.append(player.name)
+    session.flush()
+    return added
+
+
+def leave(session: Session, event: ClubEvent, names: Sequence[str]) -> list[str]:
+    """Players who left: seated in no round after the current one (their deals so far stand)."""
+    at = _next_round(session, event)
+    entrants = {name_key(name): entrant for entrant, name in _entrants(session, event)}
+    gone = []
+    for name in names:
+        player = find_player(session, name)
+        entrant = entrants.get(player.key if player else name_key(name))
+        if entrant is None or player is None or (entrant.left is not None and entrant.left <= at):
+            raise FactError("player", name, _("not present at this event"))
+        entrant.left = at
+        session.add(entrant)
+        gone.append(player.name)
+    session.flush()
+    return gone
+
+
+def _seated(session: Session, event: ClubEvent) -> list[tuple[int, int, int, int, str]]:
+    """Every seat of every table of the event: (round, table, evening, position, player), in order."""
+    query = (
+        sql_select(col(ClubRound.number), col(ClubTable.number), col(ClubTable.evening_id))
+        .add_columns(col(Seat.position), col(Player.name))
+        .join(ClubTable, col(ClubTable.round_id) == ClubRound.id)
+        .join(Seat, col(Seat.evening_id) == ClubTable.evening_id)
+        .join(Player, col(Player.id) == Seat.player_id)
+        .where(col(ClubRound.event_id) == event.id)
+        .order_by(col(ClubRound.number), col(ClubTable.number), col(Seat.position))
+    )
+    return [(r, t, e, p, n) for r, t, e, p, n in session.execute(query)]
+
+
+def met_pairs(seats: Sequence[tuple[int, int, int, int, str]]) -> dict[frozenset[str], int]:
+    """How often each pair of players sat at one table, over the seats given."""
+    tables: defaultdict[int, list[str]] = defaultdict(list)
+    for _round, _table, evening, _position, name in seats:
+        tables[evening].append(name)
+    met: defaultdict[frozenset[str], int] = defaultdict(int)
+    for players in tables.values():
+        for pair in combinations(players, 2):
+            met[frozenset(pair)] += 1
+    return dict(met)
+
+
+def seat_round(
+    session: Session,
+    event: ClubEvent,
+    *,
+    tables: Sequence[Sequence[str]] | None = None,
+    order: Sequence[str] | None = None,
+    seed: int | None = None,
+) -> ClubRound:
+    """Seat the next round (the round before ends first): drawn for the players present, or `tables` as set by hand;
+    each table becomes an evening with the event's rules. `order`: the present players best first, for a
+    Swiss-like draw."""
+    event = lock_event(session, event)
+    if event.closed_at is not None:
+        raise LedgerError(_("event {number} is closed").format(number=event.id))
+    end_round(session, event, quiet=True)
+    number = _next_round(session, event)
+    players = present(session, event, number)
+    sizes = make_profile(event.profile, started_with(event.profile, event.options)).seat_counts
+    seats = _seated(session, event)
+    met = met_pairs(seats)
+    try:
+        if tables is not None:
+            named = [[_named(players, name) for name in table] for table in tables]
+            seating = Draw(tuple(tuple(t) for t in named), (), check_seating(named, players, sizes, met), True)
+        else:
+            seating = draw(players, sizes, met=met, order=order, sat_out=_sat_out(seats, session, event), seed=seed)
+    except DrawError as error:
+        raise LedgerError(str(error)) from None
+    if not seating.tables:
+        raise LedgerError(
+            _("{count} present: a table of {profile} seats {sizes}").format(
+                count=len(players), profile=event.profile, sizes=_sizes(sizes)
+            )
+        )
+    played = ClubRound(
+        event_id=ident(event), number=number, repeats=seating.repeats, exact=seating.exact, by_hand=tables is not None
+    )
+    session.add(played)
+    session.flush()
+    for position, players_at in enumerate(seating.tables, start=1):
+        table = start_evening(
+            session,
+            players_at,
+            dealer=players_at[0],
+            profile=event.profile,
+            options=dict(event.options),
+            stake=f"{event.stake_cents / 100:.2f}",
+            currency=event.currency,
+            place=event.place,
+        )
+        session.add(ClubTable(round_id=ident(played), number=position, evening_id=table.number))
+    session.flush()
+    return played
+
+
+def _named(players: Sequence[str], name: str) -> str:
+    """A name typed for a seating by hand, as the event knows the player present."""
+    key = name_key(name)
+    found = next((player for player in players if name_key(player) == key), None)
+    if found is None:
+        raise LedgerError(_("{name} is not present at this event").format(name=name))
+    return found
+
+
+def _sat_out(seats: Sequence[tuple[int, int, int, int, str]], session: Session, event: ClubEvent) -> dict[str, int]:
+    """How many rounds so far each entrant was present for but not seated at."""
+    seated: defaultdict[int, set[str]] = defaultdict(set)
+    for number, _table, _evening, _position, name in seats:
+        seated[number].add(name)
+    counts: defaultdict[str, int] = defaultdict(int)
+    for number, names in seated.items():
+        for name in present(session, event, number):
+            counts[name] += name not in names
+    return dict(counts)
+
+
+def end_round(session: Session, event: ClubEvent, *, quiet: bool = False) -> ClubRound | None:
+    """End the round being played: every table's evening still open closes (a pot of passed deals waiting stays
+    with that table's evening: the next round seats other tables). Without `quiet`, an error when no round is on."""
+    rounds = _rounds(session, event)
+    playing = rounds[-1] if rounds and rounds[-1].ended_at is None else None
+    if playing is None:
+        if quiet:
+            return None
+        raise LedgerError(_("event {number} has no round under way").format(number=event.id))
+    evenings = session.exec(
+        select(ClubTable.evening_id)
+        .join(Evening, col(Evening.id) == ClubTable.evening_id)
+        .where(ClubTable.round_id == playing.id, col(Evening.closed_at).is_(None))
+    ).all()
+    for evening in evenings:
+        close_evening(session, get_seating(session, evening))
+    playing.ended_at = utcnow()
+    session.add(playing)
+    session.flush()
+    return playing
+
+
+def close_event(session: Session, event: ClubEvent) -> ClubEvent:
+    """Close the event: the round under way ends, and no round is seated after."""
+    event = lock_event(session, event)
+    if event.closed_at is not None:
+        raise LedgerError(_("event {number} is closed already").format(number=event.id))
+    end_round(session, event, quiet=True)
+    event.closed_at = utcnow()
+    session.add(event)
+    session.flush()
+    return event
+
+
+def event_of_evening(session: Session, evening: int) -> int | None:
+    """The event whose table the evening is, if any."""
+    return session.exec(
+        select(ClubRound.event_id)
+        .join(ClubTable, col(ClubTable.round_id) == ClubRound.id)
+        .where(ClubTable.evening_id == evening)
+    ).first()
+
+
+# Figures
+
+
+@cache
+def _figures_query(by_season: bool) -> Any:
+    """Game points, deals played and events attended per player over the deals that stand of an event's (or a
+    season's) tables, voided evenings left out: one statement."""
+    played = func.sum(case((col(Payout.role).in_(PLAYED), 1), else_=0))
+    query = (
+        select(
+            col(Payout.player_id),
+            func.coalesce(func.sum(Payout.points), 0),
+            func.coalesce(played, 0),
+            func.count(func.distinct(ClubRound.event_id)),
+        )
+        .select_from(Payout)
+        .join(DealRevision, and_(col(DealRevision.id) == Payout.revision_id, CURRENT))
+        .join(Deal, and_(col(Deal.id) == DealRevision.deal_id, STANDING))
+        .join(Evening, and_(col(Evening.id) == Deal.evening_id, col(Evening.voided_at).is_(None)))
+        .join(ClubTable, col(ClubTable.evening_id) == Evening.id)
+        .join(ClubRound, col(ClubRound.id) == ClubTable.round_id)
+        .group_by(col(Payout.player_id))
+    )
+    if by_season:
+        return query.join(ClubEvent, col(ClubEvent.id) == ClubRound.event_id).where(
+            ClubEvent.season_id == bindparam("season")
+        )
+    return query.where(ClubRound.event_id == bindparam("event"))
+
+
+def _names(session: Session, ids: Sequence[int]) -> dict[int, str]:
+    return dict(session.exec(select(Player.id, Player.name).where(col(Player.id).in_(ids))).all())  # type: ignore[arg-type]
+
+
+def _deals_per_evening(session: Session, evenings: Sequence[int]) -> dict[int, int]:
+    if not evenings:
+        return {}
+    query = (
+        select(Deal.evening_id, func.count())
+        .where(STANDING, col(Deal.evening_id).in_(evenings))
+        .group_by(col(Deal.evening_id))
+    )
+    return {int(evening): int(count) for evening, count in session.execute(query)}
+
+
+def event_info(session: Session, event: ClubEvent) -> EventInfo:
+    """The event as it stands: rounds, tables and the leaderboard (a fixed number of statements)."""
+    rounds = _rounds(session, event)
+    seats = _seated(session, event)
+    evenings = sorted({evening for _r, _t, evening, _p, _n in seats})
+    states: dict[int, tuple[int, datetime | None]] = {
+        int(evening): (revision, closed)
+        for evening, revision, closed in session.execute(
+            select(Evening.id, Evening.revision, Evening.closed_at).where(col(Evening.id).in_(evenings))
+        )
+    }
+    deals = _deals_per_evening(session, evenings)
+    infos = []
+    for played in rounds:
+        at: dict[int, tuple[int, list[str]]] = {}
+        for number, table, evening, _position, name in seats:
+            if number == played.number:
+                at.setdefault(table, (evening, []))[1].append(name)
+        tables = tuple(
+            TableInfo(table, evening, tuple(names), deals.get(evening, 0), states[evening][1] is not None)
+            for table, (evening, names) in sorted(at.items())
+        )
+        seated = {name for t in tables for name in t.players}
+        out = tuple(name for name in present(session, event, played.number) if name not in seated)
+        infos.append(
+            RoundInfo(
+                played.number,
+                tables,
+                out,
+                played.repeats,
+                played.exact,
+                played.by_hand,
+                played.started_at,
+                played.ended_at,
+            )
+        )
+    figures = {
+        pid: (int(points), int(count))
+        for pid, points, count, _e in session.execute(_figures_query(False), {"event": event.id})
+    }
+    here = present(session, event)
+    current = infos[-1] if infos and infos[-1].ended_at is None else None
+    lines = []
+    for entrant, name in _entrants(session, event):
+        points, count = figures.get(entrant.player_id, (0, 0))
+        place = current.table_of(name) if current else None
+        lines.append(
+            PlayerLine(
+                name, points, count, name in here, place[0].number if place else None, place[1] if place else None
+            )
+        )
+    lines.sort(key=lambda line: (-line.points, -(line.per_deal or 0), name_key(line.player)))
+    season = session.get(Season, event.season_id) if event.season_id else None
+    return EventInfo(
+        number=ident(event),
+        name=event.name,
+        season=season.name if season else None,
+        profile=make_profile(event.profile, started_with(event.profile, event.options)),
+        stake_cents=event.stake_cents,
+        currency=event.currency,
+        place=event.place,
+        pairing=event.pairing,
+        round_deals=event.round_deals,
+        round_minutes=event.round_minutes,
+        started_at=event.started_at,
+        closed_at=event.closed_at,
+        present=tuple(here),
+        rounds=tuple(infos),
+        standings=tuple(lines),
+        stamp=event_stamp(session, ident(event)),
+    )
+
+
+def event_stamp(session: Session, event: int) -> tuple[int, ...]:
+    """What changes when the event's leaderboard may have changed: its rounds and the revisions of its tables (one
+    statement, for the live page's poll)."""
+    row = session.execute(
+        select(
+            func.count(func.distinct(ClubRound.id)),
+            func.coalesce(func.sum(Evening.revision), 0),
+            func.count(col(ClubRound.ended_at)),
+            func.count(col(Evening.closed_at)),
+        )
+        .select_from(ClubRound)
+        .outerjoin(ClubTable, col(ClubTable.round_id) == ClubRound.id)
+        .outerjoin(Evening, col(Evening.id) == ClubTable.evening_id)
+        .where(ClubRound.event_id == event)
+    ).one()
+    return tuple(int(value) for value in row)
+
+
+def list_events(session: Session) -> list[ClubEvent]:
+    """Every event, newest first."""
+    return list(session.exec(select(ClubEvent).order_by(col(ClubEvent.id).desc())))
+
+
+def season_figures(session: Session, season: Season) -> dict[str, tuple[int, int, int]]:
+    """Game points, deals played and events attended per player over the season's tables."""
+    rows = list(session.execute(_figures_query(True), {"season": season.id}))
+    names = _names(session, [pid for pid, *_ in rows])
+    return {names[pid]: (int(points), int(count), int(events)) for pid, points, count, events in rows}
+
+
+def season_deals(session: Session, season: Season) -> list[tuple[dict[str, str], dict[str, int]]]:
+    """Each deal that stands of the season's tables, in the order played: each seated player's role and points."""
+    query = (
+        select(Deal.id, Player.name, Payout.role, Payout.points)
+        .select_from(Payout)
+        .join(Player, col(Player.id) == Payout.player_id)
+        .join(DealRevision, and_(col(DealRevision.id) == Payout.revision_id, CURRENT))
+        .join(Deal, and_(col(Deal.id) == DealRevision.deal_id, STANDING))
+        .join(Evening, and_(col(Evening.id) == Deal.evening_id, col(Evening.voided_at).is_(None)))
+        .join(ClubTable, col(ClubTable.evening_id) == Evening.id)
+        .join(ClubRound, col(ClubRound.id) == ClubTable.round_id)
+        .join(ClubEvent, col(ClubEvent.id) == ClubRound.event_id)
+        .where(ClubEvent.season_id == season.id)
+        .order_by(col(Deal.created_at), col(Deal.id))
+    )
+    deals: dict[int, tuple[dict[str, str], dict[str, int]]] = {}
+    for deal, name, role, points in session.execute(query):
+        roles, payouts = deals.setdefault(int(deal), ({}, {}))
+        roles[name], payouts[name] = role, points
+    return list(deals.values())
+
+
+def season_info(
+    session: Session, season: Season, skill: Mapping[str, tuple[float, float, float]] | None = None
+) -> SeasonInfo:
+    """The season's league table: ranked players (at least `min_deals` played) by points per deal, then by game
+    points; then the others. `skill`: (rating, mu, sigma) per player, shown apart from points."""
+    events = session.exec(select(ClubEvent).where(ClubEvent.season_id == season.id).order_by(col(ClubEvent.id))).all()
+    lines = []
+    for player, (points, deals, attended) in season_figures(session, season).items():
+        rated = (skill or {}).get(player)
+        lines.append(
+            LeagueLine(
+                player,
+                points,
+                deals,
+                attended,
+                deals >= season.min_deals and deals > 0,
+                *(rated if rated else (None, None, None)),
+            )
+        )
+    lines.sort(key=lambda line: (not line.ranked, -(line.per_deal or 0), -line.points, name_key(line.player)))
+    return SeasonInfo(
+        ident(season),
+        season.name,
+        season.min_deals,
+        tuple((ident(e), e.name, e.started_at, e.closed_at is not None) for e in events),
+        tuple(lines),
+    )

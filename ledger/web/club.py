@@ -1,0 +1,99 @@
+"""A club night on the web: the event's page (each player finds their table and seat), the leaderboard for the
+screen at the bar (live), the printable results and scoresheets, and each table's link that writes to that
+table's evening only."""
+
+from __future__ import annotations
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response, StreamingResponse
+
+from ledger.club.values import EventInfo, RoundInfo
+from ledger.i18n import _, language
+from ledger.rules.seats import name_key
+from ledger.web.state import access, ledger, plain_number, render
+
+SHEET_ROWS = 24
+"""Blank deal rows on a table's paper scoresheet."""
+
+
+def event_number(request: Request) -> int:
+    """The `{event}` of the path, a positive number."""
+    text = request.path_params["event"]
+    number = plain_number(text)
+    if number is None or number < 1:
+        raise HTTPException(404, _("event %r: give its number") % text[:20])
+    return number
+
+
+def boards(request: Request) -> object:
+    """The events' live leaderboards."""
+    return request.state.boards
+
+
+async def _event(request: Request) -> EventInfo:
+    return await run_in_threadpool(ledger(request).event, event_number(request))
+
+
+def table_links(request: Request, played: RoundInfo | None) -> list[tuple[int, str, str]]:
+    """Each table of the round with its scorekeeper's link and that link as a QR code (inline SVG), for a browser
+    that may write to the whole ledger; none for anyone else."""
+    import segno
+
+    guard = access(request)
+    if played is None or not guard.can_write(request):
+        return []
+    base = str(request.base_url).rstrip("/")
+    links = []
+    for table in played.tables:
+        url = f"{base}/tables/{table.evening}?key={guard.table_key(table.evening)}"
+        links.append((table.number, url, segno.make(url, error="m").svg_inline(scale=3, dark="#000", light="#fff")))
+    return links
+
+
+async def events(request: Request) -> Response:
+    """Every club night, newest first."""
+    return render(request, "club_events.html", events=await run_in_threadpool(ledger(request).events))
+
+
+async def event(request: Request) -> Response:
+    """The event: its round, each table and seat; `?player=NAME` shows that player where they sit."""
+    info = await _event(request)
+    asked = request.query_params.get("player", "")[:60]
+    found = next((line for line in info.standings if name_key(line.player) == name_key(asked)), None) if asked else None
+    return render(
+        request, "club_event.html", event=info, player=found, asked=asked, links=table_links(request, info.current)
+    )
+
+
+async def board(request: Request) -> Response:
+    """The leaderboard, for a screen at the bar: it follows the event without being reloaded."""
+    return render(request, "club_board.html", event=await _event(request))
+
+
+async def board_live(request: Request) -> Response:
+    """Server-sent events: the leaderboard now and at each change."""
+    info = await _event(request)
+    stream = boards(request).stream(info.number, request.state.stream_seconds, language())  # type: ignore[attr-defined]
+    return StreamingResponse(
+        stream, media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    )
+
+
+async def sheets(request: Request) -> Response:
+    """The results, and a paper scoresheet for each table of the round, made to print on A4."""
+    return render(request, "club_sheets.html", event=await _event(request), rows=range(1, SHEET_ROWS + 1))
+
+
+async def table_link(request: Request) -> Response:
+    """A table's link: with its key, this phone keeps that table's score (and writes nowhere else)."""
+    number = plain_number(request.path_params["evening"])
+    guard = access(request)
+    if number is None or not await guard.open_link(request, number):
+        return render(
+            request, "error.html", 403, status_code=403, message=_("This link cannot record deals: its key is wrong.")
+        )
+    response = RedirectResponse(f"/evenings/{number}", 303, headers={"Cache-Control": "no-store"})
+    guard.remember(response, guard.new_session(number))
+    return response

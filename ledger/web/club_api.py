@@ -1,0 +1,158 @@
+"""The JSON API of club nights and seasons, under /api/events and /api/seasons (writes need the server's token)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ledger.errors import LedgerError
+from ledger.i18n import _
+from ledger.web.api import _body, _optional
+from ledger.web.club import event_number
+from ledger.web.state import access, feeds, ledger
+
+
+def _names(data: dict[str, Any], name: str, example: str = '["Anna", "Bruno", "Carla"]') -> list[str]:
+    """A list of names taken out of the body (empty when absent)."""
+    value = data.pop(name, [])
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise LedgerError(_("{name}: a list of names, e.g. {example}").format(name=name, example=example))
+    return value
+
+
+def _done(data: dict[str, Any]) -> None:
+    if data:
+        raise LedgerError(_("unknown fields {names}").format(names=", ".join(sorted(data))))
+
+
+async def list_events(request: Request) -> Response:
+    """Every event, newest first, with its rounds and leaderboard."""
+    return JSONResponse([e.to_dict() for e in await run_in_threadpool(ledger(request).events)])
+
+
+async def start_event(request: Request) -> Response:
+    """`{"name": "Club night", "players": [...], "profile": "pagat", "options": [...], "stake": "0.10",
+    "season": "Autumn", "pairing": "standing", "round_deals": 12}`."""
+    data = await _body(request)
+    name = _optional(data, "name", str) or ""
+    players = _names(data, "players")
+    options = data.pop("options", [])
+    if not isinstance(options, list | dict):
+        raise LedgerError(_("options: a list like {listed}").format(listed='["sweeps=off"]'))
+    text = {key: _optional(data, key, str) for key in ("profile", "stake", "currency", "place", "season", "pairing")}
+    counts = {key: _optional(data, key, int) for key in ("round_deals", "round_minutes")}
+    _done(data)
+    given = {key: value for key, value in text.items() if value is not None}
+    info = await run_in_threadpool(
+        lambda: ledger(request).start_event(name, players, options=options, **given, **counts)
+    )
+    return JSONResponse(info.to_dict(), 201)
+
+
+async def show_event(request: Request) -> Response:
+    """The event: rules, rounds with their tables and seats, the leaderboard."""
+    return JSONResponse((await run_in_threadpool(ledger(request).event, event_number(request))).to_dict())
+
+
+async def seat_round(request: Request) -> Response:
+    """Seat the next round: `{}` draws it; `{"tables": [["Anna", "Bruno", "Carla"], ...]}` sets it by hand;
+    `"arrived"` and `"left"` name players who came or went; `"seed"` repeats a draw."""
+    data = await _body(request)
+    tables = data.pop("tables", None)
+    if tables is not None and (
+        not isinstance(tables, list)
+        or not all(isinstance(t, list) and all(isinstance(n, str) for n in t) for t in tables)
+    ):
+        raise LedgerError(
+            _("tables: a list of tables, each a list of names, e.g. {example}").format(example='[["A", "B", "C"]]')
+        )
+    arrived, left, seed = _names(data, "arrived"), _names(data, "left"), _optional(data, "seed", int)
+    _done(data)
+    number = event_number(request)
+    info = await run_in_threadpool(
+        lambda: ledger(request).seat_round(number, tables=tables, arrived=arrived, left=left, seed=seed)
+    )
+    _told(request, info.number)
+    return JSONResponse(info.to_dict(), 201)
+
+
+async def end_round(request: Request) -> Response:
+    """End the round under way: every table's evening closes."""
+    _done(await _body(request))
+    info = await run_in_threadpool(ledger(request).end_round, event_number(request))
+    _told(request, info.number)
+    return JSONResponse(info.to_dict())
+
+
+async def close_event(request: Request) -> Response:
+    """Close the event: the round under way ends, and no more rounds are seated."""
+    _done(await _body(request))
+    info = await run_in_threadpool(ledger(request).close_event, event_number(request))
+    _told(request, info.number)
+    return JSONResponse(info.to_dict())
+
+
+async def table_links(request: Request) -> Response:
+    """Each table of the round under way with the key of its link (`/tables/EVENING?key=KEY`), which also writes
+    through this API as `Authorization: Bearer KEY`, to that table's evening only. Needs the server's token."""
+    await access(request).check_bearer(request)
+    info = await run_in_threadpool(ledger(request).event, event_number(request))
+    guard = access(request)
+    tables = info.current.tables if info.current else ()
+    return JSONResponse(
+        [
+            {
+                "table": t.number,
+                "evening": t.evening,
+                "key": guard.table_key(t.evening),
+                "link": f"/tables/{t.evening}?key={guard.table_key(t.evening)}",
+            }
+            for t in tables
+        ]
+    )
+
+
+def _told(request: Request, event: int) -> None:
+    """Screens watching the event, and phones of a closed table, are told."""
+    feeds(request).started()
+    request.state.boards.changed(event)
+
+
+async def list_seasons(request: Request) -> Response:
+    """Every season with its league table."""
+    return JSONResponse([s.to_dict() for s in await run_in_threadpool(ledger(request).seasons)])
+
+
+async def start_season(request: Request) -> Response:
+    """`{"name": "Autumn 2026", "min_deals": 30}`."""
+    data = await _body(request)
+    name, least = _optional(data, "name", str) or "", _optional(data, "min_deals", int) or 0
+    _done(data)
+    return JSONResponse(
+        (await run_in_threadpool(lambda: ledger(request).start_season(name, min_deals=least))).to_dict(), 201
+    )
+
+
+async def show_season(request: Request) -> Response:
+    """The season's league table: game points, deals, points per deal, events attended, skill."""
+    name = request.path_params["season"][:60]
+    return JSONResponse((await run_in_threadpool(ledger(request).season, name)).to_dict())
+
+
+EVENT = "/events/{event}"
+routes = [
+    Route("/events", list_events),
+    Route("/events", start_event, methods=["POST"]),
+    Route(EVENT, show_event),
+    Route(f"{EVENT}/rounds", seat_round, methods=["POST"]),
+    Route(f"{EVENT}/rounds/end", end_round, methods=["POST"]),
+    Route(f"{EVENT}/close", close_event, methods=["POST"]),
+    Route(f"{EVENT}/links", table_links),
+    Route("/seasons", list_seasons),
+    Route("/seasons", start_season, methods=["POST"]),
+    Route("/seasons/{season}", show_season),
+]
