@@ -74,8 +74,9 @@ def draw(
     ignored; players missing from `order` rank after it. Names match case-insensitively.
 
     Up to 12 players (any event of at most 20,000 seatings) the search is exhaustive and `exact`; larger events
-    get a bounded local search that stops at a seating with no repeat, after `budget_seconds` or after a fixed
-    number of moves. The same inputs and `seed` give the same draw unless the time budget cut the search short.
+    get a bounded local search that stops at a seating with no repeat, after `budget_seconds` (wall clock) or after
+    a fixed number of swaps weighed. The same inputs and `seed` give the same draw unless the time budget cut the
+    search short.
     """
     present = _present(players)
     allowed = _allowed(sizes)
@@ -88,11 +89,8 @@ def draw(
 
     # (1) who sits out
     out_counts = _counts(sat_out, index, "sat out")
-    tables_sizes: tuple[int, ...] = ()
-    out = 0
-    while not tables_sizes:
-        tables_sizes = tuple(sorted(_split(len(present) - out, allowed) or (), reverse=True))
-        out += 0 if tables_sizes else 1
+    out = next(k for k in range(len(present)) if _split(len(present) - k, allowed))
+    tables_sizes = tuple(sorted(_split(len(present) - out, allowed) or (), reverse=True))
     tiebreak = [rng.random() for _ in present]
     leaving = set(sorted(range(len(present)), key=lambda i: (out_counts.get(i, 0), tiebreak[i]))[:out])
     seated = [i for i in range(len(present)) if i not in leaving]
