@@ -205,7 +205,11 @@ def _entrants(session: Session, event: ClubEvent) -> list[tuple[Entrant, str]]:
 def present(session: Session, event: ClubEvent, number: int | None = None) -> list[str]:
     """Who is present for round `number` (default: the next round to seat)."""
     at = number if number is not None else _next_round(session, event)
-    return [name for e, name in _entrants(session, event) if e.arrived <= at and (e.left is None or e.left > at)]
+    return _present_at(_entrants(session, event), at)
+
+
+def _present_at(entrants: Sequence[tuple[Entrant, str]], at: int) -> list[str]:
+    return [name for e, name in entrants if e.arrived <= at and (e.left is None or e.left > at)]
 
 
 def arrive(session: Session, event: ClubEvent, names: Sequence[str]) -> list[str]:
@@ -344,8 +348,9 @@ def _sat_out(seats: Sequence[tuple[int, int, int, int, str]], session: Session, 
     for number, _table, _evening, _position, name in seats:
         seated[number].add(name)
     counts: defaultdict[str, int] = defaultdict(int)
+    entrants = _entrants(session, event)
     for number, names in seated.items():
-        for name in present(session, event, number):
+        for name in _present_at(entrants, number):
             counts[name] += name not in names
     return dict(counts)
 
@@ -450,6 +455,7 @@ def event_info(session: Session, event: ClubEvent) -> EventInfo:
         )
     }
     deals = _deals_per_evening(session, evenings)
+    entrants = _entrants(session, event)
     infos = []
     for played in rounds:
         at: dict[int, tuple[int, list[str]]] = {}
@@ -461,7 +467,7 @@ def event_info(session: Session, event: ClubEvent) -> EventInfo:
             for table, (evening, names) in sorted(at.items())
         )
         seated = {name for t in tables for name in t.players}
-        out = tuple(name for name in present(session, event, played.number) if name not in seated)
+        out = tuple(name for name in _present_at(entrants, played.number) if name not in seated)
         infos.append(
             RoundInfo(
                 played.number,
@@ -478,10 +484,10 @@ def event_info(session: Session, event: ClubEvent) -> EventInfo:
         pid: (int(points), int(count))
         for pid, points, count, _e in session.execute(_figures_query(False), {"event": event.id})
     }
-    here = present(session, event)
+    here = _present_at(entrants, rounds[-1].number + 1 if rounds else 1)
     current = infos[-1] if infos and infos[-1].ended_at is None else None
     lines = []
-    for entrant, name in _entrants(session, event):
+    for entrant, name in entrants:
         points, count = figures.get(entrant.player_id, (0, 0))
         place = current.table_of(name) if current else None
         lines.append(
