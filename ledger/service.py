@@ -474,14 +474,14 @@ class Ledger:
         """Seat the next round of event `number` (default: the most recent open one), the round before ending
         first: players who `arrived` or `left` are counted in or out, then the seating is drawn (random, or by the
         event's standing or skill, keeping repeated opponents to the fewest possible) or set by hand (`tables`)."""
-        from ledger.store.club import arrive, event_info, get_event, leave, present, seat_round
+        from ledger.store.club import arrive, event_info, get_event, has_rounds, leave, present, seat_round
 
         with self._session() as session:
             event = get_event(session, number, open_only=True)
             arrive(session, event, arrived)
             leave(session, event, left)
             order = None
-            if tables is None and event.pairing != "random":
+            if tables is None and event.pairing != "random" and has_rounds(session, event):
                 order = self._order(session, event, present(session, event))
             seat_round(session, event, tables=tables, order=order, seed=seed)
             return event_info(session, event)

@@ -393,7 +393,7 @@ NIGHT = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina"]
             "table 2 has 2 players: a table seats 3 or 4",
         ),
         ([["Anna", "Bruno", "Carla", "Zoe"], ["Elena", "Fabio", "Dario"]], "Zoe is not present at this event"),
-        ([["Anna", "Bruno", "Carla"], ["Elena", "Fabio", "Dario"]], "Gina has no seat: everyone present sits"),
+        ([["Anna", "Bruno", "Carla"], ["Elena", "Fabio", "Dario"]], "without a seat: Gina; everyone present sits"),
         ([["Anna", "Bruno", "Carla"], ["Elena", "Fabio", " "]], "table 2 has a seat with no player's name"),
         ([], "the seating has no table"),
     ],
@@ -415,7 +415,7 @@ def test_check_seating_counts_repeats() -> None:
 def test_check_seating_lets_only_the_fewest_sit_out() -> None:
     five = NIGHT[:5]
     assert check_seating([["Anna", "Bruno", "Carla", "Dario"]], five, TERZIGLIO) == 0
-    with pytest.raises(DrawError, match="Carla and Dario have no seat: 1 of 5 players may sit out"):
+    with pytest.raises(DrawError, match="without a seat: Carla, Dario; 1 of 5 players may sit out"):
         check_seating([["Anna", "Bruno", "Elena"]], five, TERZIGLIO)
     with pytest.raises(DrawError, match="a table seats 5"):
         check_seating([["Anna", "Bruno", "Carla", "Dario"]], five, QUINTIGLIO)

@@ -37,6 +37,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "players": ("ledger.cli.players", "players_app", "Setting up"),
     "deal": ("ledger.cli.deals", "deal_app", "Looking back"),
     "db": ("ledger.cli.transfer", "db_app", "Data"),
+    "event": ("ledger.cli.club", "event_app", "Club nights"),
+    "season": ("ledger.cli.club", "season_app", "Club nights"),
 }
 """Each subcommand (commands, then groups, as help lists them): its module, its function or Typer app, its panel."""
 UsageError: Any = typer.BadParameter.__mro__[1]

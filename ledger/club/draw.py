@@ -16,6 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from ledger.errors import LedgerError
+from ledger.i18n import _
+
 SIZES = (3, 4, 5)
 """Every table size a game of the family allows: Terziglio 3 or 4, Quartiglio 4, Quintiglio 5."""
 EXACT_LIMIT = 20_000
@@ -24,7 +27,7 @@ SWAPS_WEIGHED = 5_000_000
 """The local search's fixed cap on swaps of two players weighed, whatever the time budget (some seconds)."""
 
 
-class DrawError(ValueError):
+class DrawError(LedgerError, ValueError):
     """A draw or a seating that cannot stand, in words a player understands, naming the value."""
 
 
@@ -138,31 +141,44 @@ def check_seating(
     _enough(len(present), allowed)
     index = {_key(name): i for i, name in enumerate(present)}
     if isinstance(tables, str) or not tables:
-        raise DrawError("the seating has no table")
+        raise DrawError(_("the seating has no table"))
     where: dict[int, int] = {}
     for number, table in enumerate(tables, start=1):
         if isinstance(table, str):
             raise DrawError(f"table {number} must list its players, not one name: {table}")
         for name in table:
             if not isinstance(name, str) or not name.strip():
-                raise DrawError(f"table {number} has a seat with no player's name")
+                raise DrawError(_("table {number} has a seat with no player's name").format(number=number))
             player = index.get(_key(name))
             if player is None:
-                raise DrawError(f"{name} is not present at this event")
+                raise DrawError(_("{name} is not present at this event").format(name=name))
             if player in where:
                 if where[player] == number:
-                    raise DrawError(f"{present[player]} sits twice at table {number}")
-                raise DrawError(f"{present[player]} sits at two tables: {where[player]} and {number}")
+                    raise DrawError(
+                        _("{name} sits twice at table {number}").format(name=present[player], number=number)
+                    )
+                raise DrawError(
+                    _("{name} sits at two tables: {first} and {second}").format(
+                        name=present[player], first=where[player], second=number
+                    )
+                )
             where[player] = number
         if len(table) not in allowed:
-            raise DrawError(f"table {number} has {len(table)} players: a table seats {_sizes_words(allowed)}")
+            raise DrawError(
+                _("table {number} has {count} players: a table seats {sizes}").format(
+                    number=number, count=len(table), sizes=_sizes_words(allowed)
+                )
+            )
     missing = [present[i] for i in range(len(present)) if i not in where]
     out = len(present) - max((n for n in range(len(present) + 1) if _split(n, allowed)), default=0)
     if missing and (not out or len(missing) != out):
-        who = missing[0] if len(missing) == 1 else ", ".join(missing[:-1]) + " and " + missing[-1]
-        seat = "has no seat" if len(missing) == 1 else "have no seat"
-        rule = f"{out} of {len(present)} players may sit out" if out else "everyone present sits"
-        raise DrawError(f"{who} {seat}: {rule}")
+        who = ", ".join(missing)
+        rule = (
+            _("{out} of {count} players may sit out").format(out=out, count=len(present))
+            if out
+            else _("everyone present sits")
+        )
+        raise DrawError(_("without a seat: {who}; {rule}").format(who=who, rule=rule))
     met_counts = _met(met, index)
     return sum(
         1
@@ -216,12 +232,14 @@ def _allowed(sizes: Sequence[int]) -> tuple[int, ...]:
 
 def _enough(players: int, allowed: tuple[int, ...]) -> None:
     if players < allowed[0]:
-        raise DrawError(f"only {players} players present: a table seats {_sizes_words(allowed)}")
+        raise DrawError(
+            _("only {count} players present: a table seats {sizes}").format(count=players, sizes=_sizes_words(allowed))
+        )
 
 
 def _sizes_words(sizes: Sequence[int]) -> str:
     words = [str(s) for s in sorted(sizes)]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + _(" or ") + words[-1]
 
 
 def _counts(counts: Mapping[str, int] | None, index: Mapping[str, int], what: str) -> dict[int, int]:

@@ -17,7 +17,7 @@ from sqlalchemy import and_, bindparam, case, func, or_
 from sqlalchemy import select as sql_select
 from sqlmodel import Session, col, select
 
-from ledger.club.draw import Draw, DrawError, check_seating, draw
+from ledger.club.draw import Draw, check_seating, draw
 from ledger.club.values import PAIRINGS, EventInfo, LeagueLine, PlayerLine, RoundInfo, SeasonInfo, TableInfo
 from ledger.errors import FactError, LedgerError
 from ledger.i18n import _
@@ -167,9 +167,9 @@ def get_event(session: Session, number: int | None = None, *, open_only: bool = 
         query = query.where(col(ClubEvent.closed_at).is_(None))
     found = session.exec(query).first()
     if found is None:
-        raise LedgerError(
-            _("no open event: start one with `calabresella event start`") if open_only else _("no event yet")
-        )
+        if open_only:
+            raise LedgerError(_("no open event: start one with `calabresella event start`"))
+        raise LedgerError(_("no event yet: start one with `calabresella event start`"))
     return found
 
 
@@ -185,6 +185,11 @@ def lock_event(session: Session, event: ClubEvent) -> ClubEvent:
 
 def _rounds(session: Session, event: ClubEvent) -> list[ClubRound]:
     return list(session.exec(select(ClubRound).where(ClubRound.event_id == event.id).order_by(col(ClubRound.number))))
+
+
+def has_rounds(session: Session, event: ClubEvent) -> bool:
+    """Whether a round of the event was seated already (the first round is drawn at random whatever the pairing)."""
+    return _next_round(session, event) > 1
 
 
 def _next_round(session: Session, event: ClubEvent) -> int:
@@ -298,14 +303,11 @@ def seat_round(
     sizes = make_profile(event.profile, started_with(event.profile, event.options)).seat_counts
     seats = _seated(session, event)
     met = met_pairs(seats)
-    try:
-        if tables is not None:
-            named = [[_named(players, name) for name in table] for table in tables]
-            seating = Draw(tuple(tuple(t) for t in named), (), check_seating(named, players, sizes, met), True)
-        else:
-            seating = draw(players, sizes, met=met, order=order, sat_out=_sat_out(seats, session, event), seed=seed)
-    except DrawError as error:
-        raise LedgerError(str(error)) from None
+    if tables is not None:
+        named = [[_named(players, name) for name in table] for table in tables]
+        seating = Draw(tuple(tuple(t) for t in named), (), check_seating(named, players, sizes, met), True)
+    else:
+        seating = draw(players, sizes, met=met, order=order, sat_out=_sat_out(seats, session, event), seed=seed)
     if not seating.tables:
         raise LedgerError(
             _("{count} present: a table of {profile} seats {sizes}").format(
