@@ -202,7 +202,7 @@ def _print_rules(event: EventInfo) -> None:
         ),
         markup=False,
     )
-    facts = [_("rounds {how}").format(how=_(PAIRING_WORDS.get(event.pairing, event.pairing)))]
+    facts = [_("rounds after the first {how}").format(how=_(PAIRING_WORDS.get(event.pairing, event.pairing)))]
     if event.round_deals is not None:
         facts.append(
             ngettext("a round lasts {count} deal", "a round lasts {count} deals", event.round_deals).format(
@@ -258,7 +258,8 @@ def seat(
             {"event": seated.number, "name": seated.name, "present": list(seated.present), "round": played.to_dict()}
         )
         return
-    how = _("seated by hand") if played.by_hand else _(PAIRING_WORDS.get(seated.pairing, seated.pairing))
+    pairing = "random" if played.number == 1 else seated.pairing  # a first round is drawn at random
+    how = _("seated by hand") if played.by_hand else _(PAIRING_WORDS.get(pairing, pairing))
     console.print(
         _("[bold]Round {round}[/bold] of event {number} ({name}), {how}:").format(
             round=played.number, number=seated.number, name=_markup_free(seated.name), how=how

@@ -2,7 +2,20 @@
 
 The JSON Lines export (version 3) is one JSON object a line: first the header
 `{"format": "calabresella-ledger", "version": 3}`, then `{"evening": {...}}` for each evening, oldest first, with
-its deals and every revision, then `{"payment": {...}}` for each payment, in the order they were recorded.
+its deals and every revision, then `{"payment": {...}}` for each payment, in the order they were recorded, then
+the club nights (a whole export only; an export of one evening has none):
+
+- `{"season": {"name", "min_deals", "created_at"}}` for each season, oldest first;
+- `{"event": {...}}` for each event, oldest first: its `number`, `name`, `season` (the season's name, or null),
+  `profile`, `options`, `stake_cents`, `currency`, `place`, `pairing`, `round_deals`, `round_minutes`,
+  `started_at` and `closed_at`; its `entrants` (`player`, the round they `arrived` for, the round they `left`
+  before, or null), in the order they came; its `rounds` (`number`, `repeats`, `exact`, `by_hand`, `started_at`,
+  `ended_at` and the round's `tables`: each table's `number` and the `evening` kept there, numbered as the
+  evening's line numbers it).
+
+Players are named as the evening lines name them. These lines came after version 3 without changing it: a file
+without them is an export of a ledger without club nights, and the reader of an earlier release leaves lines it
+does not know aside.
 """
 
 from __future__ import annotations
@@ -22,14 +35,16 @@ from ledger.rules.contracts import PASS
 from ledger.spreadsheet import safe_cell
 from ledger.store.deals import list_deals
 from ledger.store.evenings import Seating, list_evenings
-from ledger.store.models import PaymentEntry, Player
+from ledger.store.models import ClubEvent, ClubRound, ClubTable, Entrant, PaymentEntry, Player, Season, ident
 
 FORMAT = "calabresella-ledger"
 VERSION = 3
 """Version 3 is JSON Lines; versions 1 and 2 were one JSON document (2 stores each revision's facts, 1 what was
 typed)."""
-EVENING, PAYMENT = "evening", "payment"
-"""The key of an evening's line and of a payment's line."""
+EVENING, PAYMENT, SEASON, EVENT = "evening", "payment", "season", "event"
+"""The key of an evening's line, a payment's, a season's and an event's."""
+KINDS = (EVENING, PAYMENT, SEASON, EVENT)
+"""Every kind of line after the header, in the order an export writes them."""
 CHUNK = 200
 """Evenings an export reads together."""
 
@@ -219,12 +234,88 @@ def _line(value: dict[str, Any]) -> str:
 
 def write_export(session: Session, out: TextIO, evening: int | None = None) -> None:
     """The whole ledger (or one evening), every revision and void, written into `out` as JSON Lines: the header,
-    then one line per evening, then one per payment."""
+    then one line per evening, then one per payment, then (the whole ledger) one per season and one per event."""
     out.write(_line({"format": FORMAT, "version": VERSION}))
     for data in _evenings_data(session, evening):
         out.write(_line({EVENING: data}))
     for item in _payments(session, evening):
         out.write(_line({PAYMENT: item}))
+    if evening is None:  # an event's tables are evenings an export of one evening does not hold
+        for kind, item in _club(session):
+            out.write(_line({kind: item}))
+
+
+def _club(session: Session) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The seasons, then the events with their entrants, rounds and tables, read `CHUNK` events at a time (three
+    statements each)."""
+    seasons = session.exec(select(Season).order_by(col(Season.id))).all()
+    for season in seasons:
+        yield SEASON, {"name": season.name, "min_deals": season.min_deals, "created_at": iso(season.created_at)}
+    named = {season.id: season.name for season in seasons}
+    events = session.exec(select(ClubEvent).order_by(col(ClubEvent.id))).all()
+    for start in range(0, len(events), CHUNK):
+        chunk = events[start : start + CHUNK]
+        first, last = chunk[0].id, chunk[-1].id
+        entrants: defaultdict[int, list[dict[str, Any]]] = defaultdict(list)
+        for event, player, arrived, left in session.execute(
+            select(Entrant.event_id, Player.name, Entrant.arrived, Entrant.left)
+            .join(Player, col(Player.id) == Entrant.player_id)
+            .where(col(Entrant.event_id).between(first, last))
+            .order_by(col(Entrant.id))
+        ):
+            entrants[event].append({"player": player, "arrived": arrived, "left": left})
+        tables: defaultdict[int, list[dict[str, Any]]] = defaultdict(list)
+        for round_id, number, evening in session.execute(
+            select(ClubTable.round_id, ClubTable.number, ClubTable.evening_id)
+            .join(ClubRound, col(ClubRound.id) == ClubTable.round_id)
+            .where(col(ClubRound.event_id).between(first, last))
+            .order_by(col(ClubTable.round_id), col(ClubTable.number))
+        ):
+            tables[round_id].append({"number": number, "evening": evening})
+        rounds: defaultdict[int, list[dict[str, Any]]] = defaultdict(list)
+        for played in session.exec(
+            select(ClubRound)
+            .where(col(ClubRound.event_id).between(first, last))
+            .order_by(col(ClubRound.event_id), col(ClubRound.number))
+        ):
+            rounds[played.event_id].append(
+                {
+                    "number": played.number,
+                    "repeats": played.repeats,
+                    "exact": played.exact,
+                    "by_hand": played.by_hand,
+                    "started_at": iso(played.started_at),
+                    "ended_at": iso(played.ended_at),
+                    "tables": tables[ident(played)],
+                }
+            )
+        for event in chunk:
+            yield EVENT, _event_data(event, named, entrants[ident(event)], rounds[ident(event)])
+
+
+def _event_data(
+    event: ClubEvent,
+    seasons: dict[int | None, str],
+    entrants: list[dict[str, Any]],
+    rounds: list[dict[str, Any]],
+) -> dict[str, Any]:
+    return {
+        "number": event.id,
+        "name": event.name,
+        "season": seasons[event.season_id] if event.season_id is not None else None,
+        "profile": event.profile,
+        "options": event.options,
+        "stake_cents": event.stake_cents,
+        "currency": event.currency,
+        "place": event.place,
+        "pairing": event.pairing,
+        "round_deals": event.round_deals,
+        "round_minutes": event.round_minutes,
+        "started_at": iso(event.started_at),
+        "closed_at": iso(event.closed_at),
+        "entrants": entrants,
+        "rounds": rounds,
+    }
 
 
 CSV_COLUMNS = [

@@ -1,21 +1,31 @@
 """What an import refuses before replaying: fields no export of this ledger holds, keys already used, and payments
-already recorded."""
+already recorded.
+
+A bad field is a `TypeError`, `KeyError` or `ValueError` saying which (the importer words it as "a missing or bad
+field" on the line it stands on); a value no export holds but that a person may have typed is a `LedgerError` of
+its own."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlmodel import Session, col, select
 
 from ledger.clock import as_utc
+from ledger.club.values import PAIRINGS
 from ledger.errors import LedgerError
 from ledger.i18n import _
 from ledger.rules.numbers import shortened
+from ledger.rules.profiles import Profile, make_profile, started_with
+from ledger.rules.seats import name_key
 from ledger.rules.text import acts_on_screen
+from ledger.store.club import MOST_DEALS, MOST_MINUTES
+from ledger.store.evenings import parse_currency
 from ledger.store.models import Deal, PaymentEntry
-from ledger.store.players import find_player
+from ledger.store.players import _clean, find_player
 
 MAX_CENTS = 10_000_000
 """The most money a stake or a payment can be, as `paid` and `--stake` accept it."""
@@ -141,4 +151,210 @@ def payment_recorded(session: Session, item: dict[str, Any], evening: int | None
             )
         ).first()
         is not None
+    )
+
+
+SEASON_FIELDS = frozenset({"name", "min_deals", "created_at"})
+EVENT_FIELDS = frozenset(
+    {
+        "number",
+        "name",
+        "season",
+        "profile",
+        "options",
+        "stake_cents",
+        "currency",
+        "place",
+        "pairing",
+        "round_deals",
+        "round_minutes",
+        "started_at",
+        "closed_at",
+        "entrants",
+        "rounds",
+    }
+)
+ENTRANT_FIELDS = frozenset({"player", "arrived", "left"})
+ROUND_FIELDS = frozenset({"number", "repeats", "exact", "by_hand", "started_at", "ended_at", "tables"})
+TABLE_FIELDS = frozenset({"number", "evening"})
+"""The fields of a season's line, of an event's, and of an event's entrants, rounds and tables: every export writes
+each of them, and no other."""
+MOST_EVENT_NAME = 60
+"""The longest name an event may have, as `start_event` takes it."""
+
+
+class SeasonLine(NamedTuple):
+    """A season of the export, checked."""
+
+    name: str
+    min_deals: int
+    created_at: datetime
+
+
+class EventLine(NamedTuple):
+    """An event of the export, checked: its rules made a profile, its entrants' names and its rounds' tables as the
+    export gives them (tables as (table number, exported evening number))."""
+
+    number: int
+    name: str
+    season: str | None
+    profile: Profile
+    stake_cents: int
+    currency: str
+    place: str | None
+    pairing: str
+    round_deals: int | None
+    round_minutes: int | None
+    started_at: datetime
+    closed_at: datetime | None
+    entrants: list[tuple[str, int, int | None]]
+    rounds: list[RoundLine]
+
+
+class RoundLine(NamedTuple):
+    """A round of an exported event, checked."""
+
+    number: int
+    repeats: int
+    exact: bool
+    by_hand: bool
+    started_at: datetime
+    ended_at: datetime | None
+    tables: list[tuple[int, int]]
+
+
+def _fields(item: object, known: frozenset[str], where: str) -> dict[str, Any]:
+    """The item's fields `known`, each present, the others left aside as everywhere in an import (a later export may
+    add some); a bad field (`KeyError`, `TypeError`) otherwise."""
+    if not isinstance(item, dict):
+        raise TypeError(f"{where} {shortened(repr(item))} is not an object")
+    missing = sorted(known - item.keys())
+    if missing:
+        raise KeyError(f"{where}{missing[0]}" if where else missing[0])
+    return {name: item[name] for name in known}
+
+
+def _count_field(item: Mapping[str, Any], field: str, low: int, high: int, *, where: str = "") -> int:
+    """A whole number from `low` to `high`, else a bad field."""
+    value = item[field]
+    if not _whole(value, low, high):
+        raise ValueError(f"{where}{field} {shortened(repr(value))} is not a whole number from {low} to {high}")
+    return int(value)
+
+
+def _optional_count(item: Mapping[str, Any], field: str, low: int, high: int, *, where: str = "") -> int | None:
+    return None if item[field] is None else _count_field(item, field, low, high, where=where)
+
+
+def _flag(item: Mapping[str, Any], field: str, where: str) -> bool:
+    value = item[field]
+    if not isinstance(value, bool):
+        raise TypeError(f"{where}{field} {shortened(repr(value))} is not true or false")
+    return value
+
+
+def _moment(item: Mapping[str, Any], field: str, where: str = "", *, required: bool = True) -> datetime | None:
+    """A time as an export writes it (ISO 8601; without an offset it is UTC); a bad field when it is not one."""
+    value = item[field]
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not value:
+        raise TypeError(f"{where}{field} {shortened(repr(value))} is not a time")
+    return as_utc(datetime.fromisoformat(value))
+
+
+def _list(item: Mapping[str, Any], field: str, where: str = "") -> list[Any]:
+    value = item[field]
+    if not isinstance(value, list):
+        raise TypeError(f"{where}{field} {shortened(repr(value))} is not a list")
+    return value
+
+
+def _numbered(numbers: list[int], what: str) -> None:
+    """Rounds and tables are numbered 1, 2, 3, ... in order, as they were seated."""
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise ValueError(f"{what} numbered {numbers} (they are numbered 1, 2, 3, ... in order)")
+
+
+def check_season(item: object) -> SeasonLine:
+    """A season of the export; a bad field for what no export holds, an error for a name a season cannot have."""
+    season = _fields(item, SEASON_FIELDS, "")
+    name = season["name"]
+    if not isinstance(name, str):
+        raise TypeError(f"name {shortened(repr(name))} is not text")
+    created = _moment(season, "created_at")
+    assert created is not None
+    return SeasonLine(_clean(name), _count_field(season, "min_deals", 0, MOST_DEALS * 100), created)
+
+
+def check_event(item: object) -> EventLine:
+    """An event of the export with its entrants and rounds; a bad field for what no export holds."""
+    event = _fields(item, EVENT_FIELDS, "")
+    number = _count_field(event, "number", 1, MOST_NUMBER)
+    _texts(event, "name", "season", "profile", "place")
+    name = event["name"]
+    if name is None or name != " ".join(name.split()) or not 1 <= len(name) <= MOST_EVENT_NAME:
+        raise ValueError(f"name {shortened(repr(name))} is not an event's name (1 to {MOST_EVENT_NAME} characters)")
+    options = event["options"]
+    if not isinstance(options, dict):
+        raise TypeError(f"options {shortened(repr(options))} is not an object")
+    if event["pairing"] not in PAIRINGS:
+        raise ValueError(f"pairing {shortened(repr(event['pairing']))} is none of {', '.join(PAIRINGS)}")
+    started = _moment(event, "started_at")
+    assert started is not None
+    entrants, seen = [], set()
+    for place, entrant in enumerate(_list(event, "entrants"), 1):
+        where = f"entrant {place}: "
+        fields = _fields(entrant, ENTRANT_FIELDS, where)
+        player = fields["player"]
+        if not isinstance(player, str):
+            raise TypeError(f"{where}player {shortened(repr(player))} is not text")
+        if name_key(player) in seen:
+            raise ValueError(f"{where}player {shortened(player)!r} is an entrant twice")
+        seen.add(name_key(player))
+        arrived = _count_field(fields, "arrived", 1, MOST_NUMBER, where=where)
+        entrants.append((player, arrived, _optional_count(fields, "left", arrived, MOST_NUMBER, where=where)))
+    rounds = [_round(played, f"round {place}: ") for place, played in enumerate(_list(event, "rounds"), 1)]
+    _numbered([played.number for played in rounds], "rounds")
+    return EventLine(
+        number=number,
+        name=name,
+        season=event["season"],
+        profile=make_profile(event["profile"] or "", started_with(event["profile"] or "", options)),
+        stake_cents=_count_field(event, "stake_cents", 0, MAX_CENTS),
+        currency=parse_currency(event["currency"]),
+        place=event["place"],
+        pairing=event["pairing"],
+        round_deals=_optional_count(event, "round_deals", 1, MOST_DEALS),
+        round_minutes=_optional_count(event, "round_minutes", 1, MOST_MINUTES),
+        started_at=started,
+        closed_at=_moment(event, "closed_at", required=False),
+        entrants=entrants,
+        rounds=rounds,
+    )
+
+
+def _round(item: object, where: str) -> RoundLine:
+    played = _fields(item, ROUND_FIELDS, where)
+    tables = []
+    for place, table in enumerate(_list(played, "tables", where), 1):
+        at = f"{where}table {place}: "
+        fields = _fields(table, TABLE_FIELDS, at)
+        tables.append(
+            (
+                _count_field(fields, "number", 1, MOST_NUMBER, where=at),
+                _count_field(fields, "evening", 1, MOST_NUMBER, where=at),
+            )
+        )
+    _numbered([number for number, _evening in tables], f"{where}tables")
+    started = _moment(played, "started_at", where)
+    assert started is not None
+    return RoundLine(
+        number=_count_field(played, "number", 1, MOST_NUMBER, where=where),
+        repeats=_count_field(played, "repeats", 0, MOST_NUMBER, where=where),
+        exact=_flag(played, "exact", where),
+        by_hand=_flag(played, "by_hand", where),
+        started_at=started,
+        ended_at=_moment(played, "ended_at", where, required=False),
+        tables=tables,
     )

@@ -1,4 +1,5 @@
-"""Read an export: its version, then its evenings and payments one at a time, each with the line it stands on.
+"""Read an export: its version, then its evenings, payments, seasons and events one at a time, each with the line it
+stands on.
 
 Version 3 is JSON Lines, read a line at a time. Versions 1 and 2 are one JSON document, read whole. A file's
 version is known from its first line: the header alone (version 3), the whole document on one line, or the
@@ -13,7 +14,7 @@ from typing import Any, BinaryIO, NamedTuple
 
 from ledger.errors import LedgerError
 from ledger.i18n import _
-from ledger.store.export import EVENING, FORMAT, PAYMENT, VERSION
+from ledger.store.export import EVENING, FORMAT, KINDS, PAYMENT, VERSION
 
 READS = (1, 2, VERSION)
 DOCUMENT_KEYS = {"evenings": EVENING, "payments": PAYMENT}
@@ -23,7 +24,8 @@ MAX_DEPTH = 12
 
 
 class Entry(NamedTuple):
-    """An evening or a payment of an export, and the line it stands on (None within a document)."""
+    """An evening, a payment, a season or an event of an export (its `kind`: the key of its line), and the line it
+    stands on (None within a document)."""
 
     kind: str
     item: Any
@@ -126,11 +128,12 @@ def _lines(stream: BinaryIO, start: int) -> Iterator[Entry]:
 
 
 def _entries(values: Iterable[tuple[int, Any]]) -> Iterator[Entry]:
-    """An entry for each evening and payment among the numbered lines' values; other keys are left aside."""
+    """An entry for each evening, payment, season and event among the numbered lines' values; other keys are left
+    aside."""
     for number, value in values:
         if not isinstance(value, dict):
             raise located(LedgerError(_("not a valid export: a line that is not a JSON object")), number)
-        for kind in (EVENING, PAYMENT):
+        for kind in KINDS:
             if kind in value:
                 yield Entry(kind, value[kind], number)
 

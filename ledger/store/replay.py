@@ -1,8 +1,12 @@
 """Replay an export into the ledger: every revision re-scored and checked against the exported payouts.
 
-An evening already in the ledger (same start and players) is skipped, and so is a payment already recorded, so an
-interrupted import resumes. Evenings, seats, deals, revisions and payouts go in through `BulkWriter`, many
-evenings at once.
+An evening already in the ledger (same start and players) is skipped, and so is a payment already recorded, a season
+of the same name (its events go into the ledger's) and an event already in (same start and name), so an interrupted
+import resumes. Evenings, seats, deals, revisions and payouts, and seasons, events, entrants, rounds and tables go in
+through `BulkWriter`, many evenings at once.
+
+An event's tables name evenings by their number in the export: each is the evening the import made of that line (or
+found in the ledger already), as a payment's evening is.
 """
 
 from __future__ import annotations
@@ -14,14 +18,14 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from sqlalchemy import Table
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from ledger.clock import as_utc, utcnow
 from ledger.errors import LedgerError
 from ledger.i18n import _, ngettext
 from ledger.rules.build import DealInput, build_facts
 from ledger.rules.facts import DECLARER, MONTE, DealFacts, facts_from_dict
-from ledger.rules.numbers import storable
+from ledger.rules.numbers import shortened, storable
 from ledger.rules.profiles import started_with
 from ledger.rules.scoring import score
 from ledger.rules.seats import name_key
@@ -29,11 +33,36 @@ from ledger.rules.validate import MOST_PASSED
 from ledger.store.bulk import new_ids, writer_of
 from ledger.store.deals import payout_values, revision_values
 from ledger.store.evenings import Seating, get_seating, new_seating, seat_rows
-from ledger.store.export import EVENING
-from ledger.store.import_checks import amount, check_evening, check_keys, check_payment, payment_recorded
+from ledger.store.export import EVENING, EVENT, PAYMENT, SEASON
+from ledger.store.import_checks import (
+    EventLine,
+    amount,
+    check_evening,
+    check_event,
+    check_keys,
+    check_payment,
+    check_season,
+    payment_recorded,
+)
 from ledger.store.importing import Entry, in_file, located, read_document
-from ledger.store.models import Deal, DealRevision, Evening, EveningReopen, PaymentEntry, Payout, Player, Seat
+from ledger.store.models import (
+    ClubEvent,
+    ClubRound,
+    ClubTable,
+    Deal,
+    DealRevision,
+    Entrant,
+    Evening,
+    EveningReopen,
+    PaymentEntry,
+    Payout,
+    Player,
+    Season,
+    Seat,
+    ident,
+)
 from ledger.store.money import record_payment
+from ledger.store.players import ensure_player
 from ledger.summary import POT_CAUSE, UNDO
 from ledger.values import ImportSummary
 
@@ -45,6 +74,19 @@ REOPENS: Table = EveningReopen.__table__  # type: ignore[attr-defined]
 DEALS: Table = Deal.__table__  # type: ignore[attr-defined]
 REVISIONS: Table = DealRevision.__table__  # type: ignore[attr-defined]
 PAYOUTS: Table = Payout.__table__  # type: ignore[attr-defined]
+SEASONS: Table = Season.__table__  # type: ignore[attr-defined]
+EVENTS: Table = ClubEvent.__table__  # type: ignore[attr-defined]
+ENTRANTS: Table = Entrant.__table__  # type: ignore[attr-defined]
+ROUNDS: Table = ClubRound.__table__  # type: ignore[attr-defined]
+TABLES: Table = ClubTable.__table__  # type: ignore[attr-defined]
+
+
+class EntryError(LedgerError):
+    """The error of one entry of an import, which knows the entry's kind (`stopped` says what was not written)."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 class Scored(NamedTuple):
@@ -58,7 +100,8 @@ class Scored(NamedTuple):
 
 
 class Importer:
-    """Replays an export's evenings and payments into the ledger, one at a time, and counts what it did.
+    """Replays an export's evenings, payments, seasons and events into the ledger, one at a time, and counts what it
+    did.
 
     `source`: the file read, named in front of every error with the line it concerns."""
 
@@ -71,29 +114,39 @@ class Importer:
         self.skipped: list[int] = []
         self.deals = self.payments = self.payments_skipped = 0
         self.scores: dict[str, dict[tuple[Any, ...], Scored]] = {}
+        self.seasons: dict[str, int] = {}
+        """The ledger's season for each season of the export, by name key."""
+        self.seasons_created: list[int] = []
+        self.seasons_skipped: list[int] = []
+        self.events: dict[tuple[datetime, str], int] = {}
+        """The ledger's event for each event of the export so far, by start and name."""
+        self.events_created: list[int] = []
+        self.events_skipped: list[int] = []
+        self.tabled: dict[int, int] = {}
+        """The export's events (their numbers) whose tables are the ledger's evenings."""
 
     def add(self, session: Session, entry: Entry) -> None:
-        """Write one evening or payment of the export (in the caller's transaction; `flush` before it commits)."""
+        """Write one evening, payment, season or event of the export (in the caller's transaction; `flush` before it
+        commits)."""
         try:
             if entry.kind == EVENING:
                 self._evening(session, entry.item)
-            else:
+            elif entry.kind == PAYMENT:
                 self.flush(session)
                 self._payment(session, entry.item)
+            elif entry.kind == SEASON:
+                self._season(session, entry.item)
+            else:
+                self._event(session, entry.item)
         except LedgerError as error:
-            raise in_file(located(error, entry.line), self.source) from None
+            raise _of_kind(in_file(located(error, entry.line), self.source), entry.kind) from None
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-            where = (
-                _("evening {number}: ").format(number=_number(entry.item))
-                if entry.kind == EVENING
-                else _("a payment: ")
-            )
             bad = LedgerError(
                 _("not a valid export: {where}a missing or bad field ({kind}: {error})").format(
-                    where=where, kind=type(error).__name__, error=error
+                    where=_where(entry), kind=type(error).__name__, error=error
                 )
             )
-            raise in_file(located(bad, entry.line), self.source) from None
+            raise _of_kind(in_file(located(bad, entry.line), self.source), entry.kind) from None
 
     def flush(self, session: Session) -> None:
         """Insert the deals, revisions and payouts queued so far in the session."""
@@ -108,6 +161,125 @@ class Importer:
             payments=self.payments,
             payments_skipped=self.payments_skipped,
         )
+
+    def _season(self, session: Session, item: Any) -> None:
+        """A season of the export: the ledger's season of the same name when it has one, else a new one."""
+        season = check_season(item)
+        key = name_key(season.name)
+        if key in self.seasons:
+            return
+        found = session.exec(select(Season.id).where(Season.key == key)).first()
+        if found is not None:
+            self.seasons[key] = found
+            self.seasons_skipped.append(found)
+            return
+        number = new_ids(session, SEASONS, 1)[0]
+        row = {"id": number, "name": season.name, "key": key, "min_deals": season.min_deals}
+        writer_of(session).queue(SEASONS, [{**row, "created_at": season.created_at}])
+        self.seasons[key] = number
+        self.seasons_created.append(number)
+
+    def _event(self, session: Session, item: Any) -> None:
+        """An event of the export with its entrants, rounds and tables (the ledger's evenings made of the export's
+        evening lines); one the ledger holds already (same start and name) is skipped."""
+        event = check_event(item)
+        season = self._season_of(event)
+        evenings = self._tables(event)
+        key = (event.started_at, event.name)
+        existing = self.events.get(key)
+        if existing is None:
+            existing = _event_in(session, event)
+        if existing is not None:
+            self.events[key] = existing
+            self.events_skipped.append(existing)
+            return
+        _not_tables_yet(session, event, evenings)
+        entrants = [
+            (self.players.get(name_key(name)) or self.players.setdefault(name_key(name), ensure_player(session, name)))
+            for name, _arrived, _left in event.entrants
+        ]
+        number = new_ids(session, EVENTS, 1)[0]
+        round_ids = new_ids(session, ROUNDS, len(event.rounds))
+        writer = writer_of(session)
+        writer.queue(EVENTS, [_event_row(number, season, event)])
+        writer.queue(
+            ENTRANTS,
+            [
+                {"event_id": number, "player_id": ident(player), "arrived": arrived, "left": left}
+                for player, (_name, arrived, left) in zip(entrants, event.entrants, strict=True)
+            ],
+        )
+        writer.queue(
+            ROUNDS,
+            [
+                {
+                    "id": round_id,
+                    "event_id": number,
+                    "number": played.number,
+                    "repeats": played.repeats,
+                    "exact": played.exact,
+                    "by_hand": played.by_hand,
+                    "started_at": played.started_at,
+                    "ended_at": played.ended_at,
+                }
+                for round_id, played in zip(round_ids, event.rounds, strict=True)
+            ],
+        )
+        writer.queue(
+            TABLES,
+            [
+                {"round_id": round_id, "number": table, "evening_id": self.renumbered[evening]}
+                for round_id, played in zip(round_ids, event.rounds, strict=True)
+                for table, evening in played.tables
+            ],
+        )
+        self.events[key] = number
+        self.events_created.append(number)
+
+    def _season_of(self, event: EventLine) -> int | None:
+        """The ledger's season of the event, made of a season line before it."""
+        if event.season is None:
+            return None
+        season = self.seasons.get(name_key(event.season))
+        if season is None:
+            raise LedgerError(
+                _("not a valid export: event {number} is of season {season!r}, which no line before it holds").format(
+                    number=event.number, season=event.season
+                )
+            )
+        return season
+
+    def _tables(self, event: EventLine) -> dict[int, tuple[int, int]]:
+        """The ledger's evenings kept at the event's tables, each with its round and table: an error for an evening
+        no line before the event holds, and for one that is a table twice (of this event or of one before it)."""
+        evenings: dict[int, tuple[int, int]] = {}
+        for played in event.rounds:
+            for table, exported in played.tables:
+                evening = self.renumbered.get(exported)
+                if evening is None:
+                    raise LedgerError(
+                        _(
+                            "not a valid export: event {number} round {round} table {table} is evening {evening}, "
+                            "which no line before it holds"
+                        ).format(number=event.number, round=played.number, table=table, evening=exported)
+                    )
+                if evening in evenings:
+                    raise LedgerError(
+                        _("not a valid export: event {number} has evening {evening} at two tables").format(
+                            number=event.number, evening=exported
+                        )
+                    )
+                other = self.tabled.get(evening)
+                if other is not None:
+                    raise LedgerError(
+                        _(
+                            "not a valid export: evening {evening} is a table of event {first} and of event {second}"
+                        ).format(evening=exported, first=other, second=event.number)
+                    )
+                evenings[evening] = (played.number, table)
+        for evening in evenings:
+            self.tabled[evening] = event.number
+        return evenings
 
     def _evening(self, session: Session, item: dict[str, Any]) -> None:
         number, started = check_evening(item)
@@ -190,6 +362,76 @@ class Importer:
             entry.voided_at, entry.void_reason = voided_at, item.get("void_reason") or ""
             session.add(entry)
         self.payments += 1
+
+
+def _of_kind(error: LedgerError, kind: str) -> LedgerError:
+    """The error an entry of the kind met, knowing the kind; one of the rules (a `FactError`, say, met in a document
+    read in memory) stays what it is."""
+    return EntryError(str(error), kind) if type(error) is LedgerError else error
+
+
+def _where(entry: Entry) -> str:
+    """What a missing or bad field belongs to, in front of the error."""
+    if entry.kind == EVENING:
+        return _("evening {number}: ").format(number=_number(entry.item))
+    if entry.kind == EVENT:
+        return _("event {number}: ").format(number=_number(entry.item))
+    if entry.kind == SEASON:
+        name = entry.item.get("name") if isinstance(entry.item, dict) else None
+        return _("season {name}: ").format(name=shortened(repr(name)))
+    return _("a payment: ")
+
+
+def _event_row(number: int, season: int | None, event: EventLine) -> dict[str, Any]:
+    """The event's row, its rules as `start_event` pins them."""
+    return {
+        "id": number,
+        "season_id": season,
+        "name": event.name,
+        "profile": event.profile.name,
+        "options": dict(event.profile.options),
+        "stake_cents": event.stake_cents,
+        "currency": event.currency,
+        "place": event.place,
+        "pairing": event.pairing,
+        "round_deals": event.round_deals,
+        "round_minutes": event.round_minutes,
+        "started_at": event.started_at,
+        "closed_at": event.closed_at,
+    }
+
+
+def _event_in(session: Session, event: EventLine) -> int | None:
+    """The ledger's event of the same name and start, if any (times compared as times: SQLite holds them as text
+    written more than one way)."""
+    for number, started in session.execute(
+        select(ClubEvent.id, ClubEvent.started_at).where(ClubEvent.name == event.name).order_by(col(ClubEvent.id))
+    ):
+        if as_utc(started) == event.started_at:
+            return int(number)
+    return None
+
+
+def _not_tables_yet(session: Session, event: EventLine, evenings: dict[int, tuple[int, int]]) -> None:
+    """An error when one of the ledger's evenings the event's tables would keep is a table of another event already
+    (an evening the ledger held before the import)."""
+    if not evenings:
+        return
+    clash = session.execute(
+        select(ClubTable.evening_id, ClubRound.event_id)
+        .join(ClubRound, col(ClubRound.id) == ClubTable.round_id)
+        .where(col(ClubTable.evening_id).in_(list(evenings)))
+        .order_by(col(ClubTable.evening_id))
+    ).first()
+    if clash is not None:
+        evening, other = clash
+        played, table = evenings[evening]
+        raise LedgerError(
+            _(
+                "event {number} of the export has round {round} table {table} at evening {evening}, already a table "
+                "of event {other}"
+            ).format(number=event.number, round=played, table=table, evening=evening, other=other)
+        )
 
 
 def _passed(count: object) -> int:
@@ -387,6 +629,19 @@ def _write_deals(session: Session, table: Seating, deals: list[dict[str, Any]], 
 
 def stopped(error: LedgerError, kept: ImportSummary) -> LedgerError:
     """The error that stopped an import, saying which evenings it had committed before and kept."""
+    if isinstance(error, EntryError) and error.kind in (SEASON, EVENT):
+        if not kept.evenings:
+            return LedgerError(_("{error}; nothing of that line was written").format(error=error))
+        # TRANSLATORS: the English says "evening(s)" for any count.
+        return LedgerError(
+            ngettext(
+                "{error}; nothing of that line was written, but the {count} evening(s) before it are in the ledger "
+                "(evenings {first} to {last}): run the import again once the file is fixed, and they are skipped",
+                "{error}; nothing of that line was written, but the {count} evening(s) before it are in the ledger "
+                "(evenings {first} to {last}): run the import again once the file is fixed, and they are skipped",
+                len(kept.evenings),
+            ).format(error=error, count=len(kept.evenings), first=kept.evenings[0], last=kept.evenings[-1])
+        )
     if not kept.evenings:
         return LedgerError(_("{error}; nothing of that evening was written").format(error=error))
     # TRANSLATORS: the English says "evening(s)" for any count.
