@@ -183,8 +183,13 @@ def lock_event(session: Session, event: ClubEvent) -> ClubEvent:
     ).one()
 
 
+@cache
+def _rounds_query() -> Any:
+    return select(ClubRound).where(col(ClubRound.event_id) == bindparam("event")).order_by(col(ClubRound.number))
+
+
 def _rounds(session: Session, event: ClubEvent) -> list[ClubRound]:
-    return list(session.exec(select(ClubRound).where(ClubRound.event_id == event.id).order_by(col(ClubRound.number))))
+    return list(session.scalars(_rounds_query(), {"event": event.id}))
 
 
 def has_rounds(session: Session, event: ClubEvent) -> bool:
@@ -197,14 +202,18 @@ def _next_round(session: Session, event: ClubEvent) -> int:
     return rounds[-1].number + 1 if rounds else 1
 
 
-def _entrants(session: Session, event: ClubEvent) -> list[tuple[Entrant, str]]:
-    query = (
+@cache
+def _entrants_query() -> Any:
+    return (
         select(Entrant, Player.name)
         .join(Player, col(Player.id) == Entrant.player_id)
-        .where(Entrant.event_id == event.id)
+        .where(col(Entrant.event_id) == bindparam("event"))
         .order_by(col(Entrant.id))
     )
-    return [(entrant, name) for entrant, name in session.exec(query)]
+
+
+def _entrants(session: Session, event: ClubEvent) -> list[tuple[Entrant, str]]:
+    return [(entrant, name) for entrant, name in session.execute(_entrants_query(), {"event": event.id})]
 
 
 def present(session: Session, event: ClubEvent, number: int | None = None) -> list[str]:
@@ -257,18 +266,22 @@ def leave(session: Session, event: ClubEvent, names: Sequence[str]) -> list[str]
     return gone
 
 
-def _seated(session: Session, event: ClubEvent) -> list[tuple[int, int, int, int, str]]:
-    """Every seat of every table of the event: (round, table, evening, position, player), in order."""
-    query = (
+@cache
+def _seated_query() -> Any:
+    return (
         sql_select(col(ClubRound.number), col(ClubTable.number), col(ClubTable.evening_id))
         .add_columns(col(Seat.position), col(Player.name))
         .join(ClubTable, col(ClubTable.round_id) == ClubRound.id)
         .join(Seat, col(Seat.evening_id) == ClubTable.evening_id)
         .join(Player, col(Player.id) == Seat.player_id)
-        .where(col(ClubRound.event_id) == event.id)
+        .where(col(ClubRound.event_id) == bindparam("event"))
         .order_by(col(ClubRound.number), col(ClubTable.number), col(Seat.position))
     )
-    return [(r, t, e, p, n) for r, t, e, p, n in session.execute(query)]
+
+
+def _seated(session: Session, event: ClubEvent) -> list[tuple[int, int, int, int, str]]:
+    """Every seat of every table of the event: (round, table, evening, position, player), in order."""
+    return [(r, t, e, p, n) for r, t, e, p, n in session.execute(_seated_query(), {"event": event.id})]
 
 
 def met_pairs(seats: Sequence[tuple[int, int, int, int, str]]) -> dict[frozenset[str], int]:
@@ -434,15 +447,28 @@ def _names(session: Session, ids: Sequence[int]) -> dict[int, str]:
     return dict(session.exec(select(Player.id, Player.name).where(col(Player.id).in_(ids))).all())  # type: ignore[arg-type]
 
 
-def _deals_per_evening(session: Session, evenings: Sequence[int]) -> dict[int, int]:
+@cache
+def _tables_query() -> Any:
+    """Each of a list of evenings: its revision, when it closed, its deals that stand."""
+    deals = (
+        select(col(Deal.evening_id), func.count().label("deals"))
+        .where(STANDING, col(Deal.evening_id).in_(bindparam("evenings", expanding=True)))
+        .group_by(col(Deal.evening_id))
+        .subquery()
+    )
+    return (
+        select(col(Evening.id), col(Evening.revision), col(Evening.closed_at), func.coalesce(deals.c.deals, 0))
+        .outerjoin(deals, deals.c.evening_id == Evening.id)
+        .where(col(Evening.id).in_(bindparam("evenings", expanding=True)))
+    )
+
+
+def _tables(session: Session, evenings: Sequence[int]) -> dict[int, tuple[int, datetime | None, int]]:
+    """Revision, closing time and deals that stand of each evening."""
     if not evenings:
         return {}
-    query = (
-        select(Deal.evening_id, func.count())
-        .where(STANDING, col(Deal.evening_id).in_(evenings))
-        .group_by(col(Deal.evening_id))
-    )
-    return {int(evening): int(count) for evening, count in session.execute(query)}
+    rows = session.execute(_tables_query(), {"evenings": list(evenings)})
+    return {int(evening): (revision, closed, int(deals)) for evening, revision, closed, deals in rows}
 
 
 def event_info(session: Session, event: ClubEvent) -> EventInfo:
@@ -450,13 +476,7 @@ def event_info(session: Session, event: ClubEvent) -> EventInfo:
     rounds = _rounds(session, event)
     seats = _seated(session, event)
     evenings = sorted({evening for _r, _t, evening, _p, _n in seats})
-    states: dict[int, tuple[int, datetime | None]] = {
-        int(evening): (revision, closed)
-        for evening, revision, closed in session.execute(
-            select(Evening.id, Evening.revision, Evening.closed_at).where(col(Evening.id).in_(evenings))
-        )
-    }
-    deals = _deals_per_evening(session, evenings)
+    states = _tables(session, evenings)
     entrants = _entrants(session, event)
     infos = []
     for played in rounds:
@@ -465,7 +485,7 @@ def event_info(session: Session, event: ClubEvent) -> EventInfo:
             if number == played.number:
                 at.setdefault(table, (evening, []))[1].append(name)
         tables = tuple(
-            TableInfo(table, evening, tuple(names), deals.get(evening, 0), states[evening][1] is not None)
+            TableInfo(table, evening, tuple(names), states[evening][2], states[evening][1] is not None)
             for table, (evening, names) in sorted(at.items())
         )
         seated = {name for t in tables for name in t.players}
@@ -519,22 +539,29 @@ def event_info(session: Session, event: ClubEvent) -> EventInfo:
     )
 
 
-def event_stamp(session: Session, event: int) -> tuple[int, ...]:
-    """What changes when the event's leaderboard may have changed: its rounds and the revisions of its tables (one
-    statement, for the live page's poll)."""
-    row = session.execute(
-        select(
+@cache
+def _stamp_query() -> Any:
+    return (
+        sql_select(
             func.count(func.distinct(ClubRound.id)),
             func.coalesce(func.sum(Evening.revision), 0),
             func.count(col(ClubRound.ended_at)),
             func.count(col(Evening.closed_at)),
+            select(func.count(col(ClubEvent.closed_at)))
+            .where(col(ClubEvent.id) == bindparam("event"))
+            .scalar_subquery(),
         )
         .select_from(ClubRound)
         .outerjoin(ClubTable, col(ClubTable.round_id) == ClubRound.id)
         .outerjoin(Evening, col(Evening.id) == ClubTable.evening_id)
-        .where(ClubRound.event_id == event)
-    ).one()
-    return tuple(int(value) for value in row)
+        .where(col(ClubRound.event_id) == bindparam("event"))
+    )
+
+
+def event_stamp(session: Session, event: int) -> tuple[int, ...]:
+    """What changes when the event's leaderboard may have changed: its rounds, the revisions of its tables, its
+    close (one statement, for the live page's poll)."""
+    return tuple(int(value) for value in session.execute(_stamp_query(), {"event": event}).one())
 
 
 def list_events(session: Session) -> list[ClubEvent]:

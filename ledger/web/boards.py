@@ -3,7 +3,7 @@
 A deal recorded through this server at any of the event's tables marks the event changed at once; a watch task
 also looks every second at each watched event's stamp (one statement), so a deal recorded from elsewhere shows up
 too. As with the evenings' feeds, an event nobody watches is never read, a watched one has at most one read running
-and one queued, and the leaderboard is rendered once per language whatever the number of screens.
+and one queued, and the leaderboard is drawn once per language watched, whatever the number of screens.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
 from ledger.club.values import EventInfo
-from ledger.i18n import LANGUAGES, speaking
+from ledger.i18n import speaking
 from ledger.service import Ledger
 from ledger.web.live import KEEP_ALIVE_SECONDS, Feeds, event
 
@@ -26,6 +26,7 @@ class Board:
 
     viewers: int = 0
     stamp: tuple[int, ...] = ()
+    event: EventInfo | None = None
     evenings: frozenset[int] = frozenset()
     version: int = 0
     html: dict[str, str] = field(default_factory=dict)
@@ -74,16 +75,21 @@ class Boards:
             board.reading = None
 
     def publish(self, board: Board, info: EventInfo) -> None:
-        """Render the leaderboard once in each language and wake every screen watching it."""
-        board.stamp = info.stamp
+        """Keep the event as it stands and wake every screen watching it; each language is drawn once, when the first
+        screen in that language needs it."""
+        board.stamp, board.event = info.stamp, info
         board.evenings = frozenset(table.evening for played in info.rounds for table in played.tables)
         board.version += 1
         board.html = {}
-        for code in LANGUAGES:
-            with speaking(code):
-                board.html[code] = self.render(info)
         board.changed.set()
         board.changed = asyncio.Event()
+
+    def _drawn(self, board: Board, code: str) -> str:
+        """The leaderboard in language `code`, drawn once per change."""
+        if code not in board.html and board.event is not None:
+            with speaking(code):
+                board.html[code] = self.render(board.event)
+        return board.html.get(code, "")
 
     async def stream(self, number: int, lifetime: float, code: str) -> AsyncIterator[str]:
         """Server-sent events: the leaderboard in language `code` now and at each change, for `lifetime` seconds."""
@@ -99,7 +105,7 @@ class Boards:
             while (left := deadline - loop.time()) > 0 and not self.feeds.stopping:
                 if board.version != sent:
                     sent = board.version
-                    yield event(board.version, board.html[code])
+                    yield event(board.version, self._drawn(board, code))
                     continue
                 try:
                     await asyncio.wait_for(board.changed.wait(), min(left, KEEP_ALIVE_SECONDS))

@@ -48,7 +48,8 @@ def table_links(request: Request, played: RoundInfo | None) -> list[tuple[int, s
     links = []
     for table in played.tables:
         url = f"{base}/tables/{table.evening}?key={guard.table_key(table.evening)}"
-        links.append((table.number, url, segno.make(url, error="m").svg_inline(scale=3, dark="#000", light="#fff")))
+        qr = segno.make(url, error="m").svg_inline(dark="#000", light="#fff", omitsize=True)  # a viewBox: it scales
+        links.append((table.number, url, qr))
     return links
 
 
@@ -62,9 +63,11 @@ async def event(request: Request) -> Response:
     info = await _event(request)
     asked = request.query_params.get("player", "")[:60]
     found = next((line for line in info.standings if name_key(line.player) == name_key(asked)), None) if asked else None
-    return render(
-        request, "club_event.html", event=info, player=found, asked=asked, links=table_links(request, info.current)
-    )
+    links = table_links(request, info.current)
+    page = render(request, "club_event.html", event=info, player=found, asked=asked, links=links)
+    if links:  # the tables' keys stay out of the browser's cache
+        page.headers["Cache-Control"] = "no-store"
+    return page
 
 
 async def board(request: Request) -> Response:
@@ -95,5 +98,6 @@ async def table_link(request: Request) -> Response:
             request, "error.html", 403, status_code=403, message=_("This link cannot record deals: its key is wrong.")
         )
     response = RedirectResponse(f"/evenings/{number}", 303, headers={"Cache-Control": "no-store"})
-    guard.remember(response, guard.new_session(number))
+    if guard.session(request) is None or guard.kept_to(request) is not None:  # the scorekeeper's phone keeps all
+        guard.remember(response, guard.new_session(number))
     return response

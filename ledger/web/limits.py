@@ -18,16 +18,19 @@ MOST_CHARACTERS = {"note": 1000, "reason": 200, "place": 200, "line": 200, "play
 """The longest text per field; every other field (a name, a fact, a number) is at most `MOST_OTHER`."""
 MOST_OTHER = 60
 MOST_ITEMS = 20
-"""The most names in a list of players, or options."""
+"""The most items in a list (the players of an evening, options)."""
+MOST_LISTED = {"players": 200, "arrived": 200, "left": 200, "tables": 60}
+"""The most items in the lists of a club night: everyone present, everyone arriving or leaving, every table."""
 
 
 def check_fields(fields: Iterable[tuple[str, object]]) -> None:
     """An error naming the first field (name, value) that is too long, holds too many items, or is not text."""
     for name, value in fields:
         _check_text(_("a field name"), name, MOST_OTHER)
-        if isinstance(value, list | dict) and len(value) > MOST_ITEMS:
+        most = MOST_LISTED.get(name, MOST_ITEMS)
+        if isinstance(value, list | dict) and len(value) > most:
             raise LedgerError(
-                _("{field}: {count} items; at most {most}").format(field=name, count=len(value), most=MOST_ITEMS)
+                _("{field}: {count} items; at most {most}").format(field=name, count=len(value), most=most)
             )
         for text in _texts(value):
             _check_text(name, text, MOST_CHARACTERS.get(name, MOST_OTHER))

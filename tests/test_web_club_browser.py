@@ -1,0 +1,192 @@
+"""A club night in a real browser: `calabresella serve` and headless Chromium (the system's). At 390 x 844 a player
+opens the event's link, taps their name and reads their table and seat; no club page is wider than the phone, even
+with four 14-letter names; at 1280 x 800 the leaderboard at the bar follows a deal without being reloaded; the
+scoresheets print on A4. Screenshots go to /tmp/club-shots to be looked at."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from test_web_browser import CHROMIUM, LONG_NAMES, PHONE, Restartable, _overflowing, playwright_api
+from test_web_support import BEARER
+
+from ledger import Ledger
+
+SHOTS = Path("/tmp/club-shots")
+SCREEN = {"width": 1280, "height": 800}
+PLAYERS = (*LONG_NAMES, "Anna", "Bruno", "Carla")
+TABLES = [list(LONG_NAMES), ["Anna", "Bruno", "Carla"]]
+PAGES = ("/events", "/events/1", "/events/1?player=Massimilianone", "/events/1/board", "/events/1/sheets")
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Chromium at /usr/bin/chromium")
+
+
+@pytest.fixture
+def club(sqlite_url: str) -> Iterator[str]:
+    """`calabresella serve` over a ledger with a club night under way: the four long names at table 1 (evening 1),
+    Anna, Bruno and Carla at table 2 (evening 2), a deal recorded at each; its base URL."""
+    with Ledger(sqlite_url) as ledger:
+        ledger.start_event(
+            "Autumn club night at the Bar Sport", PLAYERS, stake="0.10", place="Bar Sport", round_deals=12
+        )
+        ledger.seat_round(1, tables=TABLES)
+        ledger.record("massimilianone solo 22", evening=1)
+        ledger.record("bruno solo 16", evening=2)
+    served = Restartable(sqlite_url)
+    served.start()
+    try:
+        yield served.url
+    finally:
+        served.stop()
+
+
+@pytest.fixture
+def chromium() -> Iterator[playwright_api.Browser]:
+    with playwright_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
+        yield browser
+        browser.close()
+
+
+def _shoot(page: playwright_api.Page, name: str, *, full_page: bool = True) -> Path:
+    SHOTS.mkdir(exist_ok=True)
+    shot = SHOTS / f"{name}.png"
+    page.screenshot(path=str(shot), full_page=full_page)
+    return shot
+
+
+def _spilling(page: playwright_api.Page) -> list[str]:
+    """The texts of the club pages' names, cells and headings that stick out of their box or past the screen."""
+    return page.evaluate("""() => [...document.querySelectorAll(
+            '.chip span, .board th, .board td, .paper th, .headline, .seats li, h1, h2, h3, .meta, summary')]
+        .filter(e => e.offsetParent !== null)
+        .filter(e => e.scrollWidth > e.clientWidth + 1
+                     || (!e.closest('.paper-wrap') && e.getBoundingClientRect().right > innerWidth))
+        .map(e => e.textContent.trim())""")
+
+
+def _widths(page: playwright_api.Page) -> list[int]:
+    return page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "it-IT"])
+def test_a_player_taps_their_name_on_the_event_page_and_reads_their_table_and_seat(
+    club: str, chromium: playwright_api.Browser, sqlite_url: str, locale: str
+) -> None:
+    with Ledger(sqlite_url) as ledger:
+        current = ledger.event(1).current
+    assert current is not None
+    found = current.table_of("Bartolomeoalfa")
+    assert found is not None
+    table, seat = found
+    page = chromium.new_context(viewport=PHONE, device_scale_factor=2, locale=locale).new_page()
+    page.goto(f"{club}/events/1")
+    page.locator(".chips.names").get_by_role("link", name="Bartolomeoalfa", exact=True).click()
+    page.wait_for_url(f"{club}/events/1?player=Bartolomeoalfa")
+    result = page.locator(".seat-found")
+    playwright_api.expect(result.locator("h2")).to_have_text("Bartolomeoalfa")
+    headline = result.locator(".headline")
+    if locale == "en-GB":
+        playwright_api.expect(headline).to_have_text(f"Table {table.number}, seat {seat}")
+        playwright_api.expect(result).to_contain_text(f"{table.players[0]} deals first.")
+    else:
+        assert page.locator("html").get_attribute("lang") == "it"
+        playwright_api.expect(headline).to_contain_text(f"{table.number}")
+        assert re.search(rf"\b{table.number}\b.*\b{seat}\b", headline.inner_text())
+    assert result.locator(f'a[href="/evenings/{table.evening}"]').is_visible()
+    box = result.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= PHONE["height"], "the seat is below the first screen"
+    assert _widths(page) == [390, 390]
+    assert _overflowing(page) == [] and _spilling(page) == []
+    _shoot(page, f"event-phone-{locale[:2]}", full_page=False)
+    _shoot(page, f"event-phone-{locale[:2]}-full")
+    page.context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_no_club_page_is_wider_than_a_390_pixel_phone_with_four_long_names(
+    club: str, chromium: playwright_api.Browser, language: str
+) -> None:
+    for keeper in (False, True):
+        page = chromium.new_context(viewport=PHONE).new_page()
+        if keeper:  # the scorekeeper's phone also gets each table's link and QR code, opened
+            page.goto(f"{club}/write?key={_link_key()}")
+        page.goto(f"{club}/language/{language}")
+        for path in PAGES:
+            page.goto(f"{club}{path}")
+            page.wait_for_load_state("load")
+            page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+            assert _widths(page) == [390, 390], f"{language} {path} (scorekeeper: {keeper}): {_widths(page)}"
+            assert _overflowing(page) == [], f"{language} {path}"
+            assert _spilling(page) == [], f"{language} {path}"
+        if keeper:
+            page.goto(f"{club}/events/1")
+            page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+            assert page.locator(".qr svg").count() == 2
+            _shoot(page, f"event-keeper-{language}")
+        page.context.close()
+
+
+def _link_key() -> str:
+    from test_web_support import TOKEN
+
+    from ledger.web.access import Access
+
+    return Access(TOKEN).link_key
+
+
+def test_the_leaderboard_at_the_bar_follows_a_deal_without_being_reloaded(
+    club: str, chromium: playwright_api.Browser, sqlite_url: str
+) -> None:
+    page = chromium.new_context(viewport=SCREEN).new_page()
+    page.goto(f"{club}/events/1/board")
+    board = page.locator("#live .board")
+    playwright_api.expect(board.locator("tbody tr").first).to_contain_text("Massimilianone")
+    playwright_api.expect(board.locator("tbody tr").first).to_contain_text("+4")
+    page.evaluate("window.notReloaded = true")
+    key = httpx.get(f"{club}/api/events/1/links", headers=BEARER).json()[1]["key"]
+    recorded = httpx.post(
+        f"{club}/api/evenings/2/deals", json={"line": "carla solo 26"}, headers={"Authorization": f"Bearer {key}"}
+    )
+    assert recorded.status_code == 201, recorded.text
+    with Ledger(sqlite_url) as ledger:
+        standings = {line.player: line.points for line in ledger.event(1).standings}
+    assert standings["Carla"] == 6  # +2 from Bruno's lost solo, +4 from her own
+    first = board.locator("tbody tr").first
+    playwright_api.expect(first).to_contain_text("Carla", timeout=5000)
+    playwright_api.expect(first).to_contain_text("+6")
+    assert page.evaluate("window.notReloaded") is True
+    rows = page.evaluate(
+        "[...document.querySelectorAll('#live .board tbody tr')].map(r => [r.querySelector('th').textContent,"
+        " r.querySelector('.big').textContent])"
+    )
+    assert {name: int(points) for name, points in rows} == standings
+    shown = [int(points) for _name, points in rows]
+    assert shown == sorted(shown, reverse=True)
+    assert _widths(page) == [1280, 1280] and _spilling(page) == []
+    _shoot(page, "board-1280", full_page=False)
+    page.context.close()
+
+
+def test_the_sheets_print_on_a4_one_page_per_table(club: str, chromium: playwright_api.Browser) -> None:
+    page = chromium.new_context(viewport=PHONE).new_page()
+    page.goto(f"{club}/events/1/sheets")
+    SHOTS.mkdir(exist_ok=True)
+    pdf = SHOTS / "sheets.pdf"
+    page.pdf(path=str(pdf), format="A4", print_background=True)
+    pages = len(re.findall(rb"/Type\s*/Page\b", pdf.read_bytes()))
+    assert pages == 3, f"{pages} pages: the results, then one scoresheet per table"
+    if shutil.which("pdftoppm"):
+        subprocess.run(["pdftoppm", "-png", "-r", "60", str(pdf), str(SHOTS / "sheets-pdf")], check=True)
+    else:  # no poppler here: the page as printed, as wide and tall as A4 within its margins (182 x 269 mm)
+        page.set_viewport_size({"width": 688, "height": 1017})
+        page.emulate_media(media="print")
+        _shoot(page, "sheets-print")
+    page.context.close()
