@@ -415,7 +415,7 @@ def test_check_seating_counts_repeats() -> None:
 def test_check_seating_lets_only_the_fewest_sit_out() -> None:
     five = NIGHT[:5]
     assert check_seating([["Anna", "Bruno", "Carla", "Dario"]], five, TERZIGLIO) == 0
-    with pytest.raises(DrawError, match="without a seat: Carla, Dario; 1 of 5 players may sit out"):
+    with pytest.raises(DrawError, match="without a seat: Carla, Dario; only 1 of 5 players may sit out"):
         check_seating([["Anna", "Bruno", "Elena"]], five, TERZIGLIO)
     with pytest.raises(DrawError, match="a table seats 5"):
         check_seating([["Anna", "Bruno", "Carla", "Dario"]], five, QUINTIGLIO)

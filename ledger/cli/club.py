@@ -202,7 +202,7 @@ def _print_rules(event: EventInfo) -> None:
         ),
         markup=False,
     )
-    facts = [_("rounds after the first {how}").format(how=_(PAIRING_WORDS.get(event.pairing, event.pairing)))]
+    facts = [_("later rounds are {how}").format(how=_(PAIRING_WORDS.get(event.pairing, event.pairing)))]
     if event.round_deals is not None:
         facts.append(
             ngettext("a round lasts {count} deal", "a round lasts {count} deals", event.round_deals).format(
@@ -211,9 +211,11 @@ def _print_rules(event: EventInfo) -> None:
         )
     if event.round_minutes is not None:
         facts.append(
-            ngettext("a round lasts {count} minute", "a round lasts {count} minutes", event.round_minutes).format(
-                count=event.round_minutes
-            )
+            (
+                ngettext("at most {count} minute", "at most {count} minutes", event.round_minutes)
+                if event.round_deals is not None
+                else ngettext("a round lasts {count} minute", "a round lasts {count} minutes", event.round_minutes)
+            ).format(count=event.round_minutes)
         )
     if event.season is not None:
         facts.append(_("season {name}").format(name=event.season))
@@ -577,7 +579,7 @@ def close(ctx: typer.Context, event: EventArgument = None, as_json: JsonFlag = F
         first = [line.player for rank, line in zip(places, info.standings, strict=True) if rank == 1]
         console.print(
             ngettext(
-                "First: {players}, {points} game points.", "First, level: {players}, {points} game points.", len(first)
+                "First: {players}, {points} game points.", "Joint first: {players}, {points} game points.", len(first)
             ).format(players=", ".join(first), points=signed(info.standings[0].points))
         )
     console.print(_("The results: calabresella event show {number}").format(number=info.number))

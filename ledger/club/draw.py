@@ -174,7 +174,7 @@ def check_seating(
     if missing and (not out or len(missing) != out):
         who = ", ".join(missing)
         rule = (
-            _("{out} of {count} players may sit out").format(out=out, count=len(present))
+            _("only {out} of {count} players may sit out").format(out=out, count=len(present))
             if out
             else _("everyone present sits")
         )

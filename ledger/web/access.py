@@ -157,7 +157,9 @@ class Access:
             raise HTTPException(401, _("open the scorekeeper's link on this phone to write"))
         kept = self.kept_to(request)
         if kept is not None and request.path_params.get("evening") != str(kept):
-            raise HTTPException(403, _("this phone keeps the score of table evening {number} only").format(number=kept))
+            raise HTTPException(
+                403, _("this phone keeps the score of one table only (evening {number})").format(number=kept)
+            )
         given = form.get(CSRF_FIELD)
         if not isinstance(given, str) or not hmac.compare_digest(given.encode(), self.csrf(request).encode()):
             raise HTTPException(403, _("this form is not from this server's page: reload the page and try again"))
@@ -180,7 +182,7 @@ class Access:
             raise HTTPException(403, _("the token is wrong: nothing was written"))
         if kept is not None and request.path_params.get("evening") != str(kept):
             raise HTTPException(
-                403, _("this key writes to table evening {number} only: nothing was written").format(number=kept)
+                403, _("this key writes to one table only (evening {number}): nothing was written").format(number=kept)
             )
 
 
