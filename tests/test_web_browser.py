@@ -228,9 +228,9 @@ def test_deals_are_tapped_in_with_few_taps_and_no_keyboard(server: str, db_url: 
         def chip(group: str, text: str) -> playwright_api.Locator:
             return page.locator(group).get_by_text(text, exact=True)
 
-        def record() -> None:
+        def record(number: int) -> None:
             tap(page.locator(".record-bar button"), "record")
-            page.wait_for_selector(".result")
+            page.locator(".result h2").filter(has_text=f"Deal {number} recorded").wait_for()
             box = page.locator(".record-bar button").bounding_box()
             assert box is not None and box["y"] + box["height"] <= PHONE["height"], "Record below the first screen"
 
@@ -238,7 +238,7 @@ def test_deals_are_tapped_in_with_few_taps_and_no_keyboard(server: str, db_url: 
         tap(chip("fieldset:has(legend:text-is('Contract'))", "solo"), "solo")
         tap(chip(".pad.points", "7"), "7")
         tap(chip(".pad.thirds", "+⅓"), "+1/3")
-        record()
+        record(1)
         assert len(taps) == 5
         taps.clear()
         tap(chip("fieldset:has(legend:text-is('Declarer'))", "Carla"), "Carla")
@@ -247,11 +247,11 @@ def test_deals_are_tapped_in_with_few_taps_and_no_keyboard(server: str, db_url: 
         tap(chip(".pad.suits", "denari"), "denari")
         tap(chip("fieldset:has(legend:text-is('Who held it'))", "Anna"), "Anna")
         tap(chip(".pad.points", "6"), "6")
-        record()
+        record(2)
         assert len(taps) == 7
         taps.clear()
         tap(chip("fieldset:has(legend:text-is('Declarer'))", "pass"), "pass")
-        record()
+        record(3)
         assert len(taps) == 2
         browser.close()
     with Ledger(db_url) as ledger:
