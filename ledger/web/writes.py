@@ -67,13 +67,16 @@ def _shown(request: Request, evening: int, deal: int | None = None, path: str = 
 
 
 async def _recorded(request: Request, evening: int, deal: int, again: bool = False) -> Response:
-    """A deal's result on the evening page. A plain form is redirected to that page (so a reload writes nothing);
-    the page's own script, which sent the form (`Sent-By: page`), gets the page's `<main>` with the result on top,
-    a fresh form and the revision shown, and the page's address: it swaps them in, and loads no page."""
+    """A deal's result on the evening page, and every phone watching the evening told (a retry changed nothing:
+    they find nothing new). A plain form is redirected to that page (so a reload writes nothing); the page's own
+    script, which sent the form (`Sent-By: page`), gets the page's `<main>` with the result on top, a fresh form
+    and the revision shown, and the page's address: it swaps them in, and loads no page."""
     target = f"/evenings/{evening}?deal={deal}" + ("&again=1" if again else "")
     if request.headers.get(SENT_BY_PAGE) != "page":
+        feeds(request).changed(evening)
         return RedirectResponse(target, 303)
     live = await run_in_threadpool(load_live, ledger(request), evening)
+    feeds(request).read(live)  # the phones watching get this read: the evening is read once for all of them
     result = await pages.shown_deal(request, live, deal)
     return JSONResponse({"location": target, "main": pages.evening_main(request, live, result=result, again=again)})
 
@@ -136,10 +139,7 @@ async def record(request: Request) -> Response:
             return _question(request, info, asking, line, given, key, error=said, status=422, seen=seen)
         live = await run_in_threadpool(load_live, ledger(request), info.number)
         return pages.evening_page(request, live, 422, error=said, line=line, given=given)
-    if done.duplicate:
-        return await _recorded(request, info.number, done.deal.number, again=True)
-    feeds(request).changed(info.number)
-    return await _recorded(request, info.number, done.deal.number)
+    return await _recorded(request, info.number, done.deal.number, again=done.duplicate)
 
 
 def _another_key(key: str, line: str, given: dict[str, str]) -> str:
