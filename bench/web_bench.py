@@ -10,8 +10,10 @@ The taps: starts `calabresella serve` of this checkout and, with `--before`, of 
 390 x 844 pages of Debian's Chromium (the scorekeeper's, through the write link, and a player's that only looks),
 and records TAPS solos on the scorekeeper's pad, the checkouts taking turns deal by deal (which goes first
 alternates). Each deal is timed in the browser, on one clock: from the click on Record to the moment the
-scorekeeper's page shows the deal's result with the new standings, and to the moment the other phone's standings
-show the deal. `--taps 0` leaves this part out, `--deals 0` the round trip.
+scorekeeper's page holds the deal's result with the new standings, and to the moment the other phone's standings
+hold the deal. The test driver's own time is left out: its click waits for the button to keep still over two
+frames before it clicks (some 40 ms here), and it sees a page change only at its next look.
+`--taps 0` leaves this part out, `--deals 0` the round trip.
 
     python bench/web_bench.py [--deals 200] [--viewers 20] [--taps 40] [--before OLDER/.venv/bin/calabresella]
 """
