@@ -1,11 +1,21 @@
-"""A deal's round trip through `calabresella serve` on SQLite, with phones watching, against the bare record.
+"""A deal's round trip through `calabresella serve` on SQLite, with phones watching, against the bare record; and a
+deal tapped in on a phone in Chromium, from the tap to the new standings, against the code before.
 
-Starts the real server on a loopback port, connects VIEWERS phones to the evening's live feed (server-sent
-events), then times each deal from the scorekeeper's POST to the moment the last phone has the new standings.
-Alternating with it, in this process: `Ledger.record` of the same line on a ledger file of its own, the
+The round trip: starts the real server on a loopback port, connects VIEWERS phones to the evening's live feed
+(server-sent events), then times each deal from the scorekeeper's POST to the moment the last phone has the new
+standings. Alternating with it, in this process: `Ledger.record` of the same line on a ledger file of its own, the
 work the round trip is built around.
 
-    python bench/web_bench.py [--deals 200] [--viewers 20]
+The taps: starts `calabresella serve` of this checkout and, with `--before`, of an older one, each with two
+390 x 844 pages of Debian's Chromium (the scorekeeper's, through the write link, and a player's that only looks),
+and records TAPS solos on the scorekeeper's pad, the checkouts taking turns deal by deal (which goes first
+alternates). Each deal is timed in the browser, on one clock: from the click on Record to the moment the
+scorekeeper's page holds the deal's result with the new standings, and to the moment the other phone's standings
+hold the deal. The test driver's own time is left out: its click waits for the button to keep still over two
+frames before it clicks (some 40 ms here), and it sees a page change only at its next look.
+`--taps 0` leaves this part out, `--deals 0` the round trip.
+
+    python bench/web_bench.py [--deals 200] [--viewers 20] [--taps 40] [--before OLDER/.venv/bin/calabresella]
 """
 
 from __future__ import annotations
@@ -19,7 +29,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 
@@ -27,6 +39,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from workload import calabresella
 
 from ledger import Ledger
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 PLAYERS = ("Anna", "Bruno", "Carla")
 LINES = (
@@ -40,6 +55,9 @@ LINES = (
 )
 TOKEN = "bench-token-for-the-round-trip-0123456789"
 BUDGET_MS = 50.0
+TAP_BUDGET_MS = 150.0
+"""From the tap on Record to the new standings, p95, on the recording phone and on a phone watching."""
+CHROMIUM = "/usr/bin/chromium"
 
 
 class Phones:
@@ -157,14 +175,150 @@ async def run(deals: int, viewers: int, folder: Path) -> None:
     )
 
 
+STAMPS = """(() => {
+  // On the bench's own clock: when Record is clicked, and when deal `expect` (set before each tap) is on the page.
+  const now = () => performance.timeOrigin + performance.now();
+  addEventListener("click", (event) => {
+    if (event.target.closest && event.target.closest(".record-bar button")) { sessionStorage.setItem("tapped", now()); }
+  }, true);
+  new MutationObserver(() => {
+    const deal = sessionStorage.getItem("expect");
+    if (!deal || sessionStorage.getItem("shown")) { return; }
+    const standings = document.querySelector(`#live .turn[data-revision="${deal}"] ~ table.running`);
+    const result = document.querySelector(`.result a[href$="/deals/${deal}"]`);
+    if (standings && (result || !document.querySelector("form.guided"))) { sessionStorage.setItem("shown", now()); }
+  }).observe(document, { childList: true, subtree: true });
+})();"""
+"""Added to every page of the tap bench: the times are taken in the browser, so neither the driver's own
+round trips nor the order in which it asks the two phones count."""
+
+
+@dataclass
+class Table:
+    """One checkout's `calabresella serve`, with its scorekeeper's phone and a phone watching, and the times."""
+
+    name: str
+    command: str
+    folder: Path
+    port: int = 0
+    process: subprocess.Popen[bytes] | None = None
+    keeper: Page | None = None
+    watcher: Page | None = None
+    recorded: list[float] = field(default_factory=list)
+    watched: list[float] = field(default_factory=list)
+
+    def start(self, browser: Browser) -> None:
+        db = str(self.folder / f"{self.name}.sqlite3")
+        env = {**os.environ, "CALABRESELLA_TOKEN": TOKEN, "CALABRESELLA_LANG": "en"}
+        subprocess.run(
+            [self.command, "--db", db, "evening", "start", "--players", ",".join(PLAYERS)],
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+        self.port = _free_port()
+        self.process = subprocess.Popen(
+            [self.command, "--db", db, "serve", "--port", str(self.port)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _wait_listening(self.port, self.process)
+        base = f"http://127.0.0.1:{self.port}"
+        self.keeper, self.watcher = (_phone(browser) for _ in range(2))
+        self.keeper.goto(f"{base}/write?key={_link_key()}")
+        self.keeper.wait_for_url(f"{base}/evenings/1")
+        self.watcher.goto(f"{base}/evenings/1")
+
+    def deal(self, number: int) -> None:
+        """Tap a solo in on the scorekeeper's pad and Record; note the times to both phones."""
+        assert self.keeper is not None and self.watcher is not None
+        for page in (self.keeper, self.watcher):
+            page.evaluate("n => { sessionStorage.clear(); sessionStorage.setItem('expect', n); }", str(number))
+        for name, value in (("declarer", "Bruno"), ("contract", "solo"), ("whole", "7")):
+            self.keeper.locator(f"label.chip:has(input[name={name}][value='{value}'])").click()
+        self.keeper.locator(".record-bar button").click()
+        times = [
+            page.wait_for_function("() => sessionStorage.getItem('shown')", polling=20, timeout=10_000).json_value()
+            for page in (self.keeper, self.watcher)
+        ]
+        tapped = float(self.keeper.evaluate("sessionStorage.getItem('tapped')"))
+        self.recorded.append(float(times[0]) - tapped)
+        self.watched.append(float(times[1]) - tapped)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(10)
+
+
+def _phone(browser: Browser) -> Page:
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.add_init_script(STAMPS)
+    return page
+
+
+def _link_key() -> str:
+    from ledger.web.access import Access
+
+    return Access(TOKEN).link_key
+
+
+def _quantiles(values: list[float]) -> tuple[float, float]:
+    return statistics.median(values), statistics.quantiles(values, n=100, method="inclusive")[94]
+
+
+def taps(count: int, before: str | None, folder: Path) -> None:
+    """The Chromium part: `count` solos tapped in on each checkout, in turns."""
+    from playwright.sync_api import sync_playwright
+
+    tables = [Table("now", calabresella(), folder)] + ([Table("before", before, folder)] if before else [])
+    try:
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(
+                executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else []
+            )
+            for table in tables:
+                table.start(browser)
+            for number in range(1, count + 1):
+                for table in tables if number % 2 else tables[::-1]:
+                    table.deal(number)
+            browser.close()
+    finally:
+        for table in tables:
+            table.stop()
+    print(f"{count} solos tapped in on a 390 x 844 Chromium page, another page watching, SQLite, loopback")
+    for table in tables:
+        for phone, values in (("recording phone", table.recorded), ("watching phone", table.watched)):
+            p50, p95 = _quantiles(values)
+            met = "met" if p95 <= TAP_BUDGET_MS else "MISSED"
+            print(
+                f"  {table.name:>6}, {phone:<15}  tap to the new standings  p50 {p50:6.1f} ms   p95 {p95:6.1f} ms"
+                f"   max {max(values):6.1f} ms   budget p95 <= {TAP_BUDGET_MS:.0f} ms: {met}"
+            )
+    if before:
+        now, then = tables
+        for phone, mine, theirs in (
+            ("recording phone", now.recorded, then.recorded),
+            ("watching phone", now.watched, then.watched),
+        ):
+            (p50, p95), (old50, old95) = _quantiles(mine), _quantiles(theirs)
+            print(f"  now / before, {phone:<15}  p50 {p50 / old50:.2f}x   p95 {p95 / old95:.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--deals", type=int, default=200, help="Deals of the round trip (0: leave it out).")
     parser.add_argument("--viewers", type=int, default=20)
-    parser.add_argument("--dir", default=None, help="Where the two ledger files go (default: the temp folder).")
+    parser.add_argument("--taps", type=int, default=40, help="Solos tapped in, in Chromium (0: leave them out).")
+    parser.add_argument("--before", help="The `calabresella` of an older checkout, to tap in turns with this one.")
+    parser.add_argument("--dir", default=None, help="Where the ledger files go (default: the temp folder).")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="calabresella-web-bench-", dir=args.dir) as folder:
-        asyncio.run(run(args.deals, args.viewers, Path(folder)))
+        if args.deals:
+            asyncio.run(run(args.deals, args.viewers, Path(folder)))
+        if args.taps:
+            taps(args.taps, args.before, Path(folder))
 
 
 if __name__ == "__main__":

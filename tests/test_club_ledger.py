@@ -59,7 +59,9 @@ def test_a_club_night_seats_every_present_player_once_and_its_leaderboard_counts
             assert (line.points, line.deals) == counted[line.player]
             place = current.table_of(line.player)
             assert place is not None and (line.table, line.seat) == (place[0].number, place[1])
-        assert [line.points for line in event.standings] == sorted((line.points for line in event.standings), reverse=True)
+        assert [line.points for line in event.standings] == sorted(
+            (line.points for line in event.standings), reverse=True
+        )
         assert sum(line.points for line in event.standings) == 0
 
 

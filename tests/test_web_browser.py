@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_web_support import LINK, TOKEN, start
+from test_web_support import LINK, TOKEN, deal_count, start
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path("/tmp/shots")
@@ -228,9 +228,9 @@ def test_deals_are_tapped_in_with_few_taps_and_no_keyboard(server: str, db_url: 
         def chip(group: str, text: str) -> playwright_api.Locator:
             return page.locator(group).get_by_text(text, exact=True)
 
-        def record() -> None:
+        def record(number: int) -> None:
             tap(page.locator(".record-bar button"), "record")
-            page.wait_for_selector(".result")
+            page.locator(".result h2").filter(has_text=f"Deal {number} recorded").wait_for()
             box = page.locator(".record-bar button").bounding_box()
             assert box is not None and box["y"] + box["height"] <= PHONE["height"], "Record below the first screen"
 
@@ -238,7 +238,7 @@ def test_deals_are_tapped_in_with_few_taps_and_no_keyboard(server: str, db_url: 
         tap(chip("fieldset:has(legend:text-is('Contract'))", "solo"), "solo")
         tap(chip(".pad.points", "7"), "7")
         tap(chip(".pad.thirds", "+⅓"), "+1/3")
-        record()
+        record(1)
         assert len(taps) == 5
         taps.clear()
         tap(chip("fieldset:has(legend:text-is('Declarer'))", "Carla"), "Carla")
@@ -247,11 +247,11 @@ def test_deals_are_tapped_in_with_few_taps_and_no_keyboard(server: str, db_url: 
         tap(chip(".pad.suits", "denari"), "denari")
         tap(chip("fieldset:has(legend:text-is('Who held it'))", "Anna"), "Anna")
         tap(chip(".pad.points", "6"), "6")
-        record()
+        record(2)
         assert len(taps) == 7
         taps.clear()
         tap(chip("fieldset:has(legend:text-is('Declarer'))", "pass"), "pass")
-        record()
+        record(3)
         assert len(taps) == 2
         browser.close()
     with Ledger(db_url) as ledger:
@@ -261,6 +261,81 @@ def test_deals_are_tapped_in_with_few_taps_and_no_keyboard(server: str, db_url: 
         ("Carla", "chiamo", 18, "3D", "Anna"),
         (None, None, None, None, None),
     ]
+
+
+def _solo(page: playwright_api.Page, declarer: str, points: str) -> None:
+    """Tap a solo of `points` whole points by `declarer` on the pad, and Record (in any language)."""
+    for name, value in (("declarer", declarer), ("contract", "solo"), ("whole", points)):
+        page.locator(f"label.chip:has(input[name={name}][value='{value}'])").click()
+    page.locator(".record-bar button").click()
+
+
+def test_a_deal_tapped_in_is_shown_without_loading_a_page_and_the_next_form_is_ready(
+    server: str, db_url: str, tmp_path: Path
+) -> None:
+    from ledger import Ledger
+
+    with playwright_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
+        page = browser.new_context(viewport=PHONE, device_scale_factor=2).new_page()
+        page.goto(f"{server}{LINK}")
+        page.wait_for_url(f"{server}/evenings/1")
+        page.evaluate("window.notReloaded = true")
+        first_key = page.locator("form.guided input[name=key]").input_value()
+        assert page.locator("form.undo").count() == 0  # nothing to take back yet
+
+        _solo(page, "Bruno", "7")
+        playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 1 recorded")
+        assert page.evaluate("window.notReloaded") is True
+        assert page.url == f"{server}/evenings/1?deal=1"  # a reload shows the result again, and writes nothing
+        playwright_api.expect(page.locator("#live .standings")).to_contain_text("+4")
+        checked = page.locator("form.guided input:checked").evaluate_all("all => all.map(i => i.name + '=' + i.value)")
+        assert checked == ["third="]  # the pad as a fresh page draws it
+        keys = {page.locator(f"{form} input[name=key]").input_value() for form in ("form.guided", "form.quick")}
+        assert len(keys) == 1 and first_key not in keys
+        assert page.locator("input[name=seen_revision]").evaluate_all("all => all.map(i => i.value)") == ["1"] * 3
+        playwright_api.expect(page.locator("form.undo")).to_be_visible()
+        assert (
+            page.locator(".lang a[hreflang=it]").get_attribute("href") == "/language/it?next=%2Fevenings%2F1%3Fdeal%3D1"
+        )
+
+        _solo(page, "Carla", "8")  # the next deal, on the form swapped in
+        playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 2 recorded")
+        with Ledger(db_url) as ledger:  # a deal recorded elsewhere still reaches the page swapped in
+            ledger.record("anna solo 20")
+        playwright_api.expect(page.locator("#live .turn")).to_have_attribute("data-revision", "3", timeout=5000)
+        assert page.locator("input[name=seen_revision]").evaluate_all("all => all.map(i => i.value)") == ["3"] * 3
+        assert page.evaluate("window.notReloaded") is True
+        _shoot(page, tmp_path, "after-a-deal-en")
+
+        page.locator(".lang a[hreflang=it]").click()
+        page.wait_for_url(f"{server}/evenings/1?deal=2")
+        page.evaluate("window.notReloaded = true")
+        _solo(page, "Anna", "9")
+        playwright_api.expect(page.locator(".result h2")).to_have_text("Smazzata 4 registrata")
+        playwright_api.expect(page.get_by_role("button", name="Registra la smazzata")).to_be_visible()
+        assert page.evaluate("window.notReloaded") is True
+        assert _overflowing(page) == [] and page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        _shoot(page, tmp_path, "after-a-deal-it")
+        page.reload()
+        playwright_api.expect(page.locator(".result h2")).to_have_text("Smazzata 4 registrata")
+        browser.close()
+    assert deal_count(db_url) == 4
+
+
+def test_without_script_the_pad_records_through_the_redirect(server: str, db_url: str) -> None:
+    with playwright_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
+        page = browser.new_context(viewport=PHONE, java_script_enabled=False).new_page()
+        page.goto(f"{server}{LINK}")
+        page.wait_for_url(f"{server}/evenings/1")
+        with page.expect_response(lambda response: response.request.method == "POST") as posted:
+            _solo(page, "Bruno", "7")
+        assert posted.value.status == 303 and posted.value.headers["location"] == "/evenings/1?deal=1"
+        page.wait_for_url(f"{server}/evenings/1?deal=1")
+        playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 1 recorded")
+        browser.close()
+    assert deal_count(db_url) == 1
 
 
 LONG_NAMES = ["Giovanbattista", "Massimilianone", "Bartolomeoalfa", "Mariantonietta"]

@@ -15,7 +15,7 @@ from test_web_support import BEARER, start, viewer
 
 from ledger import Ledger
 from ledger.cli.serve import links, print_links
-from ledger.web.live import Feeds, load_live
+from ledger.web.live import Feeds, event, load_live
 
 
 def _events(stream: str) -> list[tuple[str, str]]:
@@ -120,6 +120,33 @@ def test_a_burst_of_changes_makes_one_read_and_one_more_for_those_during_it(sqli
     reads_then, reads, first = asyncio.run(burst())
     assert reads_then == 1 and "revision 0" in first
     assert reads == 3  # 100 changes: the one read that started at the 51st, and one more for the 49 after it
+
+
+def test_the_recording_pages_read_reaches_the_phones_without_a_read_of_their_own_and_an_older_one_is_not_shown(
+    sqlite_url: str,
+) -> None:
+    start(sqlite_url)
+
+    async def record_and_read() -> tuple[int, str, list[int]]:
+        ledger, feeds = _feeds(sqlite_url)
+        stream = feeds.stream(1, -1, 5.0, "en")
+        await anext(stream)
+        await anext(stream)  # revision 0, the feed's own read for the phone that connected
+        reads, older = feeds.reads, load_live(ledger, 1)  # a read begun before the deal, ending after it
+        ledger.record("bruno solo 22")
+        feeds.read(load_live(ledger, 1))  # what the page that recorded the deal read for itself
+        shown = await anext(stream)
+        published = [feeds.feeds[1].version]
+        for late in (older, load_live(ledger, 1)):  # older, then nothing new: neither is published
+            feeds.read(late)
+            published.append(feeds.feeds[1].version)
+        await stream.aclose()
+        ledger.close()
+        return feeds.reads - reads, shown, published
+
+    extra_reads, shown, published = asyncio.run(record_and_read())
+    assert extra_reads == 0 and shown == event(1, "revision 1")
+    assert len(set(published)) == 1
 
 
 def test_the_live_part_reads_the_same_statements_on_a_long_evening_and_its_totals_are_right(sqlite_url: str) -> None:

@@ -357,17 +357,45 @@ def test_a_deal_is_amended_by_tapping_what_changed(db_url: str) -> None:
     ]
 
 
-def test_the_pages_own_script_gets_the_address_of_the_result(db_url: str) -> None:
+def _main(page: str) -> str:
+    """What a page holds between <main> and </main> (or all of a part of one), its idempotency keys blanked: each
+    page draws its own."""
+    inside = page.split("<main>", 1)[-1].split("</main>", 1)[0]
+    return re.sub(r'name="key" value="[^"]*"', 'name="key" value=""', inside).strip()
+
+
+def test_the_pages_own_script_gets_the_evening_page_with_the_result_to_swap_in(db_url: str) -> None:
     start(db_url)
     with scorekeeper(db_url) as phone:
-        form = {"csrf": csrf(phone), "line": "bruno solo 22", "key": "k-1"}
+        form = {"csrf": csrf(phone), "line": "bruno solo 22", "key": "k-1", "seen_revision": "0"}
         sent = phone.post("/evenings/1/deals", data=form, headers={"Sent-By": "page"})
-        assert sent.status_code == 200 and sent.json() == {"location": "/evenings/1?deal=1"}
-        again = phone.post("/evenings/1/deals", data=form, headers={"Sent-By": "page"})
-        assert again.json() == {"location": "/evenings/1?deal=1&again=1"}
-        plain = phone.post("/evenings/1/deals", data={**form, "key": "k-2", "line": "anna solo 20"})
-        assert plain.status_code == 303  # a form sent by the browser itself is redirected as before
-    assert deal_count(db_url) == 2
+        assert sent.status_code == 200 and sent.headers["content-type"].startswith("application/json")
+        said = sent.json()
+        assert said["location"] == "/evenings/1?deal=1"
+        assert "Deal 1 recorded" in said["main"] and "solo 2 = 2 from each opponent" in said["main"]
+        assert re.search(r'<td class="num big">\+4</td>', said["main"])  # the new totals
+        assert re.findall(r'name="seen_revision" value="(\d+)"', said["main"]) == ["1", "1", "1"]  # record x2, undo
+        keys = set(re.findall(r'name="key" value="([^"]*)"', said["main"]))
+        assert len(keys) == 1 and "k-1" not in keys  # a fresh key for the next deal
+        assert _main(said["main"]) == _main(phone.get(said["location"]).text)  # what a reload of the address shows
+
+        again = phone.post("/evenings/1/deals", data=form, headers={"Sent-By": "page"}).json()
+        assert again["location"] == "/evenings/1?deal=1&again=1" and "Deal 1 is already recorded" in again["main"]
+        plain = phone.post(
+            "/evenings/1/deals", data={**form, "key": "k-2", "line": "anna solo 20", "seen_revision": "1"}
+        )
+        assert plain.status_code == 303 and plain.headers["location"] == "/evenings/1?deal=2"  # a form without script
+        asked = phone.post(
+            "/evenings/1/deals", data={**form, "key": "k-3", "line": "carla solo 20"}, headers={"Sent-By": "page"}
+        )
+        assert asked.status_code == 409 and "Since this page was opened, evening 1 changed" in asked.text  # a page
+        italian = phone.post(
+            "/evenings/1/deals",
+            data={**form, "key": "k-4", "line": "carla solo 20", "seen_revision": "2"},
+            headers={"Sent-By": "page", "Accept-Language": "it-IT,it;q=0.9"},
+        ).json()
+        assert "Smazzata 3 registrata" in italian["main"] and "Registra la smazzata" in italian["main"]
+    assert deal_count(db_url) == 3
 
 
 def test_the_points_can_be_counted_on_the_pad_as_at_the_table(db_url: str) -> None:

@@ -121,6 +121,20 @@ class Feeds:
         if feed.reading is None:
             feed.reading = asyncio.create_task(self._catch_up(evening, feed))
 
+    def read(self, live: Live) -> None:
+        """The evening changed, and the writer read it afterwards: its watchers get that read, without one of
+        their own (a read under way, begun before, publishes nothing older)."""
+        feed = self.feeds.get(live.evening.number)
+        if feed is not None and not self.stopping and self._newer(feed, live):
+            self.publish(feed, live)
+
+    @staticmethod
+    def _newer(feed: Feed, live: Live) -> bool:
+        """Whether `live` is past what the feed published: a later revision, or, for a closed evening, news of
+        where its table plays on."""
+        revision = live.evening.revision
+        return revision > feed.revision or (revision == feed.revision and live.next_evening != feed.follows)
+
     def started(self) -> None:
         """An evening started: every watched evening is read again, so that the watchers of a closed one learn
         where their table plays on."""
@@ -136,7 +150,7 @@ class Feeds:
                 if live is None:
                     return  # the watch task tries again once the ledger answers
                 self.reads += 1
-                if (live.evening.revision, live.next_evening) != (feed.revision, feed.follows):
+                if self._newer(feed, live):
                     self.publish(feed, live)
         finally:
             feed.reading = None

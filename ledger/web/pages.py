@@ -15,7 +15,7 @@ from ledger.rules.quick import examples
 from ledger.values import DealView
 from ledger.web import guided
 from ledger.web.live import Live, load_live
-from ledger.web.state import deal_number, evening_number, feeds, ledger, plain_number, render
+from ledger.web.state import deal_number, evening_number, feeds, ledger, plain_number, render, render_part
 
 
 async def home(request: Request) -> Response:
@@ -40,13 +40,13 @@ async def evenings(request: Request) -> Response:
 async def evening(request: Request) -> Response:
     """The evening as it stands; `?deal=N` shows deal N's result and explanation on top."""
     live = await run_in_threadpool(load_live, ledger(request), evening_number(request))
-    again = request.query_params.get("again") == "1"
-    return evening_page(request, live, result=await _shown_deal(request, live), again=again)
-
-
-async def _shown_deal(request: Request, live: Live) -> DealView | None:
-    """The deal `?deal=N` names (the one just written), if the evening has it."""
     shown = plain_number(request.query_params.get("deal", ""))
+    again = request.query_params.get("again") == "1"
+    return evening_page(request, live, result=await shown_deal(request, live, shown), again=again)
+
+
+async def shown_deal(request: Request, live: Live, shown: int | None) -> DealView | None:
+    """Deal `shown` (the one just written), if the evening has it."""
     if shown is None or not live.deals or not 0 < shown <= live.deals[-1].number:
         return None
     found = next((deal for deal in live.deals if deal.number == shown), None)
@@ -57,18 +57,24 @@ async def _shown_deal(request: Request, live: Live) -> DealView | None:
 
 def evening_page(request: Request, live: Live, status: int = 200, **context: object) -> Response:
     """The evening page: the live part, the record forms (for the scorekeeper) and a fresh idempotency key."""
+    return render(request, "evening.html", status, **_evening(live, context))
+
+
+def evening_main(request: Request, live: Live, **context: object) -> str:
+    """What the evening page holds in its `<main>`, as text: the page's own script swaps it in after a deal."""
+    return render_part(request, "evening_main.html", **_evening(live, context))
+
+
+def _evening(live: Live, context: dict[str, object]) -> dict[str, object]:
     profile, players = live.evening.profile, live.evening.players
-    return render(
-        request,
-        "evening.html",
-        status,
-        live=live,
-        key=secrets.token_urlsafe(12),
-        pad=guided.pad(live.evening),
-        example=examples(players, profile)[0],
-        given=context.pop("given", {}),
+    return {
+        "live": live,
+        "key": secrets.token_urlsafe(12),
+        "pad": guided.pad(live.evening),
+        "example": examples(players, profile)[0],
+        "given": context.pop("given", {}),
         **context,
-    )
+    }
 
 
 async def events(request: Request) -> Response:

@@ -43,16 +43,21 @@ def templates(request: Request) -> Jinja2Templates:
 
 
 def render(request: Request, name: str, status: int = 200, **context: object) -> Response:
-    """A page, told whether this browser may write here (a table's phone writes on its own evening's pages only)
-    and given the CSRF token its forms carry."""
+    """A page, told whether this browser may write here and given the CSRF token its forms carry."""
+    return templates(request).TemplateResponse(request, name, {**_writing(request), **context}, status_code=status)
+
+
+def render_part(request: Request, name: str, **context: object) -> str:
+    """Part of a page, as text, told what `render` tells a page."""
+    return templates(request).get_template(name).render({**_writing(request), **context})
+
+
+def _writing(request: Request) -> dict[str, object]:
+    """Whether this browser may write here (a table's phone writes on its own evening's pages only), and the CSRF
+    token its forms carry ("" for a viewer)."""
     guard = access(request)
     here = plain_number(request.path_params.get("evening", ""))
-    return templates(request).TemplateResponse(
-        request,
-        name,
-        {"can_write": guard.can_write(request, here), "csrf": guard.csrf(request), **context},
-        status_code=status,
-    )
+    return {"can_write": guard.can_write(request, here), "csrf": guard.csrf(request)}
 
 
 def evening_number(request: Request) -> int | None:

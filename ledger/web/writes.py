@@ -2,8 +2,9 @@
 
 Each form post needs a write session, its CSRF token and this site's Origin (`Access.check_form`), and fields
 within their limits; then one `Ledger` method runs, and the page either shows the result (after a redirect, so
-a reload writes nothing) or the one-line error with what was typed kept. When the database cannot answer, the
-error goes on to the 503 page instead.
+a reload writes nothing) or the one-line error with what was typed kept. A deal sent by the evening page's own
+script gets the page's new `<main>` instead of the redirect, which the script swaps in. When the database cannot
+answer, the error goes on to the 503 page instead.
 """
 
 from __future__ import annotations
@@ -62,15 +63,22 @@ def _shown(request: Request, evening: int, deal: int | None = None, path: str = 
     """Back to a page of the evening after a write, and every phone watching it told."""
     target = f"/evenings/{evening}{path}" + (f"?deal={deal}" if deal is not None else "")
     feeds(request).changed(evening)
-    return _going(request, target)
-
-
-def _going(request: Request, target: str) -> Response:
-    """A redirect to the page to show after a write; to the phone's script that sent the form (`Sent-By: page`),
-    the address alone, which it opens itself: one request fewer than following the redirect."""
-    if request.headers.get(SENT_BY_PAGE) == "page":
-        return JSONResponse({"location": target})
     return RedirectResponse(target, 303)
+
+
+async def _recorded(request: Request, evening: int, deal: int, again: bool = False) -> Response:
+    """A deal's result on the evening page, and every phone watching the evening told (a retry changed nothing:
+    they find nothing new). A plain form is redirected to that page (so a reload writes nothing); the page's own
+    script, which sent the form (`Sent-By: page`), gets the page's `<main>` with the result on top, a fresh form
+    and the revision shown, and the page's address: it swaps them in, and loads no page."""
+    target = f"/evenings/{evening}?deal={deal}" + ("&again=1" if again else "")
+    if request.headers.get(SENT_BY_PAGE) != "page":
+        feeds(request).changed(evening)
+        return RedirectResponse(target, 303)
+    live = await run_in_threadpool(load_live, ledger(request), evening)
+    feeds(request).read(live)  # the phones watching get this read: the evening is read once for all of them
+    result = await pages.shown_deal(request, live, deal)
+    return JSONResponse({"location": target, "main": pages.evening_main(request, live, result=result, again=again)})
 
 
 SENT_BY_PAGE = "Sent-By"
@@ -131,9 +139,7 @@ async def record(request: Request) -> Response:
             return _question(request, info, asking, line, given, key, error=said, status=422, seen=seen)
         live = await run_in_threadpool(load_live, ledger(request), info.number)
         return pages.evening_page(request, live, 422, error=said, line=line, given=given)
-    if done.duplicate:
-        return _going(request, f"/evenings/{info.number}?deal={done.deal.number}&again=1")
-    return _shown(request, info.number, done.deal.number)
+    return await _recorded(request, info.number, done.deal.number, again=done.duplicate)
 
 
 def _another_key(key: str, line: str, given: dict[str, str]) -> str:
