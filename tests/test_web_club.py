@@ -95,10 +95,10 @@ def _by_hand(phone: Phone) -> dict[str, Any]:
 
 
 @contextmanager
-def _bar_screen(db: str) -> Iterator[TestClient]:
+def _bar_screen(db: str, poll_seconds: float = 0.05) -> Iterator[TestClient]:
     """The screen at the bar: like the tests' viewer, but its live stream stays open long enough to see a deal
     come in while it is open."""
-    app = create_app(db, TOKEN, hosts=(HOST,), stream_seconds=20, poll_seconds=0.05)
+    app = create_app(db, TOKEN, hosts=(HOST,), stream_seconds=20, poll_seconds=poll_seconds)
     with TestClient(app, follow_redirects=False) as screen:
         yield screen
 
@@ -565,6 +565,25 @@ def test_the_board_stream_sends_the_leaderboard_then_a_new_one_after_each_deal(s
             _fifth_id, fifth = _next_board(lines)  # closed between rounds: nothing else changed, the board says so
             close.join()
             assert "The event is closed." in fifth and _points(fifth) == _points(third)
+
+
+def test_a_deal_tapped_on_a_tables_phone_reaches_the_board_without_waiting_for_its_poll(sqlite_url: str) -> None:
+    with viewer(sqlite_url) as phone:
+        _by_hand(phone)
+        keys = _keys(phone)
+    with _bar_screen(sqlite_url, poll_seconds=600) as screen:  # only the server's own writes can tell the board
+        assert screen.get(f"/tables/1?key={keys[1]}").status_code == 303
+        form = csrf(screen)
+        with screen.stream("GET", "/events/1/board/live") as stream:
+            lines = stream.iter_lines()
+            _next_board(lines)
+            sent = {"csrf": form, "line": "bruno solo 22", "key": "tapped-1"}
+            tapped = screen.post(
+                "/evenings/1/deals", data=sent, headers={"Sent-By": "page", "Origin": f"http://{HOST}"}
+            )
+            assert tapped.status_code == 200 and "main" in tapped.json()
+            _id, after = _next_board(lines)
+            assert _points(after)["Bruno"] == "+4"
 
 
 def test_the_board_of_a_language_is_sent_in_that_language(sqlite_url: str) -> None:

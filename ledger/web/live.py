@@ -124,6 +124,8 @@ class Feeds:
     def read(self, live: Live) -> None:
         """The evening changed, and the writer read it afterwards: its watchers get that read, without one of
         their own (a read under way, begun before, publishes nothing older)."""
+        for listener in self.listeners:
+            listener(live.evening.number)
         feed = self.feeds.get(live.evening.number)
         if feed is not None and not self.stopping and self._newer(feed, live):
             self.publish(feed, live)
