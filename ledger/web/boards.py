@@ -14,9 +14,8 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
 from ledger.club.values import EventInfo
-from ledger.i18n import speaking
 from ledger.service import Ledger
-from ledger.web.live import KEEP_ALIVE_SECONDS, Feeds, event
+from ledger.web.live import KEEP_ALIVE_SECONDS, Feeds, drawn, event
 
 
 @dataclass
@@ -84,13 +83,6 @@ class Boards:
         board.changed.set()
         board.changed = asyncio.Event()
 
-    def _drawn(self, board: Board, code: str) -> str:
-        """The leaderboard in language `code`, drawn once per change."""
-        if code not in board.html and board.event is not None:
-            with speaking(code):
-                board.html[code] = self.render(board.event)
-        return board.html.get(code, "")
-
     async def stream(self, number: int, lifetime: float, code: str) -> AsyncIterator[str]:
         """Server-sent events: the leaderboard in language `code` now and at each change, for `lifetime` seconds."""
         board = self.boards.setdefault(number, Board())
@@ -105,7 +97,7 @@ class Boards:
             while (left := deadline - loop.time()) > 0 and not self.feeds.stopping:
                 if board.version != sent:
                     sent = board.version
-                    yield event(board.version, self._drawn(board, code))
+                    yield event(board.version, drawn(board.html, code, self.render, board.event))
                     continue
                 try:
                     await asyncio.wait_for(board.changed.wait(), min(left, KEEP_ALIVE_SECONDS))

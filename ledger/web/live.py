@@ -4,8 +4,8 @@ A write made through this server marks its evening changed; a watch task also lo
 evenings someone is watching, so a deal recorded from the terminal shows up too. Work stays bounded whatever
 the number of writes: an evening nobody watches is never read for the feed; a watched one has at most one read
 running and one more queued behind it, however many writes come meanwhile; and a read takes the evening's head
-and its last deals only, as quick on the thousandth deal as on the first. The fragment is rendered once per
-language, whatever the number of phones.
+and its last deals only, as quick on the thousandth deal as on the first. The fragment is drawn once per
+language watched, whatever the number of phones.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ledger.errors import LedgerError, NoOpenEvening
 from ledger.frozen import freeze
-from ledger.i18n import LANGUAGES, _, speaking
+from ledger.i18n import _, speaking
 from ledger.rules.games import Game
 from ledger.service import Ledger
 from ledger.values import DealView, EveningInfo
@@ -87,7 +87,9 @@ class Feed:
     version: int = 0
     """Counts what was published: a closed evening's fragment changes without a new revision when its table
     plays on in a new evening."""
+    live: Live | None = None
     html: dict[str, str] = field(default_factory=dict)
+    """The fragment in each language a phone watching has asked for."""
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     stale: bool = False
     reading: asyncio.Task[None] | None = None
@@ -173,16 +175,13 @@ class Feeds:
         return found
 
     def publish(self, feed: Feed, live: Live) -> None:
-        """Render the evening once in each language and wake every phone watching it."""
-        feed.revision, feed.follows = live.evening.revision, live.next_evening
+        """Keep the evening as read and wake every phone watching it; each language is drawn once, when the first
+        phone in that language needs it."""
+        feed.revision, feed.follows, feed.live = live.evening.revision, live.next_evening, live
         feed.version += 1
-        feed.html = {code: self._render_in(code, live) for code in LANGUAGES}
+        feed.html = {}
         feed.changed.set()
         feed.changed = asyncio.Event()
-
-    def _render_in(self, code: str, live: Live) -> str:
-        with speaking(code):
-            return self.render(live)
 
     async def stream(self, evening: int, seen: int, lifetime: float, code: str) -> AsyncIterator[str]:
         """Server-sent events: the fragment in language `code` at each revision after `seen`, for `lifetime`
@@ -201,7 +200,7 @@ class Feeds:
                     fresh = feed.revision > seen or sent >= 0  # the page came with the revision `seen` drawn
                     seen, sent = max(seen, feed.revision), feed.version
                     if fresh:
-                        yield event(feed.revision, feed.html[code])
+                        yield event(feed.revision, drawn(feed.html, code, self.render, feed.live))
                     continue
                 try:
                     await asyncio.wait_for(feed.changed.wait(), min(left, KEEP_ALIVE_SECONDS))
@@ -246,6 +245,14 @@ def _newest_open(ledger: Ledger) -> int | None:
         return ledger.evening().number
     except NoOpenEvening:
         return None
+
+
+def drawn(html: dict[str, str], code: str, render: Callable[[T], str], shown: T | None) -> str:
+    """`shown` drawn by `render` in language `code`, once: kept in `html` for every later phone in that language."""
+    if code not in html and shown is not None:
+        with speaking(code):
+            html[code] = render(shown)
+    return html.get(code, "")
 
 
 def event(revision: int, html: str) -> str:
