@@ -68,9 +68,14 @@ class Ledger:
 
     def __init__(self, db: str | None = None, *, create: bool = True) -> None:
         """Without `create`, a place that holds no ledger yet is an error and nothing is made there (for reading)."""
+        import threading
+
         from ledger.store.engine import open_ledger
 
         self.engine: Engine = open_ledger(db, create=create)
+        self._writing = threading.RLock()
+        """On SQLite, this program's writers take turns here rather than polling the file's write lock together (the
+        holder then runs without them competing for the interpreter); other programs still wait on the file."""
 
     def __enter__(self) -> Ledger:
         return self
@@ -106,7 +111,11 @@ class Ledger:
         """A write transaction: it takes the write lock (waiting for another writer to finish)."""
         from ledger.store.engine import transaction
 
-        with transaction(self.engine) as session:
+        if self.engine.url.get_backend_name() != "sqlite":
+            with transaction(self.engine) as session:
+                yield session
+            return
+        with self._writing, transaction(self.engine) as session:
             yield session
 
     @contextmanager
