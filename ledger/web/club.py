@@ -12,6 +12,7 @@ from starlette.responses import RedirectResponse, Response, StreamingResponse
 from ledger.club.values import EventInfo, RoundInfo
 from ledger.i18n import _, language
 from ledger.rules.seats import name_key
+from ledger.web.boards import Boards
 from ledger.web.state import access, ledger, plain_number, render
 
 SHEET_ROWS = 24
@@ -27,7 +28,7 @@ def event_number(request: Request) -> int:
     return number
 
 
-def boards(request: Request) -> object:
+def boards(request: Request) -> Boards:
     """The events' live leaderboards."""
     return request.state.boards
 
@@ -78,7 +79,7 @@ async def board(request: Request) -> Response:
 async def board_live(request: Request) -> Response:
     """Server-sent events: the leaderboard now and at each change."""
     info = await _event(request)
-    stream = boards(request).stream(info.number, request.state.stream_seconds, language())  # type: ignore[attr-defined]
+    stream = boards(request).stream(info.number, request.state.stream_seconds, language())
     return StreamingResponse(
         stream, media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     )

@@ -12,7 +12,7 @@ from starlette.routing import Route
 from ledger.errors import LedgerError
 from ledger.i18n import _
 from ledger.web.api import _body, _optional
-from ledger.web.club import event_number
+from ledger.web.club import boards, event_number
 from ledger.web.state import access, feeds, ledger
 
 
@@ -119,7 +119,7 @@ async def table_links(request: Request) -> Response:
 def _told(request: Request, event: int) -> None:
     """Screens watching the event, and phones of a closed table, are told."""
     feeds(request).started()
-    request.state.boards.changed(event)
+    boards(request).changed(event)
 
 
 async def list_seasons(request: Request) -> Response:
