@@ -464,13 +464,6 @@ class Ledger:
         with self._reading() as session:
             return event_stamp(session, number)
 
-    def event_of(self, evening: int) -> int | None:
-        """The event whose table evening `evening` is, if any."""
-        from ledger.store.club import event_of_evening
-
-        with self._reading() as session:
-            return event_of_evening(session, evening)
-
     def seat_round(
         self,
         number: int | None = None,

@@ -404,15 +404,6 @@ def close_event(session: Session, event: ClubEvent) -> ClubEvent:
     return event
 
 
-def event_of_evening(session: Session, evening: int) -> int | None:
-    """The event whose table the evening is, if any."""
-    return session.exec(
-        select(ClubRound.event_id)
-        .join(ClubTable, col(ClubTable.round_id) == ClubRound.id)
-        .where(ClubTable.evening_id == evening)
-    ).first()
-
-
 # Figures
 
 
