@@ -18,7 +18,7 @@ and returns frozen values, never database rows. A user's mistake raises `LedgerE
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
@@ -73,7 +73,8 @@ class Ledger:
         from ledger.store.engine import open_ledger
 
         self.engine: Engine = open_ledger(db, create=create)
-        self._writing = threading.RLock()
+        sqlite = self.engine.url.get_backend_name() == "sqlite"
+        self._writing: AbstractContextManager[object] = threading.RLock() if sqlite else nullcontext()
         """On SQLite, this program's writers take turns here rather than polling the file's write lock together (the
         holder then runs without them competing for the interpreter); other programs still wait on the file."""
 
@@ -111,10 +112,6 @@ class Ledger:
         """A write transaction: it takes the write lock (waiting for another writer to finish)."""
         from ledger.store.engine import transaction
 
-        if self.engine.url.get_backend_name() != "sqlite":
-            with transaction(self.engine) as session:
-                yield session
-            return
         with self._writing, transaction(self.engine) as session:
             yield session
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_cli_ledger import assert_user_error
 from typer.testing import CliRunner, Result
 
 from ledger.cli.main import app
@@ -49,15 +50,6 @@ def ok(db: Path, *args: str) -> Result:
 def ok_json(db: Path, *args: str) -> Any:
     """A `--json` command that must succeed, its standard output parsed."""
     return json.loads(ok(db, *args, "--json").stdout)
-
-
-def assert_user_error(exit_code: int, stderr: str, fragment: str) -> None:
-    """One line on stderr, starting `Error:`, naming the problem; exit code 2; no traceback."""
-    assert exit_code == 2, stderr
-    assert stderr.startswith("Error: "), stderr
-    assert stderr.endswith("\n") and stderr.count("\n") == 1, repr(stderr)
-    assert fragment in stderr, stderr
-    assert "Traceback" not in stderr
 
 
 def command() -> list[str]:
