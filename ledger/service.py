@@ -70,9 +70,12 @@ class Ledger:
         """Without `create`, a place that holds no ledger yet is an error and nothing is made there (for reading)."""
         import threading
 
+        from ledger.store.club import TableFigures
         from ledger.store.engine import open_ledger
 
         self.engine: Engine = open_ledger(db, create=create)
+        self._kept = TableFigures()
+        """The club tables' figures as last read: a leaderboard read after a deal reads only the table that changed."""
         sqlite = self.engine.url.get_backend_name() == "sqlite"
         self._writing: AbstractContextManager[object] = threading.RLock() if sqlite else nullcontext()
         """On SQLite, this program's writers take turns here rather than polling the file's write lock together (the
@@ -445,14 +448,14 @@ class Ledger:
         from ledger.store.club import event_info, get_event
 
         with self._reading() as session:
-            return event_info(session, get_event(session, number))
+            return event_info(session, get_event(session, number), self._kept)
 
     def events(self) -> list[EventInfo]:
         """Every event, newest first."""
         from ledger.store.club import event_info, list_events
 
         with self._reading() as session:
-            return [event_info(session, event) for event in list_events(session)]
+            return [event_info(session, event, self._kept) for event in list_events(session)]
 
     def event_stamp(self, number: int) -> tuple[int, ...]:
         """Changes whenever event `number`'s leaderboard may have changed (one statement, for live pages)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from collections import defaultdict
 from itertools import combinations
+from typing import Any
 
 import pytest
 
@@ -16,10 +17,14 @@ SEVEN = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Gina"]
 
 
 def by_hand(ledger: Ledger, evenings: list[int]) -> dict[str, tuple[int, int]]:
-    """Game points and deals played per player, summed from every deal's payouts and roles."""
+    """Game points and deals played per player, summed from every deal's payouts and roles (an evening voided whole
+    counts nowhere)."""
     figures: defaultdict[str, list[int]] = defaultdict(lambda: [0, 0])
     for evening in evenings:
-        for deal in ledger.deals(evening)[1]:
+        info, deals = ledger.deals(evening)
+        if info.voided_at is not None:
+            continue
+        for deal in deals:
             if deal.voided:
                 continue
             for name, points in deal.payouts.items():
@@ -193,3 +198,51 @@ def test_two_organisers_seating_at_once_make_two_rounds_one_after_the_other(db_u
         assert event.rounds[0].ended_at is not None and event.current is event.rounds[1]
         evenings = [t.evening for r in event.rounds for t in r.tables]
         assert len(set(evenings)) == len(evenings) == 8
+
+
+
+def test_the_leaderboard_read_again_after_each_change_counts_by_hand_and_reads_only_the_changed_table(
+    db_url: str,
+) -> None:
+    from sqlalchemy import event as sql_event
+
+    with Ledger(db_url) as ledger, Ledger(db_url) as fresh:
+        number = ledger.start_event("Night", SEVEN[:6], round_deals=3).number
+        current = ledger.seat_round(number, seed=3).current
+        assert current is not None
+        first, second = (table.evening for table in current.tables)
+        play_round(ledger, number)
+        figures_read: list[list[int]] = []
+
+        def listen(_c: object, _cursor: object, statement: str, _p: object, context: Any, _many: bool) -> None:
+            if "payout" in statement.lower():
+                named = context.compiled_parameters[0]
+                figures_read.append(sorted(v for k, v in named.items() if k.startswith("evenings")))
+
+        sql_event.listen(ledger.engine, "before_cursor_execute", listen)
+
+        def board_read_again() -> list[list[int]]:
+            """The leaderboard of the ledger that read it before, and of one that never did, each as counted by
+            hand; which evenings the first read figures of."""
+            figures_read.clear()
+            counted = by_hand(fresh, [first, second])
+            for board in (ledger.event(number), fresh.event(number)):
+                assert {line.player: (line.points, line.deals) for line in board.standings} == {
+                    name: counted.get(name, (0, 0)) for name in SEVEN[:6]
+                }
+            return list(figures_read)
+
+        assert board_read_again() == [[first, second]]  # both tables played since the ledger last read it
+        assert board_read_again() == []  # nothing changed: nothing read
+        speaker = ledger.evening(first).first_speaker
+        for change in (
+            lambda: ledger.record(f"{speaker} solo 22", evening=first),
+            lambda: ledger.amend(1, "20", reason="recounted", evening=first),
+            lambda: ledger.void(2, reason="misdeal", evening=first),
+            lambda: ledger.undo(evening=first),
+            lambda: ledger.void_evening(first, reason="played by the wrong rules"),
+        ):
+            change()
+            assert board_read_again() == [[first]]
+        ledger.record(f"{ledger.evening(second).first_speaker} solo 14", evening=second)
+        assert board_read_again() == [[second]]

@@ -6,6 +6,7 @@ tables. An event's figures are one statement over the deals that stand of all it
 
 from __future__ import annotations
 
+import threading
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -407,31 +408,92 @@ def close_event(session: Session, event: ClubEvent) -> ClubEvent:
 # Figures
 
 
-@cache
-def _figures_query(by_season: bool) -> Any:
-    """Game points, deals played and events attended per player over the deals that stand of an event's (or a
-    season's) tables, voided evenings left out: one statement."""
-    played = func.sum(case((col(Payout.role).in_(PLAYED), 1), else_=0))
-    query = (
-        select(
-            col(Payout.player_id),
-            func.coalesce(func.sum(Payout.points), 0),
-            func.coalesce(played, 0),
-            func.count(func.distinct(ClubRound.event_id)),
-        )
-        .select_from(Payout)
+def _payouts_that_stand() -> Any:
+    """The payouts of the deals that stand (current revisions), voided evenings left out, with their evenings."""
+    return (
+        select(Payout)
         .join(DealRevision, and_(col(DealRevision.id) == Payout.revision_id, CURRENT))
         .join(Deal, and_(col(Deal.id) == DealRevision.deal_id, STANDING))
         .join(Evening, and_(col(Evening.id) == Deal.evening_id, col(Evening.voided_at).is_(None)))
+    )
+
+
+def _points_and_played() -> tuple[Any, Any]:
+    """Game points and deals played, summed."""
+    return func.coalesce(func.sum(Payout.points), 0), func.coalesce(
+        func.sum(case((col(Payout.role).in_(PLAYED), 1), else_=0)), 0
+    )
+
+
+@cache
+def _season_figures_query() -> Any:
+    """Game points, deals played and events attended per player over a season's tables: one statement."""
+    return (
+        _payouts_that_stand()
+        .with_only_columns(col(Payout.player_id), *_points_and_played(), func.count(func.distinct(ClubEvent.id)))
         .join(ClubTable, col(ClubTable.evening_id) == Evening.id)
         .join(ClubRound, col(ClubRound.id) == ClubTable.round_id)
+        .join(ClubEvent, col(ClubEvent.id) == ClubRound.event_id)
+        .where(ClubEvent.season_id == bindparam("season"))
         .group_by(col(Payout.player_id))
     )
-    if by_season:
-        return query.join(ClubEvent, col(ClubEvent.id) == ClubRound.event_id).where(
-            ClubEvent.season_id == bindparam("season")
-        )
-    return query.where(ClubRound.event_id == bindparam("event"))
+
+
+@cache
+def _table_figures_query() -> Any:
+    """Game points and deals played per player at each of a list of evenings: one statement."""
+    return (
+        _payouts_that_stand()
+        .with_only_columns(col(Deal.evening_id), col(Payout.player_id), *_points_and_played())
+        .where(col(Deal.evening_id).in_(bindparam("evenings", expanding=True)))
+        .group_by(col(Deal.evening_id), col(Payout.player_id))
+    )
+
+
+Figures = dict[int, tuple[int, int]]
+"""Per player id: game points and deals played."""
+
+
+class TableFigures:
+    """Each table's figures as last read, kept with what they were read at (the evening's revision and start): a
+    leaderboard read again after a deal sums the tables that did not change from here and reads only the one that
+    did. Every change to an evening (a deal, a correction, a void) raises its revision. Safe across threads."""
+
+    MOST = 5000
+    """Evenings kept at most (a season of club nights); past that, the kept figures start again empty."""
+
+    def __init__(self) -> None:
+        self._kept: dict[int, tuple[tuple[int, datetime], Figures]] = {}
+        self._lock = threading.Lock()
+
+    def of(self, session: Session, states: Mapping[int, tuple[int, datetime]]) -> list[Figures]:
+        """The figures of the evenings `states` names (each with its revision and start), in that order; the
+        changed ones read in one statement."""
+        with self._lock:
+            known = {evening: self._kept[evening] for evening in states if evening in self._kept}
+        figures = {evening: kept for evening, (state, kept) in known.items() if states[evening] == state}
+        stale = [evening for evening in states if evening not in figures]
+        if stale:
+            read: dict[int, Figures] = {evening: {} for evening in stale}
+            for evening, player, points, played in session.connection().execute(
+                _table_figures_query(), {"evenings": stale}
+            ):
+                read[evening][player] = (int(points), int(played))
+            with self._lock:
+                if len(self._kept) + len(stale) > self.MOST:
+                    self._kept.clear()
+                self._kept.update((evening, (states[evening], read[evening])) for evening in stale)
+            figures.update(read)
+        return [figures[evening] for evening in states]
+
+
+def _summed(tables: Sequence[Figures]) -> Figures:
+    total: dict[int, tuple[int, int]] = {}
+    for figures in tables:
+        for player, (points, played) in figures.items():
+            before = total.get(player, (0, 0))
+            total[player] = (before[0] + points, before[1] + played)
+    return total
 
 
 def _names(session: Session, ids: Sequence[int]) -> dict[int, str]:
@@ -440,7 +502,7 @@ def _names(session: Session, ids: Sequence[int]) -> dict[int, str]:
 
 @cache
 def _tables_query() -> Any:
-    """Each of a list of evenings: its revision, when it closed, its deals that stand."""
+    """Each of a list of evenings: its revision, when it closed, its deals that stand, when it started."""
     deals = (
         select(col(Deal.evening_id), func.count().label("deals"))
         .where(STANDING, col(Deal.evening_id).in_(bindparam("evenings", expanding=True)))
@@ -448,22 +510,30 @@ def _tables_query() -> Any:
         .subquery()
     )
     return (
-        select(col(Evening.id), col(Evening.revision), col(Evening.closed_at), func.coalesce(deals.c.deals, 0))
+        sql_select(
+            col(Evening.id),
+            col(Evening.revision),
+            col(Evening.closed_at),
+            func.coalesce(deals.c.deals, 0),
+            col(Evening.started_at),
+        )
         .outerjoin(deals, deals.c.evening_id == Evening.id)
         .where(col(Evening.id).in_(bindparam("evenings", expanding=True)))
     )
 
 
-def _tables(session: Session, evenings: Sequence[int]) -> dict[int, tuple[int, datetime | None, int]]:
-    """Revision, closing time and deals that stand of each evening."""
+def _tables(session: Session, evenings: Sequence[int]) -> dict[int, tuple[int, datetime | None, int, datetime]]:
+    """Revision, closing time, deals that stand and start of each evening."""
     if not evenings:
         return {}
-    rows = session.execute(_tables_query(), {"evenings": list(evenings)})
-    return {int(evening): (revision, closed, int(deals)) for evening, revision, closed, deals in rows}
+    rows = session.connection().execute(_tables_query(), {"evenings": list(evenings)})
+    return {int(evening): (revision, closed, int(deals), started) for evening, revision, closed, deals, started in rows}
 
 
-def event_info(session: Session, event: ClubEvent) -> EventInfo:
-    """The event as it stands: rounds, tables and the leaderboard (a fixed number of statements)."""
+def event_info(session: Session, event: ClubEvent, kept: TableFigures | None = None) -> EventInfo:
+    """The event as it stands: rounds, tables and the leaderboard (a fixed number of statements). `kept`: the tables'
+    figures read before, for a read in a snapshot of what is committed (never inside a write, which may yet be
+    undone)."""
     rounds = _rounds(session, event)
     seats = _seated(session, event)
     evenings = sorted({evening for _r, _t, evening, _p, _n in seats})
@@ -493,10 +563,9 @@ def event_info(session: Session, event: ClubEvent) -> EventInfo:
                 played.ended_at,
             )
         )
-    figures = {
-        pid: (int(points), int(count))
-        for pid, points, count, _e in session.execute(_figures_query(False), {"event": event.id})
-    }
+    figures = _summed(
+        (kept or TableFigures()).of(session, {evening: (state[0], state[3]) for evening, state in states.items()})
+    )
     here = _present_at(entrants, rounds[-1].number + 1 if rounds else 1)
     current = infos[-1] if infos and infos[-1].ended_at is None else None
     lines = []
@@ -562,7 +631,7 @@ def list_events(session: Session) -> list[ClubEvent]:
 
 def season_figures(session: Session, season: Season) -> dict[str, tuple[int, int, int]]:
     """Game points, deals played and events attended per player over the season's tables."""
-    rows = list(session.execute(_figures_query(True), {"season": season.id}))
+    rows = list(session.execute(_season_figures_query(), {"season": season.id}))
     names = _names(session, [pid for pid, *_ in rows])
     return {names[pid]: (int(points), int(count), int(events)) for pid, points, count, events in rows}
 

@@ -22,7 +22,7 @@ from ledger.rules.build import DealInput
 from ledger.service import DealEntry
 from ledger.values import EveningInfo, Recorded
 from ledger.web.limits import check_fields
-from ledger.web.state import access, deal_number, evening_number, feeds, ledger, unavailable
+from ledger.web.state import access, deal_number, evening_number, feeds, in_turn, ledger, unavailable
 
 _FACT_TYPES = get_type_hints(DealInput)
 _LINE = '{"line": "bruno solo 22"}'
@@ -102,8 +102,10 @@ def _seen(value: object) -> str:
 
 
 def _written(request: Request, done: Recorded, status: int = 200) -> Response:
-    """What a write did, and every phone watching the evening told."""
-    feeds(request).changed(done.evening)
+    """What a write did, and every phone and screen watching the evening told (a retry stored nothing: they are
+    left alone)."""
+    if not done.duplicate:
+        feeds(request).changed(done.evening)
     return JSONResponse(done.to_dict(), status)
 
 
@@ -131,7 +133,7 @@ async def start_evening(request: Request) -> Response:
     if data:
         raise LedgerError(_("unknown fields {names}").format(names=", ".join(sorted(data))))
     given = {name: value for name, value in fields.items() if value is not None}
-    info = await run_in_threadpool(lambda: ledger(request).start_evening(players, options=options, **given))
+    info = await in_turn(request, lambda: ledger(request).start_evening(players, options=options, **given))
     feeds(request).started()
     return JSONResponse(info.to_dict(), 201)
 
@@ -163,7 +165,7 @@ async def record(request: Request) -> Response:
     data = await _body(request)
     key, dealer = _optional(data, "key", str), _optional(data, "dealer", str)
     deal, number = _deal(data), evening_number(request)
-    done = await run_in_threadpool(lambda: ledger(request).record(deal, evening=number, dealer=dealer, key=key))
+    done = await in_turn(request, lambda: ledger(request).record(deal, evening=number, dealer=dealer, key=key))
     return _written(request, done, 200 if done.duplicate else 201)
 
 
@@ -172,8 +174,9 @@ async def amend(request: Request) -> Response:
     data = await _body(request)
     reason, dealer = _optional(data, "reason", str), _optional(data, "dealer", str)
     changes, number = _deal(data), evening_number(request)
-    done = await run_in_threadpool(
-        lambda: ledger(request).amend(deal_number(request), changes, reason=reason, evening=number, dealer=dealer)
+    done = await in_turn(
+        request,
+        lambda: ledger(request).amend(deal_number(request), changes, reason=reason, evening=number, dealer=dealer),
     )
     return _written(request, done)
 
@@ -183,7 +186,7 @@ async def void(request: Request) -> Response:
     data = await _body(request)
     reason = _optional(data, "reason", str)
     number = evening_number(request)
-    done = await run_in_threadpool(lambda: ledger(request).void(deal_number(request), reason=reason, evening=number))
+    done = await in_turn(request, lambda: ledger(request).void(deal_number(request), reason=reason, evening=number))
     return _written(request, done)
 
 
@@ -199,7 +202,7 @@ async def undo(request: Request) -> Response:
             )
         )
     number = evening_number(request)
-    return _written(request, await run_in_threadpool(lambda: ledger(request).undo(evening=number, seen_revision=seen)))
+    return _written(request, await in_turn(request, lambda: ledger(request).undo(evening=number, seen_revision=seen)))
 
 
 async def settlement(request: Request) -> Response:
@@ -232,7 +235,7 @@ async def _with_reason(request: Request, path: str, change: Callable[[int, str |
     number = evening_number(request)
     if number is None:
         raise LedgerError(_("give the evening's number, e.g. /api/evenings/3/{path}").format(path=path))
-    info = await run_in_threadpool(change, number, reason)
+    info = await in_turn(request, change, number, reason)
     feeds(request).changed(info.number)
     return JSONResponse(info.to_dict())
 
@@ -243,7 +246,7 @@ async def close(request: Request) -> Response:
     data = await _body(request)
     drop = bool(_optional(data, "drop_pot", bool))
     number = evening_number(request)
-    info, settled = await run_in_threadpool(lambda: ledger(request).close_evening(number, drop_pot=drop))
+    info, settled = await in_turn(request, lambda: ledger(request).close_evening(number, drop_pot=drop))
     feeds(request).changed(info.number)
     return JSONResponse({"evening": info.number, "closed": True, "settlement": settled.to_dict()})
 

@@ -13,7 +13,7 @@ from ledger.errors import LedgerError
 from ledger.i18n import _
 from ledger.web.api import _body, _optional
 from ledger.web.club import boards, event_number
-from ledger.web.state import access, feeds, ledger
+from ledger.web.state import access, feeds, in_turn, ledger
 
 
 def _names(data: dict[str, Any], name: str, example: str = '["Anna", "Bruno", "Carla"]') -> list[str]:
@@ -47,8 +47,8 @@ async def start_event(request: Request) -> Response:
     counts = {key: _optional(data, key, int) for key in ("round_deals", "round_minutes")}
     _done(data)
     given = {key: value for key, value in text.items() if value is not None}
-    info = await run_in_threadpool(
-        lambda: ledger(request).start_event(name, players, options=options, **given, **counts)
+    info = await in_turn(
+        request, lambda: ledger(request).start_event(name, players, options=options, **given, **counts)
     )
     return JSONResponse(info.to_dict(), 201)
 
@@ -73,8 +73,8 @@ async def seat_round(request: Request) -> Response:
     arrived, left, seed = _names(data, "arrived"), _names(data, "left"), _optional(data, "seed", int)
     _done(data)
     number = event_number(request)
-    info = await run_in_threadpool(
-        lambda: ledger(request).seat_round(number, tables=tables, arrived=arrived, left=left, seed=seed)
+    info = await in_turn(
+        request, lambda: ledger(request).seat_round(number, tables=tables, arrived=arrived, left=left, seed=seed)
     )
     _told(request, info.number)
     return JSONResponse(info.to_dict(), 201)
@@ -83,7 +83,7 @@ async def seat_round(request: Request) -> Response:
 async def end_round(request: Request) -> Response:
     """End the round under way: every table's evening closes."""
     _done(await _body(request))
-    info = await run_in_threadpool(ledger(request).end_round, event_number(request))
+    info = await in_turn(request, ledger(request).end_round, event_number(request))
     _told(request, info.number)
     return JSONResponse(info.to_dict())
 
@@ -91,7 +91,7 @@ async def end_round(request: Request) -> Response:
 async def close_event(request: Request) -> Response:
     """Close the event: the round under way ends, and no more rounds are seated."""
     _done(await _body(request))
-    info = await run_in_threadpool(ledger(request).close_event, event_number(request))
+    info = await in_turn(request, ledger(request).close_event, event_number(request))
     _told(request, info.number)
     return JSONResponse(info.to_dict())
 
@@ -133,7 +133,7 @@ async def start_season(request: Request) -> Response:
     name, least = _optional(data, "name", str) or "", _optional(data, "min_deals", int) or 0
     _done(data)
     return JSONResponse(
-        (await run_in_threadpool(lambda: ledger(request).start_season(name, min_deals=least))).to_dict(), 201
+        (await in_turn(request, lambda: ledger(request).start_season(name, min_deals=least))).to_dict(), 201
     )
 
 

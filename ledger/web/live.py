@@ -17,14 +17,13 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from starlette.concurrency import run_in_threadpool
-
 from ledger.errors import LedgerError, NoOpenEvening
 from ledger.frozen import freeze
 from ledger.i18n import _, speaking
 from ledger.rules.games import Game
 from ledger.service import Ledger
 from ledger.values import DealView, EveningInfo
+from ledger.web.turns import Turns
 
 LAST_DEALS = 6
 """How many of the latest deals the evening page shows."""
@@ -98,8 +97,12 @@ class Feed:
 class Feeds:
     """Every watched evening's feed; `render` turns the evening's data into the fragment the phones show."""
 
-    def __init__(self, ledger: Ledger, render: Callable[[Live], str], poll_seconds: float = 1.0) -> None:
+    def __init__(
+        self, ledger: Ledger, render: Callable[[Live], str], poll_seconds: float = 1.0, turns: Turns | None = None
+    ) -> None:
         self.ledger = ledger
+        self.turns = turns or Turns()
+        """The lane the reads for the watchers take turns in with the server's writes."""
         self.render = render
         self.poll_seconds = poll_seconds
         self.feeds: dict[int, Feed] = {}
@@ -160,10 +163,10 @@ class Feeds:
             feed.reading = None
 
     async def _read(self, read: Callable[..., T], *args: object) -> T | None:
-        """A read in the threadpool; None, and one line in the log for the first of a run of failures, when the
-        ledger cannot answer."""
+        """A read in its turn with the writes; None, and one line in the log for the first of a run of failures, when
+        the ledger cannot answer."""
         try:
-            found = await run_in_threadpool(read, *args)
+            found = await self.turns.run(read, *args)
         except LedgerError as error:
             if str(error) != self.trouble:
                 log.warning(_("live feed: %s"), error)

@@ -4,6 +4,8 @@ the line a client reads when the database fails."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import TypeVar
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -16,6 +18,7 @@ from ledger.web.access import Access
 from ledger.web.live import Feeds
 
 log = logging.getLogger("calabresella.web")
+T = TypeVar("T")
 RETRY_SECONDS = 5
 """When a client is told to try again after the database failed it."""
 CURRENT = "current"
@@ -35,6 +38,12 @@ def access(request: Request) -> Access:
 def feeds(request: Request) -> Feeds:
     """The evenings' live feeds."""
     return request.state.feeds
+
+
+async def in_turn(request: Request, call: Callable[..., T], *args: object) -> T:
+    """A write (or the reads around it) in its turn in the server's lane, with the other writes and the reads for the
+    phones watching."""
+    return await feeds(request).turns.run(call, *args)
 
 
 def templates(request: Request) -> Jinja2Templates:

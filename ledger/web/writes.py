@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
@@ -23,7 +22,7 @@ from ledger.values import EveningInfo, Recorded
 from ledger.web import guided, pages
 from ledger.web.limits import check_fields
 from ledger.web.live import load_live
-from ledger.web.state import access, deal_number, evening_number, feeds, ledger, plain_number, render
+from ledger.web.state import access, deal_number, evening_number, feeds, in_turn, ledger, plain_number, render
 
 
 async def write_link(request: Request) -> Response:
@@ -67,16 +66,18 @@ def _shown(request: Request, evening: int, deal: int | None = None, path: str = 
 
 
 async def _recorded(request: Request, evening: int, deal: int, again: bool = False) -> Response:
-    """A deal's result on the evening page, and every phone watching the evening told (a retry changed nothing:
-    they find nothing new). A plain form is redirected to that page (so a reload writes nothing); the page's own
+    """A deal's result on the evening page, and every phone and screen watching the evening told (not of a retry,
+    which stored nothing). A plain form is redirected to that page (so a reload writes nothing); the page's own
     script, which sent the form (`Sent-By: page`), gets the page's `<main>` with the result on top, a fresh form
     and the revision shown, and the page's address: it swaps them in, and loads no page."""
     target = f"/evenings/{evening}?deal={deal}" + ("&again=1" if again else "")
     if request.headers.get(SENT_BY_PAGE) != "page":
-        feeds(request).changed(evening)
+        if not again:
+            feeds(request).changed(evening)
         return RedirectResponse(target, 303)
-    live = await run_in_threadpool(load_live, ledger(request), evening)
-    feeds(request).read(live)  # the phones watching get this read: the evening is read once for all of them
+    live = await in_turn(request, load_live, ledger(request), evening)
+    if not again:
+        feeds(request).read(live)  # the phones watching get this read: the evening is read once for all of them
     result = await pages.shown_deal(request, live, deal)
     return JSONResponse({"location": target, "main": pages.evening_main(request, live, result=result, again=again)})
 
@@ -90,7 +91,8 @@ async def start(request: Request) -> Response:
     form = await _form(request)
     players = [name.strip() for name in _text(form, "players").split(",") if name.strip()]
     try:
-        info = await run_in_threadpool(
+        info = await in_turn(
+            request,
             lambda: ledger(request).start_evening(
                 players,
                 profile=_text(form, "profile") or "pagat",
@@ -98,7 +100,7 @@ async def start(request: Request) -> Response:
                 stake=_text(form, "stake") or "0",
                 currency=_text(form, "currency") or "EUR",
                 place=_text(form, "place") or None,
-            )
+            ),
         )
     except LedgerError as error:
         return await pages.new_evening(request, 422, error=_mistake(error), form=dict(form))
@@ -109,7 +111,7 @@ async def start(request: Request) -> Response:
 async def record(request: Request) -> Response:
     """Record a deal from the quick line or the guided form; a missing fact is asked for on its own page."""
     form = await _form(request)
-    info = await run_in_threadpool(ledger(request).evening, evening_number(request))
+    info = await in_turn(request, ledger(request).evening, evening_number(request))
     line, given, key = _text(form, "line"), guided.answers(form), _text(form, "key") or None
     seen = plain_number(_text(form, "seen_revision"))
     try:
@@ -122,13 +124,13 @@ async def record(request: Request) -> Response:
             return ledger(request).record(line or more, evening=info.number, more=extra, key=key, seen_revision=seen)
 
         try:
-            done = await run_in_threadpool(write, key)
+            done = await in_turn(request, write, key)
         except KeyTaken:  # the page's key holds the deal sent before Back: this is another deal, with its own key
-            done = await run_in_threadpool(write, _another_key(key or "", line, given))
+            done = await in_turn(request, write, _another_key(key or "", line, given))
     except MissingFact as missing:
         return _question(request, info, missing.fact, line, given, key, seen=seen)
     except EveningChanged as changed:
-        live = await run_in_threadpool(load_live, ledger(request), info.number)
+        live = await in_turn(request, load_live, ledger(request), info.number)
         said = str(changed)
         asked = _("{changed}. If yours is another deal, record it now.").format(changed=said[:1].upper() + said[1:])
         return pages.evening_page(request, live, 409, error=asked, line=line, given=given)
@@ -137,7 +139,7 @@ async def record(request: Request) -> Response:
         if asking in guided.FACTS:
             given.pop(asking, None)
             return _question(request, info, asking, line, given, key, error=said, status=422, seen=seen)
-        live = await run_in_threadpool(load_live, ledger(request), info.number)
+        live = await in_turn(request, load_live, ledger(request), info.number)
         return pages.evening_page(request, live, 422, error=said, line=line, given=given)
     return await _recorded(request, info.number, done.deal.number, again=done.duplicate)
 
@@ -179,10 +181,10 @@ async def amend(request: Request) -> Response:
     form = await _form(request)
     number, line, reason = deal_number(request), _text(form, "line"), _text(form, "reason")
     try:
-        info = await run_in_threadpool(ledger(request).evening, evening_number(request))
+        info = await in_turn(request, ledger(request).evening, evening_number(request))
         changes = line or guided.deal_input(guided.answers(form), info.players, info.profile)
-        done = await run_in_threadpool(
-            lambda: ledger(request).amend(number, changes, reason=reason or None, evening=info.number)
+        done = await in_turn(
+            request, lambda: ledger(request).amend(number, changes, reason=reason or None, evening=info.number)
         )
     except LedgerError as error:
         tapped = {name: _text(form, name) for name in (*guided.FIELDS, *guided.PAD) if _text(form, name)}
@@ -195,8 +197,8 @@ async def void(request: Request) -> Response:
     form = await _form(request)
     number, reason = deal_number(request), _text(form, "reason")
     try:
-        done = await run_in_threadpool(
-            lambda: ledger(request).void(number, reason=reason or None, evening=evening_number(request))
+        done = await in_turn(
+            request, lambda: ledger(request).void(number, reason=reason or None, evening=evening_number(request))
         )
     except LedgerError as error:
         return await pages.deal(request, 422, error=_mistake(error), reason=reason)
@@ -218,9 +220,9 @@ async def undo(request: Request) -> Response:
                     seen=seen_text
                 )
             )
-        done = await run_in_threadpool(lambda: ledger(request).undo(evening=number, seen_revision=seen))
+        done = await in_turn(request, lambda: ledger(request).undo(evening=number, seen_revision=seen))
     except LedgerError as error:
-        live = await run_in_threadpool(load_live, ledger(request), number)
+        live = await in_turn(request, load_live, ledger(request), number)
         return pages.evening_page(request, live, 422, error=_mistake(error))
     return _shown(request, done.evening, done.deal.number)
 
@@ -232,7 +234,7 @@ async def close(request: Request) -> Response:
     if _text(form, "confirm") != "yes":
         return await pages.settlement(request, 422, error=_("Tick the box to close the evening; nothing was closed."))
     try:
-        info, _settled = await run_in_threadpool(ledger(request).close_evening, evening_number(request))
+        info, _settled = await in_turn(request, ledger(request).close_evening, evening_number(request))
     except LedgerError as error:
         return await pages.settlement(request, 422, error=_mistake(error))
     return _shown(request, info.number, path="/settle")
@@ -243,8 +245,8 @@ async def reopen(request: Request) -> Response:
     form = await _form(request)
     reason = _text(form, "reason")
     try:
-        info = await run_in_threadpool(
-            lambda: ledger(request).reopen_evening(evening_number(request) or 0, reason=reason)
+        info = await in_turn(
+            request, lambda: ledger(request).reopen_evening(evening_number(request) or 0, reason=reason)
         )
     except LedgerError as error:
         return await pages.settlement(request, 422, error=_mistake(error), reason=reason)
