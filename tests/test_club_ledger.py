@@ -200,7 +200,6 @@ def test_two_organisers_seating_at_once_make_two_rounds_one_after_the_other(db_u
         assert len(set(evenings)) == len(evenings) == 8
 
 
-
 def test_the_leaderboard_read_again_after_each_change_counts_by_hand_and_reads_only_the_changed_table(
     db_url: str,
 ) -> None:
