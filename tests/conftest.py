@@ -22,6 +22,9 @@ from ledger.i18n import use_language
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+os.environ.pop("COLUMNS", None)
+"""Each test sets the width it reads its output at (a worker of a parallel run starts with COLUMNS=80, which the
+console would otherwise keep for the whole run)."""
 
 
 def as_document(export: str) -> dict[str, Any]:
