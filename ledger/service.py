@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
     from sqlmodel import Session
 
-    from ledger.club.values import EventInfo, SeasonInfo
+    from ledger.club.values import EventInfo, SeasonInfo, TablePlace
     from ledger.store.evenings import Seating
     from ledger.store.importing import Entry
     from ledger.store.replay import Importer
@@ -456,6 +456,13 @@ class Ledger:
 
         with self._reading() as session:
             return [event_info(session, event, self._kept) for event in list_events(session)]
+
+    def table_place(self, evening: int) -> TablePlace | None:
+        """The event, round and table evening `evening` is kept at, if it is a club table."""
+        from ledger.store.club import table_place
+
+        with self._reading() as session:
+            return table_place(session, evening)
 
     def event_stamp(self, number: int) -> tuple[int, ...]:
         """Changes whenever event `number`'s leaderboard may have changed (one statement, for live pages)."""

@@ -686,3 +686,35 @@ def test_the_club_pages_in_italian_leave_no_english_behind(sqlite_url: str) -> N
         assert not left, f"{path} shows English: {left}"
         assert not re.search(r"\b(Table|Round|Leaderboard|Points|Deals|seat|Results|Player)\b", shown), path
     assert "4,00" in pages["/events/1/board"] and "4.00" not in pages["/events/1/board"]
+
+
+# A table's own page says where it plays
+
+
+def test_a_tables_evening_page_says_its_round_and_table_and_how_far_the_round_is(sqlite_url: str) -> None:
+    with viewer(sqlite_url) as phone:
+        _start(phone, round_deals=12, round_minutes=45)
+        _seated(phone, {"tables": [list(SIX[:3]), list(SIX[3:])]})
+        keys = _keys(phone)
+        for line in ("elena solo 22", "pass", "franco solo 14"):
+            assert phone.post("/api/evenings/2/deals", json={"line": line}, headers=_table(keys[2])).is_success
+        second, first = _text(phone.get("/evenings/2").text), _text(phone.get("/evenings/1").text)
+        italian = _text(phone.get("/evenings/2", headers=ITALIAN).text)
+        fragment = phone.get("/evenings/2/events").text
+        started = _event(phone)["rounds"][0]["started_at"]
+        assert phone.post("/api/events/1/rounds/end", json={}, headers=BEARER).is_success
+        over = _text(phone.get("/evenings/2").text)
+    assert "Club night · round 1, table 2 · 3 of 12 deals played · until " in " ".join(second.split())
+    assert "round 1, table 1 · 0 of 12 deals played" in " ".join(first.split())
+    assert "turno 1, tavolo 2 · giocate 3 su 12 smazzate · fino alle " in " ".join(italian.split())
+    assert "3 of 12 deals played" in fragment and 'href="/events/1"' in fragment  # the live part, as it changes
+    assert "round over" in over and "deals played" not in over
+    assert started
+
+
+def test_an_evening_of_its_own_says_nothing_of_rounds(sqlite_url: str) -> None:
+    with Ledger(sqlite_url) as ledger:
+        ledger.start_evening(["Anna", "Bruno", "Carla"])
+    with viewer(sqlite_url) as phone:
+        page = _text(phone.get("/evenings/1").text)
+    assert "round" not in page.lower() and "table 1" not in page.lower()

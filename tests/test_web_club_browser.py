@@ -23,7 +23,14 @@ SHOTS = Path("/tmp/club-shots")
 SCREEN = {"width": 1280, "height": 800}
 PLAYERS = (*LONG_NAMES, "Anna", "Bruno", "Carla")
 TABLES = [list(LONG_NAMES), ["Anna", "Bruno", "Carla"]]
-PAGES = ("/events", "/events/1", "/events/1?player=Massimilianone", "/events/1/board", "/events/1/sheets")
+PAGES = (
+    "/events",
+    "/events/1",
+    "/events/1?player=Massimilianone",
+    "/events/1/board",
+    "/events/1/sheets",
+    "/evenings/1",
+)
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Chromium at /usr/bin/chromium")
 
@@ -126,6 +133,9 @@ def test_no_club_page_is_wider_than_a_390_pixel_phone_with_four_long_names(
             assert _widths(page) == [390, 390], f"{language} {path} (scorekeeper: {keeper}): {_widths(page)}"
             assert _overflowing(page) == [], f"{language} {path}"
             assert _spilling(page) == [], f"{language} {path}"
+            if path.startswith("/evenings/"):
+                assert page.locator(".place").count() == 1  # the table's own page says its round and table
+                _shoot(page, f"table-{language}-{'keeper' if keeper else 'viewer'}")
         if keeper:
             page.goto(f"{club}/events/1")
             page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")

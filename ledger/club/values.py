@@ -45,6 +45,35 @@ class TableInfo:
 
 
 @dataclass(frozen=True)
+class TablePlace:
+    """Where a club table's evening belongs: its event, round and table; how far the table is in its round."""
+
+    event: int
+    event_name: str
+    round: int
+    table: int
+    deals: int
+    """The deals that stand at the table."""
+    round_deals: int | None
+    round_ends_at: datetime | None
+    """When the round's time is up, for a round of a number of minutes."""
+    round_over: bool
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-ready values."""
+        return {
+            "event": self.event,
+            "event_name": self.event_name,
+            "round": self.round,
+            "table": self.table,
+            "deals": self.deals,
+            "round_deals": self.round_deals,
+            "round_ends_at": iso(self.round_ends_at),
+            "round_over": self.round_over,
+        }
+
+
+@dataclass(frozen=True)
 class RoundInfo:
     """A round: its tables, who sat it out, the repeated pairings its seating could not avoid (`exact`: proven the
     fewest possible), whether it was seated by hand, when it started and ended."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cache
 from itertools import combinations
 from typing import Any
@@ -19,7 +19,16 @@ from sqlalchemy import select as sql_select
 from sqlmodel import Session, col, select
 
 from ledger.club.draw import Draw, check_seating, draw
-from ledger.club.values import PAIRINGS, EventInfo, LeagueLine, PlayerLine, RoundInfo, SeasonInfo, TableInfo
+from ledger.club.values import (
+    PAIRINGS,
+    EventInfo,
+    LeagueLine,
+    PlayerLine,
+    RoundInfo,
+    SeasonInfo,
+    TableInfo,
+    TablePlace,
+)
 from ledger.errors import FactError, LedgerError
 from ledger.i18n import _
 from ledger.rules.numbers import shortened, storable
@@ -597,6 +606,39 @@ def event_info(session: Session, event: ClubEvent, kept: TableFigures | None = N
         standings=tuple(lines),
         stamp=event_stamp(session, ident(event)),
     )
+
+
+@cache
+def _place_query() -> Any:
+    """The event, round and table an evening is kept at, with the deals that stand there: one statement."""
+    deals = select(func.count()).where(col(Deal.evening_id) == bindparam("evening"), STANDING).scalar_subquery()
+    return (
+        sql_select(
+            col(ClubEvent.id),
+            col(ClubEvent.name),
+            col(ClubRound.number),
+            col(ClubTable.number),
+            deals,
+            col(ClubEvent.round_deals),
+            col(ClubEvent.round_minutes),
+            col(ClubRound.started_at),
+            col(ClubRound.ended_at),
+        )
+        .select_from(ClubTable)
+        .join(ClubRound, col(ClubRound.id) == ClubTable.round_id)
+        .join(ClubEvent, col(ClubEvent.id) == ClubRound.event_id)
+        .where(col(ClubTable.evening_id) == bindparam("evening"))
+    )
+
+
+def table_place(session: Session, evening: int) -> TablePlace | None:
+    """Where evening `evening` belongs when it is a club table (None for an evening of its own)."""
+    row = session.connection().execute(_place_query(), {"evening": evening}).first()
+    if row is None:
+        return None
+    event, name, number, table, deals, round_deals, minutes, started, ended = row
+    ends = started + timedelta(minutes=minutes) if minutes else None
+    return TablePlace(event, name, number, table, int(deals), round_deals, ends, ended is not None)
 
 
 @cache

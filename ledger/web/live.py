@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from ledger.club.values import TablePlace
 from ledger.errors import LedgerError, NoOpenEvening
 from ledger.frozen import freeze
 from ledger.i18n import _, speaking
@@ -43,6 +44,8 @@ class Live:
     """With a game to N points: the evening's games, the last perhaps going on."""
     next_evening: int | None = None
     """For a closed evening: the open evening where the same table plays on, if there is one."""
+    place: TablePlace | None = None
+    """For a club table: its event, round and table, and how far it is in the round."""
 
     def __post_init__(self) -> None:
         freeze(self, "deals", "games")
@@ -64,7 +67,9 @@ def load_live(ledger: Ledger, evening: int | None) -> Live:
     games to N points."""
     info, deals = ledger.last_deals(LAST_DEALS, evening)
     games = ledger.standings(info.number).games if info.profile.game_to else ()
-    return Live(info, deals, games, _next_evening(ledger, info) if info.closed else None)
+    return Live(
+        info, deals, games, _next_evening(ledger, info) if info.closed else None, ledger.table_place(info.number)
+    )
 
 
 def _next_evening(ledger: Ledger, info: EveningInfo) -> int | None:
