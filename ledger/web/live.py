@@ -63,8 +63,8 @@ class Live:
 
 
 def load_live(ledger: Ledger, evening: int | None) -> Live:
-    """Read the evening's page data (blocking: call it in a worker thread, in its turn); the games only where the evening plays
-    games to N points."""
+    """Read the evening's page data (blocking: call it in a worker thread, in its turn); the games only where the
+    evening plays games to N points."""
     info, deals = ledger.last_deals(LAST_DEALS, evening)
     games = ledger.standings(info.number).games if info.profile.game_to else ()
     return Live(
