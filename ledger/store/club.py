@@ -1,7 +1,8 @@
 """Club nights and seasons: events, the players present, rounds seated at tables (each table an evening).
 
 Nothing about a deal changes when its evening belongs to an event: the event only says which evenings are its
-tables. An event's figures are one statement over the deals that stand of all its tables.
+tables. An event's figures are the sum of its tables' figures, kept from one read to the next: a read after a deal
+reads, in one statement, only the tables that changed.
 """
 
 from __future__ import annotations
