@@ -102,11 +102,9 @@ class Feed:
 class Feeds:
     """Every watched evening's feed; `render` turns the evening's data into the fragment the phones show."""
 
-    def __init__(
-        self, ledger: Ledger, render: Callable[[Live], str], poll_seconds: float = 1.0, turns: Turns | None = None
-    ) -> None:
+    def __init__(self, ledger: Ledger, render: Callable[[Live], str], poll_seconds: float = 1.0) -> None:
         self.ledger = ledger
-        self.turns = turns or Turns()
+        self.turns = Turns()
         """The lane the reads for the watchers take turns in with the server's writes."""
         self.render = render
         self.poll_seconds = poll_seconds
