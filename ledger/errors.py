@@ -101,8 +101,14 @@ class NoOpenEvening(LedgerError):
     one."""
 
 
+class Forbidden(LedgerError):
+    """This writer may not make this change (a club table's key after its round, or at another table): nothing
+    written; the message says why and whom to ask."""
+
+
 class UndoRefused(LedgerError):
-    """Undo was refused: the evening changed since the scorekeeper last saw it."""
+    """Undo was refused: the change the scorekeeper saw as the last one is no longer the last (the message says what
+    happened since)."""
 
 
 class DatabaseRefused(LedgerError):

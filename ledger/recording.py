@@ -4,22 +4,25 @@ caller's write transaction, on an evening whose seats were read in it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from sqlmodel import Session
 
-from ledger.errors import EveningChanged, FactError, KeyTaken, LedgerError, MissingFact, UndoRefused
+from ledger.errors import FactError, Forbidden, KeyTaken, LedgerError, MissingFact, UndoRefused
 from ledger.i18n import _
 from ledger.rules.build import DealInput, build_facts, judge
 from ledger.rules.scoring import score
 from ledger.rules.seats import resolve_player, seat_after
 from ledger.rules.text import check_plain
-from ledger.store import deals
+from ledger.store import deals, evenings
+from ledger.store.changes import last_undoable, log_of, note, view
+from ledger.store.club import round_played
 from ledger.store.deals import facts_of
 from ledger.store.evenings import Seating, lock
-from ledger.store.models import Deal, DealRevision
-from ledger.summary import POT_CAUSE, UNDO, brief, why_voided
-from ledger.values import Recorded
+from ledger.store.models import Deal, DealRevision, EveningChange
+from ledger.summary import POT_CAUSE, UNDO, brief, described, why_voided
+from ledger.values import LIBRARY, DealView, Recorded, Undone, Writer
 
 
 def record(
@@ -29,32 +32,25 @@ def record(
     *,
     dealer: str | None = None,
     key: str | None = None,
-    seen_revision: int | None = None,
+    by: Writer = LIBRARY,
 ) -> Recorded:
-    """Score and store a new deal; a repeated idempotency `key` returns the deal it stored and writes nothing; with
-    `seen_revision`, refused when the evening changed since (another scorekeeper recorded meanwhile)."""
-    evening = lock(session, table)
+    """Score and store a new deal; a repeated idempotency `key` returns the deal it stored and writes nothing. A new
+    deal is never refused for what others recorded meanwhile: it comes after them."""
+    lock(session, table)
     _require_open(table)
     check_plain(key, "key")
     if key:
         stored = deals.by_key(session, key)
         if stored:
             return _retried(session, table, *stored, typed, dealer, key)
-    if seen_revision is not None and seen_revision != evening.revision:
-        last = deals.last_deals(session, table, 1)
-        raise EveningChanged(
-            _("since this page was opened, evening {number} changed: its last deal is now {deal}, {what}").format(
-                number=table.number, deal=last[0].number, what=brief(last[0])
-            )
-            if last
-            else _("since this page was opened, evening {number} changed").format(number=table.number)
-        )
+    if by.table is not None and (full := round_played(session, table.number)):
+        raise Forbidden(full)
     number, by_turn = deals.next_deal(session, table)
     dealt_by = resolve_player(dealer, table.players, "dealer") if dealer else by_turn
     facts, result = judge(_with_pot(session, table, typed, number), table.profile, table.players, dealt_by)
     deal = deals.insert_deal(session, table, number, key)
     row, payouts = deals.write_revision(session, table, deal.id, 1, facts, result, None)
-    deals.bump(session, table)
+    note(session, table.evening, "record", by, deal=number, deal_revision=1)
     return deals.recorded(
         session, table, deal, row, result, payouts=payouts, dealer_next=seat_after(table.players, dealt_by)
     )
@@ -68,6 +64,7 @@ def amend(
     reason: str | None,
     *,
     dealer: str | None = None,
+    by: Writer = LIBRARY,
 ) -> Recorded:
     """A new revision of deal `number` with the given facts changed; the old one stays readable."""
     deal, why = _correctable(session, table, number, reason, amending=True)
@@ -88,43 +85,157 @@ def amend(
         )
     row, payouts = deals.supersede(session, table, deal, old, facts, result, why)
     rescored = _reflow_pot(session, table, number)
-    deals.bump(session, table)
+    note(session, table.evening, "amend", by, deal=number, deal_revision=old.revision + 1, reason=why)
     return deals.recorded(session, table, deal, row, result, payouts=payouts, rescored=rescored)
 
 
-def void(session: Session, table: Seating, number: int, reason: str | None, *, cause: str | None = None) -> Recorded:
-    """Deal `number` stays in the log but no longer counts; a reason typed is needed unless the ledger has a `cause`."""
-    deal, why = _correctable(session, table, number, reason, amending=False, needs_reason=cause is None)
-    deals.mark_void(session, deal, why, cause=cause)
+def void(session: Session, table: Seating, number: int, reason: str | None, *, by: Writer = LIBRARY) -> Recorded:
+    """Deal `number` stays in the log but no longer counts; a reason typed is needed."""
+    deal, why = _correctable(session, table, number, reason, amending=False)
+    deals.mark_void(session, deal, why)
     rescored = _reflow_pot(session, table, number)
-    deals.bump(session, table)
+    note(session, table.evening, "void", by, deal=number, reason=why)
     return deals.recorded(session, table, deal, deals.current_revision(session, deal), None, rescored=rescored)
 
 
-def undo(session: Session, table: Seating, *, seen_revision: int | None = None) -> Recorded:
-    """Take back the last change: a deal recorded is voided, an amendment goes back to the revision before it;
-    refused when the evening changed since `seen_revision`."""
+def close(session: Session, table: Seating, *, drop_pot: bool = False, by: Writer = LIBRARY) -> Seating:
+    """Close an open evening; a pot of passed deals still waiting goes on to the same table's next evening, unless
+    `drop_pot`."""
+    lock(session, table)
+    closed = evenings.close_evening(session, table, _waiting(session, table, drop_pot))
+    note(session, closed.evening, "close", by)
+    return closed
+
+
+def _waiting(session: Session, table: Seating, drop_pot: bool = False) -> int:
+    """The passed deals whose pot waits for the table's next evening when this one closes now."""
+    if not table.profile.pot_carryover or drop_pot:
+        return 0
+    return deals.passed_streak(session, table, deals.next_deal(session, table)[0])
+
+
+def reopen(session: Session, table: Seating, reason: str | None, *, by: Writer = LIBRARY) -> Seating:
+    """Open a closed evening again, with the reason typed."""
+    opened = evenings.reopen_evening(session, table, reason)
+    note(session, opened.evening, "reopen", by, reason=reason.strip() if reason else None)
+    return opened
+
+
+def void_evening(session: Session, table: Seating, reason: str | None, *, by: Writer = LIBRARY) -> Seating:
+    """Void an evening whole: it stays in the log, closed, and counts nowhere."""
+    voided = evenings.void_evening(session, table, reason)
+    note(session, voided.evening, "void_evening", by, reason=voided.evening.void_reason)
+    return voided
+
+
+def undo(session: Session, table: Seating, *, seen_revision: int | None = None, by: Writer = LIBRARY) -> Undone:
+    """Take back the evening's last change, whatever it was: a deal recorded is voided, an amendment goes back to the
+    revision before, a void brings the deal back as it stood, a close reopens, a reopening closes again, a void of the
+    whole evening is lifted. The undo is a change of its own; an undo is never taken back, undo steps further back.
+    With `seen_revision` (the evening's revision when the scorekeeper looked), refused when the evening changed since:
+    the change shown as the last one may no longer be it."""
     evening = lock(session, table)
-    _require_open(table)
     if seen_revision is not None and seen_revision != evening.revision:
-        refused = _(
-            "undo refused: evening {number} changed since you saw it (revision {seen_revision}, now {revision})"
-        )
-        raise UndoRefused(refused.format(number=table.number, seen_revision=seen_revision, revision=evening.revision))
-    last = deals.last_change(session, table)
-    if last is None:
-        raise LedgerError(_("undo: evening {number} has no deal to take back").format(number=table.number))
-    deal, before = last
-    if before is None:
-        return void(session, table, deal.number, None, cause=UNDO)
+        raise UndoRefused(_refusal(session, table, seen_revision))
+    target = last_undoable(session, table.number)
+    if target is None:
+        raise LedgerError(_("undo: evening {number} has no change to take back").format(number=table.number))
+    taken = view(target)
+    rescored = _TAKE_BACK[target.kind](session, table, target)
+    revision = note(session, table.evening, "undo", by, deal=target.deal, undoes=target.revision)
+    return Undone(
+        evening=table.number,
+        taken_back=taken,
+        recorded=_as_now(session, table, target.deal, rescored),
+        evening_revision=revision,
+    )
+
+
+def _refusal(session: Session, table: Seating, seen: int) -> str:
+    """Why an undo guarded by revision `seen` is refused: what happened to the evening since (the last three)."""
+    since = log_of(session, table.number, since=seen)
+    said = "; ".join(described(item, _deal_of(session, table, item.deal)) for item in since[-3:])
+    return _(
+        "undo refused: evening {number} changed since you saw it (revision {seen}, now {revision}): {since}"
+    ).format(number=table.number, seen=seen, revision=table.evening.revision, since=said)
+
+
+def _deal_of(session: Session, table: Seating, number: int | None) -> DealView | None:
+    if number is None:
+        return None
+    deal = deals.get_deal(session, table, number)
+    return deals.view(table, deal, deals.current_revision(session, deal), ())
+
+
+def _as_now(session: Session, table: Seating, number: int | None, rescored: tuple[int, ...]) -> Recorded | None:
+    """The deal an undo touched, as it stands after it (None for a change of the evening itself)."""
+    if number is None:
+        return None
+    deal = deals.get_deal(session, table, number)
+    row = deals.current_revision(session, deal)
+    result = None if deal.voided_at else score(facts_of(table, row), table.profile)
+    return deals.recorded(session, table, deal, row, result, rescored=rescored)
+
+
+def _unrecord(session: Session, table: Seating, target: EveningChange) -> tuple[int, ...]:
+    """Take back a deal recorded: it is voided, by the ledger."""
+    _require_open(table)
+    deal = deals.get_deal(session, table, _number(target))
+    deals.mark_void(session, deal, None, cause=UNDO)
+    return _reflow_pot(session, table, deal.number)
+
+
+def _unamend(session: Session, table: Seating, target: EveningChange) -> tuple[int, ...]:
+    """Take back an amendment: the deal's facts as they were just before it, scored with the pot it carries now."""
+    _require_open(table)
+    deal = deals.get_deal(session, table, _number(target))
     old = deals.current_revision(session, deal)
-    stored = facts_of(table, before)
+    stored = facts_of(table, deals.revision_of(session, deal, (target.deal_revision or 2) - 1))
     typed = _with_pot(session, table, replace(DealInput.of_facts(stored), passed_before=0), deal.number)
     facts, result = judge(typed, table.profile, table.players, stored.dealer)
-    row, payouts = deals.supersede(session, table, deal, old, facts, result, None, cause=UNDO)
-    rescored = _reflow_pot(session, table, deal.number)
-    deals.bump(session, table)
-    return deals.recorded(session, table, deal, row, result, payouts=payouts, rescored=rescored)
+    deals.supersede(session, table, deal, old, facts, result, None, cause=UNDO)
+    return _reflow_pot(session, table, deal.number)
+
+
+def _unvoid(session: Session, table: Seating, target: EveningChange) -> tuple[int, ...]:
+    """Take back a void: the deal counts again, as it stood."""
+    _require_open(table)
+    deal = deals.get_deal(session, table, _number(target))
+    deals.mark_standing(session, deal)
+    return _reflow_pot(session, table, deal.number)
+
+
+def _unclose(session: Session, table: Seating, target: EveningChange) -> tuple[int, ...]:
+    """Take back a close: the evening is open again."""
+    evenings.reopen_evening(session, table, None, logged=False)
+    return ()
+
+
+def _unreopen(session: Session, table: Seating, target: EveningChange) -> tuple[int, ...]:
+    """Take back a reopening: the evening closes again, its waiting pot going on as at a close."""
+    evenings.close_evening(session, table, _waiting(session, table))
+    return ()
+
+
+def _unvoid_evening(session: Session, table: Seating, target: EveningChange) -> tuple[int, ...]:
+    """Take back the void of the whole evening."""
+    evenings.lift_void(session, table)
+    return ()
+
+
+def _number(target: EveningChange) -> int:
+    assert target.deal is not None
+    return target.deal
+
+
+_TAKE_BACK: dict[str, Callable[[Session, Seating, EveningChange], tuple[int, ...]]] = {
+    "record": _unrecord,
+    "amend": _unamend,
+    "void": _unvoid,
+    "close": _unclose,
+    "reopen": _unreopen,
+    "void_evening": _unvoid_evening,
+}
 
 
 def _with_pot(session: Session, table: Seating, typed: DealInput, number: int) -> DealInput:
@@ -193,16 +304,20 @@ def _require_open(table: Seating) -> None:
             )
         )
     if table.evening.closed_at is not None:
-        raise LedgerError(_("evening {number} is closed: its deals can no longer change").format(number=table.number))
+        raise LedgerError(
+            _("evening {number} is closed; to change it: calabresella evening reopen {number}").format(
+                number=table.number
+            )
+        )
 
 
 def _correctable(
-    session: Session, table: Seating, number: int, reason: str | None, *, amending: bool, needs_reason: bool = True
+    session: Session, table: Seating, number: int, reason: str | None, *, amending: bool
 ) -> tuple[Deal, str | None]:
     """Deal `number` of an open evening, not voided, with the reason for amending or voiding it."""
     lock(session, table)
     _require_open(table)
-    if needs_reason and (not reason or not reason.strip()):
+    if not reason or not reason.strip():
         asked = _("amend deal {number}: why? e.g. 'wrong thirds'") if amending else _("void deal {number}: why?")
         raise MissingFact("reason", asked.format(number=number))
     check_plain(reason, "reason")

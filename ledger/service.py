@@ -18,15 +18,17 @@ and returns frozen values, never database rows. A user's mistake raises `LedgerE
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
+from ledger.errors import Forbidden
 from ledger.rules.build import DealInput
 from ledger.rules.facts import DealFacts
 from ledger.rules.quick import parse_quick_line
 from ledger.values import (
+    ChangeView,
     DealView,
     EveningInfo,
     ImportSummary,
@@ -36,6 +38,8 @@ from ledger.values import (
     Settlement,
     Standings,
     Tab,
+    Undone,
+    Writer,
 )
 
 if TYPE_CHECKING:
@@ -43,9 +47,11 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
     from ledger.club.values import EventInfo, SeasonInfo, TablePlace
+    from ledger.notices import Notice
     from ledger.store.evenings import Seating
     from ledger.store.importing import Entry
     from ledger.store.replay import Importer
+    from ledger.store.watch import Watcher
     from ledger.values import Statistics
 
 T = TypeVar("T")
@@ -66,20 +72,26 @@ class Ledger:
     A write waits for another program's write to finish; a read is one snapshot of the ledger and never waits.
     """
 
-    def __init__(self, db: str | None = None, *, create: bool = True) -> None:
-        """Without `create`, a place that holds no ledger yet is an error and nothing is made there (for reading)."""
+    def __init__(self, db: str | None = None, *, create: bool = True, source: str = "library") -> None:
+        """Without `create`, a place that holds no ledger yet is an error and nothing is made there (for reading).
+        `source` says in the change log where this program's changes come from (`terminal`, `play`, …), unless a
+        write names its own `Writer`."""
         import threading
 
+        from ledger.notices import Notices
         from ledger.store.club import TableFigures
         from ledger.store.engine import open_ledger
 
         self.engine: Engine = open_ledger(db, create=create)
+        self.writer = Writer(source)
         self._kept = TableFigures()
         """The club tables' figures as last read: a leaderboard read after a deal reads only the table that changed."""
-        sqlite = self.engine.url.get_backend_name() == "sqlite"
-        self._writing: AbstractContextManager[object] = threading.RLock() if sqlite else nullcontext()
-        """On SQLite, this program's writers take turns here rather than polling the file's write lock together (the
-        holder then runs without them competing for the interpreter); other programs still wait on the file."""
+        self._writing = threading.RLock()
+        """This program's writes take turns here, in one lane, rather than polling the database's write lock together
+        (the holder then runs without them competing for the interpreter); other programs still wait on the
+        database. Watchers' reads take their turn here too (`in_turn`)."""
+        self.notices = Notices()
+        self._watcher: Watcher | None = None
 
     def __enter__(self) -> Ledger:
         return self
@@ -88,8 +100,26 @@ class Ledger:
         self.close()
 
     def close(self) -> None:
-        """Release the database connections."""
+        """Stop watching for changes and release the database connections."""
+        if self._watcher is not None:
+            self._watcher.stop()
         self.engine.dispose()
+
+    def subscribe(self, subscriber: Callable[[Notice], None]) -> Callable[[], None]:
+        """Tell `subscriber` of every change committed from now on, by this program or by another one writing to the
+        same database (in the writer's thread or the watcher's: hand it on to your own); returns how to stop."""
+        from ledger.store.watch import Watcher
+
+        if self._watcher is None:
+            self._watcher = Watcher(self.engine, self.notices.publish)
+            self._watcher.start()
+        return self.notices.subscribe(subscriber)
+
+    def in_turn(self, call: Callable[..., T], *args: object) -> T:
+        """`call(*args)` in its turn with this program's writes: a watcher's read, which then sees what the writes
+        before it did and never slows one down by running beside it."""
+        with self._writing:
+            return call(*args)
 
     @property
     def unwritable(self) -> str | None:
@@ -112,11 +142,15 @@ class Ledger:
 
     @contextmanager
     def _session(self) -> Iterator[Session]:
-        """A write transaction: it takes the write lock (waiting for another writer to finish)."""
+        """A write transaction: it takes the write lock (waiting for another writer to finish); on PostgreSQL it tells
+        the watchers of every program when it commits."""
         from ledger.store.engine import transaction
+        from ledger.store.watch import notify
 
         with self._writing, transaction(self.engine) as session:
             yield session
+            if self.engine.dialect.name == "postgresql":
+                notify(session)
 
     @contextmanager
     def _reading(self) -> Iterator[Session]:
@@ -126,12 +160,28 @@ class Ledger:
         with transaction(reading(self.engine)) as session:
             yield session
 
-    def _on_table(self, evening: int | None, action: Callable[[Session, Seating], T], *, open_only: bool = False) -> T:
-        """Run a write on the evening's seats in one transaction."""
+    def _on_table(
+        self,
+        evening: int | None,
+        action: Callable[[Session, Seating], T],
+        *,
+        open_only: bool = False,
+        by: Writer | None = None,
+    ) -> T:
+        """Run a write on the evening's seats in one transaction, if `by` may write there; then tell the watchers."""
+        from ledger.notices import Notice
+        from ledger.store.club import refusal_for
         from ledger.store.evenings import get_seating
 
         with self._session() as session:
-            return action(session, get_seating(session, evening, open_only=open_only))
+            table = get_seating(session, evening, open_only=open_only)
+            refused = refusal_for(session, table.number, by or self.writer)
+            if refused:
+                raise Forbidden(refused)
+            done = action(session, table)
+            notice = Notice(evening=table.number, revision=table.evening.revision)
+        self.notices.publish(notice)
+        return done
 
     def _reading_table(
         self, evening: int | None, action: Callable[[Session, Seating], T], *, open_only: bool = False
@@ -179,10 +229,13 @@ class Ledger:
         currency: str = "EUR",
         place: str | None = None,
         note: str | None = None,
+        by: Writer | None = None,
     ) -> EveningInfo:
         """Seat the players in turn order and pin the profile, its options and the stake per game point."""
+        from ledger.notices import Notice
         from ledger.store.evenings import start_evening
 
+        writer = self._organiser(by)
         with self._session() as session:
             table = start_evening(
                 session,
@@ -194,8 +247,24 @@ class Ledger:
                 currency=currency,
                 place=place,
                 note=note,
+                by=writer,
             )
-            return _evening(session, table)
+            started = _evening(session, table)
+        self.notices.publish(Notice(evening=started.number, revision=0))
+        return started
+
+    def _organiser(self, by: Writer | None) -> Writer:
+        """The writer, when it may write beyond one evening (start evenings, seat rounds): not a club table's key."""
+        from ledger.i18n import _
+
+        writer = by or self.writer
+        if writer.table is not None:
+            raise Forbidden(
+                _("this key writes to one table only (evening {number}): nothing was written").format(
+                    number=writer.table
+                )
+            )
+        return writer
 
     def evening(self, number: int | None = None, *, open_only: bool = False, latest: bool = False) -> EveningInfo:
         """Evening `number` (default: the most recent open one; with `latest`, else the most recent of all) with its
@@ -212,34 +281,39 @@ class Ledger:
         with self._reading() as session:
             return _evenings(session, list_evenings(session))
 
-    def close_evening(self, number: int | None = None, *, drop_pot: bool = False) -> tuple[EveningInfo, Settlement]:
+    def close_evening(
+        self, number: int | None = None, *, drop_pot: bool = False, by: Writer | None = None
+    ) -> tuple[EveningInfo, Settlement]:
         """Close an evening (its deals can no longer change) and settle it. A pot of passed deals still waiting goes
         to the same table's next evening (the same players, profile and options), unless `drop_pot`."""
-        from ledger.store.deals import next_deal, passed_streak
-        from ledger.store.evenings import close_evening
+        from ledger import recording
         from ledger.store.money import settle
 
         def close(session: Session, table: Seating) -> tuple[EveningInfo, Settlement]:
-            carried = table.profile.pot_carryover and not drop_pot
-            waiting = passed_streak(session, table, next_deal(session, table)[0]) if carried else 0
-            closed = close_evening(session, table, waiting)
+            closed = recording.close(session, table, drop_pot=drop_pot, by=by or self.writer)
             return _evening(session, closed), settle(session, [closed])
 
-        return self._on_table(number, close)
+        return self._on_table(number, close, by=by)
 
-    def void_evening(self, number: int, *, reason: str | None) -> EveningInfo:
+    def void_evening(self, number: int, *, reason: str | None, by: Writer | None = None) -> EveningInfo:
         """Void an evening recorded by mistake: it stays in the log, closed, and counts nowhere (standings of other
         evenings, settlements, the tab, statistics, charts)."""
-        from ledger.store.evenings import void_evening
+        from ledger import recording
 
-        return self._on_table(number, lambda session, table: _evening(session, void_evening(session, table, reason)))
+        def void(session: Session, table: Seating) -> EveningInfo:
+            return _evening(session, recording.void_evening(session, table, reason, by=by or self.writer))
 
-    def reopen_evening(self, number: int, *, reason: str | None) -> EveningInfo:
+        return self._on_table(number, void, by=by)
+
+    def reopen_evening(self, number: int, *, reason: str | None, by: Writer | None = None) -> EveningInfo:
         """Open a closed evening again (a deal was left out, the close was a mistake); the close it undoes is kept
         with the reason."""
-        from ledger.store.evenings import reopen_evening
+        from ledger import recording
 
-        return self._on_table(number, lambda session, table: _evening(session, reopen_evening(session, table, reason)))
+        def reopen(session: Session, table: Seating) -> EveningInfo:
+            return _evening(session, recording.reopen(session, table, reason, by=by or self.writer))
+
+        return self._on_table(number, reopen, by=by)
 
     # Deals
 
@@ -251,22 +325,24 @@ class Ledger:
         dealer: str | None = None,
         key: str | None = None,
         more: DealInput | None = None,
-        seen_revision: int | None = None,
+        by: Writer | None = None,
     ) -> Recorded:
-        """Validate, score and store a deal; with a `key` seen before, the stored deal and nothing written.
+        """Validate, score and store a deal; with a `key` seen before, the stored deal and nothing written. A new deal
+        is never refused because others recorded meanwhile: it comes after theirs.
 
-        `more`: facts given besides a quick line (the command line's options), which take precedence;
-        `seen_revision`: the evening's revision the sender last saw: when another write came since, `EveningChanged`
-        and nothing written (a retry of a deal already stored with its key is still recognised).
+        `more`: facts given besides a quick line (the command line's options), which take precedence; `by`: who
+        writes (default: this ledger's `writer`).
         """
         from ledger import recording
+
+        writer = by or self.writer
 
         def record(session: Session, table: Seating) -> Recorded:
             typed, dealt_by = _typed(deal, table, dealer)
             amended = typed.amended(more) if more else typed
-            return recording.record(session, table, amended, dealer=dealt_by, key=key, seen_revision=seen_revision)
+            return recording.record(session, table, amended, dealer=dealt_by, key=key, by=writer)
 
-        return self._on_table(evening, record, open_only=evening is None)
+        return self._on_table(evening, record, open_only=evening is None, by=writer)
 
     def amend(
         self,
@@ -276,29 +352,59 @@ class Ledger:
         reason: str | None,
         evening: int | None = None,
         dealer: str | None = None,
+        by: Writer | None = None,
     ) -> Recorded:
         """A new revision of deal `number` with the facts given changed; the old one stays in the history."""
         from ledger import recording
 
         def amend(session: Session, table: Seating) -> Recorded:
             typed, dealt_by = _typed(changes, table, dealer)
-            return recording.amend(session, table, number, typed, reason, dealer=dealt_by)
+            return recording.amend(session, table, number, typed, reason, dealer=dealt_by, by=by or self.writer)
 
-        return self._on_table(evening, amend)
+        return self._on_table(evening, amend, by=by)
 
-    def void(self, number: int, *, reason: str | None, evening: int | None = None) -> Recorded:
+    def void(
+        self, number: int, *, reason: str | None, evening: int | None = None, by: Writer | None = None
+    ) -> Recorded:
         """Deal `number` stays in the log but no longer counts."""
         from ledger import recording
 
-        return self._on_table(evening, lambda session, table: recording.void(session, table, number, reason))
+        def void(session: Session, table: Seating) -> Recorded:
+            return recording.void(session, table, number, reason, by=by or self.writer)
 
-    def undo(self, *, evening: int | None = None, seen_revision: int | None = None) -> Recorded:
-        """Void the last deal that stands; refused when the evening changed since `seen_revision`."""
+        return self._on_table(evening, void, by=by)
+
+    def undo(self, *, evening: int | None = None, seen_revision: int | None = None, by: Writer | None = None) -> Undone:
+        """Take back the evening's last change, whatever it was (a deal recorded, an amendment, a void, a close, a
+        reopening, a void of the whole evening); the undo is a change of its own and stays in the log. With
+        `seen_revision`, the evening's revision when the scorekeeper saw what undo would take back (`last_change`):
+        refused, saying what happened since, when the evening changed after it."""
         from ledger import recording
 
-        return self._on_table(
-            evening, lambda session, table: recording.undo(session, table, seen_revision=seen_revision)
-        )
+        def undo(session: Session, table: Seating) -> Undone:
+            return recording.undo(session, table, seen_revision=seen_revision, by=by or self.writer)
+
+        return self._on_table(evening, undo, by=by)
+
+    def last_change(self, evening: int | None = None) -> tuple[ChangeView, DealView | None] | None:
+        """The change undo would take back now, with the deal it touched as it stands; None when there is none."""
+        from ledger.store.changes import last_undoable, view
+        from ledger.store.deals import deal_history
+
+        def last(session: Session, table: Seating) -> tuple[ChangeView, DealView | None] | None:
+            found = last_undoable(session, table.number)
+            if found is None:
+                return None
+            deal = deal_history(session, table, found.deal)[-1] if found.deal is not None else None
+            return view(found), deal
+
+        return self._reading_table(evening, last)
+
+    def changes(self, evening: int | None = None, *, deal: int | None = None) -> list[ChangeView]:
+        """The evening's change log (or the changes of one deal), oldest first."""
+        from ledger.store.changes import log_of
+
+        return self._reading_table(evening, lambda session, table: log_of(session, table.number, deal=deal))
 
     def deals(self, evening: int | None = None) -> tuple[EveningInfo, list[DealView]]:
         """The evening and every deal's current revision, voided ones included (marked)."""
@@ -421,11 +527,13 @@ class Ledger:
         pairing: str = "random",
         round_deals: int | None = None,
         round_minutes: int | None = None,
+        by: Writer | None = None,
     ) -> EventInfo:
         """A club night or tournament with the players present; every table it seats plays its rules and stake. A
         round lasts `round_deals` deals or `round_minutes`; later rounds are drawn by `pairing`."""
         from ledger.store.club import event_info, start_event
 
+        self._organiser(by)
         with self._session() as session:
             event = start_event(
                 session,
@@ -479,21 +587,48 @@ class Ledger:
         arrived: Sequence[str] = (),
         left: Sequence[str] = (),
         seed: int | None = None,
+        round: int | None = None,
+        by: Writer | None = None,
     ) -> EventInfo:
         """Seat the next round of event `number` (default: the most recent open one), the round before ending
         first: players who `arrived` or `left` are counted in or out, then the seating is drawn (random, or by the
-        event's standing or skill, keeping repeated opponents to the fewest possible) or set by hand (`tables`)."""
-        from ledger.store.club import arrive, event_info, get_event, has_rounds, leave, present, seat_round
+        event's standing or skill, keeping repeated opponents to the fewest possible) or set by hand (`tables`).
 
+        `round`: the number of the round this request makes. When that round was seated already (the same request
+        sent twice, or by two organisers at once), the event is returned as it is and nothing is written.
+        """
+        from ledger.store.club import (
+            arrive,
+            check_round,
+            event_info,
+            get_event,
+            has_rounds,
+            leave,
+            lock_event,
+            present,
+            seat_round,
+        )
+
+        writer = self._organiser(by)
         with self._session() as session:
-            event = get_event(session, number, open_only=True)
+            event = lock_event(session, get_event(session, number, open_only=round is None))
+            if round is not None and check_round(session, event, round):
+                return event_info(session, event)
             arrive(session, event, arrived)
             leave(session, event, left)
             order = None
             if tables is None and event.pairing != "random" and has_rounds(session, event):
                 order = self._order(session, event, present(session, event))
-            seat_round(session, event, tables=tables, order=order, seed=seed)
-            return event_info(session, event)
+            seat_round(session, event, tables=tables, order=order, seed=seed, by=writer)
+            seated = event_info(session, event)
+        self._told_event(seated.number)
+        return seated
+
+    def _told_event(self, number: int) -> None:
+        """Tell the watchers that club event `number` changed."""
+        from ledger.notices import Notice
+
+        self.notices.publish(Notice(event=number))
 
     def _order(self, session: Session, event: Any, players: list[str]) -> list[str]:
         """The players present best first: by the event's game points so far, or by season skill."""
@@ -507,22 +642,28 @@ class Ledger:
             ranked = [s.player for s in _season_skill(session, season)] if season else []
         return [name for name in ranked if name in players] + [name for name in players if name not in ranked]
 
-    def end_round(self, number: int | None = None) -> EventInfo:
+    def end_round(self, number: int | None = None, *, by: Writer | None = None) -> EventInfo:
         """End the round under way of event `number`: every table's evening closes."""
         from ledger.store.club import end_round, event_info, get_event
 
+        writer = self._organiser(by)
         with self._session() as session:
             event = get_event(session, number, open_only=True)
-            end_round(session, event)
-            return event_info(session, event)
+            end_round(session, event, by=writer)
+            ended = event_info(session, event)
+        self._told_event(ended.number)
+        return ended
 
-    def close_event(self, number: int | None = None) -> EventInfo:
-        """Close event `number`: the round under way ends, no more rounds."""
+    def close_event(self, number: int | None = None, *, by: Writer | None = None) -> EventInfo:
+        """Close event `number`: the round under way ends, no more rounds; its tables' keys write no more."""
         from ledger.store.club import close_event, event_info, get_event
 
+        writer = self._organiser(by)
         with self._session() as session:
-            event = close_event(session, get_event(session, number, open_only=True))
-            return event_info(session, event)
+            event = close_event(session, get_event(session, number, open_only=True), by=writer)
+            closed = event_info(session, event)
+        self._told_event(closed.number)
+        return closed
 
     # Reports (pandas and matplotlib load inside these methods only)
 
@@ -567,9 +708,22 @@ class Ledger:
             frames = load_frames(self.engine, Filters(evening=evening))
         return chart_image(kind, frames, fmt)
 
-    def report(self, evening: int | None = None, *, back: str | None = None) -> str:
-        """One evening (default: the open one, else the most recent) as a self-contained HTML page; `back` is the
-        address of a page to go back to (the phone's evening page)."""
+    def chart_summaries(self, evening: int | None = None) -> dict[str, str]:
+        """Each chart kind with something to show (of the history, or of one evening), with what it shows in words,
+        without drawing it."""
+        from ledger.store.engine import refusals
+        from reports.charts import summaries
+        from reports.filters import Filters
+        from reports.frames import load_frames
+
+        with refusals(self.engine):
+            frames = load_frames(self.engine, Filters(evening=evening))
+        return summaries(frames)
+
+    def report(self, evening: int | None = None, *, back: str | None = None, charts: str | None = None) -> str:
+        """One evening (default: the open one, else the most recent) as an HTML page; `back` is the address of a
+        page to go back to (the phone's evening page); `charts` the address its chart images load from, with
+        `{kind}` in it, else they are drawn into the page, which then needs nothing else."""
         from ledger.store.deals import list_deals
         from ledger.store.engine import refusals
         from ledger.store.evenings import get_seating
@@ -582,7 +736,7 @@ class Ledger:
             info, deals = _evening(session, table), list_deals(session, table)
         with refusals(self.engine):
             frames = load_frames(self.engine, Filters(evening=info.number))
-        return render(evening_data(info, deals, frames), back)
+        return render(evening_data(info, deals, frames), back, charts)
 
     # Data
 

@@ -10,7 +10,7 @@ from ledger.rules.facts import DECLARER, MONTE
 from ledger.rules.profiles import Partnership, Profile, Tariff
 from ledger.rules.scoring import POT, DealResult, amount_factors, difference
 from ledger.rules.sweeps import Sweep
-from ledger.values import DealView
+from ledger.values import ChangeView, DealView
 
 POT_CAUSE = "pot"
 """A revision the ledger wrote because a correction to an earlier deal changed its pot of passed deals."""
@@ -197,3 +197,44 @@ def note(deal: DealView) -> str:
     if deal.amended:
         return _("amended ({reason}): {explanation}").format(reason=deal.why, explanation=shown)
     return shown
+
+
+def described(change: ChangeView, deal: DealView | None = None) -> str:
+    """A change of the evening's log in words: `deal 17 recorded: Anna solo 6+2/3`, `evening closed`; `deal` is the
+    deal it touched, as it stands now."""
+    number, shown = change.deal, brief(deal) if deal is not None else ""
+    reason = f" ({change.reason})" if change.reason else ""
+    words = {
+        "start": _("evening started"),
+        "record": _("deal {number} recorded: {deal}"),
+        "amend": _("deal {number} amended{reason}: {deal}"),
+        "void": _("deal {number} voided{reason}"),
+        "undo": _("change {undoes} taken back"),
+        "close": _("evening closed"),
+        "reopen": _("evening reopened{reason}"),
+        "void_evening": _("evening voided{reason}"),
+    }
+    return words.get(change.kind, change.kind).format(number=number, deal=shown, reason=reason, undoes=change.undoes)
+
+
+def undo_names(change: ChangeView, deal: DealView | None = None) -> str:
+    """What undo would take back, for its button: `deal 17, Anna solo 6+2/3`, `the void of deal 4`."""
+    shown = brief(deal) if deal is not None else ""
+    words = {
+        "record": _("deal {number}, {deal}"),
+        "amend": _("the correction of deal {number}, {deal}"),
+        "void": _("the void of deal {number}"),
+        "close": _("the close of the evening"),
+        "reopen": _("the reopening of the evening"),
+        "void_evening": _("the void of the whole evening"),
+    }
+    return words.get(change.kind, change.kind).format(number=change.deal, deal=shown)
+
+
+def after_undo(kind: str) -> str:
+    """How a deal stands once an undo took back its change of `kind` (`record`, `amend` or `void`)."""
+    if kind == "record":
+        return _("undone")
+    if kind == "amend":
+        return _("back as before its amendment")
+    return _("counts again")

@@ -19,6 +19,60 @@ from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
 from ledger.settlement import Transfer
 
+SOURCES = ("terminal", "play", "phone", "table", "api", "import", "library", "unknown")
+"""Where a change to an evening can come from (`unknown`: written before changes were logged)."""
+UNDOABLE = ("record", "amend", "void", "close", "reopen", "void_evening")
+"""The kinds of change undo takes back; an undo itself is not taken back, undo steps further back instead."""
+
+
+@dataclass(frozen=True)
+class Writer:
+    """Who writes: where the change comes from, and what they may touch.
+
+    `table` is the evening a club table's key writes to: such a writer writes there only, and only while the table's
+    round is open. `session` names the phone or table in the change log.
+    """
+
+    source: str = "library"
+    table: int | None = None
+    session: str | None = None
+
+
+LIBRARY = Writer()
+"""A program using the ledger as a library, the default writer."""
+
+
+@dataclass(frozen=True)
+class ChangeView:
+    """One entry of an evening's change log: the evening's revision it made, its kind (see `UNDOABLE`, and `start`,
+    `undo`), the deal it touched, when, from where, the reason typed; `undoes` the revision an undo took back;
+    `undone` whether an undo took this one back since."""
+
+    evening: int
+    revision: int
+    kind: str
+    deal: int | None
+    at: datetime
+    source: str
+    session: str | None = None
+    reason: str | None = None
+    undoes: int | None = None
+    undone: bool = False
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-ready values."""
+        return {
+            "revision": self.revision,
+            "kind": self.kind,
+            "deal": self.deal,
+            "at": self.at.isoformat(),
+            "source": self.source,
+            "session": self.session,
+            "reason": self.reason,
+            "undoes": self.undoes,
+            "undone": self.undone,
+        }
+
 
 @dataclass(frozen=True)
 class PlayerInfo:
@@ -261,6 +315,26 @@ class Recorded:
             "totals": dict(self.totals),
             "next_dealer": self.next_dealer,
             "rescored": list(self.rescored),
+        }
+
+
+@dataclass(frozen=True)
+class Undone:
+    """What an undo did: the change it took back, the deal that change touched as it stands now (None for a change
+    of the evening itself: a close, a reopening, a void of the whole evening), the evening's revision after it."""
+
+    evening: int
+    taken_back: ChangeView
+    recorded: Recorded | None
+    evening_revision: int
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-ready values."""
+        return {
+            "evening": self.evening,
+            "evening_revision": self.evening_revision,
+            "taken_back": self.taken_back.to_dict(),
+            "recorded": self.recorded.to_dict() if self.recorded else None,
         }
 
 

@@ -23,10 +23,10 @@ from ledger.cli.session import evening_to_read, open_ledger
 from ledger.errors import LedgerError, UndoRefused
 from ledger.i18n import _
 from ledger.rules.build import DealInput
-from ledger.summary import headline
+from ledger.summary import after_undo, described, headline
 
 if TYPE_CHECKING:
-    from ledger.values import Recorded
+    from ledger.values import Recorded, Undone
 
 deal_app = new_app("deal", "Look at one deal and its history.")
 DealNumber = Annotated[int, typer.Argument(help="The deal's number in the evening.", min=1)]
@@ -168,14 +168,15 @@ def undo(
         int | None,
         typer.Option(
             "--revision",
-            help="The number printed after each deal ('to take it back: calabresella undo --revision N'); undo is "
+            help="The number printed after each change ('to take it back: calabresella undo --revision N'); undo is "
             "refused if the evening changed since. Without it, the last change is taken back unguarded.",
         ),
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Take back the last change: the last deal recorded is voided (never deleted), an amendment goes back to the
-    revision before it.
+    """Take back the evening's last change, whatever it was: a deal recorded is voided (never deleted), an amendment
+    goes back to the revision before it, a void brings the deal back, a close reopens the evening. The undo stays in
+    the evening's log; undo again to step further back.
 
     Example: [b]calabresella undo --revision 12[/b]
     """
@@ -189,7 +190,18 @@ def undo(
                     "for the one you mean"
                 ).format(refused=refused)
             ) from None
-    print_recorded(done, as_json, _("undone") if done.result is None else _("back as before its amendment"))
+    print_undone(done, as_json)
+
+
+def print_undone(done: Undone, as_json: bool) -> None:
+    """What an undo took back, and the deal it touched as it stands now."""
+    if as_json:
+        print_json(done.to_dict())
+        return
+    deal = done.recorded.deal if done.recorded else None
+    console.print(_("[bold]Taken back:[/bold] {change}").format(change=described(done.taken_back, deal)))
+    if done.recorded is not None:
+        print_recorded(done.recorded, False, after_undo(done.taken_back.kind))
 
 
 def deals(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = False) -> None:

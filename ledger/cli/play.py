@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
+from decimal import Decimal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -21,6 +22,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ledger.cli import collector_paused
+from ledger.cli.evenings import print_closed
 from ledger.cli.options import EveningOption, split_players
 from ledger.cli.play_commands import (
     SHORT_HELP,
@@ -46,16 +48,16 @@ from ledger.cli.render import (
     totals_line,
 )
 from ledger.cli.session import open_ledger
-from ledger.errors import FactError, LedgerError, UndoRefused, fact_word
+from ledger.errors import FactError, LedgerError, NoOpenEvening, UndoRefused, fact_word
 from ledger.fmt import format_cents
-from ledger.i18n import _
+from ledger.i18n import N_, _
 from ledger.rules.build import DealInput
-from ledger.rules.count import parse_count
 from ledger.rules.facts import DealFacts
-from ledger.rules.numbers import LARGEST, read_number, shortened
+from ledger.rules.numbers import read_number, shortened
+from ledger.rules.options import show
 from ledger.rules.profiles import Profile
-from ledger.rules.quick import KEYS, examples, key_of, parse_answer, parse_quick_line
-from ledger.summary import headline
+from ledger.rules.quick import KEYS, contract_words, examples, key_of, parse_answer, parse_quick_line
+from ledger.summary import after_undo, described, headline
 
 if TYPE_CHECKING:
     from ledger.service import Ledger
@@ -65,25 +67,67 @@ REASON = re.compile(r"\b(?:reason|motivo)=")
 """The key of a correction's reason, in English or Italian."""
 AGGRAVATIONS = ("dividete", "scegliete")
 _WORD = re.compile(r"^[^\s@=,:]*")
+_CLOSED = N_("evening {number} is closed; to change it: calabresella evening reopen {number}")
+"""What `play -e N` says of a closed evening, as the rules engine says it of a change to one."""
+
+
+CANCEL = ("cancel", "annulla")
+"""What, typed at a question, leaves it: nothing is written."""
+YES = ("yes", "y", "sì", "si", "s")
+NO = ("no", "n")
 
 
 class Cancelled(Exception):
-    """Ctrl-C or the end of input at a question: the deal is dropped and nothing is written."""
+    """Ctrl-C, the end of input or `cancel` at a question: the deal is dropped and nothing is written."""
+
+
+class EveningClosed(Exception):
+    """The evening was closed at the table: play ends."""
+
+
+class WrongAnswer(Exception):
+    """An answer that is a deal or a command of its own: the deal asked about is left, and the line read again, so
+    that a question never takes the lines after it."""
 
 
 class Reader(Protocol):
     """Where lines come from: a terminal with line editing, or plain lines."""
+
+    def unread(self, line: str) -> None:
+        """Give a line back: the next `read` returns it."""
+        ...
 
     def read(self, message: str, default: str = "", words: Sequence[str] = ()) -> str:
         """One line; EOFError at the end of input (Ctrl-D), KeyboardInterrupt on Ctrl-C."""
         ...
 
 
-class LineReader:
+class GivesBack:
+    """A line given back, which the next read returns before reading any other."""
+
+    def __init__(self) -> None:
+        self.given_back: list[str] = []
+
+    def unread(self, line: str) -> None:
+        """Give a line back: the next `read` returns it."""
+        self.given_back.append(line)
+
+    def given(self, message: str) -> str | None:
+        """The line given back, shown after the prompt, if there is one."""
+        if not self.given_back:
+            return None
+        sys.stdout.write(f"{message}{self.given_back[-1]}\n")
+        return self.given_back.pop()
+
+
+class LineReader(GivesBack):
     """Plain lines from a pipe or file: each prompt is printed, each answer is the next line (echoed)."""
 
     def read(self, message: str, default: str = "", words: Sequence[str] = ()) -> str:
-        """The next line of stdin, or the default when it is empty."""
+        """The next line of stdin (or the one given back), or the default when it is empty."""
+        again = self.given(message)
+        if again is not None:
+            return again
         sys.stdout.write(f"{message}[{default}] " if default else message)
         sys.stdout.flush()
         line = sys.stdin.readline()
@@ -94,10 +138,11 @@ class LineReader:
         return line.strip() or default
 
 
-class TerminalReader:
+class TerminalReader(GivesBack):
     """prompt_toolkit: line editing, history (in memory or in a file), Tab completion of names and words."""
 
     def __init__(self, history: Path | None = None) -> None:
+        super().__init__()
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import FileHistory, InMemoryHistory
 
@@ -111,6 +156,9 @@ class TerminalReader:
         """A line edited at the terminal, or the default (shown in brackets) when it is left empty."""
         from prompt_toolkit.completion import WordCompleter
 
+        again = self.given(message)
+        if again is not None:
+            return again
         completer = WordCompleter(list(words), ignore_case=True, pattern=_WORD)
         line = self.session.prompt(f"{message}[{default}] " if default else message, completer=completer)
         return line.strip() or default
@@ -131,9 +179,8 @@ class Play:
 
     @cached_property
     def contract_words(self) -> list[str]:
-        """The profile's contracts, low to high (cavendish's one bid is `play`), then the aggravations it has."""
-        words = [self.profile.word(c) for c in self.profile.bids]
-        return words + (list(AGGRAVATIONS) if self.profile.aggravations else [])
+        """The profile's contracts, low to high, then the aggravations it has."""
+        return contract_words(self.profile)
 
     @cached_property
     def words(self) -> list[str]:
@@ -162,6 +209,7 @@ class Play:
             except KeyboardInterrupt:
                 continue
             except EOFError:
+                console.print()
                 break
             if not line:
                 continue
@@ -175,10 +223,18 @@ class Play:
                     else:
                         self.deal(line)
             except Cancelled:
-                console.print(_("Cancelled: nothing written."))
+                console.print(_("Deal left: nothing recorded."))
+            except WrongAnswer:
+                console.print(_("Deal left: nothing recorded; the line is read again as a deal or a command."))
+            except EveningClosed:
+                return
             except LedgerError as error:
                 _error(_worded(error))
-        console.print(_("Evening {number} stays open.").format(number=self.number))
+        console.print(
+            _("Evening {number} stays open; to close it and settle up, type {close}.").format(
+                number=self.number, close=word_for("close")
+            )
+        )
 
     def status(self) -> None:
         """Who deals next and who speaks first."""
@@ -208,66 +264,91 @@ class Play:
         """
         from ledger.errors import MissingFact
 
+        asked: dict[str, tuple[str, DealInput]] = {}
         while True:
             if new and not (typed.declarer or typed.passed or typed.auction):
-                typed = self.complete(typed, "declarer")
+                typed = self.complete(typed, "declarer", asked)
                 continue
             try:
                 done = action(typed)
             except MissingFact as missing:
-                typed = self.complete(typed, missing.fact)
+                typed = self.complete(typed, missing.fact, asked)
+                continue
+            except FactError as error:
+                if error.fact not in asked:
+                    raise
+                answer, before = asked[error.fact]
+                self.wrong(error, answer)
+                typed = self.complete(before, error.fact, asked)
                 continue
             self.seen, self.dealer = done.evening_revision, done.next_dealer
             return done
 
-    def complete(self, typed: DealInput, fact: str) -> DealInput:
-        """Ask for one missing fact until the answer reads; Ctrl-C or the end of input cancels."""
-        question, default, words = self.question(fact, typed)
+    def complete(self, typed: DealInput, fact: str, asked: dict[str, tuple[str, DealInput]]) -> DealInput:
+        """Ask for one missing fact until the answer reads (each answer kept in `asked`, with the deal before it, so
+        that one the rules refuse is asked again); Ctrl-C, the end of input or `cancel` leaves the deal."""
+        question, words = self.question(fact)
         while True:
-            answer = self.ask(question, default, words)
+            answer = self.ask(question, words)
             try:
                 given = parse_answer(fact, answer, self.players, self.profile)
             except LedgerError as error:
-                _error(_worded(error))
+                self.wrong(error, answer)
                 continue
+            asked[fact] = answer, typed
             return DealInput.from_dict({**typed.to_dict(), **given.to_dict()})
 
-    def question(self, fact: str, typed: DealInput) -> tuple[str, str, list[str]]:
-        """The question for a fact (the declarer, or one MissingFact names), its default and its completions."""
+    def wrong(self, error: LedgerError, answer: str) -> None:
+        """An answer that does not do: the question is asked again; but a deal or a command of its own leaves the
+        deal asked about, and is read again as typed."""
+        if command_in(answer, self.players) is not None or _is_a_deal(answer, self.players, self.profile):
+            self.lines.unread(answer)
+            raise WrongAnswer
+        _error(_worded(error))
+
+    def question(self, fact: str) -> tuple[str, list[str]]:
+        """The question for a fact (the declarer, or one MissingFact names) and its completions; none has a default,
+        so that Enter never decides the score."""
         if fact == "declarer":
-            return _("Who declared? (a name, or pass) "), "", [*self.players, "pass"]
+            return _("Who won the auction? (a name, or pass) "), [*self.players, "pass"]
         if fact == "contract":
             words = self.contract_words
             extra = " [dividete|scegliete]" if "scegliete" in words else ""
             contracts = ", ".join(w for w in words if w not in AGGRAVATIONS) + extra
-            return _("Which contract? ({contracts}) ").format(contracts=contracts), "", words
+            return _("Which contract? ({contracts}) ").format(contracts=contracts), words
         if fact == "thirds":
             scale = _("0 to 35") if self.profile.american else _("e.g. 7, 7+1/3, 22t in thirds, or a count 2a10f+u")
-            return _("The declarer side's points? ({scale}) ").format(scale=scale), "", []
+            return _("The declarer side's points? ({scale}) ").format(scale=scale), []
         if fact == "tricks":
             every = self.profile.tricks_per_deal(min(self.profile.active_players, len(self.players)))
-            known = typed.thirds
-            if known is None and typed.points is not None:
-                known = self.profile.parse_points(typed.points)
-            if known is None and typed.count is not None:
-                known = parse_count(typed.count).thirds
-            default = {35: str(every), 0: "0"}.get(known if known is not None else -1, "")
-            return _("How many tricks did the declarer side take? (0 to {every}) ").format(every=every), default, []
+            return _("How many tricks did the declarer side take? (0 to {every}) ").format(every=every), []
         if fact == "last_trick":
-            return _("Who took the last trick? (decl or opp) "), "", ["decl", "opp"]
+            sides = [_("decl"), _("opp")]
+            return _("Who took the last trick? ({decl} or {opp}) ").format(decl=sides[0], opp=sides[1]), sides
         if fact == "monte_thirds":
             scale = _("0 to 12") if self.profile.american else _("e.g. 1+1/3, 4t in thirds, or a count 1a1f")
-            return _("How many points were in the monte? ({scale}) ").format(scale=scale), "", []
+            return _("How many points were in the monte? ({scale}) ").format(scale=scale), []
+        declarer = _("declarer")
         if not self.profile.has_monte:
-            return (_("Who held the called card? (a name, or declarer) "), "", [*self.players, "declarer"])
-        return (_("Who held the called card? (a name, monte, or declarer) "), "", [*self.players, "monte", "declarer"])
+            return _("Who held the called card? (a name, or {declarer}) ").format(declarer=declarer), [
+                *self.players,
+                declarer,
+            ]
+        return _("Who held the called card? (a name, monte, or {declarer}) ").format(declarer=declarer), [
+            *self.players,
+            "monte",
+            declarer,
+        ]
 
-    def ask(self, question: str, default: str = "", words: Sequence[str] = ()) -> str:
-        """One answer; Ctrl-C or the end of input cancels what is being asked for."""
+    def ask(self, question: str, words: Sequence[str] = ()) -> str:
+        """One answer; Ctrl-C, the end of input or `cancel` leaves what is being asked for."""
         try:
-            return self.answers.read(question, default, words)
+            answer = self.answers.read(question, "", words)
         except (KeyboardInterrupt, EOFError):
             raise Cancelled from None
+        if answer.strip().casefold() in CANCEL:
+            raise Cancelled
+        return answer
 
     def show(self, done: Recorded, verb: str) -> None:
         """The deal's headline, payouts with running totals in one table, the explanation; then who deals next."""
@@ -306,7 +387,7 @@ class Play:
                     command=said.word, number=number
                 )
             )
-        reason = why.strip() or self.reason()
+        reason = why.strip() or self.reason(_("Why? (kept with the correction) "))
         amend = self.ledger.amend
         done = self.write(
             quick.deal, lambda typed: amend(number, typed, reason=reason, evening=self.number, dealer=quick.dealer)
@@ -316,29 +397,33 @@ class Play:
     def void(self, said: Said) -> None:
         """`void N WHY`: deal N stays in the log but no longer counts."""
         number, why = _number(said, _("{command} 5 misdeal"))
-        reason = REASON.sub("", why, count=1).strip() or self.reason()
+        reason = REASON.sub("", why, count=1).strip() or self.reason(_("Why? (kept in the ledger) "))
         self.show(
             self.write(DealInput(), lambda _: self.ledger.void(number, reason=reason, evening=self.number)), _("voided")
         )
 
-    def reason(self) -> str:
+    def reason(self, question: str) -> str:
         """Ask why, until something is said."""
-        while not (answer := self.ask(_("Why? (kept with the correction) "))):
+        while not (answer := self.ask(question)):
             _error(_("a correction needs a reason"))
         return answer
 
     def undo(self, said: Said) -> None:
-        """Take back the last change (a deal, or an amendment), unless the evening changed since this session last
+        """Take back the evening's last change, whatever it was, unless the evening changed since this session last
         saw it."""
         _no_arguments(said)
-        undo = self.ledger.undo
         try:
-            done = self.write(DealInput(), lambda _typed: undo(evening=self.number, seen_revision=self.seen))
+            done = self.ledger.undo(evening=self.number, seen_revision=self.seen)
         except UndoRefused as refused:
             raise LedgerError(
                 _("{refused}: type deals to see them, then void N WHY for the one you mean").format(refused=refused)
             ) from None
-        self.show(done, _("undone") if done.result is None else _("back as before its amendment"))
+        self.seen = done.evening_revision
+        deal = done.recorded.deal if done.recorded else None
+        console.print(_("Taken back: {change}").format(change=described(done.taken_back, deal)), markup=False)
+        if done.recorded is not None:
+            self.dealer = done.recorded.next_dealer
+            self.show(done.recorded, after_undo(done.taken_back.kind))
 
     def deals(self, said: Said) -> None:
         """The evening's deals, voided ones struck through."""
@@ -363,6 +448,24 @@ class Play:
         """Money per player and the fewest payments that settle the evening, as `calabresella settle` shows them."""
         _no_arguments(said)
         print_settlement(self.ledger.settle(evening=self.number))
+
+    def close(self, said: Said) -> None:
+        """`close`: after a yes, the evening closes (its deals can no longer change), its settlement is shown, and
+        play ends."""
+        _no_arguments(said)
+        question = _("Close evening {number}? Its deals can no longer change. ({yes}/{no}) ").format(
+            number=self.number, yes=_("yes"), no=_("no")
+        )
+        try:
+            answer = self.ask(question)
+        except Cancelled:
+            answer = ""
+        if answer.strip().casefold() not in YES:
+            console.print(_("Evening {number} stays open.").format(number=self.number))
+            return
+        closed, result = self.ledger.close_evening(self.number)
+        print_closed(closed, result)
+        raise EveningClosed
 
     def help(self, said: Said) -> None:
         """A short list of what can be typed, in the language in use, or `help WORD`: the quick syntax, or one
@@ -389,6 +492,7 @@ _RUN: dict[str, Callable[[Play, Said], None]] = {
     "deals": Play.deals,
     "standings": Play.standings,
     "settle": Play.settle,
+    "close": Play.close,
     "help": Play.help,
 }
 """What each command (but quit) does."""
@@ -401,6 +505,15 @@ def _worded(error: LedgerError) -> str:
     return str(error)
 
 
+def _is_a_deal(line: str, players: tuple[str, ...], profile: Profile) -> bool:
+    """Whether a line reads as a deal of its own: a declarer's, or a pass."""
+    try:
+        deal = parse_quick_line(line, players, profile).deal
+    except LedgerError:
+        return False
+    return bool(deal.declarer or deal.passed or deal.auction)
+
+
 def _error(message: str) -> None:
     typer.echo(_("Error: {message}").format(message=message), err=True)
 
@@ -411,11 +524,8 @@ def _number(said: Said, example: str) -> tuple[int, str]:
     number = read_number(first)
     if not number:
         raise LedgerError(
-            _("{command} {first!r}: give the deal's number first (1 to {largest}), e.g. {example}").format(
-                command=said.word,
-                first=shortened(first),
-                largest=LARGEST,
-                example=example.format(command=said.word),
+            _("{command} {first!r}: give the deal's number first, e.g. {example}").format(
+                command=said.word, first=shortened(first), example=example.format(command=said.word)
             )
         )
     return number, after.strip()
@@ -438,28 +548,61 @@ def _history_file(ledger: Ledger) -> Path:
 
 
 def _start(ledger: Ledger, answers: Reader) -> EveningInfo:
-    """Ask for players, profile, stake and currency, and start an evening; the last answers are the defaults."""
+    """Ask for the players, then whether to play as the last evening did (its rules and stake said in words), else
+    for the profile, the stake and the currency, and start an evening; Ctrl-C, the end of input or `cancel` leaves
+    with nothing started."""
     console.print(_("No open evening: starting one."))
-    given = ["", "pagat", "0", "EUR"]
-    questions = [
-        _("Players, in turn order (e.g. Anna,Bruno,Carla): "),
-        _("Profile (and options, e.g. pagat sweeps=off): "),
-        _("Stake per game point: "),
-        _("Currency: "),
-    ]
+    last = _last_evening(ledger)
+    players = ", ".join(last.players) if last else ""
     while True:
         try:
-            given = [answers.read(q, default) for q, default in zip(questions, given, strict=True)]
-        except (KeyboardInterrupt, EOFError):
-            console.print(_("No evening started."))
-            raise typer.Exit(1) from None
-        players, (profile, *options), stake, currency = given[0], (given[1].split() or ["pagat"]), *given[2:]
-        try:
+            players = _answer(answers, _("Players, in turn order (e.g. Anna,Bruno,Carla): "), players)
+            profile, options, stake, currency = _rules(answers, last)
             return ledger.start_evening(
                 split_players(players), profile=profile, options=options, stake=stake, currency=currency
             )
+        except Cancelled:
+            console.print(_("No evening started."))
+            raise typer.Exit(1) from None
         except LedgerError as error:
             _error(_worded(error))
+
+
+def _last_evening(ledger: Ledger) -> EveningInfo | None:
+    """The most recent evening, if there is one."""
+    try:
+        return ledger.evening(latest=True)
+    except LedgerError:
+        return None
+
+
+def _rules(answers: Reader, last: EveningInfo | None) -> tuple[str, list[str], str, str]:
+    """The profile, its options, the stake and the currency: the last evening's when the answer is yes, else asked."""
+    if last is not None:
+        same = _("Play as evening {number}: {rules}; stake {amount} per game point? ({yes}/{no}) ").format(
+            number=last.number,
+            rules=last.rules,
+            amount=format_cents(last.stake_cents, last.currency),
+            yes=_("yes"),
+            no=_("no"),
+        )
+        if _answer(answers, same, _("yes")).casefold() in YES:
+            options = [f"{key}={show(value)}" for key, value in last.profile.options.items()]
+            return last.profile.name, options, str(Decimal(last.stake_cents).scaleb(-2)), last.currency
+    profile, *options = _answer(answers, _("Profile (and options, e.g. pagat sweeps=off): "), "pagat").split()
+    stake = _answer(answers, _("Stake per game point: "), "0")
+    return profile, options, stake, _answer(answers, _("Currency: "), "EUR")
+
+
+def _answer(answers: Reader, question: str, default: str) -> str:
+    """One answer at the start of an evening; Ctrl-C, the end of input or `cancel` leaves."""
+    try:
+        answer = answers.read(question, default)
+    except (KeyboardInterrupt, EOFError):
+        raise Cancelled from None
+    if answer.casefold() in CANCEL:
+        raise Cancelled
+    return answer or default
 
 
 def play(
@@ -499,7 +642,7 @@ def play(
 
     [b]Example[/b]: calabresella play --evening 3
     """
-    with open_ledger(ctx) as ledger:
+    with open_ledger(ctx, source="play") as ledger:
         if ledger.unwritable:
             raise LedgerError(_("nothing can be recorded in this ledger: {why}").format(why=ledger.unwritable))
         terminal = sys.stdin.isatty() and sys.stdout.isatty()
@@ -507,17 +650,17 @@ def play(
         answers: Reader = TerminalReader() if terminal else lines
         try:
             table = ledger.evening(evening, open_only=True)
-        except LedgerError:
+        except NoOpenEvening:
             if evening is not None:
-                raise
+                raise LedgerError(_(_CLOSED).format(number=evening)) from None
             table = _start(ledger, answers)
         profile = table.profile
         console.print(
             Text(
-                _("Evening {number}: {players} · {label} · stake {amount} per game point").format(
+                _("Evening {number}: {players} · {rules} · stake {amount} per game point").format(
                     number=table.number,
                     players=", ".join(table.players),
-                    label=profile.label(),
+                    rules=table.rules,
                     amount=format_cents(table.stake_cents, table.currency),
                 ),
                 style="bold",

@@ -17,13 +17,16 @@ if TYPE_CHECKING:
 
 
 @contextmanager
-def open_ledger(ctx: typer.Context, *, create: bool = True, default: str | None = None) -> Iterator[Ledger]:
+def open_ledger(
+    ctx: typer.Context, *, create: bool = True, default: str | None = None, source: str = "terminal"
+) -> Iterator[Ledger]:
     """The ledger of `--db` (or the environment, or the default file), closed when the command ends; a command that
     only reads passes `create=False`, so that a mistyped path makes no empty ledger; `default` is the ledger to
-    use when neither `--db` nor the environment names one (else the user's default ledger)."""
+    use when neither `--db` nor the environment names one (else the user's default ledger); `source` is where its
+    changes come from, for the evenings' change logs."""
     from ledger.service import Ledger
 
-    with Ledger(db_url(ctx) or default, create=create) as ledger:
+    with Ledger(db_url(ctx) or default, create=create, source=source) as ledger:
         loaded()
         yield ledger
 

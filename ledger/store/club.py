@@ -36,6 +36,7 @@ from ledger.rules.numbers import shortened, storable
 from ledger.rules.profiles import make_profile, started_with
 from ledger.rules.seats import name_key
 from ledger.rules.text import acts_on_screen, check_plain
+from ledger.store.changes import note
 from ledger.store.deals import CURRENT, STANDING
 from ledger.store.evenings import close_evening, get_seating, parse_cents, parse_currency, start_evening
 from ledger.store.models import (
@@ -54,6 +55,7 @@ from ledger.store.models import (
     utcnow,
 )
 from ledger.store.players import _clean, ensure_player, find_player
+from ledger.values import LIBRARY, Writer
 
 MOST_DEALS = 1000
 """The most deals a round may last, and the largest minimum of deals a season may ask."""
@@ -208,6 +210,20 @@ def has_rounds(session: Session, event: ClubEvent) -> bool:
     return _next_round(session, event) > 1
 
 
+def check_round(session: Session, event: ClubEvent, number: int) -> bool:
+    """Whether round `number` of the event was seated already; an error unless it is that round or the next one."""
+    coming = _next_round(session, event)
+    if number < coming:
+        return True
+    if number > coming:
+        raise FactError(
+            "round", number, _("the next round of event {event} is {next}").format(event=event.id, next=coming)
+        )
+    if event.closed_at is not None:
+        raise LedgerError(_("event {number} is closed").format(number=event.id))
+    return False
+
+
 def _next_round(session: Session, event: ClubEvent) -> int:
     rounds = _rounds(session, event)
     return rounds[-1].number + 1 if rounds else 1
@@ -314,6 +330,7 @@ def seat_round(
     tables: Sequence[Sequence[str]] | None = None,
     order: Sequence[str] | None = None,
     seed: int | None = None,
+    by: Writer = LIBRARY,
 ) -> ClubRound:
     """Seat the next round (the round before ends first): drawn for the players present, or `tables` as set by hand;
     each table becomes an evening with the event's rules. `order`: the present players best first, for a
@@ -321,7 +338,7 @@ def seat_round(
     event = lock_event(session, event)
     if event.closed_at is not None:
         raise LedgerError(_("event {number} is closed").format(number=event.id))
-    end_round(session, event, quiet=True)
+    end_round(session, event, quiet=True, by=by)
     number = _next_round(session, event)
     players = present(session, event, number)
     sizes = make_profile(event.profile, started_with(event.profile, event.options)).seat_counts
@@ -353,6 +370,7 @@ def seat_round(
             stake=f"{event.stake_cents / 100:.2f}",
             currency=event.currency,
             place=event.place,
+            by=by,
         )
         session.add(ClubTable(round_id=ident(played), number=position, evening_id=table.number))
     session.flush()
@@ -381,7 +399,7 @@ def _sat_out(seats: Sequence[tuple[int, int, int, int, str]], session: Session, 
     return dict(counts)
 
 
-def end_round(session: Session, event: ClubEvent, *, quiet: bool = False) -> ClubRound | None:
+def end_round(session: Session, event: ClubEvent, *, quiet: bool = False, by: Writer = LIBRARY) -> ClubRound | None:
     """End the round being played: every table's evening still open closes (a pot of passed deals waiting stays
     with that table's evening: the next round seats other tables). Without `quiet`, an error when no round is on."""
     rounds = _rounds(session, event)
@@ -396,19 +414,20 @@ def end_round(session: Session, event: ClubEvent, *, quiet: bool = False) -> Clu
         .where(ClubTable.round_id == playing.id, col(Evening.closed_at).is_(None))
     ).all()
     for evening in evenings:
-        close_evening(session, get_seating(session, evening))
+        closed = close_evening(session, get_seating(session, evening))
+        note(session, closed.evening, "close", by)
     playing.ended_at = utcnow()
     session.add(playing)
     session.flush()
     return playing
 
 
-def close_event(session: Session, event: ClubEvent) -> ClubEvent:
+def close_event(session: Session, event: ClubEvent, by: Writer = LIBRARY) -> ClubEvent:
     """Close the event: the round under way ends, and no round is seated after."""
     event = lock_event(session, event)
     if event.closed_at is not None:
         raise LedgerError(_("event {number} is closed already").format(number=event.id))
-    end_round(session, event, quiet=True)
+    end_round(session, event, quiet=True, by=by)
     event.closed_at = utcnow()
     session.add(event)
     session.flush()
@@ -640,6 +659,29 @@ def table_place(session: Session, evening: int) -> TablePlace | None:
     event, name, number, table, deals, round_deals, minutes, started, ended = row
     ends = started + timedelta(minutes=minutes) if minutes else None
     return TablePlace(event, name, number, table, int(deals), round_deals, ends, ended is not None)
+
+
+def refusal_for(session: Session, evening: int, by: Writer) -> str | None:
+    """Why `by` may not change evening `evening`, or None when it may: a club table's key writes to its own table's
+    evening only, and only while the table's round is open (closing the event ends it)."""
+    if by.table is None:
+        return None
+    if by.table != evening:
+        return _("this key writes to one table only (evening {number}): nothing was written").format(number=by.table)
+    place = table_place(session, evening)
+    if place is not None and place.round_over:
+        return _("round {round} has ended: nothing was written; ask the organiser").format(round=place.round)
+    return None
+
+
+def round_played(session: Session, evening: int) -> str | None:
+    """Why a club table may record no more deals (its round's deals are all played), or None."""
+    place = table_place(session, evening)
+    if place is None or place.round_deals is None or place.deals < place.round_deals:
+        return None
+    return _(
+        "round {round} is over at this table: its {count} deals are played; nothing was written; ask the organiser"
+    ).format(round=place.round, count=place.round_deals)
 
 
 @cache

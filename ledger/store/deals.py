@@ -14,10 +14,9 @@ from functools import cache
 from typing import Any, NamedTuple
 
 import sqlalchemy as sql
-from sqlalchemy import Row, bindparam, func, insert, update
+from sqlalchemy import Row, bindparam, func, insert
 from sqlalchemy import Table as Rows
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from ledger.errors import FactError, LedgerError
@@ -30,7 +29,6 @@ from ledger.rules.scoring import DealResult
 from ledger.rules.seats import seat_after
 from ledger.store.evenings import Seating
 from ledger.store.models import Deal, DealRevision, Evening, Payout, utcnow
-from ledger.summary import UNDO
 from ledger.values import DealView, Recorded
 
 CURRENT = col(DealRevision.superseded_at).is_(None)
@@ -370,24 +368,6 @@ def _inserting(rows: Rows) -> Any:
     return insert(rows).returning(*rows.c)
 
 
-@cache
-def _bumping() -> Any:
-    """One more change to an evening, returning its count."""
-    return (
-        update(EVENINGS)
-        .where(EVENINGS.c.id == bindparam("evening"))
-        .values(revision=EVENINGS.c.revision + 1)
-        .returning(EVENINGS.c.revision)
-    )
-
-
-def bump(session: Session, table: Seating) -> int:
-    """Count one more change to the evening (its row is locked by the caller since the start)."""
-    counter: int = session.execute(_bumping(), {"evening": table.number}).scalar_one()
-    set_committed_value(table.evening, "revision", counter)
-    return counter
-
-
 def passed_streak(session: Session, table: Seating, number: int) -> int:
     """Consecutive passed deals that stand just before deal `number`: the pot it carries, with the passed deals the
     evening took in from the table's evening before when no deal was played since."""
@@ -445,7 +425,8 @@ def recorded(
 ) -> Recorded:
     """What a write did, with the evening's totals after it; payouts just written are passed in, not read back.
 
-    A write bumps the evening's change counter first (`bump`); a repeated key writes nothing and keeps it.
+    A write logs its change first (`ledger.store.changes.note`, which counts the evening's revision); a repeated key
+    writes nothing and keeps it.
     """
     shown = _views(session, table, [(deal, row)])[0] if payouts is None else view(table, deal, row, payouts)
     return Recorded(
@@ -510,35 +491,18 @@ def mark_void(session: Session, deal: Deal, reason: str | None, *, cause: str | 
     session.flush()
 
 
-def last_standing(session: Session, table: Seating) -> int | None:
-    """The number of the evening's last deal that stands, or None."""
-    return session.exec(select(func.max(Deal.number)).where(Deal.evening_id == table.number, STANDING)).one()
+def mark_standing(session: Session, deal: Deal) -> None:
+    """The deal counts again (its void was taken back; the change log keeps the void and its reason)."""
+    deal.voided_at, deal.void_reason, deal.void_cause = None, None, None
+    session.add(deal)
+    session.flush()
 
 
-def last_change(session: Session, table: Seating) -> tuple[Deal, DealRevision | None] | None:
-    """The last change a person made to the deals that stand, for undo: `(deal, None)` when it was recording the deal,
-    `(deal, revision)` when it was an amendment, `revision` being the one it goes back to; None with no deal standing.
-
-    A deal's changes are its revisions a person wrote, less those an undo (revision of cause `undo`) took back; the
-    revisions the ledger wrote itself for the pot do not count. The newest change of all deals is the last.
-    """
-    rows = session.exec(
-        select(Deal, DealRevision)
-        .join(DealRevision, col(DealRevision.deal_id) == Deal.id)
-        .where(Deal.evening_id == table.number, STANDING)
-        .order_by(col(Deal.number), col(DealRevision.revision))
-    ).all()
-    changes: dict[int, tuple[Deal, list[DealRevision]]] = {}
-    for deal, row in rows:
-        done = changes.setdefault(deal.number, (deal, []))[1]
-        if row.cause == UNDO:
-            done.pop()
-        elif row.cause is None:
-            done.append(row)
-    if not changes:
-        return None
-    deal, done = max(changes.values(), key=lambda change: change[1][-1].id or 0)
-    return deal, (done[-2] if len(done) > 1 else None)
+def revision_of(session: Session, deal: Deal, revision: int) -> DealRevision:
+    """Revision `revision` of the deal."""
+    return session.exec(
+        select(DealRevision).where(DealRevision.deal_id == deal.id, DealRevision.revision == revision)
+    ).one()
 
 
 def list_deals(session: Session, table: Seating) -> list[DealView]:

@@ -20,8 +20,10 @@ from ledger.rules.numbers import shortened, storable
 from ledger.rules.profiles import Profile, make_profile, started_with
 from ledger.rules.seats import name_key, resolve_player
 from ledger.rules.text import check_plain
+from ledger.store.changes import started
 from ledger.store.models import Evening, EveningReopen, Player, Seat, ident, utcnow
 from ledger.store.players import ensure_player
+from ledger.values import LIBRARY, Writer
 
 MOST_MONEY = 100000
 """The largest amount of money accepted anywhere (a stake, a payment, a coin to round to)."""
@@ -89,8 +91,10 @@ def start_evening(
     place: str | None = None,
     note: str | None = None,
     known: dict[str, Player] | None = None,
+    by: Writer = LIBRARY,
 ) -> Seating:
-    """Seat the players in turn order and pin the profile; new names become players (see `new_seating`)."""
+    """Seat the players in turn order and pin the profile; new names become players (see `new_seating`); the start is
+    the first entry of the evening's change log."""
     table = new_seating(
         session,
         players,
@@ -108,6 +112,7 @@ def start_evening(
     session.add(table.evening)
     session.flush()
     session.execute(insert(Seat), seat_rows(table))
+    started(session, table.number, by)
     return table
 
 
@@ -259,7 +264,6 @@ def close_evening(session: Session, table: Seating, waiting: int = 0) -> Seating
     if evening.closed_at is not None:
         raise LedgerError(_("evening {number} is closed already").format(number=table.number))
     evening.closed_at, evening.pot_out = utcnow(), waiting
-    evening.revision += 1
     session.add(evening)
     session.flush()
     return seating_of(session, evening)
@@ -279,16 +283,29 @@ def void_evening(session: Session, table: Seating, reason: str | None) -> Seatin
     check_plain(reason, "reason")
     evening.voided_at, evening.void_reason = utcnow(), reason.strip()
     evening.closed_at = evening.closed_at or evening.voided_at
-    evening.revision += 1
     session.add(evening)
     session.flush()
     return seating_of(session, evening)
 
 
-def reopen_evening(session: Session, table: Seating, reason: str | None) -> Seating:
+def lift_void(session: Session, table: Seating) -> Seating:
+    """Take back the void of a whole evening: it counts again, open again if it was open when voided."""
+    evening = lock(session, table)
+    if evening.voided_at is None:
+        raise LedgerError(_("evening {number} is not voided").format(number=table.number))
+    if evening.closed_at == evening.voided_at:
+        evening.closed_at = None
+    evening.voided_at, evening.void_reason = None, None
+    session.add(evening)
+    session.flush()
+    return seating_of(session, evening)
+
+
+def reopen_evening(session: Session, table: Seating, reason: str | None, *, logged: bool = True) -> Seating:
     """Open a closed evening again, so that it takes deals and corrections; the close it undoes is kept with the
-    reason. Refused for an evening voided whole, and for one whose pot of passed deals went on to a later evening
-    (reopening would count that pot twice); a pot still waiting for the next evening comes back to it."""
+    reason (unless an undo takes the close back: the change log keeps that). Refused for an evening voided whole, and
+    for one whose pot of passed deals went on to a later evening (reopening would count that pot twice); a pot still
+    waiting for the next evening comes back to it."""
     evening = lock(session, table)
     if evening.closed_at is None:
         raise LedgerError(_("evening {number} is open already").format(number=table.number))
@@ -306,14 +323,14 @@ def reopen_evening(session: Session, table: Seating, reason: str | None) -> Seat
                 "which counts it"
             ).format(number=table.number, later=taken)
         )
-    if not reason or not reason.strip():
-        raise MissingFact(
-            "reason", _("reopen evening {number}: why? e.g. 'a deal was left out'").format(number=table.number)
-        )
-    check_plain(reason, "reason")
-    session.add(EveningReopen(evening_id=ident(evening), closed_at=evening.closed_at, reason=reason.strip()))
+    if logged:
+        if not reason or not reason.strip():
+            raise MissingFact(
+                "reason", _("reopen evening {number}: why? e.g. 'a deal was left out'").format(number=table.number)
+            )
+        check_plain(reason, "reason")
+        session.add(EveningReopen(evening_id=ident(evening), closed_at=evening.closed_at, reason=reason.strip()))
     evening.closed_at, evening.pot_out = None, 0
-    evening.revision += 1
     session.add(evening)
     session.flush()
     return seating_of(session, evening)

@@ -91,6 +91,30 @@ class EveningReopen(SQLModel, table=True):
     reason: str
 
 
+class EveningChange(SQLModel, table=True):
+    """One change to an evening, as it happened: the evening's change log, one row per revision, never rewritten.
+
+    `kind` is `start`, `record`, `amend`, `void`, `undo`, `close`, `reopen` or `void_evening`; `deal` the number of the
+    deal it touched and `deal_revision` the revision of it that the change wrote; `undoes` the evening revision an undo
+    took back; `source` where it came from (`terminal`, `play`, `phone`, `table`, `api`, `import`, `library`), with
+    `session` naming the phone or table where there is one; `reason` what the person typed.
+    """
+
+    __tablename__ = "evening_change"
+    __table_args__ = (UniqueConstraint("evening_id", "revision"),)
+    id: int | None = Field(default=None, primary_key=True)
+    evening_id: int = Field(foreign_key="evening.id", index=True)
+    revision: int
+    kind: str
+    deal: int | None = None
+    deal_revision: int | None = None
+    undoes: int | None = None
+    at: datetime = _when()
+    source: str = "library"
+    session: str | None = None
+    reason: str | None = None
+
+
 class Seat(SQLModel, table=True):
     """A player's seat in turn order (position 0 first)."""
 

@@ -29,6 +29,7 @@ from starlette.responses import Response
 
 from ledger.errors import LedgerError
 from ledger.i18n import _
+from ledger.values import Writer
 from ledger.web.throttle import Throttle
 
 COOKIE = "calabresella_session"
@@ -165,6 +166,8 @@ class Access:
             raise HTTPException(403, _("this form is not from this server's page: reload the page and try again"))
         if not same_origin(request):
             raise HTTPException(403, _("a form from another site cannot write here"))
+        session = self.session(request) or ""
+        request.state.writer = Writer("table" if kept is not None else "phone", kept, session[:6])
 
     async def check_bearer(self, request: Request) -> None:
         """Refuse an API write without `Authorization: Bearer TOKEN` (401) or with a wrong token (403, slowed down
@@ -184,6 +187,7 @@ class Access:
             raise HTTPException(
                 403, _("this key writes to one table only (evening {number}): nothing was written").format(number=kept)
             )
+        request.state.writer = Writer("api") if kept is None else Writer("table", kept, f"table {kept}")
 
 
 def _kept_to(session: str) -> int | None:

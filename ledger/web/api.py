@@ -16,13 +16,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ledger.errors import FactError, LedgerError, MissingFact
+from ledger.errors import FactError, Forbidden, LedgerError, MissingFact
 from ledger.i18n import _
 from ledger.rules.build import DealInput
 from ledger.service import DealEntry
-from ledger.values import EveningInfo, Recorded
+from ledger.values import EveningInfo, Recorded, Undone
 from ledger.web.limits import check_fields
-from ledger.web.state import access, deal_number, evening_number, feeds, in_turn, ledger, unavailable
+from ledger.web.state import access, deal_number, evening_number, in_turn, ledger, plain_number, unavailable, writer
 
 _FACT_TYPES = get_type_hints(DealInput)
 _LINE = '{"line": "bruno solo 22"}'
@@ -30,13 +30,14 @@ _LINE = '{"line": "bruno solo 22"}'
 
 
 def user_error(request: Request, error: Exception) -> Response:
-    """A LedgerError as 422 with its one-line message (and the missing fact, if that is what it is)."""
+    """A LedgerError as 422 with its one-line message (and the missing fact, if that is what it is); a write this
+    writer may not make (a table's key after its round) as 403."""
     body: dict[str, object] = {"error": str(error)}
     if isinstance(error, MissingFact):
         body["missing"] = error.fact
     if isinstance(error, FactError):
         body["fact"] = error.fact
-    return JSONResponse(body, 422)
+    return JSONResponse(body, 403 if isinstance(error, Forbidden) else 422)
 
 
 def http_error(request: Request, error: Exception) -> Response:
@@ -101,11 +102,8 @@ def _seen(value: object) -> str:
     return repr(value) if isinstance(value, str | int | float | bool) or value is None else type(value).__name__
 
 
-def _written(request: Request, done: Recorded, status: int = 200) -> Response:
-    """What a write did, and every phone and screen watching the evening told (a retry stored nothing: they are
-    left alone)."""
-    if not done.duplicate:
-        feeds(request).changed(done.evening)
+def _written(done: Recorded | Undone, status: int = 200) -> Response:
+    """What a write did (the ledger tells those watching)."""
     return JSONResponse(done.to_dict(), status)
 
 
@@ -133,8 +131,8 @@ async def start_evening(request: Request) -> Response:
     if data:
         raise LedgerError(_("unknown fields {names}").format(names=", ".join(sorted(data))))
     given = {name: value for name, value in fields.items() if value is not None}
-    info = await in_turn(request, lambda: ledger(request).start_evening(players, options=options, **given))
-    feeds(request).started()
+    by = writer(request)
+    info = await in_turn(request, lambda: ledger(request).start_evening(players, options=options, by=by, **given))
     return JSONResponse(info.to_dict(), 201)
 
 
@@ -165,34 +163,39 @@ async def record(request: Request) -> Response:
     data = await _body(request)
     key, dealer = _optional(data, "key", str), _optional(data, "dealer", str)
     deal, number = _deal(data), evening_number(request)
-    done = await in_turn(request, lambda: ledger(request).record(deal, evening=number, dealer=dealer, key=key))
-    return _written(request, done, 200 if done.duplicate else 201)
+    by = writer(request)
+    done = await in_turn(request, lambda: ledger(request).record(deal, evening=number, dealer=dealer, key=key, by=by))
+    return _written(done, 200 if done.duplicate else 201)
 
 
 async def amend(request: Request) -> Response:
     """A new revision of the deal: `{"line": "20", "reason": "recount"}` or the facts to change."""
     data = await _body(request)
     reason, dealer = _optional(data, "reason", str), _optional(data, "dealer", str)
-    changes, number = _deal(data), evening_number(request)
+    changes, number, by = _deal(data), evening_number(request), writer(request)
     done = await in_turn(
         request,
-        lambda: ledger(request).amend(deal_number(request), changes, reason=reason, evening=number, dealer=dealer),
+        lambda: ledger(request).amend(
+            deal_number(request), changes, reason=reason, evening=number, dealer=dealer, by=by
+        ),
     )
-    return _written(request, done)
+    return _written(done)
 
 
 async def void(request: Request) -> Response:
     """Void the deal: `{"reason": "misdeal"}`."""
     data = await _body(request)
     reason = _optional(data, "reason", str)
-    number = evening_number(request)
-    done = await in_turn(request, lambda: ledger(request).void(deal_number(request), reason=reason, evening=number))
-    return _written(request, done)
+    number, by = evening_number(request), writer(request)
+    done = await in_turn(
+        request, lambda: ledger(request).void(deal_number(request), reason=reason, evening=number, by=by)
+    )
+    return _written(done)
 
 
 async def undo(request: Request) -> Response:
-    """Take back the last deal: `{"seen_revision": 12}` (required) refuses it if the evening changed since
-    revision 12."""
+    """Take back the evening's last change, whatever it was: `{"seen_revision": 12}` (required) refuses it if the
+    evening changed since revision 12, saying what happened since."""
     data = await _body(request)
     seen = _optional(data, "seen_revision", int)
     if seen is None:
@@ -201,8 +204,18 @@ async def undo(request: Request) -> Response:
                 example='{"seen_revision": 12}'
             )
         )
+    number, by = evening_number(request), writer(request)
+    return _written(await in_turn(request, lambda: ledger(request).undo(evening=number, seen_revision=seen, by=by)))
+
+
+async def changes(request: Request) -> Response:
+    """The evening's change log, oldest first (`?deal=N`: one deal's), and the change undo would take back now."""
     number = evening_number(request)
-    return _written(request, await in_turn(request, lambda: ledger(request).undo(evening=number, seen_revision=seen)))
+    deal = plain_number(request.query_params.get("deal", ""))
+    logged = await run_in_threadpool(lambda: ledger(request).changes(number, deal=deal))
+    last = await run_in_threadpool(ledger(request).last_change, number)
+    undoable = last[0].to_dict() if last else None
+    return JSONResponse({"changes": [change.to_dict() for change in logged], "undo_takes_back": undoable})
 
 
 async def settlement(request: Request) -> Response:
@@ -215,15 +228,17 @@ async def settlement(request: Request) -> Response:
 async def void_evening(request: Request) -> Response:
     """Void the whole evening (recorded by mistake): `{"reason": "the demo"}`; it stays in the log and counts
     nowhere."""
+    by = writer(request)
     return await _with_reason(
-        request, "void", lambda number, reason: ledger(request).void_evening(number, reason=reason)
+        request, "void", lambda number, reason: ledger(request).void_evening(number, reason=reason, by=by)
     )
 
 
 async def reopen_evening(request: Request) -> Response:
     """Open a closed evening again: `{"reason": "a deal was left out"}`; the close it undoes stays in the log."""
+    by = writer(request)
     return await _with_reason(
-        request, "reopen", lambda number, reason: ledger(request).reopen_evening(number, reason=reason)
+        request, "reopen", lambda number, reason: ledger(request).reopen_evening(number, reason=reason, by=by)
     )
 
 
@@ -236,7 +251,6 @@ async def _with_reason(request: Request, path: str, change: Callable[[int, str |
     if number is None:
         raise LedgerError(_("give the evening's number, e.g. /api/evenings/3/{path}").format(path=path))
     info = await in_turn(request, change, number, reason)
-    feeds(request).changed(info.number)
     return JSONResponse(info.to_dict())
 
 
@@ -245,9 +259,8 @@ async def close(request: Request) -> Response:
     carrying it to the same table's next evening."""
     data = await _body(request)
     drop = bool(_optional(data, "drop_pot", bool))
-    number = evening_number(request)
-    info, settled = await in_turn(request, lambda: ledger(request).close_evening(number, drop_pot=drop))
-    feeds(request).changed(info.number)
+    number, by = evening_number(request), writer(request)
+    info, settled = await in_turn(request, lambda: ledger(request).close_evening(number, drop_pot=drop, by=by))
     return JSONResponse({"evening": info.number, "closed": True, "settlement": settled.to_dict()})
 
 
@@ -267,4 +280,5 @@ routes = [
     Route(f"{EVENING}/deals/{{deal}}/amend", amend, methods=["POST"]),
     Route(f"{EVENING}/deals/{{deal}}/void", void, methods=["POST"]),
     Route(f"{EVENING}/undo", undo, methods=["POST"]),
+    Route(f"{EVENING}/changes", changes),
 ]

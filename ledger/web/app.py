@@ -21,10 +21,9 @@ from ledger.errors import DatabaseUnavailable, LedgerError
 from ledger.service import Ledger
 from ledger.web import api, club, club_api, pages, reporting, writes
 from ledger.web.access import Access
-from ledger.web.boards import Boards
 from ledger.web.guard import Guard
 from ledger.web.language import Speaking, switch
-from ledger.web.live import Feeds
+from ledger.web.live import Channel
 from ledger.web.state import render, unavailable
 from ledger.web.templating import make_templates
 
@@ -58,7 +57,6 @@ def create_app(
     *,
     hosts: Iterable[str] = LOOPBACK,
     stream_seconds: float = STREAM_SECONDS,
-    poll_seconds: float = 1.0,
 ) -> Starlette:
     """The web front end over the ledger at `db`; `token` lets a browser (through the write link) or an API client
     write; only requests naming one of `hosts` are answered."""
@@ -71,30 +69,27 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, object]]:
         ledger = Ledger(db)
-        feeds = Feeds(ledger, lambda live: live_fragment.render(live=live), poll_seconds)
-        boards = Boards(ledger, feeds, lambda event: board_fragment.render(event=event), poll_seconds)
-        feeds.listeners.append(boards.evening_changed)
-        watcher = asyncio.create_task(feeds.watch())
-        board_watcher = asyncio.create_task(boards.watch())
+        channel = Channel(
+            ledger,
+            {
+                "evening": lambda live: live_fragment.render(live=live),
+                "event": lambda event: board_fragment.render(event=event),
+            },
+        )
+        channel.listen()
         loop = asyncio.get_running_loop()
-        app.state.feeds = feeds
-        app.state.stop = lambda: loop.call_soon_threadsafe(lambda: loop.create_task(feeds.stop()))
+        app.state.channel = channel
+        app.state.stop = lambda: loop.call_soon_threadsafe(lambda: loop.create_task(channel.stop()))
         try:
             yield {
                 "ledger": ledger,
-                "feeds": feeds,
-                "boards": boards,
+                "channel": channel,
                 "access": access,
                 "templates": templates,
                 "stream_seconds": stream_seconds,
             }
         finally:
-            await feeds.stop()
-            await boards.stop()
-            for task in (watcher, board_watcher):
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+            await channel.stop()
             ledger.close()
 
     evening = "/evenings/{evening}"

@@ -9,11 +9,11 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response, StreamingResponse
 
+from ledger.club.ranking import event_places
 from ledger.club.values import EventInfo, RoundInfo
 from ledger.i18n import _, language
 from ledger.rules.seats import name_key
-from ledger.web.boards import Boards
-from ledger.web.state import access, ledger, plain_number, render
+from ledger.web.state import access, channel, ledger, plain_number, render
 
 SHEET_ROWS = 24
 """Blank deal rows on a table's paper scoresheet."""
@@ -26,11 +26,6 @@ def event_number(request: Request) -> int:
     if number is None or number < 1:
         raise HTTPException(404, _("event %r: give its number") % text[:20])
     return number
-
-
-def boards(request: Request) -> Boards:
-    """The events' live leaderboards."""
-    return request.state.boards
 
 
 async def _event(request: Request) -> EventInfo:
@@ -63,9 +58,11 @@ async def event(request: Request) -> Response:
     """The event: its round, each table and seat; `?player=NAME` shows that player where they sit."""
     info = await _event(request)
     asked = request.query_params.get("player", "")[:60]
-    found = next((line for line in info.standings if name_key(line.player) == name_key(asked)), None) if asked else None
+    at = next((i for i, line in enumerate(info.standings) if asked and name_key(line.player) == name_key(asked)), None)
+    found = None if at is None else info.standings[at]
+    place = None if at is None or not info.standings[at].deals else event_places(info.standings)[at]
     links = table_links(request, info.current)
-    page = render(request, "club_event.html", event=info, player=found, asked=asked, links=links)
+    page = render(request, "club_event.html", event=info, player=found, place=place, asked=asked, links=links)
     if links:  # the tables' keys stay out of the browser's cache
         page.headers["Cache-Control"] = "no-store"
     return page
@@ -79,7 +76,7 @@ async def board(request: Request) -> Response:
 async def board_live(request: Request) -> Response:
     """Server-sent events: the leaderboard now and at each change."""
     info = await _event(request)
-    stream = boards(request).stream(info.number, request.state.stream_seconds, language())
+    stream = channel(request).stream(("event", info.number), -1, request.state.stream_seconds, language())
     return StreamingResponse(
         stream, media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     )

@@ -12,8 +12,8 @@ from starlette.routing import Route
 from ledger.errors import LedgerError
 from ledger.i18n import _
 from ledger.web.api import _body, _optional
-from ledger.web.club import boards, event_number
-from ledger.web.state import access, feeds, in_turn, ledger
+from ledger.web.club import event_number
+from ledger.web.state import access, in_turn, ledger, writer
 
 
 def _names(data: dict[str, Any], name: str, example: str = '["Anna", "Bruno", "Carla"]') -> list[str]:
@@ -47,8 +47,9 @@ async def start_event(request: Request) -> Response:
     counts = {key: _optional(data, key, int) for key in ("round_deals", "round_minutes")}
     _done(data)
     given = {key: value for key, value in text.items() if value is not None}
+    by = writer(request)
     info = await in_turn(
-        request, lambda: ledger(request).start_event(name, players, options=options, **given, **counts)
+        request, lambda: ledger(request).start_event(name, players, options=options, by=by, **given, **counts)
     )
     return JSONResponse(info.to_dict(), 201)
 
@@ -60,7 +61,9 @@ async def show_event(request: Request) -> Response:
 
 async def seat_round(request: Request) -> Response:
     """Seat the next round: `{}` draws it; `{"tables": [["Anna", "Bruno", "Carla"], ...]}` sets it by hand;
-    `"arrived"` and `"left"` name players who came or went; `"seed"` repeats a draw."""
+    `"arrived"` and `"left"` name players who came or went; `"seed"` repeats a draw; `"round": 2` names the round
+    this request makes, so that sent twice (or by two organisers at once) it seats one round, and both are answered
+    with it."""
     data = await _body(request)
     tables = data.pop("tables", None)
     if tables is not None and (
@@ -71,28 +74,31 @@ async def seat_round(request: Request) -> Response:
             _("tables: a list of tables, each a list of names, e.g. {example}").format(example='[["A", "B", "C"]]')
         )
     arrived, left, seed = _names(data, "arrived"), _names(data, "left"), _optional(data, "seed", int)
+    made = _optional(data, "round", int)
     _done(data)
-    number = event_number(request)
+    number, by = event_number(request), writer(request)
     info = await in_turn(
-        request, lambda: ledger(request).seat_round(number, tables=tables, arrived=arrived, left=left, seed=seed)
+        request,
+        lambda: ledger(request).seat_round(
+            number, tables=tables, arrived=arrived, left=left, seed=seed, round=made, by=by
+        ),
     )
-    _told(request, info.number)
     return JSONResponse(info.to_dict(), 201)
 
 
 async def end_round(request: Request) -> Response:
     """End the round under way: every table's evening closes."""
     _done(await _body(request))
-    info = await in_turn(request, ledger(request).end_round, event_number(request))
-    _told(request, info.number)
+    number, by = event_number(request), writer(request)
+    info = await in_turn(request, lambda: ledger(request).end_round(number, by=by))
     return JSONResponse(info.to_dict())
 
 
 async def close_event(request: Request) -> Response:
     """Close the event: the round under way ends, and no more rounds are seated."""
     _done(await _body(request))
-    info = await in_turn(request, ledger(request).close_event, event_number(request))
-    _told(request, info.number)
+    number, by = event_number(request), writer(request)
+    info = await in_turn(request, lambda: ledger(request).close_event(number, by=by))
     return JSONResponse(info.to_dict())
 
 
@@ -114,12 +120,6 @@ async def table_links(request: Request) -> Response:
             for t in tables
         ]
     )
-
-
-def _told(request: Request, event: int) -> None:
-    """Screens watching the event, and phones of a closed table, are told."""
-    feeds(request).started()
-    boards(request).changed(event)
 
 
 async def list_seasons(request: Request) -> Response:

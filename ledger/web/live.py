@@ -1,11 +1,11 @@
-"""The evening as it stands, pushed to every phone watching it (server-sent events).
+"""What people watch, pushed to them as it changes (server-sent events): an evening's page on the phones, a club
+night's leaderboard on the screens. One channel serves both.
 
-A write made through this server marks its evening changed; a watch task also looks every second at the
-evenings someone is watching, so a deal recorded from the terminal shows up too. Work stays bounded whatever
-the number of writes: an evening nobody watches is never read for the feed; a watched one has at most one read
-running and one more queued behind it, however many writes come meanwhile; and a read takes the evening's head
-and its last deals only, as quick on the thousandth deal as on the first. The fragment is drawn once per
-language watched, whatever the number of phones.
+The ledger tells the channel of every change committed, by this server or by any program writing to the same
+database (`Ledger.subscribe`). Work stays bounded whatever the number of writes: what nobody watches is never read;
+a watched evening or event has at most one read running and one more queued behind it, however many changes come
+meanwhile; an evening's read takes its head and its last deals only, as quick on the thousandth deal as on the
+first. What is shown is drawn once per language watched, whatever the number of phones and screens.
 """
 
 from __future__ import annotations
@@ -15,16 +15,18 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from ledger.club.values import TablePlace
-from ledger.errors import LedgerError, NoOpenEvening
+from starlette.concurrency import run_in_threadpool
+
+from ledger.club.values import EventInfo, TablePlace
+from ledger.errors import LedgerError
 from ledger.frozen import freeze
 from ledger.i18n import _, speaking
+from ledger.notices import Notice
 from ledger.rules.games import Game
 from ledger.service import Ledger
 from ledger.values import DealView, EveningInfo
-from ledger.web.turns import Turns
 
 LAST_DEALS = 6
 """How many of the latest deals the evening page shows."""
@@ -79,97 +81,106 @@ def _next_evening(ledger: Ledger, info: EveningInfo) -> int | None:
     return next((e.number for e in later), None)
 
 
+Topic = tuple[str, int]
+"""What is watched: `("evening", N)` or `("event", N)`."""
+
+
 @dataclass
-class Feed:
-    """One watched evening: its latest revision and fragment in each language; `changed` is set (and replaced) at
-    each change; `stale` asks for one more read, `reading` is the read under way."""
+class Watched:
+    """One watched evening or event: what was last read of it and its stamp, the drawing in each language a watcher
+    asked for; `changed` is set (and replaced) at each change; `stale` asks for one more read, `reading` is the read
+    under way; `noticed` is the newest revision the ledger told of."""
 
     viewers: int = 0
-    revision: int = -1
-    follows: int | None = None
-    """The evening the table went on to, as last published."""
+    shown: Any = None
+    stamp: object = None
     version: int = 0
-    """Counts what was published: a closed evening's fragment changes without a new revision when its table
-    plays on in a new evening."""
-    live: Live | None = None
+    """Counts what was published."""
+    ident: int = -1
+    """The event id the watchers get: an evening's revision, an event's version."""
+    noticed: int = -1
     html: dict[str, str] = field(default_factory=dict)
-    """The fragment in each language a phone watching has asked for."""
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     stale: bool = False
     reading: asyncio.Task[None] | None = None
 
 
-class Feeds:
-    """Every watched evening's feed; `render` turns the evening's data into the fragment the phones show."""
+class Channel:
+    """Every watched evening and event, kept as the ledger tells of changes; `render` draws an evening's live part
+    (`Live`) or an event's leaderboard (`EventInfo`)."""
 
-    def __init__(self, ledger: Ledger, render: Callable[[Live], str], poll_seconds: float = 1.0) -> None:
+    def __init__(self, ledger: Ledger, render: dict[str, Callable[[Any], str]]) -> None:
         self.ledger = ledger
-        self.turns = Turns()
-        """The lane the reads for the watchers take turns in with the server's writes."""
         self.render = render
-        self.poll_seconds = poll_seconds
-        self.feeds: dict[int, Feed] = {}
+        self.watched: dict[Topic, Watched] = {}
         self.stopping = False
         self.trouble: str | None = None
         """The ledger's last failure to answer, while it lasts."""
         self.reads = 0
-        """How many times an evening was read for its watchers."""
-        self.listeners: list[Callable[[int], None]] = []
-        """Told of every evening changed through this server (a club night's leaderboard follows its tables)."""
+        """How many times an evening or event was read for its watchers."""
+        self._stop_listening: Callable[[], None] | None = None
 
-    def changed(self, evening: int) -> None:
-        """The evening changed: its watchers get one read (nothing is read when nobody watches); while that read
-        runs, any number of further changes queue one more."""
-        for listener in self.listeners:
-            listener(evening)
-        feed = self.feeds.get(evening)
-        if feed is None or self.stopping:
+    def listen(self) -> None:
+        """Be told of the ledger's changes (call inside the server's event loop)."""
+        loop = asyncio.get_running_loop()
+
+        def hand_on(notice: Notice) -> None:
+            loop.call_soon_threadsafe(self.told, notice)
+
+        self._stop_listening = self.ledger.subscribe(hand_on)
+
+    def told(self, notice: Notice) -> None:
+        """A change: what it touches, if watched, is read again (an evening's page only when the revision is news; a
+        leaderboard when one of its tables changed; with a notice that names nothing, everything watched)."""
+        for topic, watched in list(self.watched.items()):
+            if self._touches(topic, watched, notice):
+                self.changed(topic)
+
+    def _touches(self, topic: Topic, watched: Watched, notice: Notice) -> bool:
+        kind, number = topic
+        if notice.evening is None and notice.event is None:
+            return True
+        if kind == "event":
+            return notice.event == number or watched.shown is None or notice.evening in _tables(watched.shown)
+        if notice.evening == number:
+            if notice.revision <= watched.noticed:
+                return False
+            watched.noticed = notice.revision
+            return True
+        started = notice.revision == 0 and notice.evening is not None  # a table may play on in a new evening
+        return started and isinstance(watched.shown, Live) and watched.shown.evening.closed
+
+    def changed(self, topic: Topic) -> None:
+        """One read for the watchers, however many changes come while it runs."""
+        watched = self.watched.get(topic)
+        if watched is None or self.stopping:
             return
-        feed.stale = True
-        if feed.reading is None:
-            feed.reading = asyncio.create_task(self._catch_up(evening, feed))
+        watched.stale = True
+        if watched.reading is None:
+            watched.reading = asyncio.create_task(self._catch_up(topic, watched))
 
-    def read(self, live: Live) -> None:
-        """The evening changed, and the writer read it afterwards: its watchers get that read, without one of
-        their own (a read under way, begun before, publishes nothing older)."""
-        for listener in self.listeners:
-            listener(live.evening.number)
-        feed = self.feeds.get(live.evening.number)
-        if feed is not None and not self.stopping and self._newer(feed, live):
-            self.publish(feed, live)
-
-    @staticmethod
-    def _newer(feed: Feed, live: Live) -> bool:
-        """Whether `live` is past what the feed published: a later revision, or, for a closed evening, news of
-        where its table plays on."""
-        revision = live.evening.revision
-        return revision > feed.revision or (revision == feed.revision and live.next_evening != feed.follows)
-
-    def started(self) -> None:
-        """An evening started: every watched evening is read again, so that the watchers of a closed one learn
-        where their table plays on."""
-        for evening in list(self.feeds):
-            self.changed(evening)
-
-    async def _catch_up(self, evening: int, feed: Feed) -> None:
-        """Read the evening until no change came during the last read; publish what moved."""
+    async def _catch_up(self, topic: Topic, watched: Watched) -> None:
+        """Read until no change came during the last read; publish what moved."""
         try:
-            while feed.stale and feed.viewers and not self.stopping:
-                feed.stale = False
-                live = await self._read(load_live, self.ledger, evening)
-                if live is None:
-                    return  # the watch task tries again once the ledger answers
+            while watched.stale and watched.viewers and not self.stopping:
+                watched.stale = False
+                shown = await self._read(topic)
+                if shown is None:
+                    return  # the next change tells again once the ledger answers
                 self.reads += 1
-                if self._newer(feed, live):
-                    self.publish(feed, live)
+                self.publish(topic, watched, shown)
         finally:
-            feed.reading = None
+            watched.reading = None
 
-    async def _read(self, read: Callable[..., T], *args: object) -> T | None:
-        """A read in its turn with the writes; None, and one line in the log for the first of a run of failures, when
-        the ledger cannot answer."""
+    async def _read(self, topic: Topic) -> Any:
+        """The evening or event as it stands, read in its turn with the ledger's writes; None, and one line in the log
+        for the first of a run of failures, when the ledger cannot answer."""
+        kind, number = topic
+        read: Callable[..., Any] = (
+            (lambda: load_live(self.ledger, number)) if kind == "evening" else self._event(number)
+        )
         try:
-            found = await self.turns.run(read, *args)
+            found = await run_in_threadpool(self.ledger.in_turn, read)
         except LedgerError as error:
             if str(error) != self.trouble:
                 log.warning(_("live feed: %s"), error)
@@ -180,64 +191,64 @@ class Feeds:
             self.trouble = None
         return found
 
-    def publish(self, feed: Feed, live: Live) -> None:
-        """Keep the evening as read and wake every phone watching it; each language is drawn once, when the first
-        phone in that language needs it."""
-        feed.revision, feed.follows, feed.live = live.evening.revision, live.next_evening, live
-        feed.version += 1
-        feed.html = {}
-        feed.changed.set()
-        feed.changed = asyncio.Event()
+    def _event(self, number: int) -> Callable[[], EventInfo]:
+        return lambda: self.ledger.event(number)
 
-    async def stream(self, evening: int, seen: int, lifetime: float, code: str) -> AsyncIterator[str]:
-        """Server-sent events: the fragment in language `code` at each revision after `seen`, for `lifetime`
-        seconds or until the server stops (then the browser reconnects, saying the last revision it got)."""
-        feed = self.feeds.setdefault(evening, Feed())
-        feed.viewers += 1
-        if feed.revision < 0:
-            self.changed(evening)
+    def publish(self, topic: Topic, watched: Watched, shown: Any) -> None:
+        """Keep what was read and wake every watcher, when it moved (a later revision; for a closed evening, news of
+        where its table plays on; a new stamp of the event); each language is drawn once, when first needed."""
+        if isinstance(shown, Live):
+            stamp: object = (shown.evening.revision, shown.next_evening)
+            if watched.stamp is not None and shown.evening.revision < watched.ident:
+                return  # a read begun before a newer one was published
+            ident = shown.evening.revision
+        else:
+            stamp, ident = shown.stamp, watched.version + 1
+        if stamp == watched.stamp:
+            return
+        watched.shown, watched.stamp, watched.ident = shown, stamp, ident
+        watched.version += 1
+        watched.html = {}
+        watched.changed.set()
+        watched.changed = asyncio.Event()
+
+    async def stream(self, topic: Topic, seen: int, lifetime: float, code: str) -> AsyncIterator[str]:
+        """Server-sent events: what is watched, drawn in language `code`, at each change after `seen` (the event id
+        the page came with, or -1), for `lifetime` seconds or until the server stops (then the browser reconnects,
+        saying the last id it got)."""
+        watched = self.watched.setdefault(topic, Watched())
+        watched.viewers += 1
+        if watched.stamp is None:
+            self.changed(topic)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + lifetime
         try:
             yield "retry: 1000\n\n"
-            sent = -1  # the version of the fragment this phone shows, once known
+            sent = -1  # the version this watcher shows, once known
             while (left := deadline - loop.time()) > 0 and not self.stopping:
-                if feed.revision >= 0 and feed.version != sent:
-                    fresh = feed.revision > seen or sent >= 0  # the page came with the revision `seen` drawn
-                    seen, sent = max(seen, feed.revision), feed.version
+                if watched.stamp is not None and watched.version != sent:
+                    fresh = watched.ident > seen or sent >= 0  # the page came with id `seen` drawn
+                    seen, sent = max(seen, watched.ident), watched.version
                     if fresh:
-                        yield event(feed.revision, drawn(feed.html, code, self.render, feed.live))
+                        yield event(watched.ident, drawn(watched.html, code, self.render[topic[0]], watched.shown))
                     continue
                 try:
-                    await asyncio.wait_for(feed.changed.wait(), min(left, KEEP_ALIVE_SECONDS))
+                    await asyncio.wait_for(watched.changed.wait(), min(left, KEEP_ALIVE_SECONDS))
                 except TimeoutError:
                     yield ": still here\n\n"
         finally:
-            feed.viewers -= 1
-            if not feed.viewers and self.feeds.get(evening) is feed:
-                del self.feeds[evening]
-
-    async def watch(self) -> None:
-        """Until stopped: look at the revision of every evening someone watches, for changes made elsewhere."""
-        newest = await self._read(_newest_open, self.ledger)
-        while not self.stopping:
-            await asyncio.sleep(self.poll_seconds)
-            if self.feeds and (opened := await self._read(_newest_open, self.ledger)) != newest:
-                newest = opened
-                self.started()
-                continue
-            for number, feed in list(self.feeds.items()):
-                if feed.reading is None:
-                    info = await self._read(self.ledger.evening, number)
-                    if info is not None and info.revision != feed.revision:
-                        self.changed(number)
+            watched.viewers -= 1
+            if not watched.viewers and self.watched.get(topic) is watched:
+                del self.watched[topic]
 
     async def stop(self) -> None:
         """End every stream and drop the reads queued: the server stops now, whatever was pending."""
         self.stopping = True
-        reading = [feed.reading for feed in self.feeds.values() if feed.reading is not None]
-        for feed in self.feeds.values():
-            feed.changed.set()
+        if self._stop_listening is not None:
+            self._stop_listening()
+        reading = [watched.reading for watched in self.watched.values() if watched.reading is not None]
+        for watched in self.watched.values():
+            watched.changed.set()
         for task in reading:
             task.cancel()
         for task in reading:
@@ -245,12 +256,9 @@ class Feeds:
                 await task
 
 
-def _newest_open(ledger: Ledger) -> int | None:
-    """The number of the most recent open evening, if any."""
-    try:
-        return ledger.evening().number
-    except NoOpenEvening:
-        return None
+def _tables(info: EventInfo) -> set[int]:
+    """The evenings an event's tables keep."""
+    return {table.evening for played in info.rounds for table in played.tables}
 
 
 def drawn(html: dict[str, str], code: str, render: Callable[[T], str], shown: T | None) -> str:
@@ -261,7 +269,8 @@ def drawn(html: dict[str, str], code: str, render: Callable[[T], str], shown: T 
     return html.get(code, "")
 
 
-def event(revision: int, html: str) -> str:
-    """One server-sent event named `evening`, its id the revision, its data the fragment's lines."""
+def event(ident: int, html: str) -> str:
+    """One server-sent event (named `evening`, the pages' scripts listen for it, a leaderboard's alike), its id
+    `ident`, its data the fragment's lines."""
     data = "".join(f"data: {line}\n" for line in html.splitlines() or [""])
-    return f"event: evening\nid: {revision}\n{data}\n"
+    return f"event: evening\nid: {ident}\n{data}\n"

@@ -15,7 +15,7 @@ from ledger.rules.quick import examples
 from ledger.values import DealView
 from ledger.web import guided
 from ledger.web.live import Live, load_live
-from ledger.web.state import deal_number, evening_number, feeds, ledger, plain_number, render, render_part
+from ledger.web.state import channel, deal_number, evening_number, ledger, plain_number, render, render_part
 
 
 async def home(request: Request) -> Response:
@@ -38,11 +38,24 @@ async def evenings(request: Request) -> Response:
 
 
 async def evening(request: Request) -> Response:
-    """The evening as it stands; `?deal=N` shows deal N's result and explanation on top."""
+    """The evening as it stands; `?deal=N` shows deal N's result and explanation on top; `?recorded=N`, the address
+    of a deal just recorded, shows its result while it is still the evening's last deal."""
     live = await run_in_threadpool(load_live, ledger(request), evening_number(request))
+    recorded = plain_number(request.query_params.get("recorded", ""))
+    if recorded is not None:
+        return evening_page(request, live, result=latest(live, recorded))
     shown = plain_number(request.query_params.get("deal", ""))
-    again = request.query_params.get("again") == "1"
-    return evening_page(request, live, result=await shown_deal(request, live, shown), again=again)
+    return evening_page(request, live, result=await shown_deal(request, live, shown))
+
+
+def recorded_address(evening: int, deal: int) -> str:
+    """The address of the evening page with deal `deal` just recorded."""
+    return f"/evenings/{evening}?recorded={deal}"
+
+
+def latest(live: Live, number: int) -> DealView | None:
+    """Deal `number`, if it is the evening's last deal."""
+    return live.deals[-1] if live.deals and live.deals[-1].number == number else None
 
 
 async def shown_deal(request: Request, live: Live, shown: int | None) -> DealView | None:
@@ -56,7 +69,8 @@ async def shown_deal(request: Request, live: Live, shown: int | None) -> DealVie
 
 
 def evening_page(request: Request, live: Live, status: int = 200, **context: object) -> Response:
-    """The evening page: the live part, the record forms (for the scorekeeper) and a fresh idempotency key."""
+    """The evening page: the live part, the record forms (for the scorekeeper) and a fresh idempotency key (the
+    page's own script makes one per deal; this one serves a phone without script)."""
     return render(request, "evening.html", status, **_evening(live, context))
 
 
@@ -82,7 +96,8 @@ async def events(request: Request) -> Response:
     number = evening_number(request)
     info = await run_in_threadpool(ledger(request).evening, number)
     seen = plain_number(request.headers.get("last-event-id") or request.query_params.get("seen", ""))
-    stream = feeds(request).stream(info.number, -1 if seen is None else seen, request.state.stream_seconds, language())
+    watched = ("evening", info.number)
+    stream = channel(request).stream(watched, -1 if seen is None else seen, request.state.stream_seconds, language())
     return StreamingResponse(
         stream, media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     )

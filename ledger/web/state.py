@@ -1,5 +1,5 @@
-"""What every route reaches (the lifespan's state): the one `Ledger`, write access, feeds, templates; path values;
-the line a client reads when the database fails."""
+"""What every route reaches (the lifespan's state): the one `Ledger`, write access and who writes, the live channel,
+templates; path values; the line a client reads when the database fails."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import logging
 from collections.abc import Callable
 from typing import TypeVar
 
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
@@ -14,8 +15,9 @@ from starlette.templating import Jinja2Templates
 
 from ledger.i18n import _
 from ledger.service import Ledger
+from ledger.values import Writer
 from ledger.web.access import Access
-from ledger.web.live import Feeds
+from ledger.web.live import Channel
 
 log = logging.getLogger("calabresella.web")
 T = TypeVar("T")
@@ -35,15 +37,20 @@ def access(request: Request) -> Access:
     return request.state.access
 
 
-def feeds(request: Request) -> Feeds:
-    """The evenings' live feeds."""
-    return request.state.feeds
+def channel(request: Request) -> Channel:
+    """What the phones and screens watch, live."""
+    return request.state.channel
+
+
+def writer(request: Request) -> Writer:
+    """Who writes with this request, as `Access` found when it let the write in (a phone, a table, the API)."""
+    return getattr(request.state, "writer", None) or Writer("phone")
 
 
 async def in_turn(request: Request, call: Callable[..., T], *args: object) -> T:
-    """A write (or the reads around it) in its turn in the server's lane, with the other writes and the reads for the
-    phones watching."""
-    return await feeds(request).turns.run(call, *args)
+    """A call of the ledger (a write, or the reads around it) off the server's event loop; the ledger orders the
+    writes."""
+    return await run_in_threadpool(call, *args)
 
 
 def templates(request: Request) -> Jinja2Templates:

@@ -3,7 +3,7 @@
 Each form post needs a write session, its CSRF token and this site's Origin (`Access.check_form`), and fields
 within their limits; then one `Ledger` method runs, and the page either shows the result (after a redirect, so
 a reload writes nothing) or the one-line error with what was typed kept. A deal sent by the evening page's own
-script gets the page's new `<main>` instead of the redirect, which the script swaps in. When the database cannot
+script gets the page's new `<main>` (or the question, or the refusal) instead, as JSON. When the database cannot
 answer, the error goes on to the 503 page instead.
 """
 
@@ -16,13 +16,23 @@ from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
-from ledger.errors import DatabaseUnavailable, EveningChanged, KeyTaken, LedgerError, MissingFact
+from ledger.errors import DatabaseUnavailable, KeyTaken, LedgerError, MissingFact
 from ledger.i18n import _
 from ledger.values import EveningInfo, Recorded
 from ledger.web import guided, pages
 from ledger.web.limits import check_fields
 from ledger.web.live import load_live
-from ledger.web.state import access, deal_number, evening_number, feeds, in_turn, ledger, plain_number, render
+from ledger.web.state import (
+    access,
+    deal_number,
+    evening_number,
+    in_turn,
+    ledger,
+    plain_number,
+    render,
+    render_part,
+    writer,
+)
 
 
 async def write_link(request: Request) -> Response:
@@ -59,27 +69,33 @@ def _text(form: FormData, name: str) -> str:
 
 
 def _shown(request: Request, evening: int, deal: int | None = None, path: str = "") -> Response:
-    """Back to a page of the evening after a write, and every phone watching it told."""
+    """Back to a page of the evening after a write (the ledger tells every phone watching it)."""
     target = f"/evenings/{evening}{path}" + (f"?deal={deal}" if deal is not None else "")
-    feeds(request).changed(evening)
     return RedirectResponse(target, 303)
 
 
-async def _recorded(request: Request, evening: int, deal: int, again: bool = False) -> Response:
-    """A deal's result on the evening page, and every phone and screen watching the evening told (not of a retry,
-    which stored nothing). A plain form is redirected to that page (so a reload writes nothing); the page's own
-    script, which sent the form (`Sent-By: page`), gets the page's `<main>` with the result on top, a fresh form
-    and the revision shown, and the page's address: it swaps them in, and loads no page."""
-    target = f"/evenings/{evening}?deal={deal}" + ("&again=1" if again else "")
-    if request.headers.get(SENT_BY_PAGE) != "page":
-        if not again:
-            feeds(request).changed(evening)
-        return RedirectResponse(target, 303)
+async def _recorded(request: Request, evening: int, done: Recorded) -> Response:
+    """A deal's result (the ledger tells every phone and screen watching the evening).
+
+    A plain form is redirected to the result's address (so a reload writes nothing); the page's own script, which
+    sent the form (`Sent-By: page`), gets the page's `<main>` with the result on top and a fresh pad, and that address:
+    it swaps them in, and loads no page. A retry of the evening's last deal (a double tap, an answer lost on the way)
+    is answered as the first send was; a retry of an earlier deal (a form sent again long after) says that deal is
+    already recorded, and what it was, under the evening's own address."""
+    number, by_page = done.deal.number, request.headers.get(SENT_BY_PAGE) == "page"
+    address = pages.recorded_address(evening, number)
+    if not by_page and not done.duplicate:
+        return RedirectResponse(address, 303)
     live = await in_turn(request, load_live, ledger(request), evening)
-    if not again:
-        feeds(request).read(live)  # the phones watching get this read: the evening is read once for all of them
-    result = await pages.shown_deal(request, live, deal)
-    return JSONResponse({"location": target, "main": pages.evening_main(request, live, result=result, again=again)})
+    last = pages.latest(live, number)
+    if last is None and not by_page:
+        return pages.evening_page(request, live, result=done.deal, again=True)
+    if last is None:
+        main = pages.evening_main(request, live, result=done.deal, again=True)
+        return JSONResponse({"location": f"/evenings/{evening}", "main": main})
+    if not by_page:
+        return RedirectResponse(address, 303)
+    return JSONResponse({"location": address, "main": pages.evening_main(request, live, result=last)})
 
 
 SENT_BY_PAGE = "Sent-By"
@@ -100,48 +116,48 @@ async def start(request: Request) -> Response:
                 stake=_text(form, "stake") or "0",
                 currency=_text(form, "currency") or "EUR",
                 place=_text(form, "place") or None,
+                by=writer(request),
             ),
         )
     except LedgerError as error:
         return await pages.new_evening(request, 422, error=_mistake(error), form=dict(form))
-    feeds(request).started()
     return _shown(request, info.number)
 
 
 async def record(request: Request) -> Response:
-    """Record a deal from the quick line or the guided form; a missing fact is asked for on its own page."""
+    """Record a new deal from the quick line or the pad: it is the evening's next deal, whatever the page showed when
+    it was tapped (each deal has its own key, so it is stored once). A missing fact is asked for on its own page, and
+    a refused deal is shown again, each with every fact tapped kept; the page's own script gets either as JSON."""
     form = await _form(request)
     info = await in_turn(request, ledger(request).evening, evening_number(request))
-    line, given, key = _text(form, "line"), guided.answers(form), _text(form, "key") or None
-    seen = plain_number(_text(form, "seen_revision"))
+    line, tapped, key = _text(form, "line"), guided.tapped(form), _text(form, "key") or None
+    given = guided.answers(tapped)
     try:
         more = guided.deal_input(given, info.players, info.profile)
         if not line and not guided.names_declarer(more):
-            return _question(request, info, "declarer", line, given, key, seen=seen)
+            return _question(request, info, "declarer", line, tapped, key)
         extra = more if line and more.to_dict() else None
 
+        by = writer(request)
+
         def write(key: str | None) -> Recorded:
-            return ledger(request).record(line or more, evening=info.number, more=extra, key=key, seen_revision=seen)
+            return ledger(request).record(line or more, evening=info.number, more=extra, key=key, by=by)
 
         try:
             done = await in_turn(request, write, key)
         except KeyTaken:  # the page's key holds the deal sent before Back: this is another deal, with its own key
             done = await in_turn(request, write, _another_key(key or "", line, given))
     except MissingFact as missing:
-        return _question(request, info, missing.fact, line, given, key, seen=seen)
-    except EveningChanged as changed:
-        live = await in_turn(request, load_live, ledger(request), info.number)
-        said = str(changed)
-        asked = _("{changed}. If yours is another deal, record it now.").format(changed=said[:1].upper() + said[1:])
-        return pages.evening_page(request, live, 409, error=asked, line=line, given=given)
+        return _question(request, info, missing.fact, line, tapped, key)
     except LedgerError as error:
         said, asking = _mistake(error), _text(form, "asking")
         if asking in guided.FACTS:
-            given.pop(asking, None)
-            return _question(request, info, asking, line, given, key, error=said, status=422, seen=seen)
+            return _question(request, info, asking, line, tapped, key, error=said, status=422)
+        if request.headers.get(SENT_BY_PAGE) == "page":
+            return JSONResponse({"error": said}, 422)
         live = await in_turn(request, load_live, ledger(request), info.number)
-        return pages.evening_page(request, live, 422, error=said, line=line, given=given)
-    return await _recorded(request, info.number, done.deal.number, again=done.duplicate)
+        return pages.evening_page(request, live, 422, error=said, line=line, given=tapped)
+    return await _recorded(request, info.number, done)
 
 
 def _another_key(key: str, line: str, given: dict[str, str]) -> str:
@@ -156,24 +172,26 @@ def _question(
     info: EveningInfo,
     fact: str,
     line: str,
-    given: dict[str, str],
+    tapped: dict[str, str],
     key: str | None,
     status: int = 200,
     **context: object,
 ) -> Response:
-    """The page that asks for one fact, the deal so far carried in hidden fields."""
-    carried = {name: value for name, value in given.items() if name != fact}
-    return render(
-        request,
-        "question.html",
-        status,
-        evening=info,
-        question=guided.question(fact, info.players, info.profile),
-        line=line,
-        given=carried,
-        key=key,
+    """The page that asks for one fact, the deal so far carried in hidden fields as it was tapped; the page's own
+    script gets the question alone, to show on the evening page."""
+    carried = {name: value for name, value in tapped.items() if name != fact}
+    shown = {
+        "evening": info,
+        "question": guided.question(fact, info.players, info.profile),
+        "line": line,
+        "given": carried,
+        "so_far": " ".join(part for part in (line, guided.so_far(guided.answers(carried))) if part),
+        "key": key,
         **context,
-    )
+    }
+    if request.headers.get(SENT_BY_PAGE) == "page":
+        return JSONResponse({"question": render_part(request, "_question.html", **shown)}, status)
+    return render(request, "question.html", status, **shown)
 
 
 async def amend(request: Request) -> Response:
@@ -184,7 +202,10 @@ async def amend(request: Request) -> Response:
         info = await in_turn(request, ledger(request).evening, evening_number(request))
         changes = line or guided.deal_input(guided.answers(form), info.players, info.profile)
         done = await in_turn(
-            request, lambda: ledger(request).amend(number, changes, reason=reason or None, evening=info.number)
+            request,
+            lambda: ledger(request).amend(
+                number, changes, reason=reason or None, evening=info.number, by=writer(request)
+            ),
         )
     except LedgerError as error:
         tapped = {name: _text(form, name) for name in (*guided.FIELDS, *guided.PAD) if _text(form, name)}
@@ -198,7 +219,10 @@ async def void(request: Request) -> Response:
     number, reason = deal_number(request), _text(form, "reason")
     try:
         done = await in_turn(
-            request, lambda: ledger(request).void(number, reason=reason or None, evening=evening_number(request))
+            request,
+            lambda: ledger(request).void(
+                number, reason=reason or None, evening=evening_number(request), by=writer(request)
+            ),
         )
     except LedgerError as error:
         return await pages.deal(request, 422, error=_mistake(error), reason=reason)
@@ -206,8 +230,9 @@ async def void(request: Request) -> Response:
 
 
 async def undo(request: Request) -> Response:
-    """Take back the last change (a deal, or an amendment), only with the box ticked that confirms it, and unless
-    the evening changed since this phone last saw it (the revision the page showed is required)."""
+    """Take back the evening's last change, whatever it was (the page names it), only with the box ticked that
+    confirms it, and unless the evening changed since this phone last saw it (the revision the page showed is
+    required)."""
     form = await _form(request)
     seen_text = _text(form, "seen_revision")
     seen, number = plain_number(seen_text), evening_number(request)
@@ -220,11 +245,13 @@ async def undo(request: Request) -> Response:
                     seen=seen_text
                 )
             )
-        done = await in_turn(request, lambda: ledger(request).undo(evening=number, seen_revision=seen))
+        done = await in_turn(
+            request, lambda: ledger(request).undo(evening=number, seen_revision=seen, by=writer(request))
+        )
     except LedgerError as error:
         live = await in_turn(request, load_live, ledger(request), number)
         return pages.evening_page(request, live, 422, error=_mistake(error))
-    return _shown(request, done.evening, done.deal.number)
+    return _shown(request, done.evening)
 
 
 async def close(request: Request) -> Response:
@@ -234,7 +261,8 @@ async def close(request: Request) -> Response:
     if _text(form, "confirm") != "yes":
         return await pages.settlement(request, 422, error=_("Tick the box to close the evening; nothing was closed."))
     try:
-        info, _settled = await in_turn(request, ledger(request).close_evening, evening_number(request))
+        number, by = evening_number(request), writer(request)
+        info, _settled = await in_turn(request, lambda: ledger(request).close_evening(number, by=by))
     except LedgerError as error:
         return await pages.settlement(request, 422, error=_mistake(error))
     return _shown(request, info.number, path="/settle")
@@ -246,7 +274,8 @@ async def reopen(request: Request) -> Response:
     reason = _text(form, "reason")
     try:
         info = await in_turn(
-            request, lambda: ledger(request).reopen_evening(evening_number(request) or 0, reason=reason)
+            request,
+            lambda: ledger(request).reopen_evening(evening_number(request) or 0, reason=reason, by=writer(request)),
         )
     except LedgerError as error:
         return await pages.settlement(request, 422, error=_mistake(error), reason=reason)
