@@ -386,6 +386,13 @@ class Ledger:
 
         return self._on_table(evening, undo, by=by)
 
+    def refusal(self, evening: int, by: Writer) -> str | None:
+        """Why `by` may not change evening `evening` now (a club table's key after its round), or None when it may."""
+        from ledger.store.club import refusal_for
+
+        with self._reading() as session:
+            return refusal_for(session, evening, by)
+
     def last_change(self, evening: int | None = None) -> tuple[ChangeView, DealView | None] | None:
         """The change undo would take back now, with the deal it touched as it stands; None when there is none."""
         from ledger.store.changes import last_undoable, view

@@ -238,3 +238,24 @@ def after_undo(kind: str) -> str:
     if kind == "amend":
         return _("back as before its amendment")
     return _("counts again")
+
+
+def source_word(source: str) -> str:
+    """Where a change came from, in words."""
+    words = {
+        "terminal": _("terminal"),
+        "play": _("play"),
+        "phone": _("phone"),
+        "table": _("table's phone"),
+        "api": _("API"),
+        "import": _("import"),
+        "library": _("program"),
+        "unknown": _("before the log"),
+    }
+    return words.get(source, source)
+
+
+def logged(change: ChangeView, deal: DealView | None = None) -> str:
+    """A change as a line of the evening's log: `12. deal 4 voided (misdeal) · phone`, marked when taken back."""
+    line = f"{change.revision}. {described(change, deal)} · {source_word(change.source)}"
+    return _("{line} · taken back").format(line=line) if change.undone else line

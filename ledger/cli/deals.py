@@ -21,12 +21,13 @@ from ledger.cli.render import (
 )
 from ledger.cli.session import evening_to_read, open_ledger
 from ledger.errors import LedgerError, UndoRefused
+from ledger.fmt import format_time
 from ledger.i18n import _
 from ledger.rules.build import DealInput
-from ledger.summary import after_undo, described, headline
+from ledger.summary import after_undo, described, headline, logged
 
 if TYPE_CHECKING:
-    from ledger.values import Recorded, Undone
+    from ledger.values import ChangeView, Recorded, Undone
 
 deal_app = new_app("deal", "Look at one deal and its history.")
 DealNumber = Annotated[int, typer.Argument(help="The deal's number in the evening.", min=1)]
@@ -222,8 +223,10 @@ def show(ctx: typer.Context, number: DealNumber, evening: EveningOption = None, 
     with open_ledger(ctx, create=False) as ledger:
         info = evening_to_read(ledger, evening, quiet=as_json)
         views = ledger.deal_history(number, info.number)
+        log = ledger.changes(info.number, deal=number)
     if as_json:
-        print_json({"evening": info.number, "number": number, "revisions": [v.to_dict() for v in views]})
+        revisions = [v.to_dict() for v in views]
+        print_json({"evening": info.number, "number": number, "revisions": revisions, "changes": _dicts(log)})
         return
     current = views[-1]
     state = (
@@ -238,6 +241,13 @@ def show(ctx: typer.Context, number: DealNumber, evening: EveningOption = None, 
     )
     deals_table(info.players, views, history=True)
     console.print(current.explanation)
+    console.print(_("[bold]Changes[/bold] (evening revision, what, from where):"))
+    for change in log:
+        console.print(f"  {format_time(change.at)} {logged(change)}", markup=False, highlight=False)
+
+
+def _dicts(log: list[ChangeView]) -> list[dict[str, object]]:
+    return [change.to_dict() for change in log]
 
 
 def standings(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = False) -> None:

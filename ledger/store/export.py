@@ -86,8 +86,12 @@ REOPENS = text(
     "SELECT evening_id, closed_at, reopened_at, reason FROM evening_reopen "
     "WHERE evening_id BETWEEN :first AND :last ORDER BY evening_id, id"
 )
-"""What an export reads of the deals, revisions, payouts and reopenings of the evenings numbered `first` to
-`last`."""
+CHANGES = text(
+    "SELECT evening_id, revision, kind, deal, deal_revision, undoes, at, source, session, reason FROM evening_change "
+    "WHERE evening_id BETWEEN :first AND :last ORDER BY evening_id, revision"
+)
+"""What an export reads of the deals, revisions, payouts, reopenings and change logs of the evenings numbered `first`
+to `last`."""
 
 
 def _grouped(session: Session, query: Any, bounds: dict[str, int], by: str) -> defaultdict[int, list[RowMapping]]:
@@ -121,15 +125,19 @@ def _evenings_data(session: Session, evening: int | None) -> Iterator[dict[str, 
         revisions = _grouped(session, REVISIONS, bounds, "deal_id")
         payouts = _payouts(session, bounds)
         reopens = _grouped(session, REOPENS, bounds, "evening_id")
+        changes = _grouped(session, CHANGES, bounds, "evening_id")
         for table in chunk:
             yield _evening_data(
                 table,
                 [_deal_data(table, deal, revisions[deal["id"]], payouts) for deal in deals[table.number]],
                 reopens[table.number],
+                changes[table.number],
             )
 
 
-def _evening_data(table: Seating, deals: list[dict[str, Any]], reopens: list[RowMapping]) -> dict[str, Any]:
+def _evening_data(
+    table: Seating, deals: list[dict[str, Any]], reopens: list[RowMapping], changes: list[RowMapping]
+) -> dict[str, Any]:
     e = table.evening
     return {
         "number": table.number,
@@ -156,8 +164,14 @@ def _evening_data(table: Seating, deals: list[dict[str, Any]], reopens: list[Row
             }
             for r in reopens
         ],
+        "revision": e.revision,
+        "changes": [{**{name: c[name] for name in CHANGE_FIELDS}, "at": stored_iso(c["at"])} for c in changes],
         "deals": deals,
     }
+
+
+CHANGE_FIELDS = ("revision", "kind", "deal", "deal_revision", "undoes", "source", "session", "reason")
+"""An evening's change log entry as exported, besides its time `at`."""
 
 
 def _deal_data(

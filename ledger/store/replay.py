@@ -29,11 +29,13 @@ from ledger.rules.numbers import shortened, storable
 from ledger.rules.profiles import started_with
 from ledger.rules.scoring import score
 from ledger.rules.seats import name_key
+from ledger.rules.text import check_plain
 from ledger.rules.validate import MOST_PASSED
 from ledger.store.bulk import new_ids, writer_of
+from ledger.store.changes import rebuild
 from ledger.store.deals import payout_values, revision_values
 from ledger.store.evenings import Seating, get_seating, new_seating, seat_rows
-from ledger.store.export import EVENING, EVENT, PAYMENT, SEASON
+from ledger.store.export import CHANGE_FIELDS, EVENING, EVENT, PAYMENT, SEASON
 from ledger.store.import_checks import (
     EventLine,
     amount,
@@ -53,6 +55,7 @@ from ledger.store.models import (
     DealRevision,
     Entrant,
     Evening,
+    EveningChange,
     EveningReopen,
     PaymentEntry,
     Payout,
@@ -71,6 +74,7 @@ KNOWN_RESULTS = 20_000
 EVENINGS: Table = Evening.__table__  # type: ignore[attr-defined]
 SEATS: Table = Seat.__table__  # type: ignore[attr-defined]
 REOPENS: Table = EveningReopen.__table__  # type: ignore[attr-defined]
+CHANGES: Table = EveningChange.__table__  # type: ignore[attr-defined]
 DEALS: Table = Deal.__table__  # type: ignore[attr-defined]
 REVISIONS: Table = DealRevision.__table__  # type: ignore[attr-defined]
 PAYOUTS: Table = Payout.__table__  # type: ignore[attr-defined]
@@ -302,7 +306,7 @@ class Importer:
             known=self.players,
             started_at=started,
             closed_at=_time(item.get("closed_at")),
-            revision=sum(len(d["revisions"]) + (1 if d.get("voided_at") else 0) for d in deals),
+            revision=_revision(item),
         )
         table.evening.id = new_ids(session, EVENINGS, 1)[0]
         table.evening.pot_in, table.evening.pot_out = _passed(item.get("pot_in")), _passed(item.get("pot_out"))
@@ -320,9 +324,21 @@ class Importer:
             check_keys(session, deals)
         scored = _scored(table, item, self.version, self._scores(table, item))
         _write_deals(session, table, deals, scored)
+        self._changes(session, table.number, item)
         self.renumbered[number] = table.number
         self.created.append(table.number)
         self.deals += len(deals)
+
+    def _changes(self, session: Session, evening: int, item: dict[str, Any]) -> None:
+        """The evening's change log as exported; an export made before changes were logged has it rebuilt from the
+        evening's rows once they are written."""
+        logged = item.get("changes")
+        if not isinstance(logged, list) or not logged:
+            self.flush(session)
+            rebuild(session.connection(), evening)
+            return
+        rows = [_change_row(evening, change) for change in logged]
+        writer_of(session).queue(CHANGES, rows)
 
     def _scores(self, table: Seating, item: dict[str, Any]) -> dict[tuple[Any, ...], Scored]:
         """The revisions scored so far at the same seats: exported players, the ledger's players and ids, the
@@ -441,6 +457,43 @@ def _passed(count: object) -> int:
     if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MOST_PASSED:
         raise LedgerError(_("not a valid export: a pot of {count!r} passed deals").format(count=count))
     return count
+
+
+def _revision(item: dict[str, Any]) -> int:
+    """The evening's revision as exported; counted from its deals for an export made before it was."""
+    given = item.get("revision")
+    if isinstance(given, int) and not isinstance(given, bool) and storable(given) and given >= 0:
+        return given
+    return sum(len(d["revisions"]) + (1 if d.get("voided_at") else 0) for d in item["deals"])
+
+
+def _change_row(evening: int, change: Any) -> dict[str, Any]:
+    """A change log entry of the export as a row; one that is not what an export writes is refused."""
+    if (
+        not isinstance(change, dict)
+        or not isinstance(change.get("revision"), int)
+        or not isinstance(change.get("kind"), str)
+    ):
+        raise LedgerError(_("a change of the evening's log is not an object with a revision and a kind"))
+    row = {name: change.get(name) for name in CHANGE_FIELDS}
+    for name in ("deal", "deal_revision", "undoes"):
+        value = row[name]
+        if value is not None and (not isinstance(value, int) or not storable(value)):
+            raise LedgerError(
+                _("a change of the evening's log has {name} {value}: a number").format(
+                    name=name, value=shortened(str(row[name]))
+                )
+            )
+    for name in ("kind", "source", "session", "reason"):
+        if row[name] is not None and not isinstance(row[name], str):
+            raise LedgerError(
+                _("a change of the evening's log has {name} {value}: a text").format(
+                    name=name, value=shortened(str(row[name]))
+                )
+            )
+        check_plain(row[name], name)
+    row["source"] = row["source"] or "import"
+    return {"evening_id": evening, **row, "at": _time(change.get("at")) or utcnow()}
 
 
 def _reopens(session: Session, evening: int, reopened: list[dict[str, Any]]) -> list[dict[str, Any]]:

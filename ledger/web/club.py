@@ -13,6 +13,7 @@ from ledger.club.ranking import event_places
 from ledger.club.values import EventInfo, RoundInfo
 from ledger.i18n import _, language
 from ledger.rules.seats import name_key
+from ledger.values import Writer
 from ledger.web.state import access, channel, ledger, plain_number, render
 
 SHEET_ROWS = 24
@@ -95,6 +96,9 @@ async def table_link(request: Request) -> Response:
         return render(
             request, "error.html", 403, status_code=403, message=_("This link cannot record deals: its key is wrong.")
         )
+    refused = await run_in_threadpool(ledger(request).refusal, number, Writer("table", number))
+    if refused:
+        return render(request, "error.html", 403, status_code=403, message=refused)
     response = RedirectResponse(f"/evenings/{number}", 303, headers={"Cache-Control": "no-store"})
     if guard.session(request) is None or guard.kept_to(request) is not None:  # the scorekeeper's phone keeps all
         guard.remember(response, guard.new_session(number))

@@ -26,7 +26,8 @@ from ledger.i18n import _, speaking
 from ledger.notices import Notice
 from ledger.rules.games import Game
 from ledger.service import Ledger
-from ledger.values import DealView, EveningInfo
+from ledger.summary import undo_names
+from ledger.values import ChangeView, DealView, EveningInfo
 
 LAST_DEALS = 6
 """How many of the latest deals the evening page shows."""
@@ -48,9 +49,18 @@ class Live:
     """For a closed evening: the open evening where the same table plays on, if there is one."""
     place: TablePlace | None = None
     """For a club table: its event, round and table, and how far it is in the round."""
+    undo: tuple[ChangeView, DealView | None] | None = None
+    """The change undo would take back now, with the deal it touched."""
 
     def __post_init__(self) -> None:
         freeze(self, "deals", "games")
+
+    @property
+    def undo_label(self) -> str | None:
+        """What the undo button says it takes back (`Undo: deal 17, Anna solo 6+2/3`), in the language in use."""
+        if self.undo is None:
+            return None
+        return _("Undo: {what}").format(what=undo_names(*self.undo))
 
     @property
     def last_deals(self) -> list[tuple[DealView, dict[str, int] | None]]:
@@ -70,7 +80,12 @@ def load_live(ledger: Ledger, evening: int | None) -> Live:
     info, deals = ledger.last_deals(LAST_DEALS, evening)
     games = ledger.standings(info.number).games if info.profile.game_to else ()
     return Live(
-        info, deals, games, _next_evening(ledger, info) if info.closed else None, ledger.table_place(info.number)
+        info,
+        deals,
+        games,
+        _next_evening(ledger, info) if info.closed else None,
+        ledger.table_place(info.number),
+        ledger.last_change(info.number),
     )
 
 

@@ -12,6 +12,7 @@ from ledger.errors import LedgerError
 from ledger.i18n import language
 from ledger.rules.profiles import DEFAULTS
 from ledger.rules.quick import examples
+from ledger.summary import logged
 from ledger.values import DealView
 from ledger.web import guided
 from ledger.web.live import Live, load_live
@@ -104,9 +105,11 @@ async def events(request: Request) -> Response:
 
 
 async def deals(request: Request) -> Response:
-    """Every deal of the evening, voided ones marked, each a link to its corrections."""
+    """Every deal of the evening, voided ones marked, each a link to its corrections; the evening's change log."""
     info, views = await run_in_threadpool(ledger(request).deals, evening_number(request))
-    return render(request, "deals.html", evening=info, deals=views)
+    log = await run_in_threadpool(ledger(request).changes, info.number)
+    changes = [(change, logged(change)) for change in reversed(log)]
+    return render(request, "deals.html", evening=info, deals=views, changes=changes)
 
 
 async def deal(request: Request, status: int = 200, **context: object) -> Response:
