@@ -268,7 +268,7 @@ ERRORS: list[tuple[str, Callable[[str], None], list[str], str]] = [
         "players-twice",
         evening_with_deals,
         ["evening", "start", "--players", "Anna,anna"],
-        "players: Anna, anna seated twice",
+        "players: Anna and anna are one name, seated twice",
     ),
     (
         "mistyped-declarer",

@@ -256,17 +256,18 @@ def test_record_standings_and_settle_in_italian(tmp_path: Path) -> None:
     assert _it(db, "record", "bruno solo 22").exit_code == 0
     standings = _it(db, "standings")
     assert "Classifica" in standings.stdout and "totali progressivi" in standings.stdout
-    assert "+6,25" in standings.stdout  # Bruno: +1 and +4 game points at 1,25 € a punto
+    assert "+6,25" in standings.stdout  # Bruno: +1 and +4 game points at 1,25 € per punto
     settle = _it(db, "settle")
     assert "Conti della serata 1" in settle.stdout
-    assert "Carla paga Bruno 5,00\xa0€" in settle.stdout
+    assert "Carla dà 5,00\xa0€ a Bruno" in settle.stdout
 
 
 def test_the_italian_reads_as_players_say_it(tmp_path: Path) -> None:
     db = tmp_path / "frasi.sqlite3"
     twice = _it(db, "evening", "start", "--players", "Anna,anna,Bruno")
     assert (
-        twice.stderr == "Errore: giocatori: Anna, anna compare due volte (i nomi non distinguono maiuscole e accenti)\n"
+        twice.stderr
+        == "Errore: giocatori: Anna e anna sono lo stesso nome (i nomi non distinguono maiuscole e accenti)\n"
     )
     assert _it(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.50").exit_code == 0
     assert "Hanno passato tutti." in _it(db, "record", "--passed").stdout
@@ -280,7 +281,7 @@ def test_the_italian_reads_as_players_say_it(tmp_path: Path) -> None:
     assert _it(db, "record", "bruno solo 22").exit_code == 0  # Bruno +4 game points: 1,00 € from each opponent
     assert "Registrato il pagamento 1: Anna ha pagato Bruno 1,00\xa0€." in _it(db, "paid", "Anna", "Bruno", "1").stdout
     tab = _it(db, "tab").stdout
-    assert "Carla paga Bruno 1,00\xa0€" in tab and " a Bruno" not in tab
+    assert "Carla dà 1,00\xa0€ a Bruno" in tab and "paga Bruno" not in tab
     assert "Carla è in debito con Bruno di 1,00\xa0€" in _it(db, "settle", "--pairs").stdout
     voided = _it(db, "paid", "--void", "1", "--reason", "doppio").stdout
     assert "Pagamento 1 annullato (doppio): 1,00\xa0€ da Anna per Bruno, non conta più." in voided
@@ -469,7 +470,7 @@ def test_play_takes_its_commands_in_italian_in_a_terminal(tmp_path: Path, monkey
     monkeypatch.setattr(test_play, "ENV", {**test_play.ENV, "CALABRESELLA_LANG": "it"})
     table = test_play.Table(db)
     listed = table.send("aiuto")
-    assert "Comandi: ritira, correggi, annulla, smazzate, classifica, conti, aiuto, esci" in listed
+    assert "Comandi: ritira, correggi, annulla, smazzate, classifica, conti, aiuto, chiudi, esci" in listed
     assert "aiuto PAROLA" in listed and "undo" not in listed
     assert "correggi N FATTI [motivo=PERCHÉ]" in table.send("aiuto correggi")
     assert "CHIAMANTE CONTRATTO" in table.send("aiuto sintassi")
@@ -479,7 +480,7 @@ def test_play_takes_its_commands_in_italian_in_a_terminal(tmp_path: Path, monkey
     assert re.search(r"Bruno\s+│\s+\+10 │\s+1,00", standings) and re.search(r"Carla\s+│\s+-14 │\s+-1,40", standings)
     settled = table.send("conti")
     assert "Conti della serata 1" in settled
-    assert "Carla paga Bruno 1,00\xa0€" in settled and "Carla paga Anna 0,40\xa0€" in settled
+    assert "Carla dà 1,00\xa0€ a Bruno" in settled and "Carla dà 0,40\xa0€ a Anna" in settled
     assert re.search(r"2 │ Anna\s+│ Carla solo 1/3 stramazzo", table.send("smazzate"))
     assert "Smazzata 2 corretta (revisione 2) · Carla solo: 20 terzi (6+2/3), vinta" in table.send(
         "correggi 2 20 motivo=riconteggio"

@@ -122,7 +122,8 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
     assert "Stake per game point: [0]" in table.send("")
     assert "Currency: [EUR]" in table.send("0.10")
     out = table.send("")
-    assert "Evening 1: Anna, Bruno, Carla · pagat · stake 0.10 EUR per game point" in out
+    rules = "Calabresella (pagat.com rules): cappotto x2, stramazzo x3"
+    assert f"Evening 1: Anna, Bruno, Carla · {rules} · stake 0.10 EUR per game point" in out
     assert "Next deal: Carla deals, Anna speaks first." in out
 
     out = table.send("bruno solo 22")
@@ -145,8 +146,9 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
     assert "Anna solissimo dividete: 24 thirds (8), won" in out
     assert _row(out, "Anna") == ["Anna", "declarer", "+16", "+11"]
 
-    assert "How many tricks did the declarer side take? (0 to 12) [12]" in table.send("an soli sc 35")
-    out = table.send("")
+    asked = table.send("an soli sc 35")
+    assert asked.rstrip().endswith("How many tricks did the declarer side take? (0 to 12)")  # no default
+    out = table.send("12")
     assert "Deal 5 recorded · Anna solissimo scegliete: 35 thirds (11+2/3), won, cappotto" in out
     assert "solissimo 4 x scegliete 4 x cappotto 2 = 32 from each opponent" in out
     assert _row(out, "Anna") == ["Anna", "declarer, dealer", "+64", "+75"]
@@ -168,7 +170,7 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
     assert "Error: points '12+1/3'" in table.send("bruno solo 12+1/3")
     assert "Error: word 's' is ambiguous: it could be scegliete, solissimo, solo" in table.send("b s 7")
     assert "The declarer side's points?" in table.send("anna solo")
-    assert "Cancelled: nothing written." in table.control("c")
+    assert "Deal left: nothing recorded." in table.control("c")
     assert _ledger(db)[2] == 8
 
     # corrections
@@ -202,7 +204,7 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
     out = table.send("settle")
     assert "Bruno pays Anna 4.50 EUR" in out and "Carla pays Anna 3.30 EUR" in out
     assert "amend N FACTS [reason=WHY]" in table.send("help amend")
-    assert "Evening 1 stays open." in table.close_with("quit")
+    assert "Evening 1 stays open; to close it and settle up, type close." in table.close_with("quit")
 
     points, deals, revision = _ledger(db)
     assert points == {"Anna": 78, "Bruno": -45, "Carla": -33}
@@ -285,14 +287,14 @@ def test_plain_lines_from_a_pipe_behave_the_same(tmp_path: Path) -> None:
     assert "Deal 1 recorded · Bruno solo: 22 thirds (7+1/3), won" in out
     assert "Who took the last trick? (decl or opp) opp\n" in out
     assert "Deal 2 recorded · Bruno chiamo: 4 thirds (1+1/3), lost" in out
-    assert "How many tricks did the declarer side take? (0 to 12) [12] 11\n" in out
+    assert "How many tricks did the declarer side take? (0 to 12) 11\n" in out
     assert "Deal 3 recorded · Anna solo: 35 thirds (11+2/3), won, stramazzo" in out
     assert "Deal 1 amended (revision 2)" in out
     assert "Deal 2 voided (misdeal). Totals: Anna +10, Bruno -2, Carla -8" in out
-    assert "Evening 1 stays open." in out
+    assert "Evening 1 stays open; to close it and settle up, type close." in out
     assert (
         done.stderr == "Error: 'oops' is not a word of the quick syntax: allowed are a player (Anna, Bruno, "
-        "Carla), pass, chiamo, mediatore, solo, solissimo, dividete, scegliete, or a card such as "
+        "Carla), pass, chiamo, solo, solissimo, dividete, scegliete, or a card such as "
         "3D, RS, AC, KH\n"
     )
     points, deals, revision = _ledger(db)
@@ -330,7 +332,7 @@ def test_an_evening_that_cannot_be_opened_is_one_error_line(tmp_path: Path) -> N
     engine.dispose()
     for args, message in [
         (["--evening", "5"], "Error: evening 5 does not exist (evenings are 1 to 1)\n"),
-        (["--evening", "1"], "Error: evening 1 is closed: start one with"),
+        (["--evening", "1"], "Error: evening 1 is closed; to change it: calabresella evening reopen 1"),
     ]:
         done = _piped(db, [], *args)
         assert done.returncode == 2

@@ -46,7 +46,17 @@ def test_a_command_word_that_fits_two_players_is_a_deal_unless_it_is_the_command
 
 def test_help_offers_the_words_of_the_language_in_use_and_understands_both() -> None:
     with speaking("it"):
-        assert commands() == ["ritira", "correggi", "annulla", "smazzate", "classifica", "conti", "aiuto", "esci"]
+        assert commands() == [
+            "ritira",
+            "correggi",
+            "annulla",
+            "smazzate",
+            "classifica",
+            "conti",
+            "aiuto",
+            "chiudi",
+            "esci",
+        ]
         assert topics()[0] == "sintassi"
         assert (topic("corr"), topic("sin"), topic("amend"), topic("syntax"), topic("c")) == (
             "amend",
@@ -56,5 +66,5 @@ def test_help_offers_the_words_of_the_language_in_use_and_understands_both() -> 
             None,
         )
     with speaking("en"):
-        assert commands() == ["undo", "amend", "void", "deals", "standings", "settle", "help", "quit"]
+        assert commands() == ["undo", "amend", "void", "deals", "standings", "settle", "help", "close", "quit"]
         assert (topic("am"), topic("correggi"), topic("s")) == ("amend", "amend", None)

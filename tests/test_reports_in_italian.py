@@ -274,7 +274,7 @@ def test_chart_numbers_and_dates_in_italian(db: Path) -> None:
     ticks = [text for text in money if TICK.fullmatch(text)]
     assert ticks and all("," in tick for tick in ticks), money
     assert "67% vinte" in _texts(db, "it", "contracts", 1)
-    assert "smazzata (punteggiate: annullate 6)" in _texts(db, "it", "running", 1)
+    assert "smazzata (tratteggiate: annullate 6)" in _texts(db, "it", "running", 1)
 
 
 def test_chart_numbers_in_english(db: Path) -> None:

@@ -62,7 +62,7 @@ INVALID = [
     ),
     bad(
         "duplicate-case",
-        "Anna, anna seated twice (names ignore case and accents)",
+        "Anna and anna are one name, seated twice (names ignore case and accents)",
         players=("Anna", "Bruno", "anna"),
         **SOLO,
     ),

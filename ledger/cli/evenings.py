@@ -15,7 +15,7 @@ from ledger.fmt import format_cents
 from ledger.i18n import _, ngettext
 
 if TYPE_CHECKING:
-    from ledger.values import EveningInfo
+    from ledger.values import EveningInfo, Settlement
 
 evening_app = new_app("evening", "Start, list, show and close evenings.")
 
@@ -242,6 +242,11 @@ def close(
     if as_json:
         print_json({**closed.to_dict(), "settlement": result.to_dict()})
         return
+    print_closed(closed, result)
+
+
+def print_closed(closed: EveningInfo, result: Settlement) -> None:
+    """An evening just closed: the pot it leaves to the same table's next evening, and its settlement."""
     console.print(_("Evening {number} closed.").format(number=closed.number))
     if closed.pot_out:
         console.print(

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 import sys
-from decimal import Decimal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Protocol
@@ -209,7 +209,6 @@ class Play:
             except KeyboardInterrupt:
                 continue
             except EOFError:
-                console.print()
                 break
             if not line:
                 continue

@@ -30,7 +30,11 @@ COMMANDS: dict[str, str] = {
     "standings": N_("standings: game points and money per player"),
     "settle": N_("settle: who pays whom"),
     "help": N_("help [WORD]: this list, or more about one word, e.g. help syntax, help amend"),
-    "quit": N_("quit: leave (also Ctrl-D); the evening stays open. Ctrl-C at a question cancels the deal."),
+    "close": N_("close: close the evening (after a yes) and show who pays whom; its deals can no longer change"),
+    "quit": N_(
+        "quit: leave (also Ctrl-D); the evening stays open. At a question, cancel (or Ctrl-C) leaves the deal, and "
+        "nothing is recorded."
+    ),
 }
 """Each command, by its English word, and its help."""
 ITALIAN = {
@@ -41,6 +45,7 @@ ITALIAN = {
     "standings": "classifica",
     "settle": "conti",
     "help": "aiuto",
+    "close": "chiudi",
     "quit": "esci",
     "syntax": "sintassi",
 }

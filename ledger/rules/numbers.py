@@ -13,12 +13,12 @@ LARGEST = 2**31 - 1
 
 def check_number(number: int, what: str, smallest: int = 1) -> int:
     """`number` if it lies from `smallest` to LARGEST; else an error naming `what` and the range."""
-    if not smallest <= number <= LARGEST:
+    if number < smallest:
         raise LedgerError(
-            _("{what} {number}: a whole number from {smallest} to {largest}").format(
-                what=what, number=number, smallest=smallest, largest=LARGEST
-            )
+            _("{what} {number}: a whole number, {smallest} or more").format(what=what, number=number, smallest=smallest)
         )
+    if number > LARGEST:
+        raise LedgerError(_("{what} {number}: too large").format(what=what, number=number))
     return number
 
 

@@ -166,7 +166,14 @@ KEYS = _vocabulary(
     {*_KEY_NAMES, *_ITALIAN_KEYS} - {"aveva"},  # written whole: `a=` stays the auction
 )
 KEY_HELP = N_("t (thirds), points, c (count), tricks, last, monte, holder, called, dealer, auction")
-PLAY_HELP = "chiamo, mediatore, solo, solissimo, dividete, scegliete"
+
+
+def contract_words(profile: Profile) -> list[str]:
+    """The contracts the evening's rules have, low to high (cavendish's one bid is `play`), then the aggravations
+    where there are any."""
+    words = [profile.word(contract) for contract in profile.bids]
+    return [*words, "dividete", "scegliete"] if profile.aggravations else words
+
 
 _FACT_KEYS = {
     "thirds": "thirds",
@@ -404,7 +411,10 @@ class _Reader:
                     "{text!r} is not a word of the quick syntax{suggestion}: allowed are {first_word}"
                     "{play_help}, or a card such as 3D, RS, AC, KH"
                 ).format(
-                    text=shortened(text), suggestion=known.suggest(text), first_word=first_word, play_help=PLAY_HELP
+                    text=shortened(text),
+                    suggestion=known.suggest(text),
+                    first_word=first_word,
+                    play_help=", ".join(contract_words(self.profile)),
                 )
             )
 
@@ -469,7 +479,7 @@ def parse_answer(fact: str, text: str, players: Sequence[str], profile: Profile)
         word = (seated(players) | PASSES).need(text, _("declarer"), allowed)
         return DealInput(passed=True) if word.kind == "pass" else DealInput(declarer=word.value)
     if fact == "contract":
-        allowed = _("chiamo, mediatore, solo, solissimo, and on a solissimo dividete or scegliete")
+        allowed = ", ".join(contract_words(profile))
         words = [(CONTRACTS | AGGRAVATIONS).need(part, _("contract"), allowed) for part in text.split()]
         found = {word.kind: word.value for word in words}
         if "contract" not in found or len(found) < len(words):

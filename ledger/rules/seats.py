@@ -69,11 +69,9 @@ def check_seats(players: Sequence[str], counts: Sequence[int], profile: str) -> 
     keys = [name_key(p) for p in players]
     if not all(keys):
         raise LedgerError(_("players: a name cannot be blank"))
-    repeated = sorted({p for p, k in zip(players, keys, strict=True) if keys.count(k) > 1})
-    if repeated:
-        raise LedgerError(
-            _("players: {repeated} seated twice (names ignore case and accents)").format(repeated=", ".join(repeated))
-        )
+    for index, key in enumerate(keys):
+        if key in keys[:index]:
+            raise _seated_twice(players[keys.index(key)], players[index])
     if len(players) not in counts:
         allowed = _(" or ").join(map(str, counts))
         raise LedgerError(
@@ -81,3 +79,14 @@ def check_seats(players: Sequence[str], counts: Sequence[int], profile: str) -> 
                 n_players=len(players), profile=profile, allowed=allowed
             )
         )
+
+
+def _seated_twice(first: str, second: str) -> LedgerError:
+    """`Anna seated twice`, or `Anna and anna are one name` when they differ in case or accents only."""
+    if first == second:
+        return LedgerError(_("players: {name} seated twice").format(name=first))
+    return LedgerError(
+        _("players: {first} and {second} are one name, seated twice (names ignore case and accents)").format(
+            first=first, second=second
+        )
+    )

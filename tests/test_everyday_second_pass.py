@@ -1,0 +1,115 @@
+"""Everyday use, second pass: `play` closes the evening, its questions can be left and are asked again alike,
+a mistyped ledger is never made, and the messages a table reads say what to do next, in either language."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from ledger.cli.main import app
+
+runner = CliRunner()
+ENV = {"CALABRESELLA_DB": None, "COLUMNS": "200"}
+
+
+def cli(db: Path, *args: str, lang: str = "en", given: str | None = None, columns: int = 200) -> Result:
+    """`calabresella --db DB --lang LANG ARGS...` in-process, with `given` as its standard input."""
+    env = {**ENV, "COLUMNS": str(columns)}
+    return runner.invoke(app, ["--db", str(db), "--lang", lang, *args], input=given, env=env)
+
+
+def ok(db: Path, *args: str, lang: str = "en", given: str | None = None, columns: int = 200) -> str:
+    done = cli(db, *args, lang=lang, given=given, columns=columns)
+    assert done.exit_code == 0, (done.stdout, done.stderr, done.exception)
+    return done.stdout
+
+
+def refused(db: Path, *args: str, lang: str = "en", given: str | None = None) -> str:
+    """A command refused with one line on stderr and exit code 2; that line."""
+    done = cli(db, *args, lang=lang, given=given)
+    assert done.exit_code == 2, (done.stdout, done.stderr, done.exception)
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    return done.stderr
+
+
+def play(db: Path, *lines: str, lang: str = "en") -> Result:
+    """`play` with the lines piped in, one a line."""
+    return cli(db, "play", lang=lang, given="".join(line + "\n" for line in lines))
+
+
+def points(db: Path) -> dict[str, int]:
+    return json.loads(ok(db, "standings", "--json"))["points"]
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    ledger = tmp_path / "ledger.sqlite3"
+    ok(ledger, "evening", "start", "--players", "Anna,Bruno,Carla")
+    return ledger
+
+
+def test_play_closes_the_evening_after_a_yes_and_prints_the_settlement(db: Path) -> None:
+    kept = play(db, "bruno solo 22", "close", "no", "quit")
+    assert "Evening 1 stays open." in kept.stdout
+    assert "Evening 1 stays open; to close it and settle up, type close." in kept.stdout
+    closed = play(db, "chiudi", "sì", lang="it")
+    assert "Serata 1 chiusa." in closed.stdout and "Bruno" in closed.stdout
+    assert "resta aperta" not in closed.stdout  # play ends with the evening
+    assert json.loads(ok(db, "evening", "show", "--json", "-e", "1"))["closed"]
+
+
+def test_a_question_is_left_with_cancel_and_nothing_is_recorded(db: Path) -> None:
+    left = play(db, "bruno chiamo 3D@anna 4t", "annulla", "quit", lang="it")
+    assert "Smazzata lasciata perdere: non ho registrato niente." in left.stdout
+    assert "Deal 1" not in ok(db, "deals")
+
+
+def test_a_wrong_number_of_tricks_is_asked_again_as_a_wrong_last_trick_is(db: Path) -> None:
+    done = play(db, "anna solo 35", "13", "12", "bruno chiamo 3D@anna 4t", "nobody", "opp", "quit")
+    assert done.stderr.count("Error:") == 2, done.stderr
+    assert points(db) == {"Anna": 8 + 1, "Bruno": -4 - 2, "Carla": -4 + 1}  # a cappotto, then no sweep
+
+
+def test_enter_at_the_number_of_tricks_is_no_answer(db: Path) -> None:
+    done = play(db, "anna solo 35", "", "11", "quit")
+    assert "How many tricks did the declarer side take? (0 to 12) \n" in done.stdout  # no default offered
+    assert "no answer" in done.stderr
+    assert points(db) == {"Anna": 12, "Bruno": -6, "Carla": -6}  # a stramazzo, not the cappotto of 12 tricks
+
+
+def test_a_piped_question_never_takes_the_lines_after_it(db: Path) -> None:
+    done = play(db, "bruno chiamo 3D@anna 4t", "carla solo 22", "deals", "quit")
+    assert "Deal left: nothing recorded; the line is read again as a deal or a command." in done.stdout
+    listed = ok(db, "deals")
+    assert "Carla solo" in listed and "Bruno" not in listed.split("Carla solo")[0].splitlines()[-1]
+
+
+def test_changing_a_closed_evening_says_how_to_reopen_it(db: Path) -> None:
+    ok(db, "record", "bruno solo 22")
+    ok(db, "evening", "close")
+    said = "evening 1 is closed; to change it: calabresella evening reopen 1"
+    for command in (
+        ["amend", "1", "-e", "1", "--thirds", "15", "--reason", "recount"],
+        ["void", "1", "-e", "1", "--reason", "misdeal"],
+        ["record", "-e", "1", "pass"],
+        ["play", "-e", "1"],
+    ):
+        assert said in refused(db, *command), command
+    assert "calabresella evening reopen 1" in refused(db, "play", "-e", "1", lang="it")
+
+
+def test_a_new_evening_at_play_offers_the_last_ones_rules_and_stake_in_words(db: Path) -> None:
+    ok(db, "evening", "close")
+    ok(db, "evening", "start", "--players", "Anna,Bruno,Carla", "-o", "sweeps=off", "--stake", "0.50")
+    ok(db, "evening", "close")
+    started = play(db, "", "", "quit")
+    assert (
+        "Play as evening 2: Calabresella (pagat.com rules): no cappotto or stramazzo; stake 0.50 EUR" in started.stdout
+    )
+    assert "sweeps=off" not in started.stdout
+    shown = json.loads(ok(db, "evening", "show", "--json"))
+    assert shown["players"] == ["Anna", "Bruno", "Carla"] and shown["stake_cents"] == 50
+    assert shown["profile"] == "pagat" and shown["options"]["sweeps"] is False
