@@ -33,7 +33,7 @@ def start(db: str, players: tuple[str, ...] = PLAYERS, **options: str) -> int:
 @contextmanager
 def viewer(db: str, stream_seconds: float = 0.3) -> Iterator[TestClient]:
     """A player's phone on the app: it opened the look-only link; each live stream it opens lasts `stream_seconds`."""
-    app = create_app(db, TOKEN, hosts=(HOST,), stream_seconds=stream_seconds, poll_seconds=0.05)
+    app = create_app(db, TOKEN, hosts=(HOST,), stream_seconds=stream_seconds)
     with TestClient(app, follow_redirects=False) as phone:
         yield phone
 
