@@ -113,3 +113,26 @@ def test_a_new_evening_at_play_offers_the_last_ones_rules_and_stake_in_words(db:
     shown = json.loads(ok(db, "evening", "show", "--json"))
     assert shown["players"] == ["Anna", "Bruno", "Carla"] and shown["stake_cents"] == 50
     assert shown["profile"] == "pagat" and shown["options"]["sweeps"] is False
+
+
+def test_a_mistyped_ledger_is_never_made_and_a_failed_start_leaves_no_file(db: Path) -> None:
+    folder = db.parent
+    before = sorted(path.name for path in folder.iterdir())
+    wrong = folder / "ledgr.sqlite3"
+    for command in (
+        ["record", "pass"],
+        ["amend", "1", "-t", "20", "-r", "recount"],
+        ["void", "1", "-r", "misdeal"],
+        ["players", "add", "Zeno"],
+        ["players", "rename", "Anna", "Annalisa"],
+        ["paid", "Anna", "Bruno", "1"],
+        ["evening", "close"],
+        ["backup", str(folder / "copy.sqlite3")],
+    ):
+        said = refused(wrong, *command)
+        assert said == f"Error: --db '{wrong}': no ledger there; did you mean {db}?\n", command
+    assert refused(wrong, "evening", "start", "--players", "Anna,anna,Bruno").startswith("Error: players: ")
+    assert play(wrong).exit_code == 1  # the end of input at the first question: no evening started
+    assert sorted(path.name for path in folder.iterdir()) == before
+    ok(wrong, "evening", "start", "--players", "Anna,Bruno,Carla")
+    assert wrong.exists()

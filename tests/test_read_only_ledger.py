@@ -12,8 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from ledger import Ledger
+from ledger.cli.main import app
 
 
 def _mount(*args: str) -> bool:
@@ -84,3 +86,15 @@ os._exit(0)
     ran = _run("--db", str(target / "ledger.sqlite3"), "standings", "--json")
     assert ran.returncode == 0, ran.stderr
     assert '"Bruno": 4' in ran.stdout
+
+
+def test_an_export_into_a_read_only_folder_is_one_line(read_only: tuple[Path, Path], tmp_path: Path) -> None:
+    source, target = read_only
+    db = tmp_path / "ledger.sqlite3"
+    with Ledger(str(db)) as ledger:
+        ledger.start_evening(["Anna", "Bruno", "Carla"])
+    out = target / "ledger.jsonl"
+    done = CliRunner().invoke(app, ["--db", str(db), "export", "--out", str(out)], env={"COLUMNS": "200"})
+    assert done.exit_code == 2, done.stderr
+    assert done.stderr == f"Error: --out '{out}': cannot write it (Read-only file system)\n"
+    assert not any(source.iterdir())

@@ -20,15 +20,34 @@ if TYPE_CHECKING:
 def open_ledger(
     ctx: typer.Context, *, create: bool = True, default: str | None = None, source: str = "terminal"
 ) -> Iterator[Ledger]:
-    """The ledger of `--db` (or the environment, or the default file), closed when the command ends; a command that
-    only reads passes `create=False`, so that a mistyped path makes no empty ledger; `default` is the ledger to
-    use when neither `--db` nor the environment names one (else the user's default ledger); `source` is where its
-    changes come from, for the evenings' change logs."""
+    """The ledger of `--db` (or the environment, or the default file), closed when the command ends. Only the
+    commands of `MAKERS` make one where there is none, and take it away again when they fail, so that a mistyped
+    path never leaves an empty ledger (`create=False`: not even they); `default` is the ledger to use when neither
+    `--db` nor the environment names one (else the user's default ledger); `source` is where its changes come from,
+    for the evenings' change logs."""
     from ledger.service import Ledger
+    from ledger.store.engine import new_file, remove_ledger
 
-    with Ledger(db_url(ctx) or default, create=create, source=source) as ledger:
-        loaded()
-        yield ledger
+    given = db_url(ctx) or default
+    makes = create and " ".join(ctx.command_path.split()[1:]) in MAKERS
+    made = new_file(given) if makes else None
+    try:
+        with Ledger(given, create=makes, source=source) as ledger:
+            loaded()
+            yield ledger
+    except BaseException as error:
+        if made is not None and not _succeeded(error):
+            remove_ledger(made)
+        raise
+
+
+MAKERS = ("evening start", "event start", "import", "demo", "play")
+"""The commands that make a ledger where there is none (only when they succeed); any other says there is none."""
+
+
+def _succeeded(error: BaseException) -> bool:
+    """Whether a command that ended by raising `error` ended well (`typer.Exit(0)`)."""
+    return isinstance(error, typer.Exit) and error.exit_code == 0
 
 
 def evening_to_read(ledger: Ledger, evening: int | None, *, quiet: bool = False) -> EveningInfo:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -60,7 +60,8 @@ def export(
                 _("--out {out!r}: cannot write it ({strerror})").format(out=str(out), strerror=error.strerror)
             ) from None
         finally:
-            partial.unlink(missing_ok=True)
+            with suppress(OSError):  # a read-only folder refuses even to look for the partial file
+                partial.unlink(missing_ok=True)
     typer.echo(_("Wrote {out}.").format(out=out))
 
 

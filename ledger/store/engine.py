@@ -92,6 +92,21 @@ def _check_there(url: str) -> None:
     raise NoOpenEvening(_("no ledger at {where} yet").format(where=path))
 
 
+def new_file(given: str | None = None) -> Path | None:
+    """The SQLite file the ledger given would be made in, when nothing is there yet; else None."""
+    url = resolve_url(given)
+    path = make_url(url).database if url.startswith("sqlite") else None
+    if not path or path == ":memory:" or Path(path).exists():
+        return None
+    return Path(path)
+
+
+def remove_ledger(path: Path) -> None:
+    """Take away a SQLite ledger just made, with the files SQLite keeps beside it."""
+    for made in (path, *(Path(f"{path}{suffix}") for suffix in ("-wal", "-shm", "-journal"))):
+        made.unlink(missing_ok=True)
+
+
 def _sqlite_folder(path: Path) -> None:
     """The default ledger's folder is made on first use; any other folder must exist (a typo writes nothing)."""
     if path.parent.is_dir():
