@@ -12,7 +12,7 @@ import re
 import time
 
 import pytest
-from test_web_support import BEARER, LINK, TOKEN, TestClient, csrf, scorekeeper, start, viewer
+from test_web_support import BEARER, LINK, TOKEN, TestClient, csrf, forget_wrong_tries, scorekeeper, start, viewer
 
 from ledger import Ledger
 from ledger.errors import LedgerError
@@ -135,6 +135,7 @@ def test_the_write_link_key_is_compared_whole(db_url: str) -> None:
     start(db_url)
     key = LINK.partition("=")[2]
     for guess in ("", key[:-1], key + "x", key.upper(), TOKEN):
+        forget_wrong_tries(db_url)
         with viewer(db_url) as phone:
             wrong = phone.get("/write", params={"key": guess})
             assert wrong.status_code == 403 and COOKIE not in phone.cookies

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import os
-import secrets
 import socket
 from pathlib import Path
 from types import FrameType
@@ -21,12 +20,12 @@ import typer
 
 from ledger.cli import loaded
 from ledger.cli.app import db_url
+from ledger.cli.main import Language
 from ledger.errors import LedgerError
-from ledger.i18n import _
+from ledger.i18n import LANG_VARIABLE, _
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 EVERY_ADDRESS = ("0.0.0.0", "::")
-TOKEN_VARIABLE = "CALABRESELLA_TOKEN"
 STOP_SECONDS = 1
 """After Ctrl-C, how long a request under way may still take before it is cut."""
 
@@ -76,44 +75,6 @@ def print_links(write: str, look: str, *, qr: bool) -> None:
         typer.echo(f"  {url}\n")
 
 
-def token_path() -> Path:
-    """`serve-token` in the user data folder."""
-    from platformdirs import user_data_path
-
-    return user_data_path("calabresella", appauthor=False) / "serve-token"
-
-
-def load_token(file: Path | None, renew: bool) -> str:
-    """The write token: `CALABRESELLA_TOKEN`, else the token file's (a new random one when it has none yet, or when
-    `renew` asks for one)."""
-    given = os.environ.get(TOKEN_VARIABLE)
-    if given is not None:
-        if renew:
-            raise LedgerError(
-                _(
-                    "--new-token writes a new token file, but {variable} is set: unset it, or set a new token in it"
-                ).format(variable=TOKEN_VARIABLE)
-            )
-        return given.strip()
-    path = file or token_path()
-    try:
-        if renew or not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            token = secrets.token_urlsafe(32)
-            path.unlink(missing_ok=True)
-            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(descriptor, "w", encoding="ascii") as out:
-                out.write(token + "\n")
-            return token
-        return path.read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError) as error:
-        raise LedgerError(
-            _("--token-file {path!r}: cannot use it ({reason})").format(
-                path=str(path), reason=getattr(error, "strerror", None) or error
-            )
-        ) from None
-
-
 def log_to_terminal() -> None:
     """The server's one-line notes (refused tokens, a database that does not answer) on stderr, with the time."""
     handler = logging.StreamHandler()
@@ -159,6 +120,32 @@ def serve(
             "it listens on and the one its links name are always allowed.",
         ),
     ] = None,
+    lang: Annotated[
+        Language | None,
+        typer.Option(
+            "--lang",
+            help="The phones' language, unless a phone asks for Italian or English itself (default: this command's "
+            "language: CALABRESELLA_LANG, else the locale, else English).",
+        ),
+    ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            help="Worker processes serving at once (a tournament: one per processor); they share the ledger, the "
+            "live pages and the throttle of wrong tokens through the database.",
+            min=1,
+            max=64,
+        ),
+    ] = 1,
+    proxy: Annotated[
+        str | None,
+        typer.Option(
+            "--proxy",
+            help="The reverse proxies in front of this server (ADDR[,ADDR], e.g. 127.0.0.1): their X-Forwarded-For "
+            "and X-Forwarded-Proto are believed, nobody else's. Without it no forwarded header is believed.",
+        ),
+    ] = None,
     token: Annotated[str | None, typer.Option("--token", hidden=True)] = None,
 ) -> None:
     """Serve the evening to the phones at the table: standings that update themselves, deals recorded by tapping.
@@ -168,8 +155,11 @@ def serve(
     answers only for its own host names, refuses bodies over 64 KB and text fields over their length, and slows
     down and logs wrong tokens. Ctrl-C stops it within two seconds.
 
-    [b]Example[/b]: calabresella serve --host 0.0.0.0
+    [b]Examples[/b]: calabresella serve --host 0.0.0.0 · a tournament behind a reverse proxy:
+    calabresella --db postgresql://club@db/club serve --workers 4 --proxy 127.0.0.1 --allow-host scores.example.org
     """
+    from ledger.web.token import TOKEN_FILE_VARIABLE, TOKEN_VARIABLE, load_token, token_path
+
     if token is not None:
         raise LedgerError(
             _(
@@ -179,17 +169,38 @@ def serve(
         )
     import uvicorn
 
+    from ledger.service import Ledger
+    from ledger.store.engine import ENV_VAR, resolve_url
     from ledger.web.access import Access
-    from ledger.web.app import create_app
+    from ledger.web.app import HOSTS_VARIABLE, create_app
 
     secret = load_token(token_file, new_token)
     hosts = allowed_hosts(host, allow_host or [])
-    app = create_app(db_url(ctx), secret, hosts=hosts)
+    proxies = [address.strip() for address in (proxy or "").split(",") if address.strip()]
+    db = resolve_url(db_url(ctx))
+    Ledger(db).close()  # made or upgraded once, before any worker opens it
     write, look = links(host, port, Access(secret).link_key)
     print_links(write, look, qr=host not in LOOPBACK)
     typer.echo(_("Answers for: {hosts}").format(hosts=", ".join(hosts)))
     log_to_terminal()
     loaded()
+    settings = {
+        "host": host,
+        "port": port,
+        "log_level": "warning",
+        "timeout_graceful_shutdown": STOP_SECONDS,
+        "proxy_headers": bool(proxies),
+        "forwarded_allow_ips": ",".join(proxies),
+    }
+    if workers > 1:
+        os.environ.update({ENV_VAR: db, HOSTS_VARIABLE: ",".join(hosts)})
+        if TOKEN_VARIABLE not in os.environ:
+            os.environ[TOKEN_FILE_VARIABLE] = str(token_file or token_path())
+        if lang is not None:
+            os.environ[LANG_VARIABLE] = lang.value
+        uvicorn.run("ledger.web.app:from_environment", factory=True, workers=workers, **settings)  # type: ignore[arg-type]
+        return
+    app = create_app(db, secret, hosts=hosts)
 
     class Server(uvicorn.Server):
         """uvicorn, which on Ctrl-C also ends the live streams at once instead of waiting for them to end."""
@@ -199,5 +210,4 @@ def serve(
                 app.state.stop()
             super().handle_exit(sig, frame)
 
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=STOP_SECONDS)
-    Server(config).run()
+    Server(uvicorn.Config(app, **settings)).run()  # type: ignore[arg-type]

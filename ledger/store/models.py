@@ -294,3 +294,15 @@ class ClubTable(SQLModel, table=True):
     round_id: int = Field(foreign_key="club_round.id", index=True)
     number: int
     evening_id: int = Field(foreign_key="evening.id", unique=True)
+
+
+class WrongTry(SQLModel, table=True):
+    """Wrong tries at the server's secrets from one address, kept in the ledger so that every server process slows
+    the same guesser down: how many in a row, when the next try may be looked at, when the last one came (seconds
+    since the epoch)."""
+
+    __tablename__ = "wrong_try"
+    address: str = Field(primary_key=True)
+    failures: int = 0
+    not_before: float = 0.0
+    last: float = 0.0

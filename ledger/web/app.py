@@ -31,6 +31,8 @@ STATIC = Path(__file__).parent / "static"
 STREAM_SECONDS = 300.0
 """How long one live stream stays open before the browser reconnects (saying the last revision it got)."""
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+HOSTS_VARIABLE = "CALABRESELLA_HOSTS"
+"""The host names the app answers for, comma-separated, when it is made from the environment."""
 
 
 def page_error(request: Request, error: Exception) -> Response:
@@ -69,6 +71,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, object]]:
         ledger = Ledger(db)
+        access.throttle.store = ledger
         channel = Channel(
             ledger,
             {
@@ -140,3 +143,17 @@ def create_app(
         middleware=[Middleware(Speaking), Middleware(Guard, hosts=hosts)],
         exception_handlers={DatabaseUnavailable: unavailable_page, LedgerError: page_error, HTTPException: page_error},
     )
+
+
+def from_environment() -> Starlette:
+    """The app as `calabresella serve` makes it, from the environment, for an ASGI server that runs it in several
+    worker processes (`uvicorn --factory ledger.web.app:from_environment --workers 4`, or gunicorn with uvicorn's
+    workers): the ledger `CALABRESELLA_DB`; the token `CALABRESELLA_TOKEN`, else the file `CALABRESELLA_TOKEN_FILE`,
+    else the default token file; the host names `CALABRESELLA_HOSTS` (default: loopback)."""
+    import os
+
+    from ledger.store.engine import ENV_VAR
+    from ledger.web.token import load_token
+
+    hosts = [name.strip() for name in os.environ.get(HOSTS_VARIABLE, "").split(",") if name.strip()]
+    return create_app(os.environ.get(ENV_VAR), load_token(), hosts=hosts or LOOPBACK)
