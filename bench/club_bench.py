@@ -9,12 +9,17 @@ PostgreSQL database), the work the round trip is built around; the first wave go
 baseline, and so on, alternating. Printed: p50/p95/max of each and their ratio.
 
     python bench/club_bench.py [--deals 30] [--waves 5] [--pause 2] [--pg postgresql+psycopg://user@127.0.0.1:5432]
+    python bench/club_bench.py --tournament --workers 1,2 --pg postgresql+psycopg://user@127.0.0.1:5432
 
 `--deals` is per phone; `--pause` is a phone's think time between its deals in seconds, on average (default 2: the
 30 phones offer 15 deals a second; 0: each phone posts its next deal as soon as the last is answered, a saturated
 server, where the round trip is mostly the queue; a real table records a deal every minute or two). `--pg` names a
 PostgreSQL server the bench may create (and afterwards drop) two throw-away databases on: the same night is then
-measured there too.
+measured there too. `--tournament` plays a regional tournament instead: 30 tables x 3 phones, 100 phones watching
+(`--tables`, `--viewers` set either), and `--workers 1,2` serves the same night with 1 and then 2 server processes in
+the same run (PostgreSQL only, where several processes make sense; SQLite is measured with 1). Besides the
+leaderboard, each deal's way to the phones watching its table is timed, from the POST to the revision in their
+streams.
 
 The test `tests/test_club_load.py` plays the same night through this module's driver and checks every figure.
 """
@@ -49,7 +54,16 @@ from ledger import Ledger
 
 TOKEN = "bench-token-for-a-club-night-of-ten-tables-0123456789"
 TABLES, PHONES, DEALS, VIEWERS = 10, 3, 30, 20
-NAMES = tuple(f"P{n:02d}" for n in range(TABLES * 3))
+TOURNAMENT = (30, 100)
+"""A regional tournament's tables and the phones watching them."""
+
+
+def names(tables: int) -> tuple[str, ...]:
+    """The players of a night of `tables` tables of three."""
+    return tuple(f"P{n:02d}" for n in range(tables * 3))
+
+
+NAMES = names(TABLES)
 SEASON = "Autumn"
 MIN_DEALS = 5
 BUDGET_MS = 100.0
@@ -158,11 +172,13 @@ class Screen:
 
 @dataclass
 class Viewer:
-    """A phone watching its table's evening: the last revision its stream brought, and how many."""
+    """A phone watching its table's evening: the last revision its stream brought, how many, and when each
+    arrived."""
 
     evening: int
     revision: int = -1
     events: int = 0
+    arrivals: list[tuple[int, float]] = field(default_factory=list)
 
     async def watch(self, client: httpx.AsyncClient, connected: asyncio.Event) -> None:
         async with client.stream("GET", f"/evenings/{self.evening}/events") as response:
@@ -171,6 +187,7 @@ class Viewer:
             async for line in response.aiter_lines():
                 if line.startswith("id: "):
                     self.revision, self.events = int(line[4:]), self.events + 1
+                    self.arrivals.append((self.revision, time.perf_counter()))
 
 
 def _free_port() -> int:
@@ -180,12 +197,13 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(db: str, log: Path) -> Iterator[str]:
-    """`calabresella serve` on a free loopback port over `db` (its output in `log`); its base URL."""
+def serving(db: str, log: Path, workers: int = 1) -> Iterator[str]:
+    """`calabresella serve` (with `workers` processes) on a free loopback port over `db` (its output in `log`); its
+    base URL."""
     port = _free_port()
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [calabresella(), "--db", db, "serve", "--port", str(port)],
+            [calabresella(), "--db", db, "serve", "--port", str(port), "--workers", str(workers)],
             stdout=out,
             stderr=subprocess.STDOUT,
             env={**os.environ, "CALABRESELLA_TOKEN": TOKEN, "CALABRESELLA_LANG": "en"},
@@ -217,11 +235,12 @@ def _checked(answer: httpx.Response, status: int) -> Any:
     return answer.json()
 
 
-async def set_up(client: httpx.AsyncClient) -> tuple[int, list[Table]]:
-    """A season, a club night of the 30 players in it, its first round seated: the event's number and its tables."""
+async def set_up(client: httpx.AsyncClient, tables: int = TABLES, deals: int = DEALS) -> tuple[int, list[Table]]:
+    """A season, a club night of the players of `tables` tables in it, its first round seated (of the deals every
+    phone records): the event's number and its tables."""
     bearer = {"Authorization": f"Bearer {TOKEN}"}
     _checked(await client.post("/api/seasons", json={"name": SEASON, "min_deals": MIN_DEALS}, headers=bearer), 201)
-    body = {"name": "Club night", "players": list(NAMES), "round_deals": DEALS, "season": SEASON}
+    body = {"name": "Club night", "players": list(names(tables)), "round_deals": PHONES * deals, "season": SEASON}
     event = _checked(await client.post("/api/events", json=body, headers=bearer), 201)["event"]
     seated = _checked(await client.post(f"/api/events/{event}/rounds", json={"seed": 1}, headers=bearer), 201)
     players = {t["table"]: tuple(t["players"]) for t in seated["rounds"][-1]["tables"]}
@@ -336,6 +355,25 @@ def round_trips(answers: list[Answer], screen: Screen) -> list[tuple[float, floa
     return out
 
 
+def to_phones(answers: list[Answer], viewers: list[Viewer]) -> list[float]:
+    """For each deal stored and each phone watching its table, milliseconds from the deal's first POST to the
+    moment that phone's stream brought the evening at the deal's revision or later."""
+    firsts: dict[tuple[int, int], Answer] = {}
+    for answer in sorted(answers, key=lambda a: a.began):
+        if answer.deal is not None and answer.kind != "again":
+            firsts.setdefault((answer.table.evening, answer.deal), answer)
+    out = []
+    for viewer in viewers:
+        revisions = [revision for revision, _at in viewer.arrivals]
+        for (evening, _n), answer in firsts.items():
+            if evening != viewer.evening:
+                continue
+            index = bisect.bisect_left(revisions, answer.body["evening_revision"])
+            if index < len(revisions):
+                out.append((viewer.arrivals[index][1] - answer.began) * 1000)
+    return out
+
+
 @dataclass
 class Night:
     """What a club night brought: every answer, the leaderboard's fragments, the watching phones."""
@@ -360,22 +398,23 @@ async def club_night(
     viewers: int = VIEWERS,
     bare: str | None = None,
     settle: float = LONGEST_WAIT,
+    tables: int = TABLES,
 ) -> Night:
     """The night on the server at `base`, in `waves`; with `bare`, a ledger to time `Ledger.record` on between
     the waves (its own club night, the same lines at the same tables)."""
     # an idle connection is dropped here before the server drops it (uvicorn: after 5 s): else a POST may go out on a
     # connection the server is closing at that moment, and get no answer (httpx.ReadError)
     limits = httpx.Limits(
-        max_connections=TABLES * PHONES * 2 + 8, max_keepalive_connections=TABLES * PHONES * 2, keepalive_expiry=2.0
+        max_connections=tables * PHONES * 2 + 8, max_keepalive_connections=tables * PHONES * 2, keepalive_expiry=2.0
     )
     watching = httpx.Limits(max_connections=viewers + 4)
     async with (
         httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client,
         httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(30, read=None), limits=watching) as streams,
     ):
-        event, tables = await set_up(client)
+        event, seated = await set_up(client, tables, deals)
         screen = Screen()
-        watchers = [Viewer(tables[i % len(tables)].evening) for i in range(viewers)]
+        watchers = [Viewer(seated[i % len(seated)].evening) for i in range(viewers)]
         connected = [asyncio.Event() for _ in range(viewers + 1)]
         tasks = [asyncio.create_task(screen.watch(streams, event, connected[0]))]
         tasks += [asyncio.create_task(v.watch(streams, c)) for v, c in zip(watchers, connected[1:], strict=True)]
@@ -389,7 +428,7 @@ async def club_night(
             ledger = bare_tables = None
             if bare is not None:
                 ledger = Ledger(bare)
-                bare_tables = _bare_night(ledger)
+                bare_tables = _bare_night(ledger, tables, deals)
             try:
                 cuts = [deals * w // waves for w in range(waves + 1)]
                 for w in range(waves):
@@ -401,24 +440,24 @@ async def club_night(
                                 bare_ms += _bare_record(ledger, bare_tables, chunk, passes)
                             continue
                         began = time.perf_counter()
-                        await record(client, tables, chunk, answers, passes=passes, pause=pause)
+                        await record(client, seated, chunk, answers, passes=passes, pause=pause)
                         walls.append(time.perf_counter() - began)
-                        await caught_up(screen, tables, played_so_far(answers), settle)
+                        await caught_up(screen, seated, played_so_far(answers), settle)
             finally:
                 if ledger is not None:
                     ledger.close()
             await viewers_caught_up(watchers, answers, settle)
-            return Night(event, tables, answers, screen, watchers, walls, bare_ms)
+            return Night(event, seated, answers, screen, watchers, walls, bare_ms)
         finally:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
 
 
-def _bare_night(ledger: Ledger) -> list[Table]:
+def _bare_night(ledger: Ledger, tables: int, deals: int) -> list[Table]:
     """The same night straight through the service: a season, the event, round 1 seated."""
     ledger.start_season(SEASON, min_deals=MIN_DEALS)
-    ledger.start_event("Club night", NAMES, season=SEASON, round_deals=DEALS)
+    ledger.start_event("Club night", names(tables), season=SEASON, round_deals=PHONES * deals)
     info = ledger.seat_round(seed=1)
     assert info.current is not None
     return [Table(t.number, t.evening, "", t.players) for t in info.current.tables]
@@ -452,7 +491,8 @@ def report(backend: str, night: Night, deals: int, pause: float) -> None:
     posts = [(a.ended - a.began) * 1000 for a in firsts]
     wall = sum(night.waves)
     print(
-        f"{backend}: {TABLES} tables x {PHONES} phones x {deals} deals ({len(night.answers)} POSTs, retries included), "
+        f"{backend}: {len(night.tables)} tables x {PHONES} phones x {deals} deals ({len(night.answers)} POSTs, "
+        "retries included), "
         f"{len(night.viewers)} phones + 1 leaderboard watching, {len(night.waves)} waves, pause {pause:g} s, loopback"
     )
     print(
@@ -465,6 +505,9 @@ def report(backend: str, night: Night, deals: int, pause: float) -> None:
     if trips:
         print(f"  deal -> leaderboard ({len(trips):4d} deals)      {_ms(trips)}")
         print(f"    of which after the POST's answer     {_ms(after)}")
+    reached = to_phones(night.answers, night.viewers)
+    if reached:
+        print(f"  deal -> phones watching ({len(reached):5d})    {_ms(reached)}")
     if night.bare_ms:
         print(f"  baseline: Ledger.record, same process  {_ms(night.bare_ms)}")
     if trips and night.bare_ms:
@@ -497,14 +540,23 @@ def _pg_databases(server: str, count: int) -> Iterator[list[str]]:
         admin.dispose()
 
 
-def measure(backend: str, served: str, bare: str, folder: Path, args: argparse.Namespace) -> None:
+def measure(backend: str, served: str, bare: str, folder: Path, args: argparse.Namespace, workers: int = 1) -> None:
     with Ledger(bare):
         pass  # the schema made before the clock runs
-    with serving(served, folder / f"{backend}-serve.log") as base:
+    with serving(served, folder / f"{backend}-{workers}-serve.log", workers) as base:
         night = asyncio.run(
-            club_night(base, deals=args.deals, waves=args.waves, passes=False, pause=args.pause, bare=bare)
+            club_night(
+                base,
+                deals=args.deals,
+                waves=args.waves,
+                passes=False,
+                pause=args.pause,
+                bare=bare,
+                tables=args.tables,
+                viewers=args.viewers,
+            )
         )
-    report(backend, night, args.deals, args.pause)
+    report(f"{backend}, {workers} server process{'es' if workers > 1 else ''}", night, args.deals, args.pause)
 
 
 def main() -> None:
@@ -513,13 +565,20 @@ def main() -> None:
     parser.add_argument("--waves", type=int, default=5, help="Waves of the night, alternating with the baseline.")
     parser.add_argument("--pause", type=float, default=PAUSE, help="A phone's think time between deals, seconds.")
     parser.add_argument("--pg", default=None, help="A PostgreSQL server's URL: the night is measured there too.")
+    parser.add_argument("--tournament", action="store_true", help="30 tables x 3 phones, 100 phones watching.")
+    parser.add_argument("--tables", type=int, default=None, help="Tables of three (default 10; 30 a tournament).")
+    parser.add_argument("--viewers", type=int, default=None, help="Phones watching (default 20; 100 a tournament).")
+    parser.add_argument("--workers", default="1", help="Server processes on PostgreSQL, e.g. 1,2: each in turn.")
     args = parser.parse_args()
+    tables, viewers = TOURNAMENT if args.tournament else (TABLES, VIEWERS)
+    args.tables, args.viewers = args.tables or tables, args.viewers or viewers
+    counts = [int(count) for count in args.workers.split(",")]
     with tempfile.TemporaryDirectory(prefix="calabresella-club-bench-") as tmp:
         folder = Path(tmp)
         measure("SQLite", str(folder / "served.sqlite3"), str(folder / "bare.sqlite3"), folder, args)
-        if args.pg:
+        for workers in counts if args.pg else ():
             with _pg_databases(args.pg, 2) as (served, bare):
-                measure("PostgreSQL", served, bare, folder, args)
+                measure("PostgreSQL", served, bare, folder, args, workers)
 
 
 if __name__ == "__main__":
