@@ -55,11 +55,17 @@ SUITS = (
 )
 
 
+def tapped(form: Mapping[str, object]) -> dict[str, str]:
+    """The deal's fields as tapped or typed, the pad's buttons as they are (empty ones left out): what a page asking
+    one more fact carries, and what a refused deal's pad shows again."""
+    given = {name: form.get(name) for name in (*FIELDS, *PAD)}
+    return {name: value.strip() for name, value in given.items() if isinstance(value, str) and value.strip()}
+
+
 def answers(form: Mapping[str, object]) -> dict[str, str]:
     """The guided fields given, as typed or tapped (empty ones left out); the pad's taps are read as the points
     (`7` and `1/3` as `7+1/3`) and the called card (`3` and `D` as `3D`)."""
-    given = {name: form.get(name) for name in (*FIELDS, *PAD)}
-    found = {name: value.strip() for name, value in given.items() if isinstance(value, str) and value.strip()}
+    found = tapped(form)
     whole, third = found.pop("whole", None), found.pop("third", None)
     aces, figures, last = found.pop("aces", None), found.pop("figures", None), found.pop("last", None)
     if (aces or figures or last) and "thirds" not in found:  # counted: `2a10f+u`, as `play` reads a count
@@ -84,6 +90,13 @@ def deal_input(given: Mapping[str, str], players: Sequence[str], profile: Profil
         facts.pop("called", None)  # tapped for a chiamo, then the contract changed: no card is called in this one
         facts.pop("holder", None)
     return DealInput.from_dict(facts)
+
+
+def so_far(given: Mapping[str, str]) -> str:
+    """A deal's answers in a few words, as a quick line writes them: `Bruno chiamo 3D@Anna 7+1/3`."""
+    card = given.get("called", "") + (f"@{given['holder']}" if "holder" in given else "")
+    rest = (given.get(fact, "") for fact in FACTS if fact not in ("declarer", "contract", "holder"))
+    return " ".join(part for part in (given.get("declarer", ""), given.get("contract", ""), card, *rest) if part)
 
 
 def names_declarer(deal: DealInput) -> bool:
