@@ -30,7 +30,7 @@ def test_flags_show_no_value_in_help(command: list[str]) -> None:
 
 def test_options_with_a_value_keep_their_type() -> None:
     result = runner.invoke(app, ["record", "--help"], env={"COLUMNS": "200"})
-    assert any("--thirds" in line and "<int>" in line for line in _option_lines(result.output))
+    assert any("--thirds" in line and "<number>" in line for line in _option_lines(result.output))
 
 
 def test_help_of_the_installed_command_shows_no_bool() -> None:

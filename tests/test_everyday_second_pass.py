@@ -136,3 +136,33 @@ def test_a_mistyped_ledger_is_never_made_and_a_failed_start_leaves_no_file(db: P
     assert sorted(path.name for path in folder.iterdir()) == before
     ok(wrong, "evening", "start", "--players", "Anna,Bruno,Carla")
     assert wrong.exists()
+
+
+def test_version_and_a_mistyped_start(tmp_path: Path) -> None:
+    from importlib.metadata import version
+
+    assert ok(tmp_path / "none.sqlite3", "--version") == f"calabresella {version('calabresella-ledger')}\n"
+    said = cli(tmp_path / "none.sqlite3", "start").stderr
+    assert "Did you mean 'evening start', 'event start', 'play'?" in said
+
+
+def test_help_names_values_in_words_of_the_language_in_use(tmp_path: Path) -> None:
+    shown = ok(tmp_path / "none.sqlite3", "paid", "--help", lang="it")
+    assert "<str>" not in shown and "<int" not in shown and "x>=1" not in shown
+    assert "<testo>" in shown and "<numero> [1 o più]" in shown
+
+
+def test_two_aggravations_are_refused(tmp_path: Path) -> None:
+    args = ["score", "--players", "Anna,Bruno,Carla", "-d", "Anna", "-c", "solissimo", "-t", "20"]
+    said = refused(tmp_path / "none.sqlite3", *args, "-a", "dividete", "-a", "scegliete")
+    assert said == "Error: --aggravation 'dividete scegliete': a solissimo is raised once: dividete or scegliete\n"
+
+
+def test_charts_take_their_italian_names_and_reports_leave_stderr_empty(db: Path) -> None:
+    ok(db, "record", "bruno solo 22")
+    out = db.parent / "soldi.png"
+    for command in (["chart", "soldi", "--out", str(out)], ["stats"], ["report", "--out", str(db.parent / "r.html")]):
+        done = cli(db, *command, lang="it")
+        assert done.exit_code == 0 and done.stderr == "", (command, done.stderr)
+    assert out.read_bytes().startswith(b"\x89PNG")
+    assert "andamento, soldi, contratti, terzi, coppie" in refused(db, "chart", "grafico", lang="it")

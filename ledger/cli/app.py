@@ -7,7 +7,7 @@ import sys
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperCommand, TyperGroup, TyperOption
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from ledger.cli import click_texts
 from ledger.errors import FactError, LedgerError, MissingFact, NoOpenEvening, fact_word
@@ -42,6 +42,7 @@ class LedgerGroup(TyperGroup):
 
 
 FLAGS = {
+    "aggravation": "--aggravation",
     "auction": "--auction",
     "called": "--called",
     "contract": "--contract",
@@ -140,14 +141,43 @@ def translate_help(command: TyperCommand | TyperGroup) -> None:
 
 
 _value_type = TyperOption.display_type_rich
+VALUE_WORDS = {
+    "int": N_("number"),
+    "float": N_("number"),
+    "str": N_("text"),
+    "path": N_("file"),
+    "datetime": N_("time"),
+}
+"""How the help names the kinds of value an option or argument takes, in the language in use."""
 
 
-def _flag_takes_no_value(option: TyperOption, ctx: Any) -> str | None:
-    """A flag (`--json`, `--help`) takes no value, so the help shows no type for it; other options show theirs."""
-    return None if option.is_flag else _value_type(option, ctx)
+def _value_word(param: TyperOption | TyperArgument, ctx: Any) -> str | None:
+    """What an option or argument takes, in words (`<number>`, `<text>`, choices as they are); none for a flag
+    (`--json`, `--help`), which takes no value."""
+    if getattr(param, "is_flag", False):
+        return None
+    shown = _value_type(param, ctx)  # type: ignore[arg-type]
+    if shown is None:
+        return None
+    kind = shown.strip("<>.").removeprefix("list[").removesuffix("]").removesuffix(" range")
+    return f"<{_(VALUE_WORDS[kind])}>" if kind in VALUE_WORDS else shown
 
 
-TyperOption.display_type_rich = _flag_takes_no_value  # type: ignore[method-assign,assignment]
+def _range_words(param: TyperOption | TyperArgument) -> str | None:
+    """A number's range in words: `1 or more`, `at most 64`, `1 to 64`."""
+    low, high = getattr(param, "min", None), getattr(param, "max", None)
+    if low is None and high is None:
+        return None
+    if high is None:
+        return _("{low} or more").format(low=low)
+    if low is None:
+        return _("at most {high}").format(high=high)
+    return _("{low} to {high}").format(low=low, high=high)
+
+
+for _param in (TyperOption, TyperArgument):
+    _param.display_type_rich = _value_word  # type: ignore[method-assign,assignment]
+    _param._get_number_range_help_str = _range_words  # type: ignore[method-assign,assignment]
 
 
 def new_app(name: str, help_text: str, cls: type[LedgerGroup] = LedgerGroup) -> typer.Typer:

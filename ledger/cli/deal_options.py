@@ -9,6 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
+from ledger.errors import FactError
+from ledger.i18n import _
 from ledger.rules.build import DealInput
 
 FACTS = "Deal facts"
@@ -33,12 +35,13 @@ DEAL_OPTIONS: dict[str, Any] = {
         ),
     ],
     "aggravation": Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--aggravation",
             "-a",
             rich_help_panel=FACTS,
             help="On a solissimo only: dividete (divide) or scegliete (choose; sceliete too), e.g. [b]-a dividete[/b].",
+            show_default=False,
         ),
     ],
     "called": Annotated[
@@ -144,6 +147,13 @@ DEAL_OPTIONS: dict[str, Any] = {
 _DEFAULTS: dict[str, Any] = {"passed": False, "passed_before": 0}
 
 
+def _one_aggravation(given: list[str] | None) -> str | None:
+    """The aggravation given, refused when given more than once (a solissimo is raised once)."""
+    if given and len(given) > 1:
+        raise FactError("aggravation", " ".join(given), _("a solissimo is raised once: dividete or scegliete"))
+    return given[0] if given else None
+
+
 def with_deal_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Give a command every deal option; it receives them as one `typed: DealInput` argument."""
     own = [p for p in inspect.signature(command, eval_str=True).parameters.values() if p.name != "typed"]
@@ -154,7 +164,8 @@ def with_deal_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(command)
     def wrapper(**kwargs: Any) -> Any:
-        typed = DealInput(**{name: kwargs.pop(name) for name in DEAL_OPTIONS})
+        given = {name: kwargs.pop(name) for name in DEAL_OPTIONS}
+        typed = DealInput(**{**given, "aggravation": _one_aggravation(given["aggravation"])})
         return command(typed=typed, **kwargs)
 
     params = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own] + added

@@ -43,7 +43,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 """Each subcommand (commands, then groups, as help lists them): its module, its function or Typer app, its panel."""
 UsageError: Any = typer.BadParameter.__mro__[1]
 """Click's usage error, from the copy of Click that Typer runs on."""
-GROUPS = ("evening", "players", "deal", "db")
+GROUPS = ("evening", "event", "players", "deal", "db")
 """The subcommands that are groups of their own."""
 
 
@@ -112,6 +112,16 @@ app = new_app(
     cls=LazyGroup,
 )
 
+
+def _print_version(given: bool) -> None:
+    """`calabresella 0.1.0`, then exit."""
+    if given:
+        from importlib.metadata import version
+
+        typer.echo(f"calabresella {version('calabresella-ledger')}")
+        raise typer.Exit
+
+
 Language = Enum("Language", {code: code for code in LANGUAGES}, type=str)  # type: ignore[misc]
 
 
@@ -138,6 +148,10 @@ def main(
             "Default: ledger.sqlite3 in your user data directory.",
         ),
     ] = None,
+    version: Annotated[
+        bool,
+        typer.Option("--version", is_eager=True, callback=_print_version, help="Show the version and exit."),
+    ] = False,
 ) -> None:
     """Scorekeeping ledger for Calabresella."""
     ctx.obj = {"db": db}  # `lang` has been read before parsing, so that help texts too are translated

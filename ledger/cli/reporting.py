@@ -14,7 +14,7 @@ from ledger.cli.app import JsonFlag, print_json
 from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError
 from ledger.fmt import format_cents, format_count, format_decimal, format_percent
-from ledger.i18n import _
+from ledger.i18n import _, language
 from ledger.values import Statistics, StatTable
 
 if TYPE_CHECKING:
@@ -25,12 +25,21 @@ SHOW_AFTER_SECONDS = 1.0
 PANEL = "Reports"
 IMAGES = (".png", ".svg")
 
+CHART_WORDS = {
+    "andamento": "running",
+    "soldi": "money",
+    "contratti": "contracts",
+    "terzi": "thirds",
+    "coppie": "pairings",
+}
+"""The Italian word of each chart, which `chart` takes as well as the English one."""
 EveningFilter = Annotated[int | None, typer.Option("--evening", "-e", help="Only this evening (its number).", min=1)]
 
 
 @contextmanager
 def _progress() -> Iterator[Callable[[str, float], None]]:
-    """A transient progress bar on stderr that appears once the work has taken over a second."""
+    """A transient progress bar on stderr that appears once the work has taken over a second, on a terminal only
+    (elsewhere it would leave an empty line)."""
     import threading
 
     from rich.console import Console
@@ -44,7 +53,7 @@ def _progress() -> Iterator[Callable[[str, float], None]]:
         console=Console(stderr=True),
     )
     task = progress.add_task(_("reading the ledger"), total=1.0)
-    timer = threading.Timer(SHOW_AFTER_SECONDS, progress.start)
+    timer = threading.Timer(SHOW_AFTER_SECONDS, progress.start if progress.console.is_terminal else lambda: None)
     timer.daemon = True
 
     def step(description: str, done: float) -> None:
@@ -56,7 +65,8 @@ def _progress() -> Iterator[Callable[[str, float], None]]:
     finally:
         timer.cancel()
         timer.join()
-        progress.stop()
+        if progress.live.is_started:  # stopping a bar never shown would still write a line
+            progress.stop()
 
 
 def stats(
@@ -264,6 +274,7 @@ def chart(
 
     calabresella chart thirds --out thirds.png
     """
+    kind = _chart_kind(kind)
     out = out or Path(f"evening-{evening}-{kind}.png" if evening else f"{kind}.png")
     if out.suffix.lower() not in IMAGES:
         raise LedgerError(_("--out {out!r}: the file name must end in .png or .svg").format(out=str(out)))
@@ -272,6 +283,15 @@ def chart(
         image = ledger.chart(kind, evening=evening, fmt=out.suffix.lower()[1:])
     _write(out, lambda path: path.write_bytes(image))
     typer.echo(_("Wrote {out}").format(out=out))
+
+
+def _chart_kind(word: str) -> str:
+    """The chart a word names, in English or in Italian; an error listing them in the language in use."""
+    kind = CHART_WORDS.get(word.lower(), word.lower())
+    if kind not in CHART_WORDS.values():
+        kinds = CHART_WORDS if language() == "it" else CHART_WORDS.values()
+        raise LedgerError(_("chart {word!r}: allowed are {kinds}").format(word=word, kinds=", ".join(kinds)))
+    return kind
 
 
 def report(
