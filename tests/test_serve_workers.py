@@ -1,0 +1,212 @@
+"""Several `calabresella serve` processes over one ledger, as a tournament runs them: a deal written through one
+reaches the phones and the leaderboard watching through another at once; writes sent to both with the same keys are
+stored once each; wrong tokens alternated between them are slowed as one; forwarded headers are believed from the
+named proxies only; and `serve --workers 2` serves one ledger from two processes, on PostgreSQL and on SQLite."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import signal
+import time
+from collections.abc import AsyncIterator, Iterator
+
+import httpx
+import pytest
+from test_serve import _said, serving
+from test_web_support import BEARER, TOKEN, start
+
+from ledger import Ledger
+
+LIVE_WITHIN = 5.0
+"""How long a change may take to reach a stream through the other process, at most, on a loaded test machine (the
+target is 150 ms; `bench/club_bench.py` measures it)."""
+
+
+@contextlib.contextmanager
+def two_servers(db: str, *args: str) -> Iterator[tuple[str, str]]:
+    """Two `serve` processes over the same ledger, each on its own port."""
+    with serving(db, *args) as (first, _a), serving(db, *args) as (second, _b):
+        yield first, second
+
+
+@contextlib.asynccontextmanager
+async def stream(base: str, path: str) -> AsyncIterator[asyncio.Queue[int]]:
+    """A server-sent event stream's ids, as they arrive."""
+    ids: asyncio.Queue[int] = asyncio.Queue()
+    opened = asyncio.Event()
+
+    async def read() -> None:
+        async with (
+            httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(10, read=None)) as client,
+            client.stream("GET", path) as response,
+        ):
+            opened.set()
+            async for line in response.aiter_lines():
+                if line.startswith("id: "):
+                    ids.put_nowait(int(line[4:]))
+
+    task = asyncio.create_task(read())
+    await asyncio.wait_for(opened.wait(), 10)
+    try:
+        yield ids
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+async def until(ids: asyncio.Queue[int], wanted: int) -> int:
+    """Wait for an id at least `wanted`; the one that came."""
+    while (got := await asyncio.wait_for(ids.get(), LIVE_WITHIN)) < wanted:
+        pass
+    return got
+
+
+def _event(db: str) -> tuple[int, int]:
+    """A club night seated at one table: the event and the table's evening."""
+    with Ledger(db) as ledger:
+        ledger.start_event("Tournament", ["Anna", "Bruno", "Carla"])
+        info = ledger.seat_round()
+        assert info.current is not None
+        return info.number, info.current.tables[0].evening
+
+
+@pytest.mark.parametrize("db_kind", ["sqlite", "postgres"])
+def test_a_deal_through_one_process_reaches_a_phone_and_the_board_watching_through_the_other(
+    db_kind: str, sqlite_url: str, request: pytest.FixtureRequest
+) -> None:
+    db = sqlite_url if db_kind == "sqlite" else request.getfixturevalue("pg_url")
+    event, evening = _event(db)
+
+    async def night(first: str, second: str) -> list[float]:
+        took = []
+        async with (
+            stream(second, f"/evenings/{evening}/events") as phone,
+            stream(second, f"/events/{event}/board/live") as board,
+            httpx.AsyncClient(base_url=first) as client,
+        ):
+            await until(phone, 0)
+            await until(board, 1)
+            for n, line in enumerate(("anna solo 22", "bruno chiamo 3D@carla 17 last=opp", "carla solo 8"), start=1):
+                began = time.monotonic()
+                sent = await client.post(f"/api/evenings/{evening}/deals", json={"line": line}, headers=BEARER)
+                assert sent.status_code == 201, sent.text
+                assert await until(phone, sent.json()["evening_revision"]) >= n
+                await until(board, n + 1)
+                took.append(time.monotonic() - began)
+        return took
+
+    with two_servers(db) as (first, second):
+        took = asyncio.run(night(first, second))
+    assert len(took) == 3 and max(took) < LIVE_WITHIN
+
+
+@pytest.mark.postgres
+def test_writes_sent_to_both_processes_with_the_same_keys_are_stored_once_each(pg_url: str) -> None:
+    start(pg_url)
+    lines = ["anna solo 22", "bruno solo 8", "carla chiamo 3D@anna 17 last=opp", "pass"] * 10
+
+    async def send(bases: tuple[str, str]) -> list[int]:
+        async with httpx.AsyncClient(timeout=30) as client:
+
+            async def both(n: int, line: str) -> list[int]:
+                body = {"line": line, "key": f"deal-{n}"}
+                answers = await asyncio.gather(
+                    *(client.post(f"{base}/api/evenings/1/deals", json=body, headers=BEARER) for base in bases)
+                )
+                assert {a.status_code for a in answers} <= {200, 201}, [a.text for a in answers]
+                assert len({a.json()["deal"]["number"] for a in answers}) == 1
+                return [a.json()["deal"]["number"] for a in answers][:1]
+
+            numbers = []
+            for n, line in enumerate(lines):
+                numbers += await both(n, line)
+            return numbers
+
+    with two_servers(pg_url) as bases:
+        numbers = asyncio.run(send(bases))
+    assert sorted(numbers) == list(range(1, len(lines) + 1))
+    with Ledger(pg_url) as ledger:
+        _info, deals = ledger.deals(1)
+        assert [deal.number for deal in deals] == list(range(1, len(lines) + 1))
+
+
+def _guessing(bases: list[str], seconds: float, forwarded: bool = False) -> list[int]:
+    """Wrong tokens for `seconds`, one at a time, taking turns between the servers; with `forwarded`, each from a new
+    address as an X-Forwarded-For says. The status of each."""
+    codes = []
+    addresses = (f"203.0.113.{n % 250}" for n in itertools.count(1))
+    deadline = time.monotonic() + seconds
+    with httpx.Client(timeout=30) as client:
+        for base in itertools.cycle(bases):
+            if time.monotonic() > deadline:
+                return codes
+            headers = {"Authorization": "Bearer 0000"}
+            if forwarded:
+                headers["X-Forwarded-For"] = next(addresses)
+            codes.append(
+                client.post(f"{base}/api/evenings/1/deals", json={"line": "pass"}, headers=headers).status_code
+            )
+    return codes
+
+
+@pytest.mark.postgres
+def test_wrong_tokens_alternated_between_the_processes_are_slowed_as_one(pg_url: str) -> None:
+    start(pg_url)
+    with two_servers(pg_url) as bases:
+        began = time.monotonic()
+        codes = _guessing(list(bases), 3.5)
+        elapsed = time.monotonic() - began
+    checked = codes.count(403)
+    allowed = 1 + sum(1 for doublings in range(1, 8) if 2**doublings - 1 <= elapsed)
+    assert 1 <= checked <= min(allowed, 4) and codes.count(429) == len(codes) - checked, (checked, elapsed)
+
+
+def test_forwarded_headers_are_believed_from_the_named_proxy_only(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with serving(sqlite_url) as (base, process):  # no --proxy: a new X-Forwarded-For is no new address
+        codes = _guessing([base], 2.5, forwarded=True)
+        process.send_signal(signal.SIGINT)
+        process.wait(5)
+        printed = _said(process)
+    assert codes.count(403) <= 3 and "203.0.113." not in printed
+    with serving(sqlite_url, "--proxy", "192.0.2.7") as (base, _process):  # a proxy that is not this client
+        assert _guessing([base], 1.5, forwarded=True).count(403) <= 2
+    with serving(sqlite_url, "--proxy", "127.0.0.1") as (base, process):
+        codes = _guessing([base], 2.5, forwarded=True)
+        process.send_signal(signal.SIGINT)
+        process.wait(5)
+        printed = _said(process)
+    assert codes.count(403) >= 4 and "refused a wrong API token from 203.0.113." in printed
+
+
+@pytest.mark.parametrize("db_kind", ["sqlite", "postgres"])
+def test_serve_with_two_workers_serves_one_ledger_live(
+    db_kind: str, sqlite_url: str, request: pytest.FixtureRequest
+) -> None:
+    db = sqlite_url if db_kind == "sqlite" else request.getfixturevalue("pg_url")
+    start(db)
+
+    async def deals(base: str) -> int:
+        async with stream(base, "/evenings/1/events") as phone, httpx.AsyncClient(base_url=base) as client:
+            await until(phone, 0)
+            revision = 0
+            for n in range(12):  # the kernel hands the connections to either worker
+                async with httpx.AsyncClient(base_url=base) as fresh:
+                    sent = await fresh.post(
+                        "/api/evenings/1/deals", json={"line": "anna solo 22", "key": f"k{n}"}, headers=BEARER
+                    )
+                assert sent.status_code == 201, sent.text
+                revision = sent.json()["evening_revision"]
+            assert (await client.get("/api/evenings/1")).json()["revision"] == revision
+            return await until(phone, revision)
+
+    with serving(db, "--workers", "2") as (base, process):
+        assert asyncio.run(deals(base)) == 12
+        process.send_signal(signal.SIGINT)
+        process.wait(10)
+        printed = _said(process)
+    assert "Traceback" not in printed
+    assert TOKEN not in printed
