@@ -3,10 +3,10 @@ tournaments seated at several tables, round after round, and the seasons whose l
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -14,6 +14,7 @@ from ledger.cli.app import JsonFlag, new_app, print_json
 from ledger.cli.options import OptionsOption, ProfileOption, split_players
 from ledger.cli.render import console, local_time, signed
 from ledger.cli.session import open_ledger
+from ledger.club.ranking import event_places, ranks, season_key
 from ledger.errors import FactError, LedgerError, NoOpenEvening
 from ledger.fmt import format_cents, format_decimal
 from ledger.i18n import N_, _, ngettext
@@ -21,7 +22,6 @@ from ledger.i18n import N_, _, ngettext
 if TYPE_CHECKING:
     from ledger.club.values import EventInfo, LeagueLine, PlayerLine, RoundInfo, SeasonInfo
 
-T = TypeVar("T")
 event_app = new_app("event", "Club nights and tournaments: several tables, round after round, one leaderboard.")
 season_app = new_app("season", "Seasons: the events started in one make a league table.")
 
@@ -418,20 +418,6 @@ def _place_now(line: PlayerLine, under_way: bool) -> str:
     return _("sits out") if under_way else ""
 
 
-def ranks(lines: Sequence[T], key: Callable[[T], object]) -> list[int]:
-    """Each line's rank, best first: lines with the same `key` share a rank, the next one skips (1, 2, 2, 4)."""
-    result: list[int] = []
-    for index, line in enumerate(lines):
-        same = index and key(line) == key(lines[index - 1])
-        result.append(result[-1] if same else index + 1)
-    return result
-
-
-def _event_key(line: PlayerLine) -> object:
-    """What orders the leaderboard: game points, then points per deal (none yet counts as 0)."""
-    return (line.points, line.per_deal or 0)
-
-
 def _per_deal(value: float | None) -> str:
     return format_decimal(value, 2, signed=True) if value is not None else "-"
 
@@ -449,7 +435,7 @@ def show(ctx: typer.Context, event: EventArgument = None, as_json: JsonFlag = Fa
     """
     with open_ledger(ctx, create=False) as ledger:
         info = ledger.event(event)
-    places = ranks(info.standings, _event_key)
+    places = event_places(info.standings)
     if csv is not None:
         header = ["event", "rank", "player", "points", "deals", "per_deal", "present", "table", "seat"]
         rows = [
@@ -575,7 +561,7 @@ def close(ctx: typer.Context, event: EventArgument = None, as_json: JsonFlag = F
         ).format(number=info.number, name=_markup_free(info.name), count=len(info.rounds))
     )
     if any(line.deals for line in info.standings):
-        places = ranks(info.standings, _event_key)
+        places = event_places(info.standings)
         first = [line.player for rank, line in zip(places, info.standings, strict=True) if rank == 1]
         console.print(
             ngettext(
@@ -627,11 +613,6 @@ def season_start(
     )
 
 
-def _season_key(line: LeagueLine) -> object:
-    """What orders the ranked players of a league table: points per deal, then game points."""
-    return (line.per_deal or 0, line.points)
-
-
 def _skill(line: LeagueLine) -> str:
     return format_decimal(line.skill, 1) if line.skill is not None else "-"
 
@@ -661,7 +642,7 @@ def season_show(
     with open_ledger(ctx, create=False) as ledger:
         info = ledger.season(name)
     ranked = [line for line in info.table if line.ranked]
-    places = ranks(ranked, _season_key)
+    places = ranks(ranked, season_key)
     if csv is not None:
         header = ["season", "rank", "player", "points", "deals", "per_deal", "events", "skill", "ranked"]
         rows = [

@@ -8,6 +8,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.templating import Jinja2Templates
 
+from ledger.club.ranking import event_places
 from ledger.fmt import format_cents, format_time
 from ledger.i18n import LANGUAGES, N_, _, language, ngettext
 
@@ -50,5 +51,7 @@ def make_templates() -> Jinja2Templates:
     )
     env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(language=language, languages=LANGUAGES)
-    env.filters.update(signed=signed, money=money, local_time=format_time, format_cents=format_cents, role=role)
+    env.filters.update(
+        signed=signed, money=money, local_time=format_time, format_cents=format_cents, role=role, places=event_places
+    )
     return Jinja2Templates(env=env)
