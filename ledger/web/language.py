@@ -1,5 +1,6 @@
 """Each request in its own language: the `lang` cookie the page's switch sets, else the browser's
-`Accept-Language` (Italian when the browser prefers it to English), else English.
+`Accept-Language` (Italian when the browser prefers it to English), else the server's own language (`serve --lang`,
+`CALABRESELLA_LANG`, the locale).
 
 Phones with different languages are served at once, so the language is set for the request's context only
 (`ledger.i18n.speaking`): the pages, the Ledger's messages, money and times all follow it.
@@ -11,18 +12,18 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ledger.i18n import LANGUAGES, SOURCE_LANGUAGE, speaking
+from ledger.i18n import LANGUAGES, SOURCE_LANGUAGE, language, speaking
 
 COOKIE = "lang"
 
 
-def preferred(accept_language: str) -> str:
-    """The language the ledger speaks that an `Accept-Language` header ranks first; English when it names none.
+def preferred(accept_language: str, otherwise: str = SOURCE_LANGUAGE) -> str:
+    """The language the ledger speaks that an `Accept-Language` header ranks first; `otherwise` when it names none.
 
     >>> preferred("it-IT,it;q=0.9,en;q=0.8"), preferred("en-GB,en;q=0.9,it;q=0.8"), preferred("fr, it;q=0.5")
     ('it', 'en', 'it')
-    >>> preferred("en;q=0.5, it;q=0.7"), preferred(""), preferred("de, it;q=0")
-    ('it', 'en', 'en')
+    >>> preferred("en;q=0.5, it;q=0.7"), preferred(""), preferred("de, it;q=0"), preferred("fr", "it")
+    ('it', 'en', 'en', 'it')
     """
     ranked = []
     for position, item in enumerate(accept_language.split(",")):
@@ -34,13 +35,13 @@ def preferred(accept_language: str) -> str:
             continue
         if code in LANGUAGES and quality > 0:
             ranked.append((-quality, position, code))
-    return min(ranked)[2] if ranked else SOURCE_LANGUAGE
+    return min(ranked)[2] if ranked else otherwise
 
 
 def chosen(connection: HTTPConnection) -> str:
-    """The request's language: the switch's cookie, else the browser's preference."""
+    """The request's language: the switch's cookie, else the browser's preference, else the server's language."""
     cookie = connection.cookies.get(COOKIE)
-    return cookie if cookie in LANGUAGES else preferred(connection.headers.get("accept-language", ""))
+    return cookie if cookie in LANGUAGES else preferred(connection.headers.get("accept-language", ""), language())
 
 
 class Speaking:
