@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import itertools
 import signal
+import ssl
 import time
 from collections.abc import AsyncIterator, Iterator
 
@@ -32,14 +33,14 @@ def two_servers(db: str, *args: str) -> Iterator[tuple[str, str]]:
 
 
 @contextlib.asynccontextmanager
-async def stream(base: str, path: str) -> AsyncIterator[asyncio.Queue[int]]:
-    """A server-sent event stream's ids, as they arrive."""
+async def stream(base: str, path: str, verify: bool | ssl.SSLContext = True) -> AsyncIterator[asyncio.Queue[int]]:
+    """A server-sent event stream's ids, as they arrive (`verify`: the certificate to trust, for HTTPS)."""
     ids: asyncio.Queue[int] = asyncio.Queue()
     opened = asyncio.Event()
 
     async def read() -> None:
         async with (
-            httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(10, read=None)) as client,
+            httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(10, read=None), verify=verify) as client,
             client.stream("GET", path) as response,
         ):
             opened.set()
