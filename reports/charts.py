@@ -1,9 +1,13 @@
-"""Matplotlib charts of the history, readable on a phone: large type, 8x5 inches at 150 dpi, PNG or SVG."""
+"""Matplotlib charts of the history, readable on a phone: large type, 4.8 x 3.6 inches at 200 dpi, PNG or SVG.
+
+Names are drawn as written, never read as mathematics; titles and labels wrap instead of running off the figure,
+and names along an axis stay horizontal."""
 
 from __future__ import annotations
 
 import difflib
 import io
+import textwrap
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -26,15 +30,19 @@ from reports.frames import Frames
 
 matplotlib.use("Agg")  # never a GUI backend; figures are drawn without pyplot, so no global figure state
 
-FIGSIZE = (6.4, 4.8)
-DPI = 150
-"""960 x 720 pixels: shown 390 CSS pixels wide on a phone, the smallest text (13 points) is 11 CSS pixels high."""
+FIGSIZE = (4.8, 3.6)
+DPI = 200
+"""960 x 720 pixels: shown 332 CSS pixels wide (a 360-pixel phone), the smallest text (13 points) is 12.5 CSS pixels
+high."""
 PIXELS = (round(FIGSIZE[0] * DPI), round(FIGSIZE[1] * DPI))
 """A chart's size in pixels, which a page gives its image so that the space is held while it loads."""
 FORMATS = ("png", "svg")
 SMALLEST_TEXT = 13
 """Points: no text of a chart is smaller."""
+EM = 0.55
+"""A character's mean width, in ems: what a line of text may hold is estimated from it."""
 STYLE: Any = {
+    "text.parse_math": False,
     "svg.fonttype": "none",
     "svg.hashsalt": "calabresella",
     "font.size": 14,
@@ -62,12 +70,23 @@ def player_colours(players: tuple[str, ...]) -> dict[str, tuple[float, ...]]:
     return {name: cmap(i % cmap.N) for i, name in enumerate(players)}
 
 
-def _figure(title: str, xlabel: str, ylabel: str) -> tuple[Figure, Axes]:
+def _wrapped(text: str, size: str, inches: float) -> str:
+    """`text` broken into lines that fit `inches` at the style's font size `size` (e.g. `axes.titlesize`)."""
+    chars = _characters(inches, STYLE[size])
+    return "\n".join(textwrap.wrap(text, chars, break_long_words=False)) if len(text) > chars else text
+
+
+AXES_WIDTH = FIGSIZE[0] - 0.6
+"""Inches: about what the axes of a chart span, its title and labels centred over them."""
+
+
+def _figure(title: str, xlabel: str, ylabel: str, width: float = AXES_WIDTH) -> tuple[Figure, Axes]:
+    """A figure with one axes `width` inches wide or more, its title and labels wrapped to that width."""
     figure = Figure(figsize=FIGSIZE, dpi=DPI, layout="constrained")
     axes = figure.add_subplot()
-    axes.set_title(title)
-    axes.set_xlabel(xlabel)
-    axes.set_ylabel(ylabel)
+    axes.set_title(_wrapped(title, "axes.titlesize", width))
+    axes.set_xlabel(_wrapped(xlabel, "axes.labelsize", width))
+    axes.set_ylabel(_wrapped(ylabel, "axes.labelsize", FIGSIZE[1] * 0.8))
     return figure, axes
 
 
@@ -86,12 +105,7 @@ def running(frames: Frames) -> Figure:
 
     A voided deal keeps its number on the axis, marked with a grey dotted line and `voided`; the totals stay flat.
     """
-    _require(frames.deals, "running", frames)
-    evening = frames.filters.evening or int(frames.deals["evening"].max())
-    p = frames.payouts[frames.payouts["evening"] == evening]
-    table = p.pivot_table(index="number", columns="player", values="points", aggfunc="sum", observed=True)
-    table = pd.concat([pd.DataFrame(0, index=[0], columns=table.columns), table.cumsum()])
-    table = table.reindex(range(int(table.index.max()) + 1)).ffill()  # a voided deal changes nobody's total
+    evening, table = _running_totals(frames)
     figure, axes = _figure(
         _("Evening {evening}: running game points").format(evening=evening), _("deal"), _("game points")
     )
@@ -103,13 +117,25 @@ def running(frames: Frames) -> Figure:
     return figure
 
 
+def _running_totals(frames: Frames) -> tuple[int, pd.DataFrame]:
+    """The evening the running chart shows, and each player's total after each deal of it (deal 0: none yet)."""
+    _require(frames.deals, "running", frames)
+    evening = frames.filters.evening or int(frames.deals["evening"].max())
+    p = frames.payouts[frames.payouts["evening"] == evening]
+    table = p.pivot_table(index="number", columns="player", values="points", aggfunc="sum", observed=True)
+    table = pd.concat([pd.DataFrame(0, index=[0], columns=table.columns), table.cumsum()])
+    return evening, table.reindex(range(int(table.index.max()) + 1)).ffill()  # a voided deal changes no total
+
+
 def _mark_voided(axes: Axes, numbers: pd.Series) -> None:
     """A grey dotted vertical line at each voided deal's number, named in the axis label (never over a line)."""
     for number in numbers:
         axes.axvline(number, color="grey", linestyle=":", linewidth=1.5)
     if len(numbers):
         voided = ", ".join(str(number) for number in numbers)
-        axes.set_xlabel(_("deal (dotted: voided {numbers})").format(numbers=voided))
+        axes.set_xlabel(
+            _wrapped(_("deal (dotted: voided {numbers})").format(numbers=voided), "axes.labelsize", AXES_WIDTH)
+        )
 
 
 def _lines(axes: Axes, table: pd.DataFrame, colours: dict[str, tuple[float, ...]]) -> None:
@@ -139,9 +165,10 @@ MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
 
 def _legend_outside(figure: Figure, axes: Axes) -> None:
-    """The legend under the axes, in as many columns as fit, so it never covers a line."""
+    """The legend under the axes, in as many columns as fit across the figure, so it never covers a line."""
     handles, labels = axes.get_legend_handles_labels()
-    figure.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 4))
+    fit = _characters(FIGSIZE[0], STYLE["legend.fontsize"]) // (max(len(label) for label in labels) + 4)
+    figure.legend(handles, labels, loc="outside lower center", ncols=max(1, min(len(labels), fit)))
 
 
 def money(frames: Frames) -> Figure:
@@ -149,14 +176,7 @@ def money(frames: Frames) -> Figure:
 
     The evenings are categories on the x axis, labelled with their number and date.
     """
-    _require(frames.deals, "money", frames)
-    currency = frames.deals.groupby("evening", observed=True)["currency"].first().astype(str)
-    p = frames.payouts.assign(currency=frames.payouts["evening"].map(currency))
-    currencies = sorted(currency.unique())
-    columns = ["player", "currency"] if len(currencies) > 1 else "player"
-    table = p.pivot_table(index="evening", columns=columns, values="money_cents", aggfunc="sum", observed=True)
-    table = table.cumsum() / 100  # an absent player stays NaN; the running total carries on past the gap
-    unit = currencies[0] if len(currencies) == 1 else _("in its currency")
+    table, unit = _money_totals(frames)
     started = frames.evenings["started_at"].reindex(table.index)
     labels = [
         f"{number}\n{format_date(as_local(moment.to_pydatetime()).date())}"
@@ -174,16 +194,28 @@ def money(frames: Frames) -> Figure:
     return figure
 
 
+def _money_totals(frames: Frames) -> tuple[pd.DataFrame, str]:
+    """Each player's money won so far after each evening (a column per player, or per player and currency when the
+    evenings have more than one), and the unit it is in."""
+    _require(frames.deals, "money", frames)
+    currency = frames.deals.groupby("evening", observed=True)["currency"].first().astype(str)
+    p = frames.payouts.assign(currency=frames.payouts["evening"].map(currency))
+    currencies = sorted(currency.unique())
+    columns = ["player", "currency"] if len(currencies) > 1 else "player"
+    table = p.pivot_table(index="evening", columns=columns, values="money_cents", aggfunc="sum", observed=True)
+    table = table.cumsum() / 100  # an absent player stays NaN; the running total carries on past the gap
+    return table, currencies[0] if len(currencies) == 1 else _("in its currency")
+
+
 def _one_evening(table: pd.DataFrame, title: str, unit: str, colours: dict[str, tuple[float, ...]]) -> Figure:
     """Money with one evening only: a bar per player (or player and currency), its amount written on it."""
     won = table.iloc[0].dropna()
-    names = [f"{c[0]} ({c[1]})" if isinstance(c, tuple) else str(c) for c in won.index]
+    names = [_column_name(c) for c in won.index]
     figure, axes = _figure(title, "", _("money won ({unit})").format(unit=unit))
     player = [str(c[0] if isinstance(c, tuple) else c) for c in won.index]
     bars = axes.bar(range(len(won)), won.to_numpy(), color=[colours[p] for p in player])
     axes.bar_label(bars, [format_decimal(value, signed=True) for value in won], padding=3)
-    axes.set_xticks(range(len(won)), names)
-    _slant_long_names(axes)
+    axes.set_xticks(range(len(won)), _staggered(names))
     axes.axhline(0, color="grey", linewidth=1)
     axes.margins(y=0.2)
     return figure
@@ -247,32 +279,128 @@ def pairings(frames: Frames) -> Figure:
         a, b = index[row.player_a], index[row.player_b]
         grid[a, b], grid[b, a] = row.points_a / row.deals, row.points_b / row.deals
         count[a, b] = count[b, a] = row.deals
-    figure, axes = _figure(_("Defending together: points per deal"), _("partner in defence"), _("player"))
+    width = FIGSIZE[0] - max(len(name) for name in names) * STYLE["ytick.labelsize"] * EM / 72 - 0.7
+    cell = _characters(width / len(names), SMALLEST_TEXT)
+    words = [ngettext("{count} deal", "{count} deals", n).format(count=format_count(n)) for n in range(count.max() + 1)]
+    short = max(len(word) for word in words) > cell  # too narrow for `3 deals`: `(3)`, and the label says so
+    xlabel = _("partner in defence (in brackets: deals)") if short else _("partner in defence")
+    figure, axes = _figure(_("Defending together: game points per deal"), xlabel, _("player"), width)
     axes.grid(False)
     limit = max(float(np.nanmax(np.abs(grid))), 0.5)
     cmap = matplotlib.colormaps["RdBu"].with_extremes(bad=NO_DATA)
-    image = axes.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=-limit, vmax=limit, aspect="auto")
+    axes.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=-limit, vmax=limit, aspect="auto")
     for (a, b), value in np.ndenumerate(grid):
         if not np.isnan(value):
             colour = "white" if abs(value) > limit * 0.6 else "black"
-            deals = ngettext("{count} deal", "{count} deals", int(count[a, b])).format(
-                count=format_count(int(count[a, b]))
-            )
+            deals = f"({format_count(int(count[a, b]))})" if short else words[count[a, b]]
             text = f"{format_decimal(value, signed=True)}\n{deals}"
             axes.text(b, a, text, ha="center", va="center", fontsize=SMALLEST_TEXT, color=colour)
-    axes.set_xticks(range(len(names)), names)
+    axes.set_xticks(range(len(names)), _staggered(names, width))
     axes.set_yticks(range(len(names)), names)
-    _slant_long_names(axes)
-    figure.colorbar(image, ax=axes, label=_("game points per deal"))
     return figure
 
 
-def _slant_long_names(axes: Axes) -> None:
-    """Names along the x axis slanted when they are long, so that neighbours never run into each other."""
-    if max((len(label.get_text()) for label in axes.get_xticklabels()), default=0) > 8:
-        axes.tick_params(axis="x", labelrotation=30)
-        for label in axes.get_xticklabels():
-            label.set_horizontalalignment("right")
+def _characters(inches: float, points: float) -> int:
+    """How many characters of text `points` high a line `inches` long holds."""
+    return int(inches * 72 / (points * EM))
+
+
+def _staggered(names: list[str], inches: float = AXES_WIDTH) -> list[str]:
+    """Names along an x axis `inches` long, each on as many lines lower than its neighbours as it takes for
+    side by side names never to run into each other."""
+    room = _characters(inches / max(len(names), 1), STYLE["xtick.labelsize"])
+    levels = -(-(max(len(name) for name in names) + 1) // max(room, 1))
+    return ["\n" * (i % levels) + name for i, name in enumerate(names)]
+
+
+def _column_name(column: object) -> str:
+    """`Anna`, or `Anna (CHF)` for a column of a player and a currency."""
+    return f"{column[0]} ({column[1]})" if isinstance(column, tuple) else str(column)
+
+
+def _said_running(frames: Frames) -> str:
+    evening, table = _running_totals(frames)
+    last = table.iloc[-1].sort_values(ascending=False)
+    totals = ", ".join(f"{name} {format_decimal(points, 0, signed=True)}" for name, points in last.items())
+    return _("Evening {evening}, after deal {deal}: {totals}.").format(
+        evening=evening, deal=int(table.index[-1]), totals=totals
+    )
+
+
+def _said_money(frames: Frames) -> str:
+    table, unit = _money_totals(frames)
+    last = table.ffill().iloc[-1].dropna().sort_values(ascending=False)
+    totals = ", ".join(f"{_column_name(c)} {format_decimal(value, signed=True)}" for c, value in last.items())
+    return _("Money won so far ({unit}): {totals}.").format(unit=unit, totals=totals)
+
+
+def _said_contracts(frames: Frames) -> str:
+    table = stats.contracts(frames)
+    _require(table, "contracts", frames, N_("played deals"))
+    return " · ".join(
+        ngettext("{contract}: {count} deal, {rate} won", "{contract}: {count} deals, {rate} won", int(deals)).format(
+            contract=f"{contract} {aggravation}" if aggravation else contract,
+            count=format_count(int(deals)),
+            rate=format_percent(rate),
+        )
+        for contract, aggravation, deals, rate in zip(
+            table["contract"], table["aggravation"], table["deals"], table["success_rate"], strict=True
+        )
+    )
+
+
+def _said_thirds(frames: Frames) -> str:
+    values = frames.deals["declarer_thirds"].dropna().astype(int)
+    _require(values.to_frame(), "thirds", frames, N_("played deals"))
+    return ngettext(
+        "The declarer side took {thirds} or more in {won} of {count} deal played.",
+        "The declarer side took {thirds} or more in {won} of {count} deals played.",
+        len(values),
+    ).format(thirds=WIN_THIRDS, won=format_count(int((values >= WIN_THIRDS).sum())), count=format_count(len(values)))
+
+
+def _said_pairings(frames: Frames) -> str:
+    table = stats.pairings(frames)
+    _require(table, "pairings", frames, N_("pairs of defenders"))
+    table = table.assign(each=(table["points_a"] + table["points_b"]) / (2 * table["deals"]))
+    best = table.sort_values(["each", "deals"], ascending=False).iloc[0]
+    return ngettext(
+        "Best together in defence: {a} and {b}, {points} game points each per deal over {count} deal.",
+        "Best together in defence: {a} and {b}, {points} game points each per deal over {count} deals.",
+        int(best["deals"]),
+    ).format(
+        a=best["player_a"],
+        b=best["player_b"],
+        points=format_decimal(float(best["each"]), signed=True),
+        count=format_count(int(best["deals"])),
+    )
+
+
+SAID: dict[str, Callable[[Frames], str]] = {
+    "running": _said_running,
+    "money": _said_money,
+    "contracts": _said_contracts,
+    "thirds": _said_thirds,
+    "pairings": _said_pairings,
+}
+"""What each chart shows, in one or two sentences: read while the chart loads, and by whoever cannot see it."""
+
+
+def summary(kind: str, frames: Frames) -> str:
+    """What the chart of this kind shows, in words, without drawing it; an error when it has nothing to show."""
+    check_kind(kind)
+    return SAID[kind](frames)
+
+
+def summaries(frames: Frames) -> dict[str, str]:
+    """Every chart that has something to show, with what it shows in words."""
+    said = {}
+    for kind in KINDS:
+        try:
+            said[kind] = summary(kind, frames)
+        except LedgerError:
+            continue
+    return said
 
 
 KINDS: dict[str, Callable[[Frames], Figure]] = {

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 
-from ledger.errors import LedgerError
 from ledger.fmt import format_cents, format_decimal, format_time
 from ledger.frozen import freeze
 from ledger.i18n import N_, _, language, ngettext
@@ -58,9 +57,11 @@ class EveningData:
     frames: Frames
     game_to: int | None = None
     games: tuple[Game, ...] = ()
+    said: Mapping[str, str] = field(default_factory=dict)
+    """Each chart with something to show, and what it shows in words."""
 
     def __post_init__(self) -> None:
-        freeze(self, "points")
+        freeze(self, "points", "said")
 
 
 def evening_data(info: EveningInfo, deals: list[DealView], frames: Frames) -> EveningData:
@@ -85,6 +86,7 @@ def evening_data(info: EveningInfo, deals: list[DealView], frames: Frames) -> Ev
         frames=frames,
         game_to=info.profile.game_to,
         games=_games(info.profile.game_to, deals),
+        said=charts.summaries(frames),
     )
 
 
@@ -108,7 +110,7 @@ def _games_section(data: EveningData) -> str:
         for number, game in enumerate(data.games, start=1)
     ]
     headers = [_("game"), _("deals"), *data.players, _("won by")]
-    return _table(headers, rows, numeric=[0, *range(2, 2 + len(data.players))])
+    return _table(headers, rows, numeric=[0, *range(2, 2 + len(data.players))], css="cards")
 
 
 def _line(deal: DealView, profile: Profile) -> DealLine:
@@ -141,35 +143,48 @@ def _called(deal: DealView) -> str:
 
 
 STYLE = """
-body { font: 16px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 64rem; padding: 1rem; color: #222; }
-h1 { font-size: 1.6rem; margin: 0 0 .3rem; } h2 { font-size: 1.25rem; margin: 1.6rem 0 .5rem; }
-.meta { color: #555; margin: 0; }
+:root { color-scheme: light dark; --bg: #fff; --fg: #222; --muted: #555; --line: #ddd; --card: #f7f5f0;
+        --win: #fff4c2; --up: #2e7d32; --down: #c62828; --link: #1b5e20; }
+@media (prefers-color-scheme: dark) {
+  :root { --bg: #151412; --fg: #f1ede6; --muted: #a9a297; --line: #3a3631; --card: #211f1c; --win: #4a3d0a;
+          --up: #6fcf8e; --down: #ff8a80; --link: #6fcf8e; }
+  figure img { filter: invert(0.9) hue-rotate(180deg); }
+}
+* { box-sizing: border-box; }
+body { font: 16px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 64rem; padding: 0 1rem 1rem;
+       color: var(--fg); background: var(--bg); overflow-wrap: anywhere; }
+a { color: var(--link); }
+h1 { font-size: 1.6rem; margin: 1rem 0 .3rem; } h2 { font-size: 1.25rem; margin: 1.6rem 0 .5rem; }
+.meta { color: var(--muted); margin: 0; }
 .winner-line { font-size: 1.1rem; margin: .6rem 0 0; }
 table { border-collapse: collapse; width: 100%; }
-th, td { padding: .3rem .5rem; border-bottom: 1px solid #ddd; text-align: left; vertical-align: top; }
+th, td { padding: .3rem .5rem; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-tr.winner td { background: #fff4c2; font-weight: 600; }
+tr.winner td { background: var(--win); font-weight: 600; }
 .badge { background: #f9a825; color: #222; border-radius: .6rem; padding: 0 .45rem; font-size: .8rem;
-         font-weight: 600; margin-left: .4rem; }
-tr.voided td { color: #888; text-decoration: line-through; }
+         font-weight: 600; margin-left: .4rem; white-space: nowrap; }
+tr.voided td { color: var(--muted); text-decoration: line-through; }
 tr.voided td.note { text-decoration: none; font-style: italic; }
-.pos { color: #2e7d32; } .neg { color: #c62828; }
-table.deals td.explanation { color: #444; font-size: .92rem; }
-figure { margin: 1rem 0; } figure img { width: 100%; height: auto; }
-.wide { overflow-x: auto; }
-.back { margin: 0 0 .6rem; } .back a { color: #1b5e20; font-weight: 600; }
-figcaption { color: #555; text-align: center; }
+.pos { color: var(--up); } .neg { color: var(--down); }
+table.cards td.explanation { color: var(--muted); font-size: .92rem; }
+figure { margin: 1rem 0; } figure img { width: 100%; height: auto; background: #fff; border-radius: .5rem; }
+figcaption { color: var(--muted); }
+figcaption b { color: var(--fg); display: block; }
+.back { margin: 0; } .back a { display: inline-flex; align-items: center; min-height: 48px; padding: 0 .8rem 0 0;
+                                font-weight: 600; }
 @media (max-width: 44rem) {
-  body { padding: .6rem; }
-  table.deals thead { display: none; }
-  table.deals, table.deals tbody, table.deals tr, table.deals td { display: block; width: auto; }
-  table.deals tr { border: 1px solid #ccc; border-radius: .5rem; margin: 0 0 .7rem; padding: .3rem .5rem; }
-  table.deals td { border: none; padding: .15rem 0; display: flex; justify-content: space-between; gap: 1rem;
-                   text-align: right; overflow-wrap: anywhere; }
-  table.deals td::before { content: attr(data-label); flex: none; font-weight: 600; color: #555; text-align: left; }
-  table.deals td:empty { display: none; }
-  table.deals td.explanation, table.deals td.note { display: block; text-align: left; }
-  table.deals td.explanation::before, table.deals td.note::before { content: none; }
+  body { padding: 0 .6rem .6rem; }
+  th, td { padding: .3rem .3rem; }
+  table.cards thead { display: none; }
+  table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; width: auto; }
+  table.cards tr { border: 1px solid var(--line); border-radius: .5rem; margin: 0 0 .7rem; padding: .3rem .5rem; }
+  table.cards td { border: none; padding: .15rem 0; display: flex; justify-content: space-between; gap: 1rem;
+                   text-align: right; }
+  table.cards td::before { content: attr(data-label); flex: none; max-width: 60%; font-weight: 600;
+                           color: var(--muted); text-align: left; }
+  table.cards td:empty { display: none; }
+  table.cards td.explanation, table.cards td.note { display: block; text-align: left; }
+  table.cards td.explanation::before, table.cards td.note::before { content: none; }
 }
 """
 CHARTS = (
@@ -209,8 +224,7 @@ def _table(
         cells = "".join(f"<td{attributes(i, False)}>{cell}</td>" for i, cell in enumerate(row))
         body.append(f"<tr{css_row}>{cells}</tr>")
     table_class = f' class="{css}"' if css else ""
-    table = f"<table{table_class}><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-    return f'<div class="wide">{table}</div>'  # a table wider than a phone scrolls on its own, not the page
+    return f"<table{table_class}><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
 def _winners(points: Mapping[str, int]) -> list[str]:
@@ -236,7 +250,8 @@ def _deals_section(data: EveningData) -> str:
     headers = ["#", _("dealer"), _("deal"), _("called card"), *data.players, _("explanation"), _("note")]
     players = range(4, 4 + len(data.players))
     cells = ["", "", "", "", *[""] * len(data.players), "explanation", "note"]  # CSS classes, not text
-    return _table(headers, rows, [0, *players], ["voided" if d.voided else "" for d in data.deals], cells, "deals")
+    voided = ["voided" if d.voided else "" for d in data.deals]
+    return _table(headers, rows, [0, *players], voided, cells, "deals cards")
 
 
 def _seats(data: EveningData) -> str:
@@ -293,18 +308,23 @@ def _winner_line(data: EveningData) -> str:
     return f'<p class="winner-line">{label}: <strong>{escape(", ".join(winners))}</strong> {escape(points)}</p>'
 
 
-def _chart_figures(frames: Frames) -> str:
-    """Every chart as an embedded SVG image; a chart without data is left out."""
+def _chart_figures(data: EveningData, address: str | None) -> str:
+    """Every chart with something to show, captioned with what it shows in words: loaded from `address` (with
+    `{kind}` in it) when given, else drawn into the page as SVG."""
     parts = []
+    width, height = charts.PIXELS
     for kind, marked in CHARTS:
-        caption = _(marked)
-        try:
-            svg = base64.b64encode(charts.chart_image(kind, frames, "svg")).decode("ascii")
-        except LedgerError:
+        if kind not in data.said:
             continue
-        width, height = charts.PIXELS
-        image = f'<img src="data:image/svg+xml;base64,{svg}" alt="{escape(caption)}" width="{width}" height="{height}">'
-        parts.append(f'<figure id="chart-{kind}">{image}<figcaption>{escape(caption)}</figcaption></figure>')
+        caption, said = escape(_(marked)), escape(data.said[kind])
+        if address is None:
+            svg = base64.b64encode(charts.chart_image(kind, data.frames, "svg")).decode("ascii")
+            source = f"data:image/svg+xml;base64,{svg}"
+        else:
+            source = escape(address.format(kind=kind))
+        lazy = "" if address is None else ' loading="lazy"'
+        image = f'<img src="{source}" alt="{caption}: {said}" width="{width}" height="{height}"{lazy}>'
+        parts.append(f'<figure id="chart-{kind}"><figcaption><b>{caption}</b>{said}</figcaption>{image}</figure>')
     none = _("No charts: no deal stands yet.")
     return "".join(parts) or f"<p>{escape(none)}</p>"
 
@@ -313,12 +333,12 @@ def _section(anchor: str, heading: str, body: str) -> str:
     return f'<section id="{anchor}"><h2>{escape(heading)}</h2>{body}</section>'
 
 
-def render(data: EveningData, back: str | None = None) -> str:
-    """The report page of the evening's values; `back`, the address of the page it was opened from."""
+def render(data: EveningData, back: str | None = None, charts: str | None = None) -> str:
+    """The report page of the evening's values; `back`, the address of the page it was opened from; `charts`, the
+    address its chart images load from (with `{kind}` in it), else they are drawn into the page."""
     title = _("Evening {number}").format(number=data.number)
     going_back = _("Back to the evening")
     sections = [
-        f'<p class="back"><a href="{escape(back)}">← {escape(going_back)}</a></p>' if back else "",
         f"<h1>{escape(title)}</h1>",
         f'<p class="meta">{" · ".join(escape(m) for m in data.meta)}</p>',
         f'<p class="meta">{escape(data.note)}</p>' if data.note else "",
@@ -330,12 +350,20 @@ def render(data: EveningData, back: str | None = None) -> str:
         else "",
         _section("settlement", _("Settlement"), _settlement(data)),
         _section("deals", _("Deals"), _deals_section(data)),
-        _section("charts", _("Charts"), _chart_figures(data.frames)),
+        _section("charts", _("Charts"), _chart_figures(data, charts)),
     ]
+    way_back = _("Back")
+    header = (
+        f'<header><nav aria-label="{escape(way_back)}"><p class="back"><a href="{escape(back)}">← '
+        f"{escape(going_back)}</a></p></nav></header>\n"
+        if back
+        else ""
+    )
     return (
         f'<!DOCTYPE html>\n<html lang="{language()}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{STYLE}</style></head>\n<body>\n"
+        '<meta name="color-scheme" content="light dark">'
+        f"<title>{escape(title)}</title><style>{STYLE}</style></head>\n<body>\n{header}<main>\n"
         + "\n".join(s for s in sections if s)
-        + "\n</body></html>\n"
+        + "\n</main>\n</body></html>\n"
     )

@@ -228,17 +228,19 @@ async def settlement(request: Request) -> Response:
 async def void_evening(request: Request) -> Response:
     """Void the whole evening (recorded by mistake): `{"reason": "the demo"}`; it stays in the log and counts
     nowhere."""
-    by = writer(request)
     return await _with_reason(
-        request, "void", lambda number, reason: ledger(request).void_evening(number, reason=reason, by=by)
+        request,
+        "void",
+        lambda number, reason: ledger(request).void_evening(number, reason=reason, by=writer(request)),
     )
 
 
 async def reopen_evening(request: Request) -> Response:
     """Open a closed evening again: `{"reason": "a deal was left out"}`; the close it undoes stays in the log."""
-    by = writer(request)
     return await _with_reason(
-        request, "reopen", lambda number, reason: ledger(request).reopen_evening(number, reason=reason, by=by)
+        request,
+        "reopen",
+        lambda number, reason: ledger(request).reopen_evening(number, reason=reason, by=writer(request)),
     )
 
 

@@ -23,29 +23,35 @@ IMAGE_POLICY = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; f
 
 
 def report_policy(html: str) -> str:
-    """The report's Content-Security-Policy: it is one self-contained page, so its own style blocks (by hash) and
-    its images (inline, as data) load, and nothing else: no script, no frame, no form."""
+    """The report's Content-Security-Policy: its own style blocks (by hash) and its chart images (from this server,
+    or inline as data) load, and nothing else: no script, no frame, no form."""
     styles = " ".join(
         f"'sha256-{base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()}'"
         for style in STYLE.findall(html)
     )
     return (
-        f"default-src 'none'; style-src {styles or NOTHING}; img-src data:; frame-ancestors 'none'; "
+        f"default-src 'none'; style-src {styles or NOTHING}; img-src 'self' data:; frame-ancestors 'none'; "
         "base-uri 'none'; form-action 'none'"
     )
 
 
 async def report(request: Request) -> Response:
-    """The evening report: one self-contained page with seats, deals, standings, settlement and charts."""
+    """The evening report: seats, deals, standings, settlement, and the charts, each loaded as an image of its own
+    (the page is there before they are drawn)."""
     info = await run_in_threadpool(ledger(request).evening, evening_number(request))
-    html = await run_in_threadpool(lambda: ledger(request).report(info.number, back=f"/evenings/{info.number}"))
+    here = f"/evenings/{info.number}"
+    html = await run_in_threadpool(
+        lambda: ledger(request).report(info.number, back=here, charts=f"{here}/charts/{{kind}}.png")
+    )
     return HTMLResponse(html, headers={"Content-Security-Policy": report_policy(html)})
 
 
 async def charts(request: Request) -> Response:
-    """A page with the evening's charts (none before its first deal)."""
+    """A page with the evening's charts, each said in words at once while its image loads (none before its first
+    deal)."""
     info = await run_in_threadpool(ledger(request).evening, evening_number(request))
-    return render(request, "charts.html", evening=info, kinds=CHARTS if info.revision else ())
+    said = await run_in_threadpool(lambda: ledger(request).chart_summaries(info.number)) if info.revision else {}
+    return render(request, "charts.html", evening=info, said=said)
 
 
 async def chart(request: Request) -> Response:
