@@ -83,6 +83,7 @@ class Ledger:
         from ledger.store.engine import open_ledger
 
         self.engine: Engine = open_ledger(db, create=create)
+        self._db = db
         self.writer = Writer(source)
         self._kept = TableFigures()
         """The club tables' figures as last read: a leaderboard read after a deal reads only the table that changed."""
@@ -147,6 +148,7 @@ class Ledger:
         from ledger.store.engine import transaction
         from ledger.store.watch import notify
 
+        self._writable_again()
         with self._writing, transaction(self.engine) as session:
             yield session
             if self.engine.dialect.name == "postgresql":
@@ -157,8 +159,27 @@ class Ledger:
         """A read transaction: one snapshot of the ledger, which never waits for a writer."""
         from ledger.store.engine import reading, transaction
 
+        self._writable_again()
         with transaction(reading(self.engine)) as session:
             yield session
+
+    def _writable_again(self) -> None:
+        """A SQLite ledger opened read-only whose file and folder can be written now is opened again for writing (a
+        server started on a read-only disk carries on by itself once it is writable); its watcher starts afresh."""
+        from ledger.store.engine import open_ledger, writable_again
+        from ledger.store.watch import Watcher
+
+        if not writable_again(self.engine):
+            return
+        with self._writing:
+            if not writable_again(self.engine):
+                return  # another thread opened it again meanwhile
+            before, self.engine = self.engine, open_ledger(self._db)
+            if self._watcher is not None:
+                self._watcher.stop()
+                self._watcher = Watcher(self.engine, self.notices.publish)
+                self._watcher.start()
+            before.dispose()
 
     def _on_table(
         self,

@@ -8,9 +8,11 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from typer.testing import CliRunner
 
@@ -98,3 +100,28 @@ def test_an_export_into_a_read_only_folder_is_one_line(read_only: tuple[Path, Pa
     assert done.exit_code == 2, done.stderr
     assert done.stderr == f"Error: --out '{out}': cannot write it (Read-only file system)\n"
     assert not any(source.iterdir())
+
+
+def test_a_server_started_on_a_read_only_ledger_records_once_its_folder_is_writable(
+    read_only: tuple[Path, Path],
+) -> None:
+    source, target = read_only
+    with Ledger(str(source / "ledger.sqlite3")) as ledger:
+        ledger.start_evening(["Anna", "Bruno", "Carla"])
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_serve import serving
+    from test_web_support import BEARER
+
+    with serving(str(target / "ledger.sqlite3")) as (base, _process), httpx.Client(base_url=base) as client:
+        refused = client.post("/api/evenings/1/deals", json={"line": "anna solo 22"}, headers=BEARER)
+        assert refused.status_code == 503
+        assert _mount("-o", "remount,bind,rw", str(target))
+        deadline = time.monotonic() + 10
+        while (
+            sent := client.post("/api/evenings/1/deals", json={"line": "anna solo 22"}, headers=BEARER)
+        ).status_code != 201:
+            assert sent.status_code == 503 and time.monotonic() < deadline, sent.text
+            time.sleep(0.5)
+        assert client.get("/api/evenings/1").json()["revision"] == 1
+    with Ledger(str(source / "ledger.sqlite3")) as ledger:
+        assert [deal.declarer for deal in ledger.deals(1)[1]] == ["Anna"]

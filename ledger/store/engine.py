@@ -433,6 +433,13 @@ def unwritable_folder(engine: Engine) -> str | None:
     return str(Path(path).parent)
 
 
+def writable_again(engine: Engine) -> bool:
+    """Whether a SQLite ledger opened read-only can be written now (its file and folder became writable)."""
+    if not read_only(engine) or not engine.url.database:
+        return False
+    return read_only_uri(Path(engine.url.database)) is None
+
+
 def read_only(engine: Engine) -> bool:
     """Whether the ledger was opened read-only: its file or folder cannot be written."""
     return bool(engine.get_execution_options().get(FILE_READ_ONLY))
