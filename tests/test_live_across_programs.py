@@ -1,0 +1,159 @@
+"""A change written by another program reaches who watches: through the database itself (SQLite `PRAGMA
+data_version`, PostgreSQL LISTEN/NOTIFY), `Ledger.subscribe` is told of a deal that a `calabresella record` in
+another process committed, and a real `calabresella serve` pushes it to an evening page's event stream and to a
+club leaderboard's. On a real SQLite file and on the real PostgreSQL server; every wait has a generous timeout."""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+from test_web_support import TOKEN
+
+from ledger import Ledger
+from ledger.notices import Notice
+
+SIX = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Franco")
+PATIENCE = 20.0
+"""Seconds a change may take to arrive before the test fails (it takes well under one)."""
+
+
+def _another_program(db: str, *args: str) -> None:
+    """`calabresella --db DB ARGS` in a process of its own."""
+    done = subprocess.run(
+        ["calabresella", "--db", db, *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={k: v for k, v in os.environ.items() if k != "CALABRESELLA_DB"},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def _served(db: str) -> Iterator[str]:
+    """`calabresella serve` over the ledger, on a free loopback port, once it answers; its base URL."""
+    port = _free_port()
+    process = subprocess.Popen(
+        ["calabresella", "--db", db, "serve", "--port", str(port)],
+        env={**os.environ, "CALABRESELLA_TOKEN": TOKEN},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + PATIENCE
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    process.kill()
+                    said = process.stdout.read() if process.stdout else ""
+                    raise RuntimeError(f"serve did not start: {said}") from None
+                threading.Event().wait(0.1)  # the server is not listening yet: look again shortly
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+class Stream:
+    """A server-sent event stream read in a thread: each event as (id, data) on a queue."""
+
+    def __init__(self, url: str) -> None:
+        self.events: queue.Queue[tuple[int, str]] = queue.Queue()
+        self._client = httpx.Client(timeout=httpx.Timeout(PATIENCE * 3, connect=PATIENCE))
+        self._thread = threading.Thread(target=self._read, args=(url,), daemon=True)
+        self._thread.start()
+
+    def _read(self, url: str) -> None:
+        ident, data = None, []
+        try:
+            with self._client.stream("GET", url) as answer:
+                for line in answer.iter_lines():
+                    if line.startswith("id: "):
+                        ident = int(line[4:])
+                    elif line.startswith("data: "):
+                        data.append(line[6:])
+                    elif not line and ident is not None:
+                        self.events.put((ident, "\n".join(data)))
+                        ident, data = None, []
+        except httpx.HTTPError:
+            pass  # closed at the end of the test
+
+    def next(self) -> tuple[int, str]:
+        return self.events.get(timeout=PATIENCE)
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def test_a_subscriber_is_told_of_a_deal_another_program_recorded(db_url: str) -> None:
+    with Ledger(db_url) as ledger:
+        ledger.start_evening(SIX[:3])
+        told: queue.Queue[Notice] = queue.Queue()
+        stop = ledger.subscribe(told.put)
+        try:
+            _another_program(db_url, "record", "bruno solo 22")
+            _another_program(db_url, "void", "1", "--reason", "misdeal")
+            seen: list[tuple[int | None, int]] = []
+            while (1, 2) not in seen:
+                notice = told.get(timeout=PATIENCE)
+                seen.append((notice.evening, notice.revision))
+        finally:
+            stop()
+    assert (1, 1) in seen and seen.index((1, 1)) < seen.index((1, 2))
+
+
+def test_another_programs_deal_reaches_an_evening_pages_stream(db_url: str) -> None:
+    with Ledger(db_url) as ledger:
+        ledger.start_evening(SIX[:3])
+    with _served(db_url) as base:
+        stream = Stream(f"{base}/evenings/1/events")
+        try:
+            assert stream.next()[0] == 0  # watching: the evening as it stands
+            _another_program(db_url, "record", "bruno solo 22")
+            ident, data = stream.next()
+            while ident < 1:
+                ident, data = stream.next()
+            assert ident == 1 and "Bruno" in data
+            _another_program(db_url, "undo")
+            while ident < 2:
+                ident, data = stream.next()
+            assert ident == 2
+        finally:
+            stream.close()
+
+
+def test_another_programs_deal_reaches_a_club_leaderboards_stream(db_url: str) -> None:
+    with Ledger(db_url) as ledger:
+        ledger.start_event("Club night", SIX)
+        ledger.seat_round(1, tables=[list(SIX[:3]), list(SIX[3:])])
+    with _served(db_url) as base:
+        stream = Stream(f"{base}/events/1/board/live")
+        try:
+            first, board = stream.next()
+            assert "Anna" in board and "+4" not in board
+            _another_program(db_url, "record", "anna solo 22", "-e", "1")
+            ident, later = stream.next()
+            assert ident > first and later != board
+            assert re.search(r"\+4\b", later), later  # Anna's solo counts on the board
+        finally:
+            stream.close()
