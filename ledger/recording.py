@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from sqlmodel import Session
 
-from ledger.errors import FactError, Forbidden, KeyTaken, LedgerError, MissingFact, UndoRefused
+from ledger.errors import FactError, KeyTaken, LedgerError, MissingFact, UndoRefused
 from ledger.i18n import _
 from ledger.rules.build import DealInput, build_facts, judge
 from ledger.rules.scoring import score
@@ -17,7 +17,6 @@ from ledger.rules.seats import resolve_player, seat_after
 from ledger.rules.text import check_plain
 from ledger.store import deals, evenings
 from ledger.store.changes import last_undoable, log_of, note, view
-from ledger.store.club import round_played
 from ledger.store.deals import facts_of
 from ledger.store.evenings import Seating, lock
 from ledger.store.models import Deal, DealRevision, EveningChange
@@ -43,8 +42,6 @@ def record(
         stored = deals.by_key(session, key)
         if stored:
             return _retried(session, table, *stored, typed, dealer, key)
-    if by.table is not None and (full := round_played(session, table.number)):
-        raise Forbidden(full)
     number, by_turn = deals.next_deal(session, table)
     dealt_by = resolve_player(dealer, table.players, "dealer") if dealer else by_turn
     facts, result = judge(_with_pot(session, table, typed, number), table.profile, table.players, dealt_by)

@@ -188,15 +188,17 @@ class Ledger:
         *,
         open_only: bool = False,
         by: Writer | None = None,
+        new_deal: str | None = None,
     ) -> T:
-        """Run a write on the evening's seats in one transaction, if `by` may write there; then tell the watchers."""
+        """Run a write on the evening's seats in one transaction, if `by` may write there (`new_deal`: it records a
+        new deal, with that key or ""); then tell the watchers."""
         from ledger.notices import Notice
         from ledger.store.club import refusal_for
         from ledger.store.evenings import get_seating
 
         with self._session() as session:
-            table = get_seating(session, evening, open_only=open_only)
-            refused = refusal_for(session, table.number, by or self.writer)
+            table = get_seating(session, evening, open_only=open_only, locking=True)
+            refused = refusal_for(session, table.number, by or self.writer, new_deal=new_deal)
             if refused:
                 raise Forbidden(refused)
             done = action(session, table)
@@ -363,7 +365,7 @@ class Ledger:
             amended = typed.amended(more) if more else typed
             return recording.record(session, table, amended, dealer=dealt_by, key=key, by=writer)
 
-        return self._on_table(evening, record, open_only=evening is None, by=writer)
+        return self._on_table(evening, record, open_only=evening is None, by=writer, new_deal=key or "")
 
     def amend(
         self,

@@ -37,7 +37,7 @@ from ledger.rules.profiles import make_profile, started_with
 from ledger.rules.seats import name_key
 from ledger.rules.text import acts_on_screen, check_plain
 from ledger.store.changes import note
-from ledger.store.deals import CURRENT, STANDING
+from ledger.store.deals import CURRENT, STANDING, by_key
 from ledger.store.evenings import close_evening, get_seating, parse_cents, parse_currency, start_evening
 from ledger.store.models import (
     ClubEvent,
@@ -661,27 +661,25 @@ def table_place(session: Session, evening: int) -> TablePlace | None:
     return TablePlace(event, name, number, table, int(deals), round_deals, ends, ended is not None)
 
 
-def refusal_for(session: Session, evening: int, by: Writer) -> str | None:
+def refusal_for(session: Session, evening: int, by: Writer, *, new_deal: str | None = None) -> str | None:
     """Why `by` may not change evening `evening`, or None when it may: a club table's key writes to its own table's
-    evening only, and only while the table's round is open (closing the event ends it)."""
+    evening only, and only while the table's round is open (closing the event ends it); a new deal (`new_deal`, its
+    idempotency key or "") only while the round's deals are not all played, unless it is a retry of one stored."""
     if by.table is None:
         return None
     if by.table != evening:
         return _("this key writes to one table only (evening {number}): nothing was written").format(number=by.table)
     place = table_place(session, evening)
-    if place is not None and place.round_over:
-        return _("round {round} has ended: nothing was written; ask the organiser").format(round=place.round)
-    return None
-
-
-def round_played(session: Session, evening: int) -> str | None:
-    """Why a club table may record no more deals (its round's deals are all played), or None."""
-    place = table_place(session, evening)
-    if place is None or place.round_deals is None or place.deals < place.round_deals:
+    if place is None:
         return None
-    return _(
-        "round {round} is over at this table: its {count} deals are played; nothing was written; ask the organiser"
-    ).format(round=place.round, count=place.round_deals)
+    if place.round_over:
+        return _("round {round} has ended: nothing was written; ask the organiser").format(round=place.round)
+    full = new_deal is not None and place.round_deals is not None and place.deals >= place.round_deals
+    if full and not (new_deal and by_key(session, new_deal)):
+        return _(
+            "round {round} is over at this table: its {count} deals are played; nothing was written; ask the organiser"
+        ).format(round=place.round, count=place.round_deals)
+    return None
 
 
 @cache

@@ -25,6 +25,8 @@ from ledger.store.models import Evening, EveningReopen, Player, Seat, ident, utc
 from ledger.store.players import ensure_player
 from ledger.values import LIBRARY, Writer
 
+LOCKED = "evenings locked"
+"""Where a session keeps the evenings whose rows it holds (PostgreSQL)."""
 MOST_MONEY = 100000
 """The largest amount of money accepted anywhere (a stake, a payment, a coin to round to)."""
 
@@ -220,15 +222,23 @@ def _table_query(latest_open: bool) -> Any:
 
 
 def get_seating(
-    session: Session, number: int | None = None, *, open_only: bool = False, latest: bool = False
+    session: Session,
+    number: int | None = None,
+    *,
+    open_only: bool = False,
+    latest: bool = False,
+    locking: bool = False,
 ) -> Seating:
     """Evening `number`, or the most recent open evening when no number is given (with `latest`, else the most
-    recent of all): one statement, two when it falls back."""
-    rows = (
-        session.execute(_table_query(number is None), {"evening": number}).all()
-        if number is None or storable(number)
-        else []
-    )
+    recent of all): one statement, two when it falls back. With `locking` (a write), the evening's row is held
+    until commit by the same statement (see `lock`)."""
+    query = _table_query(number is None)
+    held = locking and session.get_bind().dialect.name == "postgresql"
+    if held:
+        query = query.with_for_update(of=Evening)
+    rows = session.execute(query, {"evening": number}).all() if number is None or storable(number) else []
+    if held and rows:
+        session.info.setdefault(LOCKED, set()).add(rows[0][0].id)
     if not rows and number is None and latest:
         return get_seating(session, latest_evening(session))
     if not rows and number is None:
@@ -248,9 +258,9 @@ def lock(session: Session, table: Seating) -> Evening:
     """Hold the evening's row until commit, so concurrent writers number deals one by one, and read it afresh.
 
     On SQLite the transaction began IMMEDIATE, holding the whole ledger since before the evening was read,
-    so the row in hand is current already.
+    so the row in hand is current already; so is it when `get_seating` read it `locking`.
     """
-    if session.get_bind().dialect.name == "sqlite":
+    if session.get_bind().dialect.name == "sqlite" or table.number in session.info.get(LOCKED, ()):
         return table.evening
     return session.exec(
         select(Evening).where(Evening.id == table.number).with_for_update().execution_options(populate_existing=True)
