@@ -80,11 +80,6 @@ class KeyTaken(FactError):
     """An idempotency key already holds another deal (or payment) than the one given with it: nothing written."""
 
 
-class EveningChanged(LedgerError):
-    """Another scorekeeper wrote in the evening since the page that sent this deal was drawn: nothing written; the
-    front end shows what changed and asks again."""
-
-
 class MissingFact(LedgerError):
     """The rules need one more fact of the deal (`tricks`, `last_trick`, `monte_thirds`, ...) to score it; the
     message asks for it, and each front end says how to give it."""
