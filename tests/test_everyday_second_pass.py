@@ -4,6 +4,7 @@ a mistyped ledger is never made, and the messages a table reads say what to do n
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -166,3 +167,29 @@ def test_charts_take_their_italian_names_and_reports_leave_stderr_empty(db: Path
         assert done.exit_code == 0 and done.stderr == "", (command, done.stderr)
     assert out.read_bytes().startswith(b"\x89PNG")
     assert "andamento, soldi, contratti, terzi, coppie" in refused(db, "chart", "grafico", lang="it")
+
+
+def test_calling_a_card_of_ones_own_hand_is_refused_where_call_own_card_is_off(tmp_path: Path) -> None:
+    tretre, pagat = tmp_path / "tretre.sqlite3", tmp_path / "pagat.sqlite3"
+    ok(tretre, "evening", "start", "--players", "Anna,Bruno,Carla", "-P", "tretre")
+    said = refused(tretre, "record", "anna chiamo 3D@declarer 20")
+    assert (
+        said == "Error: --holder 'declarer': the declarer may not call a card of their own hand at this table "
+        "(call_own_card=off)\n"
+    )
+    assert "Deal 1" not in ok(tretre, "deals")
+    ok(tretre, "evening", "start", "--players", "Dario,Elena,Fede", "-P", "tretre", "-o", "call_own_card=on")
+    ok(tretre, "record", "-e", "2", "dario chiamo 3D@declarer 20")
+    ok(pagat, "evening", "start", "--players", "Anna,Bruno,Carla")
+    ok(pagat, "record", "anna chiamo 3D@declarer 20")
+
+
+def test_an_evening_started_before_call_own_card_keeps_it_on(tmp_path: Path) -> None:
+    db = tmp_path / "ledger.sqlite3"
+    ok(db, "evening", "start", "--players", "Anna,Bruno,Carla", "-P", "tretre")
+    with sqlite3.connect(db) as connection:
+        (stored,) = connection.execute("SELECT options FROM evening").fetchone()
+        options = {key: value for key, value in json.loads(stored).items() if key != "call_own_card"}
+        connection.execute("UPDATE evening SET options = ?", (json.dumps(options),))
+    ok(db, "record", "anna chiamo 3D@declarer 20")
+    assert json.loads(ok(db, "standings", "--json"))["points"]["Anna"] == 2

@@ -859,9 +859,14 @@ def test_quartiglio_without_monte_has_no_solissimo_and_no_holder_monte() -> None
                 "pot_carryover": False,
                 "stramazzo_counts": "monte",
                 "game_to": None,
+                "call_own_card": True,
             },
         ),
-        ("cavendish", {}, {"declarer_always_leads": False, "pot_carryover": False, "game_to": None}),
+        (
+            "cavendish",
+            {},
+            {"declarer_always_leads": False, "pot_carryover": False, "game_to": None, "call_own_card": True},
+        ),
         (
             "tretre",
             {},
@@ -875,6 +880,7 @@ def test_quartiglio_without_monte_has_no_solissimo_and_no_holder_monte() -> None
                 "pot_carryover": True,
                 "stramazzo_counts": "monte",
                 "game_to": None,
+                "call_own_card": False,
             },
         ),
         (
@@ -892,6 +898,7 @@ def test_quartiglio_without_monte_has_no_solissimo_and_no_holder_monte() -> None
                 "game_to": None,
                 "monte": True,
                 "mediatore_outbids_chiamo": False,
+                "call_own_card": True,
             },
         ),
         (
@@ -909,6 +916,7 @@ def test_quartiglio_without_monte_has_no_solissimo_and_no_holder_monte() -> None
                 "game_to": None,
                 "mediatore_outbids_chiamo": False,
                 "mediatore": False,
+                "call_own_card": True,
             },
         ),
     ],
@@ -936,6 +944,7 @@ def test_make_profile_default_is_pagat() -> None:
         ("mediatore", "quartiglio"),
         ("quadrigliati", "quartiglio"),
         ("bellora", "quintiglio"),
+        ("terziglio", "pagat"),
         (" quintiglio ", "quintiglio"),
     ],
     ids=repr,

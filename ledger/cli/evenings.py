@@ -41,8 +41,10 @@ included. Default monte.
 [b]mediatore_outbids_chiamo[/b]=on|off: quartiglio, and quintiglio with mediatore: mediatore outbids chiamo; off, \
 they are one level and neither outbids the other. Default off.
 [b]mediatore[/b]=on|off: quintiglio: the mediatore bid exists. Default off.
+[b]call_own_card[/b]=on|off: the declarer may call a card of their own hand (and then plays alone); off, such a call \
+is refused, as the Italian site says. Default off in tretre, on elsewhere; evenings started before the option keep on.
 
-Cavendish has only declarer_always_leads, pot_carryover and game_to."""
+Cavendish has only declarer_always_leads, pot_carryover, game_to and call_own_card."""
 """Every option, its default per profile and its meaning, as `evening start --help` ends (RULES §6)."""
 
 

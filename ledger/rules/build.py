@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 
 from ledger.errors import FactError, LedgerError, MissingFact, fact_word
@@ -91,8 +92,9 @@ _SUPERSEDES: dict[str, tuple[str, ...]] = {
 }
 
 
-def parse_auction(text: str, speakers: tuple[str, ...]) -> tuple[Call, ...]:
-    """`pass,solo,pass` or `Anna:pass,Bruno:solo`: calls in speaking order from the seat after the dealer."""
+def parse_auction(text: str, speakers: tuple[str, ...], contracts: Sequence[str]) -> tuple[Call, ...]:
+    """`pass,solo,pass` or `Anna:pass,Bruno:solo`: calls in speaking order from the seat after the dealer; an error
+    lists the `contracts` of the table."""
     calls = []
     for index, item in enumerate(part.strip() for part in text.split(",")):
         name, sep, word = item.rpartition(":")
@@ -119,7 +121,7 @@ def parse_auction(text: str, speakers: tuple[str, ...]) -> tuple[Call, ...]:
                     number=index + 1, n_speakers=len(speakers)
                 ),
             )
-        calls.append((seat, parse_call(word)))
+        calls.append((seat, parse_call(word, contracts)))
     return tuple(calls)
 
 
@@ -169,10 +171,10 @@ def build_facts(typed: DealInput, profile: Profile, players: tuple[str, ...], de
         raise FactError("dealer", dealer, _("not seated; the players are {players}").format(players=", ".join(players)))
     facts = DealFacts(players=players, dealer=dealer, passed_before=typed.passed_before)
     speakers = facts.active(profile)
-    auction = parse_auction(typed.auction, speakers) if typed.auction else ()
+    auction = parse_auction(typed.auction, speakers, profile.calls) if typed.auction else ()
     bids = [(seat, call) for seat, call in auction if call is not None]
     declarer = resolve_player(typed.declarer, players, "declarer") if typed.declarer else None
-    contract = parse_contract(typed.contract) if typed.contract else None
+    contract = parse_contract(typed.contract, profile.calls) if typed.contract else None
     if bids:
         declarer = declarer or bids[-1][0]
         contract = contract or bids[-1][1]

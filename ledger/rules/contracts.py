@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import Enum
 from typing import TypeVar
 
@@ -80,16 +81,17 @@ def _lookup(kind: str, text: str, words: dict[str, T], allowed: str) -> T:
     return value
 
 
-def parse_contract(text: str) -> Contract:
-    """`chiamo`/`call`/`play`, `mediatore`, `solo`, `solissimo`."""
-    return _lookup(_("contract"), text, CONTRACT_WORDS, _("chiamo (call, play), mediatore, solo, solissimo"))
+def parse_contract(text: str, calls: Sequence[str]) -> Contract:
+    """`chiamo`/`call`/`play`, `mediatore`, `solo`, `solissimo`; an error lists the `calls` of the table."""
+    return _lookup(_("contract"), text, CONTRACT_WORDS, ", ".join(calls))
 
 
-def parse_call(text: str) -> Contract | None:
-    """One call of an auction: a contract, or None for a pass (`pass`, `passo`)."""
+def parse_call(text: str, calls: Sequence[str]) -> Contract | None:
+    """One call of an auction: a contract, or None for a pass (`pass`, `passo`); an error lists the `calls` of the
+    table."""
     if text.strip().lower() in PASS_WORDS:
         return None
-    return _lookup(_("call"), text, CONTRACT_WORDS, _("pass (passo), chiamo, mediatore, solo, solissimo"))
+    return _lookup(_("call"), text, CONTRACT_WORDS, _("pass (passo), {calls}").format(calls=", ".join(calls)))
 
 
 def parse_aggravation(text: str) -> Aggravation:

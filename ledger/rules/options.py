@@ -121,6 +121,7 @@ OPTIONS: dict[str, Option] = {
         Option("monte", Kind.SWITCH),
         Option("mediatore_outbids_chiamo", Kind.SWITCH),
         Option("mediatore", Kind.SWITCH),
+        Option("call_own_card", Kind.SWITCH),
     )
 }
 """Every option, in the order RULES §6 lists them (each profile has some)."""

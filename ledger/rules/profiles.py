@@ -29,13 +29,20 @@ _SWEEPS: dict[str, OptionValue] = {
     "sweeps_on_loss": True,
     "stramazzo_counts": StramazzoCounts.MONTE.value,
 }
-_EVERY: dict[str, OptionValue] = {"declarer_always_leads": False, "pot_carryover": False, "game_to": None}
+_EVERY: dict[str, OptionValue] = {
+    "declarer_always_leads": False,
+    "pot_carryover": False,
+    "game_to": None,
+    "call_own_card": True,
+}
 
 DEFAULTS: dict[str, dict[str, OptionValue]] = {
     "pagat": _defaults(**_EVERY, **(_SWEEPS | {"sweeps": True}), dealer_shares=False),
     "cavendish": _defaults(**_EVERY),
     "tretre": _defaults(
-        **_SWEEPS, **(_EVERY | {"declarer_always_leads": True, "pot_carryover": True}), contract_multipliers=False
+        **_SWEEPS,
+        **(_EVERY | {"declarer_always_leads": True, "pot_carryover": True, "call_own_card": False}),
+        contract_multipliers=False,
     ),
     "quartiglio": _defaults(
         **_SWEEPS, **_EVERY, contract_multipliers=False, monte=True, mediatore_outbids_chiamo=False
@@ -56,6 +63,7 @@ PROFILE_ALIASES = {
     "mediatore": "quartiglio",
     "quadrigliati": "quartiglio",
     "bellora": "quintiglio",
+    "terziglio": "pagat",
 }
 
 
@@ -139,6 +147,8 @@ class Profile:
     pot_carryover: bool = False
     game_to: int | None = None
     """A game (partita) ends when a player reaches this many game points; None: the evening is one long game."""
+    call_own_card: bool = True
+    """Whether the declarer may call a card from their own hand (and then plays alone)."""
     bid_words: Mapping[Contract, str] = FrozenDict()
     """How a contract is called at this table when it is not its own name (cavendish's one bid: play)."""
 
@@ -194,6 +204,11 @@ class Profile:
     def word(self, contract: Contract) -> str:
         """The word the table uses for a contract (`play` in cavendish)."""
         return self.bid_words.get(contract, contract.value)
+
+    @property
+    def calls(self) -> tuple[str, ...]:
+        """The contracts a player may bid at this table, low to high, in the table's words."""
+        return tuple(self.word(contract) for contract in self.bids)
 
     def multiplier(self, sweep: str) -> int:
         """The multiplier of a sweep, by its name (cappotto or stramazzo)."""
@@ -272,16 +287,20 @@ def started_with(name: str, stored: Mapping[str, OptionValue]) -> dict[str, Opti
     """The options an evening stored when it started, for `make_profile`.
 
     Evenings store every option of their profile, so one missing was added to the profile since: it keeps the
-    rule the evening was started under. Quintiglio's mediatore outbid chiamo before `mediatore_outbids_chiamo`.
+    rule the evening was started under. Quintiglio's mediatore outbid chiamo before `mediatore_outbids_chiamo`;
+    a declarer could call a card of their own hand before `call_own_card`, in every profile.
 
     >>> started_with("quintiglio", {"mediatore": True})["mediatore_outbids_chiamo"]
     True
     >>> started_with("quintiglio", {"mediatore": True, "mediatore_outbids_chiamo": False})["mediatore_outbids_chiamo"]
     False
+    >>> started_with("tretre", {})["call_own_card"], make_profile("tretre").call_own_card
+    (True, False)
     """
+    options = {"call_own_card": True, **stored}
     if profile_name(name) == "quintiglio" and "mediatore_outbids_chiamo" not in stored:
-        return {**stored, "mediatore_outbids_chiamo": stored.get("mediatore", False)}
-    return dict(stored)
+        return {**options, "mediatore_outbids_chiamo": stored.get("mediatore", False)}
+    return options
 
 
 def _common(name: str, o: dict[str, OptionValue]) -> dict[str, Any]:
@@ -298,6 +317,7 @@ def _common(name: str, o: dict[str, OptionValue]) -> dict[str, Any]:
         "declarer_always_leads": bool(o["declarer_always_leads"]),
         "pot_carryover": bool(o["pot_carryover"]),
         "game_to": o["game_to"],
+        "call_own_card": bool(o["call_own_card"]),
     }
 
 

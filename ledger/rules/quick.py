@@ -171,8 +171,7 @@ KEY_HELP = N_("t (thirds), points, c (count), tricks, last, monte, holder, calle
 def contract_words(profile: Profile) -> list[str]:
     """The contracts the evening's rules have, low to high (cavendish's one bid is `play`), then the aggravations
     where there are any."""
-    words = [profile.word(contract) for contract in profile.bids]
-    return [*words, "dividete", "scegliete"] if profile.aggravations else words
+    return [*profile.calls, "dividete", "scegliete"] if profile.aggravations else list(profile.calls)
 
 
 _FACT_KEYS = {

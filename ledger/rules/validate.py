@@ -129,9 +129,16 @@ def _check_call(facts: DealFacts, profile: Profile, active: tuple[str, ...]) -> 
         )
     if facts.holder is None:
         if profile.partnership is not Partnership.NONE and facts.contract is Contract.CHIAMO:
-            choices = (MONTE, DECLARER) if profile.has_monte else (DECLARER,)
+            choices: tuple[str, ...] = (MONTE,) if profile.has_monte else ()
+            choices += (DECLARER,) if profile.call_own_card else ()
             raise MissingFact("holder", _("who held the called three?"), choices)
         return
+    if facts.holder == DECLARER and not profile.call_own_card:
+        raise FactError(
+            "holder",
+            DECLARER,
+            _("the declarer may not call a card of their own hand at this table (call_own_card=off)"),
+        )
     if facts.holder == MONTE and not profile.has_monte:
         raise LedgerError(_("holder monte: {name} is played here without a monte").format(name=profile.name))
     if facts.holder not in (MONTE, DECLARER) and facts.holder not in active:
