@@ -46,7 +46,7 @@ def test_a_line_records_the_deal_and_the_result_and_explanation_show_at_once(db_
     start(db_url)
     with scorekeeper(db_url) as phone:
         posted = phone.post("/evenings/1/deals", data={"csrf": csrf(phone), "line": "bruno solo 22"})
-        assert posted.status_code == 303 and posted.headers["location"] == "/evenings/1?deal=1"
+        assert posted.status_code == 303 and posted.headers["location"] == "/evenings/1?recorded=1"
         page = phone.get(posted.headers["location"]).text
     assert "Deal 1 recorded" in page and "Bruno solo · 7+1/3 · won" in page
     assert "solo 2 = 2 from each opponent" in page
@@ -54,55 +54,98 @@ def test_a_line_records_the_deal_and_the_result_and_explanation_show_at_once(db_
     assert "<b>Anna</b> deals, <b>Bruno</b> speaks first" in page
 
 
-def test_a_retried_form_stores_the_deal_once(db_url: str) -> None:
+def test_a_double_tap_is_one_deal_and_both_answers_say_it_is_recorded(db_url: str) -> None:
     start(db_url)
     with scorekeeper(db_url) as phone:
         form = {"csrf": csrf(phone), "line": "bruno solo 22", "key": "tap-1"}
         first, again = phone.post("/evenings/1/deals", data=form), phone.post("/evenings/1/deals", data=form)
-        assert first.headers["location"] == "/evenings/1?deal=1"
-        assert again.headers["location"] == "/evenings/1?deal=1&again=1"
-        assert "Deal 1 is already recorded" in phone.get(again.headers["location"]).text
-    assert deal_count(db_url) == 1
+        assert first.headers["location"] == again.headers["location"] == "/evenings/1?recorded=1"
+        page = phone.get(again.headers["location"]).text
+        assert "Deal 1 recorded" in page and "already" not in page
+        by_page = [phone.post("/evenings/1/deals", data={**form, "key": "tap-2"}, headers=PAGE) for _ in range(2)]
+        assert [said.json()["location"] for said in by_page] == ["/evenings/1?recorded=2"] * 2
+        assert all(
+            "Deal 2 recorded" in said.json()["main"] and "already" not in said.json()["main"] for said in by_page
+        )
+    assert deal_count(db_url) == 2
+
+
+def test_a_deal_sent_again_long_after_says_it_is_already_recorded_and_what_it_was(db_url: str) -> None:
+    start(db_url)
+    with scorekeeper(db_url) as phone:
+        form = {"csrf": csrf(phone), "line": "bruno solo 22", "key": "tap-1"}
+        assert phone.post("/evenings/1/deals", data=form).status_code == 303
+        assert phone.post("/evenings/1/deals", data={**form, "key": "tap-2", "line": "pass"}).status_code == 303
+        resent = phone.post("/evenings/1/deals", data=form)
+        assert resent.status_code == 200 and "Deal 1 is already recorded" in resent.text
+        assert "Bruno solo · 7+1/3 · won" in resent.text.split('class="result"')[1].split("</section>")[0]
+        said = phone.post("/evenings/1/deals", data=form, headers=PAGE).json()
+        assert said["location"] == "/evenings/1" and "Deal 1 is already recorded" in said["main"]
+        later = phone.get("/evenings/1?recorded=1").text  # the result's address, opened after another deal
+        assert 'class="result"' not in later and "already" not in later and "Deal 1 recorded" not in later
+        assert "Deal 2 recorded" in phone.get("/evenings/1?recorded=2").text
+    assert deal_count(db_url) == 2
+
+
+PAGE = {"Sent-By": "page"}
+"""The header with which the evening page's own script sends a deal."""
 
 
 def test_back_then_the_same_deal_is_one_deal_and_another_deal_is_two_without_key_jargon(db_url: str) -> None:
     start(db_url)
     with scorekeeper(db_url) as phone:
-        page = phone.get("/evenings/1").text  # the page as Back shows it again: its key and revision
+        page = phone.get("/evenings/1").text  # the page as Back shows it again, with its key (a phone without script)
         key = re.search(r'name="key" value="([^"]*)"', page).group(1)
-        seen = re.search(r'name="seen_revision" value="(\d+)"', page).group(1)
-        form = {"csrf": csrf(phone), "key": key, "seen_revision": seen}
+        form = {"csrf": csrf(phone), "key": key}
         assert phone.post("/evenings/1/deals", data={**form, "line": "bruno solo 22"}).status_code == 303
         resent = phone.post("/evenings/1/deals", data={**form, "line": "bruno solo 22"})  # Back, the same deal
-        assert resent.headers["location"].endswith("&again=1") and deal_count(db_url) == 1
+        assert resent.headers["location"] == "/evenings/1?recorded=1" and deal_count(db_url) == 1
         other = phone.post("/evenings/1/deals", data={**form, "line": "carla solo 20"})  # Back, another deal
-        assert other.status_code == 409 and "key" not in other.text.lower().split("<main")[-1].split("name=")[0]
-        assert "its last deal is now 1, Bruno solo 7+1/3" in other.text and 'value="carla solo 20"' in other.text
-        fresh = re.search(r'name="seen_revision" value="(\d+)"', other.text).group(1)
-        key = re.search(r'name="key" value="([^"]*)"', other.text).group(1)
-        again = phone.post(
-            "/evenings/1/deals", data={**form, "key": key, "seen_revision": fresh, "line": "carla solo 20"}
-        )
-        assert again.headers["location"] == "/evenings/1?deal=2"
+        assert other.headers["location"] == "/evenings/1?recorded=2"
+        again = phone.post("/evenings/1/deals", data={**form, "line": "carla solo 20"})  # and that one resent
+        assert again.headers["location"] == "/evenings/1?recorded=2"
     assert deal_count(db_url) == 2
 
 
-def test_two_phones_recording_at_once_the_second_is_asked(db_url: str) -> None:
+def test_two_phones_recording_at_once_both_deals_are_kept_in_turn(db_url: str) -> None:
+    """A new deal sent from a page that is behind (another phone recorded meanwhile) is the evening's next deal."""
     start(db_url)
     with scorekeeper(db_url) as first, scorekeeper(db_url) as second:
-        pages = [phone.get("/evenings/1").text for phone in (first, second)]
-        forms = [
-            {
-                "csrf": re.search(r'name="csrf" value="([^"]*)"', page).group(1),
-                "key": re.search(r'name="key" value="([^"]*)"', page).group(1),
-                "seen_revision": re.search(r'name="seen_revision" value="(\d+)"', page).group(1),
-            }
-            for page in pages
-        ]
-        assert first.post("/evenings/1/deals", data={**forms[0], "line": "bruno solo 22"}).status_code == 303
-        asked = second.post("/evenings/1/deals", data={**forms[1], "line": "bruno solo 22"})
-        assert asked.status_code == 409 and "Since this page was opened, evening 1 changed" in asked.text
-    assert deal_count(db_url) == 1
+        tokens = [csrf(phone) for phone in (first, second)]
+        assert first.post("/evenings/1/deals", data={"csrf": tokens[0], "line": "bruno solo 22"}).status_code == 303
+        late = {"csrf": tokens[1], "key": "second-1", "seen_revision": "0", "line": "carla solo 20"}
+        assert second.post("/evenings/1/deals", data=late).headers["location"] == "/evenings/1?recorded=2"
+    with Ledger(db_url) as ledger:
+        assert [(d.declarer, d.dealer) for d in ledger.deals(1)[1]] == [("Bruno", "Carla"), ("Carla", "Anna")]
+
+
+def test_a_refused_deal_keeps_every_fact_tapped_and_a_question_carries_them(db_url: str) -> None:
+    """Anna deals and sits out after another phone's deal: the deal tapped for her comes back with its contract,
+    card, holder and points still tapped; a deal asked one more fact carries its taps as they were."""
+    start(db_url, ("Anna", "Bruno", "Carla", "Dario"))
+    with scorekeeper(db_url) as phone:
+        token = csrf(phone)
+        assert phone.post("/evenings/1/deals", data={"csrf": token, "line": "bruno solo 22"}).status_code == 303
+        taps = {"declarer": "Anna", "contract": "chiamo", "rank": "3", "suit": "D", "holder": "Bruno"}
+        taps |= {"whole": "7", "third": "1/3"}
+        refused = phone.post("/evenings/1/deals", data={"csrf": token, **taps})
+        assert refused.status_code == 422 and "Anna deals and sits out" in refused.text
+        pad = refused.text.split('class="guided"')[1].split("</form>")[0]
+        checked = dict(re.findall(r'name="(\w+)" value="([^"]*)" checked', pad))
+        assert checked == {name: value for name, value in taps.items() if name != "declarer"}
+        said = phone.post("/evenings/1/deals", data={"csrf": token, **taps}, headers=PAGE)
+        assert said.status_code == 422 and "Anna deals and sits out" in said.json()["error"]
+
+        full = {"declarer": "Bruno", "contract": "solo", "whole": "11", "third": "2/3", "key": "k-11"}
+        asked = phone.post("/evenings/1/deals", data={"csrf": token, **full})
+        carried = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', asked.text))
+        assert carried == {"csrf": token, **full, "asking": "tricks"} and "So far: Bruno solo 11+2/3" in asked.text
+        question = phone.post("/evenings/1/deals", data={"csrf": token, **full}, headers=PAGE).json()["question"]
+        assert "How many tricks did the declarer side take?" in question and 'name="whole" value="11"' in question
+        done = phone.post("/evenings/1/deals", data={**carried, "tricks": "12"})
+        assert done.headers["location"] == "/evenings/1?recorded=2"
+    with Ledger(db_url) as ledger:
+        assert [(d.declarer, d.declarer_thirds) for d in ledger.deals(1)[1]] == [("Bruno", 22), ("Bruno", 35)]
 
 
 def test_a_bad_line_is_one_message_with_the_line_kept_and_nothing_written(db_url: str) -> None:
@@ -371,27 +414,23 @@ def test_the_pages_own_script_gets_the_evening_page_with_the_result_to_swap_in(d
         sent = phone.post("/evenings/1/deals", data=form, headers={"Sent-By": "page"})
         assert sent.status_code == 200 and sent.headers["content-type"].startswith("application/json")
         said = sent.json()
-        assert said["location"] == "/evenings/1?deal=1"
+        assert said["location"] == "/evenings/1?recorded=1"
         assert "Deal 1 recorded" in said["main"] and "solo 2 = 2 from each opponent" in said["main"]
         assert re.search(r'<td class="num big">\+4</td>', said["main"])  # the new totals
-        assert re.findall(r'name="seen_revision" value="(\d+)"', said["main"]) == ["1", "1", "1"]  # record x2, undo
+        assert re.findall(r'name="seen_revision" value="(\d+)"', said["main"]) == ["1"]  # undo
         keys = set(re.findall(r'name="key" value="([^"]*)"', said["main"]))
         assert len(keys) == 1 and "k-1" not in keys  # a fresh key for the next deal
         assert _main(said["main"]) == _main(phone.get(said["location"]).text)  # what a reload of the address shows
 
         again = phone.post("/evenings/1/deals", data=form, headers={"Sent-By": "page"}).json()
-        assert again["location"] == "/evenings/1?deal=1&again=1" and "Deal 1 is already recorded" in again["main"]
+        assert again["location"] == "/evenings/1?recorded=1" and "Deal 1 recorded" in again["main"]
         plain = phone.post(
             "/evenings/1/deals", data={**form, "key": "k-2", "line": "anna solo 20", "seen_revision": "1"}
         )
-        assert plain.status_code == 303 and plain.headers["location"] == "/evenings/1?deal=2"  # a form without script
-        asked = phone.post(
-            "/evenings/1/deals", data={**form, "key": "k-3", "line": "carla solo 20"}, headers={"Sent-By": "page"}
-        )
-        assert asked.status_code == 409 and "Since this page was opened, evening 1 changed" in asked.text  # a page
+        assert plain.status_code == 303 and plain.headers["location"] == "/evenings/1?recorded=2"  # without script
         italian = phone.post(
             "/evenings/1/deals",
-            data={**form, "key": "k-4", "line": "carla solo 20", "seen_revision": "2"},
+            data={**form, "key": "k-4", "line": "carla solo 20"},
             headers={"Sent-By": "page", "Accept-Language": "it-IT,it;q=0.9"},
         ).json()
         assert "Smazzata 3 registrata" in italian["main"] and "Registra la smazzata" in italian["main"]

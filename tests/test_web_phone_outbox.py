@@ -1,0 +1,302 @@
+"""The scorekeeper's phone in Chromium: deals tapped while the server cannot be reached wait on the phone, in words,
+and are each stored once, in order, with the dealer right; a refused deal keeps its taps; a double tap is one deal;
+the pad is the next thing on the screen after every deal, with no scrolling; Back after a deal shows the evening."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from test_web_browser import CHROMIUM, PHONE, Restartable, _shoot, phone_and_server, playwright_api, server
+from test_web_support import LINK, deal_count
+
+from ledger import Ledger
+
+__all__ = ["phone_and_server", "server"]  # the fixtures, shared with the other browser tests
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Chromium at /usr/bin/chromium")
+STORE = "calabresella-waiting"
+Page = playwright_api.Page
+
+
+def _in_view(page: Page, target: playwright_api.Locator, what: str) -> None:
+    """`target` is on the screen as it is, and nothing covers its middle: a finger can tap it without scrolling."""
+    box = target.bounding_box()
+    height = page.viewport_size["height"] if page.viewport_size else PHONE["height"]
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, f"{what} is off the screen: {box}"
+    middle = [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2]
+    assert target.evaluate("(e, [x, y]) => e.contains(document.elementFromPoint(x, y))", middle), f"{what} is covered"
+
+
+def _tap(page: Page, name: str, value: str) -> None:
+    """Tap the pad's button `name=value`, once it is on the screen."""
+    chip = page.locator(f"form.guided label:has(input[name={name}][value='{value}'])")
+    _in_view(page, chip, f"{name}={value}")
+    chip.click()
+
+
+def _record(page: Page) -> None:
+    button = page.locator(".record-bar button")
+    _in_view(page, button, "Record")
+    button.click()
+
+
+def _answer(page: Page, fact: str, value: str) -> None:
+    """Answer the question the page asks for one more fact."""
+    button = page.locator(f"#asked button[name={fact}][value='{value}']")
+    button.wait_for()
+    _in_view(page, button, f"the answer {fact}={value}")
+    button.click()
+
+
+def _tap_deal(page: Page, taps: tuple[tuple[str, str], ...]) -> None:
+    for name, value in taps:
+        _tap(page, name, value)
+    _record(page)
+
+
+def _signed_in(page: Page, url: str, evening: int = 1) -> None:
+    """The scorekeeper's link opened: on to the open evening's page."""
+    page.goto(f"{url}{LINK}")
+    page.wait_for_url(f"{url}/evenings/{evening}")
+
+
+SOLO_7 = (("declarer", "Bruno"), ("contract", "solo"), ("whole", "7"))
+ALL_POINTS = (("declarer", "Anna"), ("contract", "solo"), ("whole", "11"), ("third", "2/3"))
+PASS = (("declarer", "pass"),)
+POINTS = (("whole", "7"), ("third", "1/3"))
+
+
+def test_four_deals_tapped_offline_are_stored_once_in_order_with_the_dealer_right(
+    phone_and_server: tuple[Page, Restartable], db_url: str, tmp_path: Path
+) -> None:
+    """Today's probe: the second deal was refused, a deal needing the trick count vanished, two passed deals were
+    stored once and the dealer went one seat wrong."""
+    page, served = phone_and_server
+    _signed_in(page, served.url)
+    served.stop()
+    for deal in (SOLO_7, ALL_POINTS, PASS, PASS):
+        _tap_deal(page, deal)
+    waiting = page.locator("#waiting")
+    playwright_api.expect(waiting).to_contain_text(
+        "4 deals waiting: Bruno solo 7, Anna solo 11+2/3, all passed, all passed. They go in order"
+    )
+    assert page.locator("form.guided input:checked").evaluate_all("all => all.map(i => i.name + '=' + i.value)") == [
+        "third="
+    ]  # the pad is ready for the next deal
+
+    served.start()
+    playwright_api.expect(page.locator("#asked")).to_contain_text(
+        "How many tricks did the declarer side take?", timeout=10000
+    )
+    playwright_api.expect(waiting).to_contain_text("3 deals waiting: Anna solo 11+2/3, all passed, all passed")
+    assert deal_count(db_url) == 1
+    _answer(page, "tricks", "12")
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 4 recorded", timeout=10000)
+    playwright_api.expect(waiting).to_be_hidden()
+    assert page.evaluate(f"localStorage.getItem('{STORE}')") == "[]"
+    playwright_api.expect(page.locator("#live .turn")).to_contain_text("Anna deals")
+    with Ledger(db_url) as ledger:
+        deals = ledger.deals(1)[1]
+    assert [(d.number, d.declarer, d.declarer_thirds, d.dealer) for d in deals] == [
+        (1, "Bruno", 21, "Carla"),
+        (2, "Anna", 35, "Anna"),
+        (3, None, None, "Bruno"),
+        (4, None, None, "Carla"),
+    ]
+
+
+def test_deals_waiting_outlive_a_reload_and_a_server_restart(
+    phone_and_server: tuple[Page, Restartable], db_url: str, tmp_path: Path
+) -> None:
+    page, served = phone_and_server
+    page.context.set_extra_http_headers({"Accept-Language": "it-IT,it;q=0.9"})
+    _signed_in(page, served.url)
+    page.route("**/evenings/1/deals", lambda route: route.abort("internetdisconnected"))  # the phone's wifi is off
+    _tap_deal(page, (("declarer", "Carla"), ("contract", "solo"), ("whole", "8")))
+    chiamo = (("declarer", "Bruno"), ("contract", "chiamo"), ("rank", "3"), ("suit", "D"), ("holder", "Anna"))
+    _tap_deal(page, (*chiamo, ("whole", "6")))
+    said = "2 smazzate in attesa: Carla solo 8, Bruno chiamo 3D@Anna 6. Partono in ordine"
+    playwright_api.expect(page.locator("#waiting")).to_contain_text(said)
+    page.evaluate("window.scrollTo(0, 0)")
+    shot = _shoot(page, tmp_path, "waiting-it")
+    page.reload()
+    playwright_api.expect(page.locator("#waiting")).to_contain_text(said)
+    served.stop()
+    served.start()
+    assert deal_count(db_url) == 0
+    page.unroute("**/evenings/1/deals")
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Smazzata 2 registrata", timeout=10000)
+    with Ledger(db_url) as ledger:
+        deals = ledger.deals(1)[1]
+    assert [(d.declarer, d.contract, d.declarer_thirds, d.called, d.holder) for d in deals] == [
+        ("Carla", "solo", 24, None, None),
+        ("Bruno", "chiamo", 18, "3D", "Anna"),
+    ]
+    assert shot.stat().st_size > 10_000
+
+
+def test_a_deal_refused_when_another_phone_recorded_first_keeps_its_taps(server: str, db_url: str) -> None:
+    """Four players, the dealer sits out: another phone's deal makes Anna the dealer, so her deal is refused; every
+    other fact stays tapped, and one tap on another declarer records it, with no keyboard."""
+    with Ledger(db_url) as ledger:
+        evening = ledger.start_evening(["Anna", "Bruno", "Carla", "Dario"], stake="0.10").number
+    with playwright_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
+        page = browser.new_context(viewport=PHONE).new_page()
+        _signed_in(page, server, evening)
+        with Ledger(db_url) as ledger:
+            ledger.record("bruno solo 22", evening=evening)
+        taps = (
+            ("declarer", "Anna"),
+            ("contract", "chiamo"),
+            ("rank", "3"),
+            ("suit", "D"),
+            ("holder", "Bruno"),
+            *POINTS,
+        )
+        _tap_deal(page, taps)
+        playwright_api.expect(page.locator("#waiting")).to_contain_text("Anna deals and sits out")
+        checked = page.locator("form.guided input:checked").evaluate_all("all => all.map(i => [i.name, i.value])")
+        assert [tuple(pair) for pair in checked] == list(taps)
+        _tap(page, "declarer", "Carla")
+        _record(page)
+        playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 2 recorded", timeout=10000)
+        assert page.evaluate("document.activeElement.type") not in ("text", "search", "number", "tel")
+        playwright_api.expect(page.locator("#waiting")).to_be_hidden()
+        browser.close()
+    with Ledger(db_url) as ledger:
+        deal = ledger.deals(evening)[1][-1]
+    assert (deal.declarer, deal.contract, deal.called, deal.holder, deal.declarer_thirds) == (
+        "Carla",
+        "chiamo",
+        "3D",
+        "Bruno",
+        22,
+    )
+
+
+def test_a_double_tap_on_record_is_one_deal_and_says_it_is_recorded(server: str, db_url: str) -> None:
+    with playwright_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
+        page = browser.new_context(viewport=PHONE).new_page()
+        _signed_in(page, server)
+        posts: list[str] = []
+        page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
+        for name, value in SOLO_7:
+            _tap(page, name, value)
+        page.locator(".record-bar button").dblclick()
+        playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 1 recorded")
+        assert page.evaluate(f"localStorage.getItem('{STORE}')") == "[]"
+        assert len(posts) == 1 and "already" not in page.locator("main").inner_text()
+        browser.close()
+    assert deal_count(db_url) == 1
+
+
+LAST_TRICK, TRICKS = ("last_trick", "decl"), ("tricks", "12")
+KINDS: tuple[tuple[tuple[tuple[str, str], ...], tuple[str, str] | None], ...] = (
+    ((("declarer", "Bruno"), ("contract", "solo"), ("whole", "7"), ("third", "1/3")), None),
+    (
+        (
+            ("declarer", "Carla"),
+            ("contract", "chiamo"),
+            ("rank", "3"),
+            ("suit", "D"),
+            ("holder", "Anna"),
+            ("whole", "6"),
+        ),
+        None,
+    ),
+    (PASS, None),
+    ((("declarer", "Anna"), ("contract", "solissimo"), ("whole", "8")), None),
+    ((("declarer", "Bruno"), ("contract", "solissimo dividete"), ("whole", "10")), LAST_TRICK),
+    (ALL_POINTS, TRICKS),
+    (
+        (("declarer", "Carla"), ("contract", "solo"), ("count", ""), ("aces", "2"), ("figures", "10"), ("last", "u")),
+        None,
+    ),
+    (
+        (
+            ("declarer", "Anna"),
+            ("contract", "chiamo"),
+            ("rank", "A"),
+            ("suit", "B"),
+            ("holder", "declarer"),
+            ("whole", "9"),
+        ),
+        None,
+    ),
+    (PASS, None),
+    (
+        (
+            ("declarer", "Bruno"),
+            ("contract", "chiamo"),
+            ("rank", "2"),
+            ("suit", "S"),
+            ("holder", "monte"),
+            ("whole", "5"),
+        ),
+        None,
+    ),
+)
+"""Every kind of deal: the taps, and the question the rules then ask with its answer."""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 360, "height": 640}], ids=["390x844", "360x640"])
+def test_twenty_deals_of_every_kind_are_tapped_without_scrolling(
+    server: str, db_url: str, tmp_path: Path, viewport: dict[str, int]
+) -> None:
+    """Each button is on the screen when its turn comes (the page brings the next one up itself), nothing sticky
+    covers one, and after each deal the result is one line above a fresh pad."""
+    with playwright_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
+        page = browser.new_context(viewport=viewport, device_scale_factor=2, locale="it-IT").new_page()
+        _signed_in(page, server)
+        for number in range(1, 21):
+            kind, asked = KINDS[(number - 1) % len(KINDS)]
+            for name, value in kind:
+                if name == "count":
+                    summary = page.locator("form.guided details.count summary")
+                    _in_view(page, summary, "the count")
+                    summary.click()
+                elif name == "last":
+                    box = page.locator("form.guided label.confirm:has(input[name=last])")
+                    _in_view(page, box, "the last trick")
+                    box.click()
+                else:
+                    _tap(page, name, value)
+            _record(page)
+            if asked:
+                _answer(page, *asked)
+            playwright_api.expect(page.locator(".result h2")).to_have_text(f"Smazzata {number} registrata")
+            if number == 2 and viewport == PHONE:
+                _shoot(page, tmp_path, "after-a-deal-it-390")
+        browser.close()
+    with Ledger(db_url) as ledger:
+        deals = ledger.deals(1)[1]
+    assert len(deals) == 20 and [d.declarer for d in deals[:3]] == ["Bruno", "Carla", None]
+    assert [d.declarer_thirds for d in deals[5:7]] == [35, 19]
+
+
+def test_back_after_a_deal_shows_the_evening_as_it_is_now(server: str, db_url: str) -> None:
+    """Today's probe: Back left the evening, and could land on an old page saying a deal is already recorded."""
+    with playwright_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
+        page = browser.new_context(viewport=PHONE).new_page()
+        _signed_in(page, server)
+        _tap_deal(page, SOLO_7)
+        playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 1 recorded")
+        _tap_deal(page, PASS)
+        playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 2 recorded")
+        assert page.url == f"{server}/evenings/1?recorded=2"
+        page.go_back()
+        page.wait_for_url(f"{server}/evenings/1")
+        playwright_api.expect(page.locator(".result")).to_have_count(0)
+        playwright_api.expect(page.locator("#live .running")).to_contain_text("all passed")
+        _in_view(page, page.locator("form.guided label:has(input[name=declarer][value=Anna])"), "the declarer")
+        page.goto(f"{server}/evenings/1?recorded=1")  # the first deal's address, opened later
+        playwright_api.expect(page.locator("#live .running")).to_contain_text("all passed")
+        assert page.locator(".result").count() == 0 and "already" not in page.locator("main").inner_text()
+        browser.close()
+    assert deal_count(db_url) == 2
