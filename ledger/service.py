@@ -903,6 +903,14 @@ class Ledger:
         return schema_info(self.engine)
 
 
+def ledger_environment(db: str | None = None) -> dict[str, str]:
+    """The environment that names the ledger `db` names (a URL or a path, default as `Ledger` finds it) to another
+    program, such as a server's worker processes."""
+    from ledger.store.engine import ENV_VAR, resolve_url
+
+    return {ENV_VAR: resolve_url(db)}
+
+
 def database_info(db: str | None = None) -> dict[str, object]:
     """Where the ledger at `db` (or the default) is and which schema revision it has, without upgrading it."""
     from ledger.store.engine import make_engine, resolve_url, schema_info

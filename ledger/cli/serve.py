@@ -13,7 +13,6 @@ import logging
 import os
 import socket
 from pathlib import Path
-from types import FrameType
 from typing import Annotated
 
 import typer
@@ -76,11 +75,12 @@ def print_links(write: str, look: str, *, qr: bool) -> None:
 
 
 def log_to_terminal() -> None:
-    """The server's one-line notes (refused tokens, a database that does not answer) on stderr, with the time."""
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+    """The server's one-line notes (refused tokens, a database that does not answer) on stderr, with the time, what
+    came from a request escaped, lines alike one a minute (`ledger.web.logs`)."""
+    from ledger.web.logs import Terminal
+
     logger = logging.getLogger("calabresella")
-    logger.addHandler(handler)
+    logger.addHandler(Terminal())
     logger.setLevel(logging.INFO)
     logger.propagate = False
 
@@ -169,15 +169,16 @@ def serve(
         )
     import uvicorn
 
-    from ledger.service import Ledger
-    from ledger.store.engine import ENV_VAR, resolve_url
+    from ledger.service import Ledger, ledger_environment
     from ledger.web.access import Access
     from ledger.web.app import HOSTS_VARIABLE, create_app
+    from ledger.web.protocol import Connection
 
     secret = load_token(token_file, new_token)
     hosts = allowed_hosts(host, allow_host or [])
     proxies = [address.strip() for address in (proxy or "").split(",") if address.strip()]
-    db = resolve_url(db_url(ctx))
+    named = ledger_environment(db_url(ctx))
+    (db,) = named.values()
     Ledger(db).close()  # made or upgraded once, before any worker opens it
     write, look = links(host, port, Access(secret).link_key)
     print_links(write, look, qr=host not in LOOPBACK)
@@ -189,11 +190,12 @@ def serve(
         "port": port,
         "log_level": "warning",
         "timeout_graceful_shutdown": STOP_SECONDS,
+        "http": Connection,
         "proxy_headers": bool(proxies),
         "forwarded_allow_ips": ",".join(proxies),
     }
     if workers > 1:
-        os.environ.update({ENV_VAR: db, HOSTS_VARIABLE: ",".join(hosts)})
+        os.environ.update({**named, HOSTS_VARIABLE: ",".join(hosts)})
         if TOKEN_VARIABLE not in os.environ:
             os.environ[TOKEN_FILE_VARIABLE] = str(token_file or token_path())
         if lang is not None:
@@ -201,13 +203,4 @@ def serve(
         uvicorn.run("ledger.web.app:from_environment", factory=True, workers=workers, **settings)  # type: ignore[arg-type]
         return
     app = create_app(db, secret, hosts=hosts)
-
-    class Server(uvicorn.Server):
-        """uvicorn, which on Ctrl-C also ends the live streams at once instead of waiting for them to end."""
-
-        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-            if hasattr(app.state, "stop"):
-                app.state.stop()
-            super().handle_exit(sig, frame)
-
-    Server(uvicorn.Config(app, **settings)).run()  # type: ignore[arg-type]
+    uvicorn.Server(uvicorn.Config(app, **settings)).run()  # type: ignore[arg-type]

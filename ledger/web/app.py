@@ -24,6 +24,7 @@ from ledger.web.access import Access
 from ledger.web.guard import Guard
 from ledger.web.language import Speaking, switch
 from ledger.web.live import Channel
+from ledger.web.outage import Outage
 from ledger.web.state import render, unavailable
 from ledger.web.templating import make_templates
 
@@ -47,7 +48,7 @@ def page_error(request: Request, error: Exception) -> Response:
 
 def unavailable_page(request: Request, error: Exception) -> Response:
     """503: a page with one line."""
-    message, headers = unavailable(error)
+    message, headers = unavailable(request, error)
     response = render(request, "error.html", 503, message=message, status_code=503)
     response.headers.update(headers)
     return response
@@ -72,27 +73,36 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, object]]:
         ledger = Ledger(db)
         access.throttle.store = ledger
+        outage = Outage()
         channel = Channel(
             ledger,
             {
                 "evening": lambda live: live_fragment.render(live=live),
                 "event": lambda event: board_fragment.render(event=event),
             },
+            outage,
         )
         channel.listen()
-        loop = asyncio.get_running_loop()
-        app.state.channel = channel
-        app.state.stop = lambda: loop.call_soon_threadsafe(lambda: loop.create_task(channel.stop()))
+        stopping: list[asyncio.Task[None]] = []
+
+        def stop() -> None:
+            """The server stops: end the live streams now (call in the event loop; once is enough)."""
+            if not stopping:
+                stopping.append(asyncio.get_running_loop().create_task(channel.stop()))
+
         try:
             yield {
                 "ledger": ledger,
                 "channel": channel,
                 "access": access,
+                "outage": outage,
+                "stop": stop,
                 "templates": templates,
                 "stream_seconds": stream_seconds,
             }
         finally:
-            await channel.stop()
+            stop()
+            await stopping[0]
             ledger.close()
 
     evening = "/evenings/{evening}"
@@ -152,8 +162,7 @@ def from_environment() -> Starlette:
     else the default token file; the host names `CALABRESELLA_HOSTS` (default: loopback)."""
     import os
 
-    from ledger.store.engine import ENV_VAR
     from ledger.web.token import load_token
 
     hosts = [name.strip() for name in os.environ.get(HOSTS_VARIABLE, "").split(",") if name.strip()]
-    return create_app(os.environ.get(ENV_VAR), load_token(), hosts=hosts or LOOPBACK)
+    return create_app(None, load_token(), hosts=hosts or LOOPBACK)
