@@ -4,6 +4,7 @@ a mistyped ledger is never made, and the messages a table reads say what to do n
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 from pathlib import Path
 
@@ -11,6 +12,8 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from ledger.cli.main import app
+from ledger.errors import LedgerError
+from ledger.web.access import check_token
 
 runner = CliRunner()
 ENV = {"CALABRESELLA_DB": None, "COLUMNS": "200"}
@@ -193,3 +196,16 @@ def test_an_evening_started_before_call_own_card_keeps_it_on(tmp_path: Path) -> 
         connection.execute("UPDATE evening SET options = ?", (json.dumps(options),))
     ok(db, "record", "anna chiamo 3D@declarer 20")
     assert json.loads(ok(db, "standings", "--json"))["points"]["Anna"] == 2
+
+
+@pytest.mark.parametrize("token", ["x" * 40, "ab" * 16, "Tok3n-" * 6, "abcdefghijklmnopqrstuvwxyz", "0123456789" * 4])
+def test_a_long_but_guessable_write_token_is_refused(token: str) -> None:
+    with pytest.raises(LedgerError, match="repeats a short pattern"):
+        check_token(token)
+
+
+def test_random_write_tokens_of_the_documented_alphabet_are_taken() -> None:
+    for _ in range(200):
+        check_token(secrets.token_urlsafe(16))  # 22 characters of A-Z a-z 0-9 - _
+        check_token(secrets.token_hex(16))
+    check_token("q8Z-d0_LrM3vTwxA9bKe2N")

@@ -59,6 +59,12 @@ def check_token(token: str) -> None:
                 "(22 characters of A-Z a-z 0-9 - _, or 32 hex digits); leave it out for a random one"
             ).format(bits=int(bits), length=len(token), least=TOKEN_BITS)
         )
+    steps = [ord(token[at + 1]) - ord(token[at]) for at in range(len(token) - 1)]
+    period = next(p for p in range(1, len(steps) + 1) if steps[p:] == steps[:-p])
+    if period <= len(steps) // 2:  # one character over and over, a short pattern repeated, a run like abcdef...
+        raise LedgerError(
+            _("the write token repeats a short pattern: anyone could guess it; leave it out for a random one")
+        )
 
 
 def _key(token: str, purpose: str) -> bytes:
