@@ -57,3 +57,14 @@ def test_stats_csv_neutralises_a_name_in_the_header_row(sqlite_url: str, tmp_pat
     header = next(csv.reader(out.read_text(encoding="utf-8").splitlines()))
     assert "'" + HOSTILE in header and HOSTILE not in header
     assert not [cell for cell in header if cell.startswith(("=", "+", "-", "@"))]
+
+
+def test_export_csv_is_safe_for_a_spreadsheet_that_splits_on_semicolons(sqlite_url: str) -> None:
+    with Ledger(sqlite_url) as ledger:
+        ledger.start_evening(["Anna;+1+1", "Bruno", "Carla"])
+        ledger.record("anna solo 22")
+    result = runner.invoke(app, ["--db", sqlite_url, "export", "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    cells = [cell for line in result.stdout.splitlines() for cell in line.replace(",", ";").split(";")]
+    assert "Anna" in cells and "'+1+1" in cells
+    assert not any(cell.lstrip('"').startswith(("=", "+", "@")) for cell in cells)
