@@ -3,6 +3,8 @@ language in use when it is shown: nothing the ledger says about a deal is stored
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ledger.i18n import _, ngettext
 from ledger.rules.cards import DEAL_THIRDS
 from ledger.rules.contracts import Aggravation, Contract
@@ -10,7 +12,9 @@ from ledger.rules.facts import DECLARER, MONTE
 from ledger.rules.profiles import Partnership, Profile, Tariff
 from ledger.rules.scoring import POT, DealResult, amount_factors, difference
 from ledger.rules.sweeps import Sweep
-from ledger.values import ChangeView, DealView
+
+if TYPE_CHECKING:
+    from ledger.values import ChangeView, DealView
 
 POT_CAUSE = "pot"
 """A revision the ledger wrote because a correction to an earlier deal changed its pot of passed deals."""
@@ -27,6 +31,7 @@ def headline(deal: DealView | DealResult, profile: Profile) -> str:
     """`Bruno solo: 22 thirds (7+1/3), won, stramazzo`, or `All passed.`, for a stored or a scored deal.
 
     >>> from ledger.rules.profiles import make_profile
+    >>> from ledger.values import DealView
     >>> from datetime import datetime
     >>> deal = DealView(1, 1, "Carla", "Bruno", None, "solo", None, None, None, (), 33, None, None, 0, True,
     ...                 "stramazzo", 3, 6, make_profile("pagat"), {}, {}, datetime(2026, 11, 21))
@@ -185,6 +190,7 @@ def note(deal: DealView) -> str:
 
     >>> from datetime import datetime
     >>> from ledger.rules.profiles import make_profile
+    >>> from ledger.values import DealView
     >>> deal = DealView(2, 2, "Dario", "Anna", None, "solo", None, None, None, (), 20, None, None, 0, True,
     ...                 None, 1, 2, make_profile("pagat"), {"Anna": 4, "Bruno": -2, "Carla": -2, "Dario": 0},
     ...                 {"Dario": "out"}, datetime(2026, 11, 21), reason="recount")

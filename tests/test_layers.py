@@ -110,3 +110,105 @@ def test_the_flag_scan_finds_a_flag(tmp_path: Path) -> None:
     path = tmp_path / "rules.py"
     path.write_text('"""Docstrings may say --thirds."""\nraise LedgerError(_("--thirds {n}: too many"))\n')
     assert [text for _, text in said_texts(path) if FLAG.search(text)] == ["--thirds {n}: too many"]
+
+
+LAYERS = {
+    "ledger.rules": ("ledger.values", "ledger.summary", "ledger.club", "ledger.store", "ledger.service"),
+    "ledger.club": ("ledger.store", "ledger.service"),
+    "ledger.store": ("ledger.service", "ledger.recording"),
+    "reports": ("ledger.service", "ledger.recording"),
+}
+"""What each lower layer never imports (besides the front ends, which nothing below them imports)."""
+FRONT = ("ledger.cli", "ledger.web")
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in sorted(ROOT.glob("ledger/**/*.py")) + sorted(ROOT.glob("reports/**/*.py")):
+        if "migrations" not in path.parts:
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            found[name.removesuffix(".__init__")] = path
+    return found
+
+
+def runtime_imports(path: Path, modules: dict[str, Path]) -> set[str]:
+    """The modules of the project a file imports when it runs (inside functions too; not under TYPE_CHECKING):
+    `from package import module` names the module, not the package."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+        for inner in ast.walk(node)
+    }
+    found = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            inner = [f"{node.module}.{alias.name}" for alias in node.names if f"{node.module}.{alias.name}" in modules]
+            found.update(inner)
+            if len(inner) < len(node.names):
+                found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return {name for name in found if name in modules}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in graph.get(node, ()):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            group = []
+            while (top := stack.pop()) != node:
+                group.append(top)
+            if group:
+                found.append(sorted([node, *group]))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    return {name: runtime_imports(path, modules) - {name} for name, path in modules.items()}
+
+
+def test_no_module_imports_itself_round_a_circle() -> None:
+    assert cycles(_graph()) == []
+
+
+def test_no_layer_imports_one_above_it() -> None:
+    upward = []
+    for name, imports in _graph().items():
+        for layer, above in LAYERS.items():
+            if name == layer or name.startswith(f"{layer}."):
+                banned = (*above, *FRONT)
+                upward += [f"{name} -> {i}" for i in imports if any(i == b or i.startswith(f"{b}.") for b in banned)]
+    assert upward == []
+
+
+def test_the_circle_and_layer_checks_find_what_they_look_for(tmp_path: Path) -> None:
+    """A circle of two modules, and a module imported under TYPE_CHECKING only (no circle)."""
+    assert cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [["a", "b"]]
+    typed = tmp_path / "typed.py"
+    typed.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ledger.values import DealView\n")
+    assert runtime_imports(typed, _modules()) == set()
+    plain = tmp_path / "plain.py"
+    plain.write_text("def f():\n    from ledger import service\n")
+    assert runtime_imports(plain, _modules()) == {"ledger.service"}
