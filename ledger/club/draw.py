@@ -42,7 +42,8 @@ class Draw:
     repeats: int
     """Pairs seated at one table who already met in an earlier round."""
     exact: bool
-    """True when `repeats` is proven the fewest possible (exhaustive search), False for the bounded search."""
+    """True when `repeats` is proven the fewest possible over every seating and every fair choice of who sits out
+    (exhaustive search); False for the bounded search, or when who sits out was drawn among too many choices."""
 
 
 def table_sizes(players: int, sizes: Sequence[int]) -> tuple[int, ...]:
@@ -70,16 +71,17 @@ def draw(
     """Draw a round's seating of the players present at tables of the allowed sizes.
 
     In order of importance: (1) nobody sits out unless no split of everyone exists, then the fewest do, those who
-    sat out least (`sat_out`), ties by `seed`; (2) the fewest repeats (pairs with `met` above 0 at one table);
-    (3) the fewest prior meetings in all; (4) with `order` (best first) players near in rank share tables, Swiss-like,
-    else at random. Seats inside a table are random (the first deals first); tables of one size come best-ranked
-    first with `order`, else in random order. `met`, `order` and `sat_out` may name absent players: they are
-    ignored; players missing from `order` rank after it. Names match case-insensitively.
+    sat out least (`sat_out`), ties broken by (2) to (4), then by `seed`; (2) the fewest repeats (pairs with `met`
+    above 0 at one table); (3) the fewest prior meetings in all; (4) with `order` (best first) players near in rank
+    share tables, Swiss-like, else at random. Seats inside a table are random (the first deals first); tables of one
+    size come best-ranked first with `order`, else in random order. `met`, `order` and `sat_out` may name absent
+    players: they are ignored; players missing from `order` rank after it. Names match case-insensitively.
 
-    Up to 12 players (any event of at most 20,000 seatings) the search is exhaustive and `exact`; larger events
-    get a bounded local search that stops at a seating with no repeat, after `budget_seconds` (wall clock) or after
-    a fixed number of swaps weighed. The same inputs and `seed` give the same draw unless the time budget cut the
-    search short.
+    Up to 12 players (any event of at most 20,000 seatings, each fair choice of who sits out counted) the search is
+    exhaustive and `exact`. Beyond that, who sits out is drawn among those tied, and the seating of the rest is
+    searched exhaustively (up to 20,000 seatings, not `exact`) or by a bounded local search that stops at a seating
+    with no repeat, after `budget_seconds` (wall clock) or after a fixed number of swaps weighed. The same inputs and
+    `seed` give the same draw unless the time budget cut the search short.
     """
     present = _present(players)
     allowed = _allowed(sizes)
@@ -90,38 +92,48 @@ def draw(
     rng = random.Random(seed)
     index = {_key(name): i for i, name in enumerate(present)}
 
-    # (1) who sits out
+    # (1) who may sit out: the fewest, from those who sat out least; `owed` must, `bench` of `tied` will
     out_counts = _counts(sat_out, index, "sat out")
     out = next(k for k in range(len(present)) if _split(len(present) - k, allowed))
     tables_sizes = tuple(sorted(_split(len(present) - out, allowed) or (), reverse=True))
     tiebreak = [rng.random() for _ in present]
-    leaving = set(sorted(range(len(present)), key=lambda i: (out_counts.get(i, 0), tiebreak[i]))[:out])
-    seated = [i for i in range(len(present)) if i not in leaving]
+    turn = sorted(range(len(present)), key=lambda i: (out_counts.get(i, 0), tiebreak[i]))
+    line = out_counts.get(turn[out - 1], 0) if out else -1
+    owed = [i for i in turn if out_counts.get(i, 0) < line]
+    tied = [i for i in turn if out_counts.get(i, 0) == line]
+    bench = out - len(owed)
+    exact = math.comb(len(tied), bench) * _seatings(tables_sizes) <= EXACT_LIMIT
+    if not exact:  # too many choices to search them all: the bench by draw, the seating searched among the rest
+        owed, tied, bench = owed + tied[:bench], [], 0
 
-    # (2)-(4) as one weight per pair of seated players, compared lexicographically
+    # (2)-(4) as one weight per pair of players who may sit, compared lexicographically
+    seatable = [i for i in range(len(present)) if i not in owed]
     ranks = _ranks(order, present, index)
     met_counts = _met(met, index)
-    weights, repeat_unit = _weights(seated, met_counts, ranks)
+    weights, repeat_unit = _weights(seatable, met_counts, ranks)
     if _seatings(tables_sizes) <= EXACT_LIMIT:
-        groups, exact = _exhaustive(tables_sizes, weights, rng), True
+        groups = _exhaustive(tables_sizes, weights, [seatable.index(i) for i in tied], bench, rng)
     else:
-        seated_ranks = [ranks[i] for i in seated] if ranks is not None else None
-        groups, exact = _local(tables_sizes, weights, repeat_unit, seated_ranks, rng, deadline), False
+        seatable_ranks = [ranks[i] for i in seatable] if ranks is not None else None
+        groups = _local(tables_sizes, weights, repeat_unit, seatable_ranks, rng, deadline)
+    seated = {seatable[i] for g in groups for i in g}
 
     # table and seat order
     def table_key(group: list[int]) -> tuple[int, float]:
-        best = min(ranks[seated[i]] for i in group) if ranks is not None else rng.random()
+        best = min(ranks[seatable[i]] for i in group) if ranks is not None else rng.random()
         return (-len(group), best)
 
     tables = []
     for group in sorted(groups, key=table_key):
-        seats = [present[seated[i]] for i in group]
+        seats = [present[seatable[i]] for i in group]
         rng.shuffle(seats)
         tables.append(tuple(seats))
-    repeats = sum(1 for g in groups for a, b in combinations(g, 2) if met_counts.get(_pair(seated[a], seated[b]), 0))
+    repeats = sum(
+        1 for g in groups for a, b in combinations(g, 2) if met_counts.get(_pair(seatable[a], seatable[b]), 0)
+    )
     return Draw(
         tables=tuple(tables),
-        sitting_out=tuple(present[i] for i in sorted(leaving)),
+        sitting_out=tuple(present[i] for i in range(len(present)) if i not in seated),
         repeats=repeats,
         exact=exact,
     )
@@ -338,10 +350,15 @@ def _seatings(sizes: Sequence[int]) -> int:
 # --- exhaustive search ------------------------------------------------------------------------------------------
 
 
-def _exhaustive(sizes: Sequence[int], weights: list[list[int]], rng: random.Random) -> list[list[int]]:
-    """The cheapest seating by branch and bound over every split; ties go to the first found in a random order."""
+def _exhaustive(
+    sizes: Sequence[int], weights: list[list[int]], tied: Sequence[int], bench: int, rng: random.Random
+) -> list[list[int]]:
+    """The cheapest seating by branch and bound over every split of the players but `bench` of `tied`, who sit out,
+    for every such choice; ties go to the first found in a random order."""
     shuffled = list(range(len(weights)))
     rng.shuffle(shuffled)
+    benches = list(combinations(tied, bench))
+    rng.shuffle(benches)
     left = Counter(sizes)
     chosen: list[list[int]] = []
     best: list[list[int]] = []
@@ -374,7 +391,9 @@ def _exhaustive(sizes: Sequence[int], weights: list[list[int]], rng: random.Rand
             left[size] += 1
         return False
 
-    seat(shuffled, 0)
+    for sitting in benches:
+        if seat([p for p in shuffled if p not in sitting], 0):
+            break
     return best
 
 
