@@ -168,12 +168,21 @@ def test_an_evening_through_the_command_line(db: str) -> None:
     stale = cli(db, "undo", "--revision", "5")
     assert_user_error(stale.exit_code, stale.stderr, "undo refused")
     assert snapshot(db) == before
-    undone = ok_json(db, "undo", "--revision", "6")  # the last change that stands: the amendment of deal 1
-    assert (undone["deal"]["number"], undone["deal"]["revision"], undone["deal"]["voided"]) == (1, 3, False)
-    assert undone["deal"]["payouts"] == {"Anna": -2, "Bruno": 4, "Carla": -2}
-    assert undone["deal"]["cause"] == "undo"
-    undone = ok_json(db, "undo", "--revision", "7")  # then the last deal recorded
-    assert undone["deal"]["number"] == 4 and undone["deal"]["void_cause"] == "undo"
+    undone = ok_json(db, "undo", "--revision", "6")  # the last change, whatever it was: the void of deal 2
+    assert (undone["taken_back"]["kind"], undone["taken_back"]["deal"]) == ("void", 2)
+    assert (undone["recorded"]["deal"]["number"], undone["recorded"]["deal"]["voided"]) == (2, False)
+    undone = ok_json(db, "undo", "--revision", "7")  # then the amendment of deal 1
+    deal = undone["recorded"]["deal"]
+    assert undone["taken_back"]["kind"] == "amend" and (deal["number"], deal["revision"], deal["voided"]) == (
+        1,
+        3,
+        False,
+    )
+    assert deal["payouts"] == {"Anna": -2, "Bruno": 4, "Carla": -2}
+    assert deal["cause"] == "undo"
+    undone = ok_json(db, "undo", "--revision", "8")  # then the last deal recorded
+    assert undone["recorded"]["deal"]["number"] == 4 and undone["recorded"]["deal"]["void_cause"] == "undo"
+    ok_json(db, "void", "2", "-r", "misdeal")  # and deal 2 voided again
 
     deals = ok_json(db, "deals")
     assert [(d["number"], d["revision"], d["voided"]) for d in deals["deals"]] == [
@@ -200,7 +209,7 @@ def test_an_evening_through_the_command_line(db: str) -> None:
 
     shown = ok(db, "deal", "show", "1").stdout
     assert "revision 3 counts" in shown
-    rows = [line.split() for line in shown.splitlines() if line.strip()[:1].isdigit()]
+    rows = [line.split() for line in shown.splitlines() if line.split()[:1] and line.split()[0].isdigit()]
     assert [row[0] for row in rows] == ["1", "2", "3"]
     assert "recounted" in shown and "Bruno solo 7+1/3" in shown and "Bruno solo 5" in shown
     listing = ok(db, "deals").stdout
@@ -316,7 +325,7 @@ ERRORS: list[tuple[str, Callable[[str], None], list[str], str]] = [
         "stale-undo",
         evening_with_deals,
         ["undo", "--revision", "1"],
-        "undo refused: evening 1 changed since you saw it (revision 1, now 2): see them with calabresella deals",
+        "undo refused: evening 1 changed since you saw it (revision 1, now 2): deal 2 recorded: all passed",
     ),
     ("unknown-declarer", evening_with_deals, ["record", "-d", "Zed", "-c", "solo", "-t", "20"], "'Zed'"),
     ("bad-stake", evening_with_deals, ["evening", "start", "--players", "D,E,F", "--stake", "0.105"], "--stake"),

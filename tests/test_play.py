@@ -243,7 +243,7 @@ def test_an_error_leaves_the_prompt_usable_and_the_ledger_untouched(tmp_path: Pa
         ("amend 3 20 reason=x", "Error: deal 3 does not exist in evening 1: it has no deals yet"),
         ("amend three 20", "Error: amend 'three': give the deal's number first"),
         ("void 1 misdeal", "Error: deal 1 does not exist"),
-        ("undo", "Error: undo: evening 1 has no deal to take back"),
+        ("undo", "Error: undo: evening 1 has no change to take back"),
         ("deals now", "Error: deals 'now': deals takes nothing after it"),
     ]:
         out = table.send(line)

@@ -451,7 +451,9 @@ def test_amend_void_undo_keep_every_revision_and_standings_are_exact(engine: Eng
     assert snapshot(engine) == before
     with transaction(engine) as session:
         undone = undo_last(session, get_seating(session), seen_revision=7)
-    assert (undone.deal.number, undone.deal.void_cause, undone.deal.why_voided, undone.evening_revision) == (
+    assert undone.recorded is not None and undone.taken_back.kind == "record"
+    deal = undone.recorded.deal  # undo returns what it took back and the deal as it stands now
+    assert (deal.number, deal.void_cause, deal.why_voided, undone.evening_revision) == (
         4,
         "undo",
         "undone",
@@ -523,14 +525,15 @@ def test_bad_corrections_are_refused_and_nothing_is_written(engine: Engine) -> N
 
 def test_undo_takes_back_the_last_deal_that_stands(engine: Engine) -> None:
     begin(engine)
-    with pytest.raises(LedgerError, match="no deal to take back"), transaction(engine) as session:
+    with pytest.raises(LedgerError, match="no change to take back"), transaction(engine) as session:
         undo_last(session, get_seating(session))
     record(engine, declarer="Bruno", contract="solo", thirds=22)
     record(engine, declarer="Carla", contract="solo", thirds=22)
     for expected in (2, 1):
         with transaction(engine) as session:
-            assert undo_last(session, get_seating(session)).deal.number == expected
-    with pytest.raises(LedgerError, match="no deal to take back"), transaction(engine) as session:
+            undone = undo_last(session, get_seating(session))
+            assert undone.recorded is not None and undone.recorded.deal.number == expected
+    with pytest.raises(LedgerError, match="no change to take back"), transaction(engine) as session:
         undo_last(session, get_seating(session))
     assert [(n, v) for n, _, v in payouts(engine)] == [(1, True), (2, True)]
     with transaction(engine) as session:
