@@ -1,5 +1,5 @@
 """RULES §8: a pot of passed deals still waiting when an evening closes stays on the table for the same players' next
-evening, unless the table drops it when closing. Worked by hand in each test with tretre (pot_carryover on): the
+evening (whatever options it changes), unless the table drops it when closing. Worked by hand in each test with tretre (pot_carryover on): the
 declarer +2 and each opponent -1 per unit, the unit multiplied by one more than the passed deals in a row."""
 
 from __future__ import annotations
@@ -48,11 +48,19 @@ def test_a_pot_dropped_at_closing_or_a_different_table_takes_nothing(db_url: str
         second = ledger.start_evening(ABC, profile="tretre").number
         ledger.record("pass", evening=second)
         ledger.close_evening(second)
-        # other players, another profile or other options: not the same table
+        # other players or another game: not the same table
         assert ledger.start_evening(["Anna", "Bruno", "Dario"], profile="tretre").pot_in == 0
-        assert ledger.start_evening(ABC, profile="tretre", options=["sweeps=on"]).pot_in == 0
         assert ledger.start_evening(ABC, profile="pagat").pot_in == 0
         assert ledger.start_evening(ABC, profile="tretre").pot_in == 1
+
+
+def test_the_tables_next_evening_takes_the_pot_whatever_options_it_changes(db_url: str) -> None:
+    with Ledger(db_url) as ledger:
+        first = ledger.start_evening(ABC, profile="tretre").number
+        ledger.record("pass", evening=first)
+        ledger.close_evening(first)
+        second = ledger.start_evening(ABC, profile="tretre", options=["game_to=21", "sweeps=on"])
+        assert (second.pot_in, second.pot_from) == (1, first)
 
 
 def test_corrections_in_the_next_evening_count_the_pot_taken_in(sqlite_url: str) -> None:

@@ -233,7 +233,7 @@ def close(
         typer.Option(
             "--drop-pot",
             help="With a pot of passed deals still waiting: drop it, instead of carrying it to the same table's next "
-            "evening (the same players, profile and options).",
+            "evening (the same players at the same game, whatever options it changes).",
         ),
     ] = False,
     as_json: JsonFlag = False,

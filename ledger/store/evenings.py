@@ -119,8 +119,8 @@ def start_evening(
 
 
 def _take_pot(session: Session, table: Seating) -> None:
-    """Take in the pot the same table (the same players, profile and options) left waiting when its latest evening
-    closed, unless another evening took it already."""
+    """Take in the pot the same table (the same players at the same game, whatever options this evening changes)
+    left waiting when its latest evening closed, unless another evening took it already."""
     evening = table.evening
     taken = select(Evening.pot_from).where(col(Evening.pot_from).is_not(None))
     found = session.exec(
@@ -129,9 +129,7 @@ def _take_pot(session: Session, table: Seating) -> None:
         .order_by(col(Evening.id).desc())
     ).all()
     for earlier in found:
-        if earlier.options == evening.options and set(seating_of(session, earlier).ids.values()) == set(
-            table.ids.values()
-        ):
+        if set(seating_of(session, earlier).ids.values()) == set(table.ids.values()):
             evening.pot_in, evening.pot_from = earlier.pot_out, earlier.id
             return
 
