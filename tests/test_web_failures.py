@@ -1,6 +1,7 @@
 """When the database cannot answer (a full disk, a folder turned read-only, a PostgreSQL server restarting), every
-page and API call answers 503 with one line and Retry-After, the server logs one line per failure and no
-traceback, and it works again by itself once the database is back. The full disk is a small tmpfs and the
+page and API call answers 503 with one line and Retry-After, the server logs one line when the outage starts and
+one when it ends (with the count of requests answered 503), and no traceback, and it works again by itself once
+the database is back. The full disk is a small tmpfs and the
 read-only folder a bind mount remounted read-only, so these need root (as the test machine is); they are skipped
 elsewhere."""
 
@@ -38,9 +39,9 @@ def _server_lines(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
     return [record for record in caplog.records if record.name.startswith(("calabresella", "uvicorn", "starlette"))]
 
 
-def _refused_in_one_line(phone: object, caplog: pytest.LogCaptureFixture, token: str, *, reads: bool) -> None:
-    """Every write (and every read, when `reads`) answers 503 with the one line; the log has one line each, no
-    traceback."""
+def _refused_in_one_line(phone: object, caplog: pytest.LogCaptureFixture, token: str, *, reads: bool) -> int:
+    """Every write (and every read, when `reads`) answers 503 with the one line; the log has one line for them all,
+    no traceback; how many were answered."""
     caplog.clear()
     writes = [
         phone.post("/evenings/1/deals", data={"csrf": token, "line": "anna solo 20"}),  # type: ignore[attr-defined]
@@ -56,9 +57,16 @@ def _refused_in_one_line(phone: object, caplog: pytest.LogCaptureFixture, token:
         else:
             assert SAID in answer.text and "Traceback" not in answer.text
     lines = _server_lines(caplog)
-    assert len(lines) == len(answers)
     assert all(record.exc_info is None and "\n" not in record.getMessage() for record in lines)
-    assert all(record.getMessage().startswith("the ledger did not answer: ") for record in lines)
+    said = [record.getMessage() for record in lines if record.name == "calabresella.web"]
+    assert len(said) == 1 and said[0].startswith("the ledger does not answer: "), said
+    return len(answers)
+
+
+def _answers_again(caplog: pytest.LogCaptureFixture, refused: int) -> None:
+    """The end of the outage is one line, with the count of requests answered 503."""
+    said = [record.getMessage() for record in _server_lines(caplog) if record.name == "calabresella.web"]
+    assert len(said) == 2 and f"; {refused} requests were answered 503 meanwhile" in said[1], said
 
 
 @pytest.fixture
@@ -97,10 +105,11 @@ def test_a_full_disk_is_a_503_in_one_line_and_the_server_recovers(
     with scorekeeper(db) as phone:
         token = csrf(phone)
         filler = _fill(small_disk)
-        _refused_in_one_line(phone, caplog, token, reads=False)
-        assert phone.get("/evenings/1").status_code == 200  # what is stored can still be read
+        refused = _refused_in_one_line(phone, caplog, token, reads=False)
+        assert phone.get("/evenings/1").status_code == 200  # what is stored can still be read: the writes still fail
         filler.unlink()
         assert phone.post("/api/evenings/1/deals", json={"line": "anna solo 20"}, headers=BEARER).status_code == 201
+        _answers_again(caplog, refused)
     with Ledger(db) as ledger:
         assert len(ledger.deals(1)[1]) == 2
 
@@ -197,10 +206,11 @@ def test_a_postgresql_restart_is_a_503_in_one_line_and_the_server_recovers(
         token = csrf(phone)
         assert phone.get("/evenings/1/events").status_code == 200  # a phone watching: the feed's watch task reads too
         cluster.stop()
-        _refused_in_one_line(phone, caplog, token, reads=True)
+        refused = _refused_in_one_line(phone, caplog, token, reads=True)
         cluster.start()
         assert phone.get("/evenings/1").status_code == 200
         assert phone.post("/evenings/1/deals", data={"csrf": token, "line": "anna solo 20"}).status_code == 303
+        _answers_again(caplog, refused)
         assert phone.get(LINK).status_code == 303
     with Ledger(cluster.url) as ledger:
         assert len(ledger.deals(1)[1]) == 1

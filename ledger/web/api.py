@@ -48,7 +48,7 @@ def http_error(request: Request, error: Exception) -> Response:
 
 def unavailable_error(request: Request, error: Exception) -> Response:
     """503 as JSON: the database cannot answer now."""
-    message, headers = unavailable(error)
+    message, headers = unavailable(request, error)
     return JSONResponse({"error": message}, 503, headers=headers)
 
 

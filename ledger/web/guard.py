@@ -1,6 +1,7 @@
 """In front of every request: only this server's own host names are answered, every answer carries the security
-headers, a body past `limits.MOST_BYTES` is refused, and anything that still goes wrong is one line in the log and
-one line to the client, never a traceback.
+headers, a body past `limits.MOST_BYTES` or slower than `limits.BODY_SECONDS` is refused as it comes (and the
+connection closed, the rest unread), and anything that still goes wrong is one line in the log and one line to the
+client, never a traceback.
 
 Host names: a page on another site whose name was pointed at this machine (DNS rebinding) sends its own name in
 `Host`, and gets 421 instead of the ledger. Headers: the pages load only their own scripts, styles and images
@@ -10,6 +11,7 @@ another type (`nosniff`), and send no `Referer`.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Iterable
@@ -19,7 +21,8 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ledger.i18n import _
-from ledger.web.limits import MOST_BYTES
+from ledger.web.limits import BODY_SECONDS, MOST_BYTES
+from ledger.web.state import ASKED, SAFE
 
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
@@ -55,8 +58,18 @@ class TooLarge(HTTPException):
         super().__init__(413, _("the request is over {most} bytes: nothing was read").format(most=MOST_BYTES))
 
 
+class TooSlow(HTTPException):
+    """A request body that did not all come in time (408)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            408, _("the request did not all come within {seconds} s: nothing was read").format(seconds=BODY_SECONDS)
+        )
+
+
 class Guard:
-    """ASGI middleware: allowed hosts, security headers, the body limit, and one line for any failure."""
+    """ASGI middleware: allowed hosts, security headers, the body's size and pace, one line for any failure, and the
+    end of a database outage told when a request that asked the ledger has its answer."""
 
     def __init__(self, app: ASGIApp, hosts: Iterable[str]) -> None:
         self.app = app
@@ -74,17 +87,31 @@ class Guard:
             return
         length = headers.get("content-length", "0")
         if not length.isdecimal() or len(length) > 9 or int(length) > MOST_BYTES:
-            await _answer(send, 413, TooLarge().detail, api=api)
+            await _answer(send, 413, TooLarge().detail, api=api, close=True)
             return
         started = False
         read = 0
+        body_left = "chunked" in headers.get("transfer-encoding", "").lower() or int(length) > 0
+        waited = 0.0
+        loop = asyncio.get_running_loop()
 
         async def counted() -> Message:
-            nonlocal read
-            message = await receive()
+            """The body, refused once past its size or its time; after it, what comes (a disconnect) in its time."""
+            nonlocal read, body_left, waited
+            if not body_left:
+                return await receive()
+            began = loop.time()
+            try:
+                message = await asyncio.wait_for(receive(), BODY_SECONDS - waited)
+            except TimeoutError:
+                raise TooSlow() from None
+            waited += loop.time() - began
             read += len(message.get("body", b""))
+            body_left = message.get("more_body", False) and message["type"] == "http.request"
             if read > MOST_BYTES:
                 raise TooLarge()
+            if body_left and waited >= BODY_SECONDS:
+                raise TooSlow()
             return message
 
         async def with_headers(message: Message) -> None:
@@ -94,6 +121,11 @@ class Guard:
                 answer = MutableHeaders(scope=message)
                 for name, value in HEADERS.items():
                     answer.setdefault(name, value)
+                if body_left:
+                    answer["connection"] = "close"  # the rest of the body is not read: it goes with the connection
+                state = scope.get("state", {})
+                if message["status"] < 500 and state.get(ASKED) and "outage" in state:
+                    state["outage"].answered(writing=scope["method"] not in SAFE)
             await send(message)
 
         try:
@@ -105,11 +137,13 @@ class Guard:
                 await _answer(send, 500, _("the server failed on this request: nothing was written"), api=api)
 
 
-async def _answer(send: Send, status: int, message: str, *, api: bool) -> None:
-    """One line, as JSON for the API and as text for a page, with the security headers."""
+async def _answer(send: Send, status: int, message: str, *, api: bool, close: bool = False) -> None:
+    """One line, as JSON for the API and as text for a page, with the security headers (closing the connection, when
+    `close`: the body it announced is not read)."""
     body = json.dumps({"error": message}).encode() if api else f"{message}\n".encode()
     kind = "application/json" if api else "text/plain; charset=utf-8"
     headers = [(b"content-type", kind.encode()), (b"content-length", str(len(body)).encode())]
+    headers += [(b"connection", b"close")] if close else []
     headers += [(name.lower().encode(), value.encode()) for name, value in HEADERS.items()]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

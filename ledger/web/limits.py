@@ -1,8 +1,9 @@
 """How much a request may carry: its body in bytes, and each field typed into a form or sent in the JSON API.
 
-A body past `MOST_BYTES` is refused with 413 before it is read whole; a field past its length, a list past
-`MOST_ITEMS`, or text that is not text (half of a surrogate pair, which JSON can spell) is refused with 422 naming
-the field, its length and the most allowed. Nothing is stored or served past these sizes.
+A body past `MOST_BYTES` is refused with 413 before it is read whole, and one slower than `BODY_SECONDS` with 408;
+a field past its length, a list past `MOST_ITEMS`, or text that is not text (half of a surrogate pair, which JSON can
+spell) is refused with 422 naming the field, its length and the most allowed. Nothing is stored or served past these
+sizes.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ from ledger.i18n import _
 
 MOST_BYTES = 64 * 1024
 """A request body: the longest form or deal is well under a kilobyte."""
+BODY_SECONDS = 10
+"""How long a request body may take to come whole (a phone sends a form in a fraction of a second); a slower one
+is refused with 408."""
 MOST_CHARACTERS = {"note": 1000, "reason": 200, "place": 200, "line": 200, "players": 300, "key": 100, "csrf": 100}
 """The longest text per field; every other field (a name, a fact, a number) is at most `MOST_OTHER`."""
 MOST_OTHER = 60

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -28,12 +27,12 @@ from ledger.rules.games import Game
 from ledger.service import Ledger
 from ledger.summary import undo_names
 from ledger.values import ChangeView, DealView, EveningInfo
+from ledger.web.outage import Outage
 
 LAST_DEALS = 6
 """How many of the latest deals the evening page shows."""
 KEEP_ALIVE_SECONDS = 15.0
 """A quiet stream sends a comment this often, so proxies and phones keep it open."""
-log = logging.getLogger("calabresella.web")
 T = TypeVar("T")
 
 
@@ -124,13 +123,13 @@ class Channel:
     """Every watched evening and event, kept as the ledger tells of changes; `render` draws an evening's live part
     (`Live`) or an event's leaderboard (`EventInfo`)."""
 
-    def __init__(self, ledger: Ledger, render: dict[str, Callable[[Any], str]]) -> None:
+    def __init__(self, ledger: Ledger, render: dict[str, Callable[[Any], str]], outage: Outage | None = None) -> None:
         self.ledger = ledger
         self.render = render
         self.watched: dict[Topic, Watched] = {}
         self.stopping = False
-        self.trouble: str | None = None
-        """The ledger's last failure to answer, while it lasts."""
+        self.outage = outage or Outage()
+        """Where the ledger's failures to answer are told, with the requests'."""
         self.reads = 0
         """How many times an evening or event was read for its watchers."""
         self._stop_listening: Callable[[], None] | None = None
@@ -188,8 +187,8 @@ class Channel:
             watched.reading = None
 
     async def _read(self, topic: Topic) -> Any:
-        """The evening or event as it stands, read in its turn with the ledger's writes; None, and one line in the log
-        for the first of a run of failures, when the ledger cannot answer."""
+        """The evening or event as it stands, read in its turn with the ledger's writes; None when the ledger cannot
+        answer (told to the outage)."""
         kind, number = topic
         read: Callable[..., Any] = (
             (lambda: load_live(self.ledger, number)) if kind == "evening" else self._event(number)
@@ -197,13 +196,9 @@ class Channel:
         try:
             found = await run_in_threadpool(self.ledger.in_turn, read)
         except LedgerError as error:
-            if str(error) != self.trouble:
-                log.warning(_("live feed: %s"), error)
-            self.trouble = str(error)
+            self.outage.failed(error, refused=False, writing=False)
             return None
-        if self.trouble is not None:
-            log.warning(_("live feed: the ledger answers again"))
-            self.trouble = None
+        self.outage.answered(writing=False)
         return found
 
     def _event(self, number: int) -> Callable[[], EventInfo]:

@@ -3,7 +3,6 @@ templates; path values; the line a client reads when the database fails."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -18,18 +17,28 @@ from ledger.service import Ledger
 from ledger.values import Writer
 from ledger.web.access import Access
 from ledger.web.live import Channel
+from ledger.web.outage import Outage
 
-log = logging.getLogger("calabresella.web")
 T = TypeVar("T")
 RETRY_SECONDS = 5
 """When a client is told to try again after the database failed it."""
 CURRENT = "current"
 """The path word for the open evening (the most recent one still open)."""
+SAFE = ("GET", "HEAD")
+"""The methods that only read."""
+ASKED = "asked_ledger"
+"""Set in a request's state once it asks the ledger: its answer then says whether the ledger answers."""
 
 
 def ledger(request: Request) -> Ledger:
     """The app's ledger, opened once at start-up."""
+    setattr(request.state, ASKED, True)
     return request.state.ledger
+
+
+def outage(request: Request) -> Outage:
+    """Where the ledger's failures to answer are told."""
+    return request.state.outage
 
 
 def access(request: Request) -> Access:
@@ -105,9 +114,9 @@ def plain_number(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdecimal() and len(text) <= 18 else None
 
 
-def unavailable(error: Exception) -> tuple[str, dict[str, str]]:
-    """The one line a client reads when the database failed a request (its own reason goes to the log, one line),
-    and the header that says when to try again."""
-    log.warning(_("the ledger did not answer: %s"), error)
+def unavailable(request: Request, error: Exception) -> tuple[str, dict[str, str]]:
+    """The one line a client reads when the database failed a request (its own reason goes to the log, once per
+    outage), and the header that says when to try again."""
+    outage(request).failed(error, refused=True, writing=request.method not in SAFE)
     message = _("the ledger cannot be written (disk full / read-only / database restarting): try again in a moment")
     return message, {"Retry-After": str(RETRY_SECONDS)}

@@ -1,0 +1,68 @@
+"""The server's HTTP/1.1 connections: uvicorn's h11 protocol with the edges a public server needs.
+
+A request whose head (its line and headers) has not all come within `HEAD_SECONDS` of the connection, or of the
+answer before it on the same connection, is dropped: a slow sender holds nothing for long (a slow body is the
+app's to refuse, `limits.BODY_SECONDS`). When the server stops, the app is told at once (its live streams end
+instead of being waited for). What uvicorn notes about a request goes to the server's own log, in one line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+HEAD_SECONDS = 10.0
+"""How long a request's head may take to come whole."""
+log = logging.getLogger("calabresella.web")
+
+
+class Connection(H11Protocol):
+    """One client's connection."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.logger = log
+        self.head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._await_head()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.conn.their_state is not h11.IDLE:
+            self._head_came()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+            self._await_head()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._head_came()
+        super().connection_lost(exc)
+
+    def shutdown(self) -> None:
+        """The server stops: the app first ends what it streams, then uvicorn closes or finishes the connection."""
+        stop = self.app_state.get("stop")
+        if callable(stop):
+            stop()
+        super().shutdown()
+
+    def _await_head(self) -> None:
+        self._head_came()
+        self.head_timer = self.loop.call_later(HEAD_SECONDS, self._too_slow)
+
+    def _head_came(self) -> None:
+        if self.head_timer is not None:
+            self.head_timer.cancel()
+            self.head_timer = None
+
+    def _too_slow(self) -> None:
+        self.head_timer = None
+        if not self.transport.is_closing():
+            self.transport.close()
