@@ -55,7 +55,6 @@ class Template:
     row: dict[str, Any]
     declarer: int | None
     holder: int | str | None
-    explanation: str
     payouts: tuple[tuple[int, str, int], ...]
 
 
@@ -84,10 +83,6 @@ def _template(typed: DealInput, seats: tuple[str, ...]) -> Template:
     facts = build_facts(typed, PROFILE, seats, seats[-1])
     result: DealResult = score(facts, PROFILE)
     index = {name: i for i, name in enumerate(seats)}
-    placeholder = {name: f"{{{i}}}" for i, name in enumerate(seats)}
-    explanation = result.explanation
-    for name, mark in placeholder.items():
-        explanation = explanation.replace(name, mark)
     roles = []
     for i, name in enumerate(seats):
         role = (
@@ -113,7 +108,7 @@ def _template(typed: DealInput, seats: tuple[str, ...]) -> Template:
         "multiplier": result.multiplier,
         "amount": result.amount,
     }
-    return Template(typed.to_dict(), row, index.get(result.declarer or ""), holder, explanation, tuple(roles))
+    return Template(typed.to_dict(), row, index.get(result.declarer or ""), holder, tuple(roles))
 
 
 def make_templates(rng: random.Random, size: int) -> tuple[list[Template], list[int]]:
@@ -206,7 +201,6 @@ class Generator:
     ) -> None:
         size = len(seated)
         seat = [(i + dealer + 1) % size for i in range(size)]
-        names = [PLAYERS[seated[s] - 1] for s in seat]
         self.revision_id += 1
         seated_holder = seated[seat[t.holder]] if isinstance(t.holder, int) else None
         rows["revision"].append(
@@ -226,7 +220,6 @@ class Generator:
                 "holder": None if seated_holder else t.holder,
                 "calls": None,
                 "passed_before": 0,
-                "explanation": t.explanation.format(*names),
                 **t.row,
             }
         )

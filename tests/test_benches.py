@@ -1,0 +1,45 @@
+"""Every benchmark in bench/ runs, at a tiny size, so that none can rot: each exits 0 and prints its figures
+(no figure is checked: timing lives in the benchmarks, never in the tests). `bench/workload.py` is the library the
+others share, run here through them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+TINY = {
+    "club_bench.py": (["--deals", "2", "--waves", "1", "--pause", "0"], "deal -> leaderboard"),
+    "export_bench.py": (["--deals", "40", "--repeat", "1"], "x"),
+    "import_bench.py": (["--deals", "40", "--repeat", "1"], "x"),
+    "minimal_insert.py": (["--db", "{tmp}/minimal.sqlite3"], ""),
+    "play_bench.py": (["--deals", "3", "--mode", "pipe"], "x"),
+    "record_startup.py": (["--runs", "1"], "x"),
+    "serve_burst_bench.py": (["--writers", "1", "--deals", "3", "--viewers", "1"], "x"),
+    "stats_bench.py": (["--deals", "200", "--repeat", "1"], "stats / raw read"),
+    "web_bench.py": (["--deals", "3", "--viewers", "1", "--taps", "0"], "x"),
+}
+"""Each benchmark's tiny run, and a word its report prints."""
+
+
+def test_every_benchmark_is_run_here() -> None:
+    assert sorted(TINY) == sorted(path.name for path in BENCH.glob("*.py") if path.name != "workload.py")
+
+
+@pytest.mark.parametrize("name", sorted(TINY))
+def test_the_benchmark_runs_at_a_tiny_size(name: str, tmp_path: Path) -> None:
+    args, printed = TINY[name]
+    ran = subprocess.run(
+        [sys.executable, str(BENCH / name), *(arg.format(tmp=tmp_path) for arg in args)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+    )
+    assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-3000:]
+    assert printed in ran.stdout and "Traceback" not in ran.stderr
