@@ -16,7 +16,7 @@ from test_web_support import BEARER, LINK, TOKEN, TestClient, csrf, forget_wrong
 
 from ledger import Ledger
 from ledger.errors import LedgerError
-from ledger.web.access import COOKIE, check_token
+from ledger.web.access import check_token, cookie_name
 from ledger.web.app import create_app
 from ledger.web.guard import HEADERS
 
@@ -28,6 +28,8 @@ WRITES = [
     ("/evenings/1/close", {"confirm": "yes"}),
     ("/evenings", {"players": "Dora,Elio,Fede"}),
 ]
+COOKIE = cookie_name(80)
+"""The write session's cookie on the test client's server."""
 
 
 def _one_deal(db: str) -> None:

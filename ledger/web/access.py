@@ -2,8 +2,9 @@
 
 The token itself never reaches a browser. The write link carries a key derived from it; opening the link gives
 the browser a write session, a random id signed with another key derived from the token, kept for a week in an
-HttpOnly, SameSite=Strict cookie. A club night's table link carries a key for that table's evening alone: its
-session (and, sent as the API's Bearer token, the key itself) writes to that evening and to no other. Every form
+HttpOnly, SameSite=Strict cookie named with the server's port (and Secure over HTTPS). A club night's table link
+carries a key for that table's evening alone: its session (and, sent as the API's Bearer token, the key itself)
+writes to that evening and to no other. Every form
 carries a CSRF token derived from the session, and a form posted from another origin is refused. All keys are HMACs
 of the token, so sessions and open forms outlive a restart with the same token, and a new token
 (`serve --new-token`) ends them all. The API takes `Authorization: Bearer TOKEN`. Wrong tokens and link keys are
@@ -33,6 +34,7 @@ from ledger.values import Writer
 from ledger.web.throttle import Throttle
 
 COOKIE = "calabresella_session"
+"""The write session's cookie, named with the server's port (`cookie_name`)."""
 CSRF_FIELD = "csrf"
 SESSION_SECONDS = 7 * 24 * 3600
 TOKEN_BITS = 128
@@ -65,6 +67,21 @@ def check_token(token: str) -> None:
         raise LedgerError(
             _("the write token repeats a short pattern: anyone could guess it; leave it out for a random one")
         )
+
+
+def cookie_name(port: int | None) -> str:
+    """The write session's cookie on the server at `port`: a browser sends a host's cookies to each of its ports, and
+    two servers on one machine keep their sessions apart.
+
+    >>> cookie_name(8000)
+    'calabresella_session_8000'
+    """
+    return f"{COOKIE}_{port}" if port else COOKIE
+
+
+def _cookie(request: Request) -> str:
+    server = request.scope.get("server")
+    return cookie_name(server[1] if server else request.url.port)
 
 
 def _key(token: str, purpose: str) -> bytes:
@@ -112,7 +129,7 @@ class Access:
 
     def session(self, request: Request) -> str | None:
         """The browser's write session, when it holds one this token signed less than a week ago."""
-        cookie = request.cookies.get(COOKIE, "")
+        cookie = request.cookies.get(_cookie(request), "")
         opened, _dot, signature = cookie.rpartition(".")
         issued = opened.rpartition(".")[2]
         expected = _sign(_key(self.token, "write session"), opened)
@@ -135,9 +152,18 @@ class Access:
         session = self.session(request)
         return _sign(_key(self.token, "form"), session) if session else ""
 
-    def remember(self, response: Response, session: str) -> None:
-        """Keep the write session in the browser: HttpOnly, SameSite=Strict, for the whole site, a week."""
-        response.set_cookie(COOKIE, session, max_age=SESSION_SECONDS, httponly=True, samesite="strict", path="/")
+    def remember(self, request: Request, response: Response, session: str) -> None:
+        """Keep the write session in the browser: HttpOnly, SameSite=Strict, for the whole site, a week; Secure when
+        the request came over HTTPS."""
+        response.set_cookie(
+            _cookie(request),
+            session,
+            max_age=SESSION_SECONDS,
+            httponly=True,
+            samesite="strict",
+            path="/",
+            secure=request.url.scheme == "https",
+        )
 
     async def open_link(self, request: Request, evening: int | None = None) -> bool:
         """Whether the write link's key (or table `evening`'s link key) is right (wrong ones are slowed down and
@@ -153,7 +179,7 @@ class Access:
         """Refuse a form post without a write session (401), or with a bad CSRF token or another site's Origin
         (403)."""
         if self.session(request) is None:
-            if COOKIE in request.cookies:
+            if _cookie(request) in request.cookies:
                 raise HTTPException(
                     401,
                     _(

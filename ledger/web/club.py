@@ -101,5 +101,5 @@ async def table_link(request: Request) -> Response:
         return render(request, "error.html", 403, status_code=403, message=refused)
     response = RedirectResponse(f"/evenings/{number}", 303, headers={"Cache-Control": "no-store"})
     if guard.session(request) is None or guard.kept_to(request) is not None:  # the scorekeeper's phone keeps all
-        guard.remember(response, guard.new_session(number))
+        guard.remember(request, response, guard.new_session(number))
     return response

@@ -44,7 +44,7 @@ async def write_link(request: Request) -> Response:
             request, "error.html", 403, status_code=403, message=_("This link cannot record deals: its key is wrong.")
         )
     response = RedirectResponse("/welcome", 303, headers={"Cache-Control": "no-store"})
-    guard.remember(response, guard.new_session())
+    guard.remember(request, response, guard.new_session())
     return response
 
 
