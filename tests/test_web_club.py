@@ -95,10 +95,10 @@ def _by_hand(phone: Phone) -> dict[str, Any]:
 
 
 @contextmanager
-def _bar_screen(db: str, poll_seconds: float = 0.05) -> Iterator[TestClient]:
+def _bar_screen(db: str) -> Iterator[TestClient]:
     """The screen at the bar: like the tests' viewer, but its live stream stays open long enough to see a deal
     come in while it is open."""
-    app = create_app(db, TOKEN, hosts=(HOST,), stream_seconds=20, poll_seconds=poll_seconds)
+    app = create_app(db, TOKEN, hosts=(HOST,), stream_seconds=20)
     with TestClient(app, follow_redirects=False) as screen:
         yield screen
 
@@ -572,7 +572,7 @@ def test_a_deal_tapped_on_a_tables_phone_reaches_the_board_without_waiting_for_i
     with viewer(sqlite_url) as phone:
         _by_hand(phone)
         keys = _keys(phone)
-    with _bar_screen(sqlite_url, poll_seconds=600) as screen:  # only the server's own writes can tell the board
+    with _bar_screen(sqlite_url) as screen:  # only the server's own writes can tell the board
         assert screen.get(f"/tables/1?key={keys[1]}").status_code == 303
         form = csrf(screen)
         with screen.stream("GET", "/events/1/board/live") as stream:
