@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_web_browser import CHROMIUM, LINK, PHONE, Restartable, _shoot, playwright_api
+from test_web_browser import CHROMIUM, LINK, PHONE, Restartable, playwright_api
 from test_web_support import PLAYERS
 
 from ledger import Ledger
@@ -128,3 +128,133 @@ def test_every_tap_target_on_every_page_is_at_least_44_pixels_both_ways(
         assert page.locator("label.confirm input[type=checkbox]").count() == 1
     page.context.close()
     assert not small, "\n".join(f"{path}: {', '.join(found)}" for path, found in small.items())
+
+
+REPORT_CHECKS = """() => {
+  const width = innerWidth;
+  const wide = [...document.body.querySelectorAll("*")]
+    .filter(e => e.getBoundingClientRect().right > width + 0.5 || e.getBoundingClientRect().left < -0.5)
+    .map(e => e.tagName.toLowerCase() + (e.className ? "." + e.className : ""));
+  const cut = [...document.body.querySelectorAll("*")]
+    .filter(e => e.checkVisibility() && e.scrollWidth > e.clientWidth + 1)
+    .filter(e => getComputedStyle(e).overflowX !== "visible")
+    .map(e => e.tagName.toLowerCase());
+  // axe's scrollable-region-focusable: a region that scrolls must take the focus, or hold something that does.
+  const focusable = "a[href], button, input, select, textarea, summary, [tabindex]";
+  const scrolling = [...document.body.querySelectorAll("*")].filter(e => {
+    const style = getComputedStyle(e);
+    const scrolls = (axis, over) => ["auto", "scroll"].includes(over) && axis;
+    return scrolls(e.scrollWidth > e.clientWidth, style.overflowX)
+           || scrolls(e.scrollHeight > e.clientHeight, style.overflowY);
+  }).filter(e => !e.matches(focusable) && !e.querySelector(focusable)).map(e => e.tagName.toLowerCase());
+  // axe's region: all content is inside a landmark (main, a header or footer of the body, nav, aside, a named section).
+  const landmark = "main, body > header, body > footer, nav, aside, [role=main], [role=banner], [role=navigation]";
+  const outside = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    if (node.textContent.trim() && !node.parentElement.closest(landmark)) { outside.push(node.textContent.trim()); }
+  }
+  for (const image of document.body.querySelectorAll("img")) {
+    if (!image.closest(landmark)) { outside.push(image.alt); }
+  }
+  return {
+    scrollWidth: document.documentElement.scrollWidth,
+    width,
+    wide,
+    cut,
+    scrolling,
+    outside,
+    mains: document.querySelectorAll("main, [role=main]").length,
+  };
+}"""
+"""What the report must not have on a phone: anything wider than the screen or cut by its box, a region that scrolls
+without taking the focus, content outside every landmark; and how many mains it has (axe's landmark-one-main: one)."""
+
+
+def _background(page: playwright_api.Page) -> list[int]:
+    """The body's computed background colour as red, green and blue."""
+    colour = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    return [int(part) for part in colour[colour.index("(") + 1 : colour.index(")")].split(",")[:3]]
+
+
+def _check_report(browser: playwright_api.Browser, address: str, what: str) -> None:
+    """The report at `address` on 360- and 390-pixel phones, in light and dark mode."""
+    for width in (360, 390):
+        for scheme in ("light", "dark"):
+            page = browser.new_context(viewport={"width": width, "height": 800}, color_scheme=scheme).new_page()
+            page.goto(address, wait_until="load")
+            found = page.evaluate(REPORT_CHECKS)
+            assert found["scrollWidth"] <= width, f"{what} at {width}: {found}"
+            assert found["wide"] == [] and found["cut"] == [], f"{what} at {width}: {found}"
+            assert found["scrolling"] == [] and found["outside"] == [], f"{what} at {width}: {found}"
+            assert found["mains"] == 1, f"{what} at {width}: {found}"
+            assert page.locator("main table").count() >= 4 and page.locator("main figure").count() >= 3
+            red, green, blue = _background(page)
+            if scheme == "dark":
+                assert max(red, green, blue) < 60, f"{what}: not dark in dark mode ({red}, {green}, {blue})"
+                colour = page.evaluate("getComputedStyle(document.querySelector('main h1')).color")
+                assert colour != "rgb(0, 0, 0)", f"{what}: dark text on the dark page"
+            else:
+                assert min(red, green, blue) > 200, f"{what}: not light ({red}, {green}, {blue})"
+            page.context.close()
+
+
+def test_the_web_report_fits_360_and_390_pixel_phones_in_landmarks_and_follows_dark_mode(
+    ledger_served: str, chromium: playwright_api.Browser
+) -> None:
+    _check_report(chromium, f"{ledger_served}/evenings/1/report", "the web report")
+    page = chromium.new_context(viewport=PHONE).new_page()
+    page.goto(f"{ledger_served}/evenings/1/report")
+    assert page.locator("body > header nav a").get_attribute("href") == "/evenings/1"
+    page.context.close()
+
+
+def test_the_report_file_fits_360_and_390_pixel_phones_in_landmarks_and_follows_dark_mode(
+    sqlite_url: str, chromium: playwright_api.Browser, tmp_path: Path
+) -> None:
+    with Ledger(sqlite_url) as ledger:
+        ledger.start_evening(PLAYERS, stake="0.10")
+        for line in ("bruno solo 22", "carla chiamo 3D@anna 17 last=opp", "pass", "anna solo 20"):
+            ledger.record(line)
+        ledger.void(3, reason="misdeal")
+    out = tmp_path / "evening-1.html"
+    subprocess.run(["calabresella", "--db", sqlite_url, "report", "--out", str(out)], check=True, capture_output=True)
+    _check_report(chromium, out.as_uri(), "the report file")
+
+
+def test_an_italian_phone_amends_and_voids_a_deal_with_taps_only(
+    ledger_served: str, chromium: playwright_api.Browser, sqlite_url: str
+) -> None:
+    """No key is pressed and no text field takes the focus (so no keyboard opens): a point chip, a reason chip, the
+    button; then a reason chip and the button of the void form."""
+    page = chromium.new_context(viewport=PHONE, locale="it-IT").new_page()
+    typing: list[str] = []
+    page.on("console", lambda message: typing.append(message.text) if message.text.startswith("key") else None)
+    page.add_init_script("addEventListener('keydown', (event) => console.log('key ' + event.key), true)")
+    page.goto(f"{ledger_served}{LINK}")
+    page.goto(f"{ledger_served}/evenings/1/deals/4")
+    assert page.locator("html").get_attribute("lang") == "it"
+
+    def tap(locator: playwright_api.Locator) -> None:
+        locator.click()
+        focused = page.evaluate("document.activeElement && document.activeElement.type")
+        assert focused not in ("text", "search", "number", "tel", "textarea"), "a keyboard would open"
+
+    amend = page.locator("form.guided")
+    tap(amend.locator(".pad.points label.chip:has(input[value='8'])"))
+    tap(amend.locator(".reasons label.chip").get_by_text("ricontato", exact=True))
+    tap(amend.get_by_role("button", name="Correggi la smazzata"))
+    page.wait_for_load_state("load")
+    page.goto(f"{ledger_served}/evenings/1/deals/5")
+    void = page.locator("form[action$='/void']")
+    tap(void.locator(".reasons label.chip").get_by_text("carte date male", exact=True))
+    tap(void.get_by_role("button", name="Annulla la smazzata"))
+    page.wait_for_load_state("load")
+    page.context.close()
+    assert typing == []
+    with Ledger(sqlite_url) as ledger:
+        deals = {deal.number: deal for deal in ledger.deals(1)[1]}
+    amended = (deals[4].revision, deals[4].why, deals[4].declarer_thirds)
+    assert amended == (2, "ricontato", 8 * 3 + 2)  # 8 tapped, its ⅔ kept
+    assert (deals[5].voided, deals[5].why_voided) == (True, "carte date male")
