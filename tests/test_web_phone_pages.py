@@ -258,3 +258,31 @@ def test_an_italian_phone_amends_and_voids_a_deal_with_taps_only(
     amended = (deals[4].revision, deals[4].why, deals[4].declarer_thirds)
     assert amended == (2, "ricontato", 8 * 3 + 2)  # 8 tapped, its ⅔ kept
     assert (deals[5].voided, deals[5].why_voided) == (True, "carte date male")
+
+
+EMPTY_CHARTS = """() => [...document.querySelectorAll("figure.chart")].filter(figure => {
+  const image = figure.querySelector("img");
+  if (image.complete && image.naturalWidth > 0) { return false; }
+  const said = figure.querySelector(".said");
+  if (!said || !said.checkVisibility() || !said.textContent.trim()) { return true; }
+  const box = image.getBoundingClientRect(), words = said.getBoundingClientRect();
+  const inside = words.top >= box.top && words.bottom <= box.bottom && words.height > 0;
+  return !inside || getComputedStyle(image).backgroundColor !== "rgba(0, 0, 0, 0)";
+}).map(figure => figure.querySelector("figcaption").textContent.trim())"""
+"""The charts whose box is empty: neither drawn nor showing, in the box the image will fill, its words (an image not
+drawn yet is see-through, so what lies under it shows)."""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_chart_box_is_never_empty_a_second_after_the_charts_page_opens(
+    ledger_served: str, chromium: playwright_api.Browser, scheme: str
+) -> None:
+    page = chromium.new_context(viewport=PHONE, locale="it-IT", color_scheme=scheme).new_page()
+    page.goto(f"{ledger_served}/evenings/1/charts", wait_until="commit")
+    page.wait_for_timeout(1000)
+    assert page.locator("figure.chart").count() == 5
+    assert page.evaluate(EMPTY_CHARTS) == []
+    page.locator("figure.chart img").last.scroll_into_view_if_needed()
+    page.wait_for_function("() => [...document.images].every(image => image.complete && image.naturalWidth > 0)")
+    assert page.evaluate(EMPTY_CHARTS) == []
+    page.context.close()
