@@ -150,7 +150,7 @@ def undo(session: Session, table: Seating, *, seen_revision: int | None = None, 
 
 def _refusal(session: Session, table: Seating, seen: int) -> str:
     """Why an undo guarded by revision `seen` is refused: what happened to the evening since (the last three)."""
-    since = log_of(session, table.number, since=seen)
+    since = log_of(session, table.number, since=min(seen, table.evening.revision))
     said = "; ".join(described(item, _deal_of(session, table, item.deal)) for item in since[-3:])
     return _(
         "undo refused: evening {number} changed since you saw it (revision {seen}, now {revision}): {since}"
