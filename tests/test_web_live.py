@@ -15,7 +15,8 @@ from test_web_support import BEARER, start, viewer
 
 from ledger import Ledger
 from ledger.cli.serve import links, print_links
-from ledger.web.live import Feeds, event, load_live
+from ledger.notices import Notice
+from ledger.web.live import Channel, event, load_live
 
 
 def _events(stream: str) -> list[tuple[str, str]]:
@@ -58,7 +59,7 @@ from ledger import Ledger
 from ledger.web.app import create_app
 db = {str(tmp_path) + "/ledger.sqlite3"!r}
 Ledger(db).start_evening(["Anna", "Bruno", "Carla"])
-with TestClient(create_app(db, "t" * 32, hosts=["testserver"])) as phone:
+with TestClient(create_app(db, "Qx7-mZ2pL9vT4wR8nK3sB6yH", hosts=["testserver"])) as phone:
     assert phone.get("/evenings/1").status_code == 200
     assert phone.get("/api/evenings/1/standings").status_code == 200
 print(sorted(m for m in ("pandas", "matplotlib", "reports.charts") if m in sys.modules))
@@ -78,21 +79,25 @@ def test_the_links_carry_the_link_key_only_for_writing(capsys: pytest.CaptureFix
     assert printed.count("Scorekeeper (can write)") == 1 and ("█" in printed or "▀" in printed)
 
 
-def _feeds(db: str) -> tuple[Ledger, Feeds]:
+def _channel(db: str) -> tuple[Ledger, Channel]:
     ledger = Ledger(db)
-    return ledger, Feeds(ledger, lambda live: f"revision {live.evening.revision}")
+    return ledger, Channel(ledger, {"evening": lambda live: f"revision {live.evening.revision}", "event": str})
+
+
+EVENING = ("evening", 1)
 
 
 def test_a_change_nobody_watches_reads_nothing(sqlite_url: str) -> None:
     start(sqlite_url)
 
     async def burst() -> int:
-        ledger, feeds = _feeds(sqlite_url)
-        for _ in range(50):
-            feeds.changed(1)
+        ledger, channel = _channel(sqlite_url)
+        for n in range(50):
+            channel.told(Notice(evening=1, revision=n + 1))
+        channel.told(Notice())
         await asyncio.sleep(0.2)
         ledger.close()
-        return feeds.reads
+        return channel.reads
 
     assert asyncio.run(burst()) == 0
 
@@ -101,52 +106,83 @@ def test_a_burst_of_changes_makes_one_read_and_one_more_for_those_during_it(sqli
     start(sqlite_url)
 
     async def burst() -> tuple[int, int, str]:
-        ledger, feeds = _feeds(sqlite_url)
-        stream = feeds.stream(1, -1, 5.0, "en")
+        ledger, channel = _channel(sqlite_url)
+        stream = channel.stream(EVENING, -1, 5.0, "en")
         assert await anext(stream) == "retry: 1000\n\n"
         first = await anext(stream)  # the first read, for the phone that connected
-        reads_then = feeds.reads
+        reads_then = channel.reads
         for n in range(100):
             ledger.record("pass")
-            feeds.changed(1)
+            channel.told(Notice(evening=1, revision=n + 1))
+            channel.told(Notice(evening=1, revision=n + 1))  # told twice (by this program, then by the watcher)
             if n == 50:
                 await asyncio.sleep(0)  # the read starts here; the changes after it queue one more
-        while feeds.feeds[1].reading is not None:
+        while channel.watched[EVENING].reading is not None:
             await asyncio.sleep(0.01)
         await stream.aclose()
         ledger.close()
-        return reads_then, feeds.reads, first
+        return reads_then, channel.reads, first
 
     reads_then, reads, first = asyncio.run(burst())
     assert reads_then == 1 and "revision 0" in first
     assert reads == 3  # 100 changes: the one read that started at the 51st, and one more for the 49 after it
 
 
-def test_the_recording_pages_read_reaches_the_phones_without_a_read_of_their_own_and_an_older_one_is_not_shown(
-    sqlite_url: str,
-) -> None:
+def test_a_read_begun_before_a_change_is_never_shown_after_it(sqlite_url: str) -> None:
     start(sqlite_url)
 
-    async def record_and_read() -> tuple[int, str, list[int]]:
-        ledger, feeds = _feeds(sqlite_url)
-        stream = feeds.stream(1, -1, 5.0, "en")
+    async def record_and_read() -> tuple[str, list[int]]:
+        ledger, channel = _channel(sqlite_url)
+        stream = channel.stream(EVENING, -1, 5.0, "en")
         await anext(stream)
-        await anext(stream)  # revision 0, the feed's own read for the phone that connected
-        reads, older = feeds.reads, load_live(ledger, 1)  # a read begun before the deal, ending after it
+        await anext(stream)  # revision 0, the channel's own read for the phone that connected
+        older = load_live(ledger, 1)  # a read begun before the deal, ending after it
         ledger.record("bruno solo 22")
-        feeds.read(load_live(ledger, 1))  # what the page that recorded the deal read for itself
+        channel.told(Notice(evening=1, revision=1))
         shown = await anext(stream)
-        published = [feeds.feeds[1].version]
+        watched = channel.watched[EVENING]
+        published = [watched.version]
         for late in (older, load_live(ledger, 1)):  # older, then nothing new: neither is published
-            feeds.read(late)
-            published.append(feeds.feeds[1].version)
+            channel.publish(EVENING, watched, late)
+            published.append(watched.version)
         await stream.aclose()
         ledger.close()
-        return feeds.reads - reads, shown, published
+        return shown, published
 
-    extra_reads, shown, published = asyncio.run(record_and_read())
-    assert extra_reads == 0 and shown == event(1, "revision 1")
+    shown, published = asyncio.run(record_and_read())
+    assert shown == event(1, "revision 1")
     assert len(set(published)) == 1
+
+
+def test_a_change_elsewhere_reaches_a_board_whose_table_it_is_and_no_other(sqlite_url: str) -> None:
+    with Ledger(sqlite_url) as ledger:
+        ledger.start_event("Night", ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"])
+        info = ledger.seat_round(tables=[["Anna", "Bruno", "Carla"], ["Dario", "Elena", "Franco"]])
+        assert info.current is not None
+        first, second = (table.evening for table in info.current.tables)
+        ledger.start_evening(["Gina", "Ivo", "Lia"])
+
+    async def watch() -> tuple[int, int, int]:
+        ledger, channel = _channel(sqlite_url)
+        stream = channel.stream(("event", 1), -1, 5.0, "en")
+        await anext(stream)
+        await anext(stream)
+        ledger.record("anna solo 22", evening=first)
+        channel.told(Notice(evening=first, revision=1))
+        await anext(stream)
+        after_table = channel.reads
+        channel.told(Notice(evening=3, revision=1))  # the evening of its own: not the board's
+        await asyncio.sleep(0.2)
+        after_other = channel.reads
+        ledger.record("dario solo 22", evening=second)
+        channel.told(Notice())  # a change another program made, which the notice cannot name
+        await anext(stream)
+        await stream.aclose()
+        ledger.close()
+        return after_table, after_other, channel.reads
+
+    after_table, after_other, last = asyncio.run(watch())
+    assert after_other == after_table and last == after_table + 1
 
 
 def test_the_live_part_reads_the_same_statements_on_a_long_evening_and_its_totals_are_right(sqlite_url: str) -> None:
@@ -177,8 +213,8 @@ def test_stopping_ends_every_stream_at_once(sqlite_url: str) -> None:
     start(sqlite_url)
 
     async def watch_then_stop() -> float:
-        ledger, feeds = _feeds(sqlite_url)
-        streams = [feeds.stream(1, -1, 300.0, "en") for _ in range(20)]
+        ledger, channel = _channel(sqlite_url)
+        streams = [channel.stream(EVENING, -1, 300.0, "en") for _ in range(20)]
         for stream in streams:
             await anext(stream)
 
@@ -189,7 +225,7 @@ def test_stopping_ends_every_stream_at_once(sqlite_url: str) -> None:
         draining = [asyncio.create_task(drain(stream)) for stream in streams]
         await asyncio.sleep(0.2)
         began = time.monotonic()
-        await feeds.stop()
+        await channel.stop()
         await asyncio.wait_for(asyncio.gather(*draining), 2)
         ledger.close()
         return time.monotonic() - began
