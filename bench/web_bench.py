@@ -15,7 +15,12 @@ hold the deal. The test driver's own time is left out: its click waits for the b
 frames before it clicks (some 40 ms here), and it sees a page change only at its next look.
 `--taps 0` leaves this part out, `--deals 0` the round trip.
 
-    python bench/web_bench.py [--deals 200] [--viewers 20] [--taps 40] [--before OLDER/.venv/bin/calabresella]
+The report and the charts: over an evening of REPORT_DEALS deals in each checkout, a 390 x 844 Chromium page opens
+the evening's report OPENS times (from the navigation's start to the page read, its charts loading after) and the
+charts page OPENS times (to the last chart image loaded), the checkouts taking turns. `--opens 0` leaves it out.
+
+    python bench/web_bench.py [--deals 200] [--viewers 20] [--taps 40] [--opens 10]
+                              [--before OLDER/.venv/bin/calabresella]
 """
 
 from __future__ import annotations
@@ -57,6 +62,9 @@ TOKEN = "bench-token-for-the-round-trip-0123456789"
 BUDGET_MS = 50.0
 TAP_BUDGET_MS = 150.0
 """From the tap on Record to the new standings, p95, on the recording phone and on a phone watching."""
+REPORT_BUDGET_MS = 300.0
+"""From opening the report of an evening of REPORT_DEALS deals to the page read, p50."""
+REPORT_DEALS = 40
 CHROMIUM = "/usr/bin/chromium"
 
 
@@ -306,12 +314,82 @@ def taps(count: int, before: str | None, folder: Path) -> None:
             print(f"  now / before, {phone:<15}  p50 {p50 / old50:.2f}x   p95 {p95 / old95:.2f}x")
 
 
+REPORT_READ = """() => performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd"""
+LAST_CHART = """() => Math.max(...performance.getEntriesByType("resource")
+    .filter(r => r.name.includes("/charts/")).map(r => r.responseEnd))"""
+"""On the page's own clock from the navigation's start: the page read, and the last chart image received."""
+
+
+def _open(page: Page, address: str, charts: bool) -> float:
+    """Open `address` and the milliseconds it took: to the page read, or (`charts`) to its last chart loaded."""
+    answer = page.goto(address, wait_until="commit")
+    if answer is None or not answer.ok:
+        raise SystemExit(f"{address}: {answer.status if answer else 'no answer'}")
+    if not charts:
+        page.wait_for_load_state("domcontentloaded")
+        return float(page.evaluate(REPORT_READ))
+    page.wait_for_load_state("load")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # a lazy image loads once near the screen
+    page.wait_for_function("() => [...document.images].every(image => image.complete && image.naturalWidth > 0)")
+    return float(page.evaluate(LAST_CHART))
+
+
+def opens(count: int, before: str | None, folder: Path) -> None:
+    """The report and the charts page of an evening of REPORT_DEALS deals opened `count` times in each checkout, in
+    turns; the first open of each (its server's first report, which loads the reporting libraries) apart."""
+    from playwright.sync_api import sync_playwright
+
+    tables = [Table("now", calabresella(), folder)] + ([Table("before", before, folder)] if before else [])
+    times: dict[tuple[str, str], list[float]] = {}
+    try:
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(
+                executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else []
+            )
+            for table in tables:
+                table.start(browser)
+                for n in range(REPORT_DEALS):
+                    httpx.post(
+                        f"http://127.0.0.1:{table.port}/api/evenings/1/deals",
+                        json={"line": LINES[n % len(LINES)]},
+                        headers={"Authorization": f"Bearer {TOKEN}"},
+                    ).raise_for_status()
+            for n in range(count + 1):
+                for table in tables if n % 2 else tables[::-1]:
+                    assert table.watcher is not None
+                    base = f"http://127.0.0.1:{table.port}/evenings/1"
+                    for what, charts in (("report", False), ("charts", True)):
+                        took = _open(table.watcher, f"{base}/{what}", charts)
+                        times.setdefault((table.name, what if n else f"first {what}"), []).append(took)
+            browser.close()
+    finally:
+        for table in tables:
+            table.stop()
+    print(f"An evening of {REPORT_DEALS} deals on a 390 x 844 Chromium page, {count} opens each, SQLite, loopback")
+    for table in tables:
+        for what, name in (("report", "report, to the page read"), ("charts", "charts page, to the last chart")):
+            first, rest = times[(table.name, f"first {what}")][0], times[(table.name, what)]
+            p50, p95 = _quantiles(rest)
+            budget = f"   budget p50 <= {REPORT_BUDGET_MS:.0f} ms: {'met' if p50 <= REPORT_BUDGET_MS else 'MISSED'}"
+            print(
+                f"  {table.name:>6}, {name:<30}  p50 {p50:7.1f} ms   p95 {p95:7.1f} ms   first open {first:7.1f} ms"
+                + (budget if what == "report" else "")
+            )
+    if before:
+        for what in ("report", "charts"):
+            (p50, p95), (old50, old95) = _quantiles(times[("now", what)]), _quantiles(times[("before", what)])
+            first = times[("now", f"first {what}")][0] / times[("before", f"first {what}")][0]
+            ratios = f"p50 {p50 / old50:.2f}x   p95 {p95 / old95:.2f}x   first open {first:.2f}x"
+            print(f"  now / before, {what:<8}  {ratios}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=200, help="Deals of the round trip (0: leave it out).")
     parser.add_argument("--viewers", type=int, default=20)
     parser.add_argument("--taps", type=int, default=40, help="Solos tapped in, in Chromium (0: leave them out).")
-    parser.add_argument("--before", help="The `calabresella` of an older checkout, to tap in turns with this one.")
+    parser.add_argument("--opens", type=int, default=10, help="Report and charts opens (0: leave them out).")
+    parser.add_argument("--before", help="The `calabresella` of an older checkout, to run in turns with this one.")
     parser.add_argument("--dir", default=None, help="Where the ledger files go (default: the temp folder).")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="calabresella-web-bench-", dir=args.dir) as folder:
@@ -319,6 +397,8 @@ def main() -> None:
             asyncio.run(run(args.deals, args.viewers, Path(folder)))
         if args.taps:
             taps(args.taps, args.before, Path(folder))
+        if args.opens:
+            opens(args.opens, args.before, Path(folder))
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ TINY = {
     "record_startup.py": (["--runs", "1"], "x"),
     "serve_burst_bench.py": (["--writers", "1", "--deals", "3", "--viewers", "1"], "x"),
     "stats_bench.py": (["--deals", "200", "--repeat", "1"], "stats / raw read"),
-    "web_bench.py": (["--deals", "3", "--viewers", "1", "--taps", "0"], "x"),
+    "web_bench.py": (["--deals", "3", "--viewers", "1", "--taps", "0", "--opens", "0"], "x"),
 }
 """Each benchmark's tiny run, and a word its report prints."""
 
