@@ -209,3 +209,27 @@ def test_random_write_tokens_of_the_documented_alphabet_are_taken() -> None:
         check_token(secrets.token_urlsafe(16))  # 22 characters of A-Z a-z 0-9 - _
         check_token(secrets.token_hex(16))
     check_token("q8Z-d0_LrM3vTwxA9bKe2N")
+
+
+def test_tab_pairs_after_the_settlement_is_paid_never_read_as_the_winner_owing(tmp_path: Path) -> None:
+    db = tmp_path / "ledger.sqlite3"
+    ok(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.10")
+    for line in ("anna solo 22", "bruno solo 22", "carla chiamo 3D@anna 22", "bruno solo 24"):
+        ok(db, "record", line)
+    ok(db, "evening", "close")
+    settled = json.loads(ok(db, "settle", "--json", "--pairs"))
+    for payment in settled["payments"]:
+        ok(db, "paid", payment["payer"], payment["payee"], f"{payment['cents'] / 100:.2f}")
+    clear, *pairs = ok(db, "tab", "--pairs").splitlines()
+    assert clear == "The tab is clear: nobody owes anything." and not any(" owes " in line for line in pairs)
+    lost = [f"  {p['payer']} lost {p['cents'] / 100:.2f} EUR to {p['payee']}" for p in settled["pairs"]]
+    assert lost and all(line in pairs for line in lost)
+
+
+def test_paid_takes_prefixes_suggests_names_and_refuses_a_negative_amount_in_one_line(db: Path) -> None:
+    assert "Recorded payment 1: Anna paid Bruno 0.50 EUR." in ok(db, "paid", "an", "br", "0.50")
+    assert "(did you mean Anna?)" in refused(db, "paid", "Ana", "Bruno", "1")
+    said = refused(db, "paid", "Anna", "Bruno", "-1")
+    assert said.startswith("Error: a negative number: amounts and counts are never negative here")
+    assert "No such option" not in said
+    assert len(json.loads(ok(db, "paid", "--list", "--json"))) == 1

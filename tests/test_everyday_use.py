@@ -190,4 +190,5 @@ def test_tab_and_its_pairs_each_say_what_they_are_once_the_settlement_is_paid(tm
     assert ok(db, "tab") == "The tab is clear: nobody owes anything.\n"
     pairs = ok(db, "tab", "--pairs")
     assert pairs.startswith("The tab is clear: nobody owes anything.\n")
-    assert "deal by deal as paid at the table, less the payments between the two. Not what is still owed" in pairs
+    assert "deal by deal over every evening, before any payment: the play, not a debt" in pairs
+    assert " owes " not in pairs.split("\n", 1)[1]  # not a debt, once the tab is clear

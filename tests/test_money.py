@@ -228,7 +228,9 @@ def test_the_tab_is_one_line_per_player_and_per_payment_with_pairs_on_request(le
     text = run(ledger, "tab")
     assert "per pair" not in text.lower()
     assert "To clear it:\n  Bruno pays Anna 3.50 EUR\n  Carla pays Anna 4.40 EUR\n" in text
-    assert "Per pair in EUR, deal by deal as paid at the table" in run(ledger, "tab", "--pairs")
+    assert "Won and lost per pair in EUR, deal by deal over every evening, before any payment" in run(
+        ledger, "tab", "--pairs"
+    )
 
 
 def test_numbers_beyond_the_columns_are_errors_on_every_backend(db_url: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Annotated, Any
 
@@ -14,6 +15,8 @@ from ledger.errors import FactError, LedgerError, MissingFact, NoOpenEvening, fa
 from ledger.i18n import N_, _, choose_language, language_in_args, use_language
 
 USER_ERROR = 2
+NEGATIVE = re.compile(r"-\d[\d.,]*")
+"""A negative number, which Click reads as an option."""
 
 
 class LedgerGroup(TyperGroup):
@@ -110,8 +113,20 @@ def _usage_error(error: Exception) -> int:
         raise error
     ctx = getattr(error, "ctx", None)
     hint = _(" (see: {command} --help)").format(command=ctx.command_path) if ctx is not None else ""
-    typer.echo(_("Error: {message}").format(message=click_texts.reworded(message())) + hint, err=True)
+    typer.echo(
+        _("Error: {message}").format(message=_negative(error) or click_texts.reworded(message())) + hint, err=True
+    )
     return code
+
+
+def _negative(error: Exception) -> str | None:
+    """What a negative number read as an unknown option (`paid Anna Bruno -1`) means, in one line."""
+    option = getattr(error, "option_name", None)
+    if type(error).__name__ != "NoSuchOption" or not option or not NEGATIVE.fullmatch(option):
+        return None
+    return _(
+        "a negative number: amounts and counts are never negative here (a payment goes from who paid to who received)"
+    )
 
 
 click_texts.install()  # Click's own texts (usage line, --help, parsing errors) in the language in use, from now on

@@ -163,8 +163,8 @@ def tab(
         bool,
         typer.Option(
             "--pairs",
-            help="Also who owes whom per pair, deal by deal as paid at the table (not what is still owed, which the "
-            "fewest payments settle).",
+            help="Also what each pair won and lost at the table, deal by deal before any payment (the play, not what "
+            "is still owed).",
         ),
     ] = False,
     as_json: JsonFlag = False,
@@ -205,16 +205,16 @@ def _print_tab(item: Tab) -> None:
 
 
 def _print_pairs(item: Tab) -> None:
-    """Who owes whom per pair, said for what it is: not what is still owed."""
+    """What each pair won and lost at the table, said for what it is: the play, not a debt."""
     console.print(
         _(
-            "[bold]Per pair in {currency}[/bold], deal by deal as paid at the table, less the payments between the "
-            "two. Not what is still owed: settling with the fewest payments moves debts from pair to pair."
+            "[bold]Won and lost per pair in {currency}[/bold], deal by deal over every evening, before any payment: "
+            "the play, not a debt (what is still owed is the tab)."
         ).format(currency=item.currency)
     )
     for payment in item.pairs:
         console.print(
-            _("  {payer} owes {payee} {amount}").format(
+            _("  {payer} lost {amount} to {payee}").format(
                 payer=payment.payer, payee=payment.payee, amount=format_cents(payment.cents, item.currency)
             )
         )

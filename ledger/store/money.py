@@ -118,7 +118,7 @@ def record_payment(
     """
     check_plain(note, "note")
     check_plain(key, "key")
-    giver, taker = get_player(session, payer), get_player(session, payee)
+    giver, taker = get_player(session, payer, prefix=True), get_player(session, payee, prefix=True)
     if giver.id == taker.id:
         raise LedgerError(_("paid: {name} cannot pay themselves").format(name=giver.name))
     cents = parse_cents(amount, "paid", _("the amount handed over"))
@@ -225,7 +225,8 @@ def _names(session: Session) -> dict[int, str]:
 
 
 def tab(session: Session, *, pairs: bool = False) -> list[Tab]:
-    """Every currency's tab over all evenings, less the payments that stand; per pair too when asked."""
+    """Every currency's tab over all evenings, less the payments that stand; when asked, also what each pair won and
+    lost at the table, before any payment."""
     names = _names(session)
     currencies = {t.evening.currency for t in counted_evenings(session)}
     currencies |= set(session.exec(select(PaymentEntry.currency).where(STANDING)).all())
@@ -233,18 +234,16 @@ def tab(session: Session, *, pairs: bool = False) -> list[Tab]:
 
 
 def _tab(session: Session, currency: str, names: dict[int, str], *, pairs: bool = False) -> Tab:
-    """What is still owed in one currency: its evenings' settlement less the payments that stand."""
+    """What is still owed in one currency: its evenings' settlement less the payments that stand (and, with `pairs`,
+    what each pair won and lost over those evenings, which no payment changes)."""
     tables = [t for t in counted_evenings(session) if t.evening.currency == currency]
     owed = settle(session, tables, pairs=pairs) if tables else None
     balances = defaultdict(int, owed.cents if owed else {})
-    flows = [{p.payer: -p.cents, p.payee: p.cents} for p in (owed.pairs if owed else [])]
     entries = session.exec(
         select(PaymentEntry).where(PaymentEntry.currency == currency, STANDING).order_by(col(PaymentEntry.id))
     ).all()
     for entry in entries:
-        payer, payee = names[entry.payer_id], names[entry.payee_id]
-        balances[payer] += entry.cents
-        balances[payee] -= entry.cents
-        flows.append({payee: -entry.cents, payer: entry.cents})
+        balances[names[entry.payer_id]] += entry.cents
+        balances[names[entry.payee_id]] -= entry.cents
     open_balances = {name: cents for name, cents in balances.items() if cents}
-    return Tab(currency, open_balances, pair_flows(flows) if pairs else [], fewest_payments(open_balances))
+    return Tab(currency, open_balances, list(owed.pairs) if owed else [], fewest_payments(open_balances))

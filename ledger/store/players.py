@@ -7,7 +7,7 @@ from sqlmodel import Session, select
 from ledger.errors import LedgerError
 from ledger.i18n import _
 from ledger.rules.names import check_name, check_unlike
-from ledger.rules.seats import name_key
+from ledger.rules.seats import did_you_mean, name_key
 from ledger.rules.text import acts_on_screen
 from ledger.store.models import Player, PlayerRename, ident
 
@@ -31,13 +31,27 @@ def find_player(session: Session, name: str) -> Player | None:
     return session.exec(select(Player).where(Player.key == name_key(name))).first()
 
 
-def get_player(session: Session, name: str) -> Player:
-    """The player with this name, or an error listing who exists."""
+def get_player(session: Session, name: str, *, prefix: bool = False) -> Player:
+    """The player with this name (with `prefix`, else the one player whose name it begins), or an error listing who
+    exists and naming the one probably meant."""
     player = find_player(session, name)
-    if player is None:
-        known = ", ".join(p.name for p in list_players(session)[:12]) or "none yet"
-        raise LedgerError(_("unknown player {name!r}: the players are {known}").format(name=name, known=known))
-    return player
+    if player is not None:
+        return player
+    names = [p.name for p in list_players(session)]
+    begun = (
+        [known for known in names if name_key(known).startswith(name_key(name))] if prefix and name_key(name) else []
+    )
+    if len(begun) == 1:
+        return get_player(session, begun[0])
+    if begun:
+        raise LedgerError(
+            _("player {name!r} is ambiguous: it could be {names}").format(name=name, names=", ".join(begun))
+        )
+    raise LedgerError(
+        _("unknown player {name!r}{suggestion}: the players are {known}").format(
+            name=name, suggestion=did_you_mean(name, names), known=", ".join(names[:12]) or _("none yet")
+        )
+    )
 
 
 def add_player(session: Session, name: str) -> Player:
