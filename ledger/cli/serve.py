@@ -9,6 +9,7 @@ and matplotlib load only when a report or a chart is asked for.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import socket
@@ -79,8 +80,10 @@ def log_to_terminal() -> None:
     came from a request escaped, lines alike one a minute (`ledger.web.logs`)."""
     from ledger.web.logs import Terminal
 
+    handler = Terminal()
+    atexit.register(handler.close)  # uvicorn's logging set-up forgets it, and would not tell its counts at exit
     logger = logging.getLogger("calabresella")
-    logger.addHandler(Terminal())
+    logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     logger.propagate = False
 

