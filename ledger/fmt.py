@@ -18,23 +18,23 @@ _AMOUNT = "#,##0.00"
 
 
 def plain_cents(cents: int, currency: str | None = None, *, signed: bool = False) -> str:
-    """Integer cents in the language-neutral form of JSON and files: `-0.10 EUR`, `+1.50`.
+    """Integer cents in the language-neutral form of JSON and files: `-0.10 EUR`, `+1.50`, and zero unsigned.
 
     >>> plain_cents(-10, "EUR"), plain_cents(150, signed=True), plain_cents(0, signed=True)
-    ('-0.10 EUR', '+1.50', '+0.00')
+    ('-0.10 EUR', '+1.50', '0.00')
     """
     whole, part = divmod(abs(cents), 100)
-    sign = "-" if cents < 0 else "+" if signed else ""
+    sign = _sign(cents, signed)
     return f"{sign}{whole}.{part:02d}" + (f" {currency}" if currency else "")
 
 
 def format_cents(cents: int, currency: str | None = None, *, signed: bool = False) -> str:
     """Integer cents as money for a person to read: two decimals, a minus sign for negatives (and a plus sign
-    for positives when `signed`), and the currency when given; English is the neutral form.
+    for positives when `signed`, never for zero), and the currency when given; English is the neutral form.
 
     >>> from ledger.i18n import use_language
     >>> format_cents(-10, "EUR"), format_cents(150, signed=True), format_cents(0, signed=True)
-    ('-0.10 EUR', '+1.50', '+0.00')
+    ('-0.10 EUR', '+1.50', '0.00')
     >>> use_language("it")
     >>> format_cents(750, "EUR"), format_cents(123450), format_cents(-10, "EUR"), format_cents(150, signed=True)
     ('7,50\\xa0€', '1.234,50', '-0,10\\xa0€', '+1,50')
@@ -44,12 +44,17 @@ def format_cents(cents: int, currency: str | None = None, *, signed: bool = Fals
         return plain_cents(cents, currency, signed=signed)
     from babel.numbers import format_currency, format_decimal
 
-    sign = "-" if cents < 0 else "+" if signed else ""
+    sign = _sign(cents, signed)
     amount = Decimal(abs(cents)) / 100
     locale = _BABEL_LOCALES[language()]
     if currency:
         return sign + format_currency(amount, currency, locale=locale)
     return sign + format_decimal(amount, _AMOUNT, locale=locale)
+
+
+def _sign(cents: int, signed: bool) -> str:
+    """`-` for a negative amount; `+` for a positive one when `signed`; nothing for zero, won or lost by no one."""
+    return "-" if cents < 0 else "+" if signed and cents > 0 else ""
 
 
 def format_count(number: int) -> str:

@@ -233,3 +233,20 @@ def test_paid_takes_prefixes_suggests_names_and_refuses_a_negative_amount_in_one
     assert said.startswith("Error: a negative number: amounts and counts are never negative here")
     assert "No such option" not in said
     assert len(json.loads(ok(db, "paid", "--list", "--json"))) == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_money_is_written_one_way_and_nobody_wins_plus_nothing(tmp_path: Path, lang: str) -> None:
+    db = tmp_path / "ledger.sqlite3"
+    ok(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.10")
+    ok(db, "record", "bruno solo 22")
+    won, lost = ("+0.40 EUR", "-0.20 EUR") if lang == "en" else ("+0,40\xa0€", "-0,20\xa0€")
+    for command in (["standings"], ["settle"]):
+        shown = ok(db, *command, lang=lang)
+        assert won in shown and lost in shown, command
+    ok(db, "evening", "close")
+    ok(db, "evening", "start", "--players", "Anna,Bruno,Carla")
+    ok(db, "record", "bruno solo 22")
+    for command in (["standings"], ["settle"]):
+        shown = ok(db, *command, lang=lang)
+        assert "+0.00" not in shown and "+0,00" not in shown and "-0" not in shown, command

@@ -352,8 +352,10 @@ CLICK_ERRORS = [
     ),
     (
         ["start"],
-        "Errore: Il comando 'start' non esiste. Forse intendevi 'evening start', 'play'? (vedi: calabresella --help)",
-        "Error: No such command 'start'. Did you mean 'evening start', 'play'? (see: calabresella --help)",
+        "Errore: Il comando 'start' non esiste. Forse intendevi 'evening start', 'event start', 'play'? "
+        "(vedi: calabresella --help)",
+        "Error: No such command 'start'. Did you mean 'evening start', 'event start', 'play'? "
+        "(see: calabresella --help)",
     ),
     (
         ["evening", "strat"],

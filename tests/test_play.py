@@ -199,7 +199,7 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
     out = table.send("deals")
     assert re.search(r"8 │ Anna\s+│ Bruno solo 7\+1/3 .*VOID: undo", out)
     out = table.send("standings")
-    assert re.search(r"Anna\s+│\s+\+78 │\s+7\.80 EUR", out)
+    assert re.search(r"Anna\s+│\s+\+78 │\s+\+7\.80 EUR", out)
     assert re.search(r"Bruno\s+│\s+-45 │\s+-4\.50 EUR", out)
     out = table.send("settle")
     assert "Bruno pays Anna 4.50 EUR" in out and "Carla pays Anna 3.30 EUR" in out

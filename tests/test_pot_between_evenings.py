@@ -1,6 +1,7 @@
 """RULES §8: a pot of passed deals still waiting when an evening closes stays on the table for the same players' next
-evening (whatever options it changes), unless the table drops it when closing. Worked by hand in each test with tretre (pot_carryover on): the
-declarer +2 and each opponent -1 per unit, the unit multiplied by one more than the passed deals in a row."""
+evening (whatever options it changes), unless the table drops it when closing. Worked by hand in each test with
+tretre (pot_carryover on): the declarer +2 and each opponent -1 per unit, the unit multiplied by one more than the
+passed deals in a row."""
 
 from __future__ import annotations
 

@@ -175,7 +175,7 @@ def _value_word(param: TyperOption | TyperArgument, ctx: Any) -> str | None:
     if shown is None:
         return None
     kind = shown.strip("<>.").removeprefix("list[").removesuffix("]").removesuffix(" range")
-    return f"<{_(VALUE_WORDS[kind])}>" if kind in VALUE_WORDS else shown
+    return "<" + _(VALUE_WORDS[kind]) + ">" if kind in VALUE_WORDS else shown
 
 
 def _range_words(param: TyperOption | TyperArgument) -> str | None:

@@ -11,7 +11,7 @@ import typer
 from typer.main import CommandInfo, TyperInfo, get_command_from_info, get_group_from_info
 
 from ledger.cli.app import LedgerGroup, new_app, translate_help
-from ledger.i18n import LANG_VARIABLE, LANGUAGES
+from ledger.i18n import LANG_VARIABLE, LANGUAGES, _
 
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "play": ("ledger.cli.play", "play", "At the table"),
@@ -118,7 +118,7 @@ def _print_version(given: bool) -> None:
     if given:
         from importlib.metadata import version
 
-        typer.echo(f"calabresella {version('calabresella-ledger')}")
+        typer.echo(_("calabresella {version}").format(version=version("calabresella-ledger")))
         raise typer.Exit
 
 

@@ -118,7 +118,7 @@ def print_money(title: str, points: Mapping[str, int], cents: Mapping[str, int],
     table.add_column(_("game points"), justify="right")
     table.add_column(_("money"), justify="right")
     for name in sorted(cents, key=lambda n: (-cents[n], -points[n])):
-        table.add_row(name, signed(points[name]), format_cents(cents[name], currency))
+        table.add_row(name, signed(points[name]), format_cents(cents[name], currency, signed=True))
     console.print(table)
 
 
@@ -222,12 +222,13 @@ def print_standings(result: Standings, settlement: Settlement | None) -> None:
     final = Table(show_edge=False, pad_edge=False, title=_("Standings"))
     final.add_column(_("player"))
     final.add_column(_("game points"), justify="right")
-    final.add_column(_("money ({currency})").format(currency=result.currency), justify="right")
+    final.add_column(_("money"), justify="right")
     if result.game_to:
         final.add_column(_("games won"), justify="right")
     for player in sorted(result.players, key=lambda p: -result.points[p]):
         won = [str(result.games_won[player])] if result.game_to else []
-        final.add_row(player, signed(result.points[player]), format_cents(result.cents[player], signed=True), *won)
+        won_money = format_cents(result.cents[player], result.currency, signed=True)
+        final.add_row(player, signed(result.points[player]), won_money, *won)
     console.print(final)
     if settlement:
         print_settlement(settlement, money_table=False)
