@@ -31,6 +31,7 @@ from ledger.errors import LedgerError
 from ledger.rules.build import DealInput
 from ledger.service import Ledger
 from ledger.store.models import Evening
+from ledger.values import Undone
 from reports.filters import Filters
 from reports.frames import load_frames
 from reports.stats import statistics
@@ -320,7 +321,8 @@ def _take(book: Ledger, evenings: list[Sitting], step: Step) -> None:
         done = book.amend(number, changes, reason="recount", evening=evening.number)
     else:
         done = book.void(numbers[step.which % len(numbers)], reason="misdeal", evening=evening.number)
-    evening.dealer = evening.names.index(done.next_dealer)
+    recorded = done.recorded if isinstance(done, Undone) else done
+    evening.dealer = evening.names.index(recorded.next_dealer if recorded else book.evening(evening.number).next_dealer)
 
 
 def build(book: Ledger, plan: Plan) -> list[int]:

@@ -108,14 +108,16 @@ def test_a_list_runs_as_many_statements_for_12_evenings_as_for_2(read: str, tmp_
 
 
 @pytest.mark.parametrize("deals", [0, 30])
-def test_recording_a_deal_runs_eight_statements_at_most(deals: int, db_url: str) -> None:
+def test_recording_a_deal_runs_nine_statements_at_most(deals: int, db_url: str) -> None:
+    """Read the evening, number, write the deal, its revision and payouts, count the change and log it, read the
+    totals: however long the evening."""
     with Ledger(db_url) as ledger:
         evening = ledger.start_evening(["Anna", "Bruno", "Carla"]).number
         for index in range(deals):
             ledger.record(LINES[index % len(LINES)], evening=evening)
         with counted(ledger) as statements:
             ledger.record("bruno solo 22", evening=evening)
-        assert len(statements) <= 8, statements
+        assert len(statements) <= 9, statements
 
 
 def test_opening_a_ledger_checks_its_schema_with_one_query(sqlite_url: str) -> None:

@@ -146,13 +146,29 @@ def test_amend_void_undo_settle_close(db_url: str) -> None:
         stale = phone.post("/api/evenings/1/undo", json={"seen_revision": 3}, headers=BEARER)
         assert stale.status_code == 422 and "undo refused" in stale.json()["error"]
         assert phone.post("/api/evenings/1/undo", json={"seen_revision": "6"}, headers=BEARER).status_code == 422
-        # undo takes back the last change that stands: the amendments of deal 1, newest first, then deal 3
+        # undo takes back the last change, whatever it was: the void of deal 2, then the amendments of deal 1
         undone = phone.post("/api/evenings/1/undo", json={"seen_revision": 6}, headers=BEARER).json()
-        assert (undone["deal"]["number"], undone["deal"]["revision"], undone["deal"]["declarer_thirds"]) == (1, 4, 15)
+        assert undone["taken_back"]["kind"] == "void" and undone["recorded"]["deal"]["number"] == 2
+        assert undone["recorded"]["deal"]["voided"] is False
         undone = phone.post("/api/evenings/1/undo", json={"seen_revision": 7}, headers=BEARER).json()
-        assert (undone["deal"]["number"], undone["deal"]["revision"], undone["deal"]["declarer_thirds"]) == (1, 5, 22)
+        deal = undone["recorded"]["deal"]
+        assert (deal["number"], deal["revision"], deal["declarer_thirds"]) == (1, 4, 15)
         undone = phone.post("/api/evenings/1/undo", json={"seen_revision": 8}, headers=BEARER).json()
-        assert undone["deal"]["number"] == 3 and undone["deal"]["voided"] is True
+        deal = undone["recorded"]["deal"]
+        assert (deal["number"], deal["revision"], deal["declarer_thirds"]) == (1, 5, 22)
+        voided = phone.post("/api/evenings/1/deals/2/void", json={"reason": "misdeal"}, headers=BEARER).json()
+        undone = phone.post("/api/evenings/1/undo", json={"seen_revision": 10}, headers=BEARER).json()
+        assert undone["taken_back"]["kind"] == "void"
+        voided = phone.post("/api/evenings/1/deals/2/void", json={"reason": "misdeal"}, headers=BEARER).json()
+        assert voided["deal"]["voided"] is True and voided["evening_revision"] == 12
+        changes = phone.get("/api/evenings/1/changes").json()
+        assert [c["kind"] for c in changes["changes"]][-4:] == ["undo", "void", "undo", "void"]
+        assert changes["undo_takes_back"]["kind"] == "void" and changes["undo_takes_back"]["deal"] == 2
+        undone = phone.post("/api/evenings/1/undo", json={"seen_revision": 12}, headers=BEARER).json()
+        undone = phone.post("/api/evenings/1/undo", json={"seen_revision": 13}, headers=BEARER).json()
+        assert undone["taken_back"]["kind"] == "record" and undone["recorded"]["deal"]["number"] == 3
+        assert undone["recorded"]["deal"]["voided"] is True
+        phone.post("/api/evenings/1/deals/2/void", json={"reason": "misdeal"}, headers=BEARER)
         settlement = phone.get("/api/evenings/1/settlement").json()
         assert settlement["points"] == {"Anna": -2, "Bruno": 4, "Carla": -2}
         closed = phone.post("/api/evenings/current/close", headers=BEARER).json()
