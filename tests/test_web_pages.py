@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from test_web_support import LINK, TOKEN, csrf, deal_count, scorekeeper, start, viewer
+from test_web_support import LINK, TOKEN, csrf, deal_count, forget_wrong_tries, scorekeeper, start, viewer
 
 from ledger import Ledger
 
@@ -33,6 +33,7 @@ def test_the_write_link_sets_a_strict_httponly_session_cookie_only_with_the_righ
     with viewer(db_url) as phone:
         wrong = phone.get("/write?key=guess")
         assert wrong.status_code == 403 and "set-cookie" not in wrong.headers
+    forget_wrong_tries(db_url)  # the ledger keeps the wrong try: as if its guesser had kept quiet for an hour
     with viewer(db_url) as phone:
         right = phone.get(LINK)
         cookie = right.headers["set-cookie"].lower()
@@ -252,16 +253,21 @@ def test_amend_void_and_undo_from_the_phone(db_url: str) -> None:
         stale = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": "3", "confirm": "yes"})
         assert stale.status_code == 422 and "undo refused" in stale.text
         seen = re.search(r'name="seen_revision" value="(\d+)"', stale.text).group(1)
-        undone = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": seen, "confirm": "yes"})
-        assert undone.headers["location"] == "/evenings/1?deal=1"  # the last change: the amendment
-        shown = phone.get(undone.headers["location"]).text
-        seen = re.search(r'name="seen_revision" value="(\d+)"', shown).group(1)
-        undone = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": seen, "confirm": "yes"})
-        assert undone.headers["location"] == "/evenings/1?deal=3"
+        for taken_back in (2, 1, 3):  # the last change first: the void of deal 2, the amendment of deal 1, deal 3
+            assert "Undo: " in stale.text
+            undone = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": seen, "confirm": "yes"})
+            assert undone.headers["location"] == f"/evenings/1?deal={taken_back}"
+            stale = phone.get(undone.headers["location"])
+            seen = re.search(r'name="seen_revision" value="(\d+)"', stale.text).group(1)
+        phone.post("/evenings/1/deals/2/void", data={"csrf": token, "reason": "misdeal"})
         history = phone.get("/evenings/1/deals/1").text
         assert "Bruno solo · 7+1/3 · won" in history and "undo: back as before the amendment" in history
         listed = phone.get("/evenings/1/deals").text
     assert listed.count('class="voided"') == 2 and "void: misdeal" in listed
+    log = listed.partition("Every change, newest first")[2]
+    assert log.index("9. deal 2 voided (misdeal) · phone") < log.index("6. change 5 taken back · phone")
+    assert re.search(r"3\. deal 3 recorded: Anna solo [0-9+/]+ · phone · taken back", log)
+    assert "5. deal 2 voided (misdeal) · phone · taken back" in log and "0. evening started · program" in log
 
 
 def test_start_an_evening_from_the_phone_and_several_evenings_at_once(db_url: str) -> None:

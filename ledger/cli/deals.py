@@ -243,7 +243,7 @@ def show(ctx: typer.Context, number: DealNumber, evening: EveningOption = None, 
     console.print(current.explanation)
     console.print(_("[bold]Changes[/bold] (evening revision, what, from where):"))
     for change in log:
-        console.print(f"  {format_time(change.at)} {logged(change)}", markup=False, highlight=False)
+        console.print(f"  {format_time(change.at)} {logged(change, current)}", markup=False, highlight=False)
 
 
 def _dicts(log: list[ChangeView]) -> list[dict[str, object]]:

@@ -108,7 +108,8 @@ async def deals(request: Request) -> Response:
     """Every deal of the evening, voided ones marked, each a link to its corrections; the evening's change log."""
     info, views = await run_in_threadpool(ledger(request).deals, evening_number(request))
     log = await run_in_threadpool(ledger(request).changes, info.number)
-    changes = [(change, logged(change)) for change in reversed(log)]
+    by_number = {deal.number: deal for deal in views}
+    changes = [(change, logged(change, by_number.get(change.deal or 0))) for change in reversed(log)]
     return render(request, "deals.html", evening=info, deals=views, changes=changes)
 
 

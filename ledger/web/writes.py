@@ -251,7 +251,7 @@ async def undo(request: Request) -> Response:
     except LedgerError as error:
         live = await in_turn(request, load_live, ledger(request), number)
         return pages.evening_page(request, live, 422, error=_mistake(error))
-    return _shown(request, done.evening)
+    return _shown(request, done.evening, done.taken_back.deal)
 
 
 async def close(request: Request) -> Response:
