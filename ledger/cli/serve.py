@@ -9,8 +9,6 @@ and matplotlib load only when a report or a chart is asked for.
 
 from __future__ import annotations
 
-import atexit
-import logging
 import os
 import socket
 from pathlib import Path
@@ -73,19 +71,6 @@ def print_links(write: str, look: str, *, qr: bool) -> None:
         if qr:
             segno.make(url, error="m").terminal(compact=True)
         typer.echo(f"  {url}\n")
-
-
-def log_to_terminal() -> None:
-    """The server's one-line notes (refused tokens, a database that does not answer) on stderr, with the time, what
-    came from a request escaped, lines alike one a minute (`ledger.web.logs`)."""
-    from ledger.web.logs import Terminal
-
-    handler = Terminal()
-    atexit.register(handler.close)  # uvicorn's logging set-up forgets it, and would not tell its counts at exit
-    logger = logging.getLogger("calabresella")
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    logger.propagate = False
 
 
 def serve(
@@ -175,6 +160,7 @@ def serve(
     from ledger.service import Ledger, ledger_environment
     from ledger.web.access import Access
     from ledger.web.app import HOSTS_VARIABLE, create_app
+    from ledger.web.logs import to_terminal
     from ledger.web.protocol import Connection
 
     secret = load_token(token_file, new_token)
@@ -186,7 +172,7 @@ def serve(
     write, look = links(host, port, Access(secret).link_key)
     print_links(write, look, qr=host not in LOOPBACK)
     typer.echo(_("Answers for: {hosts}").format(hosts=", ".join(hosts)))
-    log_to_terminal()
+    to_terminal()
     loaded()
     settings = {
         "host": host,

@@ -162,7 +162,9 @@ def from_environment() -> Starlette:
     else the default token file; the host names `CALABRESELLA_HOSTS` (default: loopback)."""
     import os
 
+    from ledger.web.logs import to_terminal
     from ledger.web.token import load_token
 
+    to_terminal()
     hosts = [name.strip() for name in os.environ.get(HOSTS_VARIABLE, "").split(",") if name.strip()]
     return create_app(None, load_token(), hosts=hosts or LOOPBACK)

@@ -8,6 +8,7 @@ line a minute: the next one shown, or the last one at exit, says how many it sta
 
 from __future__ import annotations
 
+import atexit
 import copy
 import logging
 import re
@@ -117,3 +118,14 @@ def _counted(record: logging.LogRecord, count: int, since: float) -> logging.Log
     )
     counted.args = ()
     return counted
+
+
+def to_terminal() -> None:
+    """The server's one-line notes (refused tokens, a database that does not answer) on stderr, with the time, what
+    came from a request escaped, lines alike one a minute: in `serve`, and in each of its worker processes."""
+    handler = Terminal()
+    atexit.register(handler.close)  # uvicorn's logging set-up forgets it, and would not tell its counts at exit
+    logger = logging.getLogger("calabresella")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
