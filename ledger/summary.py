@@ -70,10 +70,12 @@ def brief(deal: DealView) -> str:
 
 
 def called_card(deal: DealView) -> str:
-    """`3D@Anna`, `3D@monte`, `3D` (holder not known), `@Anna` (card not known), or nothing."""
+    """`3D@Anna`, `3D@monte`, `3D@declarer` (`3D@chiamante` in Italian), `3D` (holder not known), `@Anna` (card not
+    known), or nothing."""
     if deal.called is None and deal.holder is None:
         return ""
-    return (deal.called or "") + (f"@{deal.holder}" if deal.holder else "")
+    holder = _("declarer") if deal.holder == DECLARER else deal.holder
+    return (deal.called or "") + (f"@{holder}" if holder else "")
 
 
 def outcome(deal: DealView) -> str:

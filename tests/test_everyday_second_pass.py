@@ -4,8 +4,10 @@ a mistyped ledger is never made, and the messages a table reads say what to do n
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -250,3 +252,28 @@ def test_money_is_written_one_way_and_nobody_wins_plus_nothing(tmp_path: Path, l
     for command in (["standings"], ["settle"]):
         shown = ok(db, *command, lang=lang)
         assert "+0.00" not in shown and "+0,00" not in shown and "-0" not in shown, command
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_deals_of_five_seats_stay_readable_at_80_columns(tmp_path: Path, lang: str) -> None:
+    db = tmp_path / "ledger.sqlite3"
+    ok(db, "evening", "start", "--players", "Anna,Bruno,Carla,Dario,Elena", "-P", "quintiglio")
+    ok(db, "record", "bruno chiamo 3B@declarer 20")
+    for _ in range(9):
+        ok(db, "record", "pass")
+    ok(db, "record", "anna chiamo 3D@elena 22")
+    env = {**os.environ, "COLUMNS": "80", "CALABRESELLA_LANG": lang}  # the width a console keeps is its first
+    shown = subprocess.run(["calabresella", "--db", str(db), "deals"], capture_output=True, text=True, env=env)
+    listed, lines = shown.stdout, shown.stdout.splitlines()
+    assert "…" not in listed and max(map(len, lines)) <= 80
+    assert any(line.startswith("10 │") for line in lines) and any(line.startswith("11: ") for line in lines)
+    called = "3B@declarer" if lang == "en" else "3B@chiamante"
+    assert any(line.startswith(f"1: Bruno chiamo 6+2/3 · {called} · chiamo 1 = 1 ") for line in lines), listed
+
+
+def test_play_help_wraps_at_the_terminals_width_not_where_the_source_breaks(tmp_path: Path) -> None:
+    wide = ok(tmp_path / "none.sqlite3", "play", "--help", columns=200)
+    sentence = "Points on the profile's scale: Italian 7, 7+1/3, 5+2/3 (0 to 11+2/3; a whole number from 12 to 35 can"
+    assert sentence in wide
+    narrow = ok(tmp_path / "none.sqlite3", "play", "--help", lang="it", columns=60)
+    assert max(map(len, narrow.splitlines())) <= 60 and "chiudi (dopo un sì" in " ".join(narrow.split())

@@ -8,6 +8,7 @@ import sys
 from typing import Annotated, Any
 
 import typer
+from typer import rich_utils
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from ledger.cli import click_texts
@@ -153,6 +154,17 @@ def translate_help(command: TyperCommand | TyperGroup) -> None:
     if isinstance(command, TyperGroup):
         for sub in command.commands.values():
             translate_help(sub)  # type: ignore[arg-type]
+
+
+def _reflowed(paragraphs: list[str], _markup_mode: object) -> str:
+    """A command's help after its first line: each paragraph of prose one line, which the terminal wraps at its own
+    width; a paragraph with indented lines (examples, the syntax of a deal) keeps its lines."""
+    return "\n\n".join(
+        p if any(line.startswith(" ") for line in p.splitlines()) else p.replace("\n", " ") for p in paragraphs
+    )
+
+
+rich_utils._fix_linebreaks = _reflowed  # type: ignore[assignment]
 
 
 _value_type = TyperOption.display_type_rich

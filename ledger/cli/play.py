@@ -630,14 +630,18 @@ def play(
       pass                                   everyone passed
 
     Names and words: any unambiguous prefix (so = solo, soli = solissimo); an ambiguous one is an error.
+
     Points on the profile's scale: Italian 7, 7+1/3, 5+2/3 (0 to 11+2/3; a whole number from 12 to 35
     can only be thirds), cavendish 0 to 35; 22t or t=22 is always thirds.
+
     Keys: t=N, points=X, tricks=N, last=decl|opp, holder=NAME|monte|declarer, called=CARD,
-    dealer=NAME, auction=pass,solo,pass. What the line lacks and the rules need is asked for;
-    Ctrl-C at a question cancels the deal, and nothing is written.
+    dealer=NAME, auction=pass,solo,pass.
+
+    What the line lacks and the rules need is asked for; a wrong answer is asked again, and cancel (or Ctrl-C)
+    at a question leaves the deal, with nothing recorded.
 
     [b]Commands[/b]: undo · amend N FACTS \\[reason=WHY] · void N WHY · deals · standings · settle · help ·
-    quit (or Ctrl-D)
+    close (after a yes: the evening closes and its settlement is shown) · quit (or Ctrl-D; the evening stays open)
 
     [b]Example[/b]: calabresella play --evening 3
     """

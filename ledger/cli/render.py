@@ -171,18 +171,40 @@ def deals_table(players: tuple[str, ...], views: list[DealView], history: bool =
         len(players),
     )
     beside = _deals_grid(headers, rows, styles, len(players))
-    fits = _widest(explained) <= console.width or console.width - _widest(beside) - 3 >= NOTE_ROOM
-    if fits:
+    if _widest(explained) <= console.width or console.width - _widest(beside) - 3 >= NOTE_ROOM:
         console.print(explained)
         return
+    if _narrowest(beside) > console.width:  # many seats: each deal's own words go under the table, with its note
+        beside = _deals_grid(_plain([headers])[0], _plain(rows), styles, len(players), wordy=False)
+        notes = [_with_words(row, line) for row, line in zip(rows, notes, strict=True)]
     console.print(beside)
     for row, line, style in zip(rows, notes, styles, strict=True):
         console.print(f"{row[0]}: {line}", style=style, highlight=False)
 
 
+WORDY = (2, 3)
+"""The columns of the deal and of the called card, which follow the table when the seats leave them no room."""
+
+
+def _with_words(row: list[str], note: str) -> str:
+    """A deal's note after its own words and called card (`Bruno chiamo 6+2/3 · 3B@Anna · chiamo 1 = ...`), unless
+    the note says them already (`all passed`)."""
+    return " · ".join([*(row[index] for index in WORDY if row[index] and not note.startswith(row[index])), note])
+
+
+def _plain(rows: list[list[str]]) -> list[list[str]]:
+    """The rows without the deal's and the called card's columns."""
+    return [[cell for index, cell in enumerate(row) if index not in WORDY] for row in rows]
+
+
 def _widest(grid: Table) -> int:
     """The width a table takes when nothing in it wraps."""
     return Measurement.get(console, console.options.update_width(UNBOUNDED), grid).maximum
+
+
+def _narrowest(grid: Table) -> int:
+    """The width a table needs with every column that wraps at its longest word."""
+    return Measurement.get(console, console.options.update_width(UNBOUNDED), grid).minimum
 
 
 UNBOUNDED = 100_000
@@ -194,13 +216,17 @@ NOTE_ROOM = 30
 table."""
 
 
-def _deals_grid(headers: list[str], rows: list[list[str]], styles: list[str | None], seats: int) -> Table:
+def _deals_grid(
+    headers: list[str], rows: list[list[str]], styles: list[str | None], seats: int, *, wordy: bool = True
+) -> Table:
     """A table of deals: the number and every seat's game points right-aligned and whole; the deal and the
-    explanation wrap."""
+    explanation wrap. Without `wordy`, the deal's and the called card's columns are left out."""
     grid = Table(show_edge=False, pad_edge=False)
+    first = 5 if wordy else 5 - len(WORDY)
     for index, header in enumerate(headers):
-        points = index == 0 or 5 <= index < 5 + seats
-        grid.add_column(header, justify="right" if points else "left", no_wrap=index < 5 + seats and index != 2)
+        points = index == 0 or first <= index < first + seats
+        wraps = (wordy and index == WORDY[0]) or index >= first + seats
+        grid.add_column(header, justify="right" if points else "left", no_wrap=not wraps)
     for row, style in zip(rows, styles, strict=True):
         grid.add_row(*row, style=style)
     return grid
