@@ -511,6 +511,11 @@ class ImportSummary:
     skipped: tuple[int, ...] = ()
     payments: int = 0
     payments_skipped: int = 0
+    seasons: int = 0
+    seasons_joined: tuple[str, ...] = ()
+    """The export's seasons that joined the ledger's season of the same name (and the same minimum of deals)."""
+    events: int = 0
+    events_skipped: int = 0
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready values."""
@@ -520,6 +525,10 @@ class ImportSummary:
             "skipped": list(self.skipped),
             "payments": self.payments,
             "payments_skipped": self.payments_skipped,
+            "seasons": self.seasons,
+            "seasons_joined": list(self.seasons_joined),
+            "events": self.events,
+            "events_skipped": self.events_skipped,
         }
 
 

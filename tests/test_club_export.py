@@ -380,3 +380,28 @@ def test_fields_a_later_export_may_add_to_club_lines_are_left_aside(
         assert [e.name for e in ledger.events()] == [
             e["name"] for e in reversed([v["event"] for v in values if "event" in v])
         ]
+
+
+def test_an_import_counts_club_nights_and_seasons_and_a_season_of_another_minimum_is_refused(
+    source: tuple[Path, tuple[Any, Any]], tmp_path: Path
+) -> None:
+    path, _shown = source
+    db = str(tmp_path / "club.sqlite3")
+    first = runner.invoke(app, ["--db", db, "import", str(path)])
+    assert first.exit_code == 0, first.output
+    assert "imported 2 seasons\nimported 2 club nights\n" in first.stdout
+    again = runner.invoke(app, ["--db", db, "import", str(path)])
+    assert "skipped 2 club nights already in this ledger" in again.stdout
+    assert (
+        "season 'Primavera 2026' joined this ledger's season of that name (the same minimum of deals)" in again.stdout
+    )
+    other = str(tmp_path / "other.sqlite3")
+    with Ledger(other) as opened:
+        opened.start_season(SEASON, min_deals=5)
+    refused = runner.invoke(app, ["--db", other, "import", str(path)])
+    assert refused.exit_code == 2 and refused.stderr.count("\n") == 1, refused.output
+    assert "season 'Primavera 2026' is in this ledger already, with a minimum of 5 deals, and in the export with 2" in (
+        refused.stderr
+    )
+    with Ledger(other) as opened:
+        assert opened.season(SEASON).to_dict()["min_deals"] == 5 and opened.events() == []

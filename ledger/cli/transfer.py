@@ -120,7 +120,29 @@ def summary_lines(summary: ImportSummary) -> list[str]:
                 summary.payments_skipped,
             ).format(n=format_count(summary.payments_skipped))
         )
+    lines += _club_lines(summary)
     return lines
+
+
+def _club_lines(summary: ImportSummary) -> list[str]:
+    """The club nights and seasons an import wrote, skipped or joined to the ledger's own."""
+    counted = (
+        (summary.seasons, ngettext("imported {n} season", "imported {n} seasons", summary.seasons)),
+        (summary.events, ngettext("imported {n} club night", "imported {n} club nights", summary.events)),
+        (
+            summary.events_skipped,
+            ngettext(
+                "skipped {n} club night already in this ledger",
+                "skipped {n} club nights already in this ledger",
+                summary.events_skipped,
+            ),
+        ),
+    )
+    lines = [said.format(n=format_count(count)) for count, said in counted if count]
+    return lines + [
+        _("season {name!r} joined this ledger's season of that name (the same minimum of deals)").format(name=name)
+        for name in summary.seasons_joined
+    ]
 
 
 @contextmanager

@@ -121,7 +121,7 @@ class Importer:
         self.seasons: dict[str, int] = {}
         """The ledger's season for each season of the export, by name key."""
         self.seasons_created: list[int] = []
-        self.seasons_skipped: list[int] = []
+        self.seasons_joined: list[str] = []
         self.events: dict[tuple[datetime, str], int] = {}
         """The ledger's event for each event of the export so far, by start and name."""
         self.events_created: list[int] = []
@@ -164,18 +164,30 @@ class Importer:
             skipped=tuple(self.skipped),
             payments=self.payments,
             payments_skipped=self.payments_skipped,
+            seasons=len(self.seasons_created),
+            seasons_joined=tuple(self.seasons_joined),
+            events=len(self.events_created),
+            events_skipped=len(self.events_skipped),
         )
 
     def _season(self, session: Session, item: Any) -> None:
-        """A season of the export: the ledger's season of the same name when it has one, else a new one."""
+        """A season of the export: the ledger's season of the same name when it has the same minimum of deals (the
+        export's joins it, and the summary says so), an error when it has another; else a new one."""
         season = check_season(item)
         key = name_key(season.name)
         if key in self.seasons:
             return
-        found = session.exec(select(Season.id).where(Season.key == key)).first()
+        found = session.exec(select(Season).where(Season.key == key)).first()
         if found is not None:
-            self.seasons[key] = found
-            self.seasons_skipped.append(found)
+            if found.min_deals != season.min_deals:
+                raise LedgerError(
+                    _(
+                        "season {name!r} is in this ledger already, with a minimum of {ours} deals, and in the export "
+                        "with {theirs}: rename one of them, or make the minimums agree, to import it"
+                    ).format(name=found.name, ours=found.min_deals, theirs=season.min_deals)
+                )
+            self.seasons[key] = ident(found)
+            self.seasons_joined.append(found.name)
             return
         number = new_ids(session, SEASONS, 1)[0]
         row = {"id": number, "name": season.name, "key": key, "min_deals": season.min_deals}
