@@ -3,6 +3,7 @@ a key of `play` or a field of a page: each front end words the fact its own way 
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable
 
 from ledger.i18n import N_, _
@@ -53,6 +54,27 @@ def shown(value: object) -> str:
             "..." if len(value) > LONGEST_VALUE else ""
         )
     return str(value)
+
+
+SYSTEM_REASONS = {
+    errno.EACCES: N_("Permission denied"),
+    errno.EPERM: N_("Operation not permitted"),
+    errno.EROFS: N_("Read-only file system"),
+    errno.ENOENT: N_("No such file or directory"),
+    errno.ENOSPC: N_("No space left on device"),
+    errno.EISDIR: N_("Is a directory"),
+    errno.ENOTDIR: N_("Not a directory"),
+    errno.EEXIST: N_("File exists"),
+}
+"""The system's common refusals, as the system says them in English, and so in words of the language in use."""
+
+
+def system_reason(error: BaseException) -> str:
+    """Why the system refused, in the language in use where it is a common refusal, else in the system's words."""
+    code = getattr(error, "errno", None)
+    if code in SYSTEM_REASONS:
+        return _(SYSTEM_REASONS[code])
+    return getattr(error, "strerror", None) or str(error)
 
 
 class LedgerError(Exception):

@@ -43,8 +43,9 @@ def headline(deal: DealView | DealResult, profile: Profile) -> str:
     assert deal.contract is not None and deal.declarer_thirds is not None
     aggravation = _word(deal.aggravation)
     contract = profile.word(Contract(_word(deal.contract))) + (f" {aggravation}" if aggravation else "")
-    if len(profile.bids) == 1:
-        contract += "s"  # the one bid of the game: `Anna plays`
+    said = f"{deal.declarer} {contract}"
+    if len(profile.bids) == 1:  # the one bid of the game: `Anna plays`
+        said = _("{declarer} plays").format(declarer=deal.declarer)
     thirds = deal.declarer_thirds
     points = (
         _("{thirds} of 35").format(thirds=thirds)
@@ -55,7 +56,7 @@ def headline(deal: DealView | DealResult, profile: Profile) -> str:
     )
     sweep = f", {_word(deal.sweep)}" if deal.sweep else ""
     outcome = _("won") if deal.declarer_won else _("lost")
-    return f"{deal.declarer} {contract}: {points}, {outcome}{sweep}"
+    return f"{said}: {points}, {outcome}{sweep}"
 
 
 def brief(deal: DealView) -> str:

@@ -232,6 +232,7 @@ def test_record_with_a_key_is_stored_once(db: str) -> None:
 
 
 def test_players_add_list_rename(db: str) -> None:
+    open_ledger(db).dispose()  # players add makes no ledger: only starting an evening (or an event, an import) does
     ok(db, "players", "add", "Niccolò", "Anna")
     clash = cli(db, "players", "add", "niccolo")
     assert_user_error(clash.exit_code, clash.stderr, "exists already as 'Niccolò'")
@@ -408,6 +409,7 @@ def test_bad_urls_are_one_line_errors(tmp_path: Path, monkeypatch: pytest.Monkey
 
 
 def test_a_name_that_would_reset_the_terminal_is_refused_and_not_echoed_raw(db: str) -> None:
+    open_ledger(db).dispose()
     for args in (["players", "add", "Anna\x1bc"], ["evening", "start", "--players", "Anna\x1bc,Bruno,Carla"]):
         result = runner.invoke(app, ["--db", db, *args], env=CLEAN_ENV)
         assert_user_error(result.exit_code, result.stderr, "control characters")

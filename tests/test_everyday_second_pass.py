@@ -277,3 +277,22 @@ def test_play_help_wraps_at_the_terminals_width_not_where_the_source_breaks(tmp_
     assert sentence in wide
     narrow = ok(tmp_path / "none.sqlite3", "play", "--help", lang="it", columns=60)
     assert max(map(len, narrow.splitlines())) <= 60 and "chiudi (dopo un sì" in " ".join(narrow.split())
+
+
+def test_the_italian_says_no_english_word_where_players_read_it(tmp_path: Path) -> None:
+    db = tmp_path / "ledger.sqlite3"
+    players = ["--players", "Anna,Bruno,Carla"]
+    american = ok(db, "score", *players, "-P", "cavendish", "-d", "Anna", "-c", "play", "-t", "22", lang="it")
+    assert american.startswith("Anna gioca: 22 su 35, vinta")
+    asked = refused(db, "score", *players, "-d", "Anna", "-c", "solo", "-t", "4", lang="it")
+    assert asked.endswith("(--last-trick chiamante|avversari)\n")
+    sides = refused(db, "score", *players, "-d", "Anna", "-c", "solo", "-t", "4", "-l", "xx", lang="it")
+    assert "decl" not in sides and "opp" not in sides
+    ok(db, "score", *players, "-d", "Anna", "-c", "chiamo", "--called", "3D", "--holder", "chiamante", "-t", "20")
+    ok(db, "evening", "start", *players)
+    info = ok(db, "db", "info", lang="it")
+    assert info.startswith("dove: ") and "revisione dello schema: " in info and "backend" not in info
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"x" 1}\n', encoding="utf-8")
+    assert refused(db, "import", str(bad), lang="it").endswith("non è JSON (mancano i due punti alla colonna 6)\n")
+    assert refused(db, "export", "--out", str(tmp_path), lang="it").endswith("(è una cartella)\n")

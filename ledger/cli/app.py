@@ -75,12 +75,12 @@ FLAGS = {
 """The option of the command line that gives each fact."""
 HINTS = {
     "contract": "--contract chiamo|solo|solissimo",
-    "declarer": "--declarer NAME, --auction CALLS or --passed",
-    "holder": "--holder NAME|monte|declarer",
-    "last_trick": "--last-trick declarer|opponents",
+    "declarer": N_("--declarer NAME, --auction CALLS or --passed"),
+    "holder": N_("--holder NAME|monte|declarer"),
+    "last_trick": N_("--last-trick declarer|opponents"),
     "monte_thirds": "--monte-thirds N",
-    "reason": "--reason TEXT",
-    "thirds": "--thirds N or --points X",
+    "reason": N_("--reason TEXT"),
+    "thirds": N_("--thirds N or --points X"),
     "tricks": "--tricks N",
 }
 """How to give a fact the rules still need, on the command line."""
@@ -93,9 +93,11 @@ def worded(error: LedgerError) -> str:
     if isinstance(error, FactError):
         return error.worded(lambda fact: (FLAGS.get(fact) or fact_word(fact)) + " ")
     if isinstance(error, MissingFact) and error.fact == "holder" and error.choices:
-        return f"{error} (--holder {'|'.join(('NAME', *error.choices))})"
+        choices = (_("NAME"), *(_("declarer") if choice == "declarer" else choice for choice in error.choices))
+        return f"{error} (--holder {'|'.join(choices)})"
     if isinstance(error, MissingFact) and error.fact in HINTS:
-        return f"{error} ({HINTS[error.fact]})"
+        hint = _(HINTS[error.fact])
+        return f"{error} ({hint})"
     if isinstance(error, NoOpenEvening):
         return _("{error}: {start_hint}").format(error=error, start_hint=_(START_HINT))
     return str(error)

@@ -10,7 +10,7 @@ import typer
 
 from ledger.cli.render import print_standings
 from ledger.cli.session import open_ledger
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, system_reason
 from ledger.i18n import _
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def _folder(out: Path) -> None:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise LedgerError(
-            _("--out {out}: cannot write into it ({strerror})").format(out=out, strerror=error.strerror)
+            _("--out {out}: cannot write into it ({strerror})").format(out=out, strerror=system_reason(error))
         ) from None
 
 
@@ -100,7 +100,7 @@ def _draw(ledger: Ledger, evening: int, out: Path) -> None:
         report.write_text(page, encoding="utf-8")
     except OSError as error:
         raise LedgerError(
-            _("--out {out}: cannot write into it ({strerror})").format(out=out, strerror=error.strerror)
+            _("--out {out}: cannot write into it ({strerror})").format(out=out, strerror=system_reason(error))
         ) from None
     typer.echo(
         _("Wrote {items} and {name} into {out}/.").format(

@@ -12,7 +12,7 @@ import typer
 
 from ledger.cli.app import JsonFlag, print_json
 from ledger.cli.session import open_ledger
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, system_reason
 from ledger.fmt import format_cents, format_count, format_decimal, format_percent
 from ledger.i18n import _, language
 from ledger.values import Statistics, StatTable
@@ -161,7 +161,7 @@ def _write_csv(result: Statistics, path: Path) -> None:
                     writer.writerow([safe_cell(_csv_value(cells.get(column))) for column in columns])
     except OSError as error:
         raise LedgerError(
-            _("--csv {path!r}: cannot write it ({strerror})").format(path=str(path), strerror=error.strerror)
+            _("--csv {path!r}: cannot write it ({strerror})").format(path=str(path), strerror=system_reason(error))
         ) from None
 
 
@@ -342,7 +342,7 @@ def _write(out: Path, writer: Callable[[Path], object]) -> None:
         writer(out)
     except OSError as error:
         raise LedgerError(
-            _("--out {out!r}: cannot write it ({strerror})").format(out=str(out), strerror=error.strerror)
+            _("--out {out!r}: cannot write it ({strerror})").format(out=str(out), strerror=system_reason(error))
         ) from None
 
 

@@ -15,14 +15,21 @@ from ledger.cli import collector_paused
 from ledger.cli.app import JsonFlag, db_url, new_app, print_json
 from ledger.cli.options import EveningOption
 from ledger.cli.session import open_ledger
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, system_reason
 from ledger.fmt import format_count
-from ledger.i18n import _, ngettext
+from ledger.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from ledger.values import ImportSummary
 
 db_app = new_app("db", "Where the ledger is, and its schema.")
+INFO_LABELS = {
+    "url": N_("where"),
+    "backend": N_("database"),
+    "revision": N_("schema revision"),
+    "head": N_("newest schema revision"),
+}
+"""How `db info` names each of its lines (its JSON keeps the keys)."""
 
 
 def export(
@@ -57,7 +64,7 @@ def export(
             partial.replace(out)
         except OSError as error:
             raise LedgerError(
-                _("--out {out!r}: cannot write it ({strerror})").format(out=str(out), strerror=error.strerror)
+                _("--out {out!r}: cannot write it ({strerror})").format(out=str(out), strerror=system_reason(error))
             ) from None
         finally:
             with suppress(OSError):  # a read-only folder refuses even to look for the partial file
@@ -194,7 +201,7 @@ def info(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         print_json(details)
     else:
         for key, value in details.items():
-            typer.echo(f"{key}: {value}")
+            typer.echo(_("{label}: {value}").format(label=_(INFO_LABELS.get(key, key)), value=value))
 
 
 @db_app.command("upgrade")

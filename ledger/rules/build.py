@@ -8,7 +8,16 @@ from dataclasses import asdict, dataclass, fields, replace
 from ledger.errors import FactError, LedgerError, MissingFact, fact_word
 from ledger.i18n import _
 from ledger.rules.cards import parse_called
-from ledger.rules.contracts import PASS, Contract, Side, parse_aggravation, parse_call, parse_contract, parse_side
+from ledger.rules.contracts import (
+    PASS,
+    SIDE_WORDS,
+    Contract,
+    Side,
+    parse_aggravation,
+    parse_call,
+    parse_contract,
+    parse_side,
+)
 from ledger.rules.count import parse_count
 from ledger.rules.facts import DECLARER, MONTE, Call, DealFacts
 from ledger.rules.points import check_thirds
@@ -126,9 +135,13 @@ def parse_auction(text: str, speakers: tuple[str, ...], contracts: Sequence[str]
 
 
 def _holder(text: str, players: tuple[str, ...], declarer: str | None) -> str:
+    """Who held the called card: a seated player, the monte, or the declarer (as the last trick names that side:
+    `declarer`, `decl`, `chiamante`)."""
     word = text.strip().lower()
-    if word in (MONTE, DECLARER):
+    if word == MONTE:
         return word
+    if SIDE_WORDS.get(word) is Side.DECLARER:
+        return DECLARER
     name = resolve_player(text, players, "holder")
     return DECLARER if name == declarer else name
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, system_reason
 from ledger.i18n import _
 from ledger.store.engine import copy_sqlite
 
@@ -37,7 +37,7 @@ def backup_sqlite(engine: Engine, target: str) -> Path:
         copy_sqlite(engine.url.database, str(name))
         partial.rename(path)
     except (sqlite3.Error, OSError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        reason = system_reason(error)
         raise LedgerError(
             _("backup {target}: cannot write it ({reason}); nothing was written").format(target=target, reason=reason)
         ) from None

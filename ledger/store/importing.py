@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO, NamedTuple
 
 from ledger.errors import LedgerError
-from ledger.i18n import _
+from ledger.i18n import N_, _
 from ledger.store.export import EVENING, FORMAT, KINDS, PAYMENT, VERSION
 
 READS = (1, 2, VERSION)
@@ -143,6 +143,16 @@ def _refuse_constant(name: str) -> Any:
 
 
 _DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+JSON_PROBLEMS = (
+    N_("Expecting value"),
+    N_("Extra data"),
+    N_("Unterminated string starting"),
+    N_("Expecting property name enclosed in double quotes"),
+    N_("Expecting ',' delimiter"),
+    N_("Expecting ':' delimiter"),
+    N_("Invalid control character"),
+)
+"""The JSON reader's commonest complaints, as it says them in English, and so in words of the language in use."""
 
 
 def _decoded(raw: bytes, line: int | None) -> Any:
@@ -151,7 +161,11 @@ def _decoded(raw: bytes, line: int | None) -> Any:
         return _DECODER.decode(raw.decode("utf-8"))
     except json.JSONDecodeError as error:
         where = error.lineno if line is None else line + error.lineno - 1
-        raise located(_not_json(f"{error.msg.removesuffix(' at')} at column {error.colno}"), where) from None
+        problem = error.msg.removesuffix(" at")
+        said = _("{problem} at column {column}").format(
+            problem=_(problem) if problem in JSON_PROBLEMS else problem, column=error.colno
+        )
+        raise located(_not_json(said), where) from None
     except RecursionError:
         raise located(
             LedgerError(_("not a valid export: nested deeper than {depth} levels").format(depth=MAX_DEPTH)), line
