@@ -41,8 +41,9 @@ def open_ledger(
         raise
 
 
-MAKERS = ("evening start", "event start", "import", "demo", "play")
-"""The commands that make a ledger where there is none (only when they succeed); any other says there is none."""
+MAKERS = ("evening start", "event start", "season start", "import", "demo", "play")
+"""The commands that start something, which make a ledger where there is none (only when they succeed); any other
+says there is none."""
 
 
 def _succeeded(error: BaseException) -> bool:
