@@ -296,3 +296,8 @@ def test_the_italian_says_no_english_word_where_players_read_it(tmp_path: Path) 
     bad.write_text('{"x" 1}\n', encoding="utf-8")
     assert refused(db, "import", str(bad), lang="it").endswith("non è JSON (mancano i due punti alla colonna 6)\n")
     assert refused(db, "export", "--out", str(tmp_path), lang="it").endswith("(è una cartella)\n")
+
+
+def test_a_name_of_mixed_alphabets_names_them_in_italian(db: Path) -> None:
+    said = refused(db, "players", "add", "\u0410nna", lang="it")
+    assert "mescola alfabeti (cirillico, latino)" in said

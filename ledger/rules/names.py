@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from functools import cache, lru_cache
 
 from ledger.errors import LedgerError
-from ledger.i18n import _
+from ledger.i18n import N_, _
 
 HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
 """Control and format characters (zero-width spaces and joiners, direction marks and overrides, soft hyphens),
@@ -32,6 +32,17 @@ EMOJI_GLUE = frozenset({"\u200d", EMOJI_STYLE})
 """The zero-width joiner and the emoji-style selector, which draw one emoji out of the symbols around them."""
 NEUTRAL_SCRIPTS = frozenset({"COMMON", "INHERITED"})
 """Digits, punctuation, spaces and combining accents go with any alphabet."""
+SCRIPT_WORDS = {
+    "LATIN": N_("Latin"),
+    "CYRILLIC": N_("Cyrillic"),
+    "GREEK": N_("Greek"),
+    "ARMENIAN": N_("Armenian"),
+    "HEBREW": N_("Hebrew"),
+    "ARABIC": N_("Arabic"),
+    "CHEROKEE": N_("Cherokee"),
+    "HAN": N_("Chinese characters"),
+}
+"""The alphabets a mixed name is most often made of, by their Unicode names, in words of the language in use."""
 WRITTEN_TOGETHER = (frozenset({"HAN", "HIRAGANA", "KATAKANA"}), frozenset({"HAN", "HANGUL"}))
 """Scripts one name may mix: Japanese kanji with kana, Korean hanja with hangul."""
 
@@ -113,7 +124,9 @@ def check_name(name: str) -> None:
             _(
                 "player name {name!r} mixes alphabets ({scripts}): one letter can pass for another; write it in one "
                 "alphabet"
-            ).format(name=name, scripts=", ".join(s.title() for s in found))
+            ).format(
+                name=name, scripts=", ".join(_(SCRIPT_WORDS[s]) if s in SCRIPT_WORDS else s.title() for s in found)
+            )
         )
 
 
