@@ -479,7 +479,7 @@ def test_play_takes_its_commands_in_italian_in_a_terminal(tmp_path: Path, monkey
     assert "Smazzata 1 registrata · Bruno solo: 22 terzi (7+1/3), vinta" in table.send("bruno solo 22")
     assert "Smazzata 2 registrata · Carla solo: 1 terzo (1/3), persa" in table.send("carla solo 1t ultima=avv")
     standings = table.send("classifica")  # Carla's stramazzo: 6 to each opponent
-    assert re.search(r"Bruno\s+│\s+\+10 │\s+1,00", standings) and re.search(r"Carla\s+│\s+-14 │\s+-1,40", standings)
+    assert re.search(r"Bruno\s+│\s+\+10 │\s+\+1,00", standings) and re.search(r"Carla\s+│\s+-14 │\s+-1,40", standings)
     settled = table.send("conti")
     assert "Conti della serata 1" in settled
     assert "Carla dà 1,00\xa0€ a Bruno" in settled and "Carla dà 0,40\xa0€ a Anna" in settled
@@ -500,7 +500,7 @@ def test_play_takes_its_commands_in_italian_in_a_terminal(tmp_path: Path, monkey
     assert "Conti della serata 1" in table.send("settle")
     assert re.search(r"Anna\s+│\s+0 │", table.send("standings"))
     assert "Comandi: ritira" in table.send("help")
-    assert "La serata 1 resta aperta." in table.close_with("esci")
+    assert "La serata 1 resta aperta; per chiuderla e fare i conti, scrivi chiudi." in table.close_with("esci")
     deals = test_play._ledger(db)[1]
     assert [(d.number, d.revision, d.voided, d.void_reason, d.void_cause) for d in deals] == [
         (1, 1, True, "carte date male", None),

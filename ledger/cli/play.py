@@ -74,7 +74,7 @@ _CLOSED = N_("evening {number} is closed; to change it: calabresella evening reo
 CANCEL = ("cancel", "annulla")
 """What, typed at a question, leaves it: nothing is written."""
 YES = ("yes", "y", "sì", "si", "s")
-NO = ("no", "n")
+"""The answers that say yes, in English and in Italian."""
 
 
 class Cancelled(Exception):
