@@ -301,3 +301,22 @@ def test_the_italian_says_no_english_word_where_players_read_it(tmp_path: Path) 
 def test_a_name_of_mixed_alphabets_names_them_in_italian(db: Path) -> None:
     said = refused(db, "players", "add", "\u0410nna", lang="it")
     assert "mescola alfabeti (cirillico, latino)" in said
+
+
+def test_player_renames_go_out_with_an_export_and_come_back_once(tmp_path: Path) -> None:
+    db, copy = tmp_path / "ledger.sqlite3", tmp_path / "copy.sqlite3"
+    ok(db, "evening", "start", "--players", "Anna,Bruno,Carla")
+    ok(db, "record", "anna solo 22")
+    ok(db, "players", "rename", "Anna", "Annalisa")
+
+    def renames(ledger: Path) -> list[dict[str, str]]:
+        lines = [json.loads(line) for line in ok(ledger, "export").splitlines()]
+        return [line["rename"] for line in lines if "rename" in line]
+
+    exported = renames(db)
+    assert [(r["player"], r["old_name"], r["new_name"]) for r in exported] == [("Annalisa", "Anna", "Annalisa")]
+    path = tmp_path / "ledger.jsonl"
+    path.write_text(ok(db, "export"), encoding="utf-8")
+    ok(copy, "import", str(path))
+    ok(copy, "import", str(path))
+    assert renames(copy) == exported

@@ -6,6 +6,8 @@ its deals and every revision, then `{"payment": {...}}` for each payment, in the
 the club nights (a whole export only; an export of one evening has none):
 
 - `{"season": {"name", "min_deals", "created_at"}}` for each season, oldest first;
+- `{"rename": {"player", "old_name", "new_name", "renamed_at"}}` for each rename of a player, oldest first (the
+  player by the name the evening lines give them);
 - `{"event": {...}}` for each event, oldest first: its `number`, `name`, `season` (the season's name, or null),
   `profile`, `options`, `stake_cents`, `currency`, `place`, `pairing`, `round_deals`, `round_minutes`,
   `started_at` and `closed_at`; its `entrants` (`player`, the round they `arrived` for, the round they `left`
@@ -35,15 +37,25 @@ from ledger.rules.contracts import PASS
 from ledger.spreadsheet import safe_cell
 from ledger.store.deals import list_deals
 from ledger.store.evenings import Seating, list_evenings
-from ledger.store.models import ClubEvent, ClubRound, ClubTable, Entrant, PaymentEntry, Player, Season, ident
+from ledger.store.models import (
+    ClubEvent,
+    ClubRound,
+    ClubTable,
+    Entrant,
+    PaymentEntry,
+    Player,
+    PlayerRename,
+    Season,
+    ident,
+)
 
 FORMAT = "calabresella-ledger"
 VERSION = 3
 """Version 3 is JSON Lines; versions 1 and 2 were one JSON document (2 stores each revision's facts, 1 what was
 typed)."""
-EVENING, PAYMENT, SEASON, EVENT = "evening", "payment", "season", "event"
-"""The key of an evening's line, a payment's, a season's and an event's."""
-KINDS = (EVENING, PAYMENT, SEASON, EVENT)
+EVENING, PAYMENT, SEASON, RENAME, EVENT = "evening", "payment", "season", "rename", "event"
+"""The key of an evening's line, a payment's, a season's, a player's rename and an event's."""
+KINDS = (EVENING, PAYMENT, SEASON, RENAME, EVENT)
 """Every kind of line after the header, in the order an export writes them."""
 CHUNK = 200
 """Evenings an export reads together."""
@@ -265,6 +277,21 @@ def _club(session: Session) -> Iterator[tuple[str, dict[str, Any]]]:
     seasons = session.exec(select(Season).order_by(col(Season.id))).all()
     for season in seasons:
         yield SEASON, {"name": season.name, "min_deals": season.min_deals, "created_at": iso(season.created_at)}
+    renames = session.exec(
+        select(PlayerRename, Player.name)
+        .join(Player, col(Player.id) == PlayerRename.player_id)
+        .order_by(col(PlayerRename.id))
+    ).all()
+    for rename, player in renames:
+        yield (
+            RENAME,
+            {
+                "player": player,
+                "old_name": rename.old_name,
+                "new_name": rename.new_name,
+                "renamed_at": iso(rename.renamed_at),
+            },
+        )
     named = {season.id: season.name for season in seasons}
     events = session.exec(select(ClubEvent).order_by(col(ClubEvent.id))).all()
     for start in range(0, len(events), CHUNK):

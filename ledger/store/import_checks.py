@@ -155,6 +155,7 @@ def payment_recorded(session: Session, item: dict[str, Any], evening: int | None
 
 
 SEASON_FIELDS = frozenset({"name", "min_deals", "created_at"})
+RENAME_FIELDS = frozenset({"player", "old_name", "new_name", "renamed_at"})
 EVENT_FIELDS = frozenset(
     {
         "number",
@@ -285,6 +286,27 @@ def check_season(item: object) -> SeasonLine:
     created = _moment(season, "created_at")
     assert created is not None
     return SeasonLine(_clean(name), _count_field(season, "min_deals", 0, MOST_DEALS * 100), created)
+
+
+class RenameLine(NamedTuple):
+    """A player's rename of the export, checked: the player by the name the evening lines give them."""
+
+    player: str
+    old_name: str
+    new_name: str
+    renamed_at: datetime
+
+
+def check_rename(item: object) -> RenameLine:
+    """A rename of the export; a bad field for what no export holds."""
+    rename = _fields(item, RENAME_FIELDS, "")
+    _texts(rename, "player", "old_name", "new_name")
+    player, old, new = (rename[field] for field in ("player", "old_name", "new_name"))
+    if not all(isinstance(name, str) and name.strip() for name in (player, old, new)):
+        raise TypeError(f"a rename names no player: {shortened(repr((player, old, new)))}")
+    renamed = _moment(rename, "renamed_at")
+    assert renamed is not None
+    return RenameLine(_clean(player), _clean(old), _clean(new), renamed)
 
 
 def check_event(item: object) -> EventLine:

@@ -35,7 +35,7 @@ from ledger.store.bulk import new_ids, writer_of
 from ledger.store.changes import rebuild
 from ledger.store.deals import payout_values, revision_values
 from ledger.store.evenings import Seating, get_seating, new_seating, seat_rows
-from ledger.store.export import CHANGE_FIELDS, EVENING, EVENT, PAYMENT, SEASON
+from ledger.store.export import CHANGE_FIELDS, EVENING, EVENT, PAYMENT, RENAME, SEASON
 from ledger.store.import_checks import (
     EventLine,
     amount,
@@ -43,6 +43,7 @@ from ledger.store.import_checks import (
     check_event,
     check_keys,
     check_payment,
+    check_rename,
     check_season,
     payment_recorded,
 )
@@ -60,12 +61,13 @@ from ledger.store.models import (
     PaymentEntry,
     Payout,
     Player,
+    PlayerRename,
     Season,
     Seat,
     ident,
 )
 from ledger.store.money import record_payment
-from ledger.store.players import ensure_player
+from ledger.store.players import ensure_player, find_player
 from ledger.summary import POT_CAUSE, UNDO
 from ledger.values import ImportSummary
 
@@ -140,6 +142,8 @@ class Importer:
                 self._payment(session, entry.item)
             elif entry.kind == SEASON:
                 self._season(session, entry.item)
+            elif entry.kind == RENAME:
+                self._rename(session, entry.item)
             else:
                 self._event(session, entry.item)
         except LedgerError as error:
@@ -194,6 +198,30 @@ class Importer:
         writer_of(session).queue(SEASONS, [{**row, "created_at": season.created_at}])
         self.seasons[key] = number
         self.seasons_created.append(number)
+
+    def _rename(self, session: Session, item: Any) -> None:
+        """A player's rename of the export, kept with the ledger's player of that name unless it holds it already (or
+        has no such player)."""
+        rename = check_rename(item)
+        player = find_player(session, rename.player)
+        if player is None:
+            return
+        known = session.exec(
+            select(PlayerRename.id).where(
+                PlayerRename.player_id == ident(player),
+                PlayerRename.old_name == rename.old_name,
+                PlayerRename.new_name == rename.new_name,
+            )
+        ).first()
+        if known is None:
+            session.add(
+                PlayerRename(
+                    player_id=ident(player),
+                    old_name=rename.old_name,
+                    new_name=rename.new_name,
+                    renamed_at=rename.renamed_at,
+                )
+            )
 
     def _event(self, session: Session, item: Any) -> None:
         """An event of the export with its entrants, rounds and tables (the ledger's evenings made of the export's
@@ -407,6 +435,8 @@ def _where(entry: Entry) -> str:
     if entry.kind == SEASON:
         name = entry.item.get("name") if isinstance(entry.item, dict) else None
         return _("season {name}: ").format(name=shortened(repr(name)))
+    if entry.kind == RENAME:
+        return _("a rename of a player: ")
     return _("a payment: ")
 
 
