@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ledger.errors import MissingFact
+from ledger.errors import FactError, MissingFact
 from ledger.rules.build import DealInput, build_facts
 from ledger.rules.cards import Card, Rank, Suit, thirds_held
 from ledger.rules.contracts import Aggravation, Contract, Side
@@ -128,7 +129,8 @@ def deals(draw: st.DrawFn) -> Deal:
         ranks = sorted(profile.callable_ranks or Rank, key=list(Rank).index)
         rank = draw(st.sampled_from(ranks))
         called = draw(st.sampled_from([str(rank)] + [str(Card(suit, rank)) for suit in Suit]))
-        holders = [p for p in active if p != declarer] + ["declarer"] + (["monte"] if profile.has_monte else [])
+        holders = [p for p in active if p != declarer] + (["declarer"] if profile.call_own_card else [])
+        holders += ["monte"] if profile.has_monte else []
         needed = profile.partnership is not Partnership.NONE and contract is Contract.CHIAMO
         holder = draw(st.sampled_from(holders) if needed else st.none() | st.sampled_from(holders))
         called = draw(st.none() | st.just(called))
@@ -300,6 +302,23 @@ def test_swapping_d_and_35_minus_d_flips_declarer_won(deal: Deal, data: st.DataO
         # sweeps_on_loss=off: only the winner's sweep counts
         loser = flipped if result.declarer_won else result
         assert loser.sweep is None
+
+
+@SETTINGS
+@given(deals(), st.data())
+def test_calling_a_card_of_ones_own_hand_is_refused_where_call_own_card_is_off(deal: Deal, data: st.DataObject) -> None:
+    """Where call_own_card is off, a called card held by the declarer (written `declarer` or by the declarer's
+    name) is refused as that holder; where on, it is scored with the declarer alone."""
+    facts = deal.facts()
+    assume(facts.contract in deal.profile.calls_card)
+    own = replace(deal, typed=replace(deal.typed, holder=data.draw(st.sampled_from(["declarer", facts.declarer]))))
+    if deal.profile.call_own_card:
+        assert score(own.facts(), own.profile).partner is None
+        return
+    with pytest.raises(FactError) as refused:
+        own.facts()
+    assert (refused.value.fact, refused.value.value) == ("holder", "declarer")
+    assert "call_own_card=off" in str(refused.value) and "\n" not in str(refused.value)
 
 
 @SETTINGS
