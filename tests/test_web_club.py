@@ -172,7 +172,7 @@ def test_a_table_link_gives_the_phone_a_session_that_writes_on_its_evening_only(
         assert "<form" in own and 'class="viewer"' not in own
         token = csrf(phone, "/evenings/1")
         recorded = phone.post("/evenings/1/deals", data={"csrf": token, "line": "bruno solo 22"})
-        assert recorded.status_code == 303 and recorded.headers["location"] == "/evenings/1?deal=1"
+        assert recorded.status_code == 303 and recorded.headers["location"] == "/evenings/1?recorded=1"
 
         other = phone.get("/evenings/2").text
         assert "<form" not in other and 'name="csrf"' not in other and 'class="viewer"' in other

@@ -194,9 +194,19 @@ def test_a_token_under_128_bits_or_with_other_characters_is_refused(token: str) 
         check_token(token)
 
 
-@pytest.mark.parametrize("token", ["A" * 22, "0123456789abcdef" * 2, "1" * 39, "abc123" * 6])
+@pytest.mark.parametrize(
+    "token",
+    ["kQ8v-Zr3xL0_pT6mWc2YhJ", "9f1c3ab27e4d58c06b7a1e2f3d9c0b84", "482913075561239874602138457720913856472"]
+    + ["q7x2mzk9v4t1c8w3n6b0p5r2d"],
+)
 def test_a_token_of_128_bits_as_written_is_taken(token: str) -> None:
     check_token(token)
+
+
+@pytest.mark.parametrize("token", ["A" * 22, "0123456789abcdef" * 2, "1" * 39, "abc123" * 6])
+def test_a_token_of_128_bits_that_anyone_could_guess_is_refused(token: str) -> None:
+    with pytest.raises(LedgerError, match="the write token"):
+        check_token(token)
 
 
 def test_wrong_keys_and_tokens_wait_longer_and_longer_and_are_logged_in_one_line(
@@ -271,7 +281,7 @@ def test_the_report_allows_its_own_styles_and_images_and_no_script(sqlite_url: s
     assert style is not None
     digest = base64.b64encode(hashlib.sha256(style.group(1).encode()).digest()).decode()
     assert policy == (
-        f"default-src 'none'; style-src 'sha256-{digest}'; img-src data:; frame-ancestors 'none'; "
+        f"default-src 'none'; style-src 'sha256-{digest}'; img-src 'self' data:; frame-ancestors 'none'; "
         "base-uri 'none'; form-action 'none'"
     )
     assert "<script" not in report.text

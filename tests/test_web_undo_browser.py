@@ -38,7 +38,7 @@ def test_undo_names_the_change_and_takes_back_a_void_bringing_the_deal_back(serv
         button = page.locator("form.undo button")
         playwright_api.expect(button).to_have_text("Undo: the void of deal 1")
         _undo(page)
-        page.wait_for_url(f"{server}/evenings/1")
+        page.wait_for_url(f"{server}/evenings/1?deal=1")  # the deal it brought back, on top
         playwright_api.expect(button).to_have_text("Undo: deal 2, Bruno solo 7+1/3")
     with Ledger(db_url) as ledger:
         _info, deals = ledger.deals(1)
@@ -61,7 +61,7 @@ def test_a_change_arriving_just_before_the_tap_is_not_taken_back(server: str, db
         playwright_api.expect(page.locator("form.undo .hint")).to_be_visible()
         playwright_api.expect(button).to_be_enabled(timeout=5000)  # read, it may be tapped
         _undo(page)
-        page.wait_for_url(f"{server}/evenings/1")
+        page.wait_for_url(f"{server}/evenings/1?deal=2")
     with Ledger(db_url) as ledger:
         _info, deals = ledger.deals(1)
         assert [(deal.number, deal.voided) for deal in deals] == [(1, False), (2, True)]

@@ -63,7 +63,7 @@ def check_token(token: str) -> None:
         )
     steps = [ord(token[at + 1]) - ord(token[at]) for at in range(len(token) - 1)]
     period = next(p for p in range(1, len(steps) + 1) if steps[p:] == steps[:-p])
-    if period <= len(steps) // 2:  # one character over and over, a short pattern repeated, a run like abcdef...
+    if period * 2 <= len(token):  # one character over and over, a pattern said twice or more, a run like abcdef...
         raise LedgerError(
             _("the write token repeats a short pattern: anyone could guess it; leave it out for a random one")
         )
