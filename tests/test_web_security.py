@@ -196,8 +196,12 @@ def test_a_token_under_128_bits_or_with_other_characters_is_refused(token: str) 
 
 @pytest.mark.parametrize(
     "token",
-    ["kQ8v-Zr3xL0_pT6mWc2YhJ", "9f1c3ab27e4d58c06b7a1e2f3d9c0b84", "482913075561239874602138457720913856472"]
-    + ["q7x2mzk9v4t1c8w3n6b0p5r2d"],
+    [
+        "kQ8v-Zr3xL0_pT6mWc2YhJ",
+        "9f1c3ab27e4d58c06b7a1e2f3d9c0b84",
+        "482913075561239874602138457720913856472",
+        "q7x2mzk9v4t1c8w3n6b0p5r2d",
+    ],
 )
 def test_a_token_of_128_bits_as_written_is_taken(token: str) -> None:
     check_token(token)
