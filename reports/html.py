@@ -277,7 +277,7 @@ def _standings(data: EveningData) -> str:
         [
             escape(p) + (badge if p in winners else ""),
             _signed(data.points[p]),
-            escape(format_cents(cents[p], data.currency)),
+            escape(format_cents(cents[p], data.currency, signed=True)),
         ]
         for p in order
     ]

@@ -246,6 +246,9 @@ def test_money_is_written_one_way_and_nobody_wins_plus_nothing(tmp_path: Path, l
     for command in (["standings"], ["settle"]):
         shown = ok(db, *command, lang=lang)
         assert won in shown and lost in shown, command
+    ok(db, "report", "--out", str(tmp_path / "report.html"), lang=lang)
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert won in page and lost in page
     ok(db, "evening", "close")
     ok(db, "evening", "start", "--players", "Anna,Bruno,Carla")
     ok(db, "record", "bruno solo 22")
