@@ -911,6 +911,20 @@ def ledger_environment(db: str | None = None) -> dict[str, str]:
     return {ENV_VAR: resolve_url(db)}
 
 
+def new_ledger_file(db: str | None = None) -> Path | None:
+    """The SQLite file a ledger made at `db` would be, when nothing is there yet; else None."""
+    from ledger.store.engine import new_file
+
+    return new_file(db)
+
+
+def remove_ledger_file(path: Path) -> None:
+    """Take away a SQLite ledger just made at `path`, with the files SQLite keeps beside it."""
+    from ledger.store.engine import remove_ledger
+
+    remove_ledger(path)
+
+
 def database_info(db: str | None = None) -> dict[str, object]:
     """Where the ledger at `db` (or the default) is and which schema revision it has, without upgrading it."""
     from ledger.store.engine import make_engine, resolve_url, schema_info

@@ -8,14 +8,14 @@ import typer
 
 from ledger.cli.app import JsonFlag, new_app, print_json
 from ledger.cli.options import EveningOption, OptionsOption, ProfileOption, split_players
-from ledger.cli.render import console, local_time, print_settlement
+from ledger.cli.render import console, local_time, print_closed
 from ledger.cli.session import open_ledger
 from ledger.errors import NoOpenEvening
 from ledger.fmt import format_cents
 from ledger.i18n import _, ngettext
 
 if TYPE_CHECKING:
-    from ledger.values import EveningInfo, Settlement
+    from ledger.values import EveningInfo
 
 evening_app = new_app("evening", "Start, list, show and close evenings.")
 
@@ -245,20 +245,6 @@ def close(
         print_json({**closed.to_dict(), "settlement": result.to_dict()})
         return
     print_closed(closed, result)
-
-
-def print_closed(closed: EveningInfo, result: Settlement) -> None:
-    """An evening just closed: the pot it leaves to the same table's next evening, and its settlement."""
-    console.print(_("Evening {number} closed.").format(number=closed.number))
-    if closed.pot_out:
-        console.print(
-            ngettext(
-                "The pot of {count} passed deal goes to the same table's next evening.",
-                "The pot of {count} passed deals goes to the same table's next evening.",
-                closed.pot_out,
-            ).format(count=closed.pot_out)
-        )
-    print_settlement(result)
 
 
 @evening_app.command("reopen")

@@ -22,7 +22,6 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ledger.cli import collector_paused
-from ledger.cli.evenings import print_closed
 from ledger.cli.options import EveningOption, split_players
 from ledger.cli.play_commands import (
     SHORT_HELP,
@@ -40,6 +39,7 @@ from ledger.cli.render import (
     deal_title,
     deals_table,
     game_ended,
+    print_closed,
     print_count,
     print_games,
     print_money,

@@ -11,7 +11,7 @@ from rich.measure import Measurement
 from rich.table import Table
 
 if TYPE_CHECKING:
-    from ledger.values import DealView, Recorded, Settlement, Standings
+    from ledger.values import DealView, EveningInfo, Recorded, Settlement, Standings
 
 from ledger.cli.grid import Column, Grid
 from ledger.fmt import format_cents, format_time
@@ -74,6 +74,20 @@ def print_deal(result: DealResult, profile: Profile, dealer: str, totals: Mappin
     console.print(f"[bold]{headline(result, profile)}[/bold]")
     console.print(deal_table(result, dealer, totals))
     console.print(explanation(result))
+
+
+def print_closed(closed: EveningInfo, result: Settlement) -> None:
+    """An evening just closed: the pot it leaves to the same table's next evening, and its settlement."""
+    console.print(_("Evening {number} closed.").format(number=closed.number))
+    if closed.pot_out:
+        console.print(
+            ngettext(
+                "The pot of {count} passed deal goes to the same table's next evening.",
+                "The pot of {count} passed deals goes to the same table's next evening.",
+                closed.pot_out,
+            ).format(count=closed.pot_out)
+        )
+    print_settlement(result)
 
 
 def print_settlement(result: Settlement, *, pairs: bool = False, money_table: bool = True) -> None:

@@ -25,19 +25,18 @@ def open_ledger(
     path never leaves an empty ledger (`create=False`: not even they); `default` is the ledger to use when neither
     `--db` nor the environment names one (else the user's default ledger); `source` is where its changes come from,
     for the evenings' change logs."""
-    from ledger.service import Ledger
-    from ledger.store.engine import new_file, remove_ledger
+    from ledger.service import Ledger, new_ledger_file, remove_ledger_file
 
     given = db_url(ctx) or default
     makes = create and " ".join(ctx.command_path.split()[1:]) in MAKERS
-    made = new_file(given) if makes else None
+    made = new_ledger_file(given) if makes else None
     try:
         with Ledger(given, create=makes, source=source) as ledger:
             loaded()
             yield ledger
     except BaseException as error:
         if made is not None and not _succeeded(error):
-            remove_ledger(made)
+            remove_ledger_file(made)
         raise
 
 
