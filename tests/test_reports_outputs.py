@@ -101,11 +101,11 @@ def test_player_colours_follow_name_order() -> None:
     [
         (
             ("chart", "pie", "--out", "x.png"),
-            "chart kind 'pie': allowed are running, money, contracts, thirds, pairings",
+            "chart 'pie': allowed are running, money, contracts, thirds, pairings",
         ),
         (
             ("chart", "runing"),
-            "chart kind 'runing': allowed are running, money, contracts, thirds, pairings (did you mean running?)",
+            "chart 'runing': allowed are running, money, contracts, thirds, pairings (did you mean running?)",
         ),
         (("chart", "running", "--out", "x.jpg"), "--out 'x.jpg': the file name must end in .png or .svg"),
         (("chart", "running", "--evening", "7", "--out", "x.png"), "evening 7 does not exist (evenings are 1 to 1)"),

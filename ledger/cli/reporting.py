@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -286,11 +287,18 @@ def chart(
 
 
 def _chart_kind(word: str) -> str:
-    """The chart a word names, in English or in Italian; an error listing them in the language in use."""
+    """The chart a word names, in English or in Italian; an error listing them in the language in use, with the one
+    meant when the word is close to one."""
     kind = CHART_WORDS.get(word.lower(), word.lower())
     if kind not in CHART_WORDS.values():
-        kinds = CHART_WORDS if language() == "it" else CHART_WORDS.values()
-        raise LedgerError(_("chart {word!r}: allowed are {kinds}").format(word=word, kinds=", ".join(kinds)))
+        shown = dict(zip(CHART_WORDS.values(), CHART_WORDS, strict=True)) if language() == "it" else {}
+        kinds = [shown.get(each, each) for each in CHART_WORDS.values()]
+        close = difflib.get_close_matches(word.lower(), [*shown.values(), *CHART_WORDS.values()], n=1)
+        named = CHART_WORDS.get(close[0], close[0]) if close else None
+        meant = _(" (did you mean {name}?)").format(name=shown.get(named, named)) if named else ""
+        raise LedgerError(
+            _("chart {word!r}: allowed are {kinds}{meant}").format(word=word, kinds=", ".join(kinds), meant=meant)
+        )
     return kind
 
 
