@@ -489,11 +489,17 @@ def test_play_takes_its_commands_in_italian_in_a_terminal(tmp_path: Path, monkey
     )
     voided = table.send("annulla 1 carte date male")
     assert "Smazzata 1 annullata (carte date male). Totali: Anna -2, Bruno -2, Carla +4" in voided
-    undone = table.send("ritira")  # the last change: the amendment of deal 2
+    undone = table.send("ritira")  # the last change: the void of deal 1
+    assert "Ritirato: smazzata 1 annullata (carte date male)" in undone
+    assert "Smazzata 1 conta di nuovo · Bruno solo: 22 terzi (7+1/3), vinta" in undone
+    undone = table.send("ritira")  # then the amendment of deal 2
+    assert "Ritirato: smazzata 2 corretta (riconteggio)" in undone
     assert "Smazzata 2 tornata com'era prima della correzione (revisione 3) · Carla solo: 1 terzo (1/3)" in undone
+    undone = table.send("ritira")  # then the deals, the last first
+    assert "Smazzata 2 ritirata" in undone and "Totali: Anna -2, Bruno +4, Carla -2" in undone
     undone = table.send("ritira")
-    assert "Smazzata 2 ritirata" in undone and "Totali: Anna 0, Bruno 0, Carla 0" in undone
-    assert "Errore: niente da ritirare: la serata 1 non ha smazzate" in table.send("ritira")
+    assert "Smazzata 1 ritirata" in undone and "Totali: Anna 0, Bruno 0, Carla 0" in undone
+    assert "Errore: ritira: la serata 1 non ha nessun cambiamento da ritirare" in table.send("ritira")
     assert "Errore: annulla 'uno': prima il numero della smazzata" in table.send("annulla uno")
     assert "per esempio annulla 5 carte date male" in table.send("annulla")
     # the English commands stay understood
@@ -503,7 +509,7 @@ def test_play_takes_its_commands_in_italian_in_a_terminal(tmp_path: Path, monkey
     assert "La serata 1 resta aperta; per chiuderla e fare i conti, scrivi chiudi." in table.close_with("esci")
     deals = test_play._ledger(db)[1]
     assert [(d.number, d.revision, d.voided, d.void_reason, d.void_cause) for d in deals] == [
-        (1, 1, True, "carte date male", None),
+        (1, 1, True, None, "undo"),
         (2, 3, True, None, "undo"),
     ]
 
