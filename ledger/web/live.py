@@ -103,7 +103,7 @@ Topic = tuple[str, int]
 class Watched:
     """One watched evening or event: what was last read of it and its stamp, the drawing in each language a watcher
     asked for; `changed` is set (and replaced) at each change; `stale` asks for one more read, `reading` is the read
-    under way; `noticed` is the newest revision the ledger told of."""
+    under way."""
 
     viewers: int = 0
     shown: Any = None
@@ -112,7 +112,6 @@ class Watched:
     """Counts what was published."""
     ident: int = -1
     """The event id the watchers get: an evening's revision, an event's version."""
-    noticed: int = -1
     html: dict[str, str] = field(default_factory=dict)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     stale: bool = False
@@ -132,6 +131,8 @@ class Channel:
         """Where the ledger's failures to answer are told, with the requests'."""
         self.reads = 0
         """How many times an evening or event was read for its watchers."""
+        self.noticed: dict[int, int] = {}
+        """Each evening's newest revision the ledger told of."""
         self._stop_listening: Callable[[], None] | None = None
 
     def listen(self) -> None:
@@ -144,8 +145,13 @@ class Channel:
         self._stop_listening = self.ledger.subscribe(hand_on)
 
     def told(self, notice: Notice) -> None:
-        """A change: what it touches, if watched, is read again (an evening's page only when the revision is news; a
-        leaderboard when one of its tables changed; with a notice that names nothing, everything watched)."""
+        """A change: what it touches, if watched, is read again (a leaderboard when one of its tables changed; with a
+        notice that names nothing, everything watched). An evening's revision told before (this program tells its own
+        changes at once, its watcher again when it finds them in the database) is no news."""
+        if notice.evening is not None:
+            if notice.revision <= self.noticed.get(notice.evening, -1):
+                return
+            self.noticed[notice.evening] = notice.revision
         for topic, watched in list(self.watched.items()):
             if self._touches(topic, watched, notice):
                 self.changed(topic)
@@ -157,9 +163,6 @@ class Channel:
         if kind == "event":
             return notice.event == number or watched.shown is None or notice.evening in _tables(watched.shown)
         if notice.evening == number:
-            if notice.revision <= watched.noticed:
-                return False
-            watched.noticed = notice.revision
             return True
         started = notice.revision == 0 and notice.evening is not None  # a table may play on in a new evening
         return started and isinstance(watched.shown, Live) and watched.shown.evening.closed
