@@ -395,10 +395,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="calabresella-web-bench-", dir=args.dir) as folder:
         if args.deals:
             asyncio.run(run(args.deals, args.viewers, Path(folder)))
-        if args.taps:
-            taps(args.taps, args.before, Path(folder))
-        if args.opens:
-            opens(args.opens, args.before, Path(folder))
+        for part, count in ((taps, args.taps), (opens, args.opens)):
+            if count:
+                own = Path(folder) / part.__name__  # each part on ledgers of its own
+                own.mkdir()
+                part(count, args.before, own)
 
 
 if __name__ == "__main__":
