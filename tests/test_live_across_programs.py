@@ -8,15 +8,13 @@ from __future__ import annotations
 import os
 import queue
 import re
-import socket
 import subprocess
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import httpx
-from test_web_support import TOKEN
+from test_serve import serving
 
 from ledger import Ledger
 from ledger.notices import Notice
@@ -39,39 +37,11 @@ def _another_program(db: str, *args: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @contextmanager
 def _served(db: str) -> Iterator[str]:
     """`calabresella serve` over the ledger, on a free loopback port, once it answers; its base URL."""
-    port = _free_port()
-    process = subprocess.Popen(
-        ["calabresella", "--db", db, "serve", "--port", str(port)],
-        env={**os.environ, "CALABRESELLA_TOKEN": TOKEN},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        deadline = time.monotonic() + PATIENCE
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    process.kill()
-                    said = process.stdout.read() if process.stdout else ""
-                    raise RuntimeError(f"serve did not start: {said}") from None
-                threading.Event().wait(0.1)  # the server is not listening yet: look again shortly
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(10)
+    with serving(db) as (base, _process):
+        yield base
 
 
 class Stream:
