@@ -159,3 +159,16 @@ def engine(db_url: str) -> Iterator[Engine]:
         yield opened
     finally:
         opened.dispose()
+
+
+@pytest.fixture
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright, for one test (the browser tests skip without it)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path("/usr/bin/chromium").exists():
+        pytest.skip("no Chromium at /usr/bin/chromium")
+    with sync_api.sync_playwright() as driver:
+        sandbox = ["--no-sandbox"] if os.geteuid() == 0 else []
+        browser = driver.chromium.launch(executable_path="/usr/bin/chromium", args=sandbox)
+        yield browser
+        browser.close()

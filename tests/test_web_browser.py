@@ -9,6 +9,7 @@ import socket
 import subprocess
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -385,6 +386,17 @@ class Restartable:
             self.process.terminate()
             self.process.wait(10)
             self.process = None
+
+
+@contextmanager
+def served(db_url: str) -> Iterator[str]:
+    """`calabresella serve` over the ledger on a free loopback port, once it answers; its base URL."""
+    server = Restartable(db_url)
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
 
 
 @pytest.fixture

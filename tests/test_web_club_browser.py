@@ -5,7 +5,6 @@ scoresheets print on A4. Screenshots go to /tmp/club-shots to be looked at."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from test_web_browser import CHROMIUM, LONG_NAMES, PHONE, Restartable, _overflowing, playwright_api
+from test_web_browser import CHROMIUM, LONG_NAMES, PHONE, _overflowing, playwright_api, served
 from test_web_support import BEARER
 
 from ledger import Ledger
@@ -46,20 +45,8 @@ def club(sqlite_url: str) -> Iterator[str]:
         ledger.seat_round(1, tables=TABLES)
         ledger.record("massimilianone solo 22", evening=1)
         ledger.record("bruno solo 16", evening=2)
-    served = Restartable(sqlite_url)
-    served.start()
-    try:
-        yield served.url
-    finally:
-        served.stop()
-
-
-@pytest.fixture
-def chromium() -> Iterator[playwright_api.Browser]:
-    with playwright_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
-        yield browser
-        browser.close()
+    with served(sqlite_url) as url:
+        yield url
 
 
 def _shoot(page: playwright_api.Page, name: str, *, full_page: bool = True) -> Path:

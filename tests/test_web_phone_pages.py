@@ -5,13 +5,12 @@ no keyboard; the charts page never shows an empty chart box."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_web_browser import CHROMIUM, LINK, PHONE, Restartable, playwright_api
+from test_web_browser import CHROMIUM, LINK, PHONE, playwright_api, served
 from test_web_support import PLAYERS
 
 from ledger import Ledger
@@ -65,20 +64,8 @@ def ledger_served(sqlite_url: str) -> Iterator[str]:
         ledger.start_event("Club night", [*PLAYERS, "Dario", "Elena", "Franco"], stake="0.10", round_deals=12)
         ledger.seat_round(1, tables=[list(PLAYERS), ["Dario", "Elena", "Franco"]])
         ledger.record("anna solo 22", evening=3)
-    served = Restartable(sqlite_url)
-    served.start()
-    try:
-        yield served.url
-    finally:
-        served.stop()
-
-
-@pytest.fixture
-def chromium() -> Iterator[playwright_api.Browser]:
-    with playwright_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
-        yield browser
-        browser.close()
+    with served(sqlite_url) as url:
+        yield url
 
 
 PAGES = (
