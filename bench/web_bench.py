@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import socket
 import statistics
@@ -34,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -276,8 +278,10 @@ def _quantiles(values: list[float]) -> tuple[float, float]:
     return statistics.median(values), statistics.quantiles(values, n=100, method="inclusive")[94]
 
 
-def taps(count: int, before: str | None, folder: Path) -> None:
-    """The Chromium part: `count` solos tapped in on each checkout, in turns."""
+@contextlib.contextmanager
+def _checkouts(before: str | None, folder: Path) -> Iterator[list[Table]]:
+    """This checkout's server (and, with `before`, an older one's), each with two phones in one Chromium, started;
+    stopped afterwards."""
     from playwright.sync_api import sync_playwright
 
     tables = [Table("now", calabresella(), folder)] + ([Table("before", before, folder)] if before else [])
@@ -288,13 +292,19 @@ def taps(count: int, before: str | None, folder: Path) -> None:
             )
             for table in tables:
                 table.start(browser)
-            for number in range(1, count + 1):
-                for table in tables if number % 2 else tables[::-1]:
-                    table.deal(number)
+            yield tables
             browser.close()
     finally:
         for table in tables:
             table.stop()
+
+
+def taps(count: int, before: str | None, folder: Path) -> None:
+    """The Chromium part: `count` solos tapped in on each checkout, in turns."""
+    with _checkouts(before, folder) as tables:
+        for number in range(1, count + 1):
+            for table in tables if number % 2 else tables[::-1]:
+                table.deal(number)
     print(f"{count} solos tapped in on a 390 x 844 Chromium page, another page watching, SQLite, loopback")
     for table in tables:
         for phone, values in (("recording phone", table.recorded), ("watching phone", table.watched)):
@@ -337,34 +347,22 @@ def _open(page: Page, address: str, charts: bool) -> float:
 def opens(count: int, before: str | None, folder: Path) -> None:
     """The report and the charts page of an evening of REPORT_DEALS deals opened `count` times in each checkout, in
     turns; the first open of each (its server's first report, which loads the reporting libraries) apart."""
-    from playwright.sync_api import sync_playwright
-
-    tables = [Table("now", calabresella(), folder)] + ([Table("before", before, folder)] if before else [])
     times: dict[tuple[str, str], list[float]] = {}
-    try:
-        with sync_playwright() as driver:
-            browser = driver.chromium.launch(
-                executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else []
-            )
-            for table in tables:
-                table.start(browser)
-                for n in range(REPORT_DEALS):
-                    httpx.post(
-                        f"http://127.0.0.1:{table.port}/api/evenings/1/deals",
-                        json={"line": LINES[n % len(LINES)]},
-                        headers={"Authorization": f"Bearer {TOKEN}"},
-                    ).raise_for_status()
-            for n in range(count + 1):
-                for table in tables if n % 2 else tables[::-1]:
-                    assert table.watcher is not None
-                    base = f"http://127.0.0.1:{table.port}/evenings/1"
-                    for what, charts in (("report", False), ("charts", True)):
-                        took = _open(table.watcher, f"{base}/{what}", charts)
-                        times.setdefault((table.name, what if n else f"first {what}"), []).append(took)
-            browser.close()
-    finally:
+    with _checkouts(before, folder) as tables:
         for table in tables:
-            table.stop()
+            for n in range(REPORT_DEALS):
+                httpx.post(
+                    f"http://127.0.0.1:{table.port}/api/evenings/1/deals",
+                    json={"line": LINES[n % len(LINES)]},
+                    headers={"Authorization": f"Bearer {TOKEN}"},
+                ).raise_for_status()
+        for n in range(count + 1):
+            for table in tables if n % 2 else tables[::-1]:
+                assert table.watcher is not None
+                base = f"http://127.0.0.1:{table.port}/evenings/1"
+                for what, charts in (("report", False), ("charts", True)):
+                    took = _open(table.watcher, f"{base}/{what}", charts)
+                    times.setdefault((table.name, what if n else f"first {what}"), []).append(took)
     print(f"An evening of {REPORT_DEALS} deals on a 390 x 844 Chromium page, {count} opens each, SQLite, loopback")
     for table in tables:
         for what, name in (("report", "report, to the page read"), ("charts", "charts page, to the last chart")):
