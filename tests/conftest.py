@@ -29,11 +29,12 @@ console would otherwise keep for the whole run)."""
 
 def as_document(export: str) -> dict[str, Any]:
     """A JSON Lines export (version 3) read with the json module as one document shaped as version 2 was: the
-    header's fields, then `evenings` and `payments` in the order of their lines."""
+    header's fields, then `evenings` and `payments` in the order of their lines (a player's renames, which version 2
+    did not keep, left aside)."""
     lines = [json.loads(line) for line in export.split("\n") if line]
     header, rest = lines[0], lines[1:]
     assert header == {"format": "calabresella-ledger", "version": 3}, header
-    assert all(len(line) == 1 and next(iter(line)) in ("evening", "payment") for line in rest), rest
+    assert all(len(line) == 1 and next(iter(line)) in ("evening", "payment", "rename") for line in rest), rest
     return {
         **header,
         "evenings": [line["evening"] for line in rest if "evening" in line],
