@@ -226,22 +226,23 @@ def contracts(frames: Frames) -> Figure:
     table = stats.contracts(frames)
     _require(table, "contracts", frames, N_("played deals"))
     labels = [f"{c}\n{a}" if a else str(c) for c, a in zip(table["contract"], table["aggravation"], strict=True)]
-    figure, axes = _figure(_("Contracts: deals played, and the declarer's win rate"), _("contract"), _("deals"))
-    x = np.arange(len(table))
-    axes.bar(x, table["won"], color=WON, label=_("deals won"))
-    axes.bar(x, table["deals"] - table["won"], bottom=table["won"], color=LOST, label=_("deals lost"))
+    figure, axes = _figure(_("Contracts: deals played, and the declarer's win rate"), _("deals"), _("contract"))
+    y = np.arange(len(table))  # bars lying down: a contract's name and its rate each have a line of their own
+    axes.barh(y, table["won"], color=WON, label=_("deals won"))
+    axes.barh(y, table["deals"] - table["won"], left=table["won"], color=LOST, label=_("deals lost"))
     for i, (deals, rate) in enumerate(zip(table["deals"], table["success_rate"], strict=True)):
         axes.annotate(
             _("{rate} won").format(rate=format_percent(rate)),
-            (i, deals),
-            ha="center",
-            va="bottom",
-            xytext=(0, 3),
+            (deals, i),
+            ha="left",
+            va="center",
+            xytext=(4, 0),
             textcoords="offset points",
         )
-    axes.set_xticks(x, labels)
-    axes.set_ylim(0, table["deals"].max() * 1.15)
-    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_yticks(y, labels)
+    axes.invert_yaxis()  # the lowest contract on top, as the ladder is read
+    axes.set_xlim(0, table["deals"].max() * 1.6)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     _legend_outside(figure, axes)
     return figure
 
