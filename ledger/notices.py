@@ -43,11 +43,6 @@ class Notices:
             if subscriber in self._subscribers:
                 self._subscribers.remove(subscriber)
 
-    @property
-    def watched(self) -> bool:
-        """Whether anyone subscribes."""
-        return bool(self._subscribers)
-
     def publish(self, notice: Notice) -> None:
         """Tell every subscriber; one that fails is logged and the others are told all the same."""
         with self._guard:

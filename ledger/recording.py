@@ -98,7 +98,6 @@ def void(session: Session, table: Seating, number: int, reason: str | None, *, b
 def close(session: Session, table: Seating, *, drop_pot: bool = False, by: Writer = LIBRARY) -> Seating:
     """Close an open evening; a pot of passed deals still waiting goes on to the same table's next evening, unless
     `drop_pot`."""
-    lock(session, table)
     closed = evenings.close_evening(session, table, _waiting(session, table, drop_pot))
     note(session, closed.evening, "close", by)
     return closed

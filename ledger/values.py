@@ -19,8 +19,6 @@ from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
 from ledger.settlement import Transfer
 
-SOURCES = ("terminal", "play", "phone", "table", "api", "import", "library", "unknown")
-"""Where a change to an evening can come from (`unknown`: written before changes were logged)."""
 UNDOABLE = ("record", "amend", "void", "close", "reopen", "void_evening")
 """The kinds of change undo takes back; an undo itself is not taken back, undo steps further back instead."""
 

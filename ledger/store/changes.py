@@ -7,7 +7,6 @@ is a row of its own that names the revision it took back.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -131,12 +130,6 @@ def newer(connection: Connection, last_id: int) -> list[tuple[int, int, int, int
 def last_id(connection: Connection) -> int:
     """The newest change log row's id (0 when none)."""
     return int(connection.execute(text("SELECT coalesce(max(id), 0) FROM evening_change")).scalar_one())
-
-
-def insert_logged(session: Session, evening_id: int, changes: Sequence[dict[str, Any]]) -> None:
-    """Write an imported evening's change log as exported."""
-    if changes:
-        session.execute(insert(EveningChange), [{**change, "evening_id": evening_id} for change in changes])
 
 
 def reconstruct(connection: Connection, evening_id: int) -> list[dict[str, Any]]:
