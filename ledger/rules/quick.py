@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 from ledger.errors import LedgerError, fact_word
 from ledger.i18n import N_, _, language
 from ledger.rules.build import DealInput
-from ledger.rules.cards import DEAL_THIRDS, Card, parse_called, parse_card
+from ledger.rules.cards import DEAL_THIRDS, Card, Rank, Suit, parse_called, parse_card
 from ledger.rules.contracts import AGGRAVATION_WORDS, CONTRACT_WORDS, PASS, PASS_WORDS, SIDE_WORDS, Contract
 from ledger.rules.count import looks_like_count, parse_count
-from ledger.rules.facts import DECLARER, MONTE
+from ledger.rules.facts import DECLARER, MONTE, DealFacts
+from ledger.rules.line import write_line
 from ledger.rules.numbers import shortened
 from ledger.rules.points import format_points, parse_points
 from ledger.rules.profiles import Profile
@@ -504,10 +505,10 @@ def parse_answer(fact: str, text: str, players: Sequence[str], profile: Profile)
 def examples(players: tuple[str, ...], profile: Profile) -> tuple[str, str]:
     """Two deal lines to show as examples, with this table's names and contracts and the evening's points: a solo
     (or the lowest bid where there is none) by the second seat, and a bid with a called card by the third."""
-    first, second, third = (name.split()[0].casefold() for name in players[:3])
+    first, second, third = players[:3]
     solo = Contract.SOLO if Contract.SOLO in profile.contracts else profile.bids[0]
-    called = profile.bids[0]
+    three = Card(Suit.DENARI, Rank.TRE)
     return (
-        f"{second} {profile.word(solo)} {profile.format_points(22)}",
-        f"{third} {profile.word(called)} 3D@{first} {profile.format_points(17)}",
+        write_line(DealFacts(players, first, second, solo, thirds=22), profile),
+        write_line(DealFacts(players, first, third, profile.bids[0], called=three, holder=first, thirds=17), profile),
     )

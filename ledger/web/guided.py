@@ -14,6 +14,9 @@ from ledger.i18n import N_
 from ledger.rules.build import DealInput
 from ledger.rules.cards import DEAL_THIRDS
 from ledger.rules.contracts import Aggravation, Contract
+from ledger.rules.count import Count
+from ledger.rules.line import count_word
+from ledger.rules.points import format_points
 from ledger.rules.profiles import Profile
 from ledger.rules.quick import parse_answer
 from ledger.values import DealView, EveningInfo
@@ -46,6 +49,10 @@ PAD = ("whole", "third", "rank", "suit", "aces", "figures", "last")
 figures, the last trick); the called card as rank and suit."""
 THIRDS = (Choice("", "+0"), Choice("1/3", "+⅓"), Choice("2/3", "+⅔"))
 """The pad's thirds of a point; nothing tapped is none."""
+THIRD_OF = {choice.value: n for n, choice in enumerate(THIRDS)}
+"""The thirds each of the pad's third buttons adds."""
+COUNTED = ("aces", "figures", "last")
+"""The pad's buttons that count the points as at the table."""
 RANKS = ("3", "2", "A", "R", "C", "F", "7", "6", "5", "4")
 SUITS = (
     Choice("D", N_("denari"), word=True),
@@ -64,18 +71,23 @@ def tapped(form: Mapping[str, object]) -> dict[str, str]:
 
 def answers(form: Mapping[str, object]) -> dict[str, str]:
     """The guided fields given, as typed or tapped (empty ones left out); the pad's taps are read as the points
-    (`7` and `1/3` as `7+1/3`) and the called card (`3` and `D` as `3D`)."""
+    (`7` and `1/3` as `7+1/3`, or counted: `2a10f+u`) and the called card (`3` and `D` as `3D`), unless typed."""
     found = tapped(form)
-    whole, third = found.pop("whole", None), found.pop("third", None)
-    aces, figures, last = found.pop("aces", None), found.pop("figures", None), found.pop("last", None)
-    if (aces or figures or last) and "thirds" not in found:  # counted: `2a10f+u`, as `play` reads a count
-        found["thirds"] = f"{aces or 0}a{figures or 0}f" + ("+u" if last else "")
-    if (whole or third) and "thirds" not in found:
-        found["thirds"] = f"{whole}+{third}" if whole and third and whole != "0" else third or whole or ""
-    rank, suit = found.pop("rank", None), found.pop("suit", None)
-    if rank and "called" not in found:
-        found["called"] = rank + (suit or "")
-    return found
+    taps = {name: found.pop(name) for name in PAD if name in found}
+    card = taps["rank"] + taps.get("suit", "") if "rank" in taps else ""
+    return {**{fact: word for fact, word in (("thirds", _points(taps)), ("called", card)) if word}, **found}
+
+
+def _points(taps: Mapping[str, str]) -> str:
+    """The points tapped, as a line writes them: counted as at the table (`2a10f+u`), else a whole number and a third
+    (`7+1/3`); taps that are none of the pad's buttons are passed on joined, for the parser to say what is wrong."""
+    aces, figures, whole = (taps.get(name, "0") for name in ("aces", "figures", "whole"))
+    third = THIRD_OF.get(taps.get("third", ""))
+    if third is None or not (aces + figures + whole).isdecimal():
+        return "+".join(taps[name] for name in (*COUNTED, "whole", "third") if name in taps)
+    if taps.keys() & set(COUNTED):
+        return count_word(Count(int(aces), int(figures), "last" in taps))
+    return format_points(3 * int(whole) + third) if taps.keys() & {"whole", "third"} else ""
 
 
 def deal_input(given: Mapping[str, str], players: Sequence[str], profile: Profile) -> DealInput:
