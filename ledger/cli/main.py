@@ -8,7 +8,6 @@ from enum import Enum
 from typing import Annotated, Any
 
 import typer
-from typer.main import CommandInfo, TyperInfo, get_command_from_info, get_group_from_info
 
 from ledger.cli.app import LedgerGroup, new_app, translate_help
 from ledger.i18n import LANG_VARIABLE, LANGUAGES, _
@@ -85,21 +84,16 @@ class LazyGroup(LedgerGroup):
 
 
 def _load(name: str) -> Any:
-    """Import the subcommand's module and build its Click command as `app.command` or `add_typer` would."""
+    """Import the subcommand's module and build its Click command, registered under its name and panel in a Typer
+    of its own as `app.command` or `add_typer` would."""
     module, attribute, panel = COMMANDS[name]
     target = getattr(importlib.import_module(module), attribute)
-    if isinstance(target, typer.Typer):
-        return get_group_from_info(
-            TyperInfo(target, rich_help_panel=panel),
-            pretty_exceptions_short=True,
-            rich_markup_mode="rich",
-            suggest_commands=True,
-        )
-    return get_command_from_info(
-        CommandInfo(name=name, callback=target, rich_help_panel=panel),
-        pretty_exceptions_short=True,
-        rich_markup_mode="rich",
-    )
+    holder = typer.Typer(add_completion=False, rich_markup_mode="rich")
+    if not isinstance(target, typer.Typer):
+        holder.command(name, rich_help_panel=panel)(target)
+        return typer.main.get_command(holder)
+    holder.add_typer(target, name=name, rich_help_panel=panel)
+    return typer.main.get_command(holder).commands[name]  # type: ignore[attr-defined]
 
 
 app = new_app(
