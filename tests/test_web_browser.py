@@ -10,10 +10,13 @@ import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from test_web_support import LINK, TOKEN, deal_count, start
+
+from ledger import Ledger
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path("/tmp/shots")
@@ -51,17 +54,41 @@ def _serve(db_url: str, port: int, token: str = TOKEN) -> subprocess.Popen[str]:
             time.sleep(0.1)
 
 
+@dataclass(frozen=True)
+class Table:
+    """A test's own evening (the newest open one) on the module's server."""
+
+    url: str
+    """The server's base URL."""
+    db: str
+    number: int
+
+    @property
+    def page(self) -> str:
+        """The evening's page."""
+        return f"{self.url}/evenings/{self.number}"
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """`calabresella serve` for a module's tests, over a SQLite ledger of their own: the ledger and the base URL."""
+    db = str(tmp_path_factory.mktemp("served") / "ledger.sqlite3")
+    Ledger(db).close()
+    with served(db) as url:
+        yield db, url
+
+
 @pytest.fixture
-def server(db_url: str) -> Iterator[str]:
-    """`calabresella serve` on a free loopback port over a ledger with evening 1 open; its base URL."""
-    start(db_url)
-    port = _free_port()
-    process = _serve(db_url, port)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(10)
+def table(shared_server: tuple[str, str]) -> Table:
+    """A new evening of Anna, Bruno and Carla on the module's server, for one test."""
+    db, url = shared_server
+    return Table(url, db, start(db))
+
+
+def signed_in(page: playwright_api.Page, table: Table) -> None:
+    """The scorekeeper's link opened on `page` (it holds a write session now), then the table's evening."""
+    page.goto(f"{table.url}{LINK}")
+    page.goto(table.page)
 
 
 def _shoot(page: playwright_api.Page, tmp_path: Path, name: str) -> Path:
@@ -81,13 +108,14 @@ def _overflowing(page: playwright_api.Page) -> list[str]:
 
 
 def test_a_deal_tapped_in_on_one_phone_shows_on_another_without_reloading(
-    server: str, tmp_path: Path, db_url: str
+    chromium: playwright_api.Browser, tmp_path: Path, db_url: str
 ) -> None:
+    """On SQLite and on PostgreSQL, each with a server of its own: the scorekeeper's link leads to the open evening."""
     backend = "pg" if db_url.startswith("postgresql") else "sqlite"
-    with playwright_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
-        keeper = browser.new_context(viewport=PHONE, device_scale_factor=2).new_page()
-        watcher = browser.new_context(viewport=PHONE, device_scale_factor=2).new_page()
+    start(db_url)
+    with served(db_url) as server:
+        keeper = chromium.new_context(viewport=PHONE, device_scale_factor=2).new_page()
+        watcher = chromium.new_context(viewport=PHONE, device_scale_factor=2).new_page()
 
         watcher.goto(f"{server}/")
         playwright_api.expect(watcher.locator("#live")).to_contain_text("No deals yet.")
@@ -116,148 +144,135 @@ def test_a_deal_tapped_in_on_one_phone_shows_on_another_without_reloading(
         keeper.goto(f"{server}/evenings/1/deals/1")
         keeper.set_viewport_size(PHONE)
         _shoot(keeper, tmp_path, f"deal-{backend}")
-        browser.close()
     assert all((tmp_path / f"web-{n}-{backend}.png").stat().st_size > 10_000 for n in ("keeper", "watcher"))
 
 
 def test_an_italian_phone_gets_the_evening_in_italian_and_nothing_overflows(
-    server: str, tmp_path: Path, db_url: str
+    table: Table, chromium: playwright_api.Browser, tmp_path: Path
 ) -> None:
-    with playwright_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
-        phone = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="it-IT").new_page()
-        phone.goto(f"{server}{LINK}")
-        phone.wait_for_url(f"{server}/evenings/1")
-        phone.locator("#line").fill("bruno solo 22")
-        phone.get_by_role("button", name="Registra", exact=True).click()
-        playwright_api.expect(phone.locator(".result")).to_contain_text("Smazzata 1 registrata")
-        assert phone.locator("html").get_attribute("lang") == "it"
-        playwright_api.expect(phone.locator("h1")).to_have_text("Serata 1")
-        playwright_api.expect(phone.locator("#live .standings")).to_contain_text("+0,40\xa0€")
-        playwright_api.expect(phone.get_by_role("button", name="Registra la smazzata")).to_be_visible()
-        assert _overflowing(phone) == []
-        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        shot = _shoot(phone, tmp_path, "it-390")
-        browser.close()
+    phone = chromium.new_context(viewport=PHONE, device_scale_factor=2, locale="it-IT").new_page()
+    signed_in(phone, table)
+    phone.locator("#line").fill("bruno solo 22")
+    phone.get_by_role("button", name="Registra", exact=True).click()
+    playwright_api.expect(phone.locator(".result")).to_contain_text("Smazzata 1 registrata")
+    assert phone.locator("html").get_attribute("lang") == "it"
+    playwright_api.expect(phone.locator("h1")).to_have_text(f"Serata {table.number}")
+    playwright_api.expect(phone.locator("#live .standings")).to_contain_text("+0,40\xa0€")
+    playwright_api.expect(phone.get_by_role("button", name="Registra la smazzata")).to_be_visible()
+    assert _overflowing(phone) == []
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot = _shoot(phone, tmp_path, "it-390")
     assert shot.stat().st_size > 10_000
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "it-IT"])
-def test_a_phone_that_only_looks_has_its_whole_bar_on_screen(server: str, tmp_path: Path, locale: str) -> None:
-    with playwright_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
-        phone = browser.new_context(viewport=PHONE, device_scale_factor=2, locale=locale).new_page()
-        phone.goto(f"{server}/evenings")
-        playwright_api.expect(phone.locator(".bar .viewer")).to_be_visible()
-        assert _overflowing(phone) == []
-        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        shot = _shoot(phone, tmp_path, f"viewer-{locale}-390")
-        browser.close()
+def test_a_phone_that_only_looks_has_its_whole_bar_on_screen(
+    table: Table, chromium: playwright_api.Browser, tmp_path: Path, locale: str
+) -> None:
+    phone = chromium.new_context(viewport=PHONE, device_scale_factor=2, locale=locale).new_page()
+    phone.goto(f"{table.url}/evenings")
+    playwright_api.expect(phone.locator(".bar .viewer")).to_be_visible()
+    assert _overflowing(phone) == []
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot = _shoot(phone, tmp_path, f"viewer-{locale}-390")
     assert shot.stat().st_size > 10_000
 
 
 PAGES = (
     "/evenings",
     "/evenings/new",
-    "/evenings/1",
-    "/evenings/1/deals",
-    "/evenings/1/deals/1",
-    "/evenings/1/settle",
-    "/evenings/1/charts",
-    "/evenings/1/report",
+    "/evenings/{n}",
+    "/evenings/{n}/deals",
+    "/evenings/{n}/deals/1",
+    "/evenings/{n}/settle",
+    "/evenings/{n}/charts",
+    "/evenings/{n}/report",
     "/welcome",
 )
+"""The pages a scorekeeper's phone opens ({n}: its evening)."""
 
 
-def test_every_page_passes_the_strict_policy_cannot_be_framed_and_keeps_no_token(server: str) -> None:
+def test_every_page_passes_the_strict_policy_cannot_be_framed_and_keeps_no_token(
+    table: Table, chromium: playwright_api.Browser
+) -> None:
     """The probes: one click in an invisible frame undid the last deal; the cookie held the raw token, which
     Chromium also sent to another port of the same host."""
-    with playwright_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
-        context = browser.new_context(viewport=PHONE)
-        page = context.new_page()
-        refused: list[str] = []
-        page.on(
-            "console",
-            lambda message: (
-                refused.append(f"{page.url}: {message.text}") if "Content Security Policy" in message.text else None
-            ),
-        )
-        page.goto(f"{server}{LINK}")
-        page.wait_for_url(f"{server}/evenings/1")
-        page.locator("#line").fill("bruno solo 22")
-        page.get_by_role("button", name="Record", exact=True).click()
-        playwright_api.expect(page.locator(".result")).to_contain_text("Deal 1 recorded")
-        for path in PAGES:
-            page.goto(f"{server}{path}", wait_until="load")
-        page.goto(f"{server}/evenings/1")
-        playwright_api.expect(page.locator("#live .standings")).to_contain_text("+4")
-        page.goto(f"{server}/evenings/1/charts/running.png", wait_until="load")
-        assert refused == []
+    context = chromium.new_context(viewport=PHONE)
+    page = context.new_page()
+    refused: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            refused.append(f"{page.url}: {message.text}") if "Content Security Policy" in message.text else None
+        ),
+    )
+    signed_in(page, table)
+    page.locator("#line").fill("bruno solo 22")
+    page.get_by_role("button", name="Record", exact=True).click()
+    playwright_api.expect(page.locator(".result")).to_contain_text("Deal 1 recorded")
+    for path in PAGES:
+        page.goto(table.url + path.format(n=table.number), wait_until="load")
+    page.goto(table.page)
+    playwright_api.expect(page.locator("#live .standings")).to_contain_text("+4")
+    page.goto(f"{table.page}/charts/running.png", wait_until="load")
+    assert refused == []
 
-        session = next(cookie for cookie in context.cookies() if cookie["name"].startswith("calabresella_session_"))
-        assert TOKEN not in session["value"] and session["httpOnly"] and session["sameSite"] == "Strict"
+    session = next(cookie for cookie in context.cookies() if cookie["name"].startswith("calabresella_session_"))
+    assert TOKEN not in session["value"] and session["httpOnly"] and session["sameSite"] == "Strict"
 
-        framing = context.new_page()
-        html = f'<iframe src="{server}/evenings/1" width="390" height="800"></iframe>'
-        framing.route("http://elsewhere.test/", lambda route: route.fulfill(body=html, content_type="text/html"))
-        framing.goto("http://elsewhere.test/")
-        framing.wait_for_timeout(1000)
-        framed = framing.frames[1]
-        assert "Evening 1" not in framed.content() and framed.locator("form").count() == 0
-        browser.close()
+    framing = context.new_page()
+    html = f'<iframe src="{table.page}" width="390" height="800"></iframe>'
+    framing.route("http://elsewhere.test/", lambda route: route.fulfill(body=html, content_type="text/html"))
+    framing.goto("http://elsewhere.test/")
+    framing.wait_for_timeout(1000)
+    framed = framing.frames[1]
+    assert f"Evening {table.number}" not in framed.content() and framed.locator("form").count() == 0
 
 
-def test_deals_are_tapped_in_with_few_taps_and_no_keyboard(server: str, db_url: str) -> None:
+def test_deals_are_tapped_in_with_few_taps_and_no_keyboard(table: Table, chromium: playwright_api.Browser) -> None:
     """At 390 x 844: a solo of 7+1/3 in 5 taps, a chiamo with its called card and holder in 7, a passed deal in 2,
     Record included; no text field ever focused (so no keyboard opens); after a result, the declarers on the first
     screen."""
-    from ledger import Ledger
+    page = chromium.new_context(viewport=PHONE).new_page()
+    signed_in(page, table)
+    taps: list[str] = []
 
-    with playwright_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
-        page = browser.new_context(viewport=PHONE).new_page()
-        page.goto(f"{server}{LINK}")
-        page.wait_for_url(f"{server}/evenings/1")
-        taps: list[str] = []
+    def tap(locator: playwright_api.Locator, name: str) -> None:
+        locator.click()
+        taps.append(name)
+        focused = page.evaluate("document.activeElement && document.activeElement.type")
+        assert focused not in ("text", "search", "number", "tel"), f"a keyboard would open after {name}"
 
-        def tap(locator: playwright_api.Locator, name: str) -> None:
-            locator.click()
-            taps.append(name)
-            focused = page.evaluate("document.activeElement && document.activeElement.type")
-            assert focused not in ("text", "search", "number", "tel"), f"a keyboard would open after {name}"
+    def chip(group: str, text: str) -> playwright_api.Locator:
+        return page.locator(group).get_by_text(text, exact=True)
 
-        def chip(group: str, text: str) -> playwright_api.Locator:
-            return page.locator(group).get_by_text(text, exact=True)
+    def record(number: int) -> None:
+        tap(page.locator(".record-bar button"), "record")
+        page.locator(".result h2").filter(has_text=f"Deal {number} recorded").wait_for()
+        box = page.locator("fieldset:has(legend:text-is('Declarer')) label").first.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= PHONE["height"], "declarers below the first screen"
 
-        def record(number: int) -> None:
-            tap(page.locator(".record-bar button"), "record")
-            page.locator(".result h2").filter(has_text=f"Deal {number} recorded").wait_for()
-            box = page.locator("fieldset:has(legend:text-is('Declarer')) label").first.bounding_box()
-            assert box is not None and box["y"] + box["height"] <= PHONE["height"], "declarers below the first screen"
-
-        tap(chip("fieldset:has(legend:text-is('Declarer'))", "Bruno"), "Bruno")
-        tap(chip("fieldset:has(legend:text-is('Contract'))", "solo"), "solo")
-        tap(chip(".pad.points", "7"), "7")
-        tap(chip(".pad.thirds", "+⅓"), "+1/3")
-        record(1)
-        assert len(taps) == 5
-        taps.clear()
-        tap(chip("fieldset:has(legend:text-is('Declarer'))", "Carla"), "Carla")
-        tap(chip("fieldset:has(legend:text-is('Contract'))", "chiamo"), "chiamo")
-        tap(chip(".pad.ranks", "3"), "3")
-        tap(chip(".pad.suits", "denari"), "denari")
-        tap(chip("fieldset:has(legend:text-is('Who held it'))", "Anna"), "Anna")
-        tap(chip(".pad.points", "6"), "6")
-        record(2)
-        assert len(taps) == 7
-        taps.clear()
-        tap(chip("fieldset:has(legend:text-is('Declarer'))", "pass"), "pass")
-        record(3)
-        assert len(taps) == 2
-        browser.close()
-    with Ledger(db_url) as ledger:
-        deals = ledger.deals(1)[1]
+    tap(chip("fieldset:has(legend:text-is('Declarer'))", "Bruno"), "Bruno")
+    tap(chip("fieldset:has(legend:text-is('Contract'))", "solo"), "solo")
+    tap(chip(".pad.points", "7"), "7")
+    tap(chip(".pad.thirds", "+⅓"), "+1/3")
+    record(1)
+    assert len(taps) == 5
+    taps.clear()
+    tap(chip("fieldset:has(legend:text-is('Declarer'))", "Carla"), "Carla")
+    tap(chip("fieldset:has(legend:text-is('Contract'))", "chiamo"), "chiamo")
+    tap(chip(".pad.ranks", "3"), "3")
+    tap(chip(".pad.suits", "denari"), "denari")
+    tap(chip("fieldset:has(legend:text-is('Who held it'))", "Anna"), "Anna")
+    tap(chip(".pad.points", "6"), "6")
+    record(2)
+    assert len(taps) == 7
+    taps.clear()
+    tap(chip("fieldset:has(legend:text-is('Declarer'))", "pass"), "pass")
+    record(3)
+    assert len(taps) == 2
+    with Ledger(table.db) as ledger:
+        deals = ledger.deals(table.number)[1]
     assert [(d.declarer, d.contract, d.declarer_thirds, d.called, d.holder) for d in deals] == [
         ("Bruno", "solo", 22, None, None),
         ("Carla", "chiamo", 18, "3D", "Anna"),
@@ -273,101 +288,89 @@ def _solo(page: playwright_api.Page, declarer: str, points: str) -> None:
 
 
 def test_a_deal_tapped_in_is_shown_without_loading_a_page_and_the_next_form_is_ready(
-    server: str, db_url: str, tmp_path: Path
+    table: Table, chromium: playwright_api.Browser, tmp_path: Path
 ) -> None:
-    from ledger import Ledger
+    page = chromium.new_context(viewport=PHONE, device_scale_factor=2).new_page()
+    signed_in(page, table)
+    page.evaluate("window.notReloaded = true")
+    first_key = page.locator("form.guided input[name=key]").input_value()
+    assert page.locator("form.undo").count() == 0  # nothing to take back yet
 
-    with playwright_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
-        page = browser.new_context(viewport=PHONE, device_scale_factor=2).new_page()
-        page.goto(f"{server}{LINK}")
-        page.wait_for_url(f"{server}/evenings/1")
-        page.evaluate("window.notReloaded = true")
-        first_key = page.locator("form.guided input[name=key]").input_value()
-        assert page.locator("form.undo").count() == 0  # nothing to take back yet
+    _solo(page, "Bruno", "7")
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 1 recorded")
+    assert page.evaluate("window.notReloaded") is True
+    assert page.url == f"{table.page}?recorded=1"  # a reload shows the result again, and writes nothing
+    playwright_api.expect(page.locator("#live .standings")).to_contain_text("+4")
+    checked = page.locator("form.guided input:checked").evaluate_all("all => all.map(i => i.name + '=' + i.value)")
+    assert checked == ["third="]  # the pad as a fresh page draws it
+    keys = {page.locator(f"{form} input[name=key]").input_value() for form in ("form.guided", "form.quick")}
+    assert len(keys) == 1 and first_key not in keys
+    assert page.locator("input[name=seen_revision]").evaluate_all("all => all.map(i => i.value)") == ["1"]
+    playwright_api.expect(page.locator("form.undo")).to_be_visible()
+    assert (
+        page.locator(".lang a[hreflang=it]").get_attribute("href")
+        == f"/language/it?next=%2Fevenings%2F{table.number}%3Frecorded%3D1"
+    )
 
+    _solo(page, "Carla", "8")  # the next deal, on the form swapped in
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 2 recorded")
+    with Ledger(table.db) as ledger:  # a deal recorded elsewhere still reaches the page swapped in
+        ledger.record("anna solo 20", evening=table.number)
+    playwright_api.expect(page.locator("#live .turn")).to_have_attribute("data-revision", "3", timeout=5000)
+    assert page.locator("input[name=seen_revision]").evaluate_all("all => all.map(i => i.value)") == ["3"]
+    assert page.evaluate("window.notReloaded") is True
+    _shoot(page, tmp_path, "after-a-deal-en")
+
+    page.locator(".lang a[hreflang=it]").click()
+    page.wait_for_url(f"{table.page}?recorded=2")
+    page.evaluate("window.notReloaded = true")
+    _solo(page, "Anna", "9")
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Smazzata 4 registrata")
+    playwright_api.expect(page.get_by_role("button", name="Registra la smazzata")).to_be_visible()
+    assert page.evaluate("window.notReloaded") is True
+    assert _overflowing(page) == [] and page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    _shoot(page, tmp_path, "after-a-deal-it")
+    page.reload()
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Smazzata 4 registrata")
+    assert deal_count(table.db, table.number) == 4
+
+
+def test_without_script_the_pad_records_through_the_redirect(table: Table, chromium: playwright_api.Browser) -> None:
+    page = chromium.new_context(viewport=PHONE, java_script_enabled=False).new_page()
+    signed_in(page, table)
+    with page.expect_response(lambda response: response.request.method == "POST") as posted:
         _solo(page, "Bruno", "7")
-        playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 1 recorded")
-        assert page.evaluate("window.notReloaded") is True
-        assert page.url == f"{server}/evenings/1?recorded=1"  # a reload shows the result again, and writes nothing
-        playwright_api.expect(page.locator("#live .standings")).to_contain_text("+4")
-        checked = page.locator("form.guided input:checked").evaluate_all("all => all.map(i => i.name + '=' + i.value)")
-        assert checked == ["third="]  # the pad as a fresh page draws it
-        keys = {page.locator(f"{form} input[name=key]").input_value() for form in ("form.guided", "form.quick")}
-        assert len(keys) == 1 and first_key not in keys
-        assert page.locator("input[name=seen_revision]").evaluate_all("all => all.map(i => i.value)") == ["1"]
-        playwright_api.expect(page.locator("form.undo")).to_be_visible()
-        assert (
-            page.locator(".lang a[hreflang=it]").get_attribute("href")
-            == "/language/it?next=%2Fevenings%2F1%3Frecorded%3D1"
-        )
-
-        _solo(page, "Carla", "8")  # the next deal, on the form swapped in
-        playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 2 recorded")
-        with Ledger(db_url) as ledger:  # a deal recorded elsewhere still reaches the page swapped in
-            ledger.record("anna solo 20")
-        playwright_api.expect(page.locator("#live .turn")).to_have_attribute("data-revision", "3", timeout=5000)
-        assert page.locator("input[name=seen_revision]").evaluate_all("all => all.map(i => i.value)") == ["3"]
-        assert page.evaluate("window.notReloaded") is True
-        _shoot(page, tmp_path, "after-a-deal-en")
-
-        page.locator(".lang a[hreflang=it]").click()
-        page.wait_for_url(f"{server}/evenings/1?recorded=2")
-        page.evaluate("window.notReloaded = true")
-        _solo(page, "Anna", "9")
-        playwright_api.expect(page.locator(".result h2")).to_have_text("Smazzata 4 registrata")
-        playwright_api.expect(page.get_by_role("button", name="Registra la smazzata")).to_be_visible()
-        assert page.evaluate("window.notReloaded") is True
-        assert _overflowing(page) == [] and page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        _shoot(page, tmp_path, "after-a-deal-it")
-        page.reload()
-        playwright_api.expect(page.locator(".result h2")).to_have_text("Smazzata 4 registrata")
-        browser.close()
-    assert deal_count(db_url) == 4
-
-
-def test_without_script_the_pad_records_through_the_redirect(server: str, db_url: str) -> None:
-    with playwright_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
-        page = browser.new_context(viewport=PHONE, java_script_enabled=False).new_page()
-        page.goto(f"{server}{LINK}")
-        page.wait_for_url(f"{server}/evenings/1")
-        with page.expect_response(lambda response: response.request.method == "POST") as posted:
-            _solo(page, "Bruno", "7")
-        assert posted.value.status == 303 and posted.value.headers["location"] == "/evenings/1?recorded=1"
-        page.wait_for_url(f"{server}/evenings/1?recorded=1")
-        playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 1 recorded")
-        browser.close()
-    assert deal_count(db_url) == 1
+    recorded = f"/evenings/{table.number}?recorded=1"
+    assert posted.value.status == 303 and posted.value.headers["location"] == recorded
+    page.wait_for_url(f"{table.url}{recorded}")
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 1 recorded")
+    assert deal_count(table.db, table.number) == 1
 
 
 LONG_NAMES = ["Giovanbattista", "Massimilianone", "Bartolomeoalfa", "Mariantonietta"]
 
 
-def test_every_page_fits_a_390_pixel_phone_with_four_long_names(server: str, db_url: str, tmp_path: Path) -> None:
-    from ledger import Ledger
-
-    with Ledger(db_url) as ledger:
+def test_every_page_fits_a_390_pixel_phone_with_four_long_names(
+    shared_server: tuple[str, str], chromium: playwright_api.Browser, tmp_path: Path
+) -> None:
+    db, server = shared_server
+    with Ledger(db) as ledger:
         number = ledger.start_evening(LONG_NAMES, profile="quartiglio", options=["game_to=5"], stake="0.10").number
         for line in ("giovan solo 8 last=decl", "massi chiamo 3D@barto 7 last=decl", "pass", "barto solo 11"):
             ledger.record(line, evening=number)
     pages = ["", "/deals", "/deals/2", "/settle", "/charts", "/report"]
-    with playwright_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
-        for language in ("en", "it"):
-            page = browser.new_context(viewport=PHONE).new_page()
-            page.goto(f"{server}{LINK}")
-            page.goto(f"{server}/language/{language}")
-            for path in pages:
-                page.goto(f"{server}/evenings/{number}{path}")
-                page.wait_for_load_state("load")
-                widths = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
-                assert widths == [390, 390], f"{language} /evenings/{number}{path}: {widths}"
-            back = page.locator(".back a")  # the report leads back to the evening
-            assert back.get_attribute("href") == f"/evenings/{number}"
-            _shoot(page, tmp_path, f"report-long-names-{language}")
-            page.context.close()
-        browser.close()
+    for language in ("en", "it"):
+        page = chromium.new_context(viewport=PHONE).new_page()
+        page.goto(f"{server}{LINK}")
+        page.goto(f"{server}/language/{language}")
+        for path in pages:
+            page.goto(f"{server}/evenings/{number}{path}")
+            page.wait_for_load_state("load")
+            widths = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+            assert widths == [390, 390], f"{language} /evenings/{number}{path}: {widths}"
+        back = page.locator(".back a")  # the report leads back to the evening
+        assert back.get_attribute("href") == f"/evenings/{number}"
+        _shoot(page, tmp_path, f"report-long-names-{language}")
 
 
 class Restartable:
@@ -400,51 +403,45 @@ def served(db_url: str) -> Iterator[str]:
 
 
 @pytest.fixture
-def phone_and_server(db_url: str) -> Iterator[tuple[playwright_api.Page, Restartable]]:
-    """A 390 x 844 Chromium page, and the server it talks to (evening 1 open), which the test may stop and restart."""
-    start(db_url)
-    served = Restartable(db_url)
+def phone_and_server(
+    sqlite_url: str, chromium: playwright_api.Browser
+) -> Iterator[tuple[playwright_api.Page, Restartable]]:
+    """A 390 x 844 Chromium page, and a server of its own that it talks to (evening 1 open), which the test may stop
+    and restart."""
+    start(sqlite_url)
+    served = Restartable(sqlite_url)
     served.start()
     try:
-        with playwright_api.sync_playwright() as driver:
-            browser = driver.chromium.launch(
-                executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else []
-            )
-            yield browser.new_context(viewport=PHONE).new_page(), served
-            browser.close()
+        yield chromium.new_context(viewport=PHONE).new_page(), served
     finally:
         served.stop()
 
 
 def test_a_viewer_sees_the_connection_go_and_come_back_and_follows_the_table(
-    phone_and_server: tuple[playwright_api.Page, Restartable], db_url: str, tmp_path: Path
+    phone_and_server: tuple[playwright_api.Page, Restartable], sqlite_url: str, tmp_path: Path
 ) -> None:
-    from ledger import Ledger
-
     page, served = phone_and_server
     page.goto(f"{served.url}/evenings/1")
     served.stop()
     status = page.locator(".connection")
     playwright_api.expect(status).to_contain_text("No connection to the server", timeout=5000)
     _shoot(page, tmp_path, "connection-lost")
-    with Ledger(db_url) as ledger:  # while the server is away, the table closes and plays on
+    with Ledger(sqlite_url) as ledger:  # while the server is away, the table closes and plays on
         ledger.close_evening(1)
     served.start()
     playwright_api.expect(status).to_contain_text("Connected again", timeout=8000)
     playwright_api.expect(page.locator("#live")).to_contain_text("no deal can change", timeout=5000)
-    with Ledger(db_url) as ledger:
+    with Ledger(sqlite_url) as ledger:
         ledger.start_evening(["Anna", "Bruno", "Carla"], stake="0.10")  # by another program: the CLI
     page.wait_for_url(f"{served.url}/evenings/2", timeout=8000)
 
 
 def test_a_deal_tapped_in_while_the_server_is_away_waits_and_is_stored_once(
-    phone_and_server: tuple[playwright_api.Page, Restartable], db_url: str, tmp_path: Path
+    phone_and_server: tuple[playwright_api.Page, Restartable], sqlite_url: str, tmp_path: Path
 ) -> None:
-    from ledger import Ledger
-
     page, served = phone_and_server
     page.goto(f"{served.url}{LINK}")
-    page.wait_for_url(f"{served.url}/evenings/1")
+    page.goto(f"{served.url}/evenings/1")
     served.stop()
     page.locator("fieldset:has(legend:text-is('Declarer'))").get_by_text("Bruno", exact=True).click()
     page.locator("fieldset:has(legend:text-is('Contract'))").get_by_text("solo", exact=True).click()
@@ -457,19 +454,18 @@ def test_a_deal_tapped_in_while_the_server_is_away_waits_and_is_stored_once(
     served.start()
     playwright_api.expect(page.locator(".result")).to_contain_text("Deal 1 recorded", timeout=10000)
     assert page.evaluate("localStorage.getItem('calabresella-waiting')") == "[]"
-    with Ledger(db_url) as ledger:
+    with Ledger(sqlite_url) as ledger:
         assert [(d.declarer, d.declarer_thirds) for d in ledger.deals(1)[1]] == [("Bruno", 21)]
 
 
 def test_a_deal_tapped_after_the_link_changed_waits_until_the_new_link_is_opened(
-    phone_and_server: tuple[playwright_api.Page, Restartable], db_url: str
+    phone_and_server: tuple[playwright_api.Page, Restartable], sqlite_url: str
 ) -> None:
-    from ledger import Ledger
     from ledger.web.access import Access
 
     page, served = phone_and_server
     page.goto(f"{served.url}{LINK}")
-    page.wait_for_url(f"{served.url}/evenings/1")
+    page.goto(f"{served.url}/evenings/1")
     served.stop()
     renewed = TOKEN + "-renewed"
     served.start(renewed)  # the scorekeeper restarted the server with a new token: the old link no longer records
@@ -478,9 +474,9 @@ def test_a_deal_tapped_after_the_link_changed_waits_until_the_new_link_is_opened
     page.locator(".pad.points").get_by_text("8", exact=True).click()
     page.locator(".record-bar button").click()
     playwright_api.expect(page.locator("#waiting")).to_contain_text("open the scorekeeper's link again")
-    with Ledger(db_url) as ledger:
+    with Ledger(sqlite_url) as ledger:
         assert ledger.deals(1)[1] == []
     page.goto(f"{served.url}/write?key={Access(renewed).link_key}")
     playwright_api.expect(page.locator(".result")).to_contain_text("Deal 1 recorded", timeout=10000)
-    with Ledger(db_url) as ledger:
+    with Ledger(sqlite_url) as ledger:
         assert [(d.declarer, d.declarer_thirds) for d in ledger.deals(1)[1]] == [("Carla", 24)]

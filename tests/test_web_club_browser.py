@@ -34,19 +34,21 @@ PAGES = (
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Chromium at /usr/bin/chromium")
 
 
-@pytest.fixture
-def club(sqlite_url: str) -> Iterator[str]:
-    """`calabresella serve` over a ledger with a club night under way: the four long names at table 1 (evening 1),
-    Anna, Bruno and Carla at table 2 (evening 2), a deal recorded at each; its base URL."""
-    with Ledger(sqlite_url) as ledger:
+@pytest.fixture(scope="module")
+def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """`calabresella serve` for the module's tests, over a ledger with a club night under way: the four long names at
+    table 1 (evening 1), Anna, Bruno and Carla at table 2 (evening 2), a deal recorded at each; the ledger and the
+    base URL. One test records a deal more, at table 2; the others read."""
+    db = str(tmp_path_factory.mktemp("club") / "ledger.sqlite3")
+    with Ledger(db) as ledger:
         ledger.start_event(
             "Autumn club night at the Bar Sport", PLAYERS, stake="0.10", place="Bar Sport", round_deals=12
         )
         ledger.seat_round(1, tables=TABLES)
         ledger.record("massimilianone solo 22", evening=1)
         ledger.record("bruno solo 16", evening=2)
-    with served(sqlite_url) as url:
-        yield url
+    with served(db) as url:
+        yield db, url
 
 
 def _shoot(page: playwright_api.Page, name: str, *, full_page: bool = True) -> Path:
@@ -72,18 +74,19 @@ def _widths(page: playwright_api.Page) -> list[int]:
 
 @pytest.mark.parametrize("locale", ["en-GB", "it-IT"])
 def test_a_player_taps_their_name_on_the_event_page_and_reads_their_table_and_seat(
-    club: str, chromium: playwright_api.Browser, sqlite_url: str, locale: str
+    club: tuple[str, str], chromium: playwright_api.Browser, locale: str
 ) -> None:
-    with Ledger(sqlite_url) as ledger:
+    db, url = club
+    with Ledger(db) as ledger:
         current = ledger.event(1).current
     assert current is not None
     found = current.table_of("Bartolomeoalfa")
     assert found is not None
     table, seat = found
     page = chromium.new_context(viewport=PHONE, device_scale_factor=2, locale=locale).new_page()
-    page.goto(f"{club}/events/1")
+    page.goto(f"{url}/events/1")
     page.locator(".chips.names").get_by_role("link", name="Bartolomeoalfa", exact=True).click()
-    page.wait_for_url(f"{club}/events/1?player=Bartolomeoalfa")
+    page.wait_for_url(f"{url}/events/1?player=Bartolomeoalfa")
     result = page.locator(".seat-found")
     playwright_api.expect(result.locator("h2")).to_have_text("Bartolomeoalfa")
     headline = result.locator(".headline")
@@ -101,20 +104,20 @@ def test_a_player_taps_their_name_on_the_event_page_and_reads_their_table_and_se
     assert _overflowing(page) == [] and _spilling(page) == []
     _shoot(page, f"event-phone-{locale[:2]}", full_page=False)
     _shoot(page, f"event-phone-{locale[:2]}-full")
-    page.context.close()
 
 
 @pytest.mark.parametrize("language", ["en", "it"])
 def test_no_club_page_is_wider_than_a_390_pixel_phone_with_four_long_names(
-    club: str, chromium: playwright_api.Browser, language: str
+    club: tuple[str, str], chromium: playwright_api.Browser, language: str
 ) -> None:
+    _db, url = club
     for keeper in (False, True):
         page = chromium.new_context(viewport=PHONE).new_page()
         if keeper:  # the scorekeeper's phone also gets each table's link and QR code, opened
-            page.goto(f"{club}/write?key={_link_key()}")
-        page.goto(f"{club}/language/{language}")
+            page.goto(f"{url}/write?key={_link_key()}")
+        page.goto(f"{url}/language/{language}")
         for path in PAGES:
-            page.goto(f"{club}{path}")
+            page.goto(f"{url}{path}")
             page.wait_for_load_state("load")
             page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
             assert _widths(page) == [390, 390], f"{language} {path} (scorekeeper: {keeper}): {_widths(page)}"
@@ -124,7 +127,7 @@ def test_no_club_page_is_wider_than_a_390_pixel_phone_with_four_long_names(
                 assert page.locator(".place").count() == 1  # the table's own page says its round and table
                 _shoot(page, f"table-{language}-{'keeper' if keeper else 'viewer'}")
         if keeper:
-            page.goto(f"{club}/events/1")
+            page.goto(f"{url}/events/1")
             page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
             assert page.locator(".qr svg").count() == 2
             _shoot(page, f"event-keeper-{language}")
@@ -140,20 +143,21 @@ def _link_key() -> str:
 
 
 def test_the_leaderboard_at_the_bar_follows_a_deal_without_being_reloaded(
-    club: str, chromium: playwright_api.Browser, sqlite_url: str
+    club: tuple[str, str], chromium: playwright_api.Browser
 ) -> None:
+    db, url = club
     page = chromium.new_context(viewport=SCREEN).new_page()
-    page.goto(f"{club}/events/1/board")
+    page.goto(f"{url}/events/1/board")
     board = page.locator("#live .board")
     playwright_api.expect(board.locator("tbody tr").first).to_contain_text("Massimilianone")
     playwright_api.expect(board.locator("tbody tr").first).to_contain_text("+4")
     page.evaluate("window.notReloaded = true")
-    key = httpx.get(f"{club}/api/events/1/links", headers=BEARER).json()[1]["key"]
+    key = httpx.get(f"{url}/api/events/1/links", headers=BEARER).json()[1]["key"]
     recorded = httpx.post(
-        f"{club}/api/evenings/2/deals", json={"line": "carla solo 26"}, headers={"Authorization": f"Bearer {key}"}
+        f"{url}/api/evenings/2/deals", json={"line": "carla solo 26"}, headers={"Authorization": f"Bearer {key}"}
     )
     assert recorded.status_code == 201, recorded.text
-    with Ledger(sqlite_url) as ledger:
+    with Ledger(db) as ledger:
         standings = {line.player: line.points for line in ledger.event(1).standings}
     assert standings["Carla"] == 6  # +2 from Bruno's lost solo, +4 from her own
     first = board.locator("tbody tr").first
@@ -169,12 +173,12 @@ def test_the_leaderboard_at_the_bar_follows_a_deal_without_being_reloaded(
     assert shown == sorted(shown, reverse=True)
     assert _widths(page) == [1280, 1280] and _spilling(page) == []
     _shoot(page, "board-1280", full_page=False)
-    page.context.close()
 
 
-def test_the_sheets_print_on_a4_one_page_per_table(club: str, chromium: playwright_api.Browser) -> None:
+def test_the_sheets_print_on_a4_one_page_per_table(club: tuple[str, str], chromium: playwright_api.Browser) -> None:
+    _db, url = club
     page = chromium.new_context(viewport=PHONE).new_page()
-    page.goto(f"{club}/events/1/sheets")
+    page.goto(f"{url}/events/1/sheets")
     SHOTS.mkdir(exist_ok=True)
     pdf = SHOTS / "sheets.pdf"
     page.pdf(path=str(pdf), format="A4", print_background=True)
@@ -186,4 +190,3 @@ def test_the_sheets_print_on_a4_one_page_per_table(club: str, chromium: playwrig
         page.set_viewport_size({"width": 688, "height": 1017})
         page.emulate_media(media="print")
         _shoot(page, "sheets-print")
-    page.context.close()

@@ -4,16 +4,26 @@ the pad is the next thing on the screen after every deal, with no scrolling; Bac
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-from test_web_browser import CHROMIUM, PHONE, Restartable, _shoot, phone_and_server, playwright_api, server
+from test_web_browser import (
+    CHROMIUM,
+    PHONE,
+    Restartable,
+    Table,
+    _shoot,
+    phone_and_server,
+    playwright_api,
+    shared_server,
+    signed_in,
+    table,
+)
 from test_web_support import LINK, deal_count
 
 from ledger import Ledger
 
-__all__ = ["phone_and_server", "server"]  # the fixtures, shared with the other browser tests
+__all__ = ["phone_and_server", "shared_server", "table"]  # the fixtures, shared with the other browser tests
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Chromium at /usr/bin/chromium")
 STORE = "calabresella-waiting"
@@ -56,10 +66,10 @@ def _tap_deal(page: Page, taps: tuple[tuple[str, str], ...]) -> None:
     _record(page)
 
 
-def _signed_in(page: Page, url: str, evening: int = 1) -> None:
-    """The scorekeeper's link opened: on to the open evening's page."""
+def _signed_in(page: Page, url: str) -> None:
+    """The scorekeeper's link opened: on to evening 1's page."""
     page.goto(f"{url}{LINK}")
-    page.wait_for_url(f"{url}/evenings/{evening}")
+    page.goto(f"{url}/evenings/1")
 
 
 SOLO_7 = (("declarer", "Bruno"), ("contract", "solo"), ("whole", "7"))
@@ -69,7 +79,7 @@ POINTS = (("whole", "7"), ("third", "1/3"))
 
 
 def test_four_deals_tapped_offline_are_stored_once_in_order_with_the_dealer_right(
-    phone_and_server: tuple[Page, Restartable], db_url: str, tmp_path: Path
+    phone_and_server: tuple[Page, Restartable], sqlite_url: str, tmp_path: Path
 ) -> None:
     """Today's probe: the second deal was refused, a deal needing the trick count vanished, two passed deals were
     stored once and the dealer went one seat wrong."""
@@ -91,13 +101,13 @@ def test_four_deals_tapped_offline_are_stored_once_in_order_with_the_dealer_righ
         "How many tricks did the declarer side take?", timeout=10000
     )
     playwright_api.expect(waiting).to_contain_text("3 deals waiting: Anna solo 11+2/3, all passed, all passed")
-    assert deal_count(db_url) == 1
+    assert deal_count(sqlite_url) == 1
     _answer(page, "tricks", "12")
     playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 4 recorded", timeout=10000)
     playwright_api.expect(waiting).to_be_hidden()
     assert page.evaluate(f"localStorage.getItem('{STORE}')") == "[]"
     playwright_api.expect(page.locator("#live .turn")).to_contain_text("Anna deals")
-    with Ledger(db_url) as ledger:
+    with Ledger(sqlite_url) as ledger:
         deals = ledger.deals(1)[1]
     assert [(d.number, d.declarer, d.declarer_thirds, d.dealer) for d in deals] == [
         (1, "Bruno", 21, "Carla"),
@@ -108,7 +118,7 @@ def test_four_deals_tapped_offline_are_stored_once_in_order_with_the_dealer_righ
 
 
 def test_deals_waiting_outlive_a_reload_and_a_server_restart(
-    phone_and_server: tuple[Page, Restartable], db_url: str, tmp_path: Path
+    phone_and_server: tuple[Page, Restartable], sqlite_url: str, tmp_path: Path
 ) -> None:
     page, served = phone_and_server
     page.context.set_extra_http_headers({"Accept-Language": "it-IT,it;q=0.9"})
@@ -125,10 +135,10 @@ def test_deals_waiting_outlive_a_reload_and_a_server_restart(
     playwright_api.expect(page.locator("#waiting")).to_contain_text(said)
     served.stop()
     served.start()
-    assert deal_count(db_url) == 0
+    assert deal_count(sqlite_url) == 0
     page.unroute("**/evenings/1/deals")
     playwright_api.expect(page.locator(".result h2")).to_have_text("Smazzata 2 registrata", timeout=10000)
-    with Ledger(db_url) as ledger:
+    with Ledger(sqlite_url) as ledger:
         deals = ledger.deals(1)[1]
     assert [(d.declarer, d.contract, d.declarer_thirds, d.called, d.holder) for d in deals] == [
         ("Carla", "solo", 24, None, None),
@@ -137,36 +147,36 @@ def test_deals_waiting_outlive_a_reload_and_a_server_restart(
     assert shot.stat().st_size > 10_000
 
 
-def test_a_deal_refused_when_another_phone_recorded_first_keeps_its_taps(server: str, db_url: str) -> None:
+def test_a_deal_refused_when_another_phone_recorded_first_keeps_its_taps(
+    shared_server: tuple[str, str], chromium: playwright_api.Browser
+) -> None:
     """Four players, the dealer sits out: another phone's deal makes Anna the dealer, so her deal is refused; every
     other fact stays tapped, and one tap on another declarer records it, with no keyboard."""
-    with Ledger(db_url) as ledger:
+    db, url = shared_server
+    with Ledger(db) as ledger:
         evening = ledger.start_evening(["Anna", "Bruno", "Carla", "Dario"], stake="0.10").number
-    with playwright_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
-        page = browser.new_context(viewport=PHONE).new_page()
-        _signed_in(page, server, evening)
-        with Ledger(db_url) as ledger:
-            ledger.record("bruno solo 22", evening=evening)
-        taps = (
-            ("declarer", "Anna"),
-            ("contract", "chiamo"),
-            ("rank", "3"),
-            ("suit", "D"),
-            ("holder", "Bruno"),
-            *POINTS,
-        )
-        _tap_deal(page, taps)
-        playwright_api.expect(page.locator("#waiting")).to_contain_text("Anna deals and sits out")
-        checked = page.locator("form.guided input:checked").evaluate_all("all => all.map(i => [i.name, i.value])")
-        assert [tuple(pair) for pair in checked] == list(taps)
-        _tap(page, "declarer", "Carla")
-        _record(page)
-        playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 2 recorded", timeout=10000)
-        assert page.evaluate("document.activeElement.type") not in ("text", "search", "number", "tel")
-        playwright_api.expect(page.locator("#waiting")).to_be_hidden()
-        browser.close()
-    with Ledger(db_url) as ledger:
+    page = chromium.new_context(viewport=PHONE).new_page()
+    signed_in(page, Table(url, db, evening))
+    with Ledger(db) as ledger:
+        ledger.record("bruno solo 22", evening=evening)
+    taps = (
+        ("declarer", "Anna"),
+        ("contract", "chiamo"),
+        ("rank", "3"),
+        ("suit", "D"),
+        ("holder", "Bruno"),
+        *POINTS,
+    )
+    _tap_deal(page, taps)
+    playwright_api.expect(page.locator("#waiting")).to_contain_text("Anna deals and sits out")
+    checked = page.locator("form.guided input:checked").evaluate_all("all => all.map(i => [i.name, i.value])")
+    assert [tuple(pair) for pair in checked] == list(taps)
+    _tap(page, "declarer", "Carla")
+    _record(page)
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 2 recorded", timeout=10000)
+    assert page.evaluate("document.activeElement.type") not in ("text", "search", "number", "tel")
+    playwright_api.expect(page.locator("#waiting")).to_be_hidden()
+    with Ledger(db) as ledger:
         deal = ledger.deals(evening)[1][-1]
     assert (deal.declarer, deal.contract, deal.called, deal.holder, deal.declarer_thirds) == (
         "Carla",
@@ -177,21 +187,20 @@ def test_a_deal_refused_when_another_phone_recorded_first_keeps_its_taps(server:
     )
 
 
-def test_a_double_tap_on_record_is_one_deal_and_says_it_is_recorded(server: str, db_url: str) -> None:
-    with playwright_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
-        page = browser.new_context(viewport=PHONE).new_page()
-        _signed_in(page, server)
-        posts: list[str] = []
-        page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
-        for name, value in SOLO_7:
-            _tap(page, name, value)
-        page.locator(".record-bar button").dblclick()
-        playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 1 recorded")
-        assert page.evaluate(f"localStorage.getItem('{STORE}')") == "[]"
-        assert len(posts) == 1 and "already" not in page.locator("main").inner_text()
-        browser.close()
-    assert deal_count(db_url) == 1
+def test_a_double_tap_on_record_is_one_deal_and_says_it_is_recorded(
+    table: Table, chromium: playwright_api.Browser
+) -> None:
+    page = chromium.new_context(viewport=PHONE).new_page()
+    signed_in(page, table)
+    posts: list[str] = []
+    page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
+    for name, value in SOLO_7:
+        _tap(page, name, value)
+    page.locator(".record-bar button").dblclick()
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 1 recorded")
+    assert page.evaluate(f"localStorage.getItem('{STORE}')") == "[]"
+    assert len(posts) == 1 and "already" not in page.locator("main").inner_text()
+    assert deal_count(table.db, table.number) == 1
 
 
 LAST_TRICK, TRICKS = ("last_trick", "decl"), ("tricks", "12")
@@ -245,58 +254,52 @@ KINDS: tuple[tuple[tuple[tuple[str, str], ...], tuple[str, str] | None], ...] = 
 
 @pytest.mark.parametrize("viewport", [PHONE, {"width": 360, "height": 640}], ids=["390x844", "360x640"])
 def test_twenty_deals_of_every_kind_are_tapped_without_scrolling(
-    server: str, db_url: str, tmp_path: Path, viewport: dict[str, int]
+    table: Table, chromium: playwright_api.Browser, tmp_path: Path, viewport: dict[str, int]
 ) -> None:
     """Each button is on the screen when its turn comes (the page brings the next one up itself), nothing sticky
     covers one, and after each deal the result is one line above a fresh pad."""
-    with playwright_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
-        page = browser.new_context(viewport=viewport, device_scale_factor=2, locale="it-IT").new_page()
-        _signed_in(page, server)
-        for number in range(1, 21):
-            kind, asked = KINDS[(number - 1) % len(KINDS)]
-            for name, value in kind:
-                if name == "count":
-                    summary = page.locator("form.guided details.count summary")
-                    _in_view(page, summary, "the count")
-                    summary.click()
-                elif name == "last":
-                    box = page.locator("form.guided label.confirm:has(input[name=last])")
-                    _in_view(page, box, "the last trick")
-                    box.click()
-                else:
-                    _tap(page, name, value)
-            _record(page)
-            if asked:
-                _answer(page, *asked)
-            playwright_api.expect(page.locator(".result h2")).to_have_text(f"Smazzata {number} registrata")
-            if number == 2 and viewport == PHONE:
-                _shoot(page, tmp_path, "after-a-deal-it-390")
-        browser.close()
-    with Ledger(db_url) as ledger:
-        deals = ledger.deals(1)[1]
+    page = chromium.new_context(viewport=viewport, device_scale_factor=2, locale="it-IT").new_page()
+    signed_in(page, table)
+    for number in range(1, 21):
+        kind, asked = KINDS[(number - 1) % len(KINDS)]
+        for name, value in kind:
+            if name == "count":
+                summary = page.locator("form.guided details.count summary")
+                _in_view(page, summary, "the count")
+                summary.click()
+            elif name == "last":
+                box = page.locator("form.guided label.confirm:has(input[name=last])")
+                _in_view(page, box, "the last trick")
+                box.click()
+            else:
+                _tap(page, name, value)
+        _record(page)
+        if asked:
+            _answer(page, *asked)
+        playwright_api.expect(page.locator(".result h2")).to_have_text(f"Smazzata {number} registrata")
+        if number == 2 and viewport == PHONE:
+            _shoot(page, tmp_path, "after-a-deal-it-390")
+    with Ledger(table.db) as ledger:
+        deals = ledger.deals(table.number)[1]
     assert len(deals) == 20 and [d.declarer for d in deals[:3]] == ["Bruno", "Carla", None]
     assert [d.declarer_thirds for d in deals[5:7]] == [35, 19]
 
 
-def test_back_after_a_deal_shows_the_evening_as_it_is_now(server: str, db_url: str) -> None:
+def test_back_after_a_deal_shows_the_evening_as_it_is_now(table: Table, chromium: playwright_api.Browser) -> None:
     """Today's probe: Back left the evening, and could land on an old page saying a deal is already recorded."""
-    with playwright_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
-        page = browser.new_context(viewport=PHONE).new_page()
-        _signed_in(page, server)
-        _tap_deal(page, SOLO_7)
-        playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 1 recorded")
-        _tap_deal(page, PASS)
-        playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 2 recorded")
-        assert page.url == f"{server}/evenings/1?recorded=2"
-        page.go_back()
-        page.wait_for_url(f"{server}/evenings/1")
-        playwright_api.expect(page.locator(".result")).to_have_count(0)
-        playwright_api.expect(page.locator("#live .running")).to_contain_text("all passed")
-        _in_view(page, page.locator("form.guided label:has(input[name=declarer][value=Anna])"), "the declarer")
-        page.goto(f"{server}/evenings/1?recorded=1")  # the first deal's address, opened later
-        playwright_api.expect(page.locator("#live .running")).to_contain_text("all passed")
-        assert page.locator(".result").count() == 0 and "already" not in page.locator("main").inner_text()
-        browser.close()
-    assert deal_count(db_url) == 2
+    page = chromium.new_context(viewport=PHONE).new_page()
+    signed_in(page, table)
+    _tap_deal(page, SOLO_7)
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 1 recorded")
+    _tap_deal(page, PASS)
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 2 recorded")
+    assert page.url == f"{table.page}?recorded=2"
+    page.go_back()
+    page.wait_for_url(table.page)
+    playwright_api.expect(page.locator(".result")).to_have_count(0)
+    playwright_api.expect(page.locator("#live .running")).to_contain_text("all passed")
+    _in_view(page, page.locator("form.guided label:has(input[name=declarer][value=Anna])"), "the declarer")
+    page.goto(f"{table.page}?recorded=1")  # the first deal's address, opened later
+    playwright_api.expect(page.locator("#live .running")).to_contain_text("all passed")
+    assert page.locator(".result").count() == 0 and "already" not in page.locator("main").inner_text()
+    assert deal_count(table.db, table.number) == 2

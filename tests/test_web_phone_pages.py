@@ -47,15 +47,20 @@ SMALL_TARGETS = """() => {
 radio button measured with its label, which takes the tap for it)."""
 
 
-@pytest.fixture
-def ledger_served(sqlite_url: str) -> Iterator[str]:
-    """`calabresella serve` over a ledger with evening 1 open (a deal amended, one voided, five standing), evening 2
-    closed, and a club event seating two tables (evenings 3 and 4); its base URL."""
-    with Ledger(sqlite_url) as ledger:
+EVENING = ("bruno solo 22", "carla chiamo 3D@anna 17 last=opp", "pass", "anna solo 20", "br so 7+1/3", "carla solo 15")
+"""The deals of an evening of Anna, Bruno and Carla."""
+
+
+@pytest.fixture(scope="module")
+def ledger_served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """`calabresella serve` for the module's tests, over a ledger with evening 1 open (a deal amended, one voided,
+    five standing), evening 2 closed, and a club event seating two tables (evenings 3 and 4): the ledger and the base
+    URL. The tests read it; one that writes starts an evening of its own."""
+    db = str(tmp_path_factory.mktemp("served") / "ledger.sqlite3")
+    with Ledger(db) as ledger:
         ledger.start_evening(PLAYERS, stake="0.10")
-        for line in ("bruno solo 22", "carla chiamo 3D@anna 17 last=opp", "pass", "anna solo 20", "br so 7+1/3"):
+        for line in EVENING:
             ledger.record(line)
-        ledger.record("carla solo 15")
         ledger.amend(1, "20", reason="recounted", evening=1)
         ledger.void(3, reason="misdeal", evening=1)
         ledger.start_evening(PLAYERS, stake="0.10")
@@ -64,8 +69,8 @@ def ledger_served(sqlite_url: str) -> Iterator[str]:
         ledger.start_event("Club night", [*PLAYERS, "Dario", "Elena", "Franco"], stake="0.10", round_deals=12)
         ledger.seat_round(1, tables=[list(PLAYERS), ["Dario", "Elena", "Franco"]])
         ledger.record("anna solo 22", evening=3)
-    with served(sqlite_url) as url:
-        yield url
+    with served(db) as url:
+        yield db, url
 
 
 PAGES = (
@@ -93,27 +98,27 @@ PAGES = (
 @pytest.mark.parametrize("keeper", [False, True], ids=["viewer", "scorekeeper"])
 @pytest.mark.parametrize("language", ["en", "it"])
 def test_every_tap_target_on_every_page_is_at_least_44_pixels_both_ways(
-    ledger_served: str, chromium: playwright_api.Browser, keeper: bool, language: str
+    ledger_served: tuple[str, str], chromium: playwright_api.Browser, keeper: bool, language: str
 ) -> None:
+    _db, url = ledger_served
     page = chromium.new_context(viewport=PHONE).new_page()
     if keeper:
-        page.goto(f"{ledger_served}{LINK}")
-    page.goto(f"{ledger_served}/language/{language}")
+        page.goto(f"{url}{LINK}")
+    page.goto(f"{url}/language/{language}")
     small: dict[str, list[str]] = {}
     for path in PAGES:
-        answer = page.goto(f"{ledger_served}{path}", wait_until="load")
+        answer = page.goto(f"{url}{path}", wait_until="load")
         assert answer is not None and answer.ok is (path != "/evenings/99"), path  # the last: the error page
         page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
         if found := page.evaluate(SMALL_TARGETS):
             small[path] = found
     if keeper:  # the forms are there to be measured
-        page.goto(f"{ledger_served}/evenings/1/deals/2")
+        page.goto(f"{url}/evenings/1/deals/2")
         assert page.locator("form.guided .chip").count() > 10 and page.locator("form .reasons .chip").count() == 8
-        page.goto(f"{ledger_served}/evenings/2/settle")
+        page.goto(f"{url}/evenings/2/settle")
         assert page.locator("form .reasons .chip").count() == 3
-        page.goto(f"{ledger_served}/evenings/1/settle")
+        page.goto(f"{url}/evenings/1/settle")
         assert page.locator("label.confirm input[type=checkbox]").count() == 1
-    page.context.close()
     assert not small, "\n".join(f"{path}: {', '.join(found)}" for path, found in small.items())
 
 
@@ -188,13 +193,13 @@ def _check_report(browser: playwright_api.Browser, address: str, what: str) -> N
 
 
 def test_the_web_report_fits_360_and_390_pixel_phones_in_landmarks_and_follows_dark_mode(
-    ledger_served: str, chromium: playwright_api.Browser
+    ledger_served: tuple[str, str], chromium: playwright_api.Browser
 ) -> None:
-    _check_report(chromium, f"{ledger_served}/evenings/1/report", "the web report")
+    _db, url = ledger_served
+    _check_report(chromium, f"{url}/evenings/1/report", "the web report")
     page = chromium.new_context(viewport=PHONE).new_page()
-    page.goto(f"{ledger_served}/evenings/1/report")
+    page.goto(f"{url}/evenings/1/report")
     assert page.locator("body > header nav a").get_attribute("href") == "/evenings/1"
-    page.context.close()
 
 
 def test_the_report_file_fits_360_and_390_pixel_phones_in_landmarks_and_follows_dark_mode(
@@ -202,7 +207,7 @@ def test_the_report_file_fits_360_and_390_pixel_phones_in_landmarks_and_follows_
 ) -> None:
     with Ledger(sqlite_url) as ledger:
         ledger.start_evening(PLAYERS, stake="0.10")
-        for line in ("bruno solo 22", "carla chiamo 3D@anna 17 last=opp", "pass", "anna solo 20"):
+        for line in EVENING[:4]:
             ledger.record(line)
         ledger.void(3, reason="misdeal")
     out = tmp_path / "evening-1.html"
@@ -211,16 +216,21 @@ def test_the_report_file_fits_360_and_390_pixel_phones_in_landmarks_and_follows_
 
 
 def test_an_italian_phone_amends_and_voids_a_deal_with_taps_only(
-    ledger_served: str, chromium: playwright_api.Browser, sqlite_url: str
+    ledger_served: tuple[str, str], chromium: playwright_api.Browser
 ) -> None:
     """No key is pressed and no text field takes the focus (so no keyboard opens): a point chip, a reason chip, the
     button; then a reason chip and the button of the void form."""
+    db, url = ledger_served
+    with Ledger(db) as ledger:
+        evening = ledger.start_evening(PLAYERS, stake="0.10").number
+        for line in EVENING:
+            ledger.record(line, evening=evening)
     page = chromium.new_context(viewport=PHONE, locale="it-IT").new_page()
     typing: list[str] = []
     page.on("console", lambda message: typing.append(message.text) if message.text.startswith("key") else None)
     page.add_init_script("addEventListener('keydown', (event) => console.log('key ' + event.key), true)")
-    page.goto(f"{ledger_served}{LINK}")
-    page.goto(f"{ledger_served}/evenings/1/deals/4")
+    page.goto(f"{url}{LINK}")
+    page.goto(f"{url}/evenings/{evening}/deals/4")
     assert page.locator("html").get_attribute("lang") == "it"
 
     def tap(locator: playwright_api.Locator) -> None:
@@ -233,15 +243,14 @@ def test_an_italian_phone_amends_and_voids_a_deal_with_taps_only(
     tap(amend.locator(".reasons label.chip").get_by_text("ricontato", exact=True))
     tap(amend.get_by_role("button", name="Correggi la smazzata"))
     page.wait_for_load_state("load")
-    page.goto(f"{ledger_served}/evenings/1/deals/5")
+    page.goto(f"{url}/evenings/{evening}/deals/5")
     void = page.locator("form[action$='/void']")
     tap(void.locator(".reasons label.chip").get_by_text("carte date male", exact=True))
     tap(void.get_by_role("button", name="Annulla la smazzata"))
     page.wait_for_load_state("load")
-    page.context.close()
     assert typing == []
-    with Ledger(sqlite_url) as ledger:
-        deals = {deal.number: deal for deal in ledger.deals(1)[1]}
+    with Ledger(db) as ledger:
+        deals = {deal.number: deal for deal in ledger.deals(evening)[1]}
     amended = (deals[4].revision, deals[4].why, deals[4].declarer_thirds)
     assert amended == (2, "ricontato", 8 * 3 + 2)  # 8 tapped, its ⅔ kept
     assert (deals[5].voided, deals[5].why_voided) == (True, "carte date male")
@@ -262,14 +271,14 @@ drawn yet is see-through, so what lies under it shows)."""
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_chart_box_is_never_empty_a_second_after_the_charts_page_opens(
-    ledger_served: str, chromium: playwright_api.Browser, scheme: str
+    ledger_served: tuple[str, str], chromium: playwright_api.Browser, scheme: str
 ) -> None:
+    _db, url = ledger_served
     page = chromium.new_context(viewport=PHONE, locale="it-IT", color_scheme=scheme).new_page()
-    page.goto(f"{ledger_served}/evenings/1/charts", wait_until="commit")
+    page.goto(f"{url}/evenings/1/charts", wait_until="commit")
     page.wait_for_timeout(1000)
     assert page.locator("figure.chart").count() == 5
     assert page.evaluate(EMPTY_CHARTS) == []
     page.locator("figure.chart img").last.scroll_into_view_if_needed()
     page.wait_for_function("() => [...document.images].every(image => image.complete && image.naturalWidth > 0)")
     assert page.evaluate(EMPTY_CHARTS) == []
-    page.context.close()

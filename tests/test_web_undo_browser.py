@@ -5,80 +5,76 @@ nothing the scorekeeper has not read."""
 
 from __future__ import annotations
 
-import os
-
-from test_web_browser import CHROMIUM, PHONE, playwright_api, pytestmark, server  # noqa: F401  (the fixture, the skip)
-from test_web_support import LINK
+from test_web_browser import PHONE, Table, playwright_api, pytestmark, shared_server, signed_in, table
 
 from ledger import Ledger
 
+__all__ = ["pytestmark", "shared_server", "table"]  # the skip and the fixtures
 
-def _phone(driver: object, base: str, locale: str = "en-GB") -> object:
-    browser = driver.chromium.launch(  # type: ignore[attr-defined]
-        executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else []
-    )
-    page = browser.new_context(viewport=PHONE, locale=locale).new_page()
-    page.goto(f"{base}{LINK}")
-    page.wait_for_url(f"{base}/evenings/1")
+
+def _phone(chromium: playwright_api.Browser, table: Table, locale: str = "en-GB") -> playwright_api.Page:
+    page = chromium.new_context(viewport=PHONE, locale=locale).new_page()
+    signed_in(page, table)
     return page
 
 
-def _undo(page: object) -> None:
-    page.locator("form.undo input[name=confirm]").check()  # type: ignore[attr-defined]
-    page.locator("form.undo button").click()  # type: ignore[attr-defined]
+def _undo(page: playwright_api.Page) -> None:
+    page.locator("form.undo input[name=confirm]").check()
+    page.locator("form.undo button").click()
 
 
-def test_undo_names_the_change_and_takes_back_a_void_bringing_the_deal_back(server: str, db_url: str) -> None:  # noqa: F811
-    with Ledger(db_url) as ledger:
-        ledger.record("anna solo 22")
-        ledger.record("bruno solo 22")
-        ledger.void(1, reason="misdeal")
-    with playwright_api.sync_playwright() as driver:
-        page = _phone(driver, server)
-        button = page.locator("form.undo button")
-        playwright_api.expect(button).to_have_text("Undo: the void of deal 1")
-        _undo(page)
-        page.wait_for_url(f"{server}/evenings/1?deal=1")  # the deal it brought back, on top
-        playwright_api.expect(button).to_have_text("Undo: deal 2, Bruno solo 7+1/3")
-    with Ledger(db_url) as ledger:
-        _info, deals = ledger.deals(1)
+def test_undo_names_the_change_and_takes_back_a_void_bringing_the_deal_back(
+    table: Table, chromium: playwright_api.Browser
+) -> None:
+    with Ledger(table.db) as ledger:
+        ledger.record("anna solo 22", evening=table.number)
+        ledger.record("bruno solo 22", evening=table.number)
+        ledger.void(1, reason="misdeal", evening=table.number)
+    page = _phone(chromium, table)
+    button = page.locator("form.undo button")
+    playwright_api.expect(button).to_have_text("Undo: the void of deal 1")
+    _undo(page)
+    page.wait_for_url(f"{table.page}?deal=1")  # the deal it brought back, on top
+    playwright_api.expect(button).to_have_text("Undo: deal 2, Bruno solo 7+1/3")
+    with Ledger(table.db) as ledger:
+        _info, deals = ledger.deals(table.number)
         assert [(deal.number, deal.voided) for deal in deals] == [(1, False), (2, False)]
-        assert [change.kind for change in ledger.changes(1)][-2:] == ["void", "undo"]
+        assert [change.kind for change in ledger.changes(table.number)][-2:] == ["void", "undo"]
 
 
-def test_a_change_arriving_just_before_the_tap_is_not_taken_back(server: str, db_url: str) -> None:  # noqa: F811
-    with Ledger(db_url) as ledger:
-        ledger.record("anna solo 22")
-    with playwright_api.sync_playwright() as driver:
-        page = _phone(driver, server, "it-IT")
-        button = page.locator("form.undo button")
-        playwright_api.expect(button).to_have_text("Ritira: smazzata 1, Anna solo 7+1/3")
-        page.locator("form.undo input[name=confirm]").check()
-        with Ledger(db_url) as ledger:  # another phone records while this one is about to tap
-            ledger.record("carla solo 8")
-        playwright_api.expect(button).to_have_text("Ritira: smazzata 2, Carla solo 8", timeout=5000)
-        assert button.is_disabled()  # the tap that was meant for deal 1 takes back nothing
-        playwright_api.expect(page.locator("form.undo .hint")).to_be_visible()
-        playwright_api.expect(button).to_be_enabled(timeout=5000)  # read, it may be tapped
-        _undo(page)
-        page.wait_for_url(f"{server}/evenings/1?deal=2")
-    with Ledger(db_url) as ledger:
-        _info, deals = ledger.deals(1)
+def test_a_change_arriving_just_before_the_tap_is_not_taken_back(
+    table: Table, chromium: playwright_api.Browser
+) -> None:
+    with Ledger(table.db) as ledger:
+        ledger.record("anna solo 22", evening=table.number)
+    page = _phone(chromium, table, "it-IT")
+    button = page.locator("form.undo button")
+    playwright_api.expect(button).to_have_text("Ritira: smazzata 1, Anna solo 7+1/3")
+    page.locator("form.undo input[name=confirm]").check()
+    with Ledger(table.db) as ledger:  # another phone records while this one is about to tap
+        ledger.record("carla solo 8", evening=table.number)
+    playwright_api.expect(button).to_have_text("Ritira: smazzata 2, Carla solo 8", timeout=5000)
+    assert button.is_disabled()  # the tap that was meant for deal 1 takes back nothing
+    playwright_api.expect(page.locator("form.undo .hint")).to_be_visible()
+    playwright_api.expect(button).to_be_enabled(timeout=5000)  # read, it may be tapped
+    _undo(page)
+    page.wait_for_url(f"{table.page}?deal=2")
+    with Ledger(table.db) as ledger:
+        _info, deals = ledger.deals(table.number)
         assert [(deal.number, deal.voided) for deal in deals] == [(1, False), (2, True)]
 
 
-def test_a_form_drawn_before_another_change_is_refused_with_what_happened(server: str, db_url: str) -> None:  # noqa: F811
-    with Ledger(db_url) as ledger:
-        ledger.record("anna solo 22")
-    with playwright_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"] if os.geteuid() == 0 else [])
-        page = browser.new_context(viewport=PHONE, java_script_enabled=False).new_page()  # no live feed
-        page.goto(f"{server}{LINK}")
-        page.wait_for_url(f"{server}/evenings/1")
-        playwright_api.expect(page.locator("form.undo button")).to_have_text("Undo: deal 1, Anna solo 7+1/3")
-        with Ledger(db_url) as ledger:
-            ledger.record("bruno solo 8")
-        _undo(page)
-        playwright_api.expect(page.locator(".error")).to_contain_text("deal 2 recorded: Bruno solo 8")
-    with Ledger(db_url) as ledger:
-        assert not any(deal.voided for deal in ledger.deals(1)[1])
+def test_a_form_drawn_before_another_change_is_refused_with_what_happened(
+    table: Table, chromium: playwright_api.Browser
+) -> None:
+    with Ledger(table.db) as ledger:
+        ledger.record("anna solo 22", evening=table.number)
+    page = chromium.new_context(viewport=PHONE, java_script_enabled=False).new_page()  # no live feed
+    signed_in(page, table)
+    playwright_api.expect(page.locator("form.undo button")).to_have_text("Undo: deal 1, Anna solo 7+1/3")
+    with Ledger(table.db) as ledger:
+        ledger.record("bruno solo 8", evening=table.number)
+    _undo(page)
+    playwright_api.expect(page.locator(".error")).to_contain_text("deal 2 recorded: Bruno solo 8")
+    with Ledger(table.db) as ledger:
+        assert not any(deal.voided for deal in ledger.deals(table.number)[1])
