@@ -11,11 +11,10 @@ import threading
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from functools import cache
 from itertools import combinations
 from typing import Any
 
-from sqlalchemy import and_, bindparam, case, func, or_
+from sqlalchemy import Select, bindparam, case, func, or_
 from sqlalchemy import select as sql_select
 from sqlmodel import Session, col, select
 
@@ -37,14 +36,14 @@ from ledger.rules.profiles import make_profile, started_with
 from ledger.rules.seats import name_key
 from ledger.rules.text import acts_on_screen, check_plain
 from ledger.store.changes import note
-from ledger.store.deals import CURRENT, STANDING, by_key
+from ledger.store.counting import STANDING, counting_payouts
+from ledger.store.deals import by_key
 from ledger.store.evenings import close_evening, get_seating, parse_cents, parse_currency, start_evening
 from ledger.store.models import (
     ClubEvent,
     ClubRound,
     ClubTable,
     Deal,
-    DealRevision,
     Entrant,
     Evening,
     Payout,
@@ -54,7 +53,7 @@ from ledger.store.models import (
     ident,
     utcnow,
 )
-from ledger.store.players import _clean, ensure_player, find_player
+from ledger.store.players import clean_name, ensure_player, find_player
 from ledger.values import LIBRARY, Writer
 
 MOST_DEALS = 1000
@@ -75,7 +74,7 @@ def _count(value: int | None, fact: str, most: int) -> int | None:
 
 def start_season(session: Session, name: str, min_deals: int = 0) -> Season:
     """A new season; an error if one of that name exists (case and accents ignored)."""
-    cleaned = _clean(name)
+    cleaned = clean_name(name)
     if not 0 <= min_deals <= MOST_DEALS * 100:
         raise FactError("min_deals", str(min_deals), _("a whole number from 0 to {most}").format(most=MOST_DEALS * 100))
     if session.exec(select(Season).where(Season.key == name_key(cleaned))).first():
@@ -196,13 +195,10 @@ def lock_event(session: Session, event: ClubEvent) -> ClubEvent:
     ).one()
 
 
-@cache
-def _rounds_query() -> Any:
-    return select(ClubRound).where(col(ClubRound.event_id) == bindparam("event")).order_by(col(ClubRound.number))
-
-
 def _rounds(session: Session, event: ClubEvent) -> list[ClubRound]:
-    return list(session.scalars(_rounds_query(), {"event": event.id}))
+    return list(
+        session.scalars(select(ClubRound).where(ClubRound.event_id == event.id).order_by(col(ClubRound.number)))
+    )
 
 
 def has_rounds(session: Session, event: ClubEvent) -> bool:
@@ -229,18 +225,14 @@ def _next_round(session: Session, event: ClubEvent) -> int:
     return rounds[-1].number + 1 if rounds else 1
 
 
-@cache
-def _entrants_query() -> Any:
-    return (
+def _entrants(session: Session, event: ClubEvent) -> list[tuple[Entrant, str]]:
+    query = (
         select(Entrant, Player.name)
         .join(Player, col(Player.id) == Entrant.player_id)
-        .where(col(Entrant.event_id) == bindparam("event"))
+        .where(Entrant.event_id == event.id)
         .order_by(col(Entrant.id))
     )
-
-
-def _entrants(session: Session, event: ClubEvent) -> list[tuple[Entrant, str]]:
-    return [(entrant, name) for entrant, name in session.execute(_entrants_query(), {"event": event.id})]
+    return [(entrant, name) for entrant, name in session.execute(query)]
 
 
 def present(session: Session, event: ClubEvent, number: int | None = None) -> list[str]:
@@ -293,22 +285,18 @@ def leave(session: Session, event: ClubEvent, names: Sequence[str]) -> list[str]
     return gone
 
 
-@cache
-def _seated_query() -> Any:
-    return (
+def _seated(session: Session, event: ClubEvent) -> list[tuple[int, int, int, int, str]]:
+    """Every seat of every table of the event: (round, table, evening, position, player), in order."""
+    query = (
         sql_select(col(ClubRound.number), col(ClubTable.number), col(ClubTable.evening_id))
         .add_columns(col(Seat.position), col(Player.name))
         .join(ClubTable, col(ClubTable.round_id) == ClubRound.id)
         .join(Seat, col(Seat.evening_id) == ClubTable.evening_id)
         .join(Player, col(Player.id) == Seat.player_id)
-        .where(col(ClubRound.event_id) == bindparam("event"))
+        .where(col(ClubRound.event_id) == event.id)
         .order_by(col(ClubRound.number), col(ClubTable.number), col(Seat.position))
     )
-
-
-def _seated(session: Session, event: ClubEvent) -> list[tuple[int, int, int, int, str]]:
-    """Every seat of every table of the event: (round, table, evening, position, player), in order."""
-    return [(r, t, e, p, n) for r, t, e, p, n in session.execute(_seated_query(), {"event": event.id})]
+    return [(r, t, e, p, n) for r, t, e, p, n in session.execute(query)]
 
 
 def met_pairs(seats: Sequence[tuple[int, int, int, int, str]]) -> dict[frozenset[str], int]:
@@ -437,16 +425,6 @@ def close_event(session: Session, event: ClubEvent, by: Writer = LIBRARY) -> Clu
 # Figures
 
 
-def _payouts_that_stand() -> Any:
-    """The payouts of the deals that stand (current revisions), voided evenings left out, with their evenings."""
-    return (
-        select(Payout)
-        .join(DealRevision, and_(col(DealRevision.id) == Payout.revision_id, CURRENT))
-        .join(Deal, and_(col(Deal.id) == DealRevision.deal_id, STANDING))
-        .join(Evening, and_(col(Evening.id) == Deal.evening_id, col(Evening.voided_at).is_(None)))
-    )
-
-
 def _points_and_played() -> tuple[Any, Any]:
     """Game points and deals played, summed."""
     return func.coalesce(func.sum(Payout.points), 0), func.coalesce(
@@ -454,28 +432,14 @@ def _points_and_played() -> tuple[Any, Any]:
     )
 
 
-@cache
-def _season_figures_query() -> Any:
-    """Game points, deals played and events attended per player over a season's tables: one statement."""
+def _season_payouts(season: Season, *columns: Any) -> Select[Any]:
+    """The given columns of the payouts of the deals that count at the season's tables."""
     return (
-        _payouts_that_stand()
-        .with_only_columns(col(Payout.player_id), *_points_and_played(), func.count(func.distinct(ClubEvent.id)))
+        counting_payouts(*columns)
         .join(ClubTable, col(ClubTable.evening_id) == Evening.id)
         .join(ClubRound, col(ClubRound.id) == ClubTable.round_id)
         .join(ClubEvent, col(ClubEvent.id) == ClubRound.event_id)
-        .where(ClubEvent.season_id == bindparam("season"))
-        .group_by(col(Payout.player_id))
-    )
-
-
-@cache
-def _table_figures_query() -> Any:
-    """Game points and deals played per player at each of a list of evenings: one statement."""
-    return (
-        _payouts_that_stand()
-        .with_only_columns(col(Deal.evening_id), col(Payout.player_id), *_points_and_played())
-        .where(col(Deal.evening_id).in_(bindparam("evenings", expanding=True)))
-        .group_by(col(Deal.evening_id), col(Payout.player_id))
+        .where(col(ClubEvent.season_id) == season.id)
     )
 
 
@@ -504,9 +468,12 @@ class TableFigures:
         stale = [evening for evening in states if evening not in figures]
         if stale:
             read: dict[int, Figures] = {evening: {} for evening in stale}
-            for evening, player, points, played in session.connection().execute(
-                _table_figures_query(), {"evenings": stale}
-            ):
+            query = (
+                counting_payouts(col(Deal.evening_id), col(Payout.player_id), *_points_and_played())
+                .where(col(Deal.evening_id).in_(bindparam("evenings", expanding=True)))
+                .group_by(col(Deal.evening_id), col(Payout.player_id))
+            )
+            for evening, player, points, played in session.connection().execute(query, {"evenings": stale}):
                 read[evening][player] = (int(points), int(played))
             with self._lock:
                 if len(self._kept) + len(stale) > self.MOST:
@@ -529,16 +496,18 @@ def _names(session: Session, ids: Sequence[int]) -> dict[int, str]:
     return dict(session.exec(select(Player.id, Player.name).where(col(Player.id).in_(ids))).all())  # type: ignore[arg-type]
 
 
-@cache
-def _tables_query() -> Any:
-    """Each of a list of evenings: its revision, when it closed, its deals that stand, when it started."""
+def _tables(session: Session, evenings: Sequence[int]) -> dict[int, tuple[int, datetime | None, int, datetime]]:
+    """Revision, closing time, deals that stand and start of each evening: one statement. A table's deals are those
+    not voided (`STANDING`), counted at a voided evening too, as the board shows each table as it is."""
+    if not evenings:
+        return {}
     deals = (
         select(col(Deal.evening_id), func.count().label("deals"))
-        .where(STANDING, col(Deal.evening_id).in_(bindparam("evenings", expanding=True)))
+        .where(STANDING, col(Deal.evening_id).in_(evenings))
         .group_by(col(Deal.evening_id))
         .subquery()
     )
-    return (
+    query = (
         sql_select(
             col(Evening.id),
             col(Evening.revision),
@@ -547,15 +516,9 @@ def _tables_query() -> Any:
             col(Evening.started_at),
         )
         .outerjoin(deals, deals.c.evening_id == Evening.id)
-        .where(col(Evening.id).in_(bindparam("evenings", expanding=True)))
+        .where(col(Evening.id).in_(evenings))
     )
-
-
-def _tables(session: Session, evenings: Sequence[int]) -> dict[int, tuple[int, datetime | None, int, datetime]]:
-    """Revision, closing time, deals that stand and start of each evening."""
-    if not evenings:
-        return {}
-    rows = session.connection().execute(_tables_query(), {"evenings": list(evenings)})
+    rows = session.connection().execute(query)
     return {int(evening): (revision, closed, int(deals), started) for evening, revision, closed, deals, started in rows}
 
 
@@ -628,11 +591,11 @@ def event_info(session: Session, event: ClubEvent, kept: TableFigures | None = N
     )
 
 
-@cache
-def _place_query() -> Any:
-    """The event, round and table an evening is kept at, with the deals that stand there: one statement."""
-    deals = select(func.count()).where(col(Deal.evening_id) == bindparam("evening"), STANDING).scalar_subquery()
-    return (
+def table_place(session: Session, evening: int) -> TablePlace | None:
+    """Where evening `evening` belongs when it is a club table (None for an evening of its own), with its deals not
+    voided (`STANDING`): one statement."""
+    deals = select(func.count()).where(col(Deal.evening_id) == evening, STANDING).scalar_subquery()
+    query = (
         sql_select(
             col(ClubEvent.id),
             col(ClubEvent.name),
@@ -647,13 +610,9 @@ def _place_query() -> Any:
         .select_from(ClubTable)
         .join(ClubRound, col(ClubRound.id) == ClubTable.round_id)
         .join(ClubEvent, col(ClubEvent.id) == ClubRound.event_id)
-        .where(col(ClubTable.evening_id) == bindparam("evening"))
+        .where(col(ClubTable.evening_id) == evening)
     )
-
-
-def table_place(session: Session, evening: int) -> TablePlace | None:
-    """Where evening `evening` belongs when it is a club table (None for an evening of its own)."""
-    row = session.connection().execute(_place_query(), {"evening": evening}).first()
+    row = session.connection().execute(query).first()
     if row is None:
         return None
     event, name, number, table, deals, round_deals, minutes, started, ended = row
@@ -682,29 +641,23 @@ def refusal_for(session: Session, evening: int, by: Writer, *, new_deal: str | N
     return None
 
 
-@cache
-def _stamp_query() -> Any:
-    return (
+def event_stamp(session: Session, event: int) -> tuple[int, ...]:
+    """What changes when the event's leaderboard may have changed: its rounds, the revisions of its tables, its
+    close (one statement, for the live page's poll)."""
+    query = (
         sql_select(
             func.count(func.distinct(ClubRound.id)),
             func.coalesce(func.sum(Evening.revision), 0),
             func.count(col(ClubRound.ended_at)),
             func.count(col(Evening.closed_at)),
-            select(func.count(col(ClubEvent.closed_at)))
-            .where(col(ClubEvent.id) == bindparam("event"))
-            .scalar_subquery(),
+            select(func.count(col(ClubEvent.closed_at))).where(col(ClubEvent.id) == event).scalar_subquery(),
         )
         .select_from(ClubRound)
         .outerjoin(ClubTable, col(ClubTable.round_id) == ClubRound.id)
         .outerjoin(Evening, col(Evening.id) == ClubTable.evening_id)
-        .where(col(ClubRound.event_id) == bindparam("event"))
+        .where(col(ClubRound.event_id) == event)
     )
-
-
-def event_stamp(session: Session, event: int) -> tuple[int, ...]:
-    """What changes when the event's leaderboard may have changed: its rounds, the revisions of its tables, its
-    close (one statement, for the live page's poll)."""
-    return tuple(int(value) for value in session.execute(_stamp_query(), {"event": event}).one())
+    return tuple(int(value) for value in session.execute(query).one())
 
 
 def list_events(session: Session) -> list[ClubEvent]:
@@ -713,8 +666,9 @@ def list_events(session: Session) -> list[ClubEvent]:
 
 
 def season_figures(session: Session, season: Season) -> dict[str, tuple[int, int, int]]:
-    """Game points, deals played and events attended per player over the season's tables."""
-    rows = list(session.execute(_season_figures_query(), {"season": season.id}))
+    """Game points, deals played and events attended per player over the season's tables: one statement."""
+    figures = (col(Payout.player_id), *_points_and_played(), func.count(func.distinct(ClubEvent.id)))
+    rows = list(session.execute(_season_payouts(season, *figures).group_by(col(Payout.player_id))))
     names = _names(session, [pid for pid, *_ in rows])
     return {names[pid]: (int(points), int(count), int(events)) for pid, points, count, events in rows}
 
@@ -722,16 +676,8 @@ def season_figures(session: Session, season: Season) -> dict[str, tuple[int, int
 def season_deals(session: Session, season: Season) -> list[tuple[dict[str, str], dict[str, int]]]:
     """Each deal that stands of the season's tables, in the order played: each seated player's role and points."""
     query = (
-        select(Deal.id, Player.name, Payout.role, Payout.points)
-        .select_from(Payout)
+        _season_payouts(season, col(Deal.id), col(Player.name), col(Payout.role), col(Payout.points))
         .join(Player, col(Player.id) == Payout.player_id)
-        .join(DealRevision, and_(col(DealRevision.id) == Payout.revision_id, CURRENT))
-        .join(Deal, and_(col(Deal.id) == DealRevision.deal_id, STANDING))
-        .join(Evening, and_(col(Evening.id) == Deal.evening_id, col(Evening.voided_at).is_(None)))
-        .join(ClubTable, col(ClubTable.evening_id) == Evening.id)
-        .join(ClubRound, col(ClubRound.id) == ClubTable.round_id)
-        .join(ClubEvent, col(ClubEvent.id) == ClubRound.event_id)
-        .where(ClubEvent.season_id == season.id)
         .order_by(col(Deal.created_at), col(Deal.id))
     )
     deals: dict[int, tuple[dict[str, str], dict[str, int]]] = {}

@@ -9,12 +9,11 @@ asks the rules for that. Reads are set-based: a fixed number of statements per e
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
-from functools import cache
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
 import sqlalchemy as sql
-from sqlalchemy import Row, bindparam, func, insert
+from sqlalchemy import Row, Select, and_, func, insert
 from sqlalchemy import Table as Rows
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
@@ -27,12 +26,11 @@ from ledger.rules.facts import DECLARER, MONTE, DealFacts
 from ledger.rules.numbers import storable
 from ledger.rules.scoring import DealResult
 from ledger.rules.seats import seat_after
+from ledger.store.counting import CURRENT, STANDING, counting_payouts, current_deals, standing_deals, with_payouts
 from ledger.store.evenings import Seating
 from ledger.store.models import Deal, DealRevision, Evening, Payout, utcnow
 from ledger.values import DealView, Recorded
 
-CURRENT = col(DealRevision.superseded_at).is_(None)
-STANDING = col(Deal.voided_at).is_(None)
 PAYOUT_COLUMNS: tuple[Any, ...] = (Payout.revision_id, Payout.player_id, Payout.position, Payout.role, Payout.points)
 """What a view of a deal reads of its payouts."""
 DEALS: Rows = Deal.__table__  # type: ignore[attr-defined]
@@ -123,20 +121,10 @@ def _payouts(session: Session, revision_ids: list[int]) -> dict[int, list[Any]]:
     return _by_revision(session.exec(query).all() if revision_ids else ())
 
 
-def _current_payouts(*columns: Any) -> Any:
-    """The given columns of the payouts of current revisions, joined to their revision and deal."""
-    return (
-        sql.select(*columns)
-        .select_from(PAYOUTS)
-        .join(DealRevision, col(DealRevision.id) == Payout.revision_id)
-        .join(Deal, col(Deal.id) == DealRevision.deal_id)
-        .where(CURRENT)
-    )
-
-
 def _evening_payouts(session: Session, table: Seating) -> dict[int, list[Any]]:
-    """The payouts of the evening's current revisions, in one statement."""
-    return _by_revision(session.execute(_current_payouts(*PAYOUT_COLUMNS).where(Deal.evening_id == table.number)))
+    """The payouts of the evening's current revisions, voided deals' included, in one statement."""
+    query = with_payouts(current_deals(*PAYOUT_COLUMNS)).where(col(Deal.evening_id) == table.number)
+    return _by_revision(session.execute(query))
 
 
 def _views(session: Session, table: Seating, pairs: list[tuple[Deal, DealRevision]]) -> list[DealView]:
@@ -146,30 +134,9 @@ def _views(session: Session, table: Seating, pairs: list[tuple[Deal, DealRevisio
 
 def _current_rows(session: Session, table: Seating, *, standing_only: bool = False) -> list[tuple[Deal, DealRevision]]:
     """The evening's deals with their current revisions, in order: one statement."""
-    query = (
-        select(Deal, DealRevision)
-        .join(DealRevision, col(DealRevision.deal_id) == Deal.id)
-        .where(Deal.evening_id == table.number, CURRENT)
-        .order_by(col(Deal.number))
-    )
-    if standing_only:
-        query = query.where(STANDING)
-    return [(deal, row) for deal, row in session.exec(query).all()]
-
-
-@cache
-def _next_deal_query() -> Any:
-    """The evening's highest deal number, and the dealer of its last deal that stands (passed ones included)."""
-    highest = select(func.max(Deal.number)).where(Deal.evening_id == bindparam("evening")).scalar_subquery()
-    last_dealer = (
-        select(DealRevision.dealer_id)
-        .join(Deal, col(Deal.id) == DealRevision.deal_id)
-        .where(Deal.evening_id == bindparam("evening"), STANDING, CURRENT)
-        .order_by(col(Deal.number).desc())
-        .limit(1)
-        .scalar_subquery()
-    )
-    return select(highest, last_dealer)
+    deals = standing_deals if standing_only else current_deals
+    query = deals(Deal, DealRevision).where(col(Deal.evening_id) == table.number).order_by(col(Deal.number))
+    return [(deal, row) for deal, row in session.execute(query)]
 
 
 def _dealer_after(table: Seating, last: int | None) -> str:
@@ -185,8 +152,17 @@ def next_dealer(session: Session, table: Seating) -> str:
 
 
 def next_deal(session: Session, table: Seating) -> tuple[int, str]:
-    """The next deal's number and its dealer by the turn, in one statement."""
-    number, last = session.execute(_next_deal_query(), {"evening": table.number}).one()
+    """The next deal's number and its dealer by the turn (the seat after the dealer of the evening's last deal that
+    stands, passed ones included), in one statement."""
+    highest = select(func.max(Deal.number)).where(Deal.evening_id == table.number).scalar_subquery()
+    last_dealer = (
+        standing_deals(DealRevision.dealer_id)
+        .where(col(Deal.evening_id) == table.number)
+        .order_by(col(Deal.number).desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    number, last = session.execute(sql.select(highest, last_dealer)).one()
     return (number or 0) + 1, _dealer_after(table, last)
 
 
@@ -194,68 +170,62 @@ EVENINGS_AT_ONCE = 500
 """Evenings whose totals one statement sums (each is a parameter)."""
 
 
-@cache
-def _last_dealers_query() -> Any:
-    """The dealer of the last deal that stands (passed ones included) of each of a list of evenings."""
-    last = (
-        select(col(Deal.evening_id).label("evening"), func.max(Deal.number).label("number"))
-        .where(STANDING, col(Deal.evening_id).in_(bindparam("evenings", expanding=True)))
-        .group_by(col(Deal.evening_id))
-        .subquery()
-    )
-    return (
-        sql.select(last.c.evening, col(DealRevision.dealer_id))
-        .select_from(last)
-        .join(Deal, sql.and_(col(Deal.evening_id) == last.c.evening, col(Deal.number) == last.c.number))
-        .join(DealRevision, col(DealRevision.deal_id) == Deal.id)
-        .where(CURRENT)
-    )
-
-
-@cache
-def _standing_payouts_query() -> Any:
-    """Every payout of the deals that stand of a list of evenings, deal by deal."""
-    columns = (col(Deal.evening_id), col(Payout.revision_id), col(Payout.player_id), col(Payout.points))
-    return (
-        _current_payouts(*columns)
-        .where(STANDING, col(Deal.evening_id).in_(bindparam("evenings", expanding=True)))
-        .order_by(col(Deal.evening_id), col(Deal.number))
-    )
+def _chunks(tables: list[Seating]) -> Iterator[list[int]]:
+    """The evenings' numbers, `EVENINGS_AT_ONCE` at a time."""
+    for start in range(0, len(tables), EVENINGS_AT_ONCE):
+        yield [table.number for table in tables[start : start + EVENINGS_AT_ONCE]]
 
 
 def deals_payouts(session: Session, tables: list[Seating]) -> list[tuple[int, dict[str, int]]]:
-    """Each deal that stands of the evenings, as (evening, game points per seated player): one statement per
+    """Each deal that counts of the evenings, as (evening, game points per seated player): one statement per
     `EVENINGS_AT_ONCE` evenings."""
     names = {table.number: table.names for table in tables}
+    columns = (col(Deal.evening_id), col(Payout.revision_id), col(Payout.player_id), col(Payout.points))
     deals: dict[int, tuple[int, dict[str, int]]] = {}
-    for start in range(0, len(tables), EVENINGS_AT_ONCE):
-        numbers = [table.number for table in tables[start : start + EVENINGS_AT_ONCE]]
-        for evening, revision, player, points in session.execute(_standing_payouts_query(), {"evenings": numbers}):
+    for numbers in _chunks(tables):
+        query = counting_payouts(*columns).where(col(Deal.evening_id).in_(numbers))
+        for evening, revision, player, points in session.execute(query.order_by(*columns[:1], col(Deal.number))):
             deals.setdefault(revision, (evening, {}))[1][names[evening][player]] = points
     return list(deals.values())
+
+
+def _last_dealers(numbers: list[int]) -> Select[Any]:
+    """The dealer of the last deal that stands (passed ones included) of each of the evenings."""
+    last = (
+        select(col(Deal.evening_id).label("evening"), func.max(Deal.number).label("number"))
+        .where(STANDING, col(Deal.evening_id).in_(numbers))
+        .group_by(col(Deal.evening_id))
+        .subquery()
+    )
+    return current_deals(last.c.evening, col(DealRevision.dealer_id)).join(
+        last, and_(col(Deal.evening_id) == last.c.evening, col(Deal.number) == last.c.number)
+    )
 
 
 def next_dealers(session: Session, tables: list[Seating]) -> dict[int, str]:
     """Who deals next in each evening, by its number: one statement per `EVENINGS_AT_ONCE` evenings."""
     last: dict[int, int] = {}
-    for start in range(0, len(tables), EVENINGS_AT_ONCE):
-        numbers = [table.number for table in tables[start : start + EVENINGS_AT_ONCE]]
-        last.update(
-            (evening, dealer) for evening, dealer in session.execute(_last_dealers_query(), {"evenings": numbers})
-        )
+    for numbers in _chunks(tables):
+        last.update((evening, dealer) for evening, dealer in session.execute(_last_dealers(numbers)))
     return {table.number: _dealer_after(table, last.get(table.number)) for table in tables}
 
 
-@cache
-def _evenings_totals_query() -> Any:
-    """Game points per evening and player id over the deals that stand of a list of evenings."""
+def _totals(session: Session, tables: list[Seating], payouts: Callable[..., Select[Any]]) -> dict[int, dict[str, int]]:
+    """Game points per evening and seated player over `payouts` (a select of `ledger.store.counting`): one statement
+    per `EVENINGS_AT_ONCE` evenings."""
     by = (col(Deal.evening_id), col(Payout.player_id))
-    return (
-        _current_payouts(*by, func.sum(Payout.points))
-        .where(STANDING)
-        .where(col(Deal.evening_id).in_(bindparam("evenings", expanding=True)))
-        .group_by(*by)
-    )
+    sums: defaultdict[int, dict[int, int]] = defaultdict(dict)
+    for numbers in _chunks(tables):
+        query = payouts(*by, func.sum(Payout.points)).where(col(Deal.evening_id).in_(numbers)).group_by(*by)
+        for evening, player, points in session.execute(query):
+            sums[evening][player] = points
+    return {
+        table.number: {name: int(sums[table.number].get(pid, 0)) for name, pid in table.ids.items()} for table in tables
+    }
+
+
+def _standing_payouts(*columns: Any) -> Select[Any]:
+    return with_payouts(standing_deals(*columns))
 
 
 def totals(session: Session, table: Seating) -> dict[str, int]:
@@ -264,15 +234,14 @@ def totals(session: Session, table: Seating) -> dict[str, int]:
 
 
 def evenings_totals(session: Session, tables: list[Seating]) -> dict[int, dict[str, int]]:
-    """`totals` of each evening, by its number: one statement per `EVENINGS_AT_ONCE` evenings."""
-    sums: defaultdict[int, dict[int, int]] = defaultdict(dict)
-    for start in range(0, len(tables), EVENINGS_AT_ONCE):
-        numbers = [table.number for table in tables[start : start + EVENINGS_AT_ONCE]]
-        for evening, player, points in session.execute(_evenings_totals_query(), {"evenings": numbers}):
-            sums[evening][player] = points
-    return {
-        table.number: {name: int(sums[table.number].get(pid, 0)) for name, pid in table.ids.items()} for table in tables
-    }
+    """`totals` of each evening, by its number: its deals that stand, a voided evening's too (what an evening shows
+    when it is opened, voided or not)."""
+    return _totals(session, tables, _standing_payouts)
+
+
+def counted_totals(session: Session, tables: list[Seating]) -> dict[int, dict[str, int]]:
+    """`evenings_totals` over the deals that count: none for a voided evening."""
+    return _totals(session, tables, counting_payouts)
 
 
 def revision_values(table: Seating, facts: DealFacts, result: DealResult) -> dict[str, Any]:
@@ -362,7 +331,6 @@ def _role(result: DealResult, player: str) -> str:
     return "opponent" if player in result.opponents else "out"
 
 
-@cache
 def _inserting(rows: Rows) -> Any:
     """An insert of one row that returns it whole."""
     return insert(rows).returning(*rows.c)
@@ -371,10 +339,9 @@ def _inserting(rows: Rows) -> Any:
 def passed_streak(session: Session, table: Seating, number: int) -> int:
     """Consecutive passed deals that stand just before deal `number`: the pot it carries, with the passed deals the
     evening took in from the table's evening before when no deal was played since."""
-    rows = session.exec(
-        select(DealRevision.declarer_id)
-        .join(Deal, col(Deal.id) == DealRevision.deal_id)
-        .where(Deal.evening_id == table.number, STANDING, CURRENT, Deal.number < number)
+    rows = session.scalars(
+        standing_deals(DealRevision.declarer_id)
+        .where(col(Deal.evening_id) == table.number, col(Deal.number) < number)
         .order_by(col(Deal.number).desc())
     )
     count = 0
@@ -444,11 +411,7 @@ def recorded(
 
 def by_key(session: Session, key: str) -> tuple[Deal, DealRevision] | None:
     """The deal an idempotency key stored, with its current revision, or None."""
-    found = session.exec(
-        select(Deal, DealRevision)
-        .join(DealRevision, col(DealRevision.deal_id) == Deal.id)
-        .where(Deal.key == key, CURRENT)
-    ).first()
+    found = session.execute(current_deals(Deal, DealRevision).where(col(Deal.key) == key)).first()
     return (found[0], found[1]) if found else None
 
 
@@ -514,14 +477,9 @@ def list_deals(session: Session, table: Seating) -> list[DealView]:
 def last_deals(session: Session, table: Seating, count: int) -> list[DealView]:
     """The evening's last `count` deals with their current revisions, in order: two statements, however long the
     evening."""
-    query = (
-        select(Deal, DealRevision)
-        .join(DealRevision, col(DealRevision.deal_id) == Deal.id)
-        .where(Deal.evening_id == table.number, CURRENT)
-        .order_by(col(Deal.number).desc())
-        .limit(count)
-    )
-    return _views(session, table, [(deal, row) for deal, row in reversed(session.exec(query).all())])
+    query = current_deals(Deal, DealRevision).where(col(Deal.evening_id) == table.number)
+    latest = session.execute(query.order_by(col(Deal.number).desc()).limit(count)).all()
+    return _views(session, table, [(deal, row) for deal, row in reversed(latest)])
 
 
 def deal_history(session: Session, table: Seating, number: int) -> list[DealView]:

@@ -25,7 +25,7 @@ from ledger.rules.text import acts_on_screen
 from ledger.store.club import MOST_DEALS, MOST_MINUTES
 from ledger.store.evenings import parse_currency
 from ledger.store.models import Deal, PaymentEntry
-from ledger.store.players import _clean, find_player
+from ledger.store.players import clean_name, find_player
 
 MAX_CENTS = 10_000_000
 """The most money a stake or a payment can be, as `paid` and `--stake` accept it."""
@@ -285,7 +285,7 @@ def check_season(item: object) -> SeasonLine:
         raise TypeError(f"name {shortened(repr(name))} is not text")
     created = _moment(season, "created_at")
     assert created is not None
-    return SeasonLine(_clean(name), _count_field(season, "min_deals", 0, MOST_DEALS * 100), created)
+    return SeasonLine(clean_name(name), _count_field(season, "min_deals", 0, MOST_DEALS * 100), created)
 
 
 class RenameLine(NamedTuple):
@@ -306,7 +306,7 @@ def check_rename(item: object) -> RenameLine:
         raise TypeError(f"a rename names no player: {shortened(repr((player, old, new)))}")
     renamed = _moment(rename, "renamed_at")
     assert renamed is not None
-    return RenameLine(_clean(player), _clean(old), _clean(new), renamed)
+    return RenameLine(clean_name(player), clean_name(old), clean_name(new), renamed)
 
 
 def check_event(item: object) -> EventLine:

@@ -16,13 +16,14 @@ from ledger.i18n import _
 from ledger.rules.numbers import storable
 from ledger.rules.text import check_plain
 from ledger.settlement import fewest_payments, pair_flows, round_balances
-from ledger.store.deals import deals_payouts, evenings_totals
+from ledger.store.deals import counted_totals, deals_payouts
 from ledger.store.evenings import Seating, get_seating, list_evenings, parse_cents, parse_currency
 from ledger.store.models import PaymentEntry, Player, ident
 from ledger.store.players import get_player
 from ledger.values import PaymentInfo, Settlement, Tab
 
-STANDING = col(PaymentEntry.voided_at).is_(None)
+PAID = col(PaymentEntry.voided_at).is_(None)
+"""A payment not voided."""
 
 
 def choose_evenings(session: Session, evening: int | None = None, since: date | None = None) -> list[Seating]:
@@ -65,12 +66,13 @@ def _one_currency(tables: list[Seating]) -> str:
 
 
 def settle(session: Session, tables: list[Seating], *, round_to: str | None = None, pairs: bool = False) -> Settlement:
-    """Points and money per player over the evenings, and the fewest payments; optionally cash-rounded."""
+    """Points and money per player over the deals that count of the evenings, and the fewest payments; optionally
+    cash-rounded."""
     currency = _one_currency(tables)
     points: defaultdict[str, int] = defaultdict(int)
     cents: defaultdict[str, int] = defaultdict(int)
     flows: list[dict[str, int]] = []
-    by_evening = evenings_totals(session, tables)
+    by_evening = counted_totals(session, tables)
     stakes = {table.number: table.evening.stake_cents for table in tables}
     for table in tables:
         for name, value in by_evening[table.number].items():
@@ -229,7 +231,7 @@ def tab(session: Session, *, pairs: bool = False) -> list[Tab]:
     lost at the table, before any payment."""
     names = _names(session)
     currencies = {t.evening.currency for t in counted_evenings(session)}
-    currencies |= set(session.exec(select(PaymentEntry.currency).where(STANDING)).all())
+    currencies |= set(session.exec(select(PaymentEntry.currency).where(PAID)).all())
     return [_tab(session, currency, names, pairs=pairs) for currency in sorted(currencies)]
 
 
@@ -240,7 +242,7 @@ def _tab(session: Session, currency: str, names: dict[int, str], *, pairs: bool 
     owed = settle(session, tables, pairs=pairs) if tables else None
     balances = defaultdict(int, owed.cents if owed else {})
     entries = session.exec(
-        select(PaymentEntry).where(PaymentEntry.currency == currency, STANDING).order_by(col(PaymentEntry.id))
+        select(PaymentEntry).where(PaymentEntry.currency == currency, PAID).order_by(col(PaymentEntry.id))
     ).all()
     for entry in entries:
         balances[names[entry.payer_id]] += entry.cents

@@ -12,7 +12,8 @@ from ledger.rules.text import acts_on_screen
 from ledger.store.models import Player, PlayerRename, ident
 
 
-def _clean(name: str) -> str:
+def clean_name(name: str) -> str:
+    """A player's name as typed, spaces tidied, or an error saying what a name may hold."""
     cleaned = " ".join(name.split())
     if not cleaned:
         raise LedgerError(_("player name: a name cannot be blank"))
@@ -56,7 +57,7 @@ def get_player(session: Session, name: str, *, prefix: bool = False) -> Player:
 
 def add_player(session: Session, name: str) -> Player:
     """A new player; an error if the name (without case and accents) exists, or looks like one that does."""
-    cleaned = _clean(name)
+    cleaned = clean_name(name)
     existing = find_player(session, cleaned)
     if existing:
         raise LedgerError(_("player {name!r} exists already as {existing!r}").format(name=name, existing=existing.name))
@@ -80,7 +81,7 @@ def list_players(session: Session) -> list[Player]:
 def rename_player(session: Session, old: str, new: str) -> Player:
     """Rename a player; history follows the player, and the old name is kept in the rename log."""
     player = get_player(session, old)
-    cleaned = _clean(new)
+    cleaned = clean_name(new)
     clash = find_player(session, cleaned)
     if clash and clash.id != player.id:
         raise LedgerError(

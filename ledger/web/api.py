@@ -21,12 +21,10 @@ from ledger.i18n import _
 from ledger.rules.build import DealInput
 from ledger.service import DealEntry
 from ledger.values import EveningInfo, Recorded, Undone
-from ledger.web.limits import check_fields
-from ledger.web.state import access, deal_number, evening_number, in_turn, ledger, plain_number, unavailable, writer
+from ledger.web.bodies import LINE, body, no_more, optional, seen
+from ledger.web.state import deal_number, evening_number, in_turn, ledger, plain_number, unavailable, writer
 
 _FACT_TYPES = get_type_hints(DealInput)
-_LINE = '{"line": "bruno solo 22"}'
-"""The example body of a deal, in the error messages."""
 
 
 def user_error(request: Request, error: Exception) -> Response:
@@ -52,54 +50,21 @@ def unavailable_error(request: Request, error: Exception) -> Response:
     return JSONResponse({"error": message}, 503, headers=headers)
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    """The posted JSON object (after the Bearer token is checked), each of its fields within its limits."""
-    await access(request).check_bearer(request)
-    try:
-        data = await request.json() if await request.body() else {}
-    except ValueError:
-        raise LedgerError(_("the body is not JSON: send an object, e.g. {example}").format(example=_LINE)) from None
-    except RecursionError:
-        raise LedgerError(
-            _("the body is nested too deep: send a flat object, e.g. {example}").format(example=_LINE)
-        ) from None
-    if not isinstance(data, dict):
-        raise LedgerError(_("the body must be a JSON object, e.g. {example}").format(example=_LINE))
-    check_fields(data.items())
-    return data
-
-
 def _deal(data: dict[str, Any]) -> DealEntry:
     """`{"line": "..."}`, or the deal's facts as the fields of `DealInput`, each of its type."""
     if "line" in data:
         line = data.pop("line")
         if not isinstance(line, str) or data:
-            raise LedgerError(_("give the deal as {example} or as its facts, not both").format(example=_LINE))
+            raise LedgerError(_("give the deal as {example} or as its facts, not both").format(example=LINE))
         return line
     for name, value in data.items():
         types = get_args(_FACT_TYPES.get(name)) or (_FACT_TYPES.get(name, object),)
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
             allowed = _(" or ").join("null" if t is type(None) else t.__name__ for t in types)
             raise LedgerError(
-                _("{name} {value}: {name} is {allowed}").format(name=name, value=_seen(value), allowed=allowed)
+                _("{name} {value}: {name} is {allowed}").format(name=name, value=seen(value), allowed=allowed)
             )
     return DealInput.from_dict(data)
-
-
-def _optional(data: dict[str, Any], name: str, kind: type) -> Any:
-    """A field taken out of the body: None when absent, an error when of another type."""
-    value = data.pop(name, None)
-    if value is not None and (not isinstance(value, kind) or isinstance(value, bool) is not (kind is bool)):
-        raise LedgerError(
-            _("{name} {value}: {name} is a {kind}").format(name=name, value=_seen(value), kind=kind.__name__)
-        )
-    return value
-
-
-def _seen(value: object) -> str:
-    """A value sent, as an error names it: a number or text as written, a list or an object by its kind only (one
-    nested a thousand deep cannot even be written out)."""
-    return repr(value) if isinstance(value, str | int | float | bool) or value is None else type(value).__name__
 
 
 def _written(done: Recorded | Undone, status: int = 200) -> Response:
@@ -114,7 +79,7 @@ async def list_evenings(request: Request) -> Response:
 
 async def start_evening(request: Request) -> Response:
     """`{"players": [...], "profile": "pagat", "options": [...], "stake": "0.10", "currency": "EUR", ...}`."""
-    data = await _body(request)
+    data = await body(request)
     players = data.pop("players", None)
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise LedgerError(
@@ -127,9 +92,8 @@ async def start_evening(request: Request) -> Response:
                 listed='["sweeps=off"]', named='{"sweeps": false}'
             )
         )
-    fields = {name: _optional(data, name, str) for name in ("dealer", "profile", "stake", "currency", "place", "note")}
-    if data:
-        raise LedgerError(_("unknown fields {names}").format(names=", ".join(sorted(data))))
+    fields = {name: optional(data, name, str) for name in ("dealer", "profile", "stake", "currency", "place", "note")}
+    no_more(data)
     given = {name: value for name, value in fields.items() if value is not None}
     by = writer(request)
     info = await in_turn(request, lambda: ledger(request).start_evening(players, options=options, by=by, **given))
@@ -160,8 +124,8 @@ async def deal_history(request: Request) -> Response:
 
 async def record(request: Request) -> Response:
     """Record a deal: `{"line": "bruno solo 22"}` or its facts; `key` makes a retry store it at most once."""
-    data = await _body(request)
-    key, dealer = _optional(data, "key", str), _optional(data, "dealer", str)
+    data = await body(request)
+    key, dealer = optional(data, "key", str), optional(data, "dealer", str)
     deal, number = _deal(data), evening_number(request)
     by = writer(request)
     done = await in_turn(request, lambda: ledger(request).record(deal, evening=number, dealer=dealer, key=key, by=by))
@@ -170,8 +134,8 @@ async def record(request: Request) -> Response:
 
 async def amend(request: Request) -> Response:
     """A new revision of the deal: `{"line": "20", "reason": "recount"}` or the facts to change."""
-    data = await _body(request)
-    reason, dealer = _optional(data, "reason", str), _optional(data, "dealer", str)
+    data = await body(request)
+    reason, dealer = optional(data, "reason", str), optional(data, "dealer", str)
     changes, number, by = _deal(data), evening_number(request), writer(request)
     done = await in_turn(
         request,
@@ -184,8 +148,8 @@ async def amend(request: Request) -> Response:
 
 async def void(request: Request) -> Response:
     """Void the deal: `{"reason": "misdeal"}`."""
-    data = await _body(request)
-    reason = _optional(data, "reason", str)
+    data = await body(request)
+    reason = optional(data, "reason", str)
     number, by = evening_number(request), writer(request)
     done = await in_turn(
         request, lambda: ledger(request).void(deal_number(request), reason=reason, evening=number, by=by)
@@ -196,8 +160,8 @@ async def void(request: Request) -> Response:
 async def undo(request: Request) -> Response:
     """Take back the evening's last change, whatever it was: `{"seen_revision": 12}` (required) refuses it if the
     evening changed since revision 12, saying what happened since."""
-    data = await _body(request)
-    seen = _optional(data, "seen_revision", int)
+    data = await body(request)
+    seen = optional(data, "seen_revision", int)
     if seen is None:
         raise LedgerError(
             _("seen_revision: give the evening's revision you last saw, e.g. {example}").format(
@@ -247,8 +211,8 @@ async def reopen_evening(request: Request) -> Response:
 async def _with_reason(request: Request, path: str, change: Callable[[int, str | None], EveningInfo]) -> Response:
     """A change to a whole evening named by its number (`.../evenings/3/PATH`), with the reason given:
     `{"reason": "..."}`."""
-    data = await _body(request)
-    reason = _optional(data, "reason", str)
+    data = await body(request)
+    reason = optional(data, "reason", str)
     number = evening_number(request)
     if number is None:
         raise LedgerError(_("give the evening's number, e.g. /api/evenings/3/{path}").format(path=path))
@@ -259,8 +223,8 @@ async def _with_reason(request: Request, path: str, change: Callable[[int, str |
 async def close(request: Request) -> Response:
     """Close the evening and settle it: `{"drop_pot": true}` drops a pot of passed deals still waiting instead of
     carrying it to the same table's next evening."""
-    data = await _body(request)
-    drop = bool(_optional(data, "drop_pot", bool))
+    data = await body(request)
+    drop = bool(optional(data, "drop_pot", bool))
     number, by = evening_number(request), writer(request)
     info, settled = await in_turn(request, lambda: ledger(request).close_evening(number, drop_pot=drop, by=by))
     return JSONResponse({"evening": info.number, "closed": True, "settlement": settled.to_dict()})

@@ -11,7 +11,7 @@ from starlette.routing import Route
 
 from ledger.errors import LedgerError
 from ledger.i18n import _
-from ledger.web.api import _body, _optional
+from ledger.web.bodies import body, no_more, optional
 from ledger.web.club import event_number
 from ledger.web.state import access, in_turn, ledger, writer
 
@@ -24,11 +24,6 @@ def _names(data: dict[str, Any], name: str, example: str = '["Anna", "Bruno", "C
     return value
 
 
-def _done(data: dict[str, Any]) -> None:
-    if data:
-        raise LedgerError(_("unknown fields {names}").format(names=", ".join(sorted(data))))
-
-
 async def list_events(request: Request) -> Response:
     """Every event, newest first, with its rounds and leaderboard."""
     return JSONResponse([e.to_dict() for e in await run_in_threadpool(ledger(request).events)])
@@ -37,15 +32,15 @@ async def list_events(request: Request) -> Response:
 async def start_event(request: Request) -> Response:
     """`{"name": "Club night", "players": [...], "profile": "pagat", "options": [...], "stake": "0.10",
     "season": "Autumn", "pairing": "standing", "round_deals": 12}`."""
-    data = await _body(request)
-    name = _optional(data, "name", str) or ""
+    data = await body(request)
+    name = optional(data, "name", str) or ""
     players = _names(data, "players")
     options = data.pop("options", [])
     if not isinstance(options, list | dict):
         raise LedgerError(_("options: a list like {listed}").format(listed='["sweeps=off"]'))
-    text = {key: _optional(data, key, str) for key in ("profile", "stake", "currency", "place", "season", "pairing")}
-    counts = {key: _optional(data, key, int) for key in ("round_deals", "round_minutes")}
-    _done(data)
+    text = {key: optional(data, key, str) for key in ("profile", "stake", "currency", "place", "season", "pairing")}
+    counts = {key: optional(data, key, int) for key in ("round_deals", "round_minutes")}
+    no_more(data)
     given = {key: value for key, value in text.items() if value is not None}
     by = writer(request)
     info = await in_turn(
@@ -64,7 +59,7 @@ async def seat_round(request: Request) -> Response:
     `"arrived"` and `"left"` name players who came or went; `"seed"` repeats a draw; `"round": 2` names the round
     this request makes, so that sent twice (or by two organisers at once) it seats one round, and both are answered
     with it."""
-    data = await _body(request)
+    data = await body(request)
     tables = data.pop("tables", None)
     if tables is not None and (
         not isinstance(tables, list)
@@ -73,9 +68,9 @@ async def seat_round(request: Request) -> Response:
         raise LedgerError(
             _("tables: a list of tables, each a list of names, e.g. {example}").format(example='[["A", "B", "C"]]')
         )
-    arrived, left, seed = _names(data, "arrived"), _names(data, "left"), _optional(data, "seed", int)
-    made = _optional(data, "round", int)
-    _done(data)
+    arrived, left, seed = _names(data, "arrived"), _names(data, "left"), optional(data, "seed", int)
+    made = optional(data, "round", int)
+    no_more(data)
     number, by = event_number(request), writer(request)
     info = await in_turn(
         request,
@@ -88,7 +83,7 @@ async def seat_round(request: Request) -> Response:
 
 async def end_round(request: Request) -> Response:
     """End the round under way: every table's evening closes."""
-    _done(await _body(request))
+    no_more(await body(request))
     number, by = event_number(request), writer(request)
     info = await in_turn(request, lambda: ledger(request).end_round(number, by=by))
     return JSONResponse(info.to_dict())
@@ -96,7 +91,7 @@ async def end_round(request: Request) -> Response:
 
 async def close_event(request: Request) -> Response:
     """Close the event: the round under way ends, and no more rounds are seated."""
-    _done(await _body(request))
+    no_more(await body(request))
     number, by = event_number(request), writer(request)
     info = await in_turn(request, lambda: ledger(request).close_event(number, by=by))
     return JSONResponse(info.to_dict())
@@ -129,9 +124,9 @@ async def list_seasons(request: Request) -> Response:
 
 async def start_season(request: Request) -> Response:
     """`{"name": "Autumn 2026", "min_deals": 30}`."""
-    data = await _body(request)
-    name, least = _optional(data, "name", str) or "", _optional(data, "min_deals", int) or 0
-    _done(data)
+    data = await body(request)
+    name, least = optional(data, "name", str) or "", optional(data, "min_deals", int) or 0
+    no_more(data)
     return JSONResponse(
         (await in_turn(request, lambda: ledger(request).start_season(name, min_deals=least))).to_dict(), 201
     )
