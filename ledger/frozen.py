@@ -10,11 +10,29 @@ Traceback (most recent call last):
 TypeError: 'FrozenDict' object does not support item assignment
 >>> frozen({"running": [(1, {"Anna": 2})]})
 {'running': ((1, {'Anna': 2}),)}
+
+`plain` goes back, to what JSON writes: a frozen value is the dict of its fields, in the order they are declared
+(each field as `shown` says), every mapping a dict and every tuple a list.
+
+>>> from dataclasses import dataclass, field
+>>> @dataclass(frozen=True)
+... class Seat(Plain):
+...     number: int = field(metadata=shown(key="seat"))
+...     points: Mapping[str, int] = field(metadata=shown(after=("best",)))
+...     names: tuple[str, ...] = field(default=(), metadata=shown(hidden=True))
+...     @property
+...     def best(self) -> str:
+...         return max(self.points, key=self.points.__getitem__)
+>>> Seat(1, FrozenDict({"Anna": 2, "Bruno": 4}), ("Anna",)).to_dict()
+{'seat': 1, 'points': {'Anna': 2, 'Bruno': 4}, 'best': 'Bruno'}
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, fields, is_dataclass
+from datetime import datetime
+from enum import Enum
 from typing import Any, TypeVar
 
 K = TypeVar("K")
@@ -85,3 +103,71 @@ def freeze(value: object, *names: str) -> None:
     change what it holds (its constructor still takes dicts and lists)."""
     for name in names:
         object.__setattr__(value, name, frozen(getattr(value, name)))
+
+
+@dataclass(frozen=True)
+class Shown:
+    """How `plain` writes one field of a value: under `key` (else the field's name), as `value` draws it from the
+    whole value (else the field's own value), or not at all (`hidden`); `before` and `after` name properties of the
+    value written, under their own names, just before and after it."""
+
+    key: str | None = None
+    value: Callable[[Any], object] | None = None
+    hidden: bool = False
+    before: tuple[str, ...] = ()
+    after: tuple[str, ...] = ()
+
+
+SHOWN = "shown"
+"""The key of a field's metadata that holds its `Shown`."""
+_AS_IT_IS = Shown()
+
+
+def shown(
+    key: str | None = None,
+    *,
+    value: Callable[[Any], object] | None = None,
+    hidden: bool = False,
+    before: tuple[str, ...] = (),
+    after: tuple[str, ...] = (),
+) -> dict[str, Shown]:
+    """A field's metadata (`field(metadata=shown(...))`) for what `plain` writes of it other than its name and value."""
+    return {SHOWN: Shown(key, value, hidden, before, after)}
+
+
+def plain(value: Any) -> Any:
+    """The value as JSON writes it: a value with `to_dict` (or a frozen value's fields, see `Shown`) as a dict, every
+    mapping a dict, every tuple, list or set a list, an enum its value, a time ISO 8601 with its offset."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, str | int | float | None):
+        return value
+    if isinstance(value, Plain):
+        return value.to_dict()
+    if is_dataclass(value) and not isinstance(value, type):
+        return _fields(value)
+    if isinstance(value, Mapping):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [plain(item) for item in value]
+    return value.isoformat() if isinstance(value, datetime) else value
+
+
+def _fields(value: Any) -> dict[str, object]:
+    written: dict[str, object] = {}
+    for each in fields(value):
+        how = each.metadata.get(SHOWN, _AS_IT_IS)
+        written.update({name: plain(getattr(value, name)) for name in how.before})
+        if not how.hidden:
+            written[how.key or each.name] = plain(how.value(value) if how.value else getattr(value, each.name))
+        written.update({name: plain(getattr(value, name)) for name in how.after})
+    return written
+
+
+class Plain:
+    """For a frozen dataclass: `to_dict()` gives its fields as `plain` values, in the order they are declared, each as
+    its `shown` metadata says."""
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-ready values."""
+        return _fields(self)

@@ -7,12 +7,11 @@ constructor still takes dicts and lists; `to_dict()` gives plain dicts and lists
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
-from ledger.clock import iso
 from ledger.fmt import plain_cents
-from ledger.frozen import FrozenDict, freeze
+from ledger.frozen import FrozenDict, Plain, freeze, plain, shown
 from ledger.house_rules import describe_rules
 from ledger.rules.games import Game
 from ledger.rules.profiles import Profile
@@ -41,12 +40,12 @@ LIBRARY = Writer()
 
 
 @dataclass(frozen=True)
-class ChangeView:
+class ChangeView(Plain):
     """One entry of an evening's change log: the evening's revision it made, its kind (see `UNDOABLE`, and `start`,
     `undo`), the deal it touched, when, from where, the reason typed; `undoes` the revision an undo took back;
     `undone` whether an undo took this one back since."""
 
-    evening: int
+    evening: int = field(metadata=shown(hidden=True))
     revision: int
     kind: str
     deal: int | None
@@ -57,36 +56,18 @@ class ChangeView:
     undoes: int | None = None
     undone: bool = False
 
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values."""
-        return {
-            "revision": self.revision,
-            "kind": self.kind,
-            "deal": self.deal,
-            "at": self.at.isoformat(),
-            "source": self.source,
-            "session": self.session,
-            "reason": self.reason,
-            "undoes": self.undoes,
-            "undone": self.undone,
-        }
-
 
 @dataclass(frozen=True)
-class PlayerInfo:
+class PlayerInfo(Plain):
     """A player of the ledger: `id`, the name now, and when they were first seen."""
 
     id: int
     name: str
-    created_at: datetime
-
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values."""
-        return {"id": self.id, "name": self.name, "since": self.created_at.isoformat()}
+    created_at: datetime = field(metadata=shown("since"))
 
 
 @dataclass(frozen=True)
-class EveningInfo:
+class EveningInfo(Plain):
     """An evening: seats in turn order, the profile pinned at the start, the stake, and where it stands now.
 
     `points` are the game points per seat over the deals that stand; `revision` counts every change, so
@@ -96,33 +77,43 @@ class EveningInfo:
     the table's next evening when this one closed.
     """
 
-    number: int
+    number: int = field(metadata=shown("evening"))
     players: tuple[str, ...]
-    profile: Profile
+    profile: Profile = field(metadata=shown(value=lambda evening: evening.profile.name, after=("options",)))
     stake_cents: int
     currency: str
     place: str | None
     note: str | None
     started_at: datetime
-    closed_at: datetime | None
+    closed_at: datetime | None = field(metadata=shown(after=("closed",)))
     revision: int
     first_dealer: str
     next_dealer: str
     first_speaker: str
     points: Mapping[str, int] = FrozenDict()
+    voided_at: datetime | None = field(default=None, metadata=shown(before=("voided",)))
+    void_reason: str | None = None
     pot_in: int = 0
     pot_from: int | None = None
     pot_out: int = 0
-    voided_at: datetime | None = None
-    void_reason: str | None = None
 
     def __post_init__(self) -> None:
         freeze(self, "points")
 
     @property
+    def options(self) -> Mapping[str, object]:
+        """The options of the rules the evening was started with."""
+        return self.profile.options
+
+    @property
     def closed(self) -> bool:
         """No deal of a closed evening can change."""
         return self.closed_at is not None
+
+    @property
+    def voided(self) -> bool:
+        """The whole evening no longer counts."""
+        return self.voided_at is not None
 
     @property
     def dealer_sits_out(self) -> bool:
@@ -139,36 +130,9 @@ class EveningInfo:
         """The rules of the evening in players' words, in the language in use (see `ledger.house_rules`)."""
         return describe_rules(self.profile, len(self.players))
 
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values (money in cents)."""
-        return {
-            "evening": self.number,
-            "players": list(self.players),
-            "profile": self.profile.name,
-            "options": dict(self.profile.options),
-            "stake_cents": self.stake_cents,
-            "currency": self.currency,
-            "place": self.place,
-            "note": self.note,
-            "started_at": iso(self.started_at),
-            "closed_at": iso(self.closed_at),
-            "closed": self.closed,
-            "revision": self.revision,
-            "first_dealer": self.first_dealer,
-            "next_dealer": self.next_dealer,
-            "first_speaker": self.first_speaker,
-            "points": dict(self.points),
-            "voided": self.voided_at is not None,
-            "voided_at": iso(self.voided_at),
-            "void_reason": self.void_reason,
-            "pot_in": self.pot_in,
-            "pot_from": self.pot_from,
-            "pot_out": self.pot_out,
-        }
-
 
 @dataclass(frozen=True)
-class DealView:
+class DealView(Plain):
     """A deal as stored: one revision's facts, its derived result and every seat's game points and role, under the
     profile of its evening.
 
@@ -182,34 +146,36 @@ class DealView:
     number: int
     revision: int
     dealer: str
+    voided: bool = field(default=False, kw_only=True)
+    void_reason: str | None = field(default=None, kw_only=True, metadata=shown(value=lambda deal: deal.why_voided))
+    void_cause: str | None = field(default=None, kw_only=True)
+    key: str | None = field(default=None, kw_only=True)
     declarer: str | None
     partner: str | None
     contract: str | None
     aggravation: str | None
     called: str | None
     holder: str | None
-    auction: tuple[tuple[str, str], ...]
+    auction: tuple[tuple[str, str], ...] = field(
+        metadata=shown(value=lambda deal: ",".join(f"{seat}:{call}" for seat, call in deal.auction) or None)
+    )
     declarer_thirds: int | None
     tricks: int | None
     last_trick: str | None
+    monte_thirds: int | None = field(default=None, kw_only=True)
     passed_before: int
     declarer_won: bool | None
     sweep: str | None
     multiplier: int
     amount: int
-    profile: Profile
-    payouts: Mapping[str, int]
-    roles: Mapping[str, str]
+    profile: Profile = field(metadata=shown(hidden=True))
+    payouts: Mapping[str, int] = field(metadata=shown(after=("explanation",)))
+    roles: Mapping[str, str] = field(metadata=shown(hidden=True))
     recorded_at: datetime
-    superseded_at: datetime | None = None
-    reason: str | None = None
-    voided: bool = False
-    void_reason: str | None = None
-    key: str | None = None
-    monte_thirds: int | None = None
-    cause: str | None = None
-    cause_deal: int | None = None
-    void_cause: str | None = None
+    reason: str | None = field(default=None, kw_only=True, metadata=shown(value=lambda deal: deal.why))
+    cause: str | None = field(default=None, kw_only=True)
+    cause_deal: int | None = field(default=None, kw_only=True)
+    superseded_at: datetime | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         freeze(self, "payouts", "roles")
@@ -245,44 +211,9 @@ class DealView:
         """The deal was corrected at least once."""
         return self.revision > 1
 
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values."""
-        return {
-            "number": self.number,
-            "revision": self.revision,
-            "dealer": self.dealer,
-            "voided": self.voided,
-            "void_reason": self.why_voided,
-            "void_cause": self.void_cause,
-            "key": self.key,
-            "declarer": self.declarer,
-            "partner": self.partner,
-            "contract": self.contract,
-            "aggravation": self.aggravation,
-            "called": self.called,
-            "holder": self.holder,
-            "auction": ",".join(f"{seat}:{call}" for seat, call in self.auction) or None,
-            "declarer_thirds": self.declarer_thirds,
-            "tricks": self.tricks,
-            "last_trick": self.last_trick,
-            "monte_thirds": self.monte_thirds,
-            "passed_before": self.passed_before,
-            "declarer_won": self.declarer_won,
-            "sweep": self.sweep,
-            "multiplier": self.multiplier,
-            "amount": self.amount,
-            "payouts": dict(self.payouts),
-            "explanation": self.explanation,
-            "recorded_at": self.recorded_at.isoformat(),
-            "reason": self.why,
-            "cause": self.cause,
-            "cause_deal": self.cause_deal,
-            "superseded_at": iso(self.superseded_at),
-        }
-
 
 @dataclass(frozen=True)
-class Recorded:
+class Recorded(Plain):
     """What a write did: the deal as now stored, its result (None for a void), the evening's totals after it.
 
     `evening_revision` is the evening's change counter after the write (give it to `undo` to guard it);
@@ -291,53 +222,32 @@ class Recorded:
     """
 
     evening: int
-    profile: Profile
-    deal: DealView
-    result: DealResult | None
-    totals: Mapping[str, int]
     evening_revision: int
+    duplicate: bool = field(default=False, kw_only=True)
+    profile: Profile = field(metadata=shown(hidden=True))
+    deal: DealView
+    result: DealResult | None = field(metadata=shown(hidden=True))
+    totals: Mapping[str, int]
     next_dealer: str
-    duplicate: bool = False
     rescored: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         freeze(self, "totals")
 
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values."""
-        return {
-            "evening": self.evening,
-            "evening_revision": self.evening_revision,
-            "duplicate": self.duplicate,
-            "deal": self.deal.to_dict(),
-            "totals": dict(self.totals),
-            "next_dealer": self.next_dealer,
-            "rescored": list(self.rescored),
-        }
-
 
 @dataclass(frozen=True)
-class Undone:
+class Undone(Plain):
     """What an undo did: the change it took back, the deal that change touched as it stands now (None for a change
     of the evening itself: a close, a reopening, a void of the whole evening), the evening's revision after it."""
 
     evening: int
+    evening_revision: int
     taken_back: ChangeView
     recorded: Recorded | None
-    evening_revision: int
-
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values."""
-        return {
-            "evening": self.evening,
-            "evening_revision": self.evening_revision,
-            "taken_back": self.taken_back.to_dict(),
-            "recorded": self.recorded.to_dict() if self.recorded else None,
-        }
 
 
 @dataclass(frozen=True)
-class Standings:
+class Standings(Plain):
     """Totals over the deals that stand; money in cents of the evening's currency. With a game to `game_to` points,
     `games` are the evening's games in order, the last one still going on when it has no winner."""
 
@@ -347,9 +257,11 @@ class Standings:
     cents: Mapping[str, int]
     currency: str
     stake_cents: int
-    running: Sequence[tuple[int, Mapping[str, int]]]
     closed: bool
-    revision: int
+    running: Sequence[tuple[int, Mapping[str, int]]] = field(
+        metadata=shown(value=lambda standings: [{"deal": deal, "totals": line} for deal, line in standings.running])
+    )
+    revision: int = field(metadata=shown(hidden=True))
     game_to: int | None = None
     games: tuple[Game, ...] = ()
 
@@ -362,68 +274,33 @@ class Standings:
         return FrozenDict({name: sum(name in game.winners for game in self.games) for name in self.players})
 
     def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values."""
-        return {
-            "evening": self.evening,
-            "players": list(self.players),
-            "points": dict(self.points),
-            "cents": dict(self.cents),
-            "currency": self.currency,
-            "stake_cents": self.stake_cents,
-            "closed": self.closed,
-            "running": [{"deal": number, "totals": dict(line)} for number, line in self.running],
-            "game_to": self.game_to,
-            "games": [
-                {"first": g.first, "last": g.last, "totals": dict(g.totals), "winners": list(g.winners)}
-                for g in self.games
-            ],
-            "games_won": dict(self.games_won) if self.game_to else None,
-        }
+        """Plain JSON-ready values, with the games each player won when the evening plays games."""
+        return {**super().to_dict(), "games_won": dict(self.games_won) if self.game_to else None}
 
 
-def payments_dict(payments: Sequence[Transfer], currency: str | None = None) -> list[dict[str, object]]:
-    """Payments as plain values; with the currency, each with its amount written out."""
-    return [
-        {
-            "payer": p.payer,
-            "payee": p.payee,
-            "cents": p.cents,
-            **({"amount": plain_cents(p.cents, currency)} if currency else {}),
-        }
-        for p in payments
-    ]
+def _with_amounts(settlement: Settlement) -> list[dict[str, object]]:
+    """The settlement's payments as plain values, each with its amount written out."""
+    return [{**plain(p), "amount": plain_cents(p.cents, settlement.currency)} for p in settlement.payments]
 
 
 @dataclass(frozen=True)
-class Settlement:
+class Settlement(Plain):
     """What the chosen evenings come to in money, and the fewest payments that settle it."""
 
     evenings: Sequence[int]
     currency: str
     points: Mapping[str, int]
     cents: Mapping[str, int]
-    payments: Sequence[Transfer]
+    payments: Sequence[Transfer] = field(metadata=shown(value=_with_amounts))
     rounding: Mapping[str, int] = FrozenDict()
     pairs: Sequence[Transfer] = ()
 
     def __post_init__(self) -> None:
         freeze(self, "evenings", "points", "cents", "payments", "rounding", "pairs")
 
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values (money in cents)."""
-        return {
-            "evenings": list(self.evenings),
-            "currency": self.currency,
-            "points": dict(self.points),
-            "cents": dict(self.cents),
-            "payments": payments_dict(self.payments, self.currency),
-            "rounding": dict(self.rounding),
-            "pairs": payments_dict(self.pairs),
-        }
-
 
 @dataclass(frozen=True)
-class Tab:
+class Tab(Plain):
     """What is still owed in one currency: balances after payments, per player and per pair."""
 
     currency: str
@@ -434,18 +311,9 @@ class Tab:
     def __post_init__(self) -> None:
         freeze(self, "balances", "pairs", "suggested")
 
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values (money in cents)."""
-        return {
-            "currency": self.currency,
-            "balances": dict(self.balances),
-            "pairs": payments_dict(self.pairs),
-            "suggested": payments_dict(self.suggested),
-        }
-
 
 @dataclass(frozen=True)
-class PaymentInfo:
+class PaymentInfo(Plain):
     """Money handed from one player to another, as recorded; a voided payment stays listed but no longer counts.
 
     `owed_cents` is what the payer owed in all (in the payment's currency) just before a payment recorded now,
@@ -455,16 +323,21 @@ class PaymentInfo:
     id: int
     payer: str
     payee: str
-    cents: int
+    cents: int = field(metadata=shown(after=("amount",)))
     currency: str
     evening: int | None
     note: str | None
     paid_at: datetime
     key: str | None = None
-    voided_at: datetime | None = None
+    voided_at: datetime | None = field(default=None, metadata=shown(before=("voided",)))
     void_reason: str | None = None
     owed_cents: int | None = None
     duplicate: bool = False
+
+    @property
+    def amount(self) -> str:
+        """The amount written out with its currency: `12.50 EUR`."""
+        return plain_cents(self.cents, self.currency)
 
     @property
     def voided(self) -> bool:
@@ -476,29 +349,9 @@ class PaymentInfo:
         """How much more than the payer owed this payment hands over (0 when not more, or not known)."""
         return max(0, self.cents - self.owed_cents) if self.owed_cents is not None else 0
 
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values (money in cents)."""
-        return {
-            "id": self.id,
-            "payer": self.payer,
-            "payee": self.payee,
-            "cents": self.cents,
-            "amount": plain_cents(self.cents, self.currency),
-            "currency": self.currency,
-            "evening": self.evening,
-            "note": self.note,
-            "paid_at": self.paid_at.isoformat(),
-            "key": self.key,
-            "voided": self.voided,
-            "voided_at": iso(self.voided_at),
-            "void_reason": self.void_reason,
-            "owed_cents": self.owed_cents,
-            "duplicate": self.duplicate,
-        }
-
 
 @dataclass(frozen=True)
-class ImportSummary:
+class ImportSummary(Plain):
     """What an import wrote: the new evenings and their deals, and what it skipped as already in the ledger.
 
     `skipped` are the ledger's evenings that already held one of the export's evenings.
@@ -514,20 +367,6 @@ class ImportSummary:
     """The export's seasons that joined the ledger's season of the same name (and the same minimum of deals)."""
     events: int = 0
     events_skipped: int = 0
-
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values."""
-        return {
-            "evenings": list(self.evenings),
-            "deals": self.deals,
-            "skipped": list(self.skipped),
-            "payments": self.payments,
-            "payments_skipped": self.payments_skipped,
-            "seasons": self.seasons,
-            "seasons_joined": list(self.seasons_joined),
-            "events": self.events,
-            "events_skipped": self.events_skipped,
-        }
 
 
 @dataclass(frozen=True)

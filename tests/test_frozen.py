@@ -7,14 +7,15 @@ import copy
 import json
 import pickle
 from collections.abc import Mapping
-from dataclasses import FrozenInstanceError, fields, is_dataclass
+from dataclasses import FrozenInstanceError, dataclass, field, fields, is_dataclass
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from ledger import Ledger
-from ledger.frozen import FrozenDict, frozen
+from ledger.frozen import FrozenDict, Plain, frozen, plain, shown
 from ledger.rules.contracts import Contract
 from ledger.rules.facts import DealFacts
 from ledger.rules.profiles import DEFAULTS, make_profile
@@ -125,6 +126,64 @@ def test_frozen_turns_every_dict_list_and_set_within() -> None:
     assert isinstance(value, FrozenDict) and value["running"] == ((1, {"Anna": 2}),)
     assert isinstance(value["running"][0][1], FrozenDict) and value["seen"] == frozenset({"Anna"})
     hash(value)
+
+
+# Back to plain values
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A frozen value without `to_dict`: its fields as they are."""
+
+    name: str
+    contract: Contract | None = None
+
+
+@dataclass(frozen=True)
+class Table(Plain):
+    """A frozen value that says how some of its fields are written."""
+
+    number: int = field(metadata=shown("table", before=("size",)))
+    seats: tuple[Seat, ...] = field(metadata=shown(after=("first",)))
+    points: Mapping[str, int] = field(metadata=shown(value=lambda table: sum(table.points.values())))
+    note: str | None = field(default=None, metadata=shown(hidden=True))
+    at: datetime | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.seats)
+
+    @property
+    def first(self) -> Seat:
+        return self.seats[0]
+
+
+def test_plain_writes_every_collection_enum_and_time_within_as_json_does() -> None:
+    at = datetime(2026, 11, 21, 20, 5, tzinfo=timezone(timedelta(hours=1)))
+    value = frozen({"running": [(1, {"Anna": 2})], "seen": {"Anna"}, "contract": Contract.SOLO, "at": at})
+    assert plain(value) == {
+        "running": [[1, {"Anna": 2}]],
+        "seen": ["Anna"],
+        "contract": "solo",
+        "at": "2026-11-21T20:05:00+01:00",
+    }
+    assert_plain_json(plain(value))
+    assert plain(Seat("Anna", Contract.CHIAMO)) == {"name": "Anna", "contract": "chiamo"}
+
+
+def test_a_value_is_written_in_the_order_its_fields_are_declared_as_shown_says() -> None:
+    table = Table(3, (Seat("Anna"), Seat("Bruno", Contract.SOLO)), FrozenDict({"Anna": 2, "Bruno": -2}), note="x")
+    written = table.to_dict()
+    assert list(written) == ["size", "table", "seats", "first", "points", "at"]
+    assert written == {
+        "size": 2,
+        "table": 3,
+        "seats": [{"name": "Anna", "contract": None}, {"name": "Bruno", "contract": "solo"}],
+        "first": {"name": "Anna", "contract": None},
+        "points": 0,
+        "at": None,
+    }
+    assert plain([table]) == [written] and json.loads(json.dumps(written)) == written
 
 
 # Rules

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 
-from ledger.clock import iso
-from ledger.frozen import freeze
+from ledger.frozen import Plain, freeze, shown
 from ledger.rules.profiles import Profile
 
 PAIRINGS = ("random", "standing", "rating")
@@ -23,29 +23,19 @@ def per_deal(points: int, deals: int) -> float | None:
 
 
 @dataclass(frozen=True)
-class TableInfo:
+class TableInfo(Plain):
     """A table of a round: its number, the evening kept there, its players in seat order (the first deals first),
     the deals played there that stand, and whether its evening is closed."""
 
-    number: int
+    number: int = field(metadata=shown("table"))
     evening: int
     players: tuple[str, ...]
     deals: int
     closed: bool
 
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values."""
-        return {
-            "table": self.number,
-            "evening": self.evening,
-            "players": list(self.players),
-            "deals": self.deals,
-            "closed": self.closed,
-        }
-
 
 @dataclass(frozen=True)
-class TablePlace:
+class TablePlace(Plain):
     """Where a club table's evening belongs: its event, round and table; how far the table is in its round."""
 
     event: int
@@ -59,26 +49,13 @@ class TablePlace:
     """When the round's time is up, for a round of a number of minutes."""
     round_over: bool
 
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values."""
-        return {
-            "event": self.event,
-            "event_name": self.event_name,
-            "round": self.round,
-            "table": self.table,
-            "deals": self.deals,
-            "round_deals": self.round_deals,
-            "round_ends_at": iso(self.round_ends_at),
-            "round_over": self.round_over,
-        }
-
 
 @dataclass(frozen=True)
-class RoundInfo:
+class RoundInfo(Plain):
     """A round: its tables, who sat it out, the repeated pairings its seating could not avoid (`exact`: proven the
     fewest possible), whether it was seated by hand, when it started and ended."""
 
-    number: int
+    number: int = field(metadata=shown("round"))
     tables: tuple[TableInfo, ...]
     sitting_out: tuple[str, ...]
     repeats: int
@@ -97,28 +74,15 @@ class RoundInfo:
                 return table, table.players.index(player) + 1
         return None
 
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values."""
-        return {
-            "round": self.number,
-            "tables": [table.to_dict() for table in self.tables],
-            "sitting_out": list(self.sitting_out),
-            "repeats": self.repeats,
-            "exact": self.exact,
-            "by_hand": self.by_hand,
-            "started_at": iso(self.started_at),
-            "ended_at": iso(self.ended_at),
-        }
-
 
 @dataclass(frozen=True)
-class PlayerLine:
+class PlayerLine(Plain):
     """One player's line on an event's leaderboard: game points and deals played (held cards, not passed) over the
     deals that stand, and the table and seat in the current round (None when not seated)."""
 
     player: str
     points: int
-    deals: int
+    deals: int = field(metadata=shown(after=("per_deal",)))
     present: bool
     table: int | None = None
     seat: int | None = None
@@ -128,29 +92,17 @@ class PlayerLine:
         """Game points per deal played."""
         return per_deal(self.points, self.deals)
 
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values."""
-        return {
-            "player": self.player,
-            "points": self.points,
-            "deals": self.deals,
-            "per_deal": self.per_deal,
-            "present": self.present,
-            "table": self.table,
-            "seat": self.seat,
-        }
-
 
 @dataclass(frozen=True)
-class EventInfo:
+class EventInfo(Plain):
     """A club night or tournament: its rules (pinned for every table), its rounds, and the leaderboard, best first.
 
     `stamp` changes whenever anything shown changes (a deal at any table, a new round), for live pages."""
 
-    number: int
+    number: int = field(metadata=shown("event"))
     name: str
     season: str | None
-    profile: Profile
+    profile: Profile = field(metadata=shown(value=lambda event: event.profile.name, after=("options",)))
     stake_cents: int
     currency: str
     place: str | None
@@ -158,14 +110,19 @@ class EventInfo:
     round_deals: int | None
     round_minutes: int | None
     started_at: datetime
-    closed_at: datetime | None
+    closed_at: datetime | None = field(metadata=shown(after=("closed",)))
     present: tuple[str, ...]
     rounds: tuple[RoundInfo, ...]
     standings: tuple[PlayerLine, ...]
-    stamp: tuple[int, ...] = ()
+    stamp: tuple[int, ...] = field(default=(), metadata=shown(hidden=True))
 
     def __post_init__(self) -> None:
         freeze(self, "present", "rounds", "standings", "stamp")
+
+    @property
+    def options(self) -> Mapping[str, object]:
+        """The options of the rules every table plays."""
+        return self.profile.options
 
     @property
     def closed(self) -> bool:
@@ -185,90 +142,48 @@ class EventInfo:
             return None
         return self.current.started_at + timedelta(minutes=self.round_minutes)
 
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values (money in cents)."""
-        return {
-            "event": self.number,
-            "name": self.name,
-            "season": self.season,
-            "profile": self.profile.name,
-            "options": dict(self.profile.options),
-            "stake_cents": self.stake_cents,
-            "currency": self.currency,
-            "place": self.place,
-            "pairing": self.pairing,
-            "round_deals": self.round_deals,
-            "round_minutes": self.round_minutes,
-            "started_at": iso(self.started_at),
-            "closed_at": iso(self.closed_at),
-            "closed": self.closed,
-            "present": list(self.present),
-            "rounds": [r.to_dict() for r in self.rounds],
-            "standings": [line.to_dict() for line in self.standings],
-        }
-
-
-@dataclass(frozen=True)
-class LeagueLine:
-    """One player's line in a season's league table: game points, deals played, events attended, whether they have
-    played the season's minimum of deals to be ranked, and their skill (a conservative rating, apart from points)."""
-
-    player: str
-    points: int
-    deals: int
-    events: int
-    ranked: bool
-    skill: float | None = None
-    mu: float | None = None
-    sigma: float | None = None
-
-    @property
-    def per_deal(self) -> float | None:
-        """Game points per deal played."""
-        return per_deal(self.points, self.deals)
-
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values."""
-        return {
-            "player": self.player,
-            "points": self.points,
-            "deals": self.deals,
-            "per_deal": self.per_deal,
-            "events": self.events,
-            "ranked": self.ranked,
-            "skill": _two(self.skill),
-            "mu": _two(self.mu),
-            "sigma": _two(self.sigma),
-        }
-
 
 def _two(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
 
 
 @dataclass(frozen=True)
-class SeasonInfo:
+class LeagueLine(Plain):
+    """One player's line in a season's league table: game points, deals played, events attended, whether they have
+    played the season's minimum of deals to be ranked, and their skill (a conservative rating, apart from points)."""
+
+    player: str
+    points: int
+    deals: int = field(metadata=shown(after=("per_deal",)))
+    events: int
+    ranked: bool
+    skill: float | None = field(default=None, metadata=shown(value=lambda line: _two(line.skill)))
+    mu: float | None = field(default=None, metadata=shown(value=lambda line: _two(line.mu)))
+    sigma: float | None = field(default=None, metadata=shown(value=lambda line: _two(line.sigma)))
+
+    @property
+    def per_deal(self) -> float | None:
+        """Game points per deal played."""
+        return per_deal(self.points, self.deals)
+
+
+@dataclass(frozen=True)
+class SeasonInfo(Plain):
     """A season: its events (number, name, when, closed) and the league table, ranked players first (by game points
     per deal, then points), then those still short of `min_deals`."""
 
-    number: int
+    number: int = field(metadata=shown("season"))
     name: str
     min_deals: int
-    events: tuple[tuple[int, str, datetime, bool], ...]
+    events: tuple[tuple[int, str, datetime, bool], ...] = field(
+        metadata=shown(
+            value=lambda season: [
+                {"event": number, "name": name, "started_at": started, "closed": closed}
+                for number, name, started, closed in season.events
+            ]
+        )
+    )
     table: tuple[LeagueLine, ...]
 
     def __post_init__(self) -> None:
         freeze(self, "events", "table")
-
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values."""
-        return {
-            "season": self.number,
-            "name": self.name,
-            "min_deals": self.min_deals,
-            "events": [
-                {"event": number, "name": name, "started_at": iso(started), "closed": closed}
-                for number, name, started, closed in self.events
-            ],
-            "table": [line.to_dict() for line in self.table],
-        }

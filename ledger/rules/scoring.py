@@ -68,7 +68,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from math import prod
 
-from ledger.frozen import freeze
+from ledger.frozen import Plain, freeze, shown
 from ledger.rules.cards import DEAL_THIRDS
 from ledger.rules.contracts import Aggravation, Contract
 from ledger.rules.facts import DealFacts
@@ -88,29 +88,30 @@ Factor = tuple[str, int]
 
 
 @dataclass(frozen=True)
-class DealResult:
+class DealResult(Plain):
     """A scored deal: who won what, and the numbers a player checks it by (`ledger.summary.explanation` draws them
     in words, in the language in use when shown).
 
-    `passed_before` and `holder` are the facts the explanation needs besides the result's own.
+    `passed_before` and `holder` are the facts the explanation needs besides the result's own; `to_dict()` leaves
+    them out, with the profile and the opponents: it gives the numbers and the rules' words.
     """
 
-    payouts: Mapping[str, int]
-    profile: Profile
-    declarer: str | None = None
+    profile: Profile = field(metadata=shown(hidden=True))
+    declarer: str | None = field(default=None, metadata=shown(before=("passed",)))
     contract: Contract | None = None
     aggravation: Aggravation | None = None
     partner: str | None = None
-    holder: str | None = None
+    holder: str | None = field(default=None, metadata=shown(hidden=True))
     declarer_thirds: int | None = None
     declarer_won: bool | None = None
     sweep: Sweep | None = None
     multiplier: int = 1
     amount: int = 0
-    passed_before: int = 0
+    payouts: Mapping[str, int] = field(kw_only=True)
+    passed_before: int = field(default=0, metadata=shown(hidden=True))
     sitting_out: str | None = None
     first_lead: str | None = None
-    opponents: tuple[str, ...] = field(default=())
+    opponents: tuple[str, ...] = field(default=(), metadata=shown(hidden=True))
 
     def __post_init__(self) -> None:
         freeze(self, "payouts")
@@ -119,24 +120,6 @@ class DealResult:
     def passed(self) -> bool:
         """No declarer: everyone passed."""
         return self.declarer is None
-
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON-ready values (numbers and the rules' words; front ends add the explanation)."""
-        return {
-            "passed": self.passed,
-            "declarer": self.declarer,
-            "contract": self.contract.value if self.contract else None,
-            "aggravation": self.aggravation.value if self.aggravation else None,
-            "partner": self.partner,
-            "declarer_thirds": self.declarer_thirds,
-            "declarer_won": self.declarer_won,
-            "sweep": self.sweep.value if self.sweep else None,
-            "multiplier": self.multiplier,
-            "amount": self.amount,
-            "payouts": dict(self.payouts),
-            "sitting_out": self.sitting_out,
-            "first_lead": self.first_lead,
-        }
 
 
 def score(facts: DealFacts, profile: Profile) -> DealResult:
@@ -150,7 +133,7 @@ def score_valid(facts: DealFacts, profile: Profile) -> DealResult:
     out = facts.sitting_out(profile)
     if facts.passed:
         zeros = {p: 0 for p in facts.players}
-        return DealResult(zeros, profile, sitting_out=out, first_lead=facts.first_lead(profile))
+        return DealResult(profile, payouts=zeros, sitting_out=out, first_lead=facts.first_lead(profile))
     assert facts.declarer is not None and facts.contract is not None and facts.thirds is not None
     won = facts.thirds >= WIN_THIRDS
     partner = facts.partner(profile)
@@ -173,8 +156,8 @@ def score_valid(facts: DealFacts, profile: Profile) -> DealResult:
         payouts[partner] = sign * amount
     payouts[facts.declarer] = sign * amount * len(opponents) - (amount * sign if partner else 0)
     return DealResult(
-        payouts,
         profile,
+        payouts=payouts,
         declarer=facts.declarer,
         contract=facts.contract,
         aggravation=facts.aggravation,
