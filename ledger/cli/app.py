@@ -8,7 +8,6 @@ import sys
 from typing import Annotated, Any
 
 import typer
-from typer import rich_utils
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from ledger.cli import click_texts
@@ -156,22 +155,6 @@ def translate_help(command: TyperCommand | TyperGroup) -> None:
     if isinstance(command, TyperGroup):
         for sub in command.commands.values():
             translate_help(sub)  # type: ignore[arg-type]
-
-
-def _reflowed(paragraphs: list[str], _markup_mode: object) -> str:
-    """A command's help after its first line, and its epilog: each paragraph of prose one line, which the terminal
-    wraps at its own width; a paragraph of indented lines (examples, the syntax of a deal) or of lines each in bold
-    first (the options of the profiles) keeps its lines."""
-    return "\n\n".join(p if _listed(p) else p.replace("\n", " ") for p in paragraphs)
-
-
-def _listed(paragraph: str) -> bool:
-    """Whether a paragraph of help is a list, one item a line."""
-    lines = paragraph.splitlines()
-    return any(line.startswith(" ") for line in lines) or any(line.startswith("[b]") for line in lines[1:])
-
-
-rich_utils._fix_linebreaks = _reflowed  # type: ignore[assignment]
 
 
 _value_type = TyperOption.display_type_rich

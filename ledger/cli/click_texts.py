@@ -84,11 +84,12 @@ def install() -> None:
     formatter.write_usage = _usage_in_language(formatter.write_usage)
 
 
-def _help_headings() -> None:
-    """Put the headings Typer draws around help into the language in use; run only when help is drawn, so that a
-    command that shows none never loads Typer's help renderer."""
+def _set_help_renderer() -> None:
+    """Set Typer's help renderer for the ledger: the headings it draws around help in the language in use, the
+    paragraphs of help `_reflowed`. Run only when help is drawn, so that a command that shows none never loads it."""
     from typer import rich_utils
 
+    rich_utils._fix_linebreaks = _reflowed  # type: ignore[assignment]
     rich_utils.ARGUMENTS_PANEL_TITLE = _("Arguments")
     rich_utils.OPTIONS_PANEL_TITLE = _("Options")
     rich_utils.COMMANDS_PANEL_TITLE = _("Commands")
@@ -97,11 +98,24 @@ def _help_headings() -> None:
     rich_utils.REQUIRED_LONG_STRING = _("[required]")
 
 
+def _reflowed(paragraphs: list[str], _markup_mode: object) -> str:
+    """A command's help after its first line, and its epilog: each paragraph of prose one line, which the terminal
+    wraps at its own width; a paragraph of indented lines (examples, the syntax of a deal) or of lines each in bold
+    first (the options of the profiles) keeps its lines."""
+    return "\n\n".join(p if _listed(p) else p.replace("\n", " ") for p in paragraphs)
+
+
+def _listed(paragraph: str) -> bool:
+    """Whether a paragraph of help is a list, one item a line."""
+    lines = paragraph.splitlines()
+    return any(line.startswith(" ") for line in lines) or any(line.startswith("[b]") for line in lines[1:])
+
+
 def _in_language(format_help: Callable[..., Any]) -> Callable[..., Any]:
     """`format_help` that first puts the headings and the help option into the language in use."""
 
     def formatted(self: Any, ctx: Any, formatter: Any) -> Any:
-        _help_headings()
+        _set_help_renderer()
         option = self.get_help_option(ctx)
         if option is not None:
             option.help = _(HELP_OPTION)
