@@ -9,16 +9,27 @@ import base64
 import hashlib
 import logging
 import re
-import time
 
 import pytest
-from test_web_support import BEARER, LINK, TOKEN, TestClient, csrf, forget_wrong_tries, scorekeeper, start, viewer
+from test_web_support import (
+    BEARER,
+    LINK,
+    TOKEN,
+    StoppedClock,
+    TestClient,
+    csrf,
+    forget_wrong_tries,
+    scorekeeper,
+    start,
+    viewer,
+)
 
 from ledger import Ledger
 from ledger.errors import LedgerError
 from ledger.web.access import check_token, cookie_name
 from ledger.web.app import create_app
 from ledger.web.guard import HEADERS
+from ledger.web.throttle import FAILED_PAUSE_SECONDS
 
 WRITES = [
     ("/evenings/1/deals", {"line": "bruno solo 22"}),
@@ -218,13 +229,16 @@ def test_wrong_keys_and_tokens_wait_longer_and_longer_and_are_logged_in_one_line
 ) -> None:
     start(sqlite_url)
     caplog.set_level(logging.WARNING, logger="calabresella")
-    with viewer(sqlite_url) as phone:
-        began = time.monotonic()
+    clock = StoppedClock()
+    with viewer(sqlite_url, clock=clock) as phone:
+        began = clock.now()
         assert phone.get("/write?key=guess").status_code == 403
-        assert time.monotonic() - began >= 0.5
+        assert clock.now() - began == FAILED_PAUSE_SECONDS  # the answer waited
         early = phone.get(LINK)
         assert early.status_code == 429 and early.headers["retry-after"] == "1" and COOKIE not in phone.cookies
-        time.sleep(1.1)
+        clock.move(0.4)
+        assert phone.get(LINK).status_code == 429  # 0.9 s after the wrong try
+        clock.move(0.2)
         assert (
             phone.post(
                 "/api/evenings/1/deals", json={"line": "pass"}, headers={"Authorization": "Bearer x"}
@@ -232,7 +246,9 @@ def test_wrong_keys_and_tokens_wait_longer_and_longer_and_are_logged_in_one_line
             == 403
         )
         assert phone.get(LINK).status_code == 429
-        time.sleep(2.1)
+        clock.move(1.9 - FAILED_PAUSE_SECONDS)
+        assert phone.get(LINK).status_code == 429  # 1.9 s after the second wrong try
+        clock.move(0.2)
         assert phone.get(LINK).status_code == 303
     lines = [record.getMessage() for record in caplog.records if record.name == "calabresella.web"]
     assert lines == [

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import time
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,6 +16,7 @@ with warnings.catch_warnings():
 from ledger import Ledger
 from ledger.web.access import Access
 from ledger.web.app import create_app
+from ledger.web.throttle import Clock
 
 TOKEN = "table-token-for-the-web-tests"
 LINK = f"/write?key={Access(TOKEN).link_key}"
@@ -24,6 +26,23 @@ PLAYERS = ("Anna", "Bruno", "Carla")
 BEARER = {"Authorization": f"Bearer {TOKEN}"}
 
 
+class StoppedClock(Clock):
+    """A clock for the throttle of wrong keys that stands still: it moves only when a test moves it or the throttle
+    waits on it (at once)."""
+
+    def __init__(self) -> None:
+        self.seconds = time.time()
+
+    def now(self) -> float:
+        return self.seconds
+
+    async def sleep(self, seconds: float) -> None:
+        self.move(seconds)
+
+    def move(self, seconds: float) -> None:
+        self.seconds += seconds
+
+
 def start(db: str, players: tuple[str, ...] = PLAYERS, **options: str) -> int:
     """Start an evening straight through the service; its number."""
     with Ledger(db) as ledger:
@@ -31,9 +50,10 @@ def start(db: str, players: tuple[str, ...] = PLAYERS, **options: str) -> int:
 
 
 @contextmanager
-def viewer(db: str, stream_seconds: float = 0.3) -> Iterator[TestClient]:
-    """A player's phone on the app: it opened the look-only link; each live stream it opens lasts `stream_seconds`."""
-    app = create_app(db, TOKEN, hosts=(HOST,), stream_seconds=stream_seconds)
+def viewer(db: str, stream_seconds: float = 0.3, clock: Clock | None = None) -> Iterator[TestClient]:
+    """A player's phone on the app: it opened the look-only link; each live stream it opens lasts `stream_seconds`.
+    The app's throttle of wrong keys is timed by `clock`, by default one of its own that stands still."""
+    app = create_app(db, TOKEN, hosts=(HOST,), stream_seconds=stream_seconds, clock=clock or StoppedClock())
     with TestClient(app, follow_redirects=False) as phone:
         yield phone
 

@@ -27,6 +27,7 @@ from ledger.web.live import Channel
 from ledger.web.outage import Outage
 from ledger.web.state import render, unavailable
 from ledger.web.templating import make_templates
+from ledger.web.throttle import Clock, Throttle
 
 STATIC = Path(__file__).parent / "static"
 STREAM_SECONDS = 300.0
@@ -60,14 +61,15 @@ def create_app(
     *,
     hosts: Iterable[str] = LOOPBACK,
     stream_seconds: float = STREAM_SECONDS,
+    clock: Clock | None = None,
 ) -> Starlette:
     """The web front end over the ledger at `db`; `token` lets a browser (through the write link) or an API client
-    write; only requests naming one of `hosts` are answered."""
+    write; only requests naming one of `hosts` are answered; wrong tries are slowed by the wall clock, or `clock`."""
     templates = make_templates()
     live_fragment = templates.get_template("live.html")
     board_fragment = templates.get_template("club_live.html")
 
-    access = Access(token)
+    access = Access(token, Throttle(clock))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, object]]:

@@ -25,6 +25,16 @@ FAILED_PAUSE_SECONDS = 0.5
 log = logging.getLogger("calabresella.web")
 
 
+class Clock:
+    """The wall clock the throttle reads (seconds since the epoch, which every server process shares) and waits on."""
+
+    def now(self) -> float:
+        return time.time()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+
 def waiting(failures: int) -> float:
     """How long the next try waits after `failures` wrong ones in a row.
 
@@ -35,10 +45,11 @@ def waiting(failures: int) -> float:
 
 
 class Throttle:
-    """Wrong tries at a secret, per address, kept in the ledger (`store`, given when the server starts)."""
+    """Wrong tries at a secret, per address, kept in the ledger (`store`, given when the server starts), timed by
+    `clock`."""
 
-    def __init__(self, clock: Callable[[], float] = time.time) -> None:
-        self.clock = clock
+    def __init__(self, clock: Clock | None = None) -> None:
+        self.clock = clock or Clock()
         self.store: Ledger | None = None
         self.checking: set[str] = set()
         """The addresses one of whose tries this process is checking now."""
@@ -49,7 +60,7 @@ class Throttle:
         calls the function it is given with whether the secret was right."""
         store = self.store
         assert store is not None, "the server gives the throttle its ledger when it starts"
-        now = self.clock()
+        now = self.clock.now()
         known = await run_in_threadpool(store.wrong_tries, address)
         held = known is not None and known[0] > 0
         if address in self.checking or (known is not None and now < known[1]):
@@ -61,13 +72,13 @@ class Throttle:
         try:
             yield outcome.append
             if outcome == [False]:
-                failures, wait = await run_in_threadpool(store.wrong_try, address, self.clock(), waiting)
+                failures, wait = await run_in_threadpool(store.wrong_try, address, self.clock.now(), waiting)
                 log.warning(
                     _(
                         "refused a wrong {what} from {address} ({failures} in a row; its next try waits {wait:.0f} s)"
                     ).format(what=what, address=address, failures=failures, wait=wait)
                 )
-                await asyncio.sleep(FAILED_PAUSE_SECONDS)
+                await self.clock.sleep(FAILED_PAUSE_SECONDS)
             elif outcome == [True] and held:
                 await run_in_threadpool(store.right_try, address, now)
         finally:
