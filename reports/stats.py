@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from pandas.core.groupby import SeriesGroupBy
 
 from ledger.i18n import N_, _
 from ledger.rules.contracts import Aggravation, Contract
@@ -19,7 +21,7 @@ from ledger.rules.games import games as play_games
 from ledger.rules.profiles import make_profile
 from ledger.values import Statistics, StatTable
 from reports import elo
-from reports.frames import Columns, Frames
+from reports.frames import Frames
 
 Section = Callable[[Frames], pd.DataFrame]
 UNKNOWN_HOLDER = "unknown"
@@ -28,61 +30,25 @@ CONTRACT_ORDER = {c.value: i for i, c in enumerate(Contract)}
 AGGRAVATION_ORDER = {a.value: i for i, a in enumerate(Aggravation)}
 
 
-def _rate(part: np.ndarray, whole: np.ndarray) -> np.ndarray:
+def _rate(part: pd.Series, whole: pd.Series) -> pd.Series:
     """part / whole, NaN where whole is 0."""
-    whole = np.asarray(whole, dtype=np.float64)
-    return np.divide(part, whole, out=np.full(len(whole), np.nan), where=whole > 0)
+    return part / whole.where(whole > 0)
 
 
-def _mean(values: np.ndarray, keys: np.ndarray, size: int) -> np.ndarray:
-    """Per key, the mean of its values (NaN for a key with none)."""
-    return _rate(np.bincount(keys, weights=values, minlength=size), np.bincount(keys, minlength=size))
-
-
-def _longest_runs(codes: np.ndarray, hits: np.ndarray, size: int) -> np.ndarray:
-    """Per player, the most consecutive of the player's rows for which `hits` holds, the rows sorted by player
-    (`codes`), each player's in playing order."""
-    starts = np.flatnonzero(np.r_[True, (codes[1:] != codes[:-1]) | (hits[1:] != hits[:-1])][: len(codes)])
-    lengths = np.diff(np.r_[starts, len(codes)])
-    longest = np.zeros(size, dtype=np.int64)
-    runs = hits[starts]
-    np.maximum.at(longest, codes[starts][runs], lengths[runs])
-    return longest
-
-
-def _extremes(codes: np.ndarray, values: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per player, the largest value and the smallest (0 when none is beyond 0), the rows sorted by player."""
-    counts = np.bincount(codes, minlength=size)
-    firsts = (np.cumsum(counts) - counts)[counts > 0]
-    highest, lowest = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64)
-    if len(firsts):
-        highest[counts > 0] = np.maximum(np.maximum.reduceat(values, firsts), 0)
-        lowest[counts > 0] = np.minimum(np.minimum.reduceat(values, firsts), 0)
-    return highest, lowest
-
-
-def _names(codes: np.ndarray, words: tuple[str, ...] | list[str]) -> list[str | None]:
-    return [words[code] if code >= 0 else None for code in codes.tolist()]
-
-
-def _alphabetical(words: tuple[str, ...]) -> np.ndarray:
-    """Per code, its word's place in alphabetical order (the order pandas gives categories)."""
-    rank = np.empty(len(words) + 1, dtype=np.int64)
-    rank[np.array(sorted(range(len(words)), key=lambda i: words[i]), dtype=np.int64)] = np.arange(len(words))
-    rank[len(words)] = len(words)
-    return rank
+def _names(values: pd.Series | pd.Index) -> pd.Series:
+    """Names (or words) as plain text, None for none."""
+    return pd.Series(values, dtype=object).reset_index(drop=True).where(lambda v: v.notna(), None)
 
 
 def summary(frames: Frames) -> pd.DataFrame:
     """Evenings, players, deals, and how many were passed."""
-    c = frames.columns
-    deals = len(c.deal_id)
-    passed = int((c.declarer < 0).sum())
+    deals = len(frames.deals)
+    passed = int(frames.deals["declarer"].isna().sum())
     return pd.DataFrame(
         [
             {
-                "evenings": len(np.unique(c.evening)),
-                "players": len(np.unique(c.player[c.player >= 0])),
+                "evenings": frames.deals["evening"].nunique(),
+                "players": frames.payouts["player"].nunique(),
                 "deals": deals,
                 "played": deals - passed,
                 "passed": passed,
@@ -92,320 +58,187 @@ def summary(frames: Frames) -> pd.DataFrame:
     )
 
 
-PART_ROWS = 1_000_000
-"""About how many payouts a section works on at once: its temporaries over the payouts stay this small."""
+def _longest_runs(player: pd.Series, hits: pd.Series) -> pd.Series:
+    """Per player, the most consecutive of the player's rows (in playing order) for which `hits` holds."""
+    misses = (~hits).groupby(player, observed=True).cumsum()  # a run of hits shares the count of misses before it
+    return hits.groupby([player, misses], observed=True).sum().groupby(level=0, observed=True).max()
 
 
-def _player_parts(player: np.ndarray, size: int, rows: int) -> list[tuple[int, int]]:
-    """Runs of player codes `[first, last)` that cover `size` players, each holding about `rows` payouts at most
-    (one player at least)."""
-    codes, counts = np.unique(player, return_counts=True)  # sorts a copy of the small codes: no wide temporary
-    held = np.zeros(size, dtype=np.int64)
-    held[codes] = counts
-    ends = np.cumsum(held)
-    parts, first = [], 0
-    while first < size:
-        before = int(ends[first - 1]) if first else 0
-        last = max(int(np.searchsorted(ends, before + rows, side="right")), first + 1)
-        parts.append((first, last))
-        first = last
-    return parts or [(0, 0)]
+def _per(values: pd.Series, keys: Any, kept: pd.Series | None = None) -> SeriesGroupBy:
+    """`values` grouped by `keys` (a column or a list of columns), only the rows `kept` when given."""
+    if kept is None:
+        return values.groupby(keys, observed=True)
+    keys = [key[kept] for key in keys] if isinstance(keys, list) else keys[kept]
+    return values[kept].groupby(keys, observed=True)
 
 
-def players(frames: Frames, rows: int = PART_ROWS) -> pd.DataFrame:
-    """Per player: how often seated and declaring, points per deal by role, sweeps, extremes and streaks.
-
-    The players are taken a few at a time (about `rows` payouts), so their payouts are sorted a part at a time.
-    """
-    c, size = frames.columns, len(frames.players)
-    thirds = c.declarer_thirds >= 0
-    declared = c.declarer[thirds].astype(np.int64)
-    thirds_mean = _mean(c.declarer_thirds[thirds][declared >= 0], declared[declared >= 0], size)
-    parts = [
-        _players_part(c, first, last, thirds_mean[first:last]) for first, last in _player_parts(c.player, size, rows)
-    ]
-    table = pd.DataFrame(
-        {
-            "player": pd.Series(frames.players, dtype=str),
-            **{name: np.concatenate([part[name] for part in parts]) for name in parts[0]},
-        }
-    )
-    return table[table["deals"] > 0].reset_index(drop=True)
+def _plain(table: pd.DataFrame, *names: str) -> pd.DataFrame:
+    """The table with its index as columns, names (categories) as plain text and counts as 64-bit integers."""
+    table = table.reset_index()
+    for name in names:
+        table[name] = _names(table[name])
+    return table.astype({c: np.int64 for c in table.columns if table[c].dtype.kind in "iub"})
 
 
-def _players_part(c: Columns, first: int, last: int, thirds_mean: np.ndarray) -> dict[str, np.ndarray]:
-    """The players section's columns for players `first` to `last - 1`, from their payouts in playing order."""
-    size = last - first
-    mine = np.flatnonzero((c.player >= first) & (c.player < last))
-    by_player = mine[np.argsort(c.player[mine], kind="stable")]  # a radix sort of the small codes, stable
-    del mine
-    deal = c.deal[by_player]
-    by, points, role = c.player[by_player] - first, c.points[by_player], c.role[by_player]
-    del by_player
-    declarer, opponent = role == c.code("role", "declarer"), role == c.code("role", "opponent")
-    sweep = c.sweep[deal]
-    evening = c.evening[deal]
-    new_evening = np.r_[True, (by[1:] != by[:-1]) | (evening[1:] != evening[:-1])][: len(by)]
-    del deal, evening
-    highest, lowest = _extremes(by, points, size)
-    return {
-        "evenings": np.bincount(by[new_evening], minlength=size),
-        "deals": np.bincount(by, minlength=size),
-        "declarer": np.bincount(by[declarer], minlength=size),
-        "opponent": np.bincount(by[opponent], minlength=size),
-        "partner": np.bincount(by[role == c.code("role", "partner")], minlength=size),
-        "avg_declarer_thirds": thirds_mean,
-        "points": np.bincount(by, weights=points, minlength=size).astype(np.int64),
-        "points_per_deal": _mean(points, by, size),
-        "points_per_deal_declarer": _mean(points[declarer], by[declarer], size),
-        "points_per_deal_opponent": _mean(points[opponent], by[opponent], size),
+def players(frames: Frames) -> pd.DataFrame:
+    """Per player: how often seated and declaring, points per deal by role, sweeps, extremes and streaks."""
+    p, deals = frames.payouts, frames.deals
+    by, points, role = p["player"], p["points"], p["role"]
+    sweep = pd.Series(deals["sweep"].reindex(p["deal_id"]).to_numpy(), index=p.index)
+    declarer, opponent = role == "declarer", role == "opponent"
+    per = _per(points, by)
+    index = per.size().index
+    thirds = deals[deals["declarer_thirds"].notna()]
+    columns = {
+        "evenings": _per(p["evening"], by).nunique(),
+        "deals": per.size(),
+        "declarer": _per(declarer, by).sum(),
+        "opponent": _per(opponent, by).sum(),
+        "partner": _per(role == "partner", by).sum(),
+        "avg_declarer_thirds": _per(thirds["declarer_thirds"].astype(float), thirds["declarer"]).mean(),
+        "points": per.sum(),
+        "points_per_deal": per.mean(),
+        "points_per_deal_declarer": _per(points, by, declarer).mean(),
+        "points_per_deal_opponent": _per(points, by, opponent).mean(),
         **{
-            f"{kind}_{side}": np.bincount(by[(sweep == c.code("sweep", kind)) & (points * sign > 0)], minlength=size)
+            f"{kind}_{side}": _per((sweep == kind) & (points * sign > 0), by).sum()
             for kind in ("cappotto", "stramazzo")
             for side, sign in (("for", 1), ("against", -1))
         },
-        "biggest_win": highest,
-        "biggest_loss": lowest,
-        "winning_streak": _longest_runs(by, points > 0, size),
-        "losing_streak": _longest_runs(by, points < 0, size),
+        "biggest_win": per.max().clip(lower=0),
+        "biggest_loss": per.min().clip(upper=0),
+        "winning_streak": _longest_runs(by, points > 0),
+        "losing_streak": _longest_runs(by, points < 0),
     }
+    table = pd.DataFrame({name: column.reindex(index) for name, column in columns.items()}, index=index)
+    return _plain(table.rename_axis("player"), "player")
 
 
-def money(frames: Frames, rows: int = PART_ROWS) -> pd.DataFrame:
-    """Per player and currency: money won or lost in cents, in total and per deal by role.
-
-    The payouts are summed a part of about `rows` at a time; the sums are of whole cents in doubles, exact below
-    2 ** 53, so the parts add up to the same figures in any order.
-    """
-    c, size = frames.columns, len(frames.players)
-    currencies = c.words["currency"]
-    rank = _alphabetical(currencies).astype(np.int32)
-    kinds = len(currencies) + 1
-    groups = size * kinds
-    stake = c.stake_cents.astype(np.float64)
-    roles = {"": None, "declarer": c.code("role", "declarer"), "opponent": c.code("role", "opponent")}
-    deals = {role: np.zeros(groups, dtype=np.int64) for role in roles}
-    cents = {role: np.zeros(groups, dtype=np.float64) for role in roles}
-    for start in range(0, len(c.player), rows):
-        part = slice(start, start + rows)
-        deal = c.deal[part]
-        key = c.player[part].astype(np.int32)
-        key *= kinds
-        key += rank[c.currency[deal]]
-        won = stake[deal]
-        won *= c.points[part]
-        for role, code in roles.items():
-            mine = slice(None) if code is None else c.role[part] == code
-            deals[role] += np.bincount(key[mine], minlength=groups)
-            cents[role] += np.bincount(key[mine], weights=won[mine], minlength=groups)
-    seen = np.flatnonzero(deals[""])
-    by_rank = sorted(currencies)
-    return pd.DataFrame(
-        {
-            "player": [frames.players[k // kinds] for k in seen.tolist()],
-            "currency": [by_rank[k % kinds] for k in seen.tolist()],
-            "deals": deals[""][seen],
-            "money_cents": cents[""][seen].round().astype(np.int64),
-            "per_deal_cents": (cents[""] / np.where(deals[""] > 0, deals[""], 1))[seen],
-            "per_deal_declarer_cents": _rate(cents["declarer"], deals["declarer"])[seen],
-            "per_deal_opponent_cents": _rate(cents["opponent"], deals["opponent"])[seen],
-        }
-    )
+def money(frames: Frames) -> pd.DataFrame:
+    """Per player and currency: money won or lost in cents, in total and per deal by role."""
+    p = frames.payouts
+    currency = pd.Series(frames.deals["currency"].reindex(p["deal_id"]).astype(str).to_numpy(), index=p.index)
+    keys, cents, role = [p["player"], currency], p["money_cents"], p["role"]
+    per = _per(cents, keys)
+    index = per.size().index
+    columns = {
+        "deals": per.size(),
+        "money_cents": per.sum(),
+        "per_deal_cents": per.mean(),
+        "per_deal_declarer_cents": _per(cents, keys, role == "declarer").mean(),
+        "per_deal_opponent_cents": _per(cents, keys, role == "opponent").mean(),
+    }
+    table = pd.DataFrame({name: column.reindex(index) for name, column in columns.items()}, index=index)
+    return _plain(table.rename_axis(["player", "currency"]), "player", "currency")
 
 
 def bids(frames: Frames) -> pd.DataFrame:
     """Per player and contract: how often bid and won."""
-    c = frames.columns
-    words = c.words["contract"]
-    kinds = len(words) + 1
-    rank = _alphabetical(words)
-    bid = (c.declarer >= 0) & (c.contract >= 0)
-    key = c.declarer[bid].astype(np.int64) * kinds + rank[c.contract[bid]]
-    groups = len(frames.players) * kinds
-    count = np.bincount(key, minlength=groups)
-    won = np.bincount(key[c.declarer_won[bid] == 1], minlength=groups)
-    seen = np.flatnonzero(count)
-    by_rank = sorted(words)
-    return pd.DataFrame(
-        {
-            "player": pd.Series([frames.players[k // kinds] for k in seen.tolist()], dtype=object),
-            "contract": pd.Series([by_rank[k % kinds] for k in seen.tolist()], dtype=object),
-            "bids": count[seen],
-            "won": won[seen],
-            "success_rate": _rate(won[seen], count[seen]),
-        }
-    )
+    d = frames.deals[frames.deals["declarer"].notna() & frames.deals["contract"].notna()]
+    per = _per(d["declarer_won"].fillna(False), [d["declarer"], d["contract"]])
+    table = pd.DataFrame({"bids": per.size(), "won": per.sum()})
+    table["success_rate"] = _rate(table["won"], table["bids"])
+    return _plain(table.rename_axis(["player", "contract"]), "player", "contract")
 
 
 def contracts(frames: Frames) -> pd.DataFrame:
     """Per contract and aggravation: frequency, success rate, average game points to the declarer."""
-    c = frames.columns
-    played = c.declarer >= 0
-    contract_words, raise_words = c.words["contract"], c.words["aggravation"]
-    raises = len(raise_words) + 1
-    key = (c.contract.astype(np.int64) + 1) * raises + (c.aggravation.astype(np.int64) + 1)
-    groups = (len(contract_words) + 1) * raises
-    declarer_rows = c.role == c.code("role", "declarer")
-    with_points = np.zeros(len(c.deal_id), dtype=bool)
-    with_points[c.deal[declarer_rows]] = True
-    declarer_points = np.zeros(len(c.deal_id), dtype=np.int64)
-    declarer_points[c.deal[declarer_rows]] = c.points[declarer_rows]
-    deals = np.bincount(key[played], minlength=groups)
-    won = np.bincount(key[played & (c.declarer_won == 1)], minlength=groups)
-    pointed = played & with_points
-    average = _mean(declarer_points[pointed], key[pointed], groups)
-    seen = np.flatnonzero(deals)
-    contract, aggravation = seen // raises - 1, seen % raises - 1
-    contract_names, raise_names = _names(contract, contract_words), _names(aggravation, raise_words)
+    played = frames.deals[frames.deals["declarer"].notna()]
+    p = frames.payouts
+    declarer_points = p.loc[p["role"] == "declarer"].set_index("deal_id")["points"]
+    keys = [played["contract"].astype(object), played["aggravation"].astype(object)]
+    per = played["declarer_won"].fillna(False).groupby(keys, dropna=False)
+    pointed = declarer_points.reindex(played.index)
     table = pd.DataFrame(
         {
-            "contract": pd.Series(contract_names, dtype=object),
-            "aggravation": pd.Series(raise_names, dtype=object),
-            "deals": deals[seen],
-            "share": deals[seen] / max(int(played.sum()), 1),
-            "won": won[seen],
-            "success_rate": _rate(won[seen], deals[seen]),
-            "avg_declarer_points": average[seen],
+            "deals": per.size(),
+            "won": per.sum(),
+            "avg_declarer_points": pointed.groupby(keys, dropna=False).mean(),
         }
     )
-    ladder = [
-        CONTRACT_ORDER.get(name, len(CONTRACT_ORDER)) if name is not None else len(CONTRACT_ORDER)
-        for name in contract_names
-    ]
-    raised = [AGGRAVATION_ORDER.get(name, -1) if name is not None else -1 for name in raise_names]
-    alphabetical = [(name is None, name or "") for name in contract_names]
-    order = sorted(range(len(seen)), key=lambda i: (ladder[i], raised[i], alphabetical[i], raise_names[i] or ""))
-    return table.iloc[order].reset_index(drop=True)
+    table.insert(1, "share", table["deals"] / max(len(played), 1))
+    table.insert(3, "success_rate", _rate(table["won"], table["deals"]))
+    table = _plain(table.rename_axis(["contract", "aggravation"]), "contract", "aggravation")
+
+    def place(row: tuple[str | None, str | None]) -> tuple[int, int, tuple[bool, str], str]:
+        contract, aggravation = row
+        ladder = CONTRACT_ORDER.get(contract, len(CONTRACT_ORDER)) if contract is not None else len(CONTRACT_ORDER)
+        raised = AGGRAVATION_ORDER.get(aggravation, -1) if aggravation is not None else -1
+        return ladder, raised, (contract is None, contract or ""), aggravation or ""
+
+    rows = list(zip(table["contract"], table["aggravation"], strict=True))
+    return table.iloc[sorted(range(len(rows)), key=lambda i: place(rows[i]))].reset_index(drop=True)
 
 
 def called(frames: Frames) -> pd.DataFrame:
     """Per called card: how often called, and who held it (a player, the monte or the declarer)."""
-    c = frames.columns
-    calls = c.called >= 0
-    if not calls.any():
+    calls = frames.deals[frames.deals["called"].notna()]
+    if calls.empty:
         return pd.DataFrame(columns=["card", "calls"])
-    holders = (*frames.players, *c.words["holder"], UNKNOWN_HOLDER)
-    seated = c.holder_id[calls].astype(np.int64)
-    text = c.holder[calls].astype(np.int64)
-    holder = np.where(seated >= 0, seated, np.where(text >= 0, text + len(frames.players), len(holders) - 1))
-    cards = c.words["called"]
-    key = c.called[calls].astype(np.int64) * len(holders) + holder
-    counts = np.bincount(key, minlength=len(cards) * len(holders)).reshape(len(cards), len(holders))
-    rows, columns = np.flatnonzero(counts.sum(axis=1)), np.flatnonzero(counts.sum(axis=0))
-    table = pd.DataFrame(
-        counts[np.ix_(rows, columns)], index=[cards[i] for i in rows], columns=[holders[i] for i in columns]
-    )
-    table = table.groupby(level=0).sum().T.groupby(level=0).sum().T  # a player named like a place merges with it
-    table = table.sort_index().sort_index(axis=1)
+    holder = calls["holder"].astype(object).fillna(UNKNOWN_HOLDER)
+    table = pd.crosstab(calls["called"].astype(object).to_numpy(), holder.to_numpy())
     table.insert(0, "calls", table.sum(axis=1))
     table = table.sort_values("calls", ascending=False, kind="stable")
     table.columns.name = None
     return table.rename_axis("card").reset_index()
 
 
-def seats(frames: Frames, rows: int = PART_ROWS) -> pd.DataFrame:
+def seats(frames: Frames) -> pd.DataFrame:
     """Bidding and success by seat relative to the dealer (1 speaks first; the dealer's seat is last).
 
-    A dealer who sits the deal out (four seated at a three-player game) holds no seat in the auction. The payouts
-    are counted a part of about `rows` at a time.
+    A dealer who sits the deal out (four seated at a three-player game) holds no seat in the auction.
     """
-    c = frames.columns
-    active = np.array([make_profile(name).active_players for name in c.words["profile"]] or [0], dtype=np.int64)
-    four_seated = c.seats > active[c.profile]
-    span = int(c.seat.max()) + 1 if len(c.seat) else 1
-    groups = (int(c.seats.max()) + 1 if len(c.seats) else 1) * span
-    deals, declared, wins = (np.zeros(groups, dtype=np.int64) for _ in range(3))
-    for start in range(0, len(c.seat), rows):
-        part = slice(start, start + rows)
-        deal, seat = c.deal[part], c.seat[part]
-        keep = ~(four_seated[deal] & (seat == 4))
-        key = c.seats[deal][keep].astype(np.intp)  # the type bincount counts in: no wider copy made there
-        key *= span
-        key += seat[keep]
-        declarer = (c.role[part] == c.code("role", "declarer"))[keep]
-        deals += np.bincount(key, minlength=groups)
-        declared += np.bincount(key[declarer], minlength=groups)
-        wins += np.bincount(key[declarer & (c.declarer_won[deal][keep] == 1)], minlength=groups)
-    seen = np.flatnonzero(deals)
-    return pd.DataFrame(
+    p, deals = frames.payouts, frames.deals
+    active = {name: make_profile(name).active_players for name in deals["profile"].cat.categories}
+    table_size = deals["seats"].reindex(p["deal_id"]).to_numpy()
+    sits_out = (table_size > deals["profile"].map(active).astype(np.int64).reindex(p["deal_id"]).to_numpy()) & (
+        p["seat"].to_numpy() == table_size
+    )
+    declarer = (p["role"] == "declarer").to_numpy()
+    won = declarer & deals["declarer_won"].fillna(False).reindex(p["deal_id"]).to_numpy(dtype=bool)
+    rows = pd.DataFrame({"table_size": table_size, "seat": p["seat"].to_numpy(), "declarer": declarer, "won": won})
+    per = rows[~sits_out].groupby(["table_size", "seat"])
+    table = pd.DataFrame({"deals": per.size(), "declarer": per["declarer"].sum(), "won": per["won"].sum()})
+    table.insert(2, "bid_rate", _rate(table["declarer"], table["deals"]))
+    table["success_rate"] = _rate(table["won"], table["declarer"])
+    return _plain(table)
+
+
+def pairings(frames: Frames) -> pd.DataFrame:
+    """Each pair of players defending together: deals, game points each, the declarer's success against them."""
+    p = frames.payouts
+    defenders = p.loc[p["role"] == "opponent", ["deal_id", "player", "points"]]
+    defenders = defenders.assign(code=defenders["player"].cat.codes)
+    pairs = defenders.merge(defenders, on="deal_id", suffixes=("_a", "_b"))
+    pairs = pairs[pairs["code_a"] < pairs["code_b"]]
+    won = frames.deals["declarer_won"].fillna(False).reindex(pairs["deal_id"]).to_numpy(dtype=bool)
+    per = pairs.assign(won=won).groupby(["player_a", "player_b"], observed=True)
+    table = pd.DataFrame(
         {
-            "table_size": seen // span,
-            "seat": seen % span,
-            "deals": deals[seen],
-            "declarer": declared[seen],
-            "bid_rate": _rate(declared[seen], deals[seen]),
-            "won": wins[seen],
-            "success_rate": _rate(wins[seen], declared[seen]),
+            "deals": per.size(),
+            "points_a": per["points_a"].sum(),
+            "points_b": per["points_b"].sum(),
+            "declarer_won": per["won"].sum(),
         }
     )
-
-
-def _deal_parts(deal: np.ndarray, rows: int) -> list[tuple[int, int]]:
-    """Runs of payout rows `[start, end)` of about `rows` each, cut only where a deal ends (`deal` is sorted)."""
-    parts, start = [], 0
-    while start < len(deal):
-        end = int(np.searchsorted(deal, deal[start + rows], side="left")) if start + rows < len(deal) else len(deal)
-        end = end if end > start else int(np.searchsorted(deal, deal[start], side="right"))
-        parts.append((start, end))
-        start = end
-    return parts
-
-
-def pairings(frames: Frames, rows: int = PART_ROWS) -> pd.DataFrame:
-    """Each pair of players defending together: deals, game points each, the declarer's success against them.
-
-    The payouts are taken a part of about `rows` at a time, each part whole deals.
-    """
-    c, size = frames.columns, len(frames.players)
-    groups = size * size
-    deals = np.zeros(groups, dtype=np.int64)
-    sums = [np.zeros(groups, dtype=np.float64) for _ in range(3)]  # whole numbers: exact in doubles
-    for start, end in _deal_parts(c.deal, rows):
-        opponent = start + np.flatnonzero(c.role[start:end] == c.code("role", "opponent"))
-        deal, player, points = c.deal[opponent], c.player[opponent].astype(np.int32), c.points[opponent]
-        del opponent
-        for offset in range(1, len(deal)):
-            same = np.flatnonzero(deal[offset:] == deal[:-offset])
-            if not len(same):
-                break
-            first, second = same, same + offset
-            a_first = player[first] < player[second]
-            a = np.where(a_first, first, second)
-            b = np.where(a_first, second, first)
-            distinct = player[first] != player[second]
-            a, b = a[distinct], b[distinct]
-            key = player[a].astype(np.intp) * size + player[b]
-            deals += np.bincount(key, minlength=groups)
-            for total, weights in zip(sums, (points[a], points[b], c.declarer_won[deal[a]] == 1), strict=True):
-                total += np.bincount(key, weights=weights, minlength=groups)
-    seen = np.flatnonzero(deals)
-    points_a, points_b, won = (total[seen].round().astype(np.int64) for total in sums)
-    return pd.DataFrame(
-        {
-            "player_a": pd.Series([frames.players[k // size] for k in seen.tolist()], dtype=object),
-            "player_b": pd.Series([frames.players[k % size] for k in seen.tolist()], dtype=object),
-            "deals": deals[seen],
-            "points_a": points_a,
-            "points_b": points_b,
-            "declarer_won": won,
-            "declarer_success_rate": _rate(won, deals[seen]),
-        }
-    )
+    table["declarer_success_rate"] = _rate(table["declarer_won"], table["deals"])
+    return _plain(table, "player_a", "player_b")
 
 
 def ratings(frames: Frames) -> pd.DataFrame:
     """Elo rating of each player as declarer, and as defender (see reports.elo); best declarer first."""
-    c = frames.columns
-    played = c.declarer >= 0
-    opponent = np.flatnonzero((c.role == c.code("role", "opponent")) & played[c.deal])
-    deal_of, defender = c.deal[opponent], c.player[opponent]
-    del opponent  # the row numbers of every defender: let go before the games are walked
-    starts = np.searchsorted(deal_of, np.arange(len(c.deal_id) + 1, dtype=deal_of.dtype))
-    del deal_of
-    defended = played & (starts[1:] > starts[:-1])  # a declarer with nobody to play against is no game
+    p, deals = frames.payouts, frames.deals
+    played = deals.index[deals["declarer"].notna()]
+    defenders = p[(p["role"] == "opponent") & p["deal_id"].isin(played)]
+    team = defenders.groupby("deal_id", sort=False).size()  # a declarer with nobody to play against is no game
+    games = deals.loc[team.index]
     names = frames.players
     r = elo.rate_codes(
-        len(names), c.declarer[defended], c.declarer_won[defended] == 1, defender, np.r_[0, starts[1:][defended]]
+        len(names),
+        games["declarer"].cat.codes.to_numpy(dtype=np.int64),
+        games["declarer_won"].fillna(False).to_numpy(dtype=bool),
+        defenders["player"].cat.codes.to_numpy(dtype=np.int64),
+        np.r_[0, np.cumsum(team.to_numpy())],
     )
     table = pd.DataFrame(
         {
@@ -425,18 +258,18 @@ def ratings(frames: Frames) -> pd.DataFrame:
 def games(frames: Frames) -> pd.DataFrame:
     """Per player, over the evenings played as games to N points: the games finished that they sat in, and how many
     they won (a shared game counts for each of its winners); the games still going on are left out."""
-    c, names = frames.columns, frames.players
     game_to = frames.evenings["game_to"].dropna()
-    chosen = np.flatnonzero(np.isin(c.evening, game_to.index.to_numpy()))
+    deals = frames.deals[frames.deals["evening"].isin(game_to.index)]
+    p = frames.payouts[frames.payouts["evening"].isin(game_to.index)]
+    seated: dict[int, dict[str, int]] = {}
+    for deal, player, points in zip(p["deal_id"], p["player"], p["points"], strict=True):
+        seated.setdefault(deal, {})[player] = int(points)
     played: dict[str, list[int]] = {}
-    by_deal: dict[int, dict[str, int]] = {}
-    for payout in np.flatnonzero(np.isin(c.deal, chosen)):
-        by_deal.setdefault(int(c.deal[payout]), {})[names[c.player[payout]]] = int(c.points[payout])
-    for evening, deals in pd.Series(chosen).groupby(c.evening[chosen]):
+    for evening, these in deals.groupby("evening"):
         finished, _current = play_games(
             (
-                (int(c.number[d]), by_deal.get(d, {}), names[c.declarer[d]] if c.declarer[d] >= 0 else None)
-                for d in deals
+                (int(number), seated.get(deal, {}), None if pd.isna(declarer) else declarer)
+                for deal, number, declarer in zip(these.index, these["number"], these["declarer"], strict=True)
             ),
             int(game_to[evening]),
         )

@@ -45,11 +45,7 @@ from ledger.store.evenings import Seating, start_evening
 from ledger.store.players import rename_player
 from reports import elo
 from reports.filters import Filters
-from reports.frames import load_frames, scoped, voided_select
-from reports.stats import money as stats_money
-from reports.stats import pairings as stats_pairings
-from reports.stats import players as stats_players
-from reports.stats import seats as stats_seats
+from reports.frames import load_frames, voided_deals
 from reports.stats import statistics
 
 
@@ -139,11 +135,9 @@ def test_frames_hold_current_revisions_of_standing_deals_only(ledger: str) -> No
         "declarer_thirds",
         "declarer_won",
         "sweep",
-        "multiplier",
-        "amount",
         "profile",
         "seats",
-        "recorded_at",
+        "dealer_position",
         "stake_cents",
         "currency",
     }
@@ -387,7 +381,7 @@ def test_calls_of_cavendish_and_calls_by_rank_alone_are_counted(db_url: str) -> 
 
 
 def test_a_word_the_rules_do_not_list_is_still_counted(db_url: str) -> None:
-    """Text columns travel as codes of the words the rules know; any other stored word is looked up, not lost."""
+    """A stored word the rules do not write (an older or hand-edited ledger) is counted as it is, not lost."""
     from sqlalchemy import update
 
     from ledger.store.models import DealRevision
@@ -416,45 +410,6 @@ def test_a_word_the_rules_do_not_list_is_still_counted(db_url: str) -> None:
     assert {(r["player"], r["contract"]): r["bids"] for r in stats["bids"].to_dict("records")} == {
         ("Bruno", "chiamo"): 1,
         ("Carla", "chiamo"): 1,
-    }
-
-
-def test_values_beyond_the_packed_ranges_are_read_exactly(db_url: str) -> None:
-    """Small columns travel several to an integer; a value too big for its place is read on its own, not cut."""
-    from sqlalchemy import insert, update
-
-    from ledger.store.models import Deal, DealRevision, Payout, Player
-
-    engine = open_ledger(db_url)
-    with engine.begin() as connection:
-        connection.execute(
-            insert(Player.__table__).values(  # type: ignore[attr-defined]
-                id=1000, name="Zeno", key="zeno", created_at=datetime(2024, 1, 1, tzinfo=UTC)
-            )
-        )
-    with transaction(engine) as s:
-        table = start_evening(s, ("Anna", "Bruno", "Zeno"), stake="0.10")
-        record_deal(s, table, DealInput(declarer="Zeno", contract="solo", thirds=22))
-        record_deal(s, table, DealInput(declarer="Bruno", contract="solo", thirds=17))
-    deal, revision, payout = (m.__table__ for m in (Deal, DealRevision, Payout))  # type: ignore[attr-defined]
-    with engine.begin() as connection:
-        connection.execute(update(deal).where(deal.c.number == 2).values(number=3_000_000))
-        connection.execute(update(revision).where(revision.c.declarer_thirds == 17).values(declarer_thirds=500))
-        connection.execute(update(payout).where(payout.c.points == 4).values(points=100_000_000))
-    try:
-        frames = load_frames(engine)
-        stats = statistics(frames)
-    finally:
-        engine.dispose()
-    deals = frames.deals
-    assert deals["number"].tolist() == [1, 3_000_000]
-    assert deals["declarer"].astype(object).tolist() == ["Zeno", "Bruno"]
-    assert deals["declarer_thirds"].tolist() == [22, 500]
-    assert sorted(frames.payouts["points"].tolist()) == [-4, -2, -2, 2, 2, 100_000_000]
-    assert {row["player"]: row["deals"] for row in stats["players"].to_dict("records")} == {
-        "Anna": 2,
-        "Bruno": 2,
-        "Zeno": 2,
     }
 
 
@@ -501,21 +456,13 @@ def test_voided_deals_are_listed_in_playing_order(db_url: str) -> None:
 
 def test_the_voided_deals_are_found_through_their_partial_index_not_by_walking_every_deal(tmp_path: Path) -> None:
     engine = open_ledger(str(tmp_path / "ledger.sqlite3"))
-    query = scoped(voided_select(), Filters(), None, payouts=False, standing=False)
+    query = voided_deals(Filters())
     compiled = query.compile(engine, compile_kwargs={"literal_binds": True})
     with engine.connect() as connection:
         plan = [row[-1] for row in connection.execute(text(f"EXPLAIN QUERY PLAN {compiled}"))]
     engine.dispose()
     assert any("ix_deal_voided" in step for step in plan), plan
     assert not any(step.startswith("SCAN deal_revision") for step in plan), plan
-
-
-@pytest.mark.parametrize("rows", [1, 2, 5, 13])
-def test_sections_taken_a_part_at_a_time_give_the_same_tables(ledger: str, rows: int) -> None:
-    frames = frames_of(ledger)
-    for section in (stats_players, stats_money, stats_seats, stats_pairings):
-        whole, parted = section(frames), section(frames, rows=rows)
-        assert len(whole) and parted.equals(whole), (section.__name__, rows, parted, whole)
 
 
 def test_ids_billions_apart_give_the_same_statistics(ledger: str, tmp_path: Path) -> None:
