@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator, ScalarFormatter
+from matplotlib.ticker import FuncFormatter, MaxNLocator, ScalarFormatter
 
 from ledger.clock import as_local
 from ledger.errors import LedgerError
@@ -174,7 +174,8 @@ def _legend_outside(figure: Figure, axes: Axes) -> None:
 def money(frames: Frames) -> Figure:
     """Each player's money as a running total, evening by evening; an evening a player missed is a gap.
 
-    The evenings are categories on the x axis, labelled with their number and date.
+    The evenings are categories on the x axis, labelled with their number and date: each of them while the labels
+    fit side by side, else as many evenly spaced ones as fit.
     """
     table, unit = _money_totals(frames)
     started = frames.evenings["started_at"].reindex(table.index)
@@ -188,10 +189,23 @@ def money(frames: Frames) -> Figure:
         return _one_evening(table, title, unit, player_colours(frames.players))
     figure, axes = _figure(_("Money across evenings"), _("evening"), _("money won so far ({unit})").format(unit=unit))
     _lines(axes, table.reset_index(drop=True), player_colours(frames.players))
-    axes.set_xticks(range(len(labels)), labels)
+    _label_evenings(axes, labels)
     axes.set_xlim(-0.5, len(labels) - 0.5)
     _legend_outside(figure, axes)
     return figure
+
+
+def _label_evenings(axes: Axes, labels: list[str]) -> None:
+    """Ticks at the evenings' places on the x axis, labelled `labels`: at every evening while the labels fit side by
+    side, else at evenly spaced ones, as many as fit."""
+    room = _characters(AXES_WIDTH, STYLE["xtick.labelsize"]) // (
+        max(len(line) for t in labels for line in t.split()) + 2
+    )
+    if len(labels) <= room:
+        axes.set_xticks(range(len(labels)), labels)
+        return
+    axes.xaxis.set_major_locator(MaxNLocator(nbins=room, integer=True, min_n_ticks=1))
+    axes.xaxis.set_major_formatter(FuncFormatter(lambda x, _: labels[int(x)] if 0 <= x < len(labels) else ""))
 
 
 def _money_totals(frames: Frames) -> tuple[pd.DataFrame, str]:
