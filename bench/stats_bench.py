@@ -1,24 +1,29 @@
-"""Benchmark `calabresella stats` on a synthetic ledger: generation, stats time, raw read_sql time, peak memory.
+"""Benchmark `calabresella stats` and `calabresella chart` on a synthetic ledger: time and peak memory.
 
 A few hundred distinct deals are drawn with realistic bids and scored by the rules engine (`ledger.rules`); the
 ledger reuses them at random seats and dealers, in evenings of about 40 deals (some with four seated, some deals
 voided or amended), bulk-inserted with SQLAlchemy Core executemany in big transactions. Each measurement then runs
-in a fresh process, so its peak memory (ru_maxrss) is its own:
+in a fresh process, so its peak memory is its own: `stats` (the frames and every section), the raw `pd.read_sql`
+of the deals that count and their payouts (the floor under it) and, with `--charts`, each chart of the whole
+history. With `--before`, each is also measured with the code of an older checkout:
 
     python bench/stats_bench.py                      # 1,000,000 deals in a temporary folder
     python bench/stats_bench.py --deals 20000 --db /tmp/small.sqlite3 --keep
     python bench/stats_bench.py --deals 100000 --db postgresql+psycopg://user@host/empty_database
+    git worktree add /tmp/before HEAD~5
+    python bench/stats_bench.py --db /tmp/small.sqlite3 --reuse --charts --before /tmp/before --save /tmp/charts
 
-The two measurements alternate (`--repeat` times each) and the median ratio is printed.
+The measurements take turns (`--repeat` times each) and the median ratios are printed.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
+import os
 import random
 import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -45,6 +50,8 @@ TEMPLATES_PER_SIZE = 300
 DEALS_PER_EVENING = 40
 BATCH_DEALS = 100_000
 PROFILE = make_profile("pagat")
+CHARTS = ("running", "money", "contracts", "thirds", "pairings")
+"""The kinds of `calabresella chart`."""
 
 
 @dataclass(frozen=True)
@@ -286,15 +293,22 @@ def _peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / scale / 1024
 
 
-def measure(kind: str, db: str) -> dict[str, float]:
-    """Run one measurement in this (fresh) process: seconds and peak resident memory in MiB."""
+def measure(kind: str, db: str, save: str | None) -> dict[str, float]:
+    """Run one measurement in this (fresh) process: seconds and peak resident memory in MiB.
+
+    `stats` reads the frames and computes every section; `raw` is `pd.read_sql` of the deals that count and their
+    payouts, the floor under it; `chart:KIND` draws that chart of the whole history as `calabresella chart` does,
+    written to `{save}-KIND.png` when `save` is given.
+    """
     import pandas as pd
 
-    from reports.filters import Filters
-    from reports.frames import deals_select, evenings_select, load_frames, payouts_select, scoped
+    from ledger.service import Ledger
+    from ledger.store.counting import counting_deals, counting_payouts
+    from reports.frames import load_frames
     from reports.stats import SECTIONS, statistics
 
     engine = open_ledger(db)
+    book = Ledger(db)
     baseline = _peak_mib()
     started = time.perf_counter()
     figures: dict[str, float] = {}
@@ -305,33 +319,53 @@ def measure(kind: str, db: str) -> dict[str, float]:
         statistics(frames, on_section=lambda _: marks.append(time.perf_counter()))
         marks.append(time.perf_counter())
         figures |= {f"{name}_s": marks[i + 2] - marks[i + 1] for i, name in enumerate(SECTIONS)}
-        figures["rows"] = len(frames.columns.deal_id) + len(frames.columns.deal)  # plus players, seats, evenings
-    else:
+    elif kind == "raw":
+        d, r, p = Deal, DealRevision, Payout
+        revision = (r.dealer_id, r.declarer_id, r.partner_id, r.contract, r.aggravation, r.called, r.holder_id)
         with engine.connect() as connection:
-            evenings = pd.read_sql(evenings_select(), connection)
-            deals = pd.read_sql(scoped(deals_select(), Filters(), None, payouts=False), connection)
-            payouts = pd.read_sql(scoped(payouts_select(), Filters(), None, payouts=True), connection)
-        figures["rows"] = len(evenings) + len(deals) + len(payouts)
+            deals = pd.read_sql(
+                counting_deals(d.id, d.evening_id, d.number, *revision, r.holder, r.declarer_thirds, r.declarer_won),
+                connection,
+            )
+            payouts = pd.read_sql(counting_payouts(d.id, p.player_id, p.position, p.role, p.points), connection)
+        figures["rows"] = len(deals) + len(payouts)
+    else:
+        image = book.chart(kind.removeprefix("chart:"))
+        if save:
+            Path(f"{save}-{kind.removeprefix('chart:')}.png").write_bytes(image)
     figures |= {"seconds": time.perf_counter() - started, "peak_mib": _peak_mib(), "baseline_mib": baseline}
+    book.close()
     return figures
 
 
-def _in_child(kind: str, db: str) -> dict[str, float]:
-    with multiprocessing.get_context("spawn").Pool(1) as pool:
-        return pool.apply(measure, (kind, db))
+def _in_child(kind: str, db: str, code: Path, save: Path | None) -> dict[str, float]:
+    """One measurement in a fresh process running the ledger and reports of the checkout at `code`."""
+    command = [sys.executable, __file__, "--measure", kind, "--db", db]
+    command += ["--save", str(save / code.name)] if save else []
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    if done.returncode:
+        sys.exit(f"{kind} with {code} failed:\n{done.stderr[-3000:]}")
+    figures: dict[str, float] = json.loads(done.stdout.splitlines()[-1])
+    return figures
 
 
-def _alternate(db: str, repeat: int) -> list[tuple[dict[str, float], dict[str, float]]]:
-    """`stats` and the raw read taken in turns, `repeat` times each, so both see the same machine."""
-    runs = []
+def _codes(kind: str, codes: list[Path]) -> list[Path]:
+    """The checkouts a kind is measured with: the raw read is the same in each, so only this one's."""
+    return codes[:1] if kind == "raw" else codes
+
+
+def _alternate(
+    db: str, kinds: list[str], codes: list[Path], repeat: int, save: Path | None
+) -> dict[str, list[dict[str, float]]]:
+    """Each kind measured with each checkout's code in turns, `repeat` times, so all see the same machine."""
+    runs: dict[str, list[dict[str, float]]] = {f"{kind} {code}": [] for kind in kinds for code in _codes(kind, codes)}
     for n in range(1, repeat + 1):
-        stats_run, raw_run = _in_child("stats", db), _in_child("raw", db)
-        print(
-            f"  run {n}: stats {stats_run['seconds']:.2f} s, raw read {raw_run['seconds']:.2f} s, "
-            f"ratio {stats_run['seconds'] / raw_run['seconds']:.2f}x",
-            flush=True,
-        )
-        runs.append((stats_run, raw_run))
+        for kind in kinds:
+            for code in _codes(kind, codes) if n % 2 else reversed(_codes(kind, codes)):
+                run = _in_child(kind, db, code, save)
+                runs[f"{kind} {code}"].append(run)
+                print(f"  run {n}: {kind} ({code}) {run['seconds']:.2f} s, {run['peak_mib']:,.0f} MiB", flush=True)
     return runs
 
 
@@ -340,21 +374,28 @@ def _middle(runs: list[dict[str, float]]) -> dict[str, float]:
     return sorted(runs, key=lambda r: r["seconds"])[(len(runs) - 1) // 2]
 
 
-def _report(runs: list[tuple[dict[str, float], dict[str, float]]]) -> None:
-    """The median run of each kind, its breakdown and peak memory, and the median ratio."""
-    stats_run = _middle([s for s, _ in runs])
-    raw_run = _middle([r for _, r in runs])
-    print(
-        f"stats (frames + every section): {stats_run['seconds']:.2f} s, peak RSS {stats_run['peak_mib']:,.0f} MiB"
-        f" (after imports {stats_run['baseline_mib']:,.0f} MiB)"
-    )
-    print("  " + ", ".join(f"{k.removesuffix('_s')} {v:.2f} s" for k, v in stats_run.items() if k.endswith("_s")))
-    print(
-        f"raw pd.read_sql of the same columns: {raw_run['seconds']:.2f} s, peak RSS {raw_run['peak_mib']:,.0f} MiB"
-        f" ({raw_run['rows']:,.0f} rows)"
-    )
-    ratios = [s["seconds"] / r["seconds"] for s, r in runs]
-    print(f"stats / raw read, median of {len(runs)} alternating runs: {median(ratios):.2f}x")
+def _report(runs: dict[str, list[dict[str, float]]], kinds: list[str], codes: list[Path]) -> None:
+    """Per kind, each checkout's median run, its breakdown and peak memory, and the median ratios to the first
+    checkout (this one) in the same turns; `stats` also against the raw read."""
+    for kind in kinds:
+        for code in _codes(kind, codes):
+            run = _middle(runs[f"{kind} {code}"])
+            print(
+                f"{kind} ({code}): {run['seconds']:.2f} s, peak RSS {run['peak_mib']:,.0f} MiB"
+                f" (after imports {run['baseline_mib']:,.0f} MiB)"
+            )
+            parts = {k.removesuffix("_s"): v for k, v in run.items() if k.endswith("_s")}
+            if parts:
+                print("  " + ", ".join(f"{name} {seconds:.2f} s" for name, seconds in parts.items()))
+        now = runs[f"{kind} {codes[0]}"]
+        for code in _codes(kind, codes)[1:]:
+            ratios = [a["seconds"] / b["seconds"] for a, b in zip(now, runs[f"{kind} {code}"], strict=True)]
+            print(f"{kind}: this checkout / {code}, median of {len(ratios)} runs: {median(ratios):.2f}x")
+    if "stats" in kinds and "raw" in kinds:
+        ratios = [
+            a["seconds"] / b["seconds"] for a, b in zip(runs[f"stats {codes[0]}"], runs[f"raw {codes[0]}"], strict=True)
+        ]
+        print(f"stats / raw read, median of {len(ratios)} alternating runs: {median(ratios):.2f}x")
 
 
 def main() -> None:
@@ -365,11 +406,18 @@ def main() -> None:
         help="SQLite file to create, or an empty PostgreSQL database's URL "
         "(default: a temporary SQLite file, deleted afterwards)",
     )
-    parser.add_argument("--repeat", type=int, default=3, help="alternating runs of stats and the raw read")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each measurement, taken in turns")
     parser.add_argument("--keep", action="store_true", help="keep the generated ledger")
     parser.add_argument("--reuse", action="store_true", help="measure an existing --db without generating (it is kept)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--before", type=Path, help="a checkout of older code to measure in turns with this one")
+    parser.add_argument("--charts", action="store_true", help="also draw every chart of the whole history")
+    parser.add_argument("--save", type=Path, help="a folder to write the charts drawn to, as CHECKOUT-KIND.png")
+    parser.add_argument("--measure", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.measure:
+        print(json.dumps(measure(args.measure, args.db, args.save)))
+        return
     folder = tempfile.TemporaryDirectory(prefix="stats-bench-")
     url = args.db if args.db and "://" in args.db else None
     db = Path(args.db or Path(folder.name) / "bench.sqlite3")
@@ -384,7 +432,11 @@ def main() -> None:
         generate(engine, args.deals, args.seed)
         engine.dispose()
         print(f"generated {args.deals:,} deals in {time.perf_counter() - started:.1f} s")
-    _report(_alternate(url or str(db), args.repeat))
+    codes = [Path(__file__).resolve().parent.parent, *([args.before.resolve()] if args.before else [])]
+    kinds = ["stats", "raw", *([f"chart:{kind}" for kind in CHARTS] if args.charts else [])]
+    if args.save:
+        args.save.mkdir(parents=True, exist_ok=True)
+    _report(_alternate(url or str(db), kinds, codes, args.repeat, args.save), kinds, codes)
     if args.keep or args.reuse or url:
         print(f"ledger kept at {url or db}")
     elif not args.db:
