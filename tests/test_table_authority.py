@@ -3,7 +3,8 @@ After `event round --end` or `event close`, every write with the key (record, am
 evening) is refused and nothing is written, through the API (Bearer key, 403) and through the pages (the table's
 write session opened while the round was open); the organiser's token still writes; a table past its round's deals
 records no more; a table's link opened after the round hands out no write session. Seating a round names the round
-it makes: two seatings sent at once make one round. On a real SQLite file and on the real PostgreSQL server."""
+it makes: two seatings sent at once make one round. Through the Ledger on a real SQLite file and on the real
+PostgreSQL server; through the API and the pages on SQLite (a table past its round's deals on PostgreSQL too)."""
 
 from __future__ import annotations
 
@@ -80,21 +81,21 @@ def _api_writes(revision: int) -> list[tuple[str, str, dict[str, object]]]:
 
 
 @pytest.mark.parametrize("end", sorted(ENDS))
-def test_a_tables_key_writes_nothing_after_its_round_through_the_api(db_url: str, end: str) -> None:
+def test_a_tables_key_writes_nothing_after_its_round_through_the_api(sqlite_url: str, end: str) -> None:
     path, said = ENDS[end]
-    with viewer(db_url) as api:
+    with viewer(sqlite_url) as api:
         keys = _club(api)
         for line in ("anna solo 22", "bruno solo 22"):
             recorded = api.post("/api/evenings/1/deals", json={"line": line}, headers=_table(keys[1]))
             assert recorded.status_code == 201, recorded.text  # while the round is open, the key writes
         assert api.post(path, json={}, headers=BEARER).status_code == 200
-        before = _written(db_url)
-        revision = _revision(db_url)
+        before = _written(sqlite_url)
+        revision = _revision(sqlite_url)
         for what, where, body in _api_writes(revision):
             answer = api.post(where, json=body, headers=_table(keys[1]))
             assert answer.status_code == 403, (what, answer.status_code, answer.text)
             assert said in answer.json()["error"] and "nothing was written" in answer.json()["error"], what
-        assert _written(db_url) == before
+        assert _written(sqlite_url) == before
 
         # the organiser's token still writes, each in turn
         organiser = [
@@ -107,31 +108,31 @@ def test_a_tables_key_writes_nothing_after_its_round_through_the_api(db_url: str
             ("/api/evenings/1/void", {"reason": "the demo"}),
         ]
         for where, body in organiser:
-            body = body if body is not None else {"seen_revision": _revision(db_url)}
+            body = body if body is not None else {"seen_revision": _revision(sqlite_url)}
             answer = api.post(where, json=body, headers=BEARER)
             assert answer.status_code in (200, 201), (where, answer.text)
-    with Ledger(db_url) as ledger:
+    with Ledger(sqlite_url) as ledger:
         log = ledger.changes(1)
     assert [(c.kind, c.source) for c in log if c.source == "table"] == [("record", "table"), ("record", "table")]
     assert [c.kind for c in log][-7:] == ["reopen", "record", "amend", "void", "undo", "close", "void_evening"]
 
 
 @pytest.mark.parametrize("end", sorted(ENDS))
-def test_a_tables_write_session_writes_nothing_after_its_round_through_the_pages(db_url: str, end: str) -> None:
+def test_a_tables_write_session_writes_nothing_after_its_round_through_the_pages(sqlite_url: str, end: str) -> None:
     path, said = ENDS[end]
-    with viewer(db_url) as api, viewer(db_url) as phone:
+    with viewer(sqlite_url) as api, viewer(sqlite_url) as phone:
         keys = _club(api)
         assert phone.get(f"/tables/1?key={keys[1]}").status_code == 303  # the table's phone: its write session
         token = csrf(phone)
         for line in ("anna solo 22", "bruno solo 22"):
             assert phone.post("/evenings/1/deals", data={"csrf": token, "line": line}).status_code == 303
         assert api.post(path, json={}, headers=BEARER).status_code == 200
-        before = _written(db_url)
+        before = _written(sqlite_url)
         forms = [
             ("/evenings/1/deals", {"line": "carla solo 22"}),
             ("/evenings/1/deals/1/amend", {"line": "20", "reason": "recount"}),
             ("/evenings/1/deals/1/void", {"reason": "misdeal"}),
-            ("/evenings/1/undo", {"confirm": "yes", "seen_revision": str(_revision(db_url))}),
+            ("/evenings/1/undo", {"confirm": "yes", "seen_revision": str(_revision(sqlite_url))}),
             ("/evenings/1/close", {"confirm": "yes"}),
             ("/evenings/1/reopen", {"reason": "a deal was left out"}),
         ]
@@ -139,26 +140,26 @@ def test_a_tables_write_session_writes_nothing_after_its_round_through_the_pages
             answer = phone.post(where, data={"csrf": token, **form})
             assert answer.status_code in (403, 422), (where, answer.status_code)
             assert said in answer.text, (where, answer.text[:2000])
-        assert _written(db_url) == before
-    with Ledger(db_url) as ledger:
+        assert _written(sqlite_url) == before
+    with Ledger(sqlite_url) as ledger:
         logged = [(c.kind, c.source) for c in ledger.changes(1)][1:]
     assert logged == [("record", "table"), ("record", "table"), ("close", "api")]  # the organiser's end closed it
 
 
 @pytest.mark.parametrize("end", sorted(ENDS))
-def test_a_tables_link_opened_after_its_round_hands_out_no_write_session(db_url: str, end: str) -> None:
+def test_a_tables_link_opened_after_its_round_hands_out_no_write_session(sqlite_url: str, end: str) -> None:
     path, said = ENDS[end]
-    with viewer(db_url) as api, viewer(db_url) as late:
+    with viewer(sqlite_url) as api, viewer(sqlite_url) as late:
         keys = _club(api)
         assert api.post(path, json={}, headers=BEARER).status_code == 200
         opened = late.get(f"/tables/1?key={keys[1]}")
         assert opened.status_code == 403, opened.status_code
         assert said in opened.text
         assert not late.cookies, dict(late.cookies)  # nothing that could write
-        before = _written(db_url)
+        before = _written(sqlite_url)
         refused = late.post("/evenings/1/deals", data={"csrf": "", "line": "carla solo 22"})
         assert refused.status_code in (401, 403)
-        assert _written(db_url) == before
+        assert _written(sqlite_url) == before
 
 
 def test_the_ledger_refuses_a_tables_writer_after_the_round_and_lets_the_organiser(db_url: str) -> None:
@@ -238,9 +239,9 @@ def test_two_seatings_at_once_make_one_round_and_both_are_answered_with_it(db_ur
 
 
 def test_a_seating_sent_twice_through_the_api_makes_one_round_and_a_round_too_far_ahead_is_refused(
-    db_url: str,
+    sqlite_url: str,
 ) -> None:
-    with viewer(db_url) as api:
+    with viewer(sqlite_url) as api:
         made = api.post("/api/events", json={"name": "Club night", "players": list(SIX)}, headers=BEARER)
         assert made.status_code == 201
         sent = [api.post("/api/events/1/rounds", json={"round": 1}, headers=BEARER) for _ in range(2)]
@@ -251,7 +252,7 @@ def test_a_seating_sent_twice_through_the_api_makes_one_round_and_a_round_too_fa
         assert "round 3" in ahead.json()["error"] and "the next round of event 1 is 2" in ahead.json()["error"]
         second = api.post("/api/events/1/rounds", json={"round": 2}, headers=BEARER)
         assert second.status_code == 201 and len(second.json()["rounds"]) == 2
-    with Ledger(db_url) as ledger:
+    with Ledger(sqlite_url) as ledger:
         assert len(ledger.event(1).rounds) == 2 and len(ledger.evenings()) == 4
         with pytest.raises(FactError, match="the next round of event 1 is 3"):
             ledger.seat_round(1, round=5)

@@ -1,4 +1,5 @@
-"""The JSON API on SQLite and PostgreSQL: the values' `to_dict()`, Bearer-token writes, one-line 422 errors."""
+"""The JSON API on SQLite (amend, void, undo, settle and close on PostgreSQL too; what the API asks of the ledger is
+checked on both by the store tests): the values' `to_dict()`, Bearer-token writes, one-line 422 errors."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ import pytest
 from test_web_support import BEARER, TOKEN, scorekeeper, start, viewer
 
 
-def test_reads_need_no_token_and_mirror_the_values(db_url: str) -> None:
-    start(db_url)
-    with viewer(db_url) as phone:
+def test_reads_need_no_token_and_mirror_the_values(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with viewer(sqlite_url) as phone:
         evenings = phone.get("/api/evenings").json()
         assert [e["evening"] for e in evenings] == [1] and evenings[0]["players"] == ["Anna", "Bruno", "Carla"]
         assert phone.get("/api/evenings/current").json()["next_dealer"] == "Carla"
@@ -29,9 +30,9 @@ def test_reads_need_no_token_and_mirror_the_values(db_url: str) -> None:
         assert phone.get("/api/evenings/1/deals").json() == {"evening": 1, "deals": []}
 
 
-def test_record_by_line_and_by_facts_then_read_back(db_url: str) -> None:
-    start(db_url)
-    with viewer(db_url) as phone:
+def test_record_by_line_and_by_facts_then_read_back(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with viewer(sqlite_url) as phone:
         by_line = phone.post("/api/evenings/current/deals", json={"line": "bruno solo 22"}, headers=BEARER)
         assert by_line.status_code == 201
         body = by_line.json()
@@ -53,9 +54,9 @@ def test_record_by_line_and_by_facts_then_read_back(db_url: str) -> None:
         assert len(phone.get("/api/evenings/1/deals/2").json()["revisions"]) == 1
 
 
-def test_a_key_stores_a_retried_deal_once(db_url: str) -> None:
-    start(db_url)
-    with viewer(db_url) as phone:
+def test_a_key_stores_a_retried_deal_once(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with viewer(sqlite_url) as phone:
         deal = {"line": "bruno solo 22", "key": "phone-1"}
         first = phone.post("/api/evenings/1/deals", json=deal, headers=BEARER)
         again = phone.post("/api/evenings/1/deals", json=deal, headers=BEARER)
@@ -72,9 +73,9 @@ def test_a_key_stores_a_retried_deal_once(db_url: str) -> None:
         ({"declarer": "Anna", "contract": "solo"}, "thirds"),
     ],
 )
-def test_a_missing_fact_is_422_naming_it(db_url: str, body: dict[str, object], missing: str) -> None:
-    start(db_url)
-    with viewer(db_url) as phone:
+def test_a_missing_fact_is_422_naming_it(sqlite_url: str, body: dict[str, object], missing: str) -> None:
+    start(sqlite_url)
+    with viewer(sqlite_url) as phone:
         answer = phone.post("/api/evenings/1/deals", json=body, headers=BEARER)
     assert answer.status_code == 422 and answer.json()["missing"] == missing and answer.json()["error"]
 
@@ -93,17 +94,17 @@ def test_a_missing_fact_is_422_naming_it(db_url: str, body: dict[str, object], m
         [1, 2],
     ],
 )
-def test_a_bad_deal_is_one_line_and_nothing_is_written(db_url: str, body: object) -> None:
-    start(db_url)
-    with viewer(db_url) as phone:
+def test_a_bad_deal_is_one_line_and_nothing_is_written(sqlite_url: str, body: object) -> None:
+    start(sqlite_url)
+    with viewer(sqlite_url) as phone:
         answer = phone.post("/api/evenings/1/deals", json=body, headers=BEARER)
         assert answer.status_code == 422 and "\n" not in answer.json()["error"] and "missing" not in answer.json()
         assert phone.get("/api/evenings/1").json()["revision"] == 0
 
 
-def test_a_body_that_is_not_json(db_url: str) -> None:
-    start(db_url)
-    with viewer(db_url) as phone:
+def test_a_body_that_is_not_json(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with viewer(sqlite_url) as phone:
         answer = phone.post("/api/evenings/1/deals", content=b"bruno solo 22", headers=BEARER)
     assert answer.status_code == 422 and "not JSON" in answer.json()["error"]
 
@@ -119,9 +120,9 @@ def test_a_body_that_is_not_json(db_url: str) -> None:
         ("/api/evenings/1/close", {}),
     ],
 )
-def test_writes_need_the_bearer_token_and_the_cookie_is_not_enough(db_url: str, path: str, body: object) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_writes_need_the_bearer_token_and_the_cookie_is_not_enough(sqlite_url: str, path: str, body: object) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         phone.post("/api/evenings/1/deals", json={"line": "carla solo 20"}, headers=BEARER)
         assert phone.post(path, json=body).status_code == 401
         assert phone.post(path, json=body, headers={"Authorization": "Bearer guess"}).status_code == 403
@@ -177,8 +178,8 @@ def test_amend_void_undo_settle_close(db_url: str) -> None:
         assert nothing_open.status_code == 422 and "no open evening" in nothing_open.json()["error"]
 
 
-def test_start_an_evening(db_url: str) -> None:
-    with viewer(db_url) as phone:
+def test_start_an_evening(sqlite_url: str) -> None:
+    with viewer(sqlite_url) as phone:
         started = phone.post(
             "/api/evenings",
             json={
@@ -198,8 +199,8 @@ def test_start_an_evening(db_url: str) -> None:
         assert unknown.status_code == 422 and "colour" in unknown.json()["error"]
 
 
-def test_unknown_evenings(db_url: str) -> None:
-    with viewer(db_url) as phone:
+def test_unknown_evenings(sqlite_url: str) -> None:
+    with viewer(sqlite_url) as phone:
         assert phone.get("/api/evenings/x/standings").status_code == 404
         assert phone.get("/api/evenings/x/standings").json() == {"error": "evening 'x': give its number, or current"}
         assert phone.get("/api/evenings/3/deals").status_code == 422

@@ -21,9 +21,9 @@ def _standing(page: str, name: str) -> str:
     return found.group(1)
 
 
-def test_an_italian_browser_gets_the_evening_in_italian_and_an_english_one_in_english(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_an_italian_browser_gets_the_evening_in_italian_and_an_english_one_in_english(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         phone.post("/api/evenings/1/deals", json={"line": "bruno solo 22"}, headers=BEARER)
         italian = phone.get("/evenings/1", headers=ITALIAN).text
         english = phone.get("/evenings/1", headers=ENGLISH).text
@@ -36,17 +36,19 @@ def test_an_italian_browser_gets_the_evening_in_italian_and_an_english_one_in_en
     assert _standing(english, "Bruno") == "+0.40 EUR" and "Serata" not in english
 
 
-def test_a_browser_preferring_another_language_to_italian_and_english_gets_the_one_it_ranks_higher(db_url: str) -> None:
-    start(db_url)
-    with viewer(db_url) as phone:
+def test_a_browser_preferring_another_language_to_italian_and_english_gets_the_one_it_ranks_higher(
+    sqlite_url: str,
+) -> None:
+    start(sqlite_url)
+    with viewer(sqlite_url) as phone:
         assert "<h1>Serata 1</h1>" in phone.get("/evenings/1", headers={"Accept-Language": "fr,it;q=0.8,en;q=0.5"}).text
         assert "<h1>Evening 1</h1>" in phone.get("/evenings/1", headers={"Accept-Language": "fr"}).text
         assert "<h1>Evening 1</h1>" in phone.get("/evenings/1").text
 
 
-def test_the_switch_sets_a_cookie_that_wins_over_the_browser_and_goes_back_to_the_page(db_url: str) -> None:
-    start(db_url)
-    with viewer(db_url) as phone:
+def test_the_switch_sets_a_cookie_that_wins_over_the_browser_and_goes_back_to_the_page(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with viewer(sqlite_url) as phone:
         page = phone.get("/evenings/1", headers=ITALIAN).text
         assert 'href="/language/en?next=/evenings/1"' in page and '<b aria-current="true">IT</b>' in page
         switched = phone.get("/language/en?next=/evenings/1")
@@ -58,9 +60,9 @@ def test_the_switch_sets_a_cookie_that_wins_over_the_browser_and_goes_back_to_th
         assert phone.get("/language/it?next=//elsewhere.example/").headers["location"] == "/"
 
 
-def test_concurrent_requests_in_different_languages_do_not_leak_into_each_other(db_url: str) -> None:
-    start(db_url)
-    with viewer(db_url) as phone:
+def test_concurrent_requests_in_different_languages_do_not_leak_into_each_other(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with viewer(sqlite_url) as phone:
         phone.post("/api/evenings/1/deals", json={"line": "bruno solo 22"}, headers=BEARER)
 
         def heading(italian: bool) -> tuple[bool, str]:
@@ -74,9 +76,9 @@ def test_concurrent_requests_in_different_languages_do_not_leak_into_each_other(
         assert expected[0] in page and _standing(page, "Bruno") == expected[1]
 
 
-def test_a_bad_line_comes_back_in_the_phone_language(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_a_bad_line_comes_back_in_the_phone_language(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         token = csrf(phone)
         italian = phone.post("/evenings/1/deals", data={"csrf": token, "line": "zeno solo 22"}, headers=ITALIAN)
         english = phone.post("/evenings/1/deals", data={"csrf": token, "line": "zeno solo 22"}, headers=ENGLISH)
@@ -84,12 +86,12 @@ def test_a_bad_line_comes_back_in_the_phone_language(db_url: str) -> None:
     error = re.search(r'<p class="error" role="alert">([^<]*)</p>', italian.text)
     assert error and "&#39;zeno&#39;: parola sconosciuta" in error.group(1)
     assert "parola sconosciuta" not in english.text and "zeno" in english.text
-    assert deal_count(db_url) == 0
+    assert deal_count(sqlite_url) == 0
 
 
-def test_the_live_feed_speaks_each_phone_language(db_url: str) -> None:
-    start(db_url)
-    with viewer(db_url) as phone:
+def test_the_live_feed_speaks_each_phone_language(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with viewer(sqlite_url) as phone:
         phone.post("/api/evenings/1/deals", json={"line": "bruno solo 22"}, headers=BEARER)
         [(_, italian)] = _events(phone.get("/evenings/1/events", headers=ITALIAN).text)
         [(_, english)] = _events(phone.get("/evenings/1/events", headers=ENGLISH).text)
@@ -97,17 +99,17 @@ def test_the_live_feed_speaks_each_phone_language(db_url: str) -> None:
     assert "Last deals" in english and "+0.40 EUR" in english
 
 
-def test_the_charts_page_and_a_refused_write_are_in_italian_too(db_url: str) -> None:
-    start(db_url)
-    with viewer(db_url) as phone:
+def test_the_charts_page_and_a_refused_write_are_in_italian_too(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with viewer(sqlite_url) as phone:
         assert "Serata 1: grafici" in phone.get("/evenings/1/charts", headers=ITALIAN).text
         refused = phone.post("/evenings/1/deals", data={"line": "bruno solo 22"}, headers=ITALIAN)
     assert refused.status_code == 401 and "Solo il telefono del segnapunti può scrivere" in refused.text
 
 
-def test_italian_pages_say_who_pays_whom_and_what_is_missing_as_players_say_it(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_italian_pages_say_who_pays_whom_and_what_is_missing_as_players_say_it(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         phone.post("/api/evenings/1/deals", json={"line": "bruno solo 22"}, headers=BEARER)
         settle = phone.get("/evenings/1/settle", headers=ITALIAN).text
         question = phone.post("/evenings/1/deals", data={"csrf": csrf(phone), "line": "anna solo"}, headers=ITALIAN)

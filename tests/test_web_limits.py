@@ -53,17 +53,17 @@ API_FIELDS = [
 
 @pytest.mark.parametrize(("path", "body", "field"), API_FIELDS)
 def test_every_free_text_field_of_the_api_has_a_length(
-    db_url: str, path: str, body: dict[str, object], field: str
+    sqlite_url: str, path: str, body: dict[str, object], field: str
 ) -> None:
-    start(db_url)
-    with Ledger(db_url) as ledger:
+    start(sqlite_url)
+    with Ledger(sqlite_url) as ledger:
         ledger.record("carla solo 20")
     most = MOST_CHARACTERS.get(field, MOST_OTHER)
-    with viewer(db_url) as phone:
+    with viewer(sqlite_url) as phone:
         said = phone.post(path, json={**body, field: "x" * (most + 1)}, headers=BEARER)
     assert said.status_code == 422
     assert said.json() == {"error": f"{field}: {most + 1} characters; at most {most}"}
-    with Ledger(db_url) as ledger:
+    with Ledger(sqlite_url) as ledger:
         assert ledger.evening(1).revision == 1 and len(ledger.evenings()) == 1
 
 
@@ -125,27 +125,27 @@ def test_json_nested_deeper_than_any_field_is_one_line(sqlite_url: str, path: st
 @pytest.mark.parametrize(
     ("path", "field"), [("/api/evenings/1/deals", "key"), ("/api/evenings/1/deals/1/void", "reason")]
 )
-def test_a_lone_surrogate_is_not_text(db_url: str, path: str, field: str) -> None:
-    start(db_url)
-    with Ledger(db_url) as ledger:
+def test_a_lone_surrogate_is_not_text(sqlite_url: str, path: str, field: str) -> None:
+    start(sqlite_url)
+    with Ledger(sqlite_url) as ledger:
         ledger.record("carla solo 20")
     given = {"line": "bruno solo 22"} if "void" not in path else {}
     body = json.dumps({**given, field: "half \ud800 a pair"})  # JSON spells it as \\ud800
-    with viewer(db_url) as phone:
+    with viewer(sqlite_url) as phone:
         said = phone.post(path, content=body.encode(), headers={**BEARER, "Content-Type": "application/json"})
         named = phone.post(path, content=b'{"\\udfff": 1}', headers=BEARER)
     assert said.status_code == 422 and said.json() == {
         "error": f"{field}: not text (it holds U+D800, half of a character)"
     }
     assert named.status_code == 422 and named.json()["error"].startswith("a field name: not text")
-    assert _revision(db_url) == 1
+    assert _revision(sqlite_url) == 1
 
 
-def test_undo_needs_the_revision_the_page_showed(db_url: str) -> None:
-    start(db_url)
-    with Ledger(db_url) as ledger:
+def test_undo_needs_the_revision_the_page_showed(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with Ledger(sqlite_url) as ledger:
         ledger.record("carla solo 20")
-    with scorekeeper(db_url) as phone:
+    with scorekeeper(sqlite_url) as phone:
         token = csrf(phone)
         for seen in ("", "abc", "1.0", "-1", "\u0661"):  # the last an Arabic-Indic one
             said = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": seen, "confirm": "yes"})
@@ -155,9 +155,9 @@ def test_undo_needs_the_revision_the_page_showed(db_url: str) -> None:
         for body in ({}, {"seen_revision": None}, {"seen_revision": "1"}):
             api = phone.post("/api/evenings/1/undo", json=body, headers=BEARER)
             assert api.status_code == 422 and "seen_revision" in api.json()["error"], body
-        assert _revision(db_url) == 1
+        assert _revision(sqlite_url) == 1
         assert phone.post("/api/evenings/1/undo", json={"seen_revision": 1}, headers=BEARER).status_code == 200
-    assert _revision(db_url) == 2
+    assert _revision(sqlite_url) == 2
 
 
 def test_the_limits_allow_a_long_evening_of_ordinary_typing(sqlite_url: str) -> None:

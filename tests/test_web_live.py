@@ -25,9 +25,9 @@ def _events(stream: str) -> list[tuple[str, str]]:
     return [(revision, "\n".join(line[6:] for line in data.splitlines())) for revision, data in found]
 
 
-def test_a_phone_gets_the_evening_now_and_then_only_what_changed(db_url: str) -> None:
-    start(db_url)
-    with viewer(db_url, stream_seconds=1.0) as phone:  # time enough for a first read on a busy machine
+def test_a_phone_gets_the_evening_now_and_then_only_what_changed(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with viewer(sqlite_url, stream_seconds=1.0) as phone:  # time enough for a first read on a busy machine
         first = _events(phone.get("/evenings/1/events").text)
         assert [revision for revision, _ in first] == ["0"] and "No deals yet." in first[0][1]
         assert _events(phone.get("/evenings/1/events", headers={"Last-Event-ID": "0"}).text) == []

@@ -1,5 +1,6 @@
-"""The pages over a real ledger (SQLite and PostgreSQL): reading, recording by line and by tapping, the
-questions for missing facts, corrections, starting and closing an evening, and who may write."""
+"""The pages over a real SQLite ledger (amend, void and undo from the phone on PostgreSQL too; what the pages ask of
+the ledger is checked on both by the store tests): reading, recording by line and by tapping, the questions for missing
+facts, corrections, starting and closing an evening, and who may write."""
 
 from __future__ import annotations
 
@@ -10,16 +11,16 @@ from test_web_support import LINK, TOKEN, csrf, deal_count, forget_wrong_tries, 
 from ledger import Ledger
 
 
-def test_home_leads_to_the_open_evening_or_to_the_list(db_url: str) -> None:
-    with viewer(db_url) as phone:
+def test_home_leads_to_the_open_evening_or_to_the_list(sqlite_url: str) -> None:
+    with viewer(sqlite_url) as phone:
         assert phone.get("/").headers["location"] == "/evenings"
-        start(db_url)
+        start(sqlite_url)
         assert phone.get("/").headers["location"] == "/evenings/1"
 
 
-def test_the_evening_shows_standings_dealer_and_first_speaker_and_a_viewer_gets_no_forms(db_url: str) -> None:
-    start(db_url)
-    with viewer(db_url) as phone:
+def test_the_evening_shows_standings_dealer_and_first_speaker_and_a_viewer_gets_no_forms(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with viewer(sqlite_url) as phone:
         page = phone.get("/evenings/current")
     assert page.status_code == 200
     assert "<b>Carla</b> deals, <b>Anna</b> speaks first" in page.text
@@ -28,13 +29,13 @@ def test_the_evening_shows_standings_dealer_and_first_speaker_and_a_viewer_gets_
     assert 'data-events="/evenings/1/events?seen=0"' in page.text
 
 
-def test_the_write_link_sets_a_strict_httponly_session_cookie_only_with_the_right_key(db_url: str) -> None:
-    start(db_url)
-    with viewer(db_url) as phone:
+def test_the_write_link_sets_a_strict_httponly_session_cookie_only_with_the_right_key(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with viewer(sqlite_url) as phone:
         wrong = phone.get("/write?key=guess")
         assert wrong.status_code == 403 and "set-cookie" not in wrong.headers
-    forget_wrong_tries(db_url)  # the ledger keeps the wrong try: as if its guesser had kept quiet for an hour
-    with viewer(db_url) as phone:
+    forget_wrong_tries(sqlite_url)  # the ledger keeps the wrong try: as if its guesser had kept quiet for an hour
+    with viewer(sqlite_url) as phone:
         right = phone.get(LINK)
         cookie = right.headers["set-cookie"].lower()
         assert right.status_code == 303 and right.headers["location"] == "/welcome"
@@ -43,9 +44,9 @@ def test_the_write_link_sets_a_strict_httponly_session_cookie_only_with_the_righ
         assert 'name="csrf"' in phone.get("/evenings/1").text
 
 
-def test_a_line_records_the_deal_and_the_result_and_explanation_show_at_once(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_a_line_records_the_deal_and_the_result_and_explanation_show_at_once(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         posted = phone.post("/evenings/1/deals", data={"csrf": csrf(phone), "line": "bruno solo 22"})
         assert posted.status_code == 303 and posted.headers["location"] == "/evenings/1?recorded=1"
         page = phone.get(posted.headers["location"]).text
@@ -55,9 +56,9 @@ def test_a_line_records_the_deal_and_the_result_and_explanation_show_at_once(db_
     assert "<b>Anna</b> deals, <b>Bruno</b> speaks first" in page
 
 
-def test_a_double_tap_is_one_deal_and_both_answers_say_it_is_recorded(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_a_double_tap_is_one_deal_and_both_answers_say_it_is_recorded(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         form = {"csrf": csrf(phone), "line": "bruno solo 22", "key": "tap-1"}
         first, again = phone.post("/evenings/1/deals", data=form), phone.post("/evenings/1/deals", data=form)
         assert first.headers["location"] == again.headers["location"] == "/evenings/1?recorded=1"
@@ -68,12 +69,12 @@ def test_a_double_tap_is_one_deal_and_both_answers_say_it_is_recorded(db_url: st
         assert all(
             "Deal 2 recorded" in said.json()["main"] and "already" not in said.json()["main"] for said in by_page
         )
-    assert deal_count(db_url) == 2
+    assert deal_count(sqlite_url) == 2
 
 
-def test_a_deal_sent_again_long_after_says_it_is_already_recorded_and_what_it_was(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_a_deal_sent_again_long_after_says_it_is_already_recorded_and_what_it_was(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         form = {"csrf": csrf(phone), "line": "bruno solo 22", "key": "tap-1"}
         assert phone.post("/evenings/1/deals", data=form).status_code == 303
         assert phone.post("/evenings/1/deals", data={**form, "key": "tap-2", "line": "pass"}).status_code == 303
@@ -85,46 +86,46 @@ def test_a_deal_sent_again_long_after_says_it_is_already_recorded_and_what_it_wa
         later = phone.get("/evenings/1?recorded=1").text  # the result's address, opened after another deal
         assert 'class="result"' not in later and "already" not in later and "Deal 1 recorded" not in later
         assert "Deal 2 recorded" in phone.get("/evenings/1?recorded=2").text
-    assert deal_count(db_url) == 2
+    assert deal_count(sqlite_url) == 2
 
 
 PAGE = {"Sent-By": "page"}
 """The header with which the evening page's own script sends a deal."""
 
 
-def test_back_then_the_same_deal_is_one_deal_and_another_deal_is_two_without_key_jargon(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_back_then_the_same_deal_is_one_deal_and_another_deal_is_two_without_key_jargon(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         page = phone.get("/evenings/1").text  # the page as Back shows it again, with its key (a phone without script)
         key = re.search(r'name="key" value="([^"]*)"', page).group(1)
         form = {"csrf": csrf(phone), "key": key}
         assert phone.post("/evenings/1/deals", data={**form, "line": "bruno solo 22"}).status_code == 303
         resent = phone.post("/evenings/1/deals", data={**form, "line": "bruno solo 22"})  # Back, the same deal
-        assert resent.headers["location"] == "/evenings/1?recorded=1" and deal_count(db_url) == 1
+        assert resent.headers["location"] == "/evenings/1?recorded=1" and deal_count(sqlite_url) == 1
         other = phone.post("/evenings/1/deals", data={**form, "line": "carla solo 20"})  # Back, another deal
         assert other.headers["location"] == "/evenings/1?recorded=2"
         again = phone.post("/evenings/1/deals", data={**form, "line": "carla solo 20"})  # and that one resent
         assert again.headers["location"] == "/evenings/1?recorded=2"
-    assert deal_count(db_url) == 2
+    assert deal_count(sqlite_url) == 2
 
 
-def test_two_phones_recording_at_once_both_deals_are_kept_in_turn(db_url: str) -> None:
+def test_two_phones_recording_at_once_both_deals_are_kept_in_turn(sqlite_url: str) -> None:
     """A new deal sent from a page that is behind (another phone recorded meanwhile) is the evening's next deal."""
-    start(db_url)
-    with scorekeeper(db_url) as first, scorekeeper(db_url) as second:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as first, scorekeeper(sqlite_url) as second:
         tokens = [csrf(phone) for phone in (first, second)]
         assert first.post("/evenings/1/deals", data={"csrf": tokens[0], "line": "bruno solo 22"}).status_code == 303
         late = {"csrf": tokens[1], "key": "second-1", "seen_revision": "0", "line": "carla solo 20"}
         assert second.post("/evenings/1/deals", data=late).headers["location"] == "/evenings/1?recorded=2"
-    with Ledger(db_url) as ledger:
+    with Ledger(sqlite_url) as ledger:
         assert [(d.declarer, d.dealer) for d in ledger.deals(1)[1]] == [("Bruno", "Carla"), ("Carla", "Anna")]
 
 
-def test_a_refused_deal_keeps_every_fact_tapped_and_a_question_carries_them(db_url: str) -> None:
+def test_a_refused_deal_keeps_every_fact_tapped_and_a_question_carries_them(sqlite_url: str) -> None:
     """Anna deals and sits out after another phone's deal: the deal tapped for her comes back with its contract,
     card, holder and points still tapped; a deal asked one more fact carries its taps as they were."""
-    start(db_url, ("Anna", "Bruno", "Carla", "Dario"))
-    with scorekeeper(db_url) as phone:
+    start(sqlite_url, ("Anna", "Bruno", "Carla", "Dario"))
+    with scorekeeper(sqlite_url) as phone:
         token = csrf(phone)
         assert phone.post("/evenings/1/deals", data={"csrf": token, "line": "bruno solo 22"}).status_code == 303
         taps = {"declarer": "Anna", "contract": "chiamo", "rank": "3", "suit": "D", "holder": "Bruno"}
@@ -145,23 +146,23 @@ def test_a_refused_deal_keeps_every_fact_tapped_and_a_question_carries_them(db_u
         assert "How many tricks did the declarer side take?" in question and 'name="whole" value="11"' in question
         done = phone.post("/evenings/1/deals", data={**carried, "tricks": "12"})
         assert done.headers["location"] == "/evenings/1?recorded=2"
-    with Ledger(db_url) as ledger:
+    with Ledger(sqlite_url) as ledger:
         assert [(d.declarer, d.declarer_thirds) for d in ledger.deals(1)[1]] == [("Bruno", 22), ("Bruno", 35)]
 
 
-def test_a_bad_line_is_one_message_with_the_line_kept_and_nothing_written(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_a_bad_line_is_one_message_with_the_line_kept_and_nothing_written(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         page = phone.post("/evenings/1/deals", data={"csrf": csrf(phone), "line": "zeno solo 22"})
     assert page.status_code == 422
     assert len(re.findall(r'class="error"', page.text)) == 1 and "zeno" in page.text
     assert 'value="zeno solo 22"' in page.text
-    assert deal_count(db_url) == 0
+    assert deal_count(sqlite_url) == 0
 
 
-def test_the_guided_form_asks_only_for_the_fact_the_rules_still_need(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_the_guided_form_asks_only_for_the_fact_the_rules_still_need(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         token = csrf(phone)
         asked = phone.post(
             "/evenings/1/deals",
@@ -183,9 +184,9 @@ def test_the_guided_form_asks_only_for_the_fact_the_rules_still_need(db_url: str
         assert "Anna solo · 11+2/3 · won · cappotto" in phone.get(done.headers["location"]).text
 
 
-def test_the_guided_form_asks_for_the_monte_when_a_stramazzo_counts_tricks_only(db_url: str) -> None:
-    start(db_url, options=["stramazzo_counts=tricks"])
-    with scorekeeper(db_url) as phone:
+def test_the_guided_form_asks_for_the_monte_when_a_stramazzo_counts_tricks_only(sqlite_url: str) -> None:
+    start(sqlite_url, options=["stramazzo_counts=tricks"])
+    with scorekeeper(sqlite_url) as phone:
         token = csrf(phone)
         asked = phone.post("/evenings/1/deals", data={"csrf": token, "line": "anna solo 26 last=opp"})
         assert "How many points were in the monte?" in asked.text
@@ -195,25 +196,25 @@ def test_the_guided_form_asks_for_the_monte_when_a_stramazzo_counts_tricks_only(
         done = phone.post("/evenings/1/deals", data={**carried, "monte_thirds": "2"})
         assert done.status_code == 303
         assert "Anna solo · 8+2/3 · won · stramazzo" in phone.get(done.headers["location"]).text
-    with Ledger(db_url) as ledger:
+    with Ledger(sqlite_url) as ledger:
         assert ledger.deals(1)[1][0].monte_thirds == 6
 
 
-def test_the_guided_form_asks_who_declared_first(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_the_guided_form_asks_who_declared_first(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         asked = phone.post("/evenings/1/deals", data={"csrf": csrf(phone), "contract": "solo", "thirds": "20"})
         assert "Who declared?" in asked.text
         assert re.findall(r'<button name="declarer" value="([^"]*)"', asked.text) == ["Anna", "Bruno", "Carla", "pass"]
         carried = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', asked.text))
         assert phone.post("/evenings/1/deals", data={**carried, "declarer": "pass"}).status_code == 422
         assert phone.post("/evenings/1/deals", data={**carried, "declarer": "Carla"}).status_code == 303
-    assert deal_count(db_url) == 1
+    assert deal_count(sqlite_url) == 1
 
 
-def test_a_short_line_is_completed_question_by_question(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_a_short_line_is_completed_question_by_question(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         asked = phone.post("/evenings/1/deals", data={"csrf": csrf(phone), "line": "bruno"})
         assert "Which contract?" in asked.text and '<input type="hidden" name="line" value="bruno">' in asked.text
         carried = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', asked.text))
@@ -224,7 +225,7 @@ def test_a_short_line_is_completed_question_by_question(db_url: str) -> None:
         assert wrong.status_code == 422 and "How many points" in wrong.text and 'class="error"' in wrong.text
         done = phone.post("/evenings/1/deals", data={**carried, "thirds": "7+1/3"})
         assert done.status_code == 303
-    with Ledger(db_url) as ledger:
+    with Ledger(sqlite_url) as ledger:
         deal = ledger.deals(1)[1][0]
     assert (deal.declarer, deal.contract, deal.aggravation, deal.declarer_thirds) == (
         "Bruno",
@@ -270,9 +271,9 @@ def test_amend_void_and_undo_from_the_phone(db_url: str) -> None:
     assert "5. deal 2 voided (misdeal) · phone · taken back" in log and "0. evening started · program" in log
 
 
-def test_start_an_evening_from_the_phone_and_several_evenings_at_once(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_start_an_evening_from_the_phone_and_several_evenings_at_once(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         token = csrf(phone, "/evenings/new")
         refused = phone.post("/evenings", data={"csrf": token, "players": "Dora,Dora,Elio", "stake": "0.05"})
         assert refused.status_code == 422 and 'class="error"' in refused.text
@@ -298,9 +299,9 @@ def test_start_an_evening_from_the_phone_and_several_evenings_at_once(db_url: st
     assert "Elio solo" in second and "Bruno" not in second
 
 
-def test_settle_then_close_the_evening(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_settle_then_close_the_evening(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         token = csrf(phone)
         phone.post("/evenings/1/deals", data={"csrf": token, "line": "bruno solo 22"})
         settle = phone.get("/evenings/1/settle").text
@@ -322,14 +323,14 @@ def test_settle_then_close_the_evening(db_url: str) -> None:
         assert reopened.headers["location"] == "/evenings/1"
         recorded = phone.post("/evenings/1/deals", data={"csrf": token, "line": "anna solo 20"})
         assert recorded.status_code == 303
-    with Ledger(db_url) as ledger:
+    with Ledger(sqlite_url) as ledger:
         info, deals = ledger.deals(1)
     assert not info.closed and [d.declarer for d in deals] == ["Bruno", "Anna"]
 
 
-def test_undo_on_the_phone_asks_first(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_undo_on_the_phone_asks_first(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         token = csrf(phone)
         phone.post("/evenings/1/deals", data={"csrf": token, "line": "bruno solo 22"})
         page = phone.get("/evenings/1").text
@@ -337,17 +338,17 @@ def test_undo_on_the_phone_asks_first(db_url: str) -> None:
         seen = re.search(r'name="seen_revision" value="(\d+)"', page).group(1)
         unconfirmed = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": seen})
         assert unconfirmed.status_code == 422 and "Tick the box to take back the last change" in unconfirmed.text
-        with Ledger(db_url) as ledger:
+        with Ledger(sqlite_url) as ledger:
             assert [d.voided for d in ledger.deals(1)[1]] == [False]
         done = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": seen, "confirm": "yes"})
         assert done.status_code == 303
-    with Ledger(db_url) as ledger:
+    with Ledger(sqlite_url) as ledger:
         assert [d.voided for d in ledger.deals(1)[1]] == [True]
 
 
-def test_charts_page_and_images(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_charts_page_and_images(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         assert "No deals yet." in phone.get("/evenings/1/charts").text
         phone.post("/evenings/1/deals", data={"csrf": csrf(phone), "line": "bruno solo 22"})
         page = phone.get("/evenings/1/charts").text
@@ -358,18 +359,18 @@ def test_charts_page_and_images(db_url: str) -> None:
         assert phone.get("/evenings/1/charts/pie.png").status_code == 404
 
 
-def test_the_evening_report_is_served(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_the_evening_report_is_served(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         phone.post("/evenings/1/deals", data={"csrf": csrf(phone), "line": "bruno solo 22"})
         report = phone.get("/evenings/1/report")
     assert report.status_code == 200 and report.text.lower().startswith("<!doctype html>")
     assert "Evening 1" in report.text
 
 
-def test_unknown_evenings_and_deals(db_url: str) -> None:
-    start(db_url)
-    with viewer(db_url) as phone:
+def test_unknown_evenings_and_deals(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with viewer(sqlite_url) as phone:
         assert phone.get("/evenings/first").status_code == 404
         missing = phone.get("/evenings/9")
         assert missing.status_code == 422 and "evening 9 does not exist" in missing.text
@@ -377,9 +378,9 @@ def test_unknown_evenings_and_deals(db_url: str) -> None:
         assert phone.get("/nowhere").status_code == 404
 
 
-def test_a_deal_is_amended_by_tapping_what_changed(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_a_deal_is_amended_by_tapping_what_changed(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         token = csrf(phone)
         phone.post("/evenings/1/deals", data={"csrf": token, "line": "carla chiamo 3D@anna 5+2/3 last=opp"})
         page = phone.get("/evenings/1/deals/1").text
@@ -398,7 +399,7 @@ def test_a_deal_is_amended_by_tapping_what_changed(db_url: str) -> None:
         changed = {**checked, "whole": "6", "third": "", "suit": "C"}
         done = phone.post("/evenings/1/deals/1/amend", data={"csrf": token, **changed, "reason": "recount"})
         assert done.status_code == 303
-    with Ledger(db_url) as ledger:
+    with Ledger(sqlite_url) as ledger:
         history = ledger.deal_history(1, 1)
     assert [(d.revision, d.declarer_thirds, d.called, d.holder, d.reason) for d in history] == [
         (1, 17, "3D", "Anna", None),
@@ -413,9 +414,9 @@ def _main(page: str) -> str:
     return re.sub(r'name="key" value="[^"]*"', 'name="key" value=""', inside).strip()
 
 
-def test_the_pages_own_script_gets_the_evening_page_with_the_result_to_swap_in(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_the_pages_own_script_gets_the_evening_page_with_the_result_to_swap_in(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         form = {"csrf": csrf(phone), "line": "bruno solo 22", "key": "k-1", "seen_revision": "0"}
         sent = phone.post("/evenings/1/deals", data=form, headers={"Sent-By": "page"})
         assert sent.status_code == 200 and sent.headers["content-type"].startswith("application/json")
@@ -440,19 +441,19 @@ def test_the_pages_own_script_gets_the_evening_page_with_the_result_to_swap_in(d
             headers={"Sent-By": "page", "Accept-Language": "it-IT,it;q=0.9"},
         ).json()
         assert "Smazzata 3 registrata" in italian["main"] and "Registra la smazzata" in italian["main"]
-    assert deal_count(db_url) == 3
+    assert deal_count(sqlite_url) == 3
 
 
-def test_the_points_can_be_counted_on_the_pad_as_at_the_table(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_the_points_can_be_counted_on_the_pad_as_at_the_table(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         token = csrf(phone)
         assert "Or count the cards: aces, figures, last trick" in phone.get("/evenings/1").text
         counted = {"declarer": "Bruno", "contract": "solo", "aces": "2", "figures": "10", "last": "u"}
         assert phone.post("/evenings/1/deals", data={"csrf": token, **counted}).status_code == 303
         no_last = {"declarer": "Anna", "contract": "solo", "aces": "0", "figures": "1"}
         assert phone.post("/evenings/1/deals", data={"csrf": token, **no_last}).status_code == 303
-    with Ledger(db_url) as ledger:
+    with Ledger(sqlite_url) as ledger:
         deals = ledger.deals(1)[1]
     # 2 aces x 3 + 10 figures + the last trick's 3 = 19 thirds; 1 figure = 1 third, the last trick the opponents'
     assert [(d.declarer, d.declarer_thirds, d.last_trick) for d in deals] == [

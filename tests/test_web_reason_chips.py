@@ -16,9 +16,9 @@ def _chips(page: str) -> list[str]:
     return re.findall(r'<input type="radio" name="reason" value="([^"]*)">', page)
 
 
-def test_the_deal_and_settlement_pages_offer_the_usual_reasons_as_chips(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_the_deal_and_settlement_pages_offer_the_usual_reasons_as_chips(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         phone.post("/api/evenings/1/deals", json={"line": "bruno solo 22"}, headers=BEARER)
         deal = phone.get("/evenings/1/deals/1", headers=ITALIAN).text
         assert _chips(deal) == ["ricontato", "carte date male", "giocatore sbagliato", "scritto per sbaglio"] * 2
@@ -31,5 +31,5 @@ def test_the_deal_and_settlement_pages_offer_the_usual_reasons_as_chips(db_url: 
         phone.post("/evenings/1/close", data={"csrf": csrf(phone, "/evenings/1/settle"), "confirm": "yes"})
         settle = phone.get("/evenings/1/settle", headers=ITALIAN).text
         assert _chips(settle) == ["mancava una smazzata", "ricontato", "scritto per sbaglio"]
-    with Ledger(db_url) as ledger:
+    with Ledger(sqlite_url) as ledger:
         assert ledger.deals(1)[1][0].why_voided == "carte date male"

@@ -57,9 +57,11 @@ def _revision(db: str) -> int:
 
 
 @pytest.mark.parametrize(("path", "form"), WRITES)
-def test_no_write_without_a_write_session_or_with_a_forged_one(db_url: str, path: str, form: dict[str, str]) -> None:
-    _one_deal(db_url)
-    with scorekeeper(db_url) as phone:
+def test_no_write_without_a_write_session_or_with_a_forged_one(
+    sqlite_url: str, path: str, form: dict[str, str]
+) -> None:
+    _one_deal(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         token, session = csrf(phone), phone.cookies[COOKIE]
     opened, _dot, signature = session.rpartition(".")
     sid, _dot, issued = opened.partition(".")
@@ -70,36 +72,36 @@ def test_no_write_without_a_write_session_or_with_a_forged_one(db_url: str, path
         f"{sid}.{int(issued) + 1}.{signature}",  # a later start, to outlive the week
         f"{opened}.{signature[:-1]}",
     ]
-    with viewer(db_url) as phone:
+    with viewer(sqlite_url) as phone:
         assert phone.post(path, data={**form, "csrf": token}).status_code == 401
         for cookie in forged:
             phone.cookies.set(COOKIE, cookie)
             refused = phone.post(path, data={**form, "csrf": token})
             assert refused.status_code == 401 and "open the scorekeeper&#39;s link again" in refused.text
-    with Ledger(db_url) as ledger:
+    with Ledger(sqlite_url) as ledger:
         assert len(ledger.evenings()) == 1
-    assert _revision(db_url) == 1
+    assert _revision(sqlite_url) == 1
 
 
 @pytest.mark.parametrize(("path", "form"), WRITES)
-def test_a_form_needs_its_csrf_token_and_this_sites_origin(db_url: str, path: str, form: dict[str, str]) -> None:
-    _one_deal(db_url)
-    with scorekeeper(db_url) as phone:
+def test_a_form_needs_its_csrf_token_and_this_sites_origin(sqlite_url: str, path: str, form: dict[str, str]) -> None:
+    _one_deal(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         token = csrf(phone)
         assert phone.post(path, data=form).status_code == 403
         assert phone.post(path, data={**form, "csrf": "0" * len(token)}).status_code == 403
         for foreign in ({"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site", "Origin": "null"}):
             assert phone.post(path, data={**form, "csrf": token}, headers=foreign).status_code == 403
-        assert _revision(db_url) == 1
+        assert _revision(sqlite_url) == 1
         own = {"Origin": "http://testserver"}
         assert phone.post(path, data={**form, "csrf": token}, headers=own).status_code == 303
 
 
-def test_the_csrf_token_belongs_to_the_write_session(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_the_csrf_token_belongs_to_the_write_session(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         old = csrf(phone)
-    with scorekeeper(db_url) as phone:
+    with scorekeeper(sqlite_url) as phone:
         assert csrf(phone) != old
         assert phone.post("/evenings/1/deals", data={"line": "bruno solo 22", "csrf": old}).status_code == 403
 
@@ -109,9 +111,9 @@ IMG = '"><img src=x onerror=alert(1)>'
 IMG_NAME = '"><img src onerror>'
 
 
-def test_hostile_names_places_reasons_and_lines_are_shown_escaped_on_every_page(db_url: str) -> None:
-    start(db_url, (SCRIPT, IMG_NAME, "Carla"), place=IMG)
-    with scorekeeper(db_url) as phone:
+def test_hostile_names_places_reasons_and_lines_are_shown_escaped_on_every_page(sqlite_url: str) -> None:
+    start(sqlite_url, (SCRIPT, IMG_NAME, "Carla"), place=IMG)
+    with scorekeeper(sqlite_url) as phone:
         token = csrf(phone)
         pages = {"line": phone.post("/evenings/1/deals", data={"csrf": token, "line": f"{IMG} solo"}).text}
         phone.post("/evenings/1/deals", data={"csrf": token, "line": "<scr solo 22"})
@@ -144,12 +146,12 @@ def test_hostile_names_places_reasons_and_lines_are_shown_escaped_on_every_page(
     assert re.search(r"&lt;script&gt;alert\(1\)&lt;/script&gt;", pages["/evenings/1/deals"])
 
 
-def test_the_write_link_key_is_compared_whole(db_url: str) -> None:
-    start(db_url)
+def test_the_write_link_key_is_compared_whole(sqlite_url: str) -> None:
+    start(sqlite_url)
     key = LINK.partition("=")[2]
     for guess in ("", key[:-1], key + "x", key.upper(), TOKEN):
-        forget_wrong_tries(db_url)
-        with viewer(db_url) as phone:
+        forget_wrong_tries(sqlite_url)
+        with viewer(sqlite_url) as phone:
             wrong = phone.get("/write", params={"key": guess})
             assert wrong.status_code == 403 and COOKIE not in phone.cookies
 
@@ -172,10 +174,10 @@ PAGES = (
 )
 
 
-def test_the_token_never_reaches_a_browser_and_the_link_key_stays_out_of_the_pages(db_url: str) -> None:
-    _one_deal(db_url)
+def test_the_token_never_reaches_a_browser_and_the_link_key_stays_out_of_the_pages(sqlite_url: str) -> None:
+    _one_deal(sqlite_url)
     key = LINK.partition("=")[2]
-    with scorekeeper(db_url) as phone:
+    with scorekeeper(sqlite_url) as phone:
         assert phone.cookies[COOKIE] != TOKEN and TOKEN not in phone.cookies[COOKIE]
         for path in PAGES:
             answer = phone.get(path, follow_redirects=True)
@@ -184,19 +186,19 @@ def test_the_token_never_reaches_a_browser_and_the_link_key_stays_out_of_the_pag
             assert TOKEN not in seen and key not in seen, path
 
 
-def test_a_write_session_and_its_forms_outlive_a_restart_with_the_same_token_only(db_url: str) -> None:
-    start(db_url)
-    with scorekeeper(db_url) as phone:
+def test_a_write_session_and_its_forms_outlive_a_restart_with_the_same_token_only(sqlite_url: str) -> None:
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         session, token = phone.cookies[COOKIE], csrf(phone)
-    with viewer(db_url) as restarted:
+    with viewer(sqlite_url) as restarted:
         restarted.cookies.set(COOKIE, session)
         assert restarted.post("/evenings/1/deals", data={"csrf": token, "line": "bruno solo 22"}).status_code == 303
-    app = create_app(db_url, TOKEN + "-new", hosts=["testserver"])
+    app = create_app(sqlite_url, TOKEN + "-new", hosts=["testserver"])
     with TestClient(app, follow_redirects=False) as renewed:
         renewed.cookies.set(COOKIE, session)
         refused = renewed.post("/evenings/1/deals", data={"csrf": token, "line": "carla solo 20"})
         assert refused.status_code == 401 and "the scorekeeper&#39;s link has changed" in refused.text
-    assert _revision(db_url) == 1
+    assert _revision(sqlite_url) == 1
 
 
 @pytest.mark.parametrize("token", ["1234", "correct horse battery staple", "a" * 24, "0123456789abcdef" * 1 + "0" * 15])
@@ -278,9 +280,9 @@ def test_the_addresses_listened_on_are_allowed_ipv6_included(sqlite_url: str) ->
         assert phone.get("/api/evenings/1", headers={"Host": "192.168.1.20:8000"}).status_code == 421
 
 
-def test_every_answer_carries_the_security_headers(db_url: str) -> None:
-    _one_deal(db_url)
-    with scorekeeper(db_url) as phone:
+def test_every_answer_carries_the_security_headers(sqlite_url: str) -> None:
+    _one_deal(sqlite_url)
+    with scorekeeper(sqlite_url) as phone:
         answers = {path: phone.get(path) for path in (*PAGES, "/static/style.css", "/evenings/9", "/nowhere")}
         answers["post"] = phone.post("/evenings/1/deals", data={"csrf": csrf(phone), "line": "bruno solo 22"})
         answers["api 401"] = phone.post("/api/evenings/1/undo", json={})

@@ -21,9 +21,9 @@ def italian_server() -> Iterator[None]:
         use_language("en")
 
 
-def test_a_phone_asking_for_neither_language_gets_the_servers(db_url: str, italian_server: None) -> None:
-    start(db_url)
-    with viewer(db_url) as phone:
+def test_a_phone_asking_for_neither_language_gets_the_servers(sqlite_url: str, italian_server: None) -> None:
+    start(sqlite_url)
+    with viewer(sqlite_url) as phone:
         assert "<h1>Serata 1</h1>" in phone.get("/evenings/1", headers={"Accept-Language": "fr-FR,fr;q=0.9"}).text
         assert "<h1>Serata 1</h1>" in phone.get("/evenings/1").text
         assert "<h1>Evening 1</h1>" in phone.get("/evenings/1", headers={"Accept-Language": "fr,en;q=0.5"}).text
