@@ -79,14 +79,11 @@ class Ledger:
         import threading
 
         from ledger.notices import Notices
-        from ledger.store.club import TableFigures
         from ledger.store.engine import open_ledger
 
         self.engine: Engine = open_ledger(db, create=create)
         self._db = db
         self.writer = Writer(source)
-        self._kept = TableFigures()
-        """The club tables' figures as last read: a leaderboard read after a deal reads only the table that changed."""
         self._writing = threading.RLock()
         """This program's writes take turns here, in one lane, rather than polling the database's write lock together
         (the holder then runs without them competing for the interpreter); other programs still wait on the
@@ -193,12 +190,11 @@ class Ledger:
         """Run a write on the evening's seats in one transaction, if `by` may write there (`new_deal`: it records a
         new deal, with that key or ""); then tell the watchers."""
         from ledger.notices import Notice
-        from ledger.store.club import refusal_for
         from ledger.store.evenings import get_seating
 
         with self._session() as session:
             table = get_seating(session, evening, open_only=open_only, locking=True)
-            refused = refusal_for(session, table.number, by or self.writer, new_deal=new_deal)
+            refused = _refusal(session, table.number, by or self.writer, new_deal=new_deal)
             if refused:
                 raise Forbidden(refused)
             done = action(session, table)
@@ -411,10 +407,8 @@ class Ledger:
 
     def refusal(self, evening: int, by: Writer) -> str | None:
         """Why `by` may not change evening `evening` now (a club table's key after its round), or None when it may."""
-        from ledger.store.club import refusal_for
-
         with self._reading() as session:
-            return refusal_for(session, evening, by)
+            return _refusal(session, evening, by)
 
     def last_change(self, evening: int | None = None) -> tuple[ChangeView, DealView | None] | None:
         """The change undo would take back now, with the deal it touched as it stands; None when there is none."""
@@ -617,14 +611,14 @@ class Ledger:
         from ledger.store.club import event_info, get_event
 
         with self._reading() as session:
-            return event_info(session, get_event(session, number), self._kept)
+            return event_info(session, get_event(session, number))
 
     def events(self) -> list[EventInfo]:
         """Every event, newest first."""
         from ledger.store.club import event_info, list_events
 
         with self._reading() as session:
-            return [event_info(session, event, self._kept) for event in list_events(session)]
+            return [event_info(session, event) for event in list_events(session)]
 
     def table_place(self, evening: int) -> TablePlace | None:
         """The event, round and table evening `evening` is kept at, if it is a club table."""
@@ -958,6 +952,16 @@ def _season_skill(session: Session, season: Any) -> list[Any]:
 
     played = (sides(roles, points) for roles, points in season_deals(session, season))
     return season_skill(side for side in played if side is not None)
+
+
+def _refusal(session: Session, evening: int, by: Writer, *, new_deal: str | None = None) -> str | None:
+    """Why `by` may not change evening `evening`, or None when it may: only a club table's key is ever refused
+    (`ledger.store.club.refusal_for`, loaded only then)."""
+    if by.table is None:
+        return None
+    from ledger.store.club import refusal_for
+
+    return refusal_for(session, evening, by.table, new_deal=new_deal)
 
 
 def _player(row: Any) -> PlayerInfo:

@@ -1,20 +1,18 @@
 """Club nights and seasons: events, the players present, rounds seated at tables (each table an evening).
 
 Nothing about a deal changes when its evening belongs to an event: the event only says which evenings are its
-tables. An event's figures are the sum of its tables' figures, kept from one read to the next: a read after a deal
-reads, in one statement, only the tables that changed.
+tables. An event's figures are summed over its tables' deals that count, in one statement.
 """
 
 from __future__ import annotations
 
-import threading
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timedelta
+from datetime import timedelta
 from itertools import combinations
 from typing import Any
 
-from sqlalchemy import Select, bindparam, case, func, or_
+from sqlalchemy import Select, case, func, or_
 from sqlalchemy import select as sql_select
 from sqlmodel import Session, col, select
 
@@ -447,58 +445,23 @@ Figures = dict[int, tuple[int, int]]
 """Per player id: game points and deals played."""
 
 
-class TableFigures:
-    """Each table's figures as last read, kept with what they were read at (the evening's revision and start): a
-    leaderboard read again after a deal sums the tables that did not change from here and reads only the one that
-    did. Every change to an evening (a deal, a correction, a void) raises its revision. Safe across threads."""
-
-    MOST = 5000
-    """Evenings kept at most (a season of club nights); past that, the kept figures start again empty."""
-
-    def __init__(self) -> None:
-        self._kept: dict[int, tuple[tuple[int, datetime], Figures]] = {}
-        self._lock = threading.Lock()
-
-    def of(self, session: Session, states: Mapping[int, tuple[int, datetime]]) -> list[Figures]:
-        """The figures of the evenings `states` names (each with its revision and start), in that order; the
-        changed ones read in one statement."""
-        with self._lock:
-            known = {evening: self._kept[evening] for evening in states if evening in self._kept}
-        figures = {evening: kept for evening, (state, kept) in known.items() if states[evening] == state}
-        stale = [evening for evening in states if evening not in figures]
-        if stale:
-            read: dict[int, Figures] = {evening: {} for evening in stale}
-            query = (
-                counting_payouts(col(Deal.evening_id), col(Payout.player_id), *_points_and_played())
-                .where(col(Deal.evening_id).in_(bindparam("evenings", expanding=True)))
-                .group_by(col(Deal.evening_id), col(Payout.player_id))
-            )
-            for evening, player, points, played in session.connection().execute(query, {"evenings": stale}):
-                read[evening][player] = (int(points), int(played))
-            with self._lock:
-                if len(self._kept) + len(stale) > self.MOST:
-                    self._kept.clear()
-                self._kept.update((evening, (states[evening], read[evening])) for evening in stale)
-            figures.update(read)
-        return [figures[evening] for evening in states]
-
-
-def _summed(tables: Sequence[Figures]) -> Figures:
-    total: dict[int, tuple[int, int]] = {}
-    for figures in tables:
-        for player, (points, played) in figures.items():
-            before = total.get(player, (0, 0))
-            total[player] = (before[0] + points, before[1] + played)
-    return total
+def _figures(session: Session, evenings: Sequence[int]) -> Figures:
+    """Game points and deals played per player over the deals that count of the evenings: one statement."""
+    query = (
+        counting_payouts(col(Payout.player_id), *_points_and_played())
+        .where(col(Deal.evening_id).in_(evenings))
+        .group_by(col(Payout.player_id))
+    )
+    return {player: (int(points), int(played)) for player, points, played in session.connection().execute(query)}
 
 
 def _names(session: Session, ids: Sequence[int]) -> dict[int, str]:
     return dict(session.exec(select(Player.id, Player.name).where(col(Player.id).in_(ids))).all())  # type: ignore[arg-type]
 
 
-def _tables(session: Session, evenings: Sequence[int]) -> dict[int, tuple[int, datetime | None, int, datetime]]:
-    """Revision, closing time, deals that stand and start of each evening: one statement. A table's deals are those
-    not voided (`STANDING`), counted at a voided evening too, as the board shows each table as it is."""
+def _tables(session: Session, evenings: Sequence[int]) -> dict[int, tuple[int, bool]]:
+    """The deals and whether it is closed, of each evening: one statement. A table's deals are those not voided
+    (`STANDING`), counted at a voided evening too, as the board shows each table as it is."""
     if not evenings:
         return {}
     deals = (
@@ -508,24 +471,16 @@ def _tables(session: Session, evenings: Sequence[int]) -> dict[int, tuple[int, d
         .subquery()
     )
     query = (
-        sql_select(
-            col(Evening.id),
-            col(Evening.revision),
-            col(Evening.closed_at),
-            func.coalesce(deals.c.deals, 0),
-            col(Evening.started_at),
-        )
+        sql_select(col(Evening.id), func.coalesce(deals.c.deals, 0), col(Evening.closed_at))
         .outerjoin(deals, deals.c.evening_id == Evening.id)
         .where(col(Evening.id).in_(evenings))
     )
     rows = session.connection().execute(query)
-    return {int(evening): (revision, closed, int(deals), started) for evening, revision, closed, deals, started in rows}
+    return {int(evening): (int(deals), closed is not None) for evening, deals, closed in rows}
 
 
-def event_info(session: Session, event: ClubEvent, kept: TableFigures | None = None) -> EventInfo:
-    """The event as it stands: rounds, tables and the leaderboard (a fixed number of statements). `kept`: the tables'
-    figures read before, for a read in a snapshot of what is committed (never inside a write, which may yet be
-    undone)."""
+def event_info(session: Session, event: ClubEvent) -> EventInfo:
+    """The event as it stands: rounds, tables and the leaderboard (a fixed number of statements)."""
     rounds = _rounds(session, event)
     seats = _seated(session, event)
     evenings = sorted({evening for _r, _t, evening, _p, _n in seats})
@@ -538,8 +493,7 @@ def event_info(session: Session, event: ClubEvent, kept: TableFigures | None = N
             if number == played.number:
                 at.setdefault(table, (evening, []))[1].append(name)
         tables = tuple(
-            TableInfo(table, evening, tuple(names), states[evening][2], states[evening][1] is not None)
-            for table, (evening, names) in sorted(at.items())
+            TableInfo(table, evening, tuple(names), *states[evening]) for table, (evening, names) in sorted(at.items())
         )
         seated = {name for t in tables for name in t.players}
         out = tuple(name for name in _present_at(entrants, played.number) if name not in seated)
@@ -555,9 +509,7 @@ def event_info(session: Session, event: ClubEvent, kept: TableFigures | None = N
                 played.ended_at,
             )
         )
-    figures = _summed(
-        (kept or TableFigures()).of(session, {evening: (state[0], state[3]) for evening, state in states.items()})
-    )
+    figures = _figures(session, evenings)
     here = _present_at(entrants, rounds[-1].number + 1 if rounds else 1)
     current = infos[-1] if infos and infos[-1].ended_at is None else None
     lines = []
@@ -620,14 +572,13 @@ def table_place(session: Session, evening: int) -> TablePlace | None:
     return TablePlace(event, name, number, table, int(deals), round_deals, ends, ended is not None)
 
 
-def refusal_for(session: Session, evening: int, by: Writer, *, new_deal: str | None = None) -> str | None:
-    """Why `by` may not change evening `evening`, or None when it may: a club table's key writes to its own table's
-    evening only, and only while the table's round is open (closing the event ends it); a new deal (`new_deal`, its
-    idempotency key or "") only while the round's deals are not all played, unless it is a retry of one stored."""
-    if by.table is None:
-        return None
-    if by.table != evening:
-        return _("this key writes to one table only (evening {number}): nothing was written").format(number=by.table)
+def refusal_for(session: Session, evening: int, table: int, *, new_deal: str | None = None) -> str | None:
+    """Why the key of club table `table` (its evening) may not change evening `evening`, or None when it may: it
+    writes to its own table's evening only, and only while the table's round is open (closing the event ends it); a
+    new deal (`new_deal`, its idempotency key or "") only while the round's deals are not all played, unless it is a
+    retry of one stored."""
+    if table != evening:
+        return _("this key writes to one table only (evening {number}): nothing was written").format(number=table)
     place = table_place(session, evening)
     if place is None:
         return None
