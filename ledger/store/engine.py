@@ -31,9 +31,11 @@ from ledger.i18n import _
 
 ENV_VAR = "CALABRESELLA_DB"
 BUSY_TIMEOUT_MS = 60_000
-LOCK_POLL_SECONDS = 0.002
-"""How often a SQLite writer waiting for the write lock tries again."""
+WAL_RETRY_SECONDS = 0.01
+"""How often a program opening a new SQLite ledger tries again to switch it to WAL while another one holds it."""
 READ_ONLY = "ledger_read_only"
+MIGRATING = "ledger_migrating"
+"""Set on the connection a migration runs on: on SQLite its transaction begins with foreign keys off."""
 FILE_READ_ONLY = "ledger_file_read_only"
 """Set on the engine of a SQLite ledger whose file or folder cannot be written: it is opened read-only."""
 MIGRATION_LOCK = 0x63616C61
@@ -118,7 +120,8 @@ def _sqlite_folder(path: Path) -> None:
 
 
 def _sqlite_settings(engine: Engine) -> None:
-    """synchronous=FULL, foreign keys, a busy timeout, and BEGIN IMMEDIATE for every transaction.
+    """synchronous=FULL, foreign keys, a busy timeout, and BEGIN IMMEDIATE for every transaction (a writer waits
+    for another one's write lock up to the busy timeout); a migration's begins with foreign keys off.
 
     WAL is switched on by `open_ledger` once the file is known to be a ledger: it is a lasting change.
     """
@@ -133,41 +136,14 @@ def _sqlite_settings(engine: Engine) -> None:
         cursor.close()
 
     @event.listens_for(engine, "begin")
-    def _begin(connection: Any) -> None:
-        if connection.get_execution_options().get(READ_ONLY):
+    def _begin(connection: Connection) -> None:
+        options = connection.get_execution_options()
+        if options.get(READ_ONLY):
             connection.exec_driver_sql("BEGIN")
-        else:
-            _begin_immediate(connection)
-
-
-def _begin_immediate(connection: Connection) -> None:
-    """BEGIN IMMEDIATE as soon as the write lock is free (see `_polled`); past the busy timeout, or on any other
-    error, the statement runs once more through SQLAlchemy to raise its error."""
-    if not _polled(connection.connection.driver_connection, "BEGIN IMMEDIATE"):
+            return
+        if options.get(MIGRATING):  # a no-op inside a transaction: before it
+            connection.exec_driver_sql("PRAGMA foreign_keys = OFF")
         connection.exec_driver_sql("BEGIN IMMEDIATE")
-
-
-def _polled(raw: Any, statement: str) -> bool:
-    """Run a statement that needs a lock, again every `LOCK_POLL_SECONDS` while SQLite answers that the database is
-    busy, until the busy timeout has passed; whether it ran.
-
-    SQLite's own busy handler sleeps longer and longer (up to 100 ms a try), so a writer waiting on it would miss
-    the short gaps a long import leaves between its batches; and some statements (switching to WAL) do not wait
-    at all. Polling here takes the lock within milliseconds.
-    """
-    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
-    raw.execute("PRAGMA busy_timeout = 0")
-    try:
-        while True:
-            try:
-                raw.execute(statement)
-                return True
-            except sqlite3.OperationalError as error:
-                if error.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() >= deadline:
-                    return False
-            time.sleep(LOCK_POLL_SECONDS)
-    finally:
-        raw.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
 
 def reading(engine: Engine) -> Engine:
@@ -319,14 +295,27 @@ def _check_readable(engine: Engine, version: str | None) -> None:
 
 
 def _enable_wal(engine: Engine) -> None:
-    """Readers never block the writer, and the writer never blocks readers (SQLite only)."""
-    if engine.url.get_backend_name() == "sqlite":
-        raw = engine.raw_connection()
-        try:  # programs opening a new ledger at once: the switch needs the file alone, so they take turns
-            if not _polled(raw.driver_connection, "PRAGMA journal_mode = WAL"):
-                raw.driver_connection.execute("PRAGMA journal_mode = WAL")  # type: ignore[union-attr]
-        finally:
-            raw.close()
+    """Readers never block the writer, and the writer never blocks readers (SQLite only).
+
+    The switch needs the file alone and SQLite does not wait for it: programs opening a new ledger at once try again
+    every `WAL_RETRY_SECONDS`, up to the busy timeout, so they take turns.
+    """
+    if engine.url.get_backend_name() != "sqlite":
+        return
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    raw = engine.raw_connection()
+    try:
+        cursor = raw.cursor()
+        while True:
+            try:
+                cursor.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() >= deadline:
+                    raise
+            time.sleep(WAL_RETRY_SECONDS)
+    finally:
+        raw.close()
 
 
 def upgrade(engine: Engine) -> str | None:
@@ -345,34 +334,32 @@ def upgrade(engine: Engine) -> str | None:
         copy_sqlite(engine.url.database, backup)
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.connect() as connection, _foreign_keys_deferred(connection), connection.begin():
-        if connection.dialect.name == "postgresql":  # SQLite's BEGIN IMMEDIATE already makes them take turns
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        try:
+            with connection.execution_options(**{MIGRATING: True}).begin():
+                if not sqlite:  # SQLite's BEGIN IMMEDIATE already makes them take turns
+                    connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+                if sqlite:
+                    _check_foreign_keys(connection)
+        finally:
+            if sqlite:
+                connection.invalidate()  # its foreign keys are off: it goes, and is not handed out again
     return backup
 
 
-@contextmanager
-def _foreign_keys_deferred(connection: Connection) -> Iterator[None]:
-    """On SQLite, foreign keys are off while a migration rebuilds a table, and checked whole afterwards."""
-    if connection.engine.url.get_backend_name() != "sqlite":
-        yield
-        return
-    raw = connection.connection.driver_connection
-    assert raw is not None
-    raw.execute("PRAGMA foreign_keys = OFF")
-    try:
-        yield
-        broken = raw.execute("PRAGMA foreign_key_check").fetchall()
-        if broken:
-            raise LedgerError(
-                _("the upgrade left {n_broken} rows pointing at nothing; restore the backup copy").format(
-                    n_broken=len(broken)
-                )
+def _check_foreign_keys(connection: Connection) -> None:
+    """On SQLite, a migration rebuilds tables with foreign keys off (see `_sqlite_settings`): they are checked whole
+    afterwards."""
+    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+    if broken:
+        raise LedgerError(
+            _("the upgrade left {n_broken} rows pointing at nothing; restore the backup copy").format(
+                n_broken=len(broken)
             )
-    finally:
-        raw.execute("PRAGMA foreign_keys = ON")
+        )
 
 
 def open_ledger(given: str | None = None, *, create: bool = True) -> Engine:
