@@ -1,25 +1,24 @@
-"""Every section of `reports.stats.statistics`, computed the plain way: the rows as the ledger stores them, read
-with `pd.read_sql`, and straightforward pandas over them, one player, currency or group at a time.
+"""Every section of `reports.stats.statistics` worked out the long way: from the evenings and deals the `Ledger` API
+returns (the same values `calabresella deals` shows), in plain Python, one deal at a time.
 
-This is the specification the fast path (`reports/frames.py` with its packed columns, `reports/stats.py` with its
-codes and bincounts) is held to, so it shares nothing with them. What each number means is in the docstrings of
-`reports/stats.py` and in RULES.md; the row orders are the ones the sections promise.
+Nothing here reads the database or uses pandas: the statistics are held to what the ledger says about each deal.
+What each number means is in the docstrings of `reports/stats.py` and in RULES.md; the row orders are the ones the
+sections promise. A section is a list of rows, each a dict of its columns.
 """
 
 from __future__ import annotations
 
-import json
+from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import groupby
 
-import numpy as np
-import pandas as pd
-from sqlalchemy import Engine, text
-
+from ledger.clock import as_local
+from ledger.service import Ledger
+from ledger.values import DealView, EveningInfo
 from reports.filters import Filters
 
-ACTIVE = {"pagat": 3, "tretre": 3, "cavendish": 3, "quartiglio": 4, "quintiglio": 5}
-"""Who plays a deal at each profile's table (RULES §4): a dealer seated beyond these sits the deal out."""
+Row = dict[str, object]
 LADDER = ("chiamo", "mediatore", "solo", "solissimo")
 """Contracts from the lowest bid up (RULES §2, §4)."""
 RAISES = (None, "dividete", "scegliete")
@@ -27,207 +26,162 @@ RAISES = (None, "dividete", "scegliete")
 ELO_K, ELO_START, ELO_SCALE = 24, 1500.0, 400.0
 """The rating of declarers against defenders (the docstring of reports/elo.py)."""
 
-DEALS = """
-    SELECT d.id AS deal_id, d.evening_id AS evening, d.number, r.id AS revision_id,
-           r.dealer_id, r.declarer_id, r.contract, r.aggravation, r.called, r.holder_id, r.holder,
-           r.declarer_thirds, r.declarer_won, r.sweep
-    FROM deal AS d JOIN deal_revision AS r ON r.deal_id = d.id
-    WHERE r.superseded_at IS NULL AND d.voided_at IS NULL
-"""
+
+@dataclass(frozen=True)
+class Counted:
+    """A deal that counts, with its evening."""
+
+    evening: EveningInfo
+    deal: DealView
+
+    def seat(self, player: str) -> int:
+        """The player's seat counted from the dealer: 1 speaks first, the dealer's seat is last."""
+        seated = self.evening.players
+        return (seated.index(player) - seated.index(self.deal.dealer) - 1) % len(seated) + 1
+
+    def sits_out(self, player: str) -> bool:
+        """The player deals at a table with more seated than play, so holds no seat in the auction."""
+        return len(self.evening.players) > self.evening.profile.active_players and player == self.deal.dealer
 
 
 @dataclass(frozen=True)
-class Standing:
-    """The deals that stand, as the filters select them, and their payouts, both in playing order."""
+class Chosen:
+    """The deals that count, as the filters choose them, in playing order, and the ledger's players by name."""
 
-    deals: pd.DataFrame
-    """One row per deal, by (evening, number): names for the players, the evening's profile, stake and currency,
-    the table's size and the dealer's seat position, `won` true only when the declarer won."""
-    payouts: pd.DataFrame
-    """One row per seated player of those deals, by (evening, number, position), with its deal's columns."""
+    deals: list[Counted]
     names: list[str]
-    """Every player of the ledger, in the order of their keys (name without case and accents)."""
     player: str | None
-    """The player the filters name, as stored."""
 
 
-def read_standing(engine: Engine, filters: Filters) -> Standing:
-    """The deals that stand and their payouts, read with `pd.read_sql` and chosen in pandas."""
-    with engine.connect() as connection:
-        deals = pd.read_sql(text(DEALS), connection)
-        payouts = pd.read_sql(text("SELECT revision_id, player_id, position, role, points FROM payout"), connection)
-        evenings = pd.read_sql(
-            text(
-                "SELECT id AS evening, profile, options, stake_cents, currency, started_at FROM evening "
-                "WHERE voided_at IS NULL"
-            ),
-            connection,
-        )
-        seats = pd.read_sql(text("SELECT evening_id AS evening, player_id, position FROM seat"), connection)
-        people = pd.read_sql(text("SELECT id, name, key FROM player"), connection)
-    name_of = dict(zip(people["id"], people["name"], strict=True))
-    evenings["day"] = [
-        moment.to_pydatetime().astimezone().date() for moment in pd.to_datetime(evenings["started_at"], utc=True)
-    ]
-    evenings["game_to"] = [
-        (json.loads(o) if isinstance(o, str) else o or {}).get("game_to") for o in evenings.pop("options")
-    ]
-    deals = deals.merge(evenings, on="evening")
-    deals["table_size"] = deals["evening"].map(seats.groupby("evening").size())
-    position_of = {(e, p): at for e, p, at in zip(seats["evening"], seats["player_id"], seats["position"], strict=True)}
-    deals["dealer_position"] = [position_of[e, p] for e, p in zip(deals["evening"], deals["dealer_id"], strict=True)]
-    deals["declarer"] = deals["declarer_id"].map(name_of)
-    deals["won"] = [_true(won) for won in deals["declarer_won"]]
-    deals["holder_name"] = [
-        name_of[int(seated)] if pd.notna(seated) else place if pd.notna(place) else None
-        for seated, place in zip(deals["holder_id"], deals["holder"], strict=True)
-    ]
-
-    player = None
-    keep = pd.Series(True, index=deals.index)
-    if filters.evening is not None:
-        keep &= deals["evening"] == filters.evening
-    if filters.profile is not None:
-        keep &= deals["profile"] == filters.profile
-    if filters.since is not None:
-        keep &= deals["day"] >= filters.since
-    if filters.until is not None:
-        keep &= deals["day"] <= filters.until
-    if filters.player is not None:
-        found = people[people["name"].str.casefold() == filters.player.casefold()]
-        player = str(found["name"].iloc[0])
-        seated_revisions = payouts.loc[payouts["player_id"] == found["id"].iloc[0], "revision_id"]
-        keep &= deals["revision_id"].isin(seated_revisions)
-    deals = deals[keep].sort_values(["evening", "number"]).reset_index(drop=True)
-
-    payouts = payouts.merge(deals, on="revision_id")
-    payouts["player"] = payouts["player_id"].map(name_of)
-    payouts = payouts.sort_values(["evening", "number", "position"]).reset_index(drop=True)
-    names = people.sort_values("key")["name"].tolist()
-    return Standing(deals, payouts, names, player)
+def choose(book: Ledger, filters: Filters) -> Chosen:
+    """The deals of evenings not voided, not voided themselves, that the filters select."""
+    names = [p.name for p in book.players()]
+    player = next((n for n in names if n.casefold() == filters.player.casefold()), None) if filters.player else None
+    deals = []
+    for evening in sorted(book.evenings(), key=lambda e: e.number):
+        day = as_local(evening.started_at).date()
+        if evening.voided_at is not None or filters.evening not in (None, evening.number):
+            continue
+        if filters.profile not in (None, evening.profile.name):
+            continue
+        if (filters.since and day < filters.since) or (filters.until and day > filters.until):
+            continue
+        _, shown = book.deals(evening.number)
+        for deal in sorted(shown, key=lambda d: d.number):
+            if not deal.voided and (player is None or player in deal.payouts):
+                deals.append(Counted(evening, deal))
+    return Chosen(deals, names, player)
 
 
-def _true(value: object) -> bool:
-    """A stored boolean (SQLite: 0/1, PostgreSQL: bool; None when there is no declarer) as true or false."""
-    return value is not None and not pd.isna(value) and bool(value)
+def _mean(values: list[int]) -> float | None:
+    return sum(values) / len(values) if values else None
 
 
-def summary(s: Standing) -> pd.DataFrame:
-    deals = len(s.deals)
-    passed = int(s.deals["declarer"].isna().sum())
-    return pd.DataFrame(
-        [
-            {
-                "evenings": s.deals["evening"].nunique(),
-                "players": s.payouts["player"].nunique(),
-                "deals": deals,
-                "played": deals - passed,
-                "passed": passed,
-                "passed_rate": passed / deals if deals else np.nan,
-            }
-        ]
-    )
-
-
-def longest_run(hits: pd.Series) -> int:
-    """The most consecutive true values."""
+def _longest(hits: list[bool]) -> int:
     return max((len(list(run)) for hit, run in groupby(hits) if hit), default=0)
 
 
-PLAYER_COLUMNS = [
-    "player",
-    "evenings",
-    "deals",
-    "declarer",
-    "opponent",
-    "partner",
-    "avg_declarer_thirds",
-    "points",
-    "points_per_deal",
-    "points_per_deal_declarer",
-    "points_per_deal_opponent",
-    "cappotto_for",
-    "cappotto_against",
-    "stramazzo_for",
-    "stramazzo_against",
-    "biggest_win",
-    "biggest_loss",
-    "winning_streak",
-    "losing_streak",
-]
+def summary(c: Chosen) -> list[Row]:
+    passed = sum(1 for x in c.deals if x.deal.declarer is None)
+    deals = len(c.deals)
+    return [
+        {
+            "evenings": len({x.evening.number for x in c.deals}),
+            "players": len({p for x in c.deals for p in x.deal.payouts}),
+            "deals": deals,
+            "played": deals - passed,
+            "passed": passed,
+            "passed_rate": passed / deals if deals else None,
+        }
+    ]
 
 
-def players(s: Standing) -> pd.DataFrame:
+def players(c: Chosen) -> list[Row]:
     rows = []
-    for name, mine in s.payouts.groupby("player"):
-        points, role, sweep = mine["points"], mine["role"], mine["sweep"]
-        declared = s.deals[(s.deals["declarer"] == name) & s.deals["declarer_thirds"].notna()]
-        rows.append(
-            {
-                "player": name,
-                "evenings": mine["evening"].nunique(),
-                "deals": len(mine),
-                "declarer": (role == "declarer").sum(),
-                "opponent": (role == "opponent").sum(),
-                "partner": (role == "partner").sum(),
-                "avg_declarer_thirds": declared["declarer_thirds"].mean(),
-                "points": points.sum(),
-                "points_per_deal": points.mean(),
-                "points_per_deal_declarer": points[role == "declarer"].mean(),
-                "points_per_deal_opponent": points[role == "opponent"].mean(),
-                "cappotto_for": ((sweep == "cappotto") & (points > 0)).sum(),
-                "cappotto_against": ((sweep == "cappotto") & (points < 0)).sum(),
-                "stramazzo_for": ((sweep == "stramazzo") & (points > 0)).sum(),
-                "stramazzo_against": ((sweep == "stramazzo") & (points < 0)).sum(),
-                "biggest_win": max(points.max(), 0),
-                "biggest_loss": min(points.min(), 0),
-                "winning_streak": longest_run(points > 0),
-                "losing_streak": longest_run(points < 0),
-            }
-        )
-    rows.sort(key=lambda row: s.names.index(row["player"]))
-    return pd.DataFrame(rows, columns=PLAYER_COLUMNS)
+    for name in c.names:
+        mine = [x for x in c.deals if name in x.deal.payouts]
+        if not mine:
+            continue
+        points = [x.deal.payouts[name] for x in mine]
+        roles = [x.deal.roles[name] for x in mine]
+        sweeps = [x.deal.sweep for x in mine]
+        thirds = [x.deal.declarer_thirds for x in c.deals if x.deal.declarer == name]
+        row: Row = {
+            "player": name,
+            "evenings": len({x.evening.number for x in mine}),
+            "deals": len(mine),
+            **{role: roles.count(role) for role in ("declarer", "opponent", "partner")},
+            "avg_declarer_thirds": _mean([t for t in thirds if t is not None]),
+            "points": sum(points),
+            "points_per_deal": _mean(points),
+            "points_per_deal_declarer": _mean([p for p, r in zip(points, roles, strict=True) if r == "declarer"]),
+            "points_per_deal_opponent": _mean([p for p, r in zip(points, roles, strict=True) if r == "opponent"]),
+        }
+        for kind in ("cappotto", "stramazzo"):
+            row[f"{kind}_for"] = sum(1 for s, p in zip(sweeps, points, strict=True) if s == kind and p > 0)
+            row[f"{kind}_against"] = sum(1 for s, p in zip(sweeps, points, strict=True) if s == kind and p < 0)
+        row |= {
+            "biggest_win": max(max(points), 0),
+            "biggest_loss": min(min(points), 0),
+            "winning_streak": _longest([p > 0 for p in points]),
+            "losing_streak": _longest([p < 0 for p in points]),
+        }
+        rows.append(row)
+    return rows
 
 
-def money(s: Standing) -> pd.DataFrame:
+def money(c: Chosen) -> list[Row]:
+    held: dict[tuple[str, str], list[tuple[int, str]]] = defaultdict(list)
+    for x in c.deals:
+        for name, points in x.deal.payouts.items():
+            held[name, x.evening.currency].append((points * x.evening.stake_cents, x.deal.roles[name]))
     rows = []
-    for (name, currency), held in s.payouts.groupby(["player", "currency"]):
-        cents = held["points"] * held["stake_cents"]
+    for name, currency in sorted(held, key=lambda key: (c.names.index(key[0]), key[1])):
+        cents = held[name, currency]
         rows.append(
             {
                 "player": name,
                 "currency": currency,
-                "deals": len(held),
-                "money_cents": cents.sum(),
-                "per_deal_cents": cents.mean(),
-                "per_deal_declarer_cents": cents[held["role"] == "declarer"].mean(),
-                "per_deal_opponent_cents": cents[held["role"] == "opponent"].mean(),
+                "deals": len(cents),
+                "money_cents": sum(v for v, _ in cents),
+                "per_deal_cents": _mean([v for v, _ in cents]),
+                "per_deal_declarer_cents": _mean([v for v, r in cents if r == "declarer"]),
+                "per_deal_opponent_cents": _mean([v for v, r in cents if r == "opponent"]),
             }
         )
-    rows.sort(key=lambda row: (s.names.index(row["player"]), row["currency"]))
-    columns = ["player", "currency", "deals", "money_cents", "per_deal_cents"]
-    return pd.DataFrame(rows, columns=[*columns, "per_deal_declarer_cents", "per_deal_opponent_cents"])
+    return rows
 
 
-def bids(s: Standing) -> pd.DataFrame:
-    bid = s.deals[s.deals["declarer"].notna() & s.deals["contract"].notna()]
+def bids(c: Chosen) -> list[Row]:
+    bid: Counter[tuple[str, str]] = Counter()
+    won: Counter[tuple[str, str]] = Counter()
+    for x in c.deals:
+        if x.deal.declarer is not None and x.deal.contract is not None:
+            bid[x.deal.declarer, x.deal.contract] += 1
+            won[x.deal.declarer, x.deal.contract] += bool(x.deal.declarer_won)
+    return [
+        {"player": p, "contract": k, "bids": bid[p, k], "won": won[p, k], "success_rate": won[p, k] / bid[p, k]}
+        for p, k in sorted(bid, key=lambda key: (c.names.index(key[0]), key[1]))
+    ]
+
+
+def contracts(c: Chosen) -> list[Row]:
+    played = [x.deal for x in c.deals if x.deal.declarer is not None]
+    kinds: dict[tuple[str | None, str | None], list[DealView]] = defaultdict(list)
+    for deal in played:
+        kinds[deal.contract, deal.aggravation].append(deal)
+
+    def place(key: tuple[str | None, str | None]) -> tuple[int, int, tuple[bool, str], str]:
+        contract, aggravation = key
+        ladder = LADDER.index(contract) if contract in LADDER else len(LADDER)
+        raised = RAISES.index(aggravation) if aggravation in RAISES else 0
+        return ladder, raised, (contract is None, contract or ""), aggravation or ""
+
     rows = []
-    for (name, contract), these in bid.groupby(["declarer", "contract"]):
-        won = int(these["won"].sum())
-        rows.append(
-            {"player": name, "contract": contract, "bids": len(these), "won": won, "success_rate": won / len(these)}
-        )
-    rows.sort(key=lambda row: (s.names.index(row["player"]), row["contract"]))
-    return pd.DataFrame(rows, columns=["player", "contract", "bids", "won", "success_rate"])
-
-
-def contracts(s: Standing) -> pd.DataFrame:
-    played = s.deals[s.deals["declarer"].notna()]
-    declarers = s.payouts[s.payouts["role"] == "declarer"].set_index("deal_id")["points"]
-    rows = []
-    for (contract, aggravation), these in played.groupby(["contract", "aggravation"], dropna=False):
-        contract, aggravation = (None if pd.isna(word) else word for word in (contract, aggravation))
-        won = int(these["won"].sum())
+    for contract, aggravation in sorted(kinds, key=place):
+        these = kinds[contract, aggravation]
+        won = sum(1 for d in these if d.declarer_won)
+        declared = [d.payouts[d.declarer] for d in these if d.declarer in d.payouts]
         rows.append(
             {
                 "contract": contract,
@@ -236,102 +190,95 @@ def contracts(s: Standing) -> pd.DataFrame:
                 "share": len(these) / len(played),
                 "won": won,
                 "success_rate": won / len(these),
-                "avg_declarer_points": declarers.reindex(these["deal_id"]).dropna().mean(),
+                "avg_declarer_points": _mean(declared),
             }
         )
-    rows.sort(
-        key=lambda row: (
-            LADDER.index(row["contract"]) if row["contract"] in LADDER else len(LADDER),
-            RAISES.index(row["aggravation"]) if row["aggravation"] in RAISES else 0,
-            (row["contract"] is None, row["contract"] or ""),
-            row["aggravation"] or "",
+    return rows
+
+
+def called(c: Chosen) -> list[Row]:
+    calls = [x.deal for x in c.deals if x.deal.called is not None]
+    holders = sorted({d.holder or "unknown" for d in calls})
+    cards = sorted({d.called for d in calls if d.called})
+    counts = Counter((d.called, d.holder or "unknown") for d in calls)
+    rows: list[Row] = [
+        {"card": card, "calls": sum(counts[card, h] for h in holders), **{h: counts[card, h] for h in holders}}
+        for card in cards
+    ]
+    return sorted(rows, key=lambda row: -int(str(row["calls"])))
+
+
+def seats(c: Chosen) -> list[Row]:
+    counts: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0])
+    for x in c.deals:
+        for name, role in x.deal.roles.items():
+            if x.sits_out(name):
+                continue
+            count = counts[len(x.evening.players), x.seat(name)]
+            count[0] += 1
+            count[1] += role == "declarer"
+            count[2] += role == "declarer" and bool(x.deal.declarer_won)
+    return [
+        {
+            "table_size": size,
+            "seat": seat,
+            "deals": deals,
+            "declarer": declared,
+            "bid_rate": declared / deals,
+            "won": won,
+            "success_rate": won / declared if declared else None,
+        }
+        for (size, seat), (deals, declared, won) in sorted(counts.items())
+    ]
+
+
+def pairings(c: Chosen) -> list[Row]:
+    pairs: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for x in c.deals:
+        defenders = sorted((n for n, r in x.deal.roles.items() if r == "opponent"), key=c.names.index)
+        for i, a in enumerate(defenders):
+            for b in defenders[i + 1 :]:
+                pair = pairs[a, b]
+                pair[0] += 1
+                pair[1] += x.deal.payouts[a]
+                pair[2] += x.deal.payouts[b]
+                pair[3] += bool(x.deal.declarer_won)
+    return [
+        {
+            "player_a": a,
+            "player_b": b,
+            "deals": deals,
+            "points_a": points_a,
+            "points_b": points_b,
+            "declarer_won": won,
+            "declarer_success_rate": won / deals,
+        }
+        for (a, b), (deals, points_a, points_b, won) in sorted(
+            pairs.items(), key=lambda item: (c.names.index(item[0][0]), c.names.index(item[0][1]))
         )
-    )
-    columns = ["contract", "aggravation", "deals", "share", "won", "success_rate", "avg_declarer_points"]
-    return pd.DataFrame(rows, columns=columns)
+    ]
 
 
-def called(s: Standing) -> pd.DataFrame:
-    """Cards by calls (most first, then by card); a column per holder by name (`unknown` when not recorded)."""
-    calls = s.deals[s.deals["called"].notna()]
-    if calls.empty:
-        return pd.DataFrame(columns=["card", "calls"])
-    holder = calls["holder_name"].fillna("unknown")
-    table = pd.crosstab(calls["called"].to_numpy(), holder.to_numpy())
-    table.insert(0, "calls", table.sum(axis=1))
-    table = table.sort_values("calls", ascending=False, kind="stable")
-    table.columns.name = None
-    return table.rename_axis("card").reset_index()
-
-
-def seats(s: Standing) -> pd.DataFrame:
-    """Per table size and seat counted from the dealer (1 speaks first), leaving out a dealer who sits out."""
-    p = s.payouts
-    seat = (p["position"] - p["dealer_position"] - 1) % p["table_size"] + 1
-    sits_out = (p["table_size"] > p["profile"].map(ACTIVE)) & (p["player_id"] == p["dealer_id"])
-    declarer = p["role"] == "declarer"
-    rows = pd.DataFrame(
-        {"table_size": p["table_size"], "seat": seat, "declarer": declarer, "won": declarer & p["won"]}
-    )[~sits_out]
-    rows["declarer"] = rows["declarer"].astype(int)
-    rows["won"] = rows["won"].astype(int)
-    table = rows.groupby(["table_size", "seat"]).agg(
-        deals=("declarer", "size"), declarer=("declarer", "sum"), won=("won", "sum")
-    )
-    table["bid_rate"] = table["declarer"] / table["deals"]
-    table["success_rate"] = table["won"] / table["declarer"].where(table["declarer"] > 0)
-    table = table.reset_index()
-    return table[["table_size", "seat", "deals", "declarer", "bid_rate", "won", "success_rate"]]
-
-
-def pairings(s: Standing) -> pd.DataFrame:
-    """Each two defenders of one deal, the one whose key comes first as `player_a`."""
-    order = {name: i for i, name in enumerate(s.names)}
-    defenders = s.payouts.loc[s.payouts["role"] == "opponent", ["deal_id", "player", "points", "won"]]
-    pairs = defenders.merge(defenders, on="deal_id", suffixes=("_a", "_b"))
-    pairs = pairs[pairs["player_a"].map(order) < pairs["player_b"].map(order)]
-    rows = []
-    for (a, b), these in pairs.groupby(["player_a", "player_b"]):
-        won = int(these["won_a"].sum())
-        rows.append(
-            {
-                "player_a": a,
-                "player_b": b,
-                "deals": len(these),
-                "points_a": these["points_a"].sum(),
-                "points_b": these["points_b"].sum(),
-                "declarer_won": won,
-                "declarer_success_rate": won / len(these),
-            }
-        )
-    rows.sort(key=lambda row: (order[row["player_a"]], order[row["player_b"]]))
-    columns = ["player_a", "player_b", "deals", "points_a", "points_b", "declarer_won", "declarer_success_rate"]
-    return pd.DataFrame(rows, columns=columns)
-
-
-def ratings(s: Standing) -> pd.DataFrame:
-    """Each played deal with defenders, in playing order, is a game of the declarer against their mean defence."""
-    rating = dict.fromkeys(s.names, ELO_START)
-    defence = dict.fromkeys(s.names, ELO_START)
-    games, won, defended = dict.fromkeys(s.names, 0), dict.fromkeys(s.names, 0), dict.fromkeys(s.names, 0)
-    expected = dict.fromkeys(s.names, 0.0)
-    defenders = s.payouts[s.payouts["role"] == "opponent"]
-    teams = {deal: list(team["player"]) for deal, team in defenders.groupby("deal_id")}
-    for deal in s.deals[s.deals["declarer"].notna()].itertuples():
-        team = teams.get(deal.deal_id)
-        if not team:
+def ratings(c: Chosen) -> list[Row]:
+    rating = dict.fromkeys(c.names, ELO_START)
+    defence = dict.fromkeys(c.names, ELO_START)
+    games, won, defended = Counter[str](), Counter[str](), Counter[str]()
+    expected: dict[str, float] = defaultdict(float)
+    for x in c.deals:
+        declarer, team = x.deal.declarer, [n for n, r in x.deal.roles.items() if r == "opponent"]
+        if declarer is None or not team:
             continue
-        e = 1.0 / (1.0 + 10.0 ** ((sum(defence[d] for d in team) / len(team) - rating[deal.declarer]) / ELO_SCALE))
-        change = ELO_K * (deal.won - e)
-        rating[deal.declarer] += change
-        games[deal.declarer] += 1
-        won[deal.declarer] += int(deal.won)
-        expected[deal.declarer] += e
+        e = 1 / (1 + 10 ** ((sum(defence[d] for d in team) / len(team) - rating[declarer]) / ELO_SCALE))
+        change = ELO_K * (bool(x.deal.declarer_won) - e)
+        rating[declarer] += change
+        games[declarer] += 1
+        won[declarer] += bool(x.deal.declarer_won)
+        expected[declarer] += e
         for d in team:
             defence[d] -= change / len(team)
             defended[d] += 1
-    shown = [name for name in s.names if games[name] or defended[name]]
-    rows = [
+    shown = [name for name in c.names if games[name] or defended[name]]
+    return [
         {
             "player": name,
             "rating": rating[name],
@@ -343,43 +290,36 @@ def ratings(s: Standing) -> pd.DataFrame:
         }
         for name in sorted(shown, key=lambda name: (-rating[name], name))
     ]
-    columns = ["player", "rating", "declarer_deals", "won", "expected_won", "defence_rating", "defended_deals"]
-    return pd.DataFrame(rows, columns=columns)
 
 
-def games(s: Standing) -> pd.DataFrame:
-    """Per player: the finished games to N points they sat in, and those they won. A game adds up the deals of an
-    evening from its first (or the one after the last game ended) until a player's total reaches N; the most points
-    win it, a tie going to that deal's declarer when among the leaders, else to all of them."""
+def games(c: Chosen) -> list[Row]:
+    """A game adds up an evening's deals until a player's total reaches N; the most points win it, a tie going to
+    that deal's declarer when among the leaders, else to all of them."""
     played: dict[str, list[int]] = {}
-    chosen = s.payouts[s.payouts["game_to"].notna()]
-    for _evening, rows in chosen.groupby("evening", sort=True):
-        goal = int(rows["game_to"].iloc[0])
+    for _, deals in groupby(c.deals, key=lambda x: x.evening.number):
         totals: dict[str, int] = {}
-        for _number, deal in rows.groupby("number", sort=True):
-            for player, points in zip(deal["player"], deal["points"], strict=True):
-                totals[player] = totals.get(player, 0) + int(points)
-            if max(totals.values()) >= goal:
-                best = max(totals.values())
-                leaders = [p for p, t in totals.items() if t == best]
-                declarer = deal["declarer"].iloc[0]
-                winners = [declarer] if declarer in leaders else leaders
-                for player in totals:
-                    counts = played.setdefault(player, [0, 0])
+        for x in deals:
+            goal = x.evening.profile.game_to
+            if goal is None:
+                break
+            for name, points in x.deal.payouts.items():
+                totals[name] = totals.get(name, 0) + points
+            best = max(totals.values())
+            if best >= goal:
+                leaders = [name for name, total in totals.items() if total == best]
+                winners = [x.deal.declarer] if x.deal.declarer in leaders else leaders
+                for name in totals:
+                    counts = played.setdefault(name, [0, 0])
                     counts[0] += 1
-                    counts[1] += player in winners
+                    counts[1] += name in winners
                 totals = {}
-    shown = sorted(played, key=str.casefold)
-    return pd.DataFrame(
-        {
-            "player": pd.Series(shown, dtype=str),
-            "games": pd.Series([played[p][0] for p in shown], dtype="int64"),
-            "games_won": pd.Series([played[p][1] for p in shown], dtype="int64"),
-        }
-    )
+    return [
+        {"player": name, "games": played[name][0], "games_won": played[name][1]}
+        for name in sorted(played, key=str.casefold)
+    ]
 
 
-SECTIONS = {
+SECTIONS: dict[str, Callable[[Chosen], list[Row]]] = {
     "summary": summary,
     "players": players,
     "money": money,
@@ -393,14 +333,12 @@ SECTIONS = {
 }
 
 
-def statistics(engine: Engine, filters: Filters) -> dict[str, pd.DataFrame]:
+def statistics(book: Ledger, filters: Filters) -> dict[str, list[Row]]:
     """Every section; with a player filter, the sections about players keep the rows about that player."""
-    standing = read_standing(engine, filters)
-    tables = {name: section(standing) for name, section in SECTIONS.items()}
-    if standing.player is not None:
+    chosen = choose(book, filters)
+    tables = {name: section(chosen) for name, section in SECTIONS.items()}
+    if chosen.player is not None:
         for name in ("players", "money", "bids", "ratings", "games"):
-            tables[name] = tables[name][tables[name]["player"] == standing.player].reset_index(drop=True)
-        pairs = tables["pairings"]
-        about = (pairs["player_a"] == standing.player) | (pairs["player_b"] == standing.player)
-        tables["pairings"] = pairs[about].reset_index(drop=True)
+            tables[name] = [row for row in tables[name] if row["player"] == chosen.player]
+        tables["pairings"] = [row for row in tables["pairings"] if chosen.player in (row["player_a"], row["player_b"])]
     return tables
