@@ -17,14 +17,12 @@ Evening 3 (quartiglio): Anna chiamo 3D@bruno 20 wins: Anna and Bruno +1, Carla a
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from cli_support import calabresella
 from test_web_support import start, viewer
 
 from ledger.house_rules import describe_rules
@@ -32,8 +30,6 @@ from ledger.i18n import speaking
 from ledger.rules.profiles import make_profile
 from ledger.service import Ledger
 
-CALABRESELLA = shutil.which("calabresella") or "calabresella"
-ENV = {k: v for k, v in os.environ.items() if not k.startswith("CALABRESELLA_")} | {"COLUMNS": "200", "TZ": "UTC"}
 SVG_TEXT = "{http://www.w3.org/2000/svg}text"
 TICK = re.compile("[\u2212-]?\\d+[.,]\\d+")
 """A tick label with decimals (matplotlib writes a minus sign, U+2212)."""
@@ -117,14 +113,8 @@ CHART_ENGLISH = (
 
 
 def _run(db: Path, language: str, *args: str) -> str:
-    """The installed command, in `language`, on the ledger `db`; its standard output."""
-    done = subprocess.run(
-        [CALABRESELLA, "--lang", language, "--db", str(db), *args],
-        capture_output=True,
-        text=True,
-        env=ENV,
-        timeout=120,
-    )
+    """The command, in `language`, on the ledger `db`; its standard output."""
+    done = calabresella("--lang", language, "--db", str(db), *args, env={"COLUMNS": "200"})
     assert done.returncode == 0, done.stderr
     return done.stdout
 
