@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import glob
+import importlib
 import json
 import os
 import shutil
@@ -23,8 +24,10 @@ from ledger.i18n import use_language
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 os.environ.pop("COLUMNS", None)
-"""Each test sets the width it reads its output at (a worker of a parallel run starts with COLUMNS=80, which the
-console would otherwise keep for the whole run)."""
+importlib.import_module("ledger.cli.render")
+"""Each test sets the width it reads its output at: the command line's console is made here, where COLUMNS is unset,
+so that it reads the width of each command run in-process (a console made where COLUMNS is set keeps that width for
+the whole run, and a worker of a parallel run starts with COLUMNS=80)."""
 
 
 def as_document(export: str) -> dict[str, Any]:

@@ -6,16 +6,15 @@ file and on the real PostgreSQL server; the log only grows; an evening kept befo
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 from alembic import command
 from alembic.config import Config
+from cli_support import calabresella
 from sqlalchemy import text
 from test_cli_ledger import ok
-from test_play import ENV, _command
 from test_store_migrations import FIXTURE, _older_ledger
 from test_web_support import BEARER, LINK, csrf, viewer
 
@@ -95,15 +94,7 @@ def test_undo_after_a_void_through_the_command_line(db_url: str) -> None:
 def test_undo_after_a_void_inside_play(db_url: str) -> None:
     _start(db_url)
     lines = ["anna solo 22", "bruno solo 22", "void 1 misdeal", "undo", "quit"]
-    done = subprocess.run(
-        [*_command(), "--db", db_url, "play"],
-        input="\n".join(lines) + "\n",
-        text=True,
-        capture_output=True,
-        timeout=60,
-        env=ENV,
-        check=False,
-    )
+    done = calabresella("--db", db_url, "play", input="\n".join(lines) + "\n")
     assert done.returncode == 0, done.stderr
     assert "Taken back: deal 1 voided (misdeal)" in done.stdout, done.stdout
     assert _state(db_url) == (BOTH_STAND, {1: False, 2: False}, AFTER_UNDONE_VOID)
@@ -226,15 +217,7 @@ def test_repeated_undos_walk_back_and_the_log_lists_every_change(db_url: str) ->
 def test_the_log_names_where_each_change_came_from(db_url: str) -> None:
     ok(db_url, "evening", "start", "--players", ",".join(PLAYERS))
     ok(db_url, "record", "anna solo 22")  # terminal
-    played = subprocess.run(
-        [*_command(), "--db", db_url, "play"],
-        input="bruno solo 22\nquit\n",
-        text=True,
-        capture_output=True,
-        timeout=60,
-        env=ENV,
-        check=False,
-    )
+    played = calabresella("--db", db_url, "play", input="bruno solo 22\nquit\n")
     assert played.returncode == 0, played.stderr
     with viewer(db_url) as phone:
         sent = phone.post("/api/evenings/1/deals", json={"line": "carla solo 22"}, headers=BEARER)

@@ -2,8 +2,8 @@
 
 The figures the commands print are checked against sums made here from each table's deals as `deals --json` lists
 them (payouts summed by hand; a deal counts as played for a player who held cards: not a passed deal, and not the
-dealer who sits out at a table of four). Most tests run the Typer app in-process on real SQLite files; some run the
-installed console script in a real subprocess.
+dealer who sits out at a table of four). The tests run the Typer app in-process on real SQLite files; one night runs
+the installed console script in real processes.
 """
 
 from __future__ import annotations
@@ -368,17 +368,16 @@ def test_an_error_is_one_line_with_exit_code_2(tmp_path: Path, args: list[str], 
     assert [e["event"] for e in ok_json(db, "event", "list")] == [1]  # no event started by a refused command
 
 
-def test_the_console_script_refuses_in_one_line(tmp_path: Path) -> None:
+def test_refusals_quote_the_value_given(tmp_path: Path) -> None:
     db = tmp_path / "script.sqlite3"
-    started = run(db, "event", "start", "Club", "--players", "Anna,Bruno,Carla")
-    assert started.returncode == 0, started.stderr
+    ok(db, "event", "start", "Club", "--players", "Anna,Bruno,Carla")
     for args, fragment in (
         (["event", "show", "7"], "event 7 does not exist"),
         (["event", "start", "X", "--players", "A,B,C", "--deals", "0"], "--deals '0'"),
         (["event", "start", "X", "--players", "A,B,C", "--pairing", "elo"], "--pairing 'elo'"),
     ):
-        done = run(db, *args)
-        assert_user_error(done.returncode, done.stderr, fragment)
+        done = cli(db, *args)
+        assert_user_error(done.exit_code, done.stderr, fragment)
         assert done.stdout == ""
 
 
@@ -435,6 +434,6 @@ def test_the_italian_ui_runs_every_command(tmp_path: Path) -> None:
         assert "Traceback" not in result.stdout + result.stderr
     shown = cli(db, "event", "show", env=italian).stdout
     assert "giocatore" in shown and "punti partita" in shown  # words the catalog already translates
-    refused = run(db, "--lang", "it", "event", "show", "12")
-    assert refused.returncode == 2 and refused.stderr.startswith("Errore: ") and refused.stderr.count("\n") == 1
+    refused = cli(db, "--lang", "it", "event", "show", "12")
+    assert refused.exit_code == 2 and refused.stderr.startswith("Errore: ") and refused.stderr.count("\n") == 1
     assert "Traceback" not in refused.stderr

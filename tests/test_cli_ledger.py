@@ -1,7 +1,7 @@
 """The `calabresella` command line over the ledger: outputs, JSON, and user errors as one line with exit code 2.
 
-Most tests run the Typer app in-process through CliRunner against real SQLite files; a few run the installed
-`calabresella` console script in a real subprocess, and one flow runs against the real PostgreSQL server.
+The tests run the Typer app in-process through CliRunner against real SQLite files; one runs the installed
+`calabresella` console script in real processes, and one flow runs against the real PostgreSQL server.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import os
 import shutil
 import sqlite3
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -618,26 +617,6 @@ def test_console_script_records_and_refuses(templates: dict[str, Path], tmp_path
     assert dump(str(closed)) == before
     done = run("--db", "mysql://x/y", "deals")
     assert_user_error(done.returncode, done.stderr, "runs on SQLite or PostgreSQL")
-
-
-def test_record_does_not_import_pandas_or_matplotlib(db: str) -> None:
-    ok(db, "evening", "start", "--players", "Anna,Bruno,Carla")
-    program = (
-        "import json, sys\n"
-        "from ledger.cli.main import app\n"
-        f"code = app(['--db', {db!r}, 'record', '-d', 'Bruno', '-c', 'solo', '-t', '22'], standalone_mode=False)\n"
-        "heavy = sorted(m for m in ('pandas', 'matplotlib', 'reports', 'numpy') if m in sys.modules)\n"
-        "print(json.dumps({'code': code, 'heavy': heavy}))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", program], capture_output=True, text=True, env=SUBPROCESS_ENV, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout.strip().splitlines()[-1])
-    assert report["code"] in (None, 0)
-    assert "pandas" not in report["heavy"] and "matplotlib" not in report["heavy"]
-    assert "reports" not in report["heavy"]
-    assert ok_json(db, "deals")["deals"][0]["payouts"] == {"Anna": -2, "Bruno": 4, "Carla": -2}
 
 
 def test_a_mistyped_folder_is_an_error_and_creates_nothing(tmp_path: Path) -> None:

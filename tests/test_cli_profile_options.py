@@ -3,14 +3,12 @@ that has it and its meaning, in English and in Italian (RULES §6); README.md an
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from cli_support import calabresella
 
 from ledger.rules.options import MOST_GAME_POINTS, MOST_MULTIPLIER, OPTIONS, Kind, show
 from ledger.rules.profiles import DEFAULTS
@@ -45,13 +43,8 @@ def check_defaults(option: str, told: str) -> None:
 
 @pytest.mark.parametrize("language", ["en", "it"])
 def test_evening_start_help_lists_every_option_with_its_values_and_defaults(language: str) -> None:
-    done = subprocess.run(
-        [shutil.which("calabresella") or "calabresella", "--lang", language, "evening", "start", "--help"],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "COLUMNS": "500", "CALABRESELLA_DB": ""},
-    )
+    done = calabresella("--lang", language, "evening", "start", "--help", env={"COLUMNS": "500", "CALABRESELLA_DB": ""})
+    assert done.returncode == 0, done.stderr
     lines = {line.strip().split("=", 1)[0]: line.strip() for line in done.stdout.splitlines() if "=" in line}
     for option in OPTIONS:
         line = lines[option]

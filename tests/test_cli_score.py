@@ -1,15 +1,11 @@
-"""`calabresella score`: the worked examples, help texts and error handling, in-process and as a real command."""
+"""`calabresella score`: the worked examples, help texts and error handling."""
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from cli_support import calabresella
 from rules_cases import EXAMPLE_IDS, EXAMPLES, Example
 from typer.testing import CliRunner
 
@@ -17,13 +13,6 @@ from ledger.cli.main import app
 
 runner = CliRunner()
 ABC = "Anna,Bruno,Carla"
-
-
-def command() -> list[str]:
-    """The installed console script (next to this interpreter, else on PATH), or its entry point run by Python."""
-    beside = Path(sys.executable).with_name("calabresella")
-    script = str(beside) if beside.is_file() else shutil.which("calabresella")
-    return [script] if script else [sys.executable, "-c", "from ledger.cli import run; run()"]
 
 
 def check_example_json(example: Example, data: dict[str, object]) -> None:
@@ -47,45 +36,19 @@ def test_worked_example_with_cli_runner(example: Example) -> None:
     check_example_json(example, json.loads(result.stdout))
 
 
-@pytest.fixture(scope="module")
-def subprocess_runs() -> dict[str, subprocess.CompletedProcess[str]]:
-    """Every example and two errors, run as real processes in parallel (one Python start-up each)."""
-    jobs = {example.id: example.cli_args() for example in EXAMPLES}
-    jobs["error-thirds-36"] = ["score", "--players", ABC, "-d", "Anna", "-c", "solo", "--thirds", "36"]
-    jobs["error-unknown-profile"] = ["score", "--players", ABC, "-P", "scopa", "-d", "Anna", "-c", "solo", "-t", "20"]
-    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}
-    processes = {
-        key: subprocess.Popen([*command(), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-        for key, args in jobs.items()
-    }
-    runs = {}
-    for key, process in processes.items():
-        stdout, stderr = process.communicate(timeout=60)
-        runs[key] = subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
-    return runs
-
-
-@pytest.mark.parametrize("example", EXAMPLES, ids=EXAMPLE_IDS)
-def test_worked_example_as_a_real_command(example: Example, subprocess_runs: dict) -> None:
-    run = subprocess_runs[example.id]
-    assert run.returncode == 0, run.stderr
-    assert run.stderr == ""
-    check_example_json(example, json.loads(run.stdout))
-
-
 @pytest.mark.parametrize(
-    ("key", "message"),
+    ("args", "message"),
     [
-        ("error-thirds-36", "Error: --thirds 36: a deal has only 35 thirds"),
+        (["--thirds", "36"], "Error: --thirds 36: a deal has only 35 thirds"),
         (
-            "error-unknown-profile",
+            ["-P", "scopa", "-t", "20"],
             "Error: profile 'scopa': allowed are pagat, cavendish, tretre, quartiglio, quintiglio",
         ),
     ],
     ids=["thirds-36", "unknown-profile"],
 )
-def test_errors_as_a_real_command(key: str, message: str, subprocess_runs: dict) -> None:
-    run = subprocess_runs[key]
+def test_errors_as_a_command(args: list[str], message: str) -> None:
+    run = calabresella("score", "--players", ABC, "-d", "Anna", "-c", "solo", *args, env={"COLUMNS": "200"})
     assert run.returncode == 2
     assert run.stdout == ""
     assert run.stderr.splitlines() == [message]

@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from cli_support import calabresella
 from typer.testing import CliRunner
 
 from ledger.cli.main import app
@@ -57,6 +58,14 @@ def test_show_completion_detects_the_shell_it_runs_in() -> None:
 NAMED_SHELL = {"_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"}
 
 
+@pytest.fixture
+def named_shell(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shell is named on the command line, not detected, while the test runs."""
+    for name, value in NAMED_SHELL.items():
+        monkeypatch.setenv(name, value)
+
+
+@pytest.mark.usefixtures("named_shell")
 @pytest.mark.parametrize(
     ("shell", "marker"),
     [
@@ -66,28 +75,22 @@ NAMED_SHELL = {"_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"}
     ],
 )
 def test_show_completion_prints_a_script_for_each_shell(shell: str, marker: str) -> None:
-    done = subprocess.run(
-        ["calabresella", "--show-completion", shell],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **NAMED_SHELL},
-        check=True,
-    )
+    done = calabresella("--show-completion", shell)
+    assert done.returncode == 0, done.stderr
     assert marker in done.stdout
 
 
+@pytest.mark.usefixtures("named_shell")
 def test_install_completion_writes_the_script_into_home(tmp_path: Path) -> None:
-    env = {**os.environ, **NAMED_SHELL, "HOME": str(tmp_path)}
-    done = subprocess.run(
-        ["calabresella", "--install-completion", "bash"], capture_output=True, text=True, env=env, check=True
-    )
+    done = calabresella("--install-completion", "bash", env={"HOME": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
     assert "bash completion installed" in done.stdout
     assert "_CALABRESELLA_COMPLETE" in (tmp_path / ".bash_completions" / "calabresella.sh").read_text()
 
 
 def test_completion_offers_the_commands() -> None:
-    env = {**os.environ, "_CALABRESELLA_COMPLETE": "complete_bash", "COMP_WORDS": "calabresella rec", "COMP_CWORD": "1"}
-    done = subprocess.run(["calabresella"], capture_output=True, text=True, env=env)
+    env = {"_CALABRESELLA_COMPLETE": "complete_bash", "COMP_WORDS": "calabresella rec", "COMP_CWORD": "1"}
+    done = calabresella(env=env)
     assert "record" in done.stdout.split()
 
 
@@ -95,16 +98,9 @@ def test_demo_runs_from_any_folder(tmp_path: Path) -> None:
     home, elsewhere = tmp_path / "home", tmp_path / "elsewhere"
     home.mkdir()
     elsewhere.mkdir()
-    env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / "data"), "COLUMNS": "200"}
-    env.pop("CALABRESELLA_DB", None)
+    env = {"HOME": str(home), "XDG_DATA_HOME": str(home / "data"), "COLUMNS": "200"}
     db = tmp_path / "demo.sqlite3"
-    done = subprocess.run(
-        ["calabresella", "--db", str(db), "demo", "--example", "four_players"],
-        cwd=elsewhere,
-        capture_output=True,
-        text=True,
-        env=env,
-    )
+    done = calabresella("--db", str(db), "demo", "--example", "four_players", cwd=elsewhere, env=env)
     assert done.returncode == 0, done.stderr
     assert "Recorded the example four_players as evening 1" in done.stdout
     assert (elsewhere / "calabresella-demo" / "evening-1.html").is_file()

@@ -4,13 +4,12 @@ a mistyped ledger is never made, and the messages a table reads say what to do n
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import sqlite3
-import subprocess
 from pathlib import Path
 
 import pytest
+from cli_support import calabresella
 from typer.testing import CliRunner, Result
 
 from ledger.cli.main import app
@@ -265,8 +264,7 @@ def test_deals_of_five_seats_stay_readable_at_80_columns(tmp_path: Path, lang: s
     for _ in range(9):
         ok(db, "record", "pass")
     ok(db, "record", "anna chiamo 3D@elena 22")
-    env = {**os.environ, "COLUMNS": "80", "CALABRESELLA_LANG": lang}  # the width a console keeps is its first
-    shown = subprocess.run(["calabresella", "--db", str(db), "deals"], capture_output=True, text=True, env=env)
+    shown = calabresella("--db", str(db), "deals", env={"COLUMNS": "80", "CALABRESELLA_LANG": lang})
     listed, lines = shown.stdout, shown.stdout.splitlines()
     assert "…" not in listed and max(map(len, lines)) <= 80
     assert any(line.startswith("10 │") for line in lines) and any(line.startswith("11: ") for line in lines)

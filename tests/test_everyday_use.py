@@ -1,20 +1,19 @@
-"""Everyday use at the terminal, through a real subprocess: undo takes back the last change, a void says what no
+"""Everyday use at the terminal: undo takes back the last change, a void says what no
 longer counts and which deals it re-scored, lists write points as the evening's scale does, headers stay whole at
 80 columns, and a deal recorded says how to take it back instead of a bare revision number."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
+from cli_support import Ran, calabresella
 
 
-def run(db: Path, *args: str, lang: str = "en", columns: int = 200) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "CALABRESELLA_LANG": lang, "COLUMNS": str(columns), "CALABRESELLA_DB": str(db)}
-    return subprocess.run(["calabresella", *args], capture_output=True, text=True, env=env, timeout=120)
+def run(db: Path, *args: str, lang: str = "en", columns: int = 200) -> Ran:
+    env = {"CALABRESELLA_LANG": lang, "COLUMNS": str(columns), "CALABRESELLA_DB": str(db)}
+    return calabresella(*args, env=env)
 
 
 def ok(db: Path, *args: str, lang: str = "en", columns: int = 200) -> str:
@@ -105,10 +104,8 @@ def test_after_close_the_reads_show_the_latest_evening_and_say_which(tmp_path: P
 
 
 def play(db: Path, *lines: str, lang: str = "en") -> str:
-    env = {**os.environ, "CALABRESELLA_LANG": lang, "COLUMNS": "200", "CALABRESELLA_DB": str(db)}
-    done = subprocess.run(
-        ["calabresella", "play"], input="\n".join([*lines, "quit"]) + "\n", capture_output=True, text=True, env=env
-    )
+    env = {"CALABRESELLA_LANG": lang, "COLUMNS": "200", "CALABRESELLA_DB": str(db)}
+    done = calabresella("play", env=env, input="\n".join([*lines, "quit"]) + "\n")
     assert done.returncode == 0, done.stderr
     return done.stdout + done.stderr
 
@@ -143,9 +140,9 @@ def test_report_without_out_writes_the_evening_named_after_it(tmp_path: Path) ->
     ok(db, "record", "luca solo 7+1/3")
     ok(db, "evening", "close")
     ok(db, "evening", "start", "--players", "Marco,Luca,Giulia")
-    env = {**os.environ, "CALABRESELLA_LANG": "en", "CALABRESELLA_DB": str(db)}
+    env = {"CALABRESELLA_LANG": "en", "CALABRESELLA_DB": str(db)}
     for args, written in ((["report"], "evening-2.html"), (["report", "-e", "1"], "evening-1.html")):
-        done = subprocess.run(["calabresella", *args], capture_output=True, text=True, env=env, cwd=tmp_path)
+        done = calabresella(*args, env=env, cwd=tmp_path)
         assert done.returncode == 0 and done.stdout == f"Wrote {written}\n", done.stderr
         assert "<html" in (tmp_path / written).read_text(encoding="utf-8")
 

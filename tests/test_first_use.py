@@ -4,20 +4,22 @@ mistake can be voided whole (it stays in the log and counts nowhere), and the de
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 
+from cli_support import Ran, calabresella
 from test_web_support import BEARER, start, viewer
 
 from ledger import Ledger
 
 
-def run(*args: str, home: Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "CALABRESELLA_LANG": "en", "COLUMNS": "200", "HOME": str(home)}
-    env["XDG_DATA_HOME"] = str(home / ".local" / "share")
-    env.pop("CALABRESELLA_DB", None)
-    return subprocess.run(["calabresella", *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=120)
+def run(*args: str, home: Path, cwd: Path | None = None) -> Ran:
+    env = {
+        "CALABRESELLA_LANG": "en",
+        "COLUMNS": "200",
+        "HOME": str(home),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+    }
+    return calabresella(*args, env=env, cwd=cwd)
 
 
 def test_the_readme_demo_leaves_the_default_ledger_untouched(tmp_path: Path) -> None:

@@ -11,10 +11,9 @@ The evening of every test, pagat with game_to=5, worked by hand:
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
 
+from cli_support import calabresella
 from typer.testing import CliRunner
 
 from ledger import Ledger
@@ -71,13 +70,7 @@ def test_play_says_when_a_deal_ends_a_game(sqlite_url: str) -> None:
     with Ledger(sqlite_url) as ledger:
         ledger.start_evening(["Anna", "Bruno", "Carla"], options=["game_to=5"])
     lines = "\n".join([*LINES, "standings", "quit"]) + "\n"
-    done = subprocess.run(
-        ["calabresella", "--db", sqlite_url, "play"],
-        input=lines,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "CALABRESELLA_LANG": "en", "COLUMNS": "160"},
-    )
+    done = calabresella("--db", sqlite_url, "play", input=lines, env={"CALABRESELLA_LANG": "en", "COLUMNS": "160"})
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("Game 1 to 5 points won by Anna.") == 1
     assert "Game 2" not in done.stdout.split("standings")[0]

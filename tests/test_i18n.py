@@ -4,16 +4,14 @@ marked for translation, and the command line, `play`, the report and the charts 
 from __future__ import annotations
 
 import ast
-import os
 import re
-import shutil
 import string
-import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 import test_play
+from cli_support import Ran, calabresella
 from typer.testing import CliRunner, Result
 
 from ledger.cli.main import app
@@ -302,20 +300,13 @@ def test_an_error_is_one_italian_line_with_exit_code_2() -> None:
     assert result.stderr == "Errore: --thirds 40: una smazzata ha solo 35 terzi\n"
 
 
-CALABRESELLA = shutil.which("calabresella") or "calabresella"
 SCORE = ["score", "--players", "Anna,Bruno,Carla", "-d", "Bruno", "-c", "solo", "-t", "22"]
+NO_LANGUAGE = dict.fromkeys(("CALABRESELLA_LANG", "LC_ALL", "LC_MESSAGES", "LANG"))
+"""No variable that names a language: each test sets the one it reads."""
 
 
-def _run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    base = {k: v for k, v in os.environ.items() if k not in ("CALABRESELLA_LANG", "LC_ALL", "LC_MESSAGES", "LANG")}
-    return subprocess.run(
-        [CALABRESELLA, *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        env={**base, "COLUMNS": "120", **env},
-    )
+def _run(*args: str, **env: str) -> Ran:
+    return calabresella(*args, env={**NO_LANGUAGE, "COLUMNS": "120", **env})
 
 
 def test_the_locale_makes_it_italian_and_lang_en_overrides_it() -> None:
@@ -425,14 +416,12 @@ def test_a_command_line_that_does_not_parse_is_one_line_in_the_language_in_use(
     args: list[str], italian: str, english: str, tmp_path: Path
 ) -> None:
     for lang, expected in (("it", italian), ("en", english)):
-        result = subprocess.run(
-            [CALABRESELLA, "--lang", lang, *args],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
+        result = calabresella(
+            "--lang",
+            lang,
+            *args,
             cwd=tmp_path,
-            env={**os.environ, "CALABRESELLA_DB": str(tmp_path / "ledger.sqlite3"), "COLUMNS": "200"},
+            env={"CALABRESELLA_DB": str(tmp_path / "ledger.sqlite3"), "COLUMNS": "200"},
         )
         assert (result.returncode, result.stderr) == (2, expected + "\n")
     assert list(tmp_path.iterdir()) == []

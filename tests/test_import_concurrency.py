@@ -7,12 +7,14 @@ import sys
 import time
 from pathlib import Path
 
+from cli_support import calabresella
 from sqlalchemy import text
 
 from ledger.store.engine import open_ledger
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from workload import calabresella, write_export
+from workload import calabresella as installed
+from workload import write_export
 
 DEALS = 15_000
 
@@ -29,17 +31,16 @@ def deals_in(db: Path) -> int:
 def test_record_during_an_import_is_not_kept_waiting(tmp_path: Path) -> None:
     db, source = tmp_path / "ledger.sqlite3", tmp_path / "big.json"
     total = write_export(source, DEALS)
-    cli = [calabresella(), "--db", str(db)]
-    subprocess.run([*cli, "evening", "start", "--players", "Anna,Bruno,Carla"], check=True, capture_output=True)
-    importing = subprocess.Popen([*cli, "import", str(source)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert calabresella("--db", str(db), "evening", "start", "--players", "Anna,Bruno,Carla").returncode == 0
+    importing = subprocess.Popen(
+        [installed(), "--db", str(db), "import", str(source)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     try:
         while deals_in(db) == 0 and importing.poll() is None:
             time.sleep(0.05)
         start = time.perf_counter()
-        record = subprocess.run(
-            [*cli, "record", "--evening", "1", "--declarer", "Bruno", "--contract", "solo", "--thirds", "22"],
-            capture_output=True,
-            text=True,
+        record = calabresella(
+            "--db", str(db), "record", "--evening", "1", "--declarer", "Bruno", "--contract", "solo", "--thirds", "22"
         )
         waited = time.perf_counter() - start
         still_importing = importing.poll() is None

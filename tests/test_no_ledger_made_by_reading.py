@@ -4,19 +4,18 @@ written either way. A command that records makes the ledger, as before."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
+
+from cli_support import Ran, calabresella
 
 from ledger import Ledger
 
 
-def run(*args: str, home: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "CALABRESELLA_LANG": "en", "COLUMNS": "200"}
-    env.pop("CALABRESELLA_DB", None)
+def run(*args: str, home: Path | None = None) -> Ran:
+    env = {"CALABRESELLA_LANG": "en", "COLUMNS": "200"}
     if home is not None:
         env.update(HOME=str(home), XDG_DATA_HOME=str(home / ".local" / "share"))
-    return subprocess.run(["calabresella", *args], capture_output=True, text=True, env=env, timeout=60)
+    return calabresella(*args, env=env)
 
 
 def test_a_mistyped_ledger_is_named_and_nothing_is_made(tmp_path: Path) -> None:

@@ -1,14 +1,15 @@
-"""`calabresella play` driven for real: in a pseudo-terminal (pexpect) and through a pipe, then the ledger read back."""
+"""`calabresella play` driven for real in a pseudo-terminal (pexpect), and in-process with lines piped in; then the
+ledger read back."""
 
 from __future__ import annotations
 
 import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pexpect
+from cli_support import Ran, calabresella
 
 from ledger.recording import record as record_deal
 from ledger.rules.build import DealInput
@@ -100,18 +101,10 @@ def _open_evening(db: Path, players: tuple[str, ...]) -> None:
     engine.dispose()
 
 
-def _piped(db: Path, lines: list[str], *args: str) -> subprocess.CompletedProcess[str]:
+def _piped(db: Path, lines: list[str], *args: str) -> Ran:
     """`play` with these lines on stdin (none: an empty input)."""
     given = "\n".join(lines) + "\n" if lines else ""
-    return subprocess.run(
-        [*_command(), "--db", str(db), "play", *args],
-        input=given,
-        text=True,
-        capture_output=True,
-        timeout=60,
-        env=ENV,
-        check=False,
-    )
+    return calabresella("--db", str(db), "play", *args, input=given)
 
 
 def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
@@ -360,7 +353,7 @@ def test_a_refused_undo_says_what_to_type_inside_play(tmp_path: Path) -> None:
     done = _piped(db, ["bruno solo 22"])
     assert done.returncode == 0
     table = Table(db)
-    other = subprocess.run([*_command(), "--db", str(db), "record", "--passed"], capture_output=True, check=False)
+    other = calabresella("--db", str(db), "record", "--passed")
     assert other.returncode == 0
     refused = table.send("undo")
     assert "then void N WHY for the one you mean" in refused

@@ -5,9 +5,9 @@ the command line and the evening form; names in any one script are kept."""
 from __future__ import annotations
 
 import re
-import subprocess
 
 import pytest
+from cli_support import calabresella
 from test_web_support import csrf, scorekeeper
 
 from ledger import Ledger
@@ -84,9 +84,7 @@ def test_names_in_any_one_script_are_kept(sqlite_url: str) -> None:
 def test_the_command_line_refuses_a_look_alike_in_one_line(sqlite_url: str) -> None:
     with Ledger(sqlite_url) as ledger:
         ledger.add_players(["Anna"])
-    ran = subprocess.run(
-        ["calabresella", "--db", sqlite_url, "players", "add", "\u0391nna"], capture_output=True, text=True
-    )
+    ran = calabresella("--db", sqlite_url, "players", "add", "\u0391nna")
     assert ran.returncode == 2 and "Traceback" not in ran.stderr
     assert ran.stderr.strip().splitlines() == [
         "Error: player name '\u0391nna' mixes alphabets (Greek, Latin): one "

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from cli_support import Ran, calabresella
 from typer.testing import CliRunner
 
 from ledger import Ledger
@@ -42,8 +43,8 @@ def read_only(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
         subprocess.run(["umount", str(target)], capture_output=True)
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["calabresella", *args], capture_output=True, text=True, timeout=60)
+def _run(*args: str, input: str | None = None) -> Ran:
+    return calabresella(*args, input=input)
 
 
 def test_the_reading_commands_read_a_read_only_ledger_and_a_write_is_one_line(read_only: tuple[Path, Path]) -> None:
@@ -66,7 +67,7 @@ def test_the_reading_commands_read_a_read_only_ledger_and_a_write_is_one_line(re
     assert record.stderr.strip().splitlines() == [
         f"Error: the ledger sqlite:///{db} cannot be written: its folder {target} is read-only; nothing was written"
     ]
-    play = subprocess.run(["calabresella", "--db", db, "play"], input="anna solo 20\n", capture_output=True, text=True)
+    play = _run("--db", db, "play", input="anna solo 20\n")
     assert play.returncode == 2 and play.stdout == ""
     assert play.stderr == f"Error: nothing can be recorded in this ledger: its folder {target} is read-only\n"
     assert sorted(p.name for p in source.iterdir()) == files

@@ -4,11 +4,10 @@ the close it undid stays in the log (and in an export), and a pot of passed deal
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
+from cli_support import Ran, calabresella
 from test_web_support import BEARER, csrf, scorekeeper, start, viewer
 
 from ledger import Ledger
@@ -17,9 +16,8 @@ from ledger.store.engine import open_ledger, transaction
 from ledger.store.models import EveningReopen
 
 
-def run(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "CALABRESELLA_LANG": "en", "COLUMNS": "200", "CALABRESELLA_DB": str(db)}
-    return subprocess.run(["calabresella", *args], capture_output=True, text=True, env=env, timeout=120)
+def run(db: Path, *args: str) -> Ran:
+    return calabresella(*args, env={"CALABRESELLA_LANG": "en", "COLUMNS": "200", "CALABRESELLA_DB": str(db)})
 
 
 def test_close_reopen_record_on_the_command_line(tmp_path: Path) -> None:

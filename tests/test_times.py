@@ -5,8 +5,6 @@ UTC proves the conversion); times shown on a terminal or a page stay in local ti
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import time
 from collections.abc import Iterator
 from dataclasses import fields, is_dataclass
@@ -15,6 +13,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from cli_support import calabresella
 from conftest import as_document
 from sqlalchemy import create_engine, make_url, text
 from test_web_support import BEARER, start, viewer
@@ -163,13 +162,13 @@ def test_an_export_writes_utc_times(far_db: str) -> None:
 
 
 def _json(db: str, *args: str) -> Any:
-    """`calabresella --db DB ARGS --json` in a subprocess, its output parsed."""
-    env = {k: v for k, v in os.environ.items() if k != "CALABRESELLA_DB"} | {"TZ": INDIA}
-    done = subprocess.run(["calabresella", "--db", db, *args, "--json"], capture_output=True, text=True, env=env)
+    """`calabresella --db DB ARGS --json`, its output parsed."""
+    done = calabresella("--db", db, *args, "--json")
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
 
+@pytest.mark.usefixtures("india_local_time")
 def test_every_time_the_command_line_writes_as_json_is_utc(far_db: str) -> None:
     evening_with_history(far_db)
     outputs = [
@@ -200,13 +199,13 @@ def test_every_time_the_web_api_writes_is_utc(far_db: str) -> None:
     assert_utc_and_recent(written, {"started_at", "closed_at", "recorded_at", "superseded_at"})
 
 
+@pytest.mark.usefixtures("india_local_time")
 def test_the_terminal_shows_times_in_local_time(far_db: str) -> None:
     start(far_db)
     started = datetime.fromisoformat(_json(far_db, "evening", "show")["started_at"])
-    env = {k: v for k, v in os.environ.items() if k != "CALABRESELLA_DB"} | {"TZ": INDIA, "COLUMNS": "200"}
-    shown = subprocess.run(
-        ["calabresella", "--db", far_db, "evening", "list"], capture_output=True, text=True, env=env, check=True
-    ).stdout
+    listed = calabresella("--db", far_db, "evening", "list", env={"COLUMNS": "200"})
+    assert listed.returncode == 0, listed.stderr
+    shown = listed.stdout
     assert started.astimezone(ZoneInfo(INDIA)).strftime("%Y-%m-%d %H:%M") in shown
     assert started.strftime("%Y-%m-%d %H:%M") not in shown
 

@@ -1,8 +1,8 @@
 """`backup` and `import` where the disk refuses: a missing folder, a folder that cannot be written, a full disk.
 
-Each is the real `calabresella` in a subprocess: one line on stderr, exit code 2, and no file left behind. The
-tests run as root too, where a folder's permissions stop nothing: a read-only or small tmpfs is mounted then, and
-a full disk is also made by a limit on the size of the files the process writes (RLIMIT_FSIZE), which root obeys.
+Each is `calabresella` as a user runs it: one line on stderr, exit code 2, and no file left behind. The tests run as
+root too, where a folder's permissions stop nothing: a read-only or small tmpfs is mounted then, and a full disk is
+also made by a limit on the size of the files a real `calabresella` process writes (RLIMIT_FSIZE), which root obeys.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from cli_support import Ran, calabresella
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from workload import write_export
@@ -30,22 +31,24 @@ SMALL = 256 * 1024
 """The room on a small disk: a ledger of a few thousand deals does not fit."""
 
 
-def run(*args: str, limit: int | None = None) -> subprocess.CompletedProcess[str]:
-    """The installed `calabresella` in a subprocess; with `limit`, no file it writes may grow past that many
-    bytes (writes past it fail with EFBIG, as on a full disk, instead of killing the process)."""
+def run(*args: str, limit: int | None = None) -> Ran:
+    """`calabresella ARGS...`; with `limit`, the installed one in a process of its own, where no file it writes may
+    grow past that many bytes (writes past it fail with EFBIG, as on a full disk, instead of killing the process)."""
+    if limit is None:
+        return calabresella(*args, env={"COLUMNS": "200"})
     assert CALABRESELLA, "the calabresella console script is not installed"
 
     def limited() -> None:
-        if limit is not None:
-            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
-    return subprocess.run(
+    done = subprocess.run(
         [CALABRESELLA, *args], capture_output=True, text=True, env=ENV, timeout=300, preexec_fn=limited
     )
+    return Ran(done.returncode, done.stdout, done.stderr)
 
 
-def assert_one_line(done: subprocess.CompletedProcess[str], *fragments: str) -> None:
+def assert_one_line(done: Ran, *fragments: str) -> None:
     """Exit code 2 and one line on stderr naming the problem, no traceback."""
     assert done.returncode == 2, (done.returncode, done.stderr[-2000:])
     assert done.stderr.startswith("Error: ") and done.stderr.count("\n") == 1, done.stderr[-2000:]
@@ -96,7 +99,7 @@ class FullDisk:
     """A folder whose disk fills after `SMALL` bytes: `run` runs the command there, `grow` makes room."""
 
     folder: Path
-    run: Callable[..., subprocess.CompletedProcess[str]]
+    run: Callable[..., Ran]
     grow: Callable[[], None]
 
 
@@ -151,8 +154,8 @@ def test_backup_on_a_full_disk_is_one_line_and_leaves_nothing_so_the_retry_works
     again = full_disk.run("--db", str(ledger_file), "backup", str(target))
     assert again.returncode == 0, again.stderr
     assert (
-        run("--db", str(target), "evenings", "--json").stdout
-        == run("--db", str(ledger_file), "evenings", "--json").stdout
+        run("--db", str(target), "evening", "list", "--json").stdout
+        == run("--db", str(ledger_file), "evening", "list", "--json").stdout
     )
 
 
