@@ -19,7 +19,7 @@ from ledger.rules.count import Count
 from ledger.rules.facts import DECLARER, MONTE, DealFacts
 from ledger.rules.profiles import Profile
 
-SIDES = {Side.DECLARER: "decl", Side.OPPONENTS: "opp"}
+LAST_TRICK = {Side.DECLARER: "decl", Side.OPPONENTS: "opp"}
 """How a line says who took the last trick."""
 
 
@@ -32,7 +32,7 @@ def write_line(facts: DealFacts, profile: Profile, *, dealer: bool = False) -> s
     """
     keyed = {
         "tricks": facts.tricks,
-        "last": SIDES[facts.last_trick] if facts.last_trick else None,
+        "last": LAST_TRICK[facts.last_trick] if facts.last_trick else None,
         "monte": None if facts.monte_thirds is None else profile.format_points(facts.monte_thirds),
         "auction": ",".join(profile.word(call) if call else PASS for _seat, call in facts.auction) or None,
         "dealer": name_word(facts.dealer) if dealer else None,
@@ -54,7 +54,10 @@ def _played(facts: DealFacts, profile: Profile) -> list[str]:
 
 
 def name_word(player: str) -> str:
-    """A player as a scorekeeper types them: the first word of the name, in lower case (`Gian Luca` is `gian`)."""
+    """A player as a scorekeeper types them: the first word of the name, in lower case (`Gian Luca` is `gian`).
+
+    A line cannot tell the player from another whose whole name is this word, nor, as its first word, a name that
+    starts with a digit or is `pass` from points or a pass."""
     return player.split()[0].casefold()
 
 
