@@ -11,9 +11,9 @@ import re
 import subprocess
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 
 import httpx
+import pytest
 from test_serve import serving
 
 from ledger import Ledger
@@ -37,11 +37,17 @@ def _another_program(db: str, *args: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
-@contextmanager
-def _served(db: str) -> Iterator[str]:
-    """`calabresella serve` over the ledger, on a free loopback port, once it answers; its base URL."""
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def served(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """`calabresella serve` for the module's tests, over a ledger of their own on a real SQLite file and on the real
+    PostgreSQL server (each test on an evening or event of its own): the ledger and the base URL."""
+    if request.param == "sqlite":
+        db = str(tmp_path_factory.mktemp("served") / "ledger.sqlite3")
+    else:
+        db = request.getfixturevalue("new_pg_database")()
+    Ledger(db).close()
     with serving(db) as (base, _process):
-        yield base
+        yield db, base
 
 
 class Stream:
@@ -92,38 +98,39 @@ def test_a_subscriber_is_told_of_a_deal_another_program_recorded(db_url: str) ->
     assert (1, 1) in seen and seen.index((1, 1)) < seen.index((1, 2))
 
 
-def test_another_programs_deal_reaches_an_evening_pages_stream(db_url: str) -> None:
-    with Ledger(db_url) as ledger:
-        ledger.start_evening(SIX[:3])
-    with _served(db_url) as base:
-        stream = Stream(f"{base}/evenings/1/events")
-        try:
-            assert stream.next()[0] == 0  # watching: the evening as it stands
-            _another_program(db_url, "record", "bruno solo 22")
+def test_another_programs_deal_reaches_an_evening_pages_stream(served: tuple[str, str]) -> None:
+    db, base = served
+    with Ledger(db) as ledger:
+        evening = ledger.start_evening(SIX[:3]).number
+    stream = Stream(f"{base}/evenings/{evening}/events")
+    try:
+        assert stream.next()[0] == 0  # watching: the evening as it stands
+        _another_program(db, "record", "bruno solo 22", "-e", str(evening))
+        ident, data = stream.next()
+        while ident < 1:
             ident, data = stream.next()
-            while ident < 1:
-                ident, data = stream.next()
-            assert ident == 1 and "Bruno" in data
-            _another_program(db_url, "undo")
-            while ident < 2:
-                ident, data = stream.next()
-            assert ident == 2
-        finally:
-            stream.close()
+        assert ident == 1 and "Bruno" in data
+        _another_program(db, "undo", "-e", str(evening))
+        while ident < 2:
+            ident, data = stream.next()
+        assert ident == 2
+    finally:
+        stream.close()
 
 
-def test_another_programs_deal_reaches_a_club_leaderboards_stream(db_url: str) -> None:
-    with Ledger(db_url) as ledger:
-        ledger.start_event("Club night", SIX)
-        ledger.seat_round(1, tables=[list(SIX[:3]), list(SIX[3:])])
-    with _served(db_url) as base:
-        stream = Stream(f"{base}/events/1/board/live")
-        try:
-            first, board = stream.next()
-            assert "Anna" in board and "+4" not in board
-            _another_program(db_url, "record", "anna solo 22", "-e", "1")
-            ident, later = stream.next()
-            assert ident > first and later != board
-            assert re.search(r"\+4\b", later), later  # Anna's solo counts on the board
-        finally:
-            stream.close()
+def test_another_programs_deal_reaches_a_club_leaderboards_stream(served: tuple[str, str]) -> None:
+    db, base = served
+    with Ledger(db) as ledger:
+        event = ledger.start_event("Club night", SIX).number
+        seated = ledger.seat_round(event, tables=[list(SIX[:3]), list(SIX[3:])]).current
+    assert seated is not None
+    stream = Stream(f"{base}/events/{event}/board/live")
+    try:
+        first, board = stream.next()
+        assert "Anna" in board and "+4" not in board
+        _another_program(db, "record", "anna solo 22", "-e", str(seated.tables[0].evening))
+        ident, later = stream.next()
+        assert ident > first and later != board
+        assert re.search(r"\+4\b", later), later  # Anna's solo counts on the board
+    finally:
+        stream.close()
