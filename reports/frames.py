@@ -20,7 +20,8 @@ from ledger.store.players import get_player
 from reports.filters import Filters, utc_end, utc_start
 
 PLAYER_COLUMNS = ("dealer", "declarer", "partner")
-TEXT_COLUMNS = ("contract", "aggravation", "called", "sweep")
+READ_ROWS = 100_000
+"""Rows read at a time: the database's rows are held as Python values only this many at once."""
 
 
 @dataclass(frozen=True)
@@ -56,14 +57,21 @@ def _chosen(query: Select[Any], filters: Filters, player_id: int | None) -> Sele
         query = query.where(col(Evening.started_at) < utc_end(filters.until))
     if player_id is not None:
         seated = aliased(Payout)
-        query = query.where(exists().where(seated.revision_id == DealRevision.id, seated.player_id == player_id))
+        query = query.where(
+            exists().where(col(seated.revision_id) == DealRevision.id, col(seated.player_id) == player_id)
+        )
     return query
 
 
 def voided_deals(filters: Filters, player_id: int | None = None) -> Select[Any]:
     """The voided deals of evenings that count (evening, number, reason), as the filters select them."""
+    columns: tuple[Any, ...] = (
+        col(Deal.evening_id).label("evening"),
+        col(Deal.number),
+        col(Deal.void_reason).label("reason"),
+    )
     query = (
-        select(col(Deal.evening_id).label("evening"), Deal.number, col(Deal.void_reason).label("reason"))
+        select(*columns)
         .join(DealRevision, and_(col(DealRevision.deal_id) == Deal.id, CURRENT))
         .join(Evening, and_(col(Evening.id) == Deal.evening_id, col(Evening.voided_at).is_(None)))
         .where(col(Deal.voided_at).is_not(None))
@@ -82,6 +90,11 @@ def _check(connection: Connection, filters: Filters) -> tuple[Filters, int | Non
         return replace(filters, player=player.name), player.id
 
 
+def _read(query: Select[Any], connection: Connection) -> pd.DataFrame:
+    """The query's rows as a frame, read READ_ROWS at a time."""
+    return pd.concat(pd.read_sql(query, connection, chunksize=READ_ROWS), ignore_index=True)
+
+
 def _named(ids: pd.Series, people: pd.Index, players: tuple[str, ...]) -> pd.Categorical:
     """Player ids (NaN for none) as a categorical of names in name order."""
     return pd.Categorical.from_codes(people.get_indexer(ids), categories=players)
@@ -93,20 +106,22 @@ def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
     r = DealRevision
     with reading(engine).connect() as connection, connection.begin():
         filters, player_id = _check(connection, filters)
-        people = pd.read_sql(select(Player.id, Player.name).order_by(col(Player.key)), connection)
+        people = pd.read_sql(select(col(Player.id), col(Player.name)).order_by(col(Player.key)), connection)
         evenings = pd.read_sql(
             select(
                 col(Evening.id).label("evening"),
-                Evening.profile,
-                Evening.options,
-                Evening.stake_cents,
-                Evening.currency,
-                Evening.started_at,
+                col(Evening.profile),
+                col(Evening.options),
+                col(Evening.stake_cents),
+                col(Evening.currency),
+                col(Evening.started_at),
             ),
             connection,
         )
-        seats = pd.read_sql(select(col(Seat.evening_id).label("evening"), Seat.player_id, Seat.position), connection)
-        deals = pd.read_sql(
+        seats = pd.read_sql(
+            select(col(Seat.evening_id).label("evening"), col(Seat.player_id), col(Seat.position)), connection
+        )
+        deals = _read(
             _chosen(
                 counting_deals(
                     col(Deal.id).label("deal_id"),
@@ -129,7 +144,7 @@ def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
             ),
             connection,
         )
-        payouts = pd.read_sql(
+        payouts = _read(
             _chosen(
                 counting_payouts(
                     col(Deal.id).label("deal_id"), Payout.player_id, Payout.position, Payout.role, Payout.points
@@ -167,7 +182,7 @@ def _deals(
     ).astype(np.int64)
     for column in PLAYER_COLUMNS:
         deals[column] = _named(read[f"{column}_id"], ids, players)
-    for column in TEXT_COLUMNS[:3]:
+    for column in ("contract", "aggravation", "called"):
         deals[column] = read[column].astype("category").array
     named_holder = pd.Series(_named(read["holder_id"], ids, players)).astype(object)
     deals["holder"] = named_holder.where(named_holder.notna(), read["holder"]).astype("category").array
@@ -186,9 +201,8 @@ def _deals(
 
 def _payouts(read: pd.DataFrame, deals: pd.DataFrame, ids: pd.Index, players: tuple[str, ...]) -> pd.DataFrame:
     """The payouts as read, in playing order, with their deal's place, the seat from the dealer and the money."""
-    row = deals.index.get_indexer(read["deal_id"])
-    order = np.lexsort((read["position"].to_numpy(), row))
-    read, row = read.iloc[order], row[order]
+    read = read.assign(row=deals.index.get_indexer(read["deal_id"])).sort_values(["row", "position"])
+    row = read["row"].to_numpy()
     position = read["position"].to_numpy(dtype=np.int64)
     seats = deals["seats"].to_numpy()[row]
     points = read["points"].to_numpy(dtype=np.int64)

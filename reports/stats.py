@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 import pandas as pd
-from pandas.core.groupby import SeriesGroupBy
 
 from ledger.i18n import N_, _
 from ledger.rules.contracts import Aggravation, Contract
@@ -64,14 +62,6 @@ def _longest_runs(player: pd.Series, hits: pd.Series) -> pd.Series:
     return hits.groupby([player, misses], observed=True).sum().groupby(level=0, observed=True).max()
 
 
-def _per(values: pd.Series, keys: Any, kept: pd.Series | None = None) -> SeriesGroupBy:
-    """`values` grouped by `keys` (a column or a list of columns), only the rows `kept` when given."""
-    if kept is None:
-        return values.groupby(keys, observed=True)
-    keys = [key[kept] for key in keys] if isinstance(keys, list) else keys[kept]
-    return values[kept].groupby(keys, observed=True)
-
-
 def _plain(table: pd.DataFrame, *names: str) -> pd.DataFrame:
     """The table with its index as columns, names (categories) as plain text and counts as 64-bit integers."""
     table = table.reset_index()
@@ -83,59 +73,74 @@ def _plain(table: pd.DataFrame, *names: str) -> pd.DataFrame:
 def players(frames: Frames) -> pd.DataFrame:
     """Per player: how often seated and declaring, points per deal by role, sweeps, extremes and streaks."""
     p, deals = frames.payouts, frames.deals
-    by, points, role = p["player"], p["points"], p["role"]
+    points, role = p["points"], p["role"]
     sweep = pd.Series(deals["sweep"].reindex(p["deal_id"]).to_numpy(), index=p.index)
-    declarer, opponent = role == "declarer", role == "opponent"
-    per = _per(points, by)
-    index = per.size().index
+    rows = pd.DataFrame(
+        {
+            "player": p["player"],
+            "evening": p["evening"],
+            "points": points,
+            **{name: role == name for name in ("declarer", "opponent", "partner")},
+            "declarer_points": points.where(role == "declarer"),
+            "opponent_points": points.where(role == "opponent"),
+            **{
+                f"{kind}_{side}": (sweep == kind) & (points * sign > 0)
+                for kind in ("cappotto", "stramazzo")
+                for side, sign in (("for", 1), ("against", -1))
+            },
+        }
+    )
+    table = rows.groupby("player", observed=True).agg(
+        evenings=("evening", "nunique"),
+        deals=("points", "size"),
+        declarer=("declarer", "sum"),
+        opponent=("opponent", "sum"),
+        partner=("partner", "sum"),
+        points=("points", "sum"),
+        points_per_deal=("points", "mean"),
+        points_per_deal_declarer=("declarer_points", "mean"),
+        points_per_deal_opponent=("opponent_points", "mean"),
+        **{name: (name, "sum") for name in rows.columns if name.endswith(("_for", "_against"))},
+        biggest_win=("points", "max"),
+        biggest_loss=("points", "min"),
+    )
     thirds = deals[deals["declarer_thirds"].notna()]
-    columns = {
-        "evenings": _per(p["evening"], by).nunique(),
-        "deals": per.size(),
-        "declarer": _per(declarer, by).sum(),
-        "opponent": _per(opponent, by).sum(),
-        "partner": _per(role == "partner", by).sum(),
-        "avg_declarer_thirds": _per(thirds["declarer_thirds"].astype(float), thirds["declarer"]).mean(),
-        "points": per.sum(),
-        "points_per_deal": per.mean(),
-        "points_per_deal_declarer": _per(points, by, declarer).mean(),
-        "points_per_deal_opponent": _per(points, by, opponent).mean(),
-        **{
-            f"{kind}_{side}": _per((sweep == kind) & (points * sign > 0), by).sum()
-            for kind in ("cappotto", "stramazzo")
-            for side, sign in (("for", 1), ("against", -1))
-        },
-        "biggest_win": per.max().clip(lower=0),
-        "biggest_loss": per.min().clip(upper=0),
-        "winning_streak": _longest_runs(by, points > 0),
-        "losing_streak": _longest_runs(by, points < 0),
-    }
-    table = pd.DataFrame({name: column.reindex(index) for name, column in columns.items()}, index=index)
-    return _plain(table.rename_axis("player"), "player")
+    declared = thirds["declarer_thirds"].astype(float).groupby(thirds["declarer"], observed=True).mean()
+    table.insert(5, "avg_declarer_thirds", declared.reindex(table.index))
+    table["biggest_win"] = table["biggest_win"].clip(lower=0)
+    table["biggest_loss"] = table["biggest_loss"].clip(upper=0)
+    table["winning_streak"] = _longest_runs(rows["player"], points > 0).reindex(table.index)
+    table["losing_streak"] = _longest_runs(rows["player"], points < 0).reindex(table.index)
+    return _plain(table, "player")
 
 
 def money(frames: Frames) -> pd.DataFrame:
     """Per player and currency: money won or lost in cents, in total and per deal by role."""
     p = frames.payouts
-    currency = pd.Series(frames.deals["currency"].reindex(p["deal_id"]).astype(str).to_numpy(), index=p.index)
-    keys, cents, role = [p["player"], currency], p["money_cents"], p["role"]
-    per = _per(cents, keys)
-    index = per.size().index
-    columns = {
-        "deals": per.size(),
-        "money_cents": per.sum(),
-        "per_deal_cents": per.mean(),
-        "per_deal_declarer_cents": _per(cents, keys, role == "declarer").mean(),
-        "per_deal_opponent_cents": _per(cents, keys, role == "opponent").mean(),
-    }
-    table = pd.DataFrame({name: column.reindex(index) for name, column in columns.items()}, index=index)
-    return _plain(table.rename_axis(["player", "currency"]), "player", "currency")
+    cents, role = p["money_cents"], p["role"]
+    rows = pd.DataFrame(
+        {
+            "player": p["player"],
+            "currency": frames.deals["currency"].reindex(p["deal_id"]).astype(str).to_numpy(),
+            "cents": cents,
+            "declarer_cents": cents.where(role == "declarer"),
+            "opponent_cents": cents.where(role == "opponent"),
+        }
+    )
+    table = rows.groupby(["player", "currency"], observed=True).agg(
+        deals=("cents", "size"),
+        money_cents=("cents", "sum"),
+        per_deal_cents=("cents", "mean"),
+        per_deal_declarer_cents=("declarer_cents", "mean"),
+        per_deal_opponent_cents=("opponent_cents", "mean"),
+    )
+    return _plain(table, "player", "currency")
 
 
 def bids(frames: Frames) -> pd.DataFrame:
     """Per player and contract: how often bid and won."""
     d = frames.deals[frames.deals["declarer"].notna() & frames.deals["contract"].notna()]
-    per = _per(d["declarer_won"].fillna(False), [d["declarer"], d["contract"]])
+    per = d["declarer_won"].fillna(False).groupby([d["declarer"], d["contract"]], observed=True)
     table = pd.DataFrame({"bids": per.size(), "won": per.sum()})
     table["success_rate"] = _rate(table["won"], table["bids"])
     return _plain(table.rename_axis(["player", "contract"]), "player", "contract")
