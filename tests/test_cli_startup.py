@@ -7,29 +7,68 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from ledger import Ledger
 from ledger.cli.main import COMMANDS, app
 
-HEAVY = ("pandas", "matplotlib", "numpy", "alembic", "rich.progress", "prompt_toolkit", "reports")
+HEAVY = (
+    "pandas",
+    "matplotlib",
+    "numpy",
+    "alembic",
+    "rich.progress",
+    "prompt_toolkit",
+    "reports",
+    "psycopg",
+    "sqlalchemy.dialects.postgresql",
+    "starlette",
+    "uvicorn",
+    "jinja2",
+    "ledger.store.club",
+)
+"""What no command at the table needs: the reports, another database, the web, the shell, the club store."""
+HELP_RENDERER = ("typer.rich_utils", "rich.markdown")
+"""What only drawing help needs."""
 
 
-def loaded_by(db: Path, *args: str) -> list[str]:
-    """The heavy modules a fresh interpreter has imported after running the command."""
+def loaded_by(*args: str) -> list[str]:
+    """The heavy modules and the help renderer's that a fresh interpreter has imported once the command, run as the
+    console script runs it, is done."""
     probe = (
-        f"import json, sys; from ledger.cli.main import app; app({['--db', str(db), *args]!r}, "
-        f"standalone_mode=False); print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))"
+        "import json, sys\n"
+        "from ledger.cli import run\n"
+        f"sys.argv = ['calabresella', *{list(args)!r}]\n"
+        "try:\n"
+        "    run()\n"
+        "except SystemExit as exit:\n"
+        "    assert exit.code == 0, exit.code\n"
+        f"print(json.dumps([m for m in {HEAVY + HELP_RENDERER!r} if m in sys.modules]))\n"
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-def test_record_imports_no_heavy_module(tmp_path: Path) -> None:
-    db = tmp_path / "ledger.sqlite3"
-    started = CliRunner().invoke(app, ["--db", str(db), "evening", "start", "--players", "Anna,Bruno,Carla"])
+@pytest.fixture
+def evening(tmp_path: Path) -> str:
+    """A ledger with an evening open."""
+    db = str(tmp_path / "ledger.sqlite3")
+    started = CliRunner().invoke(app, ["--db", db, "evening", "start", "--players", "Anna,Bruno,Carla"])
     assert started.exit_code == 0, started.output
-    assert loaded_by(db, "record", "--declarer", "Bruno", "--contract", "solo", "--thirds", "22") == []
+    return db
+
+
+def test_record_imports_no_heavy_module(evening: str) -> None:
+    assert loaded_by("--db", evening, "record", "--declarer", "Bruno", "--contract", "solo", "--thirds", "22") == []
+
+
+def test_standings_import_no_heavy_module(evening: str) -> None:
+    assert loaded_by("--db", evening, "standings") == []
+
+
+def test_help_imports_its_renderer_and_no_heavy_module() -> None:
+    assert loaded_by("--help") == list(HELP_RENDERER)
 
 
 def test_importing_the_cli_loads_no_command_module() -> None:
