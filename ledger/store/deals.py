@@ -26,7 +26,15 @@ from ledger.rules.facts import DECLARER, MONTE, DealFacts
 from ledger.rules.numbers import storable
 from ledger.rules.scoring import DealResult
 from ledger.rules.seats import seat_after
-from ledger.store.counting import CURRENT, STANDING, counting_payouts, current_deals, standing_deals, with_payouts
+from ledger.store.counting import (
+    CURRENT,
+    STANDING,
+    counting_deals,
+    counting_payouts,
+    current_deals,
+    standing_deals,
+    with_payouts,
+)
 from ledger.store.evenings import Seating
 from ledger.store.models import Deal, DealRevision, Evening, Payout, utcnow
 from ledger.values import DealView, Recorded
@@ -184,7 +192,9 @@ def deals_payouts(session: Session, tables: list[Seating]) -> list[tuple[int, di
     deals: dict[int, tuple[int, dict[str, int]]] = {}
     for numbers in _chunks(tables):
         query = counting_payouts(*columns).where(col(Deal.evening_id).in_(numbers))
-        for evening, revision, player, points in session.execute(query.order_by(*columns[:1], col(Deal.number))):
+        for evening, revision, player, points in session.execute(
+            query.order_by(col(Deal.evening_id), col(Deal.number))
+        ):
             deals.setdefault(revision, (evening, {}))[1][names[evening][player]] = points
     return list(deals.values())
 
@@ -210,22 +220,18 @@ def next_dealers(session: Session, tables: list[Seating]) -> dict[int, str]:
     return {table.number: _dealer_after(table, last.get(table.number)) for table in tables}
 
 
-def _totals(session: Session, tables: list[Seating], payouts: Callable[..., Select[Any]]) -> dict[int, dict[str, int]]:
-    """Game points per evening and seated player over `payouts` (a select of `ledger.store.counting`): one statement
+def _totals(session: Session, tables: list[Seating], deals: Callable[..., Select[Any]]) -> dict[int, dict[str, int]]:
+    """Game points per evening and seated player over `deals` (a select of `ledger.store.counting`): one statement
     per `EVENINGS_AT_ONCE` evenings."""
     by = (col(Deal.evening_id), col(Payout.player_id))
     sums: defaultdict[int, dict[int, int]] = defaultdict(dict)
     for numbers in _chunks(tables):
-        query = payouts(*by, func.sum(Payout.points)).where(col(Deal.evening_id).in_(numbers)).group_by(*by)
+        query = with_payouts(deals(*by, func.sum(Payout.points))).where(col(Deal.evening_id).in_(numbers)).group_by(*by)
         for evening, player, points in session.execute(query):
             sums[evening][player] = points
     return {
         table.number: {name: int(sums[table.number].get(pid, 0)) for name, pid in table.ids.items()} for table in tables
     }
-
-
-def _standing_payouts(*columns: Any) -> Select[Any]:
-    return with_payouts(standing_deals(*columns))
 
 
 def totals(session: Session, table: Seating) -> dict[str, int]:
@@ -236,12 +242,12 @@ def totals(session: Session, table: Seating) -> dict[str, int]:
 def evenings_totals(session: Session, tables: list[Seating]) -> dict[int, dict[str, int]]:
     """`totals` of each evening, by its number: its deals that stand, a voided evening's too (what an evening shows
     when it is opened, voided or not)."""
-    return _totals(session, tables, _standing_payouts)
+    return _totals(session, tables, standing_deals)
 
 
 def counted_totals(session: Session, tables: list[Seating]) -> dict[int, dict[str, int]]:
     """`evenings_totals` over the deals that count: none for a voided evening."""
-    return _totals(session, tables, counting_payouts)
+    return _totals(session, tables, counting_deals)
 
 
 def revision_values(table: Seating, facts: DealFacts, result: DealResult) -> dict[str, Any]:
