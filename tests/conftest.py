@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import glob
 import importlib
 import json
@@ -118,40 +117,76 @@ def pg_server() -> Iterator[str]:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def _create_database(server: str, template: str | None = None) -> str:
+    """A new database on the test server, empty or copied from `template`; its URL."""
+    from sqlalchemy import create_engine, text
+
+    name = f"ledger_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(f"{server}/postgres", isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            copied = f' TEMPLATE "{template}"' if template else ""
+            connection.execute(text(f'CREATE DATABASE "{name}"{copied}'))
+    finally:
+        admin.dispose()
+    return f"{server}/{name}"
+
+
 @pytest.fixture(scope="session")
 def new_pg_database(pg_server: str) -> Callable[[], str]:
     """Makes a fresh, empty database on the test server and gives its URL (for a test that needs several)."""
-    from sqlalchemy import create_engine, text
-
-    def new() -> str:
-        name = f"ledger_{uuid.uuid4().hex[:12]}"
-        admin = create_engine(f"{pg_server}/postgres", isolation_level="AUTOCOMMIT")
-        with admin.connect() as connection:
-            connection.execute(text(f'CREATE DATABASE "{name}"'))
-        admin.dispose()
-        return f"{pg_server}/{name}"
-
-    return new
+    return lambda: _create_database(pg_server)
 
 
-@pytest.fixture
-def pg_url(new_pg_database: Callable[[], str]) -> str:
-    """A fresh, empty database on the test server."""
-    return new_pg_database()
+@pytest.fixture(scope="session")
+def pg_template(pg_server: str) -> str:
+    """The name of a database of the test server migrated once for the session, which fresh ledgers are copied
+    from."""
+    from ledger.store.engine import open_ledger
+
+    url = _create_database(pg_server)
+    open_ledger(url).dispose()
+    return url.rsplit("/", 1)[1]
 
 
 @pytest.fixture
-def sqlite_url(tmp_path: Path) -> str:
-    """A path for a fresh SQLite ledger file."""
-    return str(tmp_path / "ledger.sqlite3")
+def pg_url(pg_server: str, pg_template: str) -> str:
+    """A fresh ledger (no evening, no player) in a database of its own on the test server."""
+    return _create_database(pg_server, pg_template)
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite ledger migrated once for the session, which fresh ledgers are copied from."""
+    from ledger.store.engine import open_ledger
+
+    path = tmp_path_factory.mktemp("template") / "ledger.sqlite3"
+    open_ledger(str(path)).dispose()  # the last connection closed folds the WAL file back in: one file to copy
+    assert not Path(f"{path}-wal").exists()
+    return path
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path, sqlite_template: Path) -> str:
+    """The path of a fresh SQLite ledger (no evening, no player)."""
+    path = tmp_path / "ledger.sqlite3"
+    shutil.copyfile(sqlite_template, path)
+    return str(path)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """The same test on a real SQLite file and on a real PostgreSQL database."""
+def db_url(request: pytest.FixtureRequest) -> str:
+    """The same test on a fresh ledger in a real SQLite file and in a real PostgreSQL database."""
+    return request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "pg_url")
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where no ledger is yet, on each backend: a path for a new SQLite file, an empty PostgreSQL database (for the
+    tests of the migrations and of a ledger's making)."""
     if request.param == "sqlite":
         return str(tmp_path / "ledger.sqlite3")
-    return request.getfixturevalue("pg_url")
+    return request.getfixturevalue("new_pg_database")()
 
 
 @pytest.fixture
@@ -166,34 +201,14 @@ def engine(db_url: str) -> Iterator[Engine]:
         opened.dispose()
 
 
-@pytest.fixture(scope="session")
-def _chromium_of_this_process() -> Iterator[tuple[Any, asyncio.AbstractEventLoop]]:
-    """Debian's Chromium, headless, driven by Playwright, launched once for the test process; and Playwright's event
-    loop. Playwright marks that loop as the thread's running one between its calls, which would stop any other test
-    from calling `asyncio.run`: the mark is lifted here, and set only while a browser test runs (see `chromium`)."""
+@pytest.fixture
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright, for one test (the browser tests skip without it)."""
     sync_api = pytest.importorskip("playwright.sync_api")
     if not Path("/usr/bin/chromium").exists():
         pytest.skip("no Chromium at /usr/bin/chromium")
-    driver = sync_api.sync_playwright().start()
-    sandbox = ["--no-sandbox"] if os.geteuid() == 0 else []
-    browser = driver.chromium.launch(executable_path="/usr/bin/chromium", args=sandbox)
-    loop = asyncio.get_running_loop()
-    asyncio.events._set_running_loop(None)
-    yield browser, loop
-    asyncio.events._set_running_loop(loop)
-    browser.close()
-    driver.stop()
-
-
-@pytest.fixture
-def chromium(_chromium_of_this_process: tuple[Any, asyncio.AbstractEventLoop]) -> Iterator[Any]:
-    """The test process's Chromium for one test, which opens its pages each in a new context
-    (`chromium.new_context(...).new_page()`: cookies and storage of its own); every context is closed after it."""
-    browser, loop = _chromium_of_this_process
-    asyncio.events._set_running_loop(loop)
-    try:
+    with sync_api.sync_playwright() as driver:
+        sandbox = ["--no-sandbox"] if os.geteuid() == 0 else []
+        browser = driver.chromium.launch(executable_path="/usr/bin/chromium", args=sandbox)
         yield browser
-        for context in browser.contexts:
-            context.close()
-    finally:
-        asyncio.events._set_running_loop(None)
+        browser.close()

@@ -112,8 +112,8 @@ def pairs_of(tables: list[dict[str, Any]]) -> set[frozenset[str]]:
 # --- a whole club night --------------------------------------------------------------------------------------
 
 
-def test_a_club_night_of_seven_players(tmp_path: Path) -> None:
-    db = tmp_path / "club.sqlite3"
+def test_a_club_night_of_seven_players(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     started = ok_json(db, "event", "start", "Friday club", "--players", SEVEN, "--deals", "2", "--stake", "0.10")
     assert started["event"] == 1 and started["name"] == "Friday club"
     assert started["present"] == SEVEN.split(",") and started["rounds"] == []
@@ -233,8 +233,8 @@ def set_round_start(db: Path, started: datetime) -> None:
         connection.close()
 
 
-def test_a_round_ends_by_hand_and_a_timed_round_tells_the_time_left(tmp_path: Path) -> None:
-    db = tmp_path / "timed.sqlite3"
+def test_a_round_ends_by_hand_and_a_timed_round_tells_the_time_left(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     ok(db, "event", "start", "Cup", "--players", "A,B,C,D,E,F", "--minutes", "30")
     none_yet = ok(db, "event", "round").stdout
     assert "seated no round yet" in none_yet
@@ -258,8 +258,8 @@ def test_a_round_ends_by_hand_and_a_timed_round_tells_the_time_left(tmp_path: Pa
 # --- CSV -----------------------------------------------------------------------------------------------------
 
 
-def test_the_csv_opens_with_its_header_and_neutralises_formulas(tmp_path: Path) -> None:
-    db = tmp_path / "csv.sqlite3"
+def test_the_csv_opens_with_its_header_and_neutralises_formulas(tmp_path: Path, sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     ok(db, "event", "start", HOSTILE_EVENT, "--players", f"Anna,Bruno,{HOSTILE_PLAYER}")
     table = ok_json(db, "event", "seat", "--table", f"Anna,Bruno,{HOSTILE_PLAYER}")["round"]["tables"][0]
     ok(db, "record", "--evening", str(table["evening"]), "bruno solo 22")
@@ -284,8 +284,8 @@ def test_the_csv_opens_with_its_header_and_neutralises_formulas(tmp_path: Path) 
 # --- seasons -------------------------------------------------------------------------------------------------
 
 
-def test_a_season_of_two_events_sums_their_tables_and_ranks_by_its_minimum(tmp_path: Path) -> None:
-    db = tmp_path / "season.sqlite3"
+def test_a_season_of_two_events_sums_their_tables_and_ranks_by_its_minimum(tmp_path: Path, sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     season = ok_json(db, "season", "start", "Autumn", "--min-deals", "3")
     assert (season["name"], season["min_deals"], season["table"]) == ("Autumn", 3, [])
 
@@ -359,8 +359,8 @@ ERRORS = [
 
 
 @pytest.mark.parametrize(("args", "fragment"), [case[1:] for case in ERRORS], ids=[case[0] for case in ERRORS])
-def test_an_error_is_one_line_with_exit_code_2(tmp_path: Path, args: list[str], fragment: str) -> None:
-    db = tmp_path / "errors.sqlite3"
+def test_an_error_is_one_line_with_exit_code_2(sqlite_url: str, args: list[str], fragment: str) -> None:
+    db = Path(sqlite_url)
     ok(db, "event", "start", "Existing", "--players", "Anna,Bruno,Carla")
     result = cli(db, *args)
     assert_user_error(result.exit_code, result.stderr, fragment)
@@ -368,8 +368,8 @@ def test_an_error_is_one_line_with_exit_code_2(tmp_path: Path, args: list[str], 
     assert [e["event"] for e in ok_json(db, "event", "list")] == [1]  # no event started by a refused command
 
 
-def test_refusals_quote_the_value_given(tmp_path: Path) -> None:
-    db = tmp_path / "script.sqlite3"
+def test_refusals_quote_the_value_given(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     ok(db, "event", "start", "Club", "--players", "Anna,Bruno,Carla")
     for args, fragment in (
         (["event", "show", "7"], "event 7 does not exist"),
@@ -413,8 +413,8 @@ def test_the_console_script_runs_a_night_on_a_sqlite_file(tmp_path: Path) -> Non
 # --- Italian -------------------------------------------------------------------------------------------------
 
 
-def test_the_italian_ui_runs_every_command(tmp_path: Path) -> None:
-    db = tmp_path / "it.sqlite3"
+def test_the_italian_ui_runs_every_command(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     italian = {"CALABRESELLA_LANG": "it"}
     for args in (
         ["season", "start", "Autunno", "--min-deals", "2"],

@@ -113,9 +113,9 @@ def templates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> str:
-    """A path for a fresh SQLite ledger."""
-    return str(tmp_path / "ledger.sqlite3")
+def db(sqlite_url: str) -> str:
+    """A fresh SQLite ledger."""
+    return sqlite_url
 
 
 # --- the evening at the table, with --json ---------------------------------------------------------------------

@@ -50,8 +50,8 @@ def points(db: Path) -> dict[str, int]:
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    ledger = tmp_path / "ledger.sqlite3"
+def db(sqlite_url: str) -> Path:
+    ledger = Path(sqlite_url)
     ok(ledger, "evening", "start", "--players", "Anna,Bruno,Carla")
     return ledger
 
@@ -188,8 +188,8 @@ def test_calling_a_card_of_ones_own_hand_is_refused_where_call_own_card_is_off(t
     ok(pagat, "record", "anna chiamo 3D@declarer 20")
 
 
-def test_an_evening_started_before_call_own_card_keeps_it_on(tmp_path: Path) -> None:
-    db = tmp_path / "ledger.sqlite3"
+def test_an_evening_started_before_call_own_card_keeps_it_on(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     ok(db, "evening", "start", "--players", "Anna,Bruno,Carla", "-P", "tretre")
     with sqlite3.connect(db) as connection:
         (stored,) = connection.execute("SELECT options FROM evening").fetchone()
@@ -212,8 +212,8 @@ def test_random_write_tokens_of_the_documented_alphabet_are_taken() -> None:
     check_token("q8Z-d0_LrM3vTwxA9bKe2N")
 
 
-def test_tab_pairs_after_the_settlement_is_paid_never_read_as_the_winner_owing(tmp_path: Path) -> None:
-    db = tmp_path / "ledger.sqlite3"
+def test_tab_pairs_after_the_settlement_is_paid_never_read_as_the_winner_owing(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     ok(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.10")
     for line in ("anna solo 22", "bruno solo 22", "carla chiamo 3D@anna 22", "bruno solo 24"):
         ok(db, "record", line)
@@ -237,8 +237,8 @@ def test_paid_takes_prefixes_suggests_names_and_refuses_a_negative_amount_in_one
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
-def test_money_is_written_one_way_and_nobody_wins_plus_nothing(tmp_path: Path, lang: str) -> None:
-    db = tmp_path / "ledger.sqlite3"
+def test_money_is_written_one_way_and_nobody_wins_plus_nothing(tmp_path: Path, sqlite_url: str, lang: str) -> None:
+    db = Path(sqlite_url)
     ok(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.10")
     ok(db, "record", "bruno solo 22")
     won, lost = ("+0.40 EUR", "-0.20 EUR") if lang == "en" else ("+0,40\xa0€", "-0,20\xa0€")
@@ -257,8 +257,8 @@ def test_money_is_written_one_way_and_nobody_wins_plus_nothing(tmp_path: Path, l
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
-def test_deals_of_five_seats_stay_readable_at_80_columns(tmp_path: Path, lang: str) -> None:
-    db = tmp_path / "ledger.sqlite3"
+def test_deals_of_five_seats_stay_readable_at_80_columns(sqlite_url: str, lang: str) -> None:
+    db = Path(sqlite_url)
     ok(db, "evening", "start", "--players", "Anna,Bruno,Carla,Dario,Elena", "-P", "quintiglio")
     ok(db, "record", "bruno chiamo 3B@declarer 20")
     for _ in range(9):
@@ -280,8 +280,8 @@ def test_play_help_wraps_at_the_terminals_width_not_where_the_source_breaks(tmp_
     assert max(map(len, narrow.splitlines())) <= 60 and "chiudi (dopo un sì" in " ".join(narrow.split())
 
 
-def test_the_italian_says_no_english_word_where_players_read_it(tmp_path: Path) -> None:
-    db = tmp_path / "ledger.sqlite3"
+def test_the_italian_says_no_english_word_where_players_read_it(tmp_path: Path, sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     players = ["--players", "Anna,Bruno,Carla"]
     american = ok(db, "score", *players, "-P", "cavendish", "-d", "Anna", "-c", "play", "-t", "22", lang="it")
     assert american.startswith("Anna gioca: 22 su 35, vinta")

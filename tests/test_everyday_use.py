@@ -22,8 +22,8 @@ def ok(db: Path, *args: str, lang: str = "en", columns: int = 200) -> str:
     return done.stdout
 
 
-def test_undo_right_after_an_amendment_takes_back_the_amendment(tmp_path: Path) -> None:
-    db = tmp_path / "l.sqlite3"
+def test_undo_right_after_an_amendment_takes_back_the_amendment(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     ok(db, "evening", "start", "--players", "Marco,Luca,Giulia")
     ok(db, "record", "luca solo 7+1/3")  # won: Luca +4
     amended = ok(db, "amend", "1", "--thirds", "15", "--reason", "recount")  # lost: Luca -4
@@ -38,8 +38,8 @@ def test_undo_right_after_an_amendment_takes_back_the_amendment(tmp_path: Path) 
     assert json.loads(ok(db, "standings", "--json"))["points"] == {"Marco": 0, "Luca": 0, "Giulia": 0}
 
 
-def test_a_void_does_not_echo_the_deal_and_names_every_deal_re_scored(tmp_path: Path) -> None:
-    db = tmp_path / "l.sqlite3"
+def test_a_void_does_not_echo_the_deal_and_names_every_deal_re_scored(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     ok(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--profile", "tretre")
     ok(db, "record", "--passed")
     ok(db, "record", "anna solo 7+1/3")  # the pot of one passed deal doubles it: Anna +4
@@ -53,8 +53,8 @@ def test_a_void_does_not_echo_the_deal_and_names_every_deal_re_scored(tmp_path: 
     assert "solo 1" not in solo and "re-scored" not in solo  # deal 4's pot does not change
 
 
-def test_lists_write_points_as_the_scale_does_and_the_confirmation_states_the_reading(tmp_path: Path) -> None:
-    db = tmp_path / "l.sqlite3"
+def test_lists_write_points_as_the_scale_does_and_the_confirmation_states_the_reading(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     ok(db, "evening", "start", "--players", "Anna,Bruno,Carla")
     recorded = ok(db, "record", "anna solo 11")  # 11 points: a stramazzo win
     assert "Anna solo: 33 thirds (11), won, stramazzo" in recorded
@@ -65,8 +65,8 @@ def test_lists_write_points_as_the_scale_does_and_the_confirmation_states_the_re
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
-def test_deals_at_80_columns_keep_every_header_whole(tmp_path: Path, lang: str) -> None:
-    db = tmp_path / "l.sqlite3"
+def test_deals_at_80_columns_keep_every_header_whole(sqlite_url: str, lang: str) -> None:
+    db = Path(sqlite_url)
     ok(db, "evening", "start", "--players", "Marco,Luca,Giulia")
     ok(db, "record", "luca chiamo 3D@marco 6+2/3")
     ok(db, "record", "giulia solissimo scegliete 8")
@@ -78,8 +78,8 @@ def test_deals_at_80_columns_keep_every_header_whole(tmp_path: Path, lang: str) 
     assert f"1: {explanation}" in listed  # the explanations follow the table, whole
 
 
-def test_a_deal_recorded_does_not_end_with_a_bare_revision(tmp_path: Path) -> None:
-    db = tmp_path / "l.sqlite3"
+def test_a_deal_recorded_does_not_end_with_a_bare_revision(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     ok(db, "evening", "start", "--players", "Marco,Luca,Giulia")
     recorded = ok(db, "record", "--passed")
     assert "evening revision" not in recorded and "to take it back: calabresella undo --revision 1" in recorded
@@ -87,8 +87,8 @@ def test_a_deal_recorded_does_not_end_with_a_bare_revision(tmp_path: Path) -> No
     assert "per ritirarla: calabresella undo --revision 2" in italian
 
 
-def test_after_close_the_reads_show_the_latest_evening_and_say_which(tmp_path: Path) -> None:
-    db = tmp_path / "l.sqlite3"
+def test_after_close_the_reads_show_the_latest_evening_and_say_which(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     ok(db, "evening", "start", "--players", "Marco,Luca,Giulia")
     ok(db, "record", "luca solo 7+1/3")
     ok(db, "evening", "close")
@@ -110,8 +110,8 @@ def play(db: Path, *lines: str, lang: str = "en") -> str:
     return done.stdout + done.stderr
 
 
-def test_play_speaks_of_this_table_and_resumes_with_the_totals(tmp_path: Path) -> None:
-    db = tmp_path / "l.sqlite3"
+def test_play_speaks_of_this_table_and_resumes_with_the_totals(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     ok(db, "evening", "start", "--players", "Marco,Luca,Giulia")
     first = play(db, "help")
     assert "e.g. luca solo 7+1/3, or pass" in first and "Totals so far" not in first  # nothing recorded yet
@@ -122,8 +122,8 @@ def test_play_speaks_of_this_table_and_resumes_with_the_totals(tmp_path: Path) -
     assert "Totali finora: Marco -2, Luca +4, Giulia -2" in play(db, lang="it")
 
 
-def test_play_blames_a_mistyped_card_and_counts_one_third_as_one(tmp_path: Path) -> None:
-    db = tmp_path / "l.sqlite3"
+def test_play_blames_a_mistyped_card_and_counts_one_third_as_one(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     ok(db, "evening", "start", "--players", "Marco,Luca,Giulia")
     said = play(db, "luca chiamo 3Z 20")
     assert "Error: called='3Z': write rank then suit" in said and "points" not in said.split("3Z")[1]
@@ -134,8 +134,8 @@ def test_play_blames_a_mistyped_card_and_counts_one_third_as_one(tmp_path: Path)
     assert "conteggio 1f: 0 assi x 3 + 1 figura = 1 terzo" in italian
 
 
-def test_report_without_out_writes_the_evening_named_after_it(tmp_path: Path) -> None:
-    db = tmp_path / "l.sqlite3"
+def test_report_without_out_writes_the_evening_named_after_it(tmp_path: Path, sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     ok(db, "evening", "start", "--players", "Marco,Luca,Giulia")
     ok(db, "record", "luca solo 7+1/3")
     ok(db, "evening", "close")
@@ -159,8 +159,8 @@ def test_the_holder_question_offers_the_monte_only_where_there_is_one(tmp_path: 
     assert "Who held the called card? (a name, monte, or declarer)" in play(four, "anna chiamo 3D 7")
 
 
-def test_a_name_with_an_emoji_is_typed_without_it(tmp_path: Path) -> None:
-    db = tmp_path / "l.sqlite3"
+def test_a_name_with_an_emoji_is_typed_without_it(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     ok(db, "evening", "start", "--players", "😀Gigi,Luca,Giulia 👍🏽")
     recorded = json.loads(ok(db, "record", "gigi solo 7+1/3", "--json"))
     assert recorded["deal"]["declarer"] == "😀Gigi"
@@ -171,8 +171,8 @@ def test_a_name_with_an_emoji_is_typed_without_it(tmp_path: Path) -> None:
     assert ambiguous.returncode == 2 and "ambiguous" in ambiguous.stderr
 
 
-def test_tab_and_its_pairs_each_say_what_they_are_once_the_settlement_is_paid(tmp_path: Path) -> None:
-    db = tmp_path / "l.sqlite3"
+def test_tab_and_its_pairs_each_say_what_they_are_once_the_settlement_is_paid(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     ok(db, "evening", "start", "--players", "Paolo,Sandro,Ugo", "--stake", "0.10")
     for line in ("paolo solo 7+1/3", "sandro solo 7+1/3", "ugo chiamo 3D@paolo 7+1/3", "sandro solo 8"):
         ok(db, "record", line)

@@ -252,9 +252,9 @@ def _is_clean(result: Result) -> bool:
 
 
 @pytest.fixture
-def ledger(tmp_path: Path) -> Path:
+def ledger(sqlite_url: str) -> Path:
     """A SQLite ledger with an open evening of three and two deals."""
-    db = tmp_path / "fuzz.sqlite3"
+    db = Path(sqlite_url)
     for args in (
         ["evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.10"],
         ["record", "bruno solo 22"],

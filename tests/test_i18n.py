@@ -244,8 +244,8 @@ def test_score_explains_the_deal_in_italian() -> None:
     assert "giocatore" in result.stdout and "punti partita" in result.stdout and "avversario, mazziere" in result.stdout
 
 
-def test_record_standings_and_settle_in_italian(tmp_path: Path) -> None:
-    db = tmp_path / "it.sqlite3"
+def test_record_standings_and_settle_in_italian(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     assert _it(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "1.25").exit_code == 0
     recorded = _it(db, "record", "carla chiamo 3D@anna 4 ultima=avversari")
     assert recorded.exit_code == 0, recorded.output
@@ -260,8 +260,8 @@ def test_record_standings_and_settle_in_italian(tmp_path: Path) -> None:
     assert "Carla dà 5,00\xa0€ a Bruno" in settle.stdout
 
 
-def test_the_italian_reads_as_players_say_it(tmp_path: Path) -> None:
-    db = tmp_path / "frasi.sqlite3"
+def test_the_italian_reads_as_players_say_it(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     twice = _it(db, "evening", "start", "--players", "Anna,anna,Bruno")
     assert (
         twice.stderr
@@ -439,8 +439,8 @@ def test_a_language_the_ledger_does_not_speak_is_refused_in_the_language_of_the_
 # play, the report and the charts
 
 
-def test_play_in_italian_in_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    db = tmp_path / "play.sqlite3"
+def test_play_in_italian_in_a_terminal(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = Path(sqlite_url)
     assert _it(db, "evening", "start", "--players", "Anna,Bruno,Carla").exit_code == 0
     monkeypatch.setattr(test_play, "ENV", {**test_play.ENV, "CALABRESELLA_LANG": "it"})
     table = test_play.Table(db)
@@ -455,8 +455,8 @@ def test_play_in_italian_in_a_terminal(tmp_path: Path, monkeypatch: pytest.Monke
     table.close_with("quit")
 
 
-def test_play_takes_its_commands_in_italian_in_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    db = tmp_path / "comandi.sqlite3"
+def test_play_takes_its_commands_in_italian_in_a_terminal(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = Path(sqlite_url)
     assert _it(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.10").exit_code == 0
     monkeypatch.setattr(test_play, "ENV", {**test_play.ENV, "CALABRESELLA_LANG": "it"})
     table = test_play.Table(db)
@@ -503,8 +503,8 @@ def test_play_takes_its_commands_in_italian_in_a_terminal(tmp_path: Path, monkey
     ]
 
 
-def test_a_command_word_that_names_a_player_still_starts_a_deal(tmp_path: Path) -> None:
-    db = tmp_path / "conti.sqlite3"
+def test_a_command_word_that_names_a_player_still_starts_a_deal(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     assert _it(db, "evening", "start", "--players", "Anna,Conti,Amendola").exit_code == 0
     done = test_play._piped(db, ["conti solo 22", "amend solo 8", "conti", "amend 1 20 motivo=riconteggio"])
     assert done.returncode == 0, done.stderr

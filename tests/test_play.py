@@ -220,8 +220,8 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
     assert (tmp_path / "ledger.sqlite3.history").read_text().count("bruno solo 22") == 1
 
 
-def test_an_error_leaves_the_prompt_usable_and_the_ledger_untouched(tmp_path: Path) -> None:
-    db = tmp_path / "four.sqlite3"
+def test_an_error_leaves_the_prompt_usable_and_the_ledger_untouched(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     _open_evening(db, ("Anna", "Bruno", "Carla", "Dario"))
     table = Table(db, "--evening", "1", "--no-history")
     assert "Next deal: Dario deals and sits out, Anna speaks first." in table.opening
@@ -250,11 +250,11 @@ def test_an_error_leaves_the_prompt_usable_and_the_ledger_untouched(tmp_path: Pa
     assert "Next deal: Anna deals and sits out, Bruno speaks first." in out
     table.close_with(None)
     assert _ledger(db)[0] == {"Anna": 4, "Bruno": -2, "Carla": -2, "Dario": 0}
-    assert not (tmp_path / "four.sqlite3.history").exists()
+    assert not Path(f"{db}.history").exists()
 
 
-def test_plain_lines_from_a_pipe_behave_the_same(tmp_path: Path) -> None:
-    db = tmp_path / "piped.sqlite3"
+def test_plain_lines_from_a_pipe_behave_the_same(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     lines = [
         "Anna,Bruno,Carla",
         "",
@@ -295,8 +295,8 @@ def test_plain_lines_from_a_pipe_behave_the_same(tmp_path: Path) -> None:
     assert [(d.number, d.revision, d.voided) for d in deals] == [(1, 2, False), (2, 1, True), (3, 1, False)]
 
 
-def test_the_monte_is_asked_for_only_where_a_stramazzo_counts_tricks_only(tmp_path: Path) -> None:
-    db = tmp_path / "monte.sqlite3"
+def test_the_monte_is_asked_for_only_where_a_stramazzo_counts_tricks_only(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     engine = open_ledger(str(db))
     with transaction(engine) as session:
         start_evening(session, ("Anna", "Bruno", "Carla"), options=["stramazzo_counts=tricks"])
@@ -317,8 +317,8 @@ def test_the_monte_is_asked_for_only_where_a_stramazzo_counts_tricks_only(tmp_pa
     assert points == {"Anna": 6, "Bruno": -12, "Carla": 6} and deals[0].monte_thirds == 6
 
 
-def test_an_evening_that_cannot_be_opened_is_one_error_line(tmp_path: Path) -> None:
-    db = tmp_path / "closed.sqlite3"
+def test_an_evening_that_cannot_be_opened_is_one_error_line(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     engine = open_ledger(str(db))
     with transaction(engine) as session:
         close_evening(session, start_evening(session, ("Anna", "Bruno", "Carla")))
@@ -332,8 +332,8 @@ def test_an_evening_that_cannot_be_opened_is_one_error_line(tmp_path: Path) -> N
         assert done.stderr.startswith(message) and done.stderr.count("\n") == 1
 
 
-def test_help_is_short_and_help_word_explains_one_thing(tmp_path: Path) -> None:
-    db = tmp_path / "help.sqlite3"
+def test_help_is_short_and_help_word_explains_one_thing(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     _open_evening(db, ("Anna", "Bruno", "Carla"))
     short = _piped(db, ["help"]).stdout
     syntax = _piped(db, ["help syntax"]).stdout
@@ -346,8 +346,8 @@ def test_help_is_short_and_help_word_explains_one_thing(tmp_path: Path) -> None:
     assert unknown.stderr.startswith("Error: help 'frobnicate': ask about one of syntax, undo, amend")
 
 
-def test_a_refused_undo_says_what_to_type_inside_play(tmp_path: Path) -> None:
-    db = tmp_path / "undo.sqlite3"
+def test_a_refused_undo_says_what_to_type_inside_play(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     _open_evening(db, ("Anna", "Bruno", "Carla"))
     # a second scorekeeper records a deal between this session's deal and its undo
     done = _piped(db, ["bruno solo 22"])

@@ -20,8 +20,8 @@ def run(db: Path, *args: str) -> Ran:
     return calabresella(*args, env={"CALABRESELLA_LANG": "en", "COLUMNS": "200", "CALABRESELLA_DB": str(db)})
 
 
-def test_close_reopen_record_on_the_command_line(tmp_path: Path) -> None:
-    db = tmp_path / "l.sqlite3"
+def test_close_reopen_record_on_the_command_line(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     for args in (("evening", "start", "--players", "Marco,Luca,Giulia"), ("record", "luca solo 7+1/3")):
         assert run(db, *args).returncode == 0
     assert run(db, "evening", "close").returncode == 0

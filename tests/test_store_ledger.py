@@ -89,8 +89,8 @@ def _three_deals(engine: Engine) -> int:
 # --- schema -------------------------------------------------------------------------------------------------
 
 
-def test_open_creates_the_schema_and_reopening_keeps_the_data(db_url: str) -> None:
-    first = open_ledger(db_url)
+def test_open_creates_the_schema_and_reopening_keeps_the_data(empty_db_url: str) -> None:
+    first = open_ledger(empty_db_url)
     try:
         assert schema_info(first)["revision"] == HEAD
         assert counts(first) == dict.fromkeys(TABLES, 0)
@@ -98,7 +98,7 @@ def test_open_creates_the_schema_and_reopening_keeps_the_data(db_url: str) -> No
         record(first, declarer="Bruno", contract="solo", thirds=22)
     finally:
         first.dispose()
-    again = open_ledger(db_url)
+    again = open_ledger(empty_db_url)
     try:
         assert payouts(again) == [(1, {"Anna": -2, "Bruno": 4, "Carla": -2}, False)]
         assert schema_info(again)["revision"] == HEAD

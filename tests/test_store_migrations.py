@@ -23,12 +23,16 @@ from ledger import Ledger
 from ledger.errors import LedgerError
 from ledger.i18n import speaking
 from ledger.rules.contracts import Contract
-from ledger.store.engine import HEAD, MIGRATIONS, make_engine, resolve_url
+from ledger.store.engine import HEAD, MIGRATIONS, make_engine, open_ledger, resolve_url
 
 
-def test_the_migrations_build_exactly_the_tables_of_the_models(engine: Engine) -> None:
-    with engine.connect() as connection:
-        assert compare_metadata(MigrationContext.configure(connection), SQLModel.metadata) == []
+def test_the_migrations_build_exactly_the_tables_of_the_models(empty_db_url: str) -> None:
+    engine = open_ledger(empty_db_url)
+    try:
+        with engine.connect() as connection:
+            assert compare_metadata(MigrationContext.configure(connection), SQLModel.metadata) == []
+    finally:
+        engine.dispose()
 
 
 FIXTURE = Path(__file__).with_name("data") / "ledger_0002.json"
@@ -157,7 +161,7 @@ def _evenings_keep_the_options_they_started_with(ledger: Ledger) -> None:
             ledger.record(f"auction={auction} 20", evening=started.number)
 
 
-def test_programs_opening_a_new_ledger_at_once_take_turns_to_build_it(db_url: str) -> None:
+def test_programs_opening_a_new_ledger_at_once_take_turns_to_build_it(empty_db_url: str) -> None:
     """Four programs started together on an empty database: one builds the schema, the others wait and find it."""
     opener = (
         "import sys\n"
@@ -167,13 +171,13 @@ def test_programs_opening_a_new_ledger_at_once_take_turns_to_build_it(db_url: st
     )
     programs = [
         subprocess.Popen(
-            [sys.executable, "-c", opener, db_url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            [sys.executable, "-c", opener, empty_db_url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
         )
         for _ in range(4)
     ]
     results = [(program.communicate(timeout=120), program.returncode) for program in programs]
     assert [(out.strip(), code) for (out, _), code in results] == [("0", 0)] * 4, [err for (_, err), _ in results]
-    engine = make_engine(resolve_url(db_url))
+    engine = make_engine(resolve_url(empty_db_url))
     try:
         with engine.connect() as connection:
             assert connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == [HEAD]
