@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import glob
 import importlib
 import json
@@ -201,14 +202,34 @@ def engine(db_url: str) -> Iterator[Engine]:
         opened.dispose()
 
 
-@pytest.fixture
-def chromium() -> Iterator[Any]:
-    """Debian's Chromium, headless, driven by Playwright, for one test (the browser tests skip without it)."""
+@pytest.fixture(scope="session")
+def _chromium_of_this_process() -> Iterator[tuple[Any, asyncio.AbstractEventLoop]]:
+    """Debian's Chromium, headless, driven by Playwright, launched once for the test process; and Playwright's event
+    loop. Playwright marks that loop as the thread's running one between its calls, which would stop any other test
+    from calling `asyncio.run`: the mark is lifted here, and set only while a browser test runs (see `chromium`)."""
     sync_api = pytest.importorskip("playwright.sync_api")
     if not Path("/usr/bin/chromium").exists():
         pytest.skip("no Chromium at /usr/bin/chromium")
-    with sync_api.sync_playwright() as driver:
-        sandbox = ["--no-sandbox"] if os.geteuid() == 0 else []
-        browser = driver.chromium.launch(executable_path="/usr/bin/chromium", args=sandbox)
+    driver = sync_api.sync_playwright().start()
+    sandbox = ["--no-sandbox"] if os.geteuid() == 0 else []
+    browser = driver.chromium.launch(executable_path="/usr/bin/chromium", args=sandbox)
+    loop = asyncio.get_running_loop()
+    asyncio.events._set_running_loop(None)
+    yield browser, loop
+    asyncio.events._set_running_loop(loop)
+    browser.close()
+    driver.stop()
+
+
+@pytest.fixture
+def chromium(_chromium_of_this_process: tuple[Any, asyncio.AbstractEventLoop]) -> Iterator[Any]:
+    """The test process's Chromium for one test, which opens its pages each in a new context
+    (`chromium.new_context(...).new_page()`: cookies and storage of its own); every context is closed after it."""
+    browser, loop = _chromium_of_this_process
+    asyncio.events._set_running_loop(loop)
+    try:
         yield browser
-        browser.close()
+        for context in browser.contexts:
+            context.close()
+    finally:
+        asyncio.events._set_running_loop(None)
