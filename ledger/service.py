@@ -58,8 +58,8 @@ T = TypeVar("T")
 IMPORT_BATCH_SECONDS = 0.5
 """An import commits at least this often, so a scorekeeper recording meanwhile waits a moment, not the import."""
 IMPORT_PAUSE_SECONDS = 0.02
-"""On SQLite an import rests this long between batches, so a writer waiting for the lock may take it in between
-instead of being overtaken batch after batch."""
+"""On SQLite an import rests this long between batches: several times a waiting writer's poll for the lock
+(`LOCK_POLL_SECONDS`), so it takes the lock in between instead of being overtaken batch after batch."""
 DealEntry = DealInput | str
 """A deal as the facts typed (`DealInput`) or as one line of the quick syntax (`"bruno solo 22"`)."""
 
@@ -85,8 +85,8 @@ class Ledger:
         self._db = db
         self.writer = Writer(source)
         self._writing = threading.RLock()
-        """This program's writes take turns here, in one lane, rather than waiting for the database's write lock
-        together (the holder then runs without them competing for the interpreter); other programs still wait on the
+        """This program's writes take turns here, in one lane, rather than polling the database's write lock together
+        (the holder then runs without them competing for the interpreter); other programs still wait on the
         database. Watchers' reads take their turn here too (`in_turn`)."""
         self.notices = Notices()
         self._watcher: Watcher | None = None

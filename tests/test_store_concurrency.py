@@ -155,7 +155,7 @@ def test_processes_record_into_one_sqlite_file(tmp_path: Path) -> None:
 
 
 def test_a_writer_waits_for_a_lock_another_program_holds_and_keeps_its_busy_timeout(tmp_path: Path) -> None:
-    """SQLite's busy timeout keeps the writer waiting; it writes once the lock is free, its busy timeout unchanged."""
+    """The ledger polls for SQLite's write lock itself; it writes once the lock is free, then waits as before."""
     db = tmp_path / "held.sqlite3"
     start(str(db))
     other = sqlite3.connect(db, isolation_level=None)

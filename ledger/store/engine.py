@@ -6,7 +6,7 @@ import difflib
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -31,8 +31,8 @@ from ledger.i18n import _
 
 ENV_VAR = "CALABRESELLA_DB"
 BUSY_TIMEOUT_MS = 60_000
-WAL_RETRY_SECONDS = 0.01
-"""How often a program opening a new SQLite ledger tries again to switch it to WAL while another one holds it."""
+LOCK_POLL_SECONDS = 0.002
+"""How often a SQLite writer waiting for the write lock tries again."""
 READ_ONLY = "ledger_read_only"
 MIGRATING = "ledger_migrating"
 """Set on the connection a migration runs on: on SQLite its transaction begins with foreign keys off."""
@@ -120,8 +120,8 @@ def _sqlite_folder(path: Path) -> None:
 
 
 def _sqlite_settings(engine: Engine) -> None:
-    """synchronous=FULL, foreign keys, a busy timeout, and BEGIN IMMEDIATE for every transaction (a writer waits
-    for another one's write lock up to the busy timeout); a migration's begins with foreign keys off.
+    """synchronous=FULL, foreign keys, a busy timeout, and BEGIN IMMEDIATE for every transaction (polled for, see
+    `_polled`); a migration's begins with foreign keys off.
 
     WAL is switched on by `open_ledger` once the file is known to be a ledger: it is a lasting change.
     """
@@ -143,7 +143,31 @@ def _sqlite_settings(engine: Engine) -> None:
             return
         if options.get(MIGRATING):  # a no-op inside a transaction: before it
             connection.exec_driver_sql("PRAGMA foreign_keys = OFF")
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        connection.exec_driver_sql("PRAGMA busy_timeout = 0")
+        try:
+            _polled(lambda: connection.exec_driver_sql("BEGIN IMMEDIATE"))
+        finally:
+            connection.exec_driver_sql(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+
+
+def _polled(run: Callable[[], object]) -> None:
+    """Run a statement that needs SQLite's write lock, again every `LOCK_POLL_SECONDS` while the database is busy,
+    until the busy timeout has passed (then its error is raised).
+
+    SQLite's own busy handler sleeps longer and longer (up to 100 ms a try), so a writer waiting on it would miss
+    the short gaps a long import leaves between its batches (`record` while an import runs waited up to 3 s so, under
+    1 s polled); and switching to WAL does not wait at all. Polling takes the lock within milliseconds.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            run()
+            return
+        except (sqlite3.OperationalError, OperationalError) as error:
+            cause = error.orig if isinstance(error, OperationalError) else error
+            if getattr(cause, "sqlite_errorcode", None) != sqlite3.SQLITE_BUSY or time.monotonic() >= deadline:
+                raise
+        time.sleep(LOCK_POLL_SECONDS)
 
 
 def reading(engine: Engine) -> Engine:
@@ -295,25 +319,14 @@ def _check_readable(engine: Engine, version: str | None) -> None:
 
 
 def _enable_wal(engine: Engine) -> None:
-    """Readers never block the writer, and the writer never blocks readers (SQLite only).
-
-    The switch needs the file alone and SQLite does not wait for it: programs opening a new ledger at once try again
-    every `WAL_RETRY_SECONDS`, up to the busy timeout, so they take turns.
-    """
+    """Readers never block the writer, and the writer never blocks readers (SQLite only). The switch needs the file
+    alone and SQLite does not wait for it: programs opening a new ledger at once poll for it (`_polled`)."""
     if engine.url.get_backend_name() != "sqlite":
         return
-    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
     raw = engine.raw_connection()
     try:
         cursor = raw.cursor()
-        while True:
-            try:
-                cursor.execute("PRAGMA journal_mode = WAL")
-                return
-            except sqlite3.OperationalError as error:
-                if error.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() >= deadline:
-                    raise
-            time.sleep(WAL_RETRY_SECONDS)
+        _polled(lambda: cursor.execute("PRAGMA journal_mode = WAL"))
     finally:
         raw.close()
 
