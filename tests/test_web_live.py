@@ -42,7 +42,7 @@ def test_a_deal_recorded_elsewhere_reaches_the_phones(db_url: str) -> None:
     from ledger import Ledger
 
     start(db_url)
-    with viewer(db_url) as phone:
+    with viewer(db_url, stream_seconds=1.0) as phone:  # time enough for a first read on a busy machine
         assert _events(phone.get("/evenings/1/events").text)[0][0] == "0"
         with Ledger(db_url) as terminal:
             terminal.record("carla solo 20")
