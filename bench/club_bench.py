@@ -197,9 +197,9 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(db: str, log: Path, workers: int = 1) -> Iterator[str]:
+def serving(db: str, log: Path, workers: int = 1) -> Iterator[tuple[str, int]]:
     """`calabresella serve` (with `workers` processes) on a free loopback port over `db` (its output in `log`); its
-    base URL."""
+    base URL and process id."""
     port = _free_port()
     with log.open("wb") as out:
         process = subprocess.Popen(
@@ -218,7 +218,7 @@ def serving(db: str, log: Path, workers: int = 1) -> Iterator[str]:
                     if process.poll() is not None or time.monotonic() > deadline:
                         raise RuntimeError(f"serve did not start: {log.read_text(errors='replace')}") from None
                     time.sleep(0.05)
-            yield f"http://127.0.0.1:{port}"
+            yield f"http://127.0.0.1:{port}", process.pid
         finally:
             if process.poll() is None:
                 process.terminate()
@@ -227,6 +227,38 @@ def serving(db: str, log: Path, workers: int = 1) -> Iterator[str]:
                 except subprocess.TimeoutExpired:
                     process.kill()
                     process.wait()
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The processor time process `pid` has used so far (user and system), 0 when it is gone or not on Linux."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _processes() -> list[tuple[int, int, str]]:
+    """Every process on this machine as (pid, parent pid, name), from /proc (empty elsewhere)."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            head, _, tail = (entry / "stat").read_text().rpartition(")")
+            found.append((int(entry.name), int(tail.split()[1]), head.partition("(")[2]))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+def cpu_used(server: int) -> tuple[float, float]:
+    """Processor seconds used so far by the server `server` with its worker processes, and by PostgreSQL's."""
+    processes = _processes()
+    tree, grew = {server}, True
+    while grew:
+        more = {pid for pid, parent, _name in processes if parent in tree} - tree
+        tree, grew = tree | more, bool(more)
+    postgres = [pid for pid, _parent, name in processes if name in ("postgres", "postmaster")]
+    return sum(map(_cpu_seconds, tree)), sum(map(_cpu_seconds, postgres))
 
 
 def _checked(answer: httpx.Response, status: int) -> Any:
@@ -481,7 +513,10 @@ def _ms(values: list[float]) -> str:
     return f"p50 {statistics.median(values):7.2f} ms   p95 {q[94]:7.2f} ms   max {max(values):7.2f} ms"
 
 
-def report(backend: str, night: Night, deals: int, pause: float) -> None:
+def report(
+    backend: str, night: Night, deals: int, pause: float, used: tuple[float, float, float] | None = None
+) -> None:
+    """Print the night's figures; `used`: processor seconds of the server, of PostgreSQL and of this process."""
     firsts = [a for a in night.answers if a.kind != "again"]
     refused = [a for a in night.answers if a.status not in (200, 201)]
     pairs = round_trips(night.answers, night.screen)
@@ -508,6 +543,12 @@ def report(backend: str, night: Night, deals: int, pause: float) -> None:
     reached = to_phones(night.answers, night.viewers)
     if reached:
         print(f"  deal -> phones watching ({len(reached):5d})    {_ms(reached)}")
+    if used:
+        per = 1000 / max(1, len(stored))
+        print(
+            f"  processor time a deal: server {used[0] * per:.1f} ms, PostgreSQL {used[1] * per:.1f} ms, "
+            f"this bench (phones, streams, baseline) {used[2] * per:.1f} ms; {os.cpu_count()} processors"
+        )
     if night.bare_ms:
         print(f"  baseline: Ledger.record, same process  {_ms(night.bare_ms)}")
     if trips and night.bare_ms:
@@ -543,7 +584,8 @@ def _pg_databases(server: str, count: int) -> Iterator[list[str]]:
 def measure(backend: str, served: str, bare: str, folder: Path, args: argparse.Namespace, workers: int = 1) -> None:
     with Ledger(bare):
         pass  # the schema made before the clock runs
-    with serving(served, folder / f"{backend}-{workers}-serve.log", workers) as base:
+    with serving(served, folder / f"{backend}-{workers}-serve.log", workers) as (base, pid):
+        before, client = cpu_used(pid), time.process_time()
         night = asyncio.run(
             club_night(
                 base,
@@ -556,7 +598,9 @@ def measure(backend: str, served: str, bare: str, folder: Path, args: argparse.N
                 viewers=args.viewers,
             )
         )
-    report(f"{backend}, {workers} server process{'es' if workers > 1 else ''}", night, args.deals, args.pause)
+        after, client = cpu_used(pid), time.process_time() - client
+    used = (after[0] - before[0], after[1] - before[1], client)
+    report(f"{backend}, {workers} server process{'es' if workers > 1 else ''}", night, args.deals, args.pause, used)
 
 
 def main() -> None:
@@ -568,6 +612,7 @@ def main() -> None:
     parser.add_argument("--tournament", action="store_true", help="30 tables x 3 phones, 100 phones watching.")
     parser.add_argument("--tables", type=int, default=None, help="Tables of three (default 10; 30 a tournament).")
     parser.add_argument("--viewers", type=int, default=None, help="Phones watching (default 20; 100 a tournament).")
+    parser.add_argument("--skip-sqlite", action="store_true", help="With --pg: measure PostgreSQL only.")
     parser.add_argument("--workers", default="1", help="Server processes on PostgreSQL, e.g. 1,2: each in turn.")
     args = parser.parse_args()
     tables, viewers = TOURNAMENT if args.tournament else (TABLES, VIEWERS)
@@ -575,7 +620,8 @@ def main() -> None:
     counts = [int(count) for count in args.workers.split(",")]
     with tempfile.TemporaryDirectory(prefix="calabresella-club-bench-") as tmp:
         folder = Path(tmp)
-        measure("SQLite", str(folder / "served.sqlite3"), str(folder / "bare.sqlite3"), folder, args)
+        if not (args.skip_sqlite and args.pg):
+            measure("SQLite", str(folder / "served.sqlite3"), str(folder / "bare.sqlite3"), folder, args)
         for workers in counts if args.pg else ():
             with _pg_databases(args.pg, 2) as (served, bare):
                 measure("PostgreSQL", served, bare, folder, args, workers)

@@ -18,7 +18,7 @@ and returns frozen values, never database rows. A user's mistake raises `LedgerE
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
@@ -62,6 +62,8 @@ IMPORT_PAUSE_SECONDS = 0.02
 (`LOCK_POLL_SECONDS`), so it takes the lock in between instead of being overtaken batch after batch."""
 DealEntry = DealInput | str
 """A deal as the facts typed (`DealInput`) or as one line of the quick syntax (`"bruno solo 22"`)."""
+LiveRead = tuple[EveningInfo, list[DealView], "TablePlace | None", "tuple[ChangeView, DealView | None] | None"]
+"""What an evening's live page reads (`Ledger.live`)."""
 
 
 class Ledger:
@@ -84,10 +86,14 @@ class Ledger:
         self.engine: Engine = open_ledger(db, create=create)
         self._db = db
         self.writer = Writer(source)
-        self._writing = threading.RLock()
-        """This program's writes take turns here, in one lane, rather than polling the database's write lock together
-        (the holder then runs without them competing for the interpreter); other programs still wait on the
-        database. Watchers' reads take their turn here too (`in_turn`)."""
+        self._writing: AbstractContextManager[object] = (
+            threading.RLock() if self.engine.dialect.name == "sqlite" else nullcontext()
+        )
+        """On SQLite, this program's writes take turns here, in one lane, rather than polling the database's write lock
+        together (the holder then runs without them competing for the interpreter); other programs still wait on the
+        database. Watchers' reads take their turn here too (`in_turn`). On PostgreSQL there is no lane: reads never
+        wait for writes, and writes to different evenings go side by side (each evening's row lock orders those to the
+        same one)."""
         self.notices = Notices()
         self._watcher: Watcher | None = None
 
@@ -114,8 +120,8 @@ class Ledger:
         return self.notices.subscribe(subscriber)
 
     def in_turn(self, call: Callable[..., T], *args: object) -> T:
-        """`call(*args)` in its turn with this program's writes: a watcher's read, which then sees what the writes
-        before it did and never slows one down by running beside it."""
+        """`call(*args)` in its turn with this program's writes (on SQLite): a watcher's read, which then sees what
+        the writes before it did and never slows one down by running beside it."""
         with self._writing:
             return call(*args)
 
@@ -139,9 +145,9 @@ class Ledger:
         return Path(url.database) if url.get_backend_name() == "sqlite" and url.database else None
 
     @contextmanager
-    def _session(self) -> Iterator[Session]:
+    def _session(self, *, told: bool = False) -> Iterator[Session]:
         """A write transaction: it takes the write lock (waiting for another writer to finish); on PostgreSQL it tells
-        the watchers of every program when it commits."""
+        the watchers of every program when it commits (`told`: this ledger's own are told by the caller)."""
         from ledger.store.engine import transaction
         from ledger.store.watch import notify
 
@@ -149,7 +155,7 @@ class Ledger:
         with self._writing, transaction(self.engine) as session:
             yield session
             if self.engine.dialect.name == "postgresql":
-                notify(session)
+                notify(session, told=self._watcher.name if told and self._watcher else None)
 
     @contextmanager
     def _reading(self) -> Iterator[Session]:
@@ -192,7 +198,7 @@ class Ledger:
         from ledger.notices import Notice
         from ledger.store.evenings import get_seating
 
-        with self._session() as session:
+        with self._session(told=True) as session:
             table = get_seating(session, evening, open_only=open_only, locking=True)
             refused = _refusal(session, table.number, by or self.writer, new_deal=new_deal)
             if refused:
@@ -412,17 +418,7 @@ class Ledger:
 
     def last_change(self, evening: int | None = None) -> tuple[ChangeView, DealView | None] | None:
         """The change undo would take back now, with the deal it touched as it stands; None when there is none."""
-        from ledger.store.changes import last_undoable, view
-        from ledger.store.deals import deal_history
-
-        def last(session: Session, table: Seating) -> tuple[ChangeView, DealView | None] | None:
-            found = last_undoable(session, table.number)
-            if found is None:
-                return None
-            deal = deal_history(session, table, found.deal)[-1] if found.deal is not None else None
-            return view(found), deal
-
-        return self._reading_table(evening, last)
+        return self._reading_table(evening, _last_change)
 
     def changes(self, evening: int | None = None, *, deal: int | None = None) -> list[ChangeView]:
         """The evening's change log (or the changes of one deal), oldest first."""
@@ -438,14 +434,18 @@ class Ledger:
             evening, lambda session, table: (_evening(session, table), list_deals(session, table))
         )
 
-    def last_deals(self, count: int, evening: int | None = None) -> tuple[EveningInfo, list[DealView]]:
-        """The evening and its last `count` deals (current revisions, voided ones marked), oldest first: as quick
-        to read on the evening's thousandth deal as on its first."""
+    def live(self, count: int, evening: int | None = None) -> LiveRead:
+        """What an evening's live page shows, in one snapshot: the evening, its last `count` deals (current
+        revisions, voided ones marked, oldest first: as quick to read on the thousandth deal as on the first), where
+        it is kept if it is a club table, and the change undo would take back."""
+        from ledger.store.club import table_place
         from ledger.store.deals import last_deals
 
-        return self._reading_table(
-            evening, lambda session, table: (_evening(session, table), last_deals(session, table, count))
-        )
+        def read(session: Session, table: Seating) -> LiveRead:
+            deals = last_deals(session, table, count)
+            return _evening(session, table), deals, table_place(session, table.number), _last_change(session, table)
+
+        return self._reading_table(evening, read)
 
     def deal_history(self, number: int, evening: int | None = None) -> list[DealView]:
         """Every revision of deal `number`, oldest first."""
@@ -619,13 +619,6 @@ class Ledger:
 
         with self._reading() as session:
             return [event_info(session, event) for event in list_events(session)]
-
-    def table_place(self, evening: int) -> TablePlace | None:
-        """The event, round and table evening `evening` is kept at, if it is a club table."""
-        from ledger.store.club import table_place
-
-        with self._reading() as session:
-            return table_place(session, evening)
 
     def event_stamp(self, number: int) -> tuple[int, ...]:
         """Changes whenever event `number`'s leaderboard may have changed (one statement, for live pages)."""
@@ -979,6 +972,18 @@ def _typed(deal: DealEntry, table: Seating, dealer: str | None) -> tuple[DealInp
     if quick.dealer and dealer:
         raise LedgerError(_("the dealer is given twice: give it once"))
     return quick.deal, dealer or quick.dealer
+
+
+def _last_change(session: Session, table: Seating) -> tuple[ChangeView, DealView | None] | None:
+    """The change undo would take back now, with the deal it touched as it stands."""
+    from ledger.store.changes import last_undoable, view
+    from ledger.store.deals import deal_history
+
+    found = last_undoable(session, table.number)
+    if found is None:
+        return None
+    deal = deal_history(session, table, found.deal)[-1] if found.deal is not None else None
+    return view(found), deal
 
 
 def _evening(session: Session, table: Seating) -> EveningInfo:

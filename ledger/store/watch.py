@@ -2,7 +2,8 @@
 
 SQLite: `PRAGMA data_version` on a connection of the watcher's own changes whenever another connection commits;
 it is asked every `SQLITE_POLL_SECONDS` (a read of a counter in shared memory, no disk). PostgreSQL: every write
-transaction sends `NOTIFY calabresella` (delivered at commit), and the watcher LISTENs on a connection of its own.
+transaction sends a notification on channel `calabresella` (delivered at commit), and the watcher LISTENs on a
+connection of its own; a notification that names the watcher (a deal its own ledger recorded and told of itself) needs no look.
 Either way the watcher then reads the change log rows it has not seen and publishes a notice for each; with none (a
 payment, a club round), one notice that names nothing.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -30,9 +32,10 @@ RETRY_SECONDS = 1.0
 log = logging.getLogger("calabresella")
 
 
-def notify(connection: Any) -> None:
-    """In a PostgreSQL write transaction: tell the watchers of every program when it commits."""
-    connection.execute(text(f"NOTIFY {CHANNEL}"))
+def notify(connection: Any, *, told: str | None = None) -> None:
+    """In a PostgreSQL write transaction: tell the watchers of every program when it commits; `told`: the name of
+    the watcher whose subscribers the writer tells itself, which need not look."""
+    connection.execute(text(f"SELECT pg_notify('{CHANNEL}', :told)"), {"told": told or ""})
 
 
 class Watcher:
@@ -40,6 +43,8 @@ class Watcher:
 
     def __init__(self, engine: Engine, publish: Callable[[Notice], None]) -> None:
         self.engine, self.publish = engine, publish
+        self.name = uuid.uuid4().hex
+        """This watcher among all those of every program on the database (a process id may repeat on another host)."""
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="ledger-watcher", daemon=True)
         with reading(engine).connect() as connection:
@@ -84,9 +89,11 @@ class Watcher:
             raw.execute(f"LISTEN {CHANNEL}")
             self._catch_up()  # what was committed while no one listened
             while not self._stop.is_set():
-                if list(raw.notifies(timeout=LISTEN_WAIT_SECONDS, stop_after=1)):
-                    list(raw.notifies(timeout=0.001))  # those sent meanwhile: one catch-up reads them all
-                    self._catch_up()
+                first = list(raw.notifies(timeout=LISTEN_WAIT_SECONDS, stop_after=1))
+                if first:
+                    sent = first + list(raw.notifies(timeout=0.001))  # those sent meanwhile: one look for all
+                    if any(notification.payload != self.name for notification in sent):
+                        self._catch_up()
 
     def _catch_up(self) -> None:
         """Publish the change log rows not seen yet; with none, one notice that names nothing."""

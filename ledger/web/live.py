@@ -76,16 +76,9 @@ class Live:
 def load_live(ledger: Ledger, evening: int | None) -> Live:
     """Read the evening's page data (blocking: call it in a worker thread, in its turn); the games only where the
     evening plays games to N points."""
-    info, deals = ledger.last_deals(LAST_DEALS, evening)
+    info, deals, place, undo = ledger.live(LAST_DEALS, evening)
     games = ledger.standings(info.number).games if info.profile.game_to else ()
-    return Live(
-        info,
-        deals,
-        games,
-        _next_evening(ledger, info) if info.closed else None,
-        ledger.table_place(info.number),
-        ledger.last_change(info.number),
-    )
+    return Live(info, deals, games, _next_evening(ledger, info) if info.closed else None, place, undo)
 
 
 def _next_evening(ledger: Ledger, info: EveningInfo) -> int | None:
