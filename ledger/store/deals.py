@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
+from functools import cache
 from typing import Any, NamedTuple
 
 import sqlalchemy as sql
-from sqlalchemy import Row, Select, and_, func, insert
+from sqlalchemy import Row, Select, and_, bindparam, func, insert
 from sqlalchemy import Table as Rows
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
@@ -162,16 +163,26 @@ def next_dealer(session: Session, table: Seating) -> str:
 def next_deal(session: Session, table: Seating) -> tuple[int, str]:
     """The next deal's number and its dealer by the turn (the seat after the dealer of the evening's last deal that
     stands, passed ones included), in one statement."""
-    highest = select(func.max(Deal.number)).where(Deal.evening_id == table.number).scalar_subquery()
+    number, last = session.execute(_next_deal_query(), {"evening": table.number}).one()
+    return (number or 0) + 1, _dealer_after(table, last)
+
+
+@cache
+def _next_deal_query() -> Select[Any]:
+    """The evening's highest deal number, and the dealer of its last deal that stands (passed ones included).
+
+    This and the other statements read at every deal and every page are built once (`@cache`): building one each
+    time cost a fifth of a tournament server's processor time a deal."""
+    evening: Any = bindparam("evening")
+    highest = select(func.max(Deal.number)).where(Deal.evening_id == evening).scalar_subquery()
     last_dealer = (
         standing_deals(DealRevision.dealer_id)
-        .where(col(Deal.evening_id) == table.number)
+        .where(col(Deal.evening_id) == evening)
         .order_by(col(Deal.number).desc())
         .limit(1)
         .scalar_subquery()
     )
-    number, last = session.execute(sql.select(highest, last_dealer)).one()
-    return (number or 0) + 1, _dealer_after(table, last)
+    return sql.select(highest, last_dealer)
 
 
 EVENINGS_AT_ONCE = 500
@@ -188,22 +199,30 @@ def deals_payouts(session: Session, tables: list[Seating]) -> list[tuple[int, di
     """Each deal that counts of the evenings, as (evening, game points per seated player): one statement per
     `EVENINGS_AT_ONCE` evenings."""
     names = {table.number: table.names for table in tables}
-    columns = (col(Deal.evening_id), col(Payout.revision_id), col(Payout.player_id), col(Payout.points))
     deals: dict[int, tuple[int, dict[str, int]]] = {}
     for numbers in _chunks(tables):
-        query = counting_payouts(*columns).where(col(Deal.evening_id).in_(numbers))
-        for evening, revision, player, points in session.execute(
-            query.order_by(col(Deal.evening_id), col(Deal.number))
-        ):
+        for evening, revision, player, points in session.execute(_payouts_query(), {"evenings": numbers}):
             deals.setdefault(revision, (evening, {}))[1][names[evening][player]] = points
     return list(deals.values())
 
 
-def _last_dealers(numbers: list[int]) -> Select[Any]:
-    """The dealer of the last deal that stands (passed ones included) of each of the evenings."""
+@cache
+def _payouts_query() -> Select[Any]:
+    """Every payout of the deals that count of a list of evenings, deal by deal."""
+    columns = (col(Deal.evening_id), col(Payout.revision_id), col(Payout.player_id), col(Payout.points))
+    return (
+        counting_payouts(*columns)
+        .where(col(Deal.evening_id).in_(bindparam("evenings", expanding=True)))
+        .order_by(col(Deal.evening_id), col(Deal.number))
+    )
+
+
+@cache
+def _last_dealers() -> Select[Any]:
+    """The dealer of the last deal that stands (passed ones included) of each of a list of evenings."""
     last = (
         select(col(Deal.evening_id).label("evening"), func.max(Deal.number).label("number"))
-        .where(STANDING, col(Deal.evening_id).in_(numbers))
+        .where(STANDING, col(Deal.evening_id).in_(bindparam("evenings", expanding=True)))
         .group_by(col(Deal.evening_id))
         .subquery()
     )
@@ -216,22 +235,28 @@ def next_dealers(session: Session, tables: list[Seating]) -> dict[int, str]:
     """Who deals next in each evening, by its number: one statement per `EVENINGS_AT_ONCE` evenings."""
     last: dict[int, int] = {}
     for numbers in _chunks(tables):
-        last.update((evening, dealer) for evening, dealer in session.execute(_last_dealers(numbers)))
+        last.update((evening, dealer) for evening, dealer in session.execute(_last_dealers(), {"evenings": numbers}))
     return {table.number: _dealer_after(table, last.get(table.number)) for table in tables}
 
 
 def _totals(session: Session, tables: list[Seating], deals: Callable[..., Select[Any]]) -> dict[int, dict[str, int]]:
     """Game points per evening and seated player over `deals` (a select of `ledger.store.counting`): one statement
     per `EVENINGS_AT_ONCE` evenings."""
-    by = (col(Deal.evening_id), col(Payout.player_id))
     sums: defaultdict[int, dict[int, int]] = defaultdict(dict)
     for numbers in _chunks(tables):
-        query = with_payouts(deals(*by, func.sum(Payout.points))).where(col(Deal.evening_id).in_(numbers)).group_by(*by)
-        for evening, player, points in session.execute(query):
+        for evening, player, points in session.execute(_totals_query(deals), {"evenings": numbers}):
             sums[evening][player] = points
     return {
         table.number: {name: int(sums[table.number].get(pid, 0)) for name, pid in table.ids.items()} for table in tables
     }
+
+
+@cache
+def _totals_query(deals: Callable[..., Select[Any]]) -> Select[Any]:
+    """Game points per evening and player id over `deals` of a list of evenings."""
+    by = (col(Deal.evening_id), col(Payout.player_id))
+    evenings = col(Deal.evening_id).in_(bindparam("evenings", expanding=True))
+    return with_payouts(deals(*by, func.sum(Payout.points))).where(evenings).group_by(*by)
 
 
 def totals(session: Session, table: Seating) -> dict[str, int]:
@@ -337,6 +362,7 @@ def _role(result: DealResult, player: str) -> str:
     return "opponent" if player in result.opponents else "out"
 
 
+@cache
 def _inserting(rows: Rows) -> Any:
     """An insert of one row that returns it whole."""
     return insert(rows).returning(*rows.c)

@@ -8,10 +8,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any, cast
 
-from sqlalchemy import func, insert
+from sqlalchemy import bindparam, func, insert
 from sqlmodel import Session, col, select
 
 from ledger.errors import FactError, LedgerError, MissingFact, NoOpenEvening
@@ -202,20 +202,23 @@ def seating_of(session: Session, evening: Evening) -> Seating:
     return Seating(evening, tuple(name for name, _ in rows), {name: cast(int, pid) for name, pid in rows})
 
 
-def _table_query(number: int | None) -> Any:
-    """Evening `number` (the most recent open one when None) with its seated players in turn order."""
+@cache
+def _table_query(latest_open: bool, held: bool) -> Any:
+    """Evening `:evening` (the most recent open one with `latest_open`) with its seated players in turn order; `held`:
+    its row locked until commit. Built once each (read at every deal and every page)."""
     wanted = (
         select(func.max(Evening.id)).where(col(Evening.closed_at).is_(None)).scalar_subquery()
-        if number is None
-        else number
+        if latest_open
+        else bindparam("evening")
     )
-    return (
+    query = (
         select(Evening, Player.name, Player.id)
         .join(Seat, col(Seat.evening_id) == Evening.id)
         .join(Player, col(Player.id) == Seat.player_id)
         .where(Evening.id == wanted)
         .order_by(col(Seat.position))
     )
+    return query.with_for_update(of=Evening) if held else query
 
 
 def get_seating(
@@ -229,11 +232,10 @@ def get_seating(
     """Evening `number`, or the most recent open evening when no number is given (with `latest`, else the most
     recent of all): one statement, two when it falls back. With `locking` (a write), the evening's row is held
     until commit by the same statement (see `lock`)."""
-    query = _table_query(number)
     held = locking and session.get_bind().dialect.name == "postgresql"
-    if held:
-        query = query.with_for_update(of=Evening)
-    rows = session.execute(query).all() if number is None or storable(number) else []
+    query = _table_query(number is None, held)
+    given = {} if number is None else {"evening": number}
+    rows = session.execute(query, given).all() if number is None or storable(number) else []
     if held and rows:
         session.info.setdefault(LOCKED, set()).add(rows[0][0].id)
     if not rows and number is None and latest:
