@@ -19,7 +19,9 @@ measured there too. `--tournament` plays a regional tournament instead: 30 table
 (`--tables`, `--viewers` set either), and `--workers 1,2` serves the same night with 1 and then 2 server processes in
 the same run (PostgreSQL only, where several processes make sense; SQLite is measured with 1). Besides the
 leaderboard, each deal's way to the phones watching its table is timed, from the POST to the revision in their
-streams.
+streams. Each night also prints the processor time a deal cost the server (its worker processes too), PostgreSQL's
+processes serving it, and this bench (on Linux, from /proc): on a machine of few processors the three share them.
+`--skip-sqlite` measures PostgreSQL only.
 
 The test `tests/test_club_load.py` plays the same night through this module's driver and checks every figure.
 """
@@ -239,26 +241,33 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def _processes() -> list[tuple[int, int, str]]:
-    """Every process on this machine as (pid, parent pid, name), from /proc (empty elsewhere)."""
+    """Every process on this machine as (pid, parent pid, command line), from /proc (empty elsewhere)."""
     found = []
     for entry in Path("/proc").glob("[0-9]*"):
         try:
-            head, _, tail = (entry / "stat").read_text().rpartition(")")
-            found.append((int(entry.name), int(tail.split()[1]), head.partition("(")[2]))
+            parent = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
+            found.append((int(entry.name), parent, (entry / "cmdline").read_bytes().decode(errors="replace")))
         except (OSError, IndexError, ValueError):
             continue
     return found
 
 
-def cpu_used(server: int) -> tuple[float, float]:
-    """Processor seconds used so far by the server `server` with its worker processes, and by PostgreSQL's."""
+def cpu_used(server: int, database: str) -> dict[int, float]:
+    """Processor seconds used so far by each process of the server `server` (its worker processes too) and of
+    PostgreSQL's serving `database`, by process id; the server's own under id 0."""
     processes = _processes()
     tree, grew = {server}, True
     while grew:
-        more = {pid for pid, parent, _name in processes if parent in tree} - tree
+        more = {pid for pid, parent, _line in processes if parent in tree} - tree
         tree, grew = tree | more, bool(more)
-    postgres = [pid for pid, _parent, name in processes if name in ("postgres", "postmaster")]
-    return sum(map(_cpu_seconds, tree)), sum(map(_cpu_seconds, postgres))
+    backends = {pid: _cpu_seconds(pid) for pid, _parent, line in processes if f" {database} " in line}
+    return {0: sum(map(_cpu_seconds, tree)), **backends}
+
+
+def _spent(before: dict[int, float], after: dict[int, float]) -> tuple[float, float]:
+    """What the server and its PostgreSQL backends used between two `cpu_used` readings."""
+    backends = sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items() if pid)
+    return after[0] - before[0], backends
 
 
 def _checked(answer: httpx.Response, status: int) -> Any:
@@ -585,7 +594,8 @@ def measure(backend: str, served: str, bare: str, folder: Path, args: argparse.N
     with Ledger(bare):
         pass  # the schema made before the clock runs
     with serving(served, folder / f"{backend}-{workers}-serve.log", workers) as (base, pid):
-        before, client = cpu_used(pid), time.process_time()
+        database = served.rpartition("/")[2] if backend == "PostgreSQL" else "-"
+        before, client = cpu_used(pid, database), time.process_time()
         night = asyncio.run(
             club_night(
                 base,
@@ -598,8 +608,8 @@ def measure(backend: str, served: str, bare: str, folder: Path, args: argparse.N
                 viewers=args.viewers,
             )
         )
-        after, client = cpu_used(pid), time.process_time() - client
-    used = (after[0] - before[0], after[1] - before[1], client)
+        after, client = cpu_used(pid, database), time.process_time() - client
+    used = (*_spent(before, after), client)
     report(f"{backend}, {workers} server process{'es' if workers > 1 else ''}", night, args.deals, args.pause, used)
 
 
