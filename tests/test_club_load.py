@@ -65,7 +65,7 @@ def _per_deal(points: int, played: int) -> float | None:
 def test_a_club_night_of_30_phones_stores_every_deal_once_and_every_figure_adds_up(db_url: str, tmp_path: Path) -> None:
     log = tmp_path / "serve.log"
     began = time.monotonic()
-    with serving(db_url, log) as base:
+    with serving(db_url, log) as (base, _pid):
         night = asyncio.run(asyncio.wait_for(club_night(base), LONGEST_NIGHT))
         deals, event, season = asyncio.run(_read_back(base, night))
     took = time.monotonic() - began
