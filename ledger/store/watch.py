@@ -3,9 +3,9 @@
 SQLite: `PRAGMA data_version` on a connection of the watcher's own changes whenever another connection commits;
 it is asked every `SQLITE_POLL_SECONDS` (a read of a counter in shared memory, no disk). PostgreSQL: every write
 transaction sends a notification on channel `calabresella` (delivered at commit), and the watcher LISTENs on a
-connection of its own; a notification that names the watcher (a deal its own ledger recorded and told of itself) needs no look.
-Either way the watcher then reads the change log rows it has not seen and publishes a notice for each; with none (a
-payment, a club round), one notice that names nothing.
+connection of its own; a notification that names the watcher (a deal its own ledger recorded and told of itself)
+needs no look. Either way the watcher then reads the change log rows it has not seen and publishes a notice for each;
+with none (a payment, a club round), one notice that names nothing.
 """
 
 from __future__ import annotations
