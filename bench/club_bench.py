@@ -50,7 +50,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from workload import calabresella
+from workload import calabresella, cpu_seconds
 
 from ledger import Ledger
 
@@ -232,12 +232,11 @@ def serving(db: str, log: Path, workers: int = 1) -> Iterator[tuple[str, int]]:
 
 
 def _cpu_seconds(pid: int) -> float:
-    """The processor time process `pid` has used so far (user and system), 0 when it is gone or not on Linux."""
+    """`cpu_seconds`, 0 when the process is gone."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        return cpu_seconds(pid)
     except OSError:
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _processes() -> list[tuple[int, int, str]]:

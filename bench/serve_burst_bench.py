@@ -26,6 +26,9 @@ from pathlib import Path
 
 import httpx
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from workload import cpu_seconds
+
 from ledger import Ledger
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,11 +66,6 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _extract(ref: str, into: Path) -> Path:
@@ -150,10 +148,10 @@ async def _burst(
 
 def _until_idle(pid: int) -> float:
     """Seconds until the process spends less than `IDLE_CPU_SECONDS` of CPU in a quarter of a second."""
-    began, before = time.monotonic(), _cpu_seconds(pid)
+    began, before = time.monotonic(), cpu_seconds(pid)
     while time.monotonic() - began < LONGEST_WAIT:
         time.sleep(0.25)
-        now = _cpu_seconds(pid)
+        now = cpu_seconds(pid)
         if now - before < IDLE_CPU_SECONDS:
             return time.monotonic() - began - 0.25
         before = now

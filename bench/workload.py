@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import os
 import shutil
 import sqlite3
 import statistics
@@ -102,3 +103,10 @@ def timed_raw_insert(ledger: Path, target: Path) -> float:
 
 if __name__ == "__main__":
     print(timed_raw_insert(Path(sys.argv[1]), Path(sys.argv[2])))
+
+
+def cpu_seconds(pid: int) -> float:
+    """The processor time process `pid` has used so far, user and system, from /proc (Linux); OSError when it is
+    gone."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
