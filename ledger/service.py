@@ -681,7 +681,7 @@ class Ledger:
     def _order(self, session: Session, event: Any, players: list[str]) -> list[str]:
         """The players present best first: by the event's game points so far, or by season skill."""
         from ledger.store.club import event_info
-        from ledger.store.models import Season
+        from ledger.store.club_models import Season
 
         if event.pairing == "standing":
             ranked = [line.player for line in event_info(session, event).standings]

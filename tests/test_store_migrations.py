@@ -19,6 +19,7 @@ from conftest import as_document
 from sqlalchemy import Engine, text
 from sqlmodel import SQLModel
 
+import ledger.store.tables  # noqa: F401  (registers every table)
 from ledger import Ledger
 from ledger.errors import LedgerError
 from ledger.i18n import speaking

@@ -35,23 +35,11 @@ from ledger.rules.profiles import make_profile, started_with
 from ledger.rules.seats import name_key
 from ledger.rules.text import acts_on_screen, check_plain
 from ledger.store.changes import note
+from ledger.store.club_models import ClubEvent, ClubRound, ClubTable, Entrant, Season
 from ledger.store.counting import STANDING, counting_payouts
 from ledger.store.deals import by_key
 from ledger.store.evenings import close_evening, get_seating, parse_cents, parse_currency, start_evening
-from ledger.store.models import (
-    ClubEvent,
-    ClubRound,
-    ClubTable,
-    Deal,
-    Entrant,
-    Evening,
-    Payout,
-    Player,
-    Season,
-    Seat,
-    ident,
-    utcnow,
-)
+from ledger.store.models import Deal, Evening, Payout, Player, Seat, ident, utcnow
 from ledger.store.players import clean_name, ensure_player, find_player
 from ledger.values import LIBRARY, Writer
 

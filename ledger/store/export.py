@@ -35,19 +35,10 @@ from sqlmodel import Session, col, select
 from ledger.clock import as_utc, iso
 from ledger.rules.contracts import PASS
 from ledger.spreadsheet import safe_cell
+from ledger.store.club_models import ClubEvent, ClubRound, ClubTable, Entrant, Season
 from ledger.store.deals import list_deals
 from ledger.store.evenings import Seating, list_evenings
-from ledger.store.models import (
-    ClubEvent,
-    ClubRound,
-    ClubTable,
-    Entrant,
-    PaymentEntry,
-    Player,
-    PlayerRename,
-    Season,
-    ident,
-)
+from ledger.store.models import PaymentEntry, Player, PlayerRename, ident
 
 FORMAT = "calabresella-ledger"
 VERSION = 3

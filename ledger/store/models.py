@@ -1,4 +1,5 @@
-"""The ledger's tables. Nothing is overwritten: deals change by new revisions, voids are marks."""
+"""The ledger's tables. Nothing is overwritten: deals change by new revisions, voids are marks. The club's tables
+are in `ledger.store.club_models`, the wrong tries at the server's secrets in `ledger.store.throttle`."""
 
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ class UtcDateTime(TypeDecorator[datetime]):
         return None if value is None else as_utc(value)
 
 
-def _when(nullable: bool = False) -> Any:
+def when(nullable: bool = False) -> Any:
+    """A time column: now by default, or nullable (no time until set)."""
     column: Column[datetime] = Column(UtcDateTime(), nullable=nullable)
     return Field(default=None, sa_column=column) if nullable else Field(default_factory=utcnow, sa_column=column)
 
@@ -42,7 +44,7 @@ class Player(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     name: str
     key: str = Field(unique=True, index=True)
-    created_at: datetime = _when()
+    created_at: datetime = when()
 
 
 class PlayerRename(SQLModel, table=True):
@@ -53,7 +55,7 @@ class PlayerRename(SQLModel, table=True):
     player_id: int = Field(foreign_key="player.id", index=True)
     old_name: str
     new_name: str
-    renamed_at: datetime = _when()
+    renamed_at: datetime = when()
 
 
 class Evening(SQLModel, table=True):
@@ -67,15 +69,15 @@ class Evening(SQLModel, table=True):
     first_dealer_id: int = Field(foreign_key="player.id")
     place: str | None = None
     note: str | None = None
-    started_at: datetime = _when()
-    closed_at: datetime | None = _when(nullable=True)
+    started_at: datetime = when()
+    closed_at: datetime | None = when(nullable=True)
     revision: int = 0
     pot_in: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     """Passed deals whose pot the evening took in from `pot_from`, the same table's evening before."""
     pot_from: int | None = Field(default=None, foreign_key="evening.id")
     pot_out: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     """Passed deals whose pot was still waiting when the evening closed, carried to the table's next evening."""
-    voided_at: datetime | None = _when(nullable=True)
+    voided_at: datetime | None = when(nullable=True)
     void_reason: str | None = None
     """An evening voided whole stays in the log and counts nowhere."""
 
@@ -86,8 +88,8 @@ class EveningReopen(SQLModel, table=True):
     __tablename__ = "evening_reopen"
     id: int | None = Field(default=None, primary_key=True)
     evening_id: int = Field(foreign_key="evening.id", index=True)
-    closed_at: datetime = _when()
-    reopened_at: datetime = _when()
+    closed_at: datetime = when()
+    reopened_at: datetime = when()
     reason: str
 
 
@@ -109,7 +111,7 @@ class EveningChange(SQLModel, table=True):
     deal: int | None = None
     deal_revision: int | None = None
     undoes: int | None = None
-    at: datetime = _when()
+    at: datetime = when()
     source: str = "library"
     session: str | None = None
     reason: str | None = None
@@ -139,8 +141,8 @@ class Deal(SQLModel, table=True):
     evening_id: int = Field(foreign_key="evening.id", index=True)
     number: int
     key: str | None = Field(default=None, unique=True)
-    created_at: datetime = _when()
-    voided_at: datetime | None = _when(nullable=True)
+    created_at: datetime = when()
+    voided_at: datetime | None = when(nullable=True)
     void_reason: str | None = None
     void_cause: str | None = None
     """Why the ledger itself voided the deal (`undo`), when no person typed a reason."""
@@ -163,8 +165,8 @@ class DealRevision(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     deal_id: int = Field(foreign_key="deal.id", index=True)
     revision: int
-    recorded_at: datetime = _when()
-    superseded_at: datetime | None = _when(nullable=True)
+    recorded_at: datetime = when()
+    superseded_at: datetime | None = when(nullable=True)
     reason: str | None = None
     cause: str | None = None
     """Why the ledger itself wrote this revision (`pot`: deal `cause_deal`'s correction changed its pot)."""
@@ -217,91 +219,7 @@ class PaymentEntry(SQLModel, table=True):
     currency: str
     evening_id: int | None = Field(default=None, foreign_key="evening.id")
     note: str | None = None
-    paid_at: datetime = _when()
+    paid_at: datetime = when()
     key: str | None = Field(default=None, unique=True)
-    voided_at: datetime | None = _when(nullable=True)
+    voided_at: datetime | None = when(nullable=True)
     void_reason: str | None = None
-
-
-class Season(SQLModel, table=True):
-    """A club's season: its club nights (events) grouped for one league table; `key` is the name without case and
-    accents, unique; `min_deals` is the deals a player must have played to be ranked in the league."""
-
-    __tablename__ = "club_season"
-    id: int | None = Field(default=None, primary_key=True)
-    name: str
-    key: str = Field(unique=True)
-    min_deals: int = 0
-    created_at: datetime = _when()
-
-
-class ClubEvent(SQLModel, table=True):
-    """A club night or a tournament: the players present are seated at tables round after round, each table an
-    evening of the ledger with the event's profile, options and stake. A round ends after `round_deals` deals at
-    each table or after `round_minutes`, whichever the organiser set; `pairing` orders later rounds' draws
-    (`random`, `standing` or `rating`)."""
-
-    __tablename__ = "club_event"
-    id: int | None = Field(default=None, primary_key=True)
-    season_id: int | None = Field(default=None, foreign_key="club_season.id", index=True)
-    name: str
-    profile: str
-    options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
-    stake_cents: int = 0
-    currency: str = "EUR"
-    place: str | None = None
-    pairing: str = "random"
-    round_deals: int | None = None
-    round_minutes: int | None = None
-    started_at: datetime = _when()
-    closed_at: datetime | None = _when(nullable=True)
-
-
-class Entrant(SQLModel, table=True):
-    """A player at an event: present from round `arrived` on, gone before round `left` when they left."""
-
-    __tablename__ = "club_entrant"
-    __table_args__ = (UniqueConstraint("event_id", "player_id"),)
-    id: int | None = Field(default=None, primary_key=True)
-    event_id: int = Field(foreign_key="club_event.id", index=True)
-    player_id: int = Field(foreign_key="player.id")
-    arrived: int = 1
-    left: int | None = None
-
-
-class ClubRound(SQLModel, table=True):
-    """A round of an event: its seating (drawn, or set by hand), the repeated pairings it could not avoid."""
-
-    __tablename__ = "club_round"
-    __table_args__ = (UniqueConstraint("event_id", "number"),)
-    id: int | None = Field(default=None, primary_key=True)
-    event_id: int = Field(foreign_key="club_event.id", index=True)
-    number: int
-    repeats: int = 0
-    exact: bool = True
-    by_hand: bool = False
-    started_at: datetime = _when()
-    ended_at: datetime | None = _when(nullable=True)
-
-
-class ClubTable(SQLModel, table=True):
-    """A table of a round: the evening its players keep there (seats and deals live in the evening)."""
-
-    __tablename__ = "club_table"
-    __table_args__ = (UniqueConstraint("round_id", "number"),)
-    id: int | None = Field(default=None, primary_key=True)
-    round_id: int = Field(foreign_key="club_round.id", index=True)
-    number: int
-    evening_id: int = Field(foreign_key="evening.id", unique=True)
-
-
-class WrongTry(SQLModel, table=True):
-    """Wrong tries at the server's secrets from one address, kept in the ledger so that every server process slows
-    the same guesser down: how many in a row, when the next try may be looked at, when the last one came (seconds
-    since the epoch)."""
-
-    __tablename__ = "wrong_try"
-    address: str = Field(primary_key=True)
-    failures: int = 0
-    not_before: float = 0.0
-    last: float = 0.0

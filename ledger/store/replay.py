@@ -33,6 +33,7 @@ from ledger.rules.text import check_plain
 from ledger.rules.validate import MOST_PASSED
 from ledger.store.bulk import new_ids, writer_of
 from ledger.store.changes import rebuild
+from ledger.store.club_models import ClubEvent, ClubRound, ClubTable, Entrant, Season
 from ledger.store.deals import payout_values, revision_values
 from ledger.store.evenings import Seating, get_seating, new_seating, seat_rows
 from ledger.store.export import CHANGE_FIELDS, EVENING, EVENT, PAYMENT, RENAME, SEASON
@@ -49,12 +50,8 @@ from ledger.store.import_checks import (
 )
 from ledger.store.importing import Entry, in_file, located, read_document
 from ledger.store.models import (
-    ClubEvent,
-    ClubRound,
-    ClubTable,
     Deal,
     DealRevision,
-    Entrant,
     Evening,
     EveningChange,
     EveningReopen,
@@ -62,7 +59,6 @@ from ledger.store.models import (
     Payout,
     Player,
     PlayerRename,
-    Season,
     Seat,
     ident,
 )

@@ -6,12 +6,22 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sqlalchemy import delete, update
-from sqlmodel import Session, col
-
-from ledger.store.models import WrongTry
+from sqlmodel import Field, Session, SQLModel, col
 
 FORGET_SECONDS = 3600.0
 """An address that tried nothing for an hour starts afresh."""
+
+
+class WrongTry(SQLModel, table=True):
+    """Wrong tries at the server's secrets from one address, kept in the ledger so that every server process slows
+    the same guesser down: how many in a row, when the next try may be looked at, when the last one came (seconds
+    since the epoch)."""
+
+    __tablename__ = "wrong_try"
+    address: str = Field(primary_key=True)
+    failures: int = 0
+    not_before: float = 0.0
+    last: float = 0.0
 
 
 def tries_of(session: Session, address: str) -> WrongTry | None:

@@ -3,7 +3,7 @@
 from alembic import context
 from sqlmodel import SQLModel
 
-import ledger.store.models  # noqa: F401  (registers the tables)
+import ledger.store.tables  # noqa: F401  (registers every table)
 
 connection = context.config.attributes["connection"]
 context.configure(connection=connection, target_metadata=SQLModel.metadata, render_as_batch=True)
