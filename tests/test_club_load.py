@@ -1,9 +1,10 @@
-"""A club night under load, on `calabresella serve` as a process, on a real SQLite file and on PostgreSQL: 10 tables x
-3 phones, 30 phones recording 30 deals each at once with their table's key, some deals sent again after their answer
-(an answer lost on the way) or twice at once (a phone retrying before the first answer came), while the screen at the
-bar follows the leaderboard and 20 phones watch their tables. Every deal is stored exactly once, every request is
-answered 201 or 200, and every figure the event, the season and the leaderboard show is what a count by hand of the
-stored payouts gives. The night itself is `bench/club_bench.py`'s, which times it."""
+"""A club night of phones recording at once, on `calabresella serve` as a process, on a real SQLite file and on
+PostgreSQL: 2 tables x 3 phones, 6 phones recording 6 deals each at once with their table's key, some deals sent
+again after their answer (an answer lost on the way) or twice at once (a phone retrying before the first answer
+came), while the screen at the bar follows the leaderboard and 3 phones watch their tables. Every deal is stored
+exactly once, every request is answered 201 or 200, and every figure the event, the season and the leaderboard show
+is what a count by hand of the stored payouts gives. The night is `bench/club_bench.py`'s, which plays it at full
+size (10 tables, 30 deals a phone, 20 phones watching) and times it."""
 
 from __future__ import annotations
 
@@ -17,11 +18,14 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from club_bench import DEALS, MIN_DEALS, NAMES, PHONES, SEASON, TABLES, Night, club_night, key_for, serving
+from club_bench import MIN_DEALS, PHONES, SEASON, Night, club_night, key_for, names, serving
 
-LONGEST_NIGHT = 150.0
-"""A bound on the whole night (about 30 s on SQLite and 55 s on PostgreSQL on two busy cores): a hung server fails
-the test instead of stalling the suite."""
+TABLES, DEALS, VIEWERS = 2, 6, 3
+"""The smallest night that still has several tables, each phone's deals sent again (the 4th) and twice at once (the
+6th), and phones watching more than one table."""
+NAMES = names(TABLES)
+LONGEST_NIGHT = 60.0
+"""A bound on the whole night (a few seconds): a hung server fails the test instead of stalling the suite."""
 
 
 async def _read_back(base: str, night: Night) -> tuple[dict[int, list[dict[str, Any]]], dict[str, Any], dict[str, Any]]:
@@ -62,11 +66,15 @@ def _per_deal(points: int, played: int) -> float | None:
     return round(points / played, 2) if played else None
 
 
-def test_a_club_night_of_30_phones_stores_every_deal_once_and_every_figure_adds_up(db_url: str, tmp_path: Path) -> None:
+def test_a_club_night_of_6_phones_at_once_stores_every_deal_once_and_every_figure_adds_up(
+    db_url: str, tmp_path: Path
+) -> None:
     log = tmp_path / "serve.log"
     began = time.monotonic()
     with serving(db_url, log) as (base, _pid):
-        night = asyncio.run(asyncio.wait_for(club_night(base), LONGEST_NIGHT))
+        night = asyncio.run(
+            asyncio.wait_for(club_night(base, deals=DEALS, tables=TABLES, viewers=VIEWERS), LONGEST_NIGHT)
+        )
         deals, event, season = asyncio.run(_read_back(base, night))
     took = time.monotonic() - began
     assert "Traceback" not in log.read_text(errors="replace"), log.read_text(errors="replace")[-3000:]
@@ -74,6 +82,7 @@ def test_a_club_night_of_30_phones_stores_every_deal_once_and_every_figure_adds_
     # no request failed: each first send stored (201), each send again and one of each twin answered as a duplicate
     refused = [(a.kind, a.key, a.status, a.body) for a in night.answers if a.status not in (200, 201)]
     assert not refused, f"{len(refused)} refused, e.g. {refused[:3]}"
+    assert {a.kind for a in night.answers} == {"first", "again", "twin"}  # both kinds of retry were sent
     said: dict[str, list[tuple[str, int, bool, int]]] = defaultdict(list)
     for a in night.answers:
         said[a.key].append((a.kind, a.status, a.body["duplicate"], a.body["deal"]["number"]))
@@ -86,7 +95,7 @@ def test_a_club_night_of_30_phones_stores_every_deal_once_and_every_figure_adds_
         assert len({number for *_, number in answers}) == 1, (key, answers)  # a retry names the deal stored
     answered = {(a.table.evening, a.key): a.deal for a in night.answers}
 
-    # every deal stored exactly once: each table's evening holds its phones' 3 x 30 deals, numbered 1 to 90
+    # every deal stored exactly once: each table's evening holds its phones' 3 x 6 deals, numbered 1 to 18
     for table in night.tables:
         stored = deals[table.evening]
         assert len(stored) == PHONES * DEALS, (table, len(stored))
@@ -118,7 +127,7 @@ def test_a_club_night_of_30_phones_stores_every_deal_once_and_every_figure_adds_
         assert (line["points"], line["deals"], line["per_deal"]) == (points, played, _per_deal(points, played)), line
         assert line["events"] == 1 and line["ranked"] is (played >= MIN_DEALS), line
 
-    # the screen at the bar: its last fragment shows the final points and deals of all 30 players
+    # the screen at the bar: its last fragment shows the final points and deals of all 6 players
     assert night.screen.boards, "the leaderboard's stream brought nothing"
     assert night.screen.boards[-1] == hand, night.screen.boards[-1]
     backend = "postgresql" if db_url.startswith("postgresql") else "sqlite"
