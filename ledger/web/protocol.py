@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from typing import Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-HEAD_SECONDS = 10.0
-"""How long a request's head may take to come whole."""
+HEAD_VARIABLE = "CALABRESELLA_HEAD_SECONDS"
+HEAD_SECONDS = float(os.environ.get(HEAD_VARIABLE) or 10.0)
+"""How long a request's head may take to come whole: 10 s, or the seconds `HEAD_VARIABLE` names in the environment
+the server starts in (a server far from its phones may give them longer)."""
 log = logging.getLogger("calabresella.web")
 
 
