@@ -145,17 +145,26 @@ class Ledger:
         return Path(url.database) if url.get_backend_name() == "sqlite" and url.database else None
 
     @contextmanager
-    def _session(self, *, told: bool = False) -> Iterator[Session]:
+    def _session(self, *, telling: bool = False) -> Iterator[Session]:
         """A write transaction: it takes the write lock (waiting for another writer to finish); on PostgreSQL it tells
-        the watchers of every program when it commits (`told`: this ledger's own are told by the caller)."""
+        the watchers of every program when it commits that something changed (`telling`: the write tells them what,
+        through `_tell`)."""
         from ledger.store.engine import transaction
         from ledger.store.watch import notify
 
         self._writable_again()
         with self._writing, transaction(self.engine) as session:
             yield session
-            if self.engine.dialect.name == "postgresql":
-                notify(session, told=self._watcher.name if told and self._watcher else None)
+            if self.engine.dialect.name == "postgresql" and not telling:
+                notify(session)
+
+    def _tell(self, session: Session, notice: Notice) -> None:
+        """Inside a write transaction (`_session(telling=True)`): tell the watchers of every program of `notice` when
+        it commits, but this ledger's own, which the writer tells itself after the commit."""
+        from ledger.store.watch import notify
+
+        if self.engine.dialect.name == "postgresql":
+            notify(session, notice, told=self._watcher.name if self._watcher else None)
 
     @contextmanager
     def _reading(self) -> Iterator[Session]:
@@ -198,13 +207,14 @@ class Ledger:
         from ledger.notices import Notice
         from ledger.store.evenings import get_seating
 
-        with self._session(told=True) as session:
+        with self._session(telling=True) as session:
             table = get_seating(session, evening, open_only=open_only, locking=True)
             refused = _refusal(session, table.number, by or self.writer, new_deal=new_deal)
             if refused:
                 raise Forbidden(refused)
             done = action(session, table)
             notice = Notice(evening=table.number, revision=table.evening.revision)
+            self._tell(session, notice)
         self.notices.publish(notice)
         return done
 

@@ -1,15 +1,17 @@
 """Changes other programs commit, found through the database itself and published as notices.
 
 SQLite: `PRAGMA data_version` on a connection of the watcher's own changes whenever another connection commits;
-it is asked every `SQLITE_POLL_SECONDS` (a read of a counter in shared memory, no disk). PostgreSQL: every write
-transaction sends a notification on channel `calabresella` (delivered at commit), and the watcher LISTENs on a
-connection of its own; a notification that names the watcher (a deal its own ledger recorded and told of itself)
-needs no look. Either way the watcher then reads the change log rows it has not seen and publishes a notice for each;
-with none (a payment, a club round), one notice that names nothing.
+it is asked every `SQLITE_POLL_SECONDS` (a read of a counter in shared memory, no disk); the watcher then reads the
+change log rows it has not seen and publishes a notice for each; with none (a payment, a club round), one notice that
+names nothing. PostgreSQL: every write transaction sends a notification on channel `calabresella` (delivered at
+commit) that carries what changed (an evening and its revision), or nothing when the write cannot name it; the
+watcher LISTENs on a connection of its own and publishes each as it comes, with no read. A notification that names
+the watcher (a deal its own ledger recorded and told of itself) is no news.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 import threading
@@ -32,10 +34,25 @@ RETRY_SECONDS = 1.0
 log = logging.getLogger("calabresella")
 
 
-def notify(connection: Any, *, told: str | None = None) -> None:
-    """In a PostgreSQL write transaction: tell the watchers of every program when it commits; `told`: the name of
-    the watcher whose subscribers the writer tells itself, which need not look."""
-    connection.execute(text(f"SELECT pg_notify('{CHANNEL}', :told)"), {"told": told or ""})
+def notify(connection: Any, notice: Notice | None = None, *, told: str | None = None) -> None:
+    """In a PostgreSQL write transaction: tell the watchers of every program, when it commits, what changed (`notice`;
+    None: something they must look at again); `told`: the name of the watcher whose subscribers the writer tells
+    itself, which need not look."""
+    said = {"told": told or "", **({"evening": notice.evening, "revision": notice.revision} if notice else {})}
+    connection.execute(text(f"SELECT pg_notify('{CHANNEL}', :said)"), {"said": json.dumps(said)})
+
+
+def heard(payload: str) -> tuple[str, Notice]:
+    """What a notification says: the watcher it names (or ""), and the notice (one that names nothing when the
+    payload names no evening or is not the ledger's)."""
+    try:
+        said = json.loads(payload)
+        evening, revision = said.get("evening"), said.get("revision", -1)
+        if evening is None:
+            return str(said.get("told", "")), Notice()
+        return str(said.get("told", "")), Notice(evening=int(evening), revision=int(revision))
+    except (ValueError, TypeError, AttributeError):
+        return "", Notice()
 
 
 class Watcher:
@@ -47,8 +64,11 @@ class Watcher:
         """This watcher among all those of every program on the database (a process id may repeat on another host)."""
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="ledger-watcher", daemon=True)
-        with reading(engine).connect() as connection:
-            self._seen = last_id(connection)
+        self._seen = 0
+        """The last change log row published (SQLite)."""
+        if engine.dialect.name != "postgresql":
+            with reading(engine).connect() as connection:
+                self._seen = last_id(connection)
 
     def start(self) -> None:
         self._thread.start()
@@ -87,13 +107,12 @@ class Watcher:
         url = self.engine.url.set(drivername="postgresql")
         with psycopg.connect(url.render_as_string(hide_password=False), autocommit=True) as raw:
             raw.execute(f"LISTEN {CHANNEL}")
-            self._catch_up()  # what was committed while no one listened
+            self.publish(Notice())  # what was committed while no one listened: every watcher looks again
             while not self._stop.is_set():
-                first = list(raw.notifies(timeout=LISTEN_WAIT_SECONDS, stop_after=1))
-                if first:
-                    sent = first + list(raw.notifies(timeout=0.001))  # those sent meanwhile: one look for all
-                    if any(notification.payload != self.name for notification in sent):
-                        self._catch_up()
+                for notification in raw.notifies(timeout=LISTEN_WAIT_SECONDS, stop_after=1):
+                    told, notice = heard(notification.payload)
+                    if told != self.name:
+                        self.publish(notice)
 
     def _catch_up(self) -> None:
         """Publish the change log rows not seen yet; with none, one notice that names nothing."""
