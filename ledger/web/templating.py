@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +42,10 @@ def role(stored: str) -> str:
     return _(ROLES[stored]) if stored in ROLES else stored
 
 
+@cache
 def make_templates() -> Jinja2Templates:
-    """The page templates, with gettext in the language in use and the number, money and time filters."""
+    """The page templates, with gettext in the language in use and the number, money and time filters: one set for
+    the program, so that each template is compiled once however many apps it serves (the tests make hundreds)."""
     env = Environment(
         loader=FileSystemLoader(TEMPLATES),
         autoescape=select_autoescape(default=True),
