@@ -3,10 +3,8 @@ through the guided form on one page, and a second page shows the new standings w
 
 from __future__ import annotations
 
-import os
 import shutil
-import socket
-import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import uvicorn
+from test_serve import _free_port, serving
 from test_web_support import LINK, TOKEN, deal_count, start
 
 from ledger import Ledger
@@ -24,34 +24,6 @@ PHONE = {"width": 390, "height": 844}
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Chromium at /usr/bin/chromium")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _serve(db_url: str, port: int, token: str = TOKEN) -> subprocess.Popen[str]:
-    """`calabresella serve` on a loopback port, once it answers."""
-    process = subprocess.Popen(
-        ["calabresella", "--db", db_url, "serve", "--port", str(port)],
-        env={**os.environ, "CALABRESELLA_TOKEN": token},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return process
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                said = process.stdout.read() if process.stdout else ""
-                raise RuntimeError(f"serve did not start: {said}") from None
-            time.sleep(0.1)
 
 
 @dataclass(frozen=True)
@@ -110,10 +82,11 @@ def _overflowing(page: playwright_api.Page) -> list[str]:
 def test_a_deal_tapped_in_on_one_phone_shows_on_another_without_reloading(
     chromium: playwright_api.Browser, tmp_path: Path, db_url: str
 ) -> None:
-    """On SQLite and on PostgreSQL, each with a server of its own: the scorekeeper's link leads to the open evening."""
+    """On SQLite and on PostgreSQL, each with `calabresella serve` of its own: the scorekeeper's link leads to the open
+    evening."""
     backend = "pg" if db_url.startswith("postgresql") else "sqlite"
     start(db_url)
-    with served(db_url) as server:
+    with serving(db_url) as (server, _process):
         keeper = chromium.new_context(viewport=PHONE, device_scale_factor=2).new_page()
         watcher = chromium.new_context(viewport=PHONE, device_scale_factor=2).new_page()
 
@@ -374,26 +347,51 @@ def test_every_page_fits_a_390_pixel_phone_with_four_long_names(
 
 
 class Restartable:
-    """`calabresella serve` on one port, which a test stops and starts again."""
+    """The app `calabresella serve` runs (the same app, HTTP protocol and stop) on one loopback port, in a thread of
+    the test process, which a test stops and starts again (a new process would cost a second each time; the first
+    test of the module drives the real command)."""
 
     def __init__(self, db_url: str) -> None:
         self.db_url, self.port = db_url, _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.process: subprocess.Popen[str] | None = None
+        self.server: uvicorn.Server | None = None
+        self.thread: threading.Thread | None = None
 
     def start(self, token: str = TOKEN) -> None:
-        self.process = _serve(self.db_url, self.port, token)
+        """Serve with `token` as the write token, once it answers."""
+        from ledger.cli.serve import STOP_SECONDS, allowed_hosts
+        from ledger.web.app import create_app
+        from ledger.web.protocol import Connection
+
+        app = create_app(self.db_url, token, hosts=allowed_hosts("127.0.0.1", []))
+        config = uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=self.port,
+            log_config=None,
+            timeout_graceful_shutdown=STOP_SECONDS,
+            http=Connection,
+        )
+        self.server = server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the app did not start")
+            time.sleep(0.01)
 
     def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(10)
-            self.process = None
+        """Stop as Ctrl-C stops `calabresella serve`: the port closes and every connection ends."""
+        if self.server is not None and self.thread is not None:
+            self.server.should_exit = True
+            self.thread.join(10)
+            self.server = self.thread = None
 
 
 @contextmanager
 def served(db_url: str) -> Iterator[str]:
-    """`calabresella serve` over the ledger on a free loopback port, once it answers; its base URL."""
+    """The served app over the ledger on a free loopback port, once it answers; its base URL."""
     server = Restartable(db_url)
     server.start()
     try:
