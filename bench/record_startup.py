@@ -1,7 +1,7 @@
 """Cold start of `calabresella record`, `standings` and `--help` next to `python -c "import typer, sqlmodel"`, in one
 run.
 
-Usage: python bench/record_startup.py [--runs 15] [--against COMMIT]
+Usage: python bench/record_startup.py [--runs 15] [--against COMMIT] [--commands record,standings,--help]
 Each run is a fresh process with its modules compiled beforehand, the commands taking turns (the baseline, then
 each command of this checkout and, with `--against`, of that commit's code). Printed for each: the median and the
 90th percentile of its wall time and of its CPU time (user + system, which other load on the machine sways less),
@@ -122,7 +122,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--against", default=None, help="A git commit to measure too, e.g. the code before a change.")
+    parser.add_argument(
+        "--commands", default=",".join(COMMANDS), help=f"The commands to measure, of {', '.join(COMMANDS)}."
+    )
     args = parser.parse_args()
+    commands = {name: COMMANDS[name] for name in args.commands.split(",")}
     with tempfile.TemporaryDirectory(prefix="calabresella-startup-") as tmp:
         folder = Path(tmp)
         codes = [Code("this", folder, None)]
@@ -131,7 +135,7 @@ def main() -> None:
         base = "import typer, sqlmodel"
         turns = {base: (BASELINE, _environment(folder), folder)}
         for code in codes:
-            for name, command in COMMANDS.items():
+            for name, command in commands.items():
                 turns[f"{code.label} {name}"] = (code.command(command), code.env, code.cwd)
         spent = _measure(turns, args.runs)
         print(f"{args.runs} cold runs each, in turns; ms: median p90")

@@ -13,12 +13,15 @@ import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 TINY = {
-    "club_bench.py": (["--deals", "2", "--waves", "1", "--pause", "0"], "deal -> leaderboard"),
+    "club_bench.py": (
+        ["--deals", "2", "--waves", "1", "--pause", "0", "--tables", "1", "--viewers", "1"],
+        "deal -> leaderboard",
+    ),
     "export_bench.py": (["--deals", "40", "--repeat", "1"], "x"),
     "import_bench.py": (["--deals", "40", "--repeat", "1"], "x"),
     "minimal_insert.py": (["--db", "{tmp}/minimal.sqlite3"], ""),
     "play_bench.py": (["--deals", "3", "--mode", "pipe"], "x"),
-    "record_startup.py": (["--runs", "1"], "x"),
+    "record_startup.py": (["--runs", "1", "--commands", "record"], "x"),
     "serve_burst_bench.py": (["--writers", "1", "--deals", "3", "--viewers", "1"], "x"),
     "stats_bench.py": (["--deals", "200", "--repeat", "1"], "stats / raw read"),
     "web_bench.py": (["--deals", "3", "--viewers", "1", "--taps", "0", "--opens", "0"], "x"),
