@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import xml.etree.ElementTree as ET
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -120,8 +122,9 @@ def _run(db: Path, language: str, *args: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def db(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Path:
     path = tmp_path_factory.mktemp("italian") / "ledger.sqlite3"
+    shutil.copyfile(sqlite_template, path)
 
     def it(*args: str) -> str:
         return _run(path, "it", *args)
@@ -207,8 +210,9 @@ def _visible(page: str) -> str:
 
 
 def _report(db: Path, language: str, evening: int) -> str:
+    """The evening's report, its charts loaded from an address as on the phone (their words are read below)."""
     with speaking(language), Ledger(str(db)) as ledger:
-        return ledger.report(evening)
+        return ledger.report(evening, charts="charts/{kind}.svg")
 
 
 def test_the_report_in_italian_has_no_english_and_says_the_rules_in_players_words(db: Path) -> None:
@@ -233,10 +237,12 @@ def test_the_report_in_english_says_the_same_in_english(db: Path) -> None:
     assert "Winners: Anna, Bruno (+1 game point)" in third
 
 
-def _texts(db: Path, language: str, kind: str, evening: int | None = None) -> list[str]:
+@cache
+def _texts(db: Path, language: str, kind: str, evening: int | None) -> tuple[str, ...]:
+    """The words of a chart, each drawn once for the module."""
     with speaking(language), Ledger(str(db)) as ledger:
         svg = ledger.chart(kind, evening=evening, fmt="svg").decode()
-    return ["".join(text.itertext()).strip() for text in ET.fromstring(svg).iter(SVG_TEXT)]
+    return tuple("".join(text.itertext()).strip() for text in ET.fromstring(svg).iter(SVG_TEXT))
 
 
 CHARTS: tuple[tuple[str, int | None], ...] = (
@@ -258,7 +264,7 @@ def test_chart_numbers_and_dates_in_italian(db: Path) -> None:
     pairings = _texts(db, "it", "pairings", 1)
     assert pairings.count("+1,50") == 2 and pairings.count("-2,00") == 2 and pairings.count("-6,00") == 2
     assert "punti partita a smazzata" in " ".join(pairings)  # the title, on lines of its own
-    money = _texts(db, "it", "money")
+    money = _texts(db, "it", "money", None)
     assert "totale soldi vinti (nella sua valuta)" in " ".join(money)  # on lines of its own
     assert any(re.fullmatch(r"\d\d/\d\d/\d{4}", text) for text in money)
     ticks = [text for text in (*money, *_texts(db, "it", "money", 1)) if TICK.fullmatch(text)]
@@ -269,7 +275,7 @@ def test_chart_numbers_and_dates_in_italian(db: Path) -> None:
 
 def test_chart_numbers_in_english(db: Path) -> None:
     assert _texts(db, "en", "pairings", 1).count("+1.50") == 2
-    money = _texts(db, "en", "money")
+    money = _texts(db, "en", "money", None)
     ticks = [text for text in (*money, *_texts(db, "en", "money", 1)) if TICK.fullmatch(text)]
     assert ticks and all("." in tick for tick in ticks)
     assert "money won so far (in its currency)" in " ".join(money)

@@ -23,6 +23,7 @@ Then Dario is renamed Davide: his history (and the called card he held) follows 
 
 from __future__ import annotations
 
+import shutil
 from datetime import UTC, date, datetime, timedelta
 from functools import cache
 from pathlib import Path
@@ -58,9 +59,10 @@ def _evening(session: Session, players: tuple[str, ...], when: datetime, **optio
 
 
 @pytest.fixture(scope="module")
-def ledger(tmp_path_factory: pytest.TempPathFactory) -> str:
+def ledger(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> str:
     """The ledger of the module docstring, as a SQLite file."""
     path = str(tmp_path_factory.mktemp("stats") / "t.sqlite3")
+    shutil.copyfile(sqlite_template, path)
     engine = open_ledger(path)
     with transaction(engine) as s:
         one = _evening(s, ("Anna", "Bruno", "Carla"), datetime(2024, 1, 5, 12, tzinfo=UTC), stake="0.10")
@@ -326,8 +328,8 @@ def test_parse_date() -> None:
         parse_date("1.3.2024", "--until")
 
 
-def test_a_new_ledger_has_nothing_to_report(tmp_path: Path) -> None:
-    engine = open_ledger(str(tmp_path / "empty.sqlite3"))
+def test_a_new_ledger_has_nothing_to_report(sqlite_url: str) -> None:
+    engine = open_ledger(sqlite_url)
     stats = statistics(load_frames(engine))
     engine.dispose()
     assert stats["summary"].iloc[0]["deals"] == 0
@@ -352,7 +354,7 @@ def test_same_results_on_sqlite_and_postgresql(db_url: str) -> None:
             )
         )
         with Ledger(db_url) as book:
-            page = book.report()
+            page = book.report(charts="charts/{kind}.svg")
     finally:
         engine.dispose()
     assert {row["player"]: row["points"] for row in stats["players"].to_dict("records")} == {"Anna": -1}
@@ -454,8 +456,8 @@ def test_voided_deals_are_listed_in_playing_order(db_url: str) -> None:
     assert frames.deals[["evening", "number"]].values.tolist() == [[evenings[0], 2], [evenings[1], 3]]
 
 
-def test_the_voided_deals_are_found_through_their_partial_index_not_by_walking_every_deal(tmp_path: Path) -> None:
-    engine = open_ledger(str(tmp_path / "ledger.sqlite3"))
+def test_the_voided_deals_are_found_through_their_partial_index_not_by_walking_every_deal(sqlite_url: str) -> None:
+    engine = open_ledger(sqlite_url)
     query = voided_deals(Filters())
     compiled = query.compile(engine, compile_kwargs={"literal_binds": True})
     with engine.connect() as connection:
@@ -468,7 +470,6 @@ def test_the_voided_deals_are_found_through_their_partial_index_not_by_walking_e
 def test_ids_billions_apart_give_the_same_statistics(ledger: str, tmp_path: Path) -> None:
     """A database whose ids jumped (sequences moved on, rows copied in) is read without tables the size of its
     largest id, and gives the same statistics as the same deals under small ids."""
-    import shutil
     import sqlite3
 
     far = tmp_path / "far.sqlite3"
