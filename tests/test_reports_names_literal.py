@@ -3,6 +3,7 @@ the report, through the command line (in process) and the phone's report and cha
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -16,13 +17,19 @@ HOSTILE = ("$\\frac{a}{$", "Bruno", "$x^2$ Carla")
 LINES = ("bruno solo 22", "bruno solo 12", "pass")
 
 
-@pytest.fixture
-def ledger(db_url: str) -> str:
-    start(db_url, HOSTILE)
-    with Ledger(db_url) as book:
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def ledger(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The hostile names' evening, on each backend, made once for the module's tests (which only read it)."""
+    if request.param == "sqlite":
+        url = str(tmp_path_factory.mktemp("literal") / "ledger.sqlite3")
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), url)
+    else:
+        url = request.getfixturevalue("new_pg_database")()
+    start(url, HOSTILE)
+    with Ledger(url) as book:
         for line in LINES:
             book.record(line)
-    return db_url
+    return url
 
 
 @pytest.mark.parametrize("kind", ["running", "money", "contracts", "thirds", "pairings"])

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
@@ -26,20 +27,20 @@ from ledger.errors import LedgerError
 from ledger.recording import record as record_deal
 from ledger.recording import void as void_deal
 from ledger.rules.build import DealInput
-from ledger.service import Ledger
 from ledger.store.engine import open_ledger, transaction
 from ledger.store.evenings import start_evening
 from reports import charts
 from reports.filters import Filters
-from reports.frames import load_frames
+from reports.frames import Frames, load_frames
 
 BRUNO = "<script>alert(1)</script>"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.fixture(scope="module")
-def ledger(tmp_path_factory: pytest.TempPathFactory) -> str:
+def ledger(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> str:
     path = str(tmp_path_factory.mktemp("outputs") / "t.sqlite3")
+    shutil.copyfile(sqlite_template, path)
     engine = open_ledger(path)
     with transaction(engine) as s:
         table = start_evening(s, ("Anna", BRUNO, "Carla"), stake="0.10", place="Bar <i>Sport</i>", note="R&D night")
@@ -64,6 +65,31 @@ def app() -> typer.Typer:
     return own
 
 
+@pytest.fixture(scope="module")
+def frames(ledger: str) -> Frames:
+    """The frames of the whole ledger, read once for the charts drawn from them."""
+    engine = open_ledger(ledger)
+    try:
+        return load_frames(engine, Filters())
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def report_file(app: typer.Typer, ledger: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The evening's report as the command writes it: drawn once for every test that reads it."""
+    page_file = tmp_path_factory.mktemp("report") / "evening.html"
+    code, out, _ = _run(app, ledger, "report", "--evening", "1", "--out", str(page_file))
+    assert code == 0 and out == f"Wrote {page_file}\n"
+    return page_file
+
+
+@pytest.fixture(scope="module")
+def page(report_file: Path) -> str:
+    """The report's HTML."""
+    return report_file.read_text(encoding="utf-8")
+
+
 def _run(app: typer.Typer, ledger: str, *args: str) -> tuple[int, str, str]:
     result = CliRunner().invoke(app, list(args), env={"CALABRESELLA_DB": ledger, "COLUMNS": "160"})
     return result.exit_code, result.stdout, result.stderr
@@ -75,10 +101,7 @@ def _png_size(data: bytes) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("kind", list(charts.KINDS))
-def test_every_chart_as_png_and_svg(ledger: str, kind: str, tmp_path: Path) -> None:
-    engine = open_ledger(ledger)
-    frames = load_frames(engine, Filters())
-    engine.dispose()
+def test_every_chart_as_png_and_svg(frames: Frames, kind: str) -> None:
     png = charts.chart_image(kind, frames, "png")
     assert _png_size(png) == (960, 720)
     svg = charts.chart_image(kind, frames, "svg").decode()
@@ -123,8 +146,8 @@ def test_user_errors_are_one_line_and_exit_2(
     assert message in err
 
 
-def test_chart_on_an_empty_ledger_is_an_error(tmp_path: Path) -> None:
-    engine = open_ledger(str(tmp_path / "empty.sqlite3"))
+def test_chart_on_an_empty_ledger_is_an_error(sqlite_url: str) -> None:
+    engine = open_ledger(sqlite_url)
     frames = load_frames(engine)
     engine.dispose()
     with pytest.raises(LedgerError, match="chart thirds: no played deals match all deals"):
@@ -150,9 +173,7 @@ def test_stats_help_explains_the_rating(app: typer.Typer, ledger: str) -> None:
     assert "1500" in out and "400" in out and "K = 24" in out
 
 
-def test_report_escapes_user_text_and_strikes_voided_deals(ledger: str) -> None:
-    with Ledger(ledger) as book:
-        page = book.report()
+def test_report_escapes_user_text_and_strikes_voided_deals(page: str) -> None:
     assert BRUNO not in page and "<b>misdeal</b>" not in page and "<i>Sport</i>" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "voided: &lt;b&gt;misdeal&lt;/b&gt;" in page and 'class="voided"' in page
@@ -160,32 +181,17 @@ def test_report_escapes_user_text_and_strikes_voided_deals(ledger: str) -> None:
     assert "1.20 EUR" in page and "0.30 EUR" in page
 
 
-def test_report_embeds_every_chart(ledger: str) -> None:
-    with Ledger(ledger) as book:
-        page = book.report()
+def test_report_embeds_every_chart(page: str) -> None:
     assert page.count("data:image/svg+xml;base64,") == len(charts.KINDS)
     for kind in charts.KINDS:
         assert f'<figure id="chart-{kind}">' in page
 
 
-def test_report_shows_the_called_card_its_holder_and_the_winner(ledger: str) -> None:
-    with Ledger(ledger) as book:
-        page = book.report()
+def test_report_shows_the_called_card_its_holder_and_the_winner(page: str) -> None:
     assert '<td data-label="called card">3D, held by Anna</td>' in page
     assert "Winner: <strong>Anna</strong> (+15 game points)" in page
     assert '<tr class="winner"><td data-label="player">Anna<span class="badge">winner</span></td>' in page
     assert page.count('class="winner"') == 1
-
-
-def _chromium() -> str | None:
-    return next(
-        (
-            p
-            for p in (shutil.which("chromium"), "/usr/bin/chromium", shutil.which("chromium-browser"))
-            if p and Path(p).exists()
-        ),
-        None,
-    )
 
 
 SHOTS = Path("/tmp/shots")
@@ -193,27 +199,17 @@ IMAGES_DECODED = "Array.from(document.images).map(i => i.complete && i.naturalWi
 OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
 
-@pytest.mark.skipif(_chromium() is None, reason="no chromium binary")
 @pytest.mark.parametrize("width", [1280, 390])
-def test_report_in_headless_chromium(app: typer.Typer, ledger: str, tmp_path: Path, width: int) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    page_file = tmp_path / "evening.html"
-    code, out, _ = _run(app, ledger, "report", "--evening", "1", "--out", str(page_file))
-    assert code == 0 and "Wrote" in out
+def test_report_in_headless_chromium(chromium: Any, report_file: Path, tmp_path: Path, width: int) -> None:
     shot = tmp_path / f"report-{width}.png"
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
-        try:
-            page = browser.new_page(viewport={"width": width, "height": 900})
-            page.goto(page_file.as_uri())
-            page.wait_for_load_state("load")
-            decoded = page.evaluate(IMAGES_DECODED)
-            overflow = page.evaluate(OVERFLOW)
-            cards = page.evaluate("getComputedStyle(document.querySelector('table.deals tr')).display")
-            dom = page.content()
-            page.screenshot(path=str(shot), full_page=True)
-        finally:
-            browser.close()
+    page = chromium.new_context(viewport={"width": width, "height": 900}).new_page()
+    page.goto(report_file.as_uri())
+    page.wait_for_load_state("load")
+    decoded = page.evaluate(IMAGES_DECODED)
+    overflow = page.evaluate(OVERFLOW)
+    cards = page.evaluate("getComputedStyle(document.querySelector('table.deals tr')).display")
+    dom = page.content()
+    page.screenshot(path=str(shot), full_page=True)
     SHOTS.mkdir(exist_ok=True)
     shutil.copy(shot, SHOTS / shot.name)
     assert decoded == [True] * len(charts.KINDS)
@@ -242,8 +238,8 @@ def test_reporting_module_imports_nothing_heavy() -> None:
     assert out.strip() == "[]"
 
 
-def test_money_chart_keeps_currencies_apart(tmp_path: Path) -> None:
-    engine = open_ledger(str(tmp_path / "two-currencies.sqlite3"))
+def test_money_chart_keeps_currencies_apart(sqlite_url: str) -> None:
+    engine = open_ledger(sqlite_url)
     with transaction(engine) as session:
         euros = start_evening(session, ("Anna", "Bruno", "Carla"), stake="0.10", currency="EUR")
         record_deal(session, euros, DealInput(declarer="Bruno", contract="solo", thirds=22))
