@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +11,6 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from ledger import Ledger
 from ledger.cli.main import COMMANDS, app
 
 HEAVY = (
@@ -33,51 +33,53 @@ HELP_RENDERER = ("typer.rich_utils", "rich.markdown")
 """What only drawing help needs."""
 
 
-def loaded_by(*args: str) -> list[str]:
-    """The heavy modules and the help renderer's that a fresh interpreter has imported once the command, run as the
-    console script runs it, is done."""
+@pytest.fixture(scope="module")
+def loaded(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> dict[str, list[str]]:
+    """What one fresh interpreter has imported: of `ledger`, once `ledger.cli.main` is imported ("cli"); then the
+    heavy modules and the help renderer's, once each command, run as the console script runs it, is done: `record`
+    and `standings` on a ledger with an evening open, then `--help`. The commands run one after another, each
+    importing what it needs whatever ran before it: the modules a command adds show up after it."""
+    db = str(tmp_path_factory.mktemp("startup") / "ledger.sqlite3")
+    shutil.copyfile(sqlite_template, db)
+    started = CliRunner().invoke(app, ["--db", db, "evening", "start", "--players", "Anna,Bruno,Carla"])
+    assert started.exit_code == 0, started.output
+    commands = {
+        "record": ["--db", db, "record", "--declarer", "Bruno", "--contract", "solo", "--thirds", "22"],
+        "standings": ["--db", db, "standings"],
+        "--help": ["--help"],
+    }
     probe = (
         "import json, sys\n"
+        "import ledger.cli.main\n"
+        "seen = {'cli': sorted(m for m in sys.modules if m.startswith('ledger.'))}\n"
         "from ledger.cli import run\n"
-        f"sys.argv = ['calabresella', *{list(args)!r}]\n"
-        "try:\n"
-        "    run()\n"
-        "except SystemExit as exit:\n"
-        "    assert exit.code == 0, exit.code\n"
-        f"print(json.dumps([m for m in {HEAVY + HELP_RENDERER!r} if m in sys.modules]))\n"
+        f"for name, args in {commands!r}.items():\n"
+        "    sys.argv = ['calabresella', *args]\n"
+        "    try:\n"
+        "        run()\n"
+        "    except SystemExit as exit:\n"
+        "        assert exit.code == 0, (name, exit.code)\n"
+        f"    seen[name] = [m for m in {HEAVY + HELP_RENDERER!r} if m in sys.modules]\n"
+        "print(json.dumps(seen))\n"
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-@pytest.fixture
-def evening(tmp_path: Path) -> str:
-    """A ledger with an evening open."""
-    db = str(tmp_path / "ledger.sqlite3")
-    started = CliRunner().invoke(app, ["--db", db, "evening", "start", "--players", "Anna,Bruno,Carla"])
-    assert started.exit_code == 0, started.output
-    return db
+def test_record_imports_no_heavy_module(loaded: dict[str, list[str]]) -> None:
+    assert loaded["record"] == []
 
 
-def test_record_imports_no_heavy_module(evening: str) -> None:
-    assert loaded_by("--db", evening, "record", "--declarer", "Bruno", "--contract", "solo", "--thirds", "22") == []
+def test_standings_import_no_heavy_module(loaded: dict[str, list[str]]) -> None:
+    assert loaded["standings"] == []
 
 
-def test_standings_import_no_heavy_module(evening: str) -> None:
-    assert loaded_by("--db", evening, "standings") == []
+def test_help_imports_its_renderer_and_no_heavy_module(loaded: dict[str, list[str]]) -> None:
+    assert loaded["--help"] == list(HELP_RENDERER)
 
 
-def test_help_imports_its_renderer_and_no_heavy_module() -> None:
-    assert loaded_by("--help") == list(HELP_RENDERER)
-
-
-def test_importing_the_cli_loads_no_command_module() -> None:
-    probe = (
-        "import json, sys; import ledger.cli.main; "
-        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('ledger.'))))"
-    )
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert json.loads(result.stdout) == [
+def test_importing_the_cli_loads_no_command_module(loaded: dict[str, list[str]]) -> None:
+    assert loaded["cli"] == [
         "ledger.cli",
         "ledger.cli.app",
         "ledger.cli.click_texts",
@@ -93,8 +95,7 @@ def test_help_lists_every_registered_command() -> None:
     assert all(f" {name} " in result.output for name in COMMANDS)
 
 
-def test_the_collector_is_paused_while_a_command_loads_and_runs_again_once_its_ledger_is_open(tmp_path: Path) -> None:
-    Ledger(str(tmp_path / "ledger.sqlite3")).close()
+def test_the_collector_is_paused_while_a_command_loads_and_runs_again_once_its_ledger_is_open(sqlite_url: str) -> None:
     probe = (
         "import gc, json, sys\n"
         "from ledger import cli, service\n"
@@ -107,7 +108,7 @@ def test_the_collector_is_paused_while_a_command_loads_and_runs_again_once_its_l
         "    seen['at work'] = gc.isenabled()\n"
         "    return listing(self)\n"
         "service.Ledger.__init__, service.Ledger.evenings = opened, evenings\n"
-        f"sys.argv = ['calabresella', '--db', {str(tmp_path / 'ledger.sqlite3')!r}, 'evening', 'list']\n"
+        f"sys.argv = ['calabresella', '--db', {sqlite_url!r}, 'evening', 'list']\n"
         "try:\n"
         "    cli.run()\n"
         "except SystemExit:\n"
@@ -123,8 +124,8 @@ def test_the_collector_is_paused_while_a_command_loads_and_runs_again_once_its_l
     }
 
 
-def test_play_pauses_the_collector_while_it_answers_a_line_and_resumes_it_while_it_waits(tmp_path: Path) -> None:
-    db = tmp_path / "ledger.sqlite3"
+def test_play_pauses_the_collector_while_it_answers_a_line_and_resumes_it_while_it_waits(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
     started = CliRunner().invoke(app, ["--db", str(db), "evening", "start", "--players", "Anna,Bruno,Carla"])
     assert started.exit_code == 0, started.output
     probe = (

@@ -4,6 +4,7 @@ mistake can be voided whole (it stays in the log and counts nowhere), and the de
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from cli_support import Ran, calabresella
@@ -46,8 +47,10 @@ def test_the_demo_in_a_folder_it_cannot_make_is_one_line(tmp_path: Path) -> None
     )
 
 
-def test_an_evening_voided_whole_stays_in_the_log_and_counts_nowhere(tmp_path: Path) -> None:
-    db = str(tmp_path / "ledger.sqlite3")
+def test_an_evening_voided_whole_stays_in_the_log_and_counts_nowhere(
+    sqlite_url: str, sqlite_template: Path, tmp_path: Path
+) -> None:
+    db = sqlite_url
     with Ledger(db) as ledger:
         real = ledger.start_evening(["Paolo", "Sandro", "Ugo"], stake="0.10").number
         ledger.record("paolo solo 22t", evening=real)  # Paolo +4, the others -2
@@ -75,6 +78,7 @@ def test_an_evening_voided_whole_stays_in_the_log_and_counts_nowhere(tmp_path: P
         "Error: void evening 1: why? e.g. 'the demo, not a real evening' (--reason TEXT)\n"
     )
     (tmp_path / "x.jsonl").write_text(exported, encoding="utf-8")
+    shutil.copyfile(sqlite_template, tmp_path / "again.sqlite3")
     with Ledger(str(tmp_path / "again.sqlite3")) as again:
         again.import_file(tmp_path / "x.jsonl")
         assert again.export() == exported

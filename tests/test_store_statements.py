@@ -4,8 +4,9 @@ for one of 10; recording a deal runs a fixed handful of statements."""
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -56,24 +57,26 @@ def add_evening(ledger: Ledger, deals: int) -> int:
     return number
 
 
-@pytest.fixture(scope="module")
-def ledgers() -> Iterator[dict[str, Any]]:
-    """One ledger per backend, each with an evening of 10 deals and one of 100."""
-    opened: dict[str, Any] = {}
-    yield opened
-    for ledger, _, _ in opened.values():
-        ledger.close()
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def evenings_of_10_and_100(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Ledger, int, int]]:
+    """A ledger on each backend with an evening of 10 deals and one of 100, made once for the reads (which write
+    nothing); the ledger and the two evenings' numbers."""
+    if request.param == "sqlite":
+        url = str(tmp_path_factory.mktemp("reads") / "ledger.sqlite3")
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), url)
+    else:
+        url = request.getfixturevalue("new_pg_database")()
+    with Ledger(url) as ledger:
+        yield ledger, add_evening(ledger, 10), add_evening(ledger, 100)
 
 
 @pytest.mark.parametrize("read", sorted(READS))
 def test_a_read_runs_as_many_statements_for_100_deals_as_for_10(
-    read: str, db_url: str, ledgers: dict[str, Any]
+    read: str, evenings_of_10_and_100: tuple[Ledger, int, int]
 ) -> None:
-    backend = db_url.split(":")[0]
-    if backend not in ledgers:
-        ledger = Ledger(db_url)
-        ledgers[backend] = (ledger, add_evening(ledger, 10), add_evening(ledger, 100))
-    ledger, small, large = ledgers[backend]
+    ledger, small, large = evenings_of_10_and_100
     with counted(ledger) as few:
         READS[read](ledger, small)
     with counted(ledger) as many:
@@ -93,17 +96,34 @@ LISTS: dict[str, Callable[[Ledger], Any]] = {
 }
 
 
-@pytest.mark.parametrize("read", sorted(LISTS))
-def test_a_list_runs_as_many_statements_for_12_evenings_as_for_2(read: str, tmp_path: Path) -> None:
-    counts = []
-    for evenings in (2, 12):
-        with Ledger(str(tmp_path / f"{evenings}.sqlite3")) as ledger:
+@pytest.fixture(scope="module")
+def ledgers_of_2_and_12_evenings(
+    tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path
+) -> Iterator[tuple[Ledger, Ledger]]:
+    """Two ledgers, of 2 and of 12 evenings of 3 deals and a payment each, made once for the lists (which write
+    nothing)."""
+    folder = tmp_path_factory.mktemp("lists")
+    with ExitStack() as opened:
+        ledgers = []
+        for evenings in (2, 12):
+            shutil.copyfile(sqlite_template, folder / f"{evenings}.sqlite3")
+            ledger = opened.enter_context(Ledger(str(folder / f"{evenings}.sqlite3")))
             for _ in range(evenings):
                 add_evening(ledger, 3)
                 ledger.paid("Anna", "Bruno", "0.10")
-            with counted(ledger) as statements:
-                LISTS[read](ledger)
-            counts.append(len(statements))
+            ledgers.append(ledger)
+        yield ledgers[0], ledgers[1]
+
+
+@pytest.mark.parametrize("read", sorted(LISTS))
+def test_a_list_runs_as_many_statements_for_12_evenings_as_for_2(
+    read: str, ledgers_of_2_and_12_evenings: tuple[Ledger, Ledger]
+) -> None:
+    counts = []
+    for ledger in ledgers_of_2_and_12_evenings:
+        with counted(ledger) as statements:
+            LISTS[read](ledger)
+        counts.append(len(statements))
     assert counts[0] == counts[1], f"{read}: {counts[0]} statements for 2 evenings, {counts[1]} for 12"
 
 
