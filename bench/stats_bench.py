@@ -294,12 +294,14 @@ def _peak_mib() -> float:
 
 
 def measure(kind: str, db: str, save: str | None) -> dict[str, float]:
-    """Run one measurement in this (fresh) process: seconds and peak resident memory in MiB.
+    """Run one measurement in this (fresh) process: wall and processor seconds, and peak resident memory in MiB.
 
     `stats` reads the frames and computes every section; `raw` is `pd.read_sql` of the deals that count and their
-    payouts, the floor under it; `chart:KIND` draws that chart of the whole history as `calabresella chart` does,
-    written to `{save}-KIND.png` when `save` is given.
+    payouts, the floor under it; `command` is `calabresella stats` itself, start-up included; `chart:KIND` draws
+    that chart of the whole history as `calabresella chart` does, written to `{save}-KIND.png` when `save` is given.
     """
+    if kind == "command":
+        return _command(db)
     import pandas as pd
 
     from ledger.service import Ledger
@@ -310,7 +312,7 @@ def measure(kind: str, db: str, save: str | None) -> dict[str, float]:
     engine = open_ledger(db)
     book = Ledger(db)
     baseline = _peak_mib()
-    started = time.perf_counter()
+    started, processor = time.perf_counter(), time.process_time()
     figures: dict[str, float] = {}
     if kind == "stats":
         frames = load_frames(engine)
@@ -333,9 +335,25 @@ def measure(kind: str, db: str, save: str | None) -> dict[str, float]:
         image = book.chart(kind.removeprefix("chart:"))
         if save:
             Path(f"{save}-{kind.removeprefix('chart:')}.png").write_bytes(image)
-    figures |= {"seconds": time.perf_counter() - started, "peak_mib": _peak_mib(), "baseline_mib": baseline}
+    figures |= {
+        "seconds": time.perf_counter() - started,
+        "cpu_seconds": time.process_time() - processor,
+        "peak_mib": _peak_mib(),
+        "baseline_mib": baseline,
+    }
     book.close()
     return figures
+
+
+def _command(db: str) -> dict[str, float]:
+    """`calabresella stats` itself, start-up and output included, run from this (fresh) process: wall and processor
+    seconds and its peak memory."""
+    started = time.perf_counter()
+    run = [sys.executable, "-c", "from ledger.cli import run; run()", "--db", db, "stats"]
+    subprocess.run(run, capture_output=True, check=True)
+    seconds = time.perf_counter() - started
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"seconds": seconds, "cpu_seconds": used.ru_utime + used.ru_stime, "peak_mib": used.ru_maxrss / 1024}
 
 
 def _in_child(kind: str, db: str, code: Path, save: Path | None) -> dict[str, float]:
@@ -365,7 +383,11 @@ def _alternate(
             for code in _codes(kind, codes) if n % 2 else reversed(_codes(kind, codes)):
                 run = _in_child(kind, db, code, save)
                 runs[f"{kind} {code}"].append(run)
-                print(f"  run {n}: {kind} ({code}) {run['seconds']:.2f} s, {run['peak_mib']:,.0f} MiB", flush=True)
+                print(
+                    f"  run {n}: {kind} ({code}) {run['seconds']:.2f} s (processor {run['cpu_seconds']:.2f} s),"
+                    f" {run['peak_mib']:,.0f} MiB",
+                    flush=True,
+                )
     return runs
 
 
@@ -380,9 +402,11 @@ def _report(runs: dict[str, list[dict[str, float]]], kinds: list[str], codes: li
     for kind in kinds:
         for code in _codes(kind, codes):
             run = _middle(runs[f"{kind} {code}"])
+            processor = median(r["cpu_seconds"] for r in runs[f"{kind} {code}"])
+            after = f" (after imports {run['baseline_mib']:,.0f} MiB)" if "baseline_mib" in run else ""
             print(
-                f"{kind} ({code}): {run['seconds']:.2f} s, peak RSS {run['peak_mib']:,.0f} MiB"
-                f" (after imports {run['baseline_mib']:,.0f} MiB)"
+                f"{kind} ({code}): {run['seconds']:.2f} s, processor {processor:.2f} s (median),"
+                f" peak RSS {run['peak_mib']:,.0f} MiB{after}"
             )
             parts = {k.removesuffix("_s"): v for k, v in run.items() if k.endswith("_s")}
             if parts:
@@ -392,10 +416,10 @@ def _report(runs: dict[str, list[dict[str, float]]], kinds: list[str], codes: li
             ratios = [a["seconds"] / b["seconds"] for a, b in zip(now, runs[f"{kind} {code}"], strict=True)]
             print(f"{kind}: this checkout / {code}, median of {len(ratios)} runs: {median(ratios):.2f}x")
     if "stats" in kinds and "raw" in kinds:
-        ratios = [
-            a["seconds"] / b["seconds"] for a, b in zip(runs[f"stats {codes[0]}"], runs[f"raw {codes[0]}"], strict=True)
-        ]
-        print(f"stats / raw read, median of {len(ratios)} alternating runs: {median(ratios):.2f}x")
+        pairs = list(zip(runs[f"stats {codes[0]}"], runs[f"raw {codes[0]}"], strict=True))
+        wall = median(a["seconds"] / b["seconds"] for a, b in pairs)
+        processor = median(a["cpu_seconds"] / b["cpu_seconds"] for a, b in pairs)
+        print(f"stats / raw read, median of {len(pairs)} alternating runs: {wall:.2f}x (processor {processor:.2f}x)")
 
 
 def main() -> None:
@@ -433,7 +457,7 @@ def main() -> None:
         engine.dispose()
         print(f"generated {args.deals:,} deals in {time.perf_counter() - started:.1f} s")
     codes = [Path(__file__).resolve().parent.parent, *([args.before.resolve()] if args.before else [])]
-    kinds = ["stats", "raw", *([f"chart:{kind}" for kind in CHARTS] if args.charts else [])]
+    kinds = ["stats", "raw", "command", *([f"chart:{kind}" for kind in CHARTS] if args.charts else [])]
     if args.save:
         args.save.mkdir(parents=True, exist_ok=True)
     _report(_alternate(url or str(db), kinds, codes, args.repeat, args.save), kinds, codes)

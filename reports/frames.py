@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -22,6 +24,32 @@ from reports.filters import Filters, utc_end, utc_start
 PLAYER_COLUMNS = ("dealer", "declarer", "partner")
 READ_ROWS = 100_000
 """Rows read at a time: the database's rows are held as Python values only this many at once."""
+R = DealRevision
+DEAL_COLUMNS: dict[str, tuple[Any, str]] = {
+    "deal_id": (Deal.id, "int64"),
+    "evening": (Deal.evening_id, "int64"),
+    "number": (Deal.number, "int64"),
+    "dealer_id": (R.dealer_id, "float64"),
+    "declarer_id": (R.declarer_id, "float64"),
+    "partner_id": (R.partner_id, "float64"),
+    "contract": (R.contract, "category"),
+    "aggravation": (R.aggravation, "category"),
+    "called": (R.called, "category"),
+    "holder_id": (R.holder_id, "float64"),
+    "holder": (R.holder, "object"),
+    "declarer_thirds": (R.declarer_thirds, "Int64"),
+    "declarer_won": (R.declarer_won, "boolean"),
+    "sweep": (R.sweep, "category"),
+}
+"""What is read of each deal that counts, and its type as read (an id that may be missing reads as a float)."""
+PAYOUT_COLUMNS: dict[str, tuple[Any, str]] = {
+    "deal_id": (Deal.id, "int64"),
+    "player_id": (Payout.player_id, "int64"),
+    "position": (Payout.position, "int64"),
+    "role": (Payout.role, "category"),
+    "points": (Payout.points, "int64"),
+}
+"""What is read of each of their payouts, and its type."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +71,12 @@ class Frames:
     """Every evening's profile, stake, currency, start (UTC) and game to N points, indexed by evening number."""
     voided: pd.DataFrame
     """The voided deals the filters select: evening, number and the reason given, in playing order."""
+    deal_rows: np.ndarray
+    """Each payout's deal, as its row in `deals`."""
+
+    def per_payout(self, values: pd.Series) -> pd.Series:
+        """Values of the deals (a column of `deals`, or aligned with it) for each payout: its deal's value."""
+        return pd.Series(values.array.take(self.deal_rows), index=self.payouts.index)
 
 
 def _chosen(query: Select[Any], filters: Filters, player_id: int | None) -> Select[Any]:
@@ -90,9 +124,26 @@ def _check(connection: Connection, filters: Filters) -> tuple[Filters, int | Non
         return replace(filters, player=player.name), player.id
 
 
-def _read(query: Select[Any], connection: Connection) -> pd.DataFrame:
-    """The query's rows as a frame, read READ_ROWS at a time."""
-    return pd.concat(pd.read_sql(query, connection, chunksize=READ_ROWS), ignore_index=True)
+def _labelled(columns: dict[str, tuple[Any, str]]) -> list[Any]:
+    """The columns to select, each under its name."""
+    return [col(column).label(name) for name, (column, _) in columns.items()]
+
+
+def _read(query: Select[Any], connection: Connection, columns: dict[str, tuple[Any, str]]) -> pd.DataFrame:
+    """The query's rows (of `_labelled(columns)`) as a frame of those columns and types, read READ_ROWS at a time
+    from the driver's cursor (plain tuples, no row objects), each batch typed before the next is read."""
+    dtypes = {name: dtype for name, (_, dtype) in columns.items()}
+    with connection.execute(query) as result:
+        batches = [_typed(rows, dtypes) for rows in iter(partial(result.cursor.fetchmany, READ_ROWS), [])]
+    return pd.concat([_typed([], dtypes), *batches], ignore_index=True).astype(dtypes)
+
+
+def _typed(rows: Sequence[Any], dtypes: dict[str, str]) -> pd.DataFrame:
+    """Rows (tuples in the order of `dtypes`) as a frame of those types."""
+    values = np.array(rows, dtype=object).reshape(-1, len(dtypes))
+    return pd.DataFrame(
+        {name: pd.Series(values[:, i], dtype=object).astype(dtype) for i, (name, dtype) in enumerate(dtypes.items())}
+    )
 
 
 def _named(ids: pd.Series, people: pd.Index, players: tuple[str, ...]) -> pd.Categorical:
@@ -103,7 +154,6 @@ def _named(ids: pd.Series, people: pd.Index, players: tuple[str, ...]) -> pd.Cat
 def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
     """Read the deals that count and their payouts, as the filters select them."""
     filters = filters or Filters()
-    r = DealRevision
     with reading(engine).connect() as connection, connection.begin():
         filters, player_id = _check(connection, filters)
         people = pd.read_sql(select(col(Player.id), col(Player.name)).order_by(col(Player.key)), connection)
@@ -119,40 +169,13 @@ def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
             connection,
         )
         seats = pd.read_sql(
-            select(col(Seat.evening_id).label("evening"), col(Seat.player_id), col(Seat.position)), connection
-        )
-        deals = _read(
-            _chosen(
-                counting_deals(
-                    col(Deal.id).label("deal_id"),
-                    col(Deal.evening_id).label("evening"),
-                    Deal.number,
-                    r.dealer_id,
-                    r.declarer_id,
-                    r.partner_id,
-                    r.contract,
-                    r.aggravation,
-                    r.called,
-                    r.holder_id,
-                    r.holder,
-                    r.declarer_thirds,
-                    r.declarer_won,
-                    r.sweep,
-                ),
-                filters,
-                player_id,
-            ),
+            select(col(Seat.evening_id).label("evening"), col(Seat.player_id), col(Seat.position)),
             connection,
+            dtype=np.int64,
         )
+        deals = _read(_chosen(counting_deals(*_labelled(DEAL_COLUMNS)), filters, player_id), connection, DEAL_COLUMNS)
         payouts = _read(
-            _chosen(
-                counting_payouts(
-                    col(Deal.id).label("deal_id"), Payout.player_id, Payout.position, Payout.role, Payout.points
-                ),
-                filters,
-                player_id,
-            ),
-            connection,
+            _chosen(counting_payouts(*_labelled(PAYOUT_COLUMNS)), filters, player_id), connection, PAYOUT_COLUMNS
         )
         voided = pd.read_sql(voided_deals(filters, player_id), connection)
     players = tuple(people["name"])
@@ -161,13 +184,15 @@ def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
     evenings["game_to"] = [_options(options).get("game_to") for options in evenings.pop("options")]
     evenings = evenings.set_index("evening")
     deals = _deals(deals, evenings, seats, ids, players)
+    payouts, deal_rows = _payouts(payouts, deals, ids, players)
     return Frames(
         deals,
-        _payouts(payouts, deals, ids, players),
+        payouts,
         players,
         filters,
         evenings,
         voided.sort_values(["evening", "number"], ignore_index=True),
+        deal_rows,
     )
 
 
@@ -183,12 +208,11 @@ def _deals(
     for column in PLAYER_COLUMNS:
         deals[column] = _named(read[f"{column}_id"], ids, players)
     for column in ("contract", "aggravation", "called"):
-        deals[column] = read[column].astype("category").array
+        deals[column] = read[column].array
     named_holder = pd.Series(_named(read["holder_id"], ids, players)).astype(object)
     deals["holder"] = named_holder.where(named_holder.notna(), read["holder"]).astype("category").array
-    deals["declarer_thirds"] = read["declarer_thirds"].astype("Int64").array
-    deals["declarer_won"] = read["declarer_won"].astype("boolean").array
-    deals["sweep"] = read["sweep"].astype("category").array
+    for column in ("declarer_thirds", "declarer_won", "sweep"):
+        deals[column] = read[column].array
     shared = evenings.reindex(read["evening"])
     deals["profile"] = shared["profile"].astype("category").array
     deals["stake_cents"] = shared["stake_cents"].to_numpy(dtype=np.int64)
@@ -199,14 +223,17 @@ def _deals(
     return deals
 
 
-def _payouts(read: pd.DataFrame, deals: pd.DataFrame, ids: pd.Index, players: tuple[str, ...]) -> pd.DataFrame:
-    """The payouts as read, in playing order, with their deal's place, the seat from the dealer and the money."""
+def _payouts(
+    read: pd.DataFrame, deals: pd.DataFrame, ids: pd.Index, players: tuple[str, ...]
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """The payouts as read, in playing order, with their deal's place, the seat from the dealer and the money; and
+    each one's deal as its row in `deals`."""
     read = read.assign(row=deals.index.get_indexer(read["deal_id"])).sort_values(["row", "position"])
     row = read["row"].to_numpy()
     position = read["position"].to_numpy(dtype=np.int64)
     seats = deals["seats"].to_numpy()[row]
     points = read["points"].to_numpy(dtype=np.int64)
-    return pd.DataFrame(
+    payouts = pd.DataFrame(
         {
             "deal_id": read["deal_id"].to_numpy(dtype=np.int64),
             "evening": deals["evening"].to_numpy()[row],
@@ -219,6 +246,7 @@ def _payouts(read: pd.DataFrame, deals: pd.DataFrame, ids: pd.Index, players: tu
             "money_cents": points * deals["stake_cents"].to_numpy()[row],
         }
     )
+    return payouts, row
 
 
 def _options(value: Any) -> dict[str, Any]:

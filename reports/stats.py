@@ -56,10 +56,14 @@ def summary(frames: Frames) -> pd.DataFrame:
     )
 
 
-def _longest_runs(player: pd.Series, hits: pd.Series) -> pd.Series:
-    """Per player, the most consecutive of the player's rows (in playing order) for which `hits` holds."""
-    misses = (~hits).groupby(player, observed=True).cumsum()  # a run of hits shares the count of misses before it
-    return hits.groupby([player, misses], observed=True).sum().groupby(level=0, observed=True).max()
+def _longest_runs(rows: dict[str, np.ndarray], hits: np.ndarray) -> pd.Series:
+    """Per player, the most consecutive of the player's rows (`rows`: positions in playing order) for which `hits`
+    holds."""
+    longest = {}
+    for player, positions in rows.items():
+        misses = np.flatnonzero(~hits[positions])  # a run of hits lies between two misses
+        longest[player] = int(np.diff(misses, prepend=-1, append=len(positions)).max()) - 1
+    return pd.Series(longest, dtype=np.int64)
 
 
 def _plain(table: pd.DataFrame, *names: str) -> pd.DataFrame:
@@ -74,7 +78,7 @@ def players(frames: Frames) -> pd.DataFrame:
     """Per player: how often seated and declaring, points per deal by role, sweeps, extremes and streaks."""
     p, deals = frames.payouts, frames.deals
     points, role = p["points"], p["role"]
-    sweep = pd.Series(deals["sweep"].reindex(p["deal_id"]).to_numpy(), index=p.index)
+    sweep = frames.per_payout(deals["sweep"])
     rows = pd.DataFrame(
         {
             "player": p["player"],
@@ -109,8 +113,9 @@ def players(frames: Frames) -> pd.DataFrame:
     table.insert(5, "avg_declarer_thirds", declared.reindex(table.index))
     table["biggest_win"] = table["biggest_win"].clip(lower=0)
     table["biggest_loss"] = table["biggest_loss"].clip(upper=0)
-    table["winning_streak"] = _longest_runs(rows["player"], points > 0).reindex(table.index)
-    table["losing_streak"] = _longest_runs(rows["player"], points < 0).reindex(table.index)
+    seated = p.groupby("player", observed=True).indices
+    table["winning_streak"] = _longest_runs(seated, (points > 0).to_numpy()).reindex(table.index)
+    table["losing_streak"] = _longest_runs(seated, (points < 0).to_numpy()).reindex(table.index)
     return _plain(table, "player")
 
 
@@ -121,7 +126,7 @@ def money(frames: Frames) -> pd.DataFrame:
     rows = pd.DataFrame(
         {
             "player": p["player"],
-            "currency": frames.deals["currency"].reindex(p["deal_id"]).astype(str).to_numpy(),
+            "currency": frames.per_payout(frames.deals["currency"]),
             "cents": cents,
             "declarer_cents": cents.where(role == "declarer"),
             "opponent_cents": cents.where(role == "opponent"),
@@ -195,12 +200,11 @@ def seats(frames: Frames) -> pd.DataFrame:
     """
     p, deals = frames.payouts, frames.deals
     active = {name: make_profile(name).active_players for name in deals["profile"].cat.categories}
-    table_size = deals["seats"].reindex(p["deal_id"]).to_numpy()
-    sits_out = (table_size > deals["profile"].map(active).astype(np.int64).reindex(p["deal_id"]).to_numpy()) & (
-        p["seat"].to_numpy() == table_size
-    )
+    table_size = frames.per_payout(deals["seats"]).to_numpy()
+    playing = frames.per_payout(deals["profile"].map(active).astype(np.int64)).to_numpy()
+    sits_out = (table_size > playing) & (p["seat"].to_numpy() == table_size)
     declarer = (p["role"] == "declarer").to_numpy()
-    won = declarer & deals["declarer_won"].fillna(False).reindex(p["deal_id"]).to_numpy(dtype=bool)
+    won = declarer & frames.per_payout(deals["declarer_won"].fillna(False)).to_numpy(dtype=bool)
     rows = pd.DataFrame({"table_size": table_size, "seat": p["seat"].to_numpy(), "declarer": declarer, "won": won})
     per = rows[~sits_out].groupby(["table_size", "seat"])
     table = pd.DataFrame({"deals": per.size(), "declarer": per["declarer"].sum(), "won": per["won"].sum()})
