@@ -19,10 +19,12 @@ from pathlib import Path
 import httpx
 import pytest
 from cli_support import calabresella
-from test_web_support import PLAYERS, TOKEN, start
+from test_web_support import HOST, PLAYERS, TOKEN, StoppedClock, TestClient, start
 
 from ledger import Ledger
 from ledger.web.access import Access, cookie_name
+from ledger.web.app import create_app
+from ledger.web.token import load_token
 
 
 def _free_port() -> int:
@@ -85,8 +87,11 @@ def test_a_token_on_the_command_line_or_under_128_bits_is_refused_in_one_line(
 
 
 def test_the_token_file_is_made_private_once_kept_across_restarts_and_renewed_by_new_token(
-    sqlite_url: str, tmp_path: Path
+    sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A real server makes the file; the restarts load it as `serve` does and run the app in this process."""
+    monkeypatch.delenv("CALABRESELLA_TOKEN", raising=False)
+    monkeypatch.delenv("CALABRESELLA_TOKEN_FILE", raising=False)
     start(sqlite_url)
     env = {k: v for k, v in os.environ.items() if k != "CALABRESELLA_TOKEN"} | {"XDG_DATA_HOME": str(tmp_path)}
     token_file = tmp_path / "calabresella" / "serve-token"
@@ -103,13 +108,18 @@ def test_the_token_file_is_made_private_once_kept_across_restarts_and_renewed_by
         process.wait(5)
         printed = _said(process)
     assert f"/write?key={Access(token).link_key}" in printed and token not in printed
-    with serving(sqlite_url, env=env) as (base, _process), httpx.Client(base_url=base) as phone:
+
+    def restarted(secret: str) -> TestClient:
+        """The app as the next `serve` makes it, with the write token it loads, on a phone holding the session."""
+        phone = TestClient(create_app(sqlite_url, secret, hosts=(HOST,), clock=StoppedClock()))
+        phone.cookies.set(cookie_name(80), session)
+        return phone
+
+    with restarted(load_token(token_file)) as phone:  # `serve` again
         assert token_file.read_text().strip() == token
-        phone.cookies.set(cookie_name(httpx.URL(base).port), session)
         assert "Record a deal" in phone.get("/evenings/1").text
-    with serving(sqlite_url, "--new-token", env=env) as (base, _process), httpx.Client(base_url=base) as phone:
+    with restarted(load_token(token_file, renew=True)) as phone:  # `serve --new-token`
         assert token_file.read_text().strip() != token
-        phone.cookies.set(cookie_name(httpx.URL(base).port), session)
         assert "Record a deal" not in phone.get("/evenings/1").text
 
 
