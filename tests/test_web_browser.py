@@ -438,6 +438,7 @@ def test_a_deal_tapped_in_while_the_server_is_away_waits_and_is_stored_once(
     phone_and_server: tuple[playwright_api.Page, Restartable], sqlite_url: str, tmp_path: Path
 ) -> None:
     page, served = phone_and_server
+    page.clock.install()
     page.goto(f"{served.url}{LINK}")
     page.goto(f"{served.url}/evenings/1")
     served.stop()
@@ -450,7 +451,8 @@ def test_a_deal_tapped_in_while_the_server_is_away_waits_and_is_stored_once(
     )
     _shoot(page, tmp_path, "deal-waiting")
     served.start()
-    playwright_api.expect(page.locator(".result")).to_contain_text("Deal 1 recorded", timeout=10000)
+    page.clock.fast_forward(3000)  # the phone tries again every 3 seconds
+    playwright_api.expect(page.locator(".result")).to_contain_text("Deal 1 recorded")
     assert page.evaluate("localStorage.getItem('calabresella-waiting')") == "[]"
     with Ledger(sqlite_url) as ledger:
         assert [(d.declarer, d.declarer_thirds) for d in ledger.deals(1)[1]] == [("Bruno", 21)]

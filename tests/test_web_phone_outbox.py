@@ -27,6 +27,9 @@ __all__ = ["phone_and_server", "shared_server", "table"]  # the fixtures, shared
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Chromium at /usr/bin/chromium")
 STORE = "calabresella-waiting"
+RETRY_MS = 3000
+"""How often the phone tries again to send the deals waiting; a test moves the page's clock on by as much rather
+than waiting for it."""
 Page = playwright_api.Page
 
 
@@ -84,6 +87,7 @@ def test_four_deals_tapped_offline_are_stored_once_in_order_with_the_dealer_righ
     """Today's probe: the second deal was refused, a deal needing the trick count vanished, two passed deals were
     stored once and the dealer went one seat wrong."""
     page, served = phone_and_server
+    page.clock.install()
     _signed_in(page, served.url)
     served.stop()
     for deal in (SOLO_7, ALL_POINTS, PASS, PASS):
@@ -97,9 +101,8 @@ def test_four_deals_tapped_offline_are_stored_once_in_order_with_the_dealer_righ
     ]  # the pad is ready for the next deal
 
     served.start()
-    playwright_api.expect(page.locator("#asked")).to_contain_text(
-        "How many tricks did the declarer side take?", timeout=10000
-    )
+    page.clock.fast_forward(RETRY_MS)
+    playwright_api.expect(page.locator("#asked")).to_contain_text("How many tricks did the declarer side take?")
     playwright_api.expect(waiting).to_contain_text("3 deals waiting: Anna solo 11+2/3, all passed, all passed")
     assert deal_count(sqlite_url) == 1
     _answer(page, "tricks", "12")
@@ -122,6 +125,7 @@ def test_deals_waiting_outlive_a_reload_and_a_server_restart(
 ) -> None:
     page, served = phone_and_server
     page.context.set_extra_http_headers({"Accept-Language": "it-IT,it;q=0.9"})
+    page.clock.install()
     _signed_in(page, served.url)
     page.route("**/evenings/1/deals", lambda route: route.abort("internetdisconnected"))  # the phone's wifi is off
     _tap_deal(page, (("declarer", "Carla"), ("contract", "solo"), ("whole", "8")))
@@ -137,7 +141,8 @@ def test_deals_waiting_outlive_a_reload_and_a_server_restart(
     served.start()
     assert deal_count(sqlite_url) == 0
     page.unroute("**/evenings/1/deals")
-    playwright_api.expect(page.locator(".result h2")).to_have_text("Smazzata 2 registrata", timeout=10000)
+    page.clock.fast_forward(RETRY_MS)
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Smazzata 2 registrata")
     with Ledger(sqlite_url) as ledger:
         deals = ledger.deals(1)[1]
     assert [(d.declarer, d.contract, d.declarer_thirds, d.called, d.holder) for d in deals] == [
@@ -252,15 +257,20 @@ KINDS: tuple[tuple[tuple[tuple[str, str], ...], tuple[str, str] | None], ...] = 
 """Every kind of deal: the taps, and the question the rules then ask with its answer."""
 
 
-@pytest.mark.parametrize("viewport", [PHONE, {"width": 360, "height": 640}], ids=["390x844", "360x640"])
-def test_twenty_deals_of_every_kind_are_tapped_without_scrolling(
-    table: Table, chromium: playwright_api.Browser, tmp_path: Path, viewport: dict[str, int]
+@pytest.mark.parametrize(
+    ("viewport", "count"),
+    [({"width": 360, "height": 640}, 2 * len(KINDS)), (PHONE, len(KINDS))],
+    ids=["360x640-twice", "390x844-once"],
+)
+def test_deals_of_every_kind_are_tapped_without_scrolling(
+    table: Table, chromium: playwright_api.Browser, tmp_path: Path, viewport: dict[str, int], count: int
 ) -> None:
     """Each button is on the screen when its turn comes (the page brings the next one up itself), nothing sticky
-    covers one, and after each deal the result is one line above a fresh pad."""
+    covers one, and after each deal the result is one line above a fresh pad: every kind of deal twice over on the
+    smaller phone, the page growing with the evening; each kind once on the larger."""
     page = chromium.new_context(viewport=viewport, device_scale_factor=2, locale="it-IT").new_page()
     signed_in(page, table)
-    for number in range(1, 21):
+    for number in range(1, count + 1):
         kind, asked = KINDS[(number - 1) % len(KINDS)]
         for name, value in kind:
             if name == "count":
@@ -281,7 +291,7 @@ def test_twenty_deals_of_every_kind_are_tapped_without_scrolling(
             _shoot(page, tmp_path, "after-a-deal-it-390")
     with Ledger(table.db) as ledger:
         deals = ledger.deals(table.number)[1]
-    assert len(deals) == 20 and [d.declarer for d in deals[:3]] == ["Bruno", "Carla", None]
+    assert len(deals) == count and [d.declarer for d in deals[:3]] == ["Bruno", "Carla", None]
     assert [d.declarer_thirds for d in deals[5:7]] == [35, 19]
 
 
