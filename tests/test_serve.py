@@ -125,22 +125,21 @@ def test_the_token_file_is_made_private_once_kept_across_restarts_and_renewed_by
 
 def test_guessing_the_token_is_slowed_to_a_few_tries_and_each_is_logged(sqlite_url: str) -> None:
     """The probe: 1,275 tries in 9.3 s found `--token 1234`. Here 100 tries at once, then more for 1.5 s (past the
-    first wait of 1 s, so that a second try is checked and logged at exit with the count of those refused between)."""
+    first wait of 1 s, so that a second try is checked and logged at exit with the count of those refused between).
+    Each try names a new address in X-Forwarded-For, which a server with no `--proxy` does not believe."""
     start(sqlite_url)
 
     async def guess(base: str) -> list[int]:
         async with httpx.AsyncClient(base_url=base, timeout=30, limits=httpx.Limits(max_connections=50)) as client:
 
             async def one(n: int) -> int:
-                tried = await client.post(
-                    "/api/evenings/1/deals", json={"line": "pass"}, headers={"Authorization": f"Bearer {n:04d}"}
-                )
-                return tried.status_code
+                forged = {"Authorization": f"Bearer {n:04d}", "X-Forwarded-For": f"203.0.113.{n % 250}"}
+                return (await client.post("/api/evenings/1/deals", json={"line": "pass"}, headers=forged)).status_code
 
             codes = list(await asyncio.gather(*(one(n) for n in range(100))))
             deadline = time.monotonic() + 1.5
             while time.monotonic() < deadline:
-                codes.append(await one(0))
+                codes.append(await one(len(codes)))
             return codes
 
     with serving(sqlite_url) as (base, process):
@@ -155,7 +154,8 @@ def test_guessing_the_token_is_slowed_to_a_few_tries_and_each_is_logged(sqlite_u
     allowed = 1 + sum(1 for doublings in range(1, 8) if 2**doublings - 1 <= elapsed)
     assert 1 <= checked <= min(allowed, 4) and codes.count(429) == len(codes) - checked, (checked, elapsed)
     refused = [line for line in printed.splitlines() if "refused a wrong API token from 127.0.0.1" in line]
-    assert "Traceback" not in printed and "like it since" not in refused[0]  # the first at once, the rest at exit
+    assert "Traceback" not in printed and "203.0.113." not in printed
+    assert "like it since" not in refused[0]  # the first at once, the rest at exit
     assert len(refused) == min(checked, 2) and (checked == 1 or f"({checked - 1} like it since " in refused[-1])
     with Ledger(sqlite_url) as ledger:
         assert ledger.evening(1).revision == 0
