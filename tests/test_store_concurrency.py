@@ -23,7 +23,7 @@ from ledger.store.deals import list_deals, totals
 from ledger.store.engine import BUSY_TIMEOUT_MS, open_ledger, reading, transaction
 from ledger.store.evenings import get_seating, start_evening
 
-DEALS_PER_WORKER = 40
+DEALS_PER_WORKER = 20
 
 WORKER = r"""
 import sys
@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 db, tag, count, go, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), Path(sys.argv[4]), sys.argv[5]
+ready = Path(sys.argv[6])
 if mode == "cli":
     import typer
 
@@ -44,6 +45,7 @@ else:
     from ledger.store.evenings import get_seating
 
     engine = open_ledger(db)
+ready.touch()
 deadline = time.monotonic() + 30
 while not go.exists():
     if time.monotonic() > deadline:
@@ -67,21 +69,24 @@ for i in range(count):
 def run_workers(db: str, workers: list[tuple[str, str]], tmp_path: Path) -> list[tuple[int, str]]:
     """Start one process per (mode, key prefix), all beginning at the same moment; their exit codes and stderr.
 
-    The mode is "cli" or "library"; worker `wN` records deals keyed `wN-0` .. `wN-39`.
+    The mode is "cli" or "library"; worker `wN` records deals keyed `wN-0` .. `wN-19`.
     """
     script = tmp_path / "worker.py"
     script.write_text(WORKER, encoding="utf-8")
     go = tmp_path / "go"
+    ready = [tmp_path / f"ready-{n}" for n in range(len(workers))]
     processes = [
         subprocess.Popen(
-            [sys.executable, str(script), db, tag, str(DEALS_PER_WORKER), str(go), mode],
+            [sys.executable, str(script), db, tag, str(DEALS_PER_WORKER), str(go), mode, str(flag)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
         )
-        for mode, tag in workers
+        for (mode, tag), flag in zip(workers, ready, strict=True)
     ]
-    time.sleep(0.3)  # most of the import time; the workers poll for the go file
+    deadline = time.monotonic() + 60
+    while not all(flag.exists() for flag in ready) and time.monotonic() < deadline:
+        time.sleep(0.01)  # each worker says when its imports are done; then all start at once
     go.touch()
     results = []
     for process in processes:
