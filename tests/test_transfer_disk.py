@@ -28,7 +28,7 @@ from workload import write_export
 CALABRESELLA = shutil.which("calabresella")
 ENV = {k: v for k, v in os.environ.items() if k != "CALABRESELLA_DB"} | {"COLUMNS": "200"}
 SMALL = 256 * 1024
-"""The room on a small disk: a ledger of a few thousand deals does not fit."""
+"""The room on a small disk: a ledger of a thousand deals (about a megabyte) does not fit."""
 
 
 def run(*args: str, limit: int | None = None) -> Ran:
@@ -66,12 +66,19 @@ def mount_tmpfs(folder: Path, options: str) -> bool:
     )
 
 
-@pytest.fixture
-def ledger_file(tmp_path: Path) -> Path:
-    """A ledger of 3,000 deals, larger than `SMALL`."""
-    db, source = tmp_path / "ledger.sqlite3", tmp_path / "big.jsonl"
-    write_export(source, 3000)
-    done = run("--db", str(db), "import", str(source))
+@pytest.fixture(scope="module")
+def big_export(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
+    """An export of a thousand deals or so, and its number of deals."""
+    source = tmp_path_factory.mktemp("export") / "big.jsonl"
+    return source, write_export(source, 1000)
+
+
+@pytest.fixture(scope="module")
+def ledger_file(tmp_path_factory: pytest.TempPathFactory, big_export: tuple[Path, int]) -> Path:
+    """A ledger of the export's deals, larger than `SMALL`, made once for the tests that back it up (which only read
+    it)."""
+    db = tmp_path_factory.mktemp("ledger") / "ledger.sqlite3"
+    done = run("--db", str(db), "import", str(big_export[0]))
     assert done.returncode == 0, done.stderr
     return db
 
@@ -159,14 +166,14 @@ def test_backup_on_a_full_disk_is_one_line_and_leaves_nothing_so_the_retry_works
     )
 
 
-def test_import_on_a_full_disk_is_one_line_and_resumes_once_there_is_room(full_disk: FullDisk) -> None:
-    db = full_disk.folder / "ledger.sqlite3"
-    source = full_disk.folder.parent / "big.jsonl"
-    write_export(source, 3000)
+def test_import_on_a_full_disk_is_one_line_and_resumes_once_there_is_room(
+    full_disk: FullDisk, big_export: tuple[Path, int]
+) -> None:
+    db, (source, deals) = full_disk.folder / "ledger.sqlite3", big_export
     done = full_disk.run("--db", str(db), "import", str(source))
     assert_one_line(done, "cannot be written, its disk may be full")
     full_disk.grow()
     again = full_disk.run("--db", str(db), "import", str(source))
     assert again.returncode == 0, again.stderr
     with closing(sqlite3.connect(db)) as connection:
-        assert connection.execute("SELECT COUNT(*) FROM deal").fetchone() == (3000,)
+        assert connection.execute("SELECT COUNT(*) FROM deal").fetchone() == (deals,)
