@@ -3,6 +3,7 @@ through the guided form on one page, and a second page shows the new standings w
 
 from __future__ import annotations
 
+import http.server
 import shutil
 import threading
 import time
@@ -194,12 +195,35 @@ def test_every_page_passes_the_strict_policy_cannot_be_framed_and_keeps_no_token
     assert TOKEN not in session["value"] and session["httpOnly"] and session["sameSite"] == "Strict"
 
     framing = context.new_page()
-    html = f'<iframe src="{table.page}" width="390" height="800"></iframe>'
-    framing.route("http://elsewhere.test/", lambda route: route.fulfill(body=html, content_type="text/html"))
-    framing.goto("http://elsewhere.test/")
-    framing.wait_for_timeout(1000)
+    with elsewhere(f'<iframe src="{table.page}" width="390" height="800"></iframe>') as site:
+        framing.goto(site)  # done once the frame, refused or not, has loaded
     framed = framing.frames[1]
     assert f"Evening {table.number}" not in framed.content() and framed.locator("form").count() == 0
+
+
+@contextmanager
+def elsewhere(html: str) -> Iterator[str]:
+    """A page of another site on another port of this host (Chromium would not let a site on the internet frame a
+    page of this machine at all): its address."""
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(html.encode())
+
+        def log_message(self, format: str, *args: object) -> None:
+            """Quiet."""
+
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page) as site:
+        thread = threading.Thread(target=site.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{site.server_port}/"
+        finally:
+            site.shutdown()
+            thread.join()
 
 
 def test_deals_are_tapped_in_with_few_taps_and_no_keyboard(table: Table, chromium: playwright_api.Browser) -> None:

@@ -5,11 +5,11 @@ no keyboard; the charts page never shows an empty chart box."""
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_support import calabresella
 from test_web_browser import CHROMIUM, LINK, PHONE, playwright_api, served
 from test_web_support import PLAYERS
 
@@ -171,12 +171,16 @@ def _background(page: playwright_api.Page) -> list[int]:
 
 
 def _check_report(browser: playwright_api.Browser, address: str, what: str) -> None:
-    """The report at `address` on 360- and 390-pixel phones, in light and dark mode."""
+    """The report at `address` on 360- and 390-pixel phones, in light and dark mode (one page, opened once: the
+    report has no script, so its width and scheme are changed under it)."""
+    page = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
+    page.goto(address, wait_until="load")
     for width in (360, 390):
+        page.set_viewport_size({"width": width, "height": 800})
         for scheme in ("light", "dark"):
-            page = browser.new_context(viewport={"width": width, "height": 800}, color_scheme=scheme).new_page()
-            page.goto(address, wait_until="load")
+            page.emulate_media(color_scheme=scheme)
             found = page.evaluate(REPORT_CHECKS)
+            assert found["width"] == width, f"{what} at {width}: {found}"
             assert found["scrollWidth"] <= width, f"{what} at {width}: {found}"
             assert found["wide"] == [] and found["cut"] == [], f"{what} at {width}: {found}"
             assert found["scrolling"] == [] and found["outside"] == [], f"{what} at {width}: {found}"
@@ -189,7 +193,7 @@ def _check_report(browser: playwright_api.Browser, address: str, what: str) -> N
                 assert colour != "rgb(0, 0, 0)", f"{what}: dark text on the dark page"
             else:
                 assert min(red, green, blue) > 200, f"{what}: not light ({red}, {green}, {blue})"
-            page.context.close()
+    page.context.close()
 
 
 def test_the_web_report_fits_360_and_390_pixel_phones_in_landmarks_and_follows_dark_mode(
@@ -211,7 +215,7 @@ def test_the_report_file_fits_360_and_390_pixel_phones_in_landmarks_and_follows_
             ledger.record(line)
         ledger.void(3, reason="misdeal")
     out = tmp_path / "evening-1.html"
-    subprocess.run(["calabresella", "--db", sqlite_url, "report", "--out", str(out)], check=True, capture_output=True)
+    assert calabresella("--db", sqlite_url, "report", "--out", str(out)).returncode == 0
     _check_report(chromium, out.as_uri(), "the report file")
 
 
@@ -269,16 +273,22 @@ EMPTY_CHARTS = """() => [...document.querySelectorAll("figure.chart")].filter(fi
 drawn yet is see-through, so what lies under it shows)."""
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_chart_box_is_never_empty_a_second_after_the_charts_page_opens(
-    ledger_served: tuple[str, str], chromium: playwright_api.Browser, scheme: str
+    ledger_served: tuple[str, str], chromium: playwright_api.Browser
 ) -> None:
+    """In light and in dark mode, the two pages opened together."""
     _db, url = ledger_served
-    page = chromium.new_context(viewport=PHONE, locale="it-IT", color_scheme=scheme).new_page()
-    page.goto(f"{url}/evenings/1/charts", wait_until="commit")
-    page.wait_for_timeout(1000)
-    assert page.locator("figure.chart").count() == 5
-    assert page.evaluate(EMPTY_CHARTS) == []
-    page.locator("figure.chart img").last.scroll_into_view_if_needed()
-    page.wait_for_function("() => [...document.images].every(image => image.complete && image.naturalWidth > 0)")
-    assert page.evaluate(EMPTY_CHARTS) == []
+    pages = {
+        scheme: chromium.new_context(viewport=PHONE, locale="it-IT", color_scheme=scheme).new_page()
+        for scheme in ("light", "dark")
+    }
+    for page in pages.values():
+        page.goto(f"{url}/evenings/1/charts", wait_until="commit")
+    pages["dark"].wait_for_timeout(1000)
+    for scheme, page in pages.items():
+        assert page.locator("figure.chart").count() == 5, scheme
+        assert page.evaluate(EMPTY_CHARTS) == [], scheme
+    for scheme, page in pages.items():
+        page.locator("figure.chart img").last.scroll_into_view_if_needed()
+        page.wait_for_function("() => [...document.images].every(image => image.complete && image.naturalWidth > 0)")
+        assert page.evaluate(EMPTY_CHARTS) == [], scheme

@@ -13,7 +13,9 @@ __all__ = ["pytestmark", "shared_server", "table"]  # the skip and the fixtures
 
 
 def _phone(chromium: playwright_api.Browser, table: Table, locale: str = "en-GB") -> playwright_api.Page:
+    """The scorekeeper's phone on the table's evening, its clock one the test may move on."""
     page = chromium.new_context(viewport=PHONE, locale=locale).new_page()
+    page.clock.install()
     signed_in(page, table)
     return page
 
@@ -56,7 +58,8 @@ def test_a_change_arriving_just_before_the_tap_is_not_taken_back(
     playwright_api.expect(button).to_have_text("Ritira: smazzata 2, Carla solo 8", timeout=5000)
     assert button.is_disabled()  # the tap that was meant for deal 1 takes back nothing
     playwright_api.expect(page.locator("form.undo .hint")).to_be_visible()
-    playwright_api.expect(button).to_be_enabled(timeout=5000)  # read, it may be tapped
+    page.clock.fast_forward(2000)
+    playwright_api.expect(button).to_be_enabled()  # two seconds on, read, it may be tapped
     _undo(page)
     page.wait_for_url(f"{table.page}?deal=2")
     with Ledger(table.db) as ledger:
