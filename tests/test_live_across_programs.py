@@ -5,12 +5,14 @@ club leaderboard's. On a real SQLite file and on the real PostgreSQL server; eve
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import re
 import subprocess
+import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
@@ -24,17 +26,50 @@ PATIENCE = 20.0
 """Seconds a change may take to arrive before the test fails (it takes well under one)."""
 
 
-def _another_program(db: str, *args: str) -> None:
-    """`calabresella --db DB ARGS` in a process of its own."""
-    done = subprocess.run(
-        ["calabresella", "--db", db, *args],
-        capture_output=True,
+ANOTHER_PROGRAM = r"""
+import contextlib, io, json, sys
+
+import typer
+
+from ledger.cli.main import app
+
+command = typer.main.get_command(app)
+answers = sys.stdout
+for line in sys.stdin:
+    said = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(said):
+        code = command.main(json.loads(line), standalone_mode=False)
+    print(json.dumps([code or 0, said.getvalue()]), file=answers, flush=True)
+"""
+"""Another program running `calabresella` commands, one per line of its input (the arguments as JSON), each as the
+command line runs it (its own engine on the ledger); it answers each with its exit code and what it said on stderr.
+One process for the module's commands: a process started per command would cost a second each."""
+
+
+@pytest.fixture(scope="module")
+def another_program() -> Iterator[Callable[..., None]]:
+    """`calabresella --db DB ARGS` run by another program: a function of DB and ARGS."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", ANOTHER_PROGRAM],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
         text=True,
-        timeout=60,
         env={k: v for k, v in os.environ.items() if k != "CALABRESELLA_DB"},
-        check=False,
     )
-    assert done.returncode == 0, done.stderr
+    assert process.stdin is not None and process.stdout is not None
+
+    def run(db: str, *args: str) -> None:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(json.dumps(["--db", db, *args]) + "\n")
+        process.stdin.flush()
+        code, said = json.loads(process.stdout.readline() or '[null, "the other program stopped"]')
+        assert code == 0, said
+
+    try:
+        yield run
+    finally:
+        process.stdin.close()
+        process.wait(30)
 
 
 @pytest.fixture(scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -81,14 +116,16 @@ class Stream:
         self._client.close()
 
 
-def test_a_subscriber_is_told_of_a_deal_another_program_recorded(db_url: str) -> None:
+def test_a_subscriber_is_told_of_a_deal_another_program_recorded(
+    db_url: str, another_program: Callable[..., None]
+) -> None:
     with Ledger(db_url) as ledger:
         ledger.start_evening(SIX[:3])
         told: queue.Queue[Notice] = queue.Queue()
         stop = ledger.subscribe(told.put)
         try:
-            _another_program(db_url, "record", "bruno solo 22")
-            _another_program(db_url, "void", "1", "--reason", "misdeal")
+            another_program(db_url, "record", "bruno solo 22")
+            another_program(db_url, "void", "1", "--reason", "misdeal")
             seen: list[tuple[int | None, int]] = []
             while (1, 2) not in seen:
                 notice = told.get(timeout=PATIENCE)
@@ -98,19 +135,21 @@ def test_a_subscriber_is_told_of_a_deal_another_program_recorded(db_url: str) ->
     assert (1, 1) in seen and seen.index((1, 1)) < seen.index((1, 2))
 
 
-def test_another_programs_deal_reaches_an_evening_pages_stream(served: tuple[str, str]) -> None:
+def test_another_programs_deal_reaches_an_evening_pages_stream(
+    served: tuple[str, str], another_program: Callable[..., None]
+) -> None:
     db, base = served
     with Ledger(db) as ledger:
         evening = ledger.start_evening(SIX[:3]).number
     stream = Stream(f"{base}/evenings/{evening}/events")
     try:
         assert stream.next()[0] == 0  # watching: the evening as it stands
-        _another_program(db, "record", "bruno solo 22", "-e", str(evening))
+        another_program(db, "record", "bruno solo 22", "-e", str(evening))
         ident, data = stream.next()
         while ident < 1:
             ident, data = stream.next()
         assert ident == 1 and "Bruno" in data
-        _another_program(db, "undo", "-e", str(evening))
+        another_program(db, "undo", "-e", str(evening))
         while ident < 2:
             ident, data = stream.next()
         assert ident == 2
@@ -118,7 +157,9 @@ def test_another_programs_deal_reaches_an_evening_pages_stream(served: tuple[str
         stream.close()
 
 
-def test_another_programs_deal_reaches_a_club_leaderboards_stream(served: tuple[str, str]) -> None:
+def test_another_programs_deal_reaches_a_club_leaderboards_stream(
+    served: tuple[str, str], another_program: Callable[..., None]
+) -> None:
     db, base = served
     with Ledger(db) as ledger:
         event = ledger.start_event("Club night", SIX).number
@@ -128,7 +169,7 @@ def test_another_programs_deal_reaches_a_club_leaderboards_stream(served: tuple[
     try:
         first, board = stream.next()
         assert "Anna" in board and "+4" not in board
-        _another_program(db, "record", "anna solo 22", "-e", str(seated.tables[0].evening))
+        another_program(db, "record", "anna solo 22", "-e", str(seated.tables[0].evening))
         ident, later = stream.next()
         assert ident > first and later != board
         assert re.search(r"\+4\b", later), later  # Anna's solo counts on the board
