@@ -470,11 +470,22 @@ def draw(kind: str, frames: Frames) -> Figure:
 
 
 def image_bytes(figure: Figure, fmt: str) -> bytes:
-    """The figure as PNG or SVG (text kept as text, no timestamp)."""
+    """The figure as PNG or SVG (text kept as text, no timestamp).
+
+    A PNG is laid out first, with the renderer it is drawn with, and then drawn once: left to `savefig`, a figure
+    with a layout engine is drawn twice, the first time without output only to lay it out.
+    """
     buffer = io.BytesIO()
     metadata = {"Date": None} if fmt == "svg" else {"Software": None}
+    engine = figure.get_layout_engine()
     with matplotlib.rc_context(STYLE):
-        figure.savefig(buffer, format=fmt, dpi=DPI, metadata=metadata)
+        if fmt == "png" and engine is not None:
+            engine.execute(figure)
+            figure.set_layout_engine(None)
+        try:
+            figure.savefig(buffer, format=fmt, dpi=DPI, metadata=metadata)
+        finally:
+            figure.set_layout_engine(engine)
     return buffer.getvalue()
 
 

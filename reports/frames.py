@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -37,11 +37,11 @@ DEAL_COLUMNS: dict[str, tuple[Any, str]] = {
     "called": (R.called, "category"),
     "holder_id": (R.holder_id, "float64"),
     "holder": (R.holder, "object"),
-    "declarer_thirds": (R.declarer_thirds, "Int64"),
-    "declarer_won": (R.declarer_won, "boolean"),
+    "declarer_thirds": (R.declarer_thirds, "float64"),
+    "declarer_won": (R.declarer_won, "float64"),
     "sweep": (R.sweep, "category"),
 }
-"""What is read of each deal that counts, and its type as read (an id that may be missing reads as a float)."""
+"""What is read of each deal that counts, and its type as read (a number that may be missing reads as a float)."""
 PAYOUT_COLUMNS: dict[str, tuple[Any, str]] = {
     "deal_id": (Deal.id, "int64"),
     "player_id": (Payout.player_id, "int64"),
@@ -135,15 +135,22 @@ def _read(query: Select[Any], connection: Connection, columns: dict[str, tuple[A
     dtypes = {name: dtype for name, (_, dtype) in columns.items()}
     with connection.execute(query) as result:
         batches = [_typed(rows, dtypes) for rows in iter(partial(result.cursor.fetchmany, READ_ROWS), [])]
-    return pd.concat([_typed([], dtypes), *batches], ignore_index=True).astype(dtypes)
+    return pd.concat(batches or [_typed([], dtypes)], ignore_index=True).astype(dtypes)
 
 
 def _typed(rows: Sequence[Any], dtypes: dict[str, str]) -> pd.DataFrame:
     """Rows (tuples in the order of `dtypes`) as a frame of those types."""
-    values = np.array(rows, dtype=object).reshape(-1, len(dtypes))
-    return pd.DataFrame(
-        {name: pd.Series(values[:, i], dtype=object).astype(dtype) for i, (name, dtype) in enumerate(dtypes.items())}
-    )
+    values = np.fromiter(chain.from_iterable(rows), dtype=object, count=len(rows) * len(dtypes))
+    table = values.reshape(-1, len(dtypes))
+    return pd.DataFrame({name: _column(table[:, i], dtype) for i, (name, dtype) in enumerate(dtypes.items())})
+
+
+def _column(values: np.ndarray, dtype: str) -> Any:
+    """Python values as a column of `dtype`; words as categories in sorted order, as `astype("category")` gives them
+    (but from one `pd.factorize`)."""
+    if dtype == "category":
+        return pd.Categorical.from_codes(*pd.factorize(values, sort=True))
+    return pd.Series(values, dtype=object).astype(dtype)
 
 
 def _named(ids: pd.Series, people: pd.Index, players: tuple[str, ...]) -> pd.Categorical:
@@ -161,10 +168,10 @@ def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
             select(
                 col(Evening.id).label("evening"),
                 col(Evening.profile),
-                col(Evening.options),
                 col(Evening.stake_cents),
                 col(Evening.currency),
                 col(Evening.started_at),
+                col(Evening.options)["game_to"].as_integer().label("game_to"),
             ),
             connection,
         )
@@ -181,7 +188,6 @@ def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
     players = tuple(people["name"])
     ids = pd.Index(people["id"])
     evenings["started_at"] = pd.to_datetime(evenings["started_at"], utc=True)
-    evenings["game_to"] = [_options(options).get("game_to") for options in evenings.pop("options")]
     evenings = evenings.set_index("evening")
     deals = _deals(deals, evenings, seats, ids, players)
     payouts, deal_rows = _payouts(payouts, deals, ids, players)
@@ -211,12 +217,13 @@ def _deals(
         deals[column] = read[column].array
     named_holder = pd.Series(_named(read["holder_id"], ids, players)).astype(object)
     deals["holder"] = named_holder.where(named_holder.notna(), read["holder"]).astype("category").array
-    for column in ("declarer_thirds", "declarer_won", "sweep"):
-        deals[column] = read[column].array
-    shared = evenings.reindex(read["evening"])
-    deals["profile"] = shared["profile"].astype("category").array
+    deals["declarer_thirds"] = read["declarer_thirds"].astype("Int64").array
+    deals["declarer_won"] = read["declarer_won"].astype("boolean").array
+    deals["sweep"] = read["sweep"].array
+    shared = evenings.astype({"profile": "category", "currency": "category"}).reindex(read["evening"])
+    deals["profile"] = shared["profile"].array
     deals["stake_cents"] = shared["stake_cents"].to_numpy(dtype=np.int64)
-    deals["currency"] = shared["currency"].astype("category").array
+    deals["currency"] = shared["currency"].array
     deals["seats"] = seats.groupby("evening").size().reindex(read["evening"]).to_numpy(dtype=np.int64)
     dealer = pd.DataFrame({"evening": read["evening"], "player_id": read["dealer_id"]})
     deals["dealer_position"] = dealer.merge(seats, how="left")["position"].fillna(-1).to_numpy(dtype=np.int64)
@@ -247,8 +254,3 @@ def _payouts(
         }
     )
     return payouts, row
-
-
-def _options(value: Any) -> dict[str, Any]:
-    """An evening's options as the driver returns them (SQLite: JSON text)."""
-    return json.loads(value) if isinstance(value, str) else dict(value or {})
