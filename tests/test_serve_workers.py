@@ -150,13 +150,16 @@ def test_writes_sent_to_both_processes_with_the_same_keys_are_stored_once_each(
         assert [deal.number for deal in deals] == list(range(1, len(lines) + 1))
 
 
-def _guessing(bases: list[str], seconds: float, forwarded: bool = False, most: int | None = None) -> list[int]:
-    """Wrong tokens for `seconds` (or `most` of them), one at a time, taking turns between the servers; with
-    `forwarded`, each from a new address as an X-Forwarded-For says. The status of each."""
+def _guessing(
+    bases: list[str], seconds: float, forwarded: str = "", most: int | None = None, source: str = "127.0.0.1"
+) -> list[int]:
+    """Wrong tokens for `seconds` (or `most` of them), one at a time, taking turns between the servers, sent from the
+    loopback address `source`; with `forwarded` (a network's first three numbers), each from a new address of it as
+    an X-Forwarded-For says. The status of each."""
     codes: list[int] = []
-    addresses = (f"203.0.113.{n % 250}" for n in itertools.count(1))
+    addresses = (f"{forwarded}.{n % 250}" for n in itertools.count(1))
     deadline = time.monotonic() + seconds
-    with httpx.Client(timeout=30) as client:
+    with httpx.Client(timeout=30, transport=httpx.HTTPTransport(local_address=source)) as client:
         for base in itertools.cycle(bases):
             if time.monotonic() > deadline or len(codes) == most:
                 return codes
@@ -191,10 +194,10 @@ def test_forwarded_headers_are_believed_from_the_named_proxy_only_and_shown_esca
     probe: an X-Forwarded-For of ESC [2J ESC [31m cleared the scorekeeper's screen and turned it red."""
     start(sqlite_url)
     # Four tries, each from a new address if the header is believed: then each is checked (and answered 403).
-    with serving(sqlite_url, "--proxy", "192.0.2.7") as (base, _process):  # a proxy that is not this client
-        assert _guessing([base], 60, forwarded=True, most=4).count(403) <= 2
     with serving(sqlite_url, "--proxy", "127.0.0.1") as (base, process):
-        codes = _guessing([base], 60, forwarded=True, most=4)
+        # from 127.0.0.2, a client that is not the proxy: its headers are not believed, its tries are one address's
+        assert _guessing([base], 60, forwarded="198.51.100", most=4, source="127.0.0.2").count(403) <= 2
+        codes = _guessing([base], 60, forwarded="203.0.113", most=4)
         with httpx.Client(base_url=base) as client:
             for _ in range(3):
                 client.post(
@@ -206,6 +209,7 @@ def test_forwarded_headers_are_believed_from_the_named_proxy_only_and_shown_esca
         process.wait(5)
         printed = _said(process)
     assert codes == [403] * 4 and "refused a wrong API token from 203.0.113." in printed
+    assert "198.51.100." not in printed and "refused a wrong API token from 127.0.0.2 " in printed
     assert "\x1b" not in printed and "Traceback" not in printed
     escaped = [line for line in printed.splitlines() if "6.6.6.6" in line]
     assert escaped and all("refused a wrong API token from \\x1b[2J\\x1b[31m6.6.6.6" in line for line in escaped), (
