@@ -1,13 +1,14 @@
 """`calabresella import` of a large export against a raw sqlite3 executemany of the same rows, in turns.
 
-    python bench/import_bench.py [--deals 100000] [--repeat 3]
+    python bench/import_bench.py [--deals 100000] [--repeat 3] [--records 10]
 
 The export is the example evening repeated. Each turn runs the real command in a fresh process into a new
 ledger (re-scoring every deal, committing in batches) and then the baseline, in a fresh process too: the
 rows that import wrote, inserted into a new file of the same schema with one executemany per table and one
 commit, WAL and synchronous=FULL as the ledger (only the inserts and the commit are timed). Prints each
 time, the command's peak memory, and the median ratio.
-Then, while one more import runs, times `calabresella record` into an evening of the same ledger (target: 2 s).
+Then, while one more import runs, times `--records` runs of `calabresella record` into an evening of the same ledger
+(target: 2 s; `--records 0` leaves this out).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from workload import calabresella, spread, turns, write_export  # noqa: E402
+from workload import calabresella, options, spread, write_export  # noqa: E402
 
 
 def run_import(source: Path, database: Path) -> tuple[float, float]:
@@ -37,7 +38,7 @@ def run_import(source: Path, database: Path) -> tuple[float, float]:
     return elapsed, usage.ru_maxrss / 1024
 
 
-def record_during_import(source: Path, database: Path, records: int = 10) -> list[float]:
+def record_during_import(source: Path, database: Path, records: int) -> list[float]:
     """Seconds each `record` took (a fresh process each, half a second apart) while an import into the same ledger
     was running."""
     cli = [calabresella(), "--db", str(database)]
@@ -61,7 +62,9 @@ def record_during_import(source: Path, database: Path, records: int = 10) -> lis
 
 
 def main() -> None:
-    args = turns(__doc__, deals=100_000, repeat=3)
+    parser = options(__doc__, deals=100_000, repeat=3)
+    parser.add_argument("--records", type=int, default=10, help="`record` runs timed during one more import.")
+    args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         source = work / "export.jsonl"
@@ -93,7 +96,7 @@ def main() -> None:
             for name in (f"ledger{turn}.sqlite3", f"raw{turn}.sqlite3"):
                 (work / name).unlink()
         print(f"median ratio {spread(ratios)} (target <= 3x), peak memory {max(peaks):.0f} MiB (target <= 200 MiB)")
-        waits = record_during_import(source, work / "shared.sqlite3")
+        waits = record_during_import(source, work / "shared.sqlite3", args.records) if args.records else []
         if waits:
             print(
                 f"record during the import: {', '.join(f'{t:.2f}' for t in waits)} s, median "

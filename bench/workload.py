@@ -76,10 +76,15 @@ def raw_insert(schema_from: Path, target: Path, rows: dict[str, tuple[list[str],
 
 def turns(doc: str | None, deals: int, repeat: int) -> argparse.Namespace:
     """The options of a benchmark that times a ledger of `--deals` deals against its baseline `--repeat` times."""
+    return options(doc, deals, repeat).parse_args()
+
+
+def options(doc: str | None, deals: int, repeat: int) -> argparse.ArgumentParser:
+    """The parser of `turns`, for a benchmark that takes more options."""
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=deals)
     parser.add_argument("--repeat", type=int, default=repeat)
-    return parser.parse_args()
+    return parser
 
 
 def spread(ratios: list[float]) -> str:

@@ -18,7 +18,7 @@ TINY = {
         "deal -> leaderboard",
     ),
     "export_bench.py": (["--deals", "40", "--repeat", "1"], "x"),
-    "import_bench.py": (["--deals", "40", "--repeat", "1"], "x"),
+    "import_bench.py": (["--deals", "40", "--repeat", "1", "--records", "0"], "x"),
     "minimal_insert.py": (["--db", "{tmp}/minimal.sqlite3"], ""),
     "play_bench.py": (["--deals", "3", "--mode", "pipe"], "x"),
     "record_startup.py": (["--runs", "1", "--commands", "record"], "x"),
