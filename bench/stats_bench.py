@@ -349,7 +349,7 @@ def _command(db: str) -> dict[str, float]:
     """`calabresella stats` itself, start-up and output included, run from this (fresh) process: wall and processor
     seconds and its peak memory."""
     started = time.perf_counter()
-    run = [sys.executable, "-c", "from ledger.cli import run; run()", "--db", db, "stats"]
+    run = [sys.executable, "-P", "-c", "from ledger.cli import run; run()", "--db", db, "stats"]
     subprocess.run(run, capture_output=True, check=True)
     seconds = time.perf_counter() - started
     used = resource.getrusage(resource.RUSAGE_CHILDREN)

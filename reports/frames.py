@@ -29,7 +29,7 @@ DEAL_COLUMNS: dict[str, tuple[Any, str]] = {
     "deal_id": (Deal.id, "int64"),
     "evening": (Deal.evening_id, "int64"),
     "number": (Deal.number, "int64"),
-    "dealer_id": (R.dealer_id, "float64"),
+    "dealer_id": (R.dealer_id, "int64"),
     "declarer_id": (R.declarer_id, "float64"),
     "partner_id": (R.partner_id, "float64"),
     "contract": (R.contract, "category"),
