@@ -33,34 +33,43 @@ than waiting for it."""
 Page = playwright_api.Page
 
 
-def _in_view(page: Page, target: playwright_api.Locator, what: str) -> None:
-    """`target` is on the screen as it is, and nothing covers its middle: a finger can tap it without scrolling."""
-    box = target.bounding_box()
-    height = page.viewport_size["height"] if page.viewport_size else PHONE["height"]
-    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, f"{what} is off the screen: {box}"
-    middle = [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2]
-    assert target.evaluate("(e, [x, y]) => e.contains(document.elementFromPoint(x, y))", middle), f"{what} is covered"
+WHERE = """e => {
+  const box = e.getBoundingClientRect();
+  const x = box.x + box.width / 2, y = box.y + box.height / 2;
+  const covered = !e.contains(document.elementFromPoint(x, y));
+  return { top: box.top, bottom: box.bottom, screen: innerHeight, x, y, covered };
+}"""
+"""Where an element is on the screen, its middle, and whether something else covers its middle."""
+
+
+def _in_view(target: playwright_api.Locator, what: str) -> tuple[float, float]:
+    """`target` is on the screen as it is, and nothing covers its middle: a finger can tap it without scrolling. Its
+    middle."""
+    where = target.evaluate(WHERE)
+    assert where["top"] >= 0 and where["bottom"] <= where["screen"], f"{what} is off the screen: {where}"
+    assert not where["covered"], f"{what} is covered"
+    return where["x"], where["y"]
+
+
+def _finger(target: playwright_api.Locator, what: str) -> None:
+    """Tap the middle of `target`, once it is on the screen with nothing over it, where it is (nothing scrolled)."""
+    target.page.mouse.click(*_in_view(target, what))
 
 
 def _tap(page: Page, name: str, value: str) -> None:
     """Tap the pad's button `name=value`, once it is on the screen."""
-    chip = page.locator(f"form.guided label:has(input[name={name}][value='{value}'])")
-    _in_view(page, chip, f"{name}={value}")
-    chip.click()
+    _finger(page.locator(f"form.guided label:has(input[name={name}][value='{value}'])"), f"{name}={value}")
 
 
 def _record(page: Page) -> None:
-    button = page.locator(".record-bar button")
-    _in_view(page, button, "Record")
-    button.click()
+    _finger(page.locator(".record-bar button"), "Record")
 
 
 def _answer(page: Page, fact: str, value: str) -> None:
     """Answer the question the page asks for one more fact."""
     button = page.locator(f"#asked button[name={fact}][value='{value}']")
     button.wait_for()
-    _in_view(page, button, f"the answer {fact}={value}")
-    button.click()
+    _finger(button, f"the answer {fact}={value}")
 
 
 def _tap_deal(page: Page, taps: tuple[tuple[str, str], ...]) -> None:
@@ -274,13 +283,9 @@ def test_deals_of_every_kind_are_tapped_without_scrolling(
         kind, asked = KINDS[(number - 1) % len(KINDS)]
         for name, value in kind:
             if name == "count":
-                summary = page.locator("form.guided details.count summary")
-                _in_view(page, summary, "the count")
-                summary.click()
+                _finger(page.locator("form.guided details.count summary"), "the count")
             elif name == "last":
-                box = page.locator("form.guided label.confirm:has(input[name=last])")
-                _in_view(page, box, "the last trick")
-                box.click()
+                _finger(page.locator("form.guided label.confirm:has(input[name=last])"), "the last trick")
             else:
                 _tap(page, name, value)
         _record(page)
@@ -308,7 +313,7 @@ def test_back_after_a_deal_shows_the_evening_as_it_is_now(table: Table, chromium
     page.wait_for_url(table.page)
     playwright_api.expect(page.locator(".result")).to_have_count(0)
     playwright_api.expect(page.locator("#live .running")).to_contain_text("all passed")
-    _in_view(page, page.locator("form.guided label:has(input[name=declarer][value=Anna])"), "the declarer")
+    _in_view(page.locator("form.guided label:has(input[name=declarer][value=Anna])"), "the declarer")
     page.goto(f"{table.page}?recorded=1")  # the first deal's address, opened later
     playwright_api.expect(page.locator("#live .running")).to_contain_text("all passed")
     assert page.locator(".result").count() == 0 and "already" not in page.locator("main").inner_text()
