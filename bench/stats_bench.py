@@ -1,11 +1,12 @@
-"""Benchmark `calabresella stats` and `calabresella chart` on a synthetic ledger: time and peak memory.
+"""Benchmark `calabresella stats` and `calabresella chart` on a synthetic ledger: wall and processor time, peak memory.
 
 A few hundred distinct deals are drawn with realistic bids and scored by the rules engine (`ledger.rules`); the
 ledger reuses them at random seats and dealers, in evenings of about 40 deals (some with four seated, some deals
 voided or amended), bulk-inserted with SQLAlchemy Core executemany in big transactions. Each measurement then runs
 in a fresh process, so its peak memory is its own: `stats` (the frames and every section), the raw `pd.read_sql`
-of the deals that count and their payouts (the floor under it) and, with `--charts`, each chart of the whole
-history. With `--before`, each is also measured with the code of an older checkout:
+of the deals that count and their payouts (the floor under it), the `calabresella stats` command itself (start-up
+and output included) and, with `--charts`, each chart of the whole history. With `--before`, each is also measured
+with the code of an older checkout:
 
     python bench/stats_bench.py                      # 1,000,000 deals in a temporary folder
     python bench/stats_bench.py --deals 20000 --db /tmp/small.sqlite3 --keep
@@ -413,8 +414,12 @@ def _report(runs: dict[str, list[dict[str, float]]], kinds: list[str], codes: li
                 print("  " + ", ".join(f"{name} {seconds:.2f} s" for name, seconds in parts.items()))
         now = runs[f"{kind} {codes[0]}"]
         for code in _codes(kind, codes)[1:]:
-            ratios = [a["seconds"] / b["seconds"] for a, b in zip(now, runs[f"{kind} {code}"], strict=True)]
-            print(f"{kind}: this checkout / {code}, median of {len(ratios)} runs: {median(ratios):.2f}x")
+            pairs = list(zip(now, runs[f"{kind} {code}"], strict=True))
+            wall = median(a["seconds"] / b["seconds"] for a, b in pairs)
+            processor = median(a["cpu_seconds"] / b["cpu_seconds"] for a, b in pairs)
+            print(
+                f"{kind}: this checkout / {code}, median of {len(pairs)} runs: {wall:.2f}x (processor {processor:.2f}x)"
+            )
     if "stats" in kinds and "raw" in kinds:
         pairs = list(zip(runs[f"stats {codes[0]}"], runs[f"raw {codes[0]}"], strict=True))
         wall = median(a["seconds"] / b["seconds"] for a, b in pairs)
