@@ -83,11 +83,11 @@ def _overflowing(page: playwright_api.Page) -> list[str]:
 def test_a_deal_tapped_in_on_one_phone_shows_on_another_without_reloading(
     chromium: playwright_api.Browser, tmp_path: Path, db_url: str
 ) -> None:
-    """On SQLite and on PostgreSQL, each with `calabresella serve` of its own: the scorekeeper's link leads to the open
-    evening."""
+    """On SQLite and on PostgreSQL, each with a server of its own (on SQLite `calabresella serve` itself, in a process
+    of its own): the scorekeeper's link leads to the open evening."""
     backend = "pg" if db_url.startswith("postgresql") else "sqlite"
     start(db_url)
-    with serving(db_url) as (server, _process):
+    with (served if backend == "pg" else by_command)(db_url) as server:
         keeper = chromium.new_context(viewport=PHONE, device_scale_factor=2).new_page()
         watcher = chromium.new_context(viewport=PHONE, device_scale_factor=2).new_page()
 
@@ -411,6 +411,13 @@ class Restartable:
             self.server.should_exit = True
             self.thread.join(10)
             self.server = self.thread = None
+
+
+@contextmanager
+def by_command(db_url: str) -> Iterator[str]:
+    """`calabresella serve` itself over the ledger, in a process of its own; its base URL."""
+    with serving(db_url) as (url, _process):
+        yield url
 
 
 @contextmanager
