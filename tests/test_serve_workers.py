@@ -225,14 +225,18 @@ def test_serve_with_two_workers_serves_one_ledger_live(
     start(db)
 
     async def deals(base: str) -> int:
-        async with stream(base, "/evenings/1/events") as phone, httpx.AsyncClient(base_url=base) as client:
+        once = httpx.Limits(max_keepalive_connections=0)  # each deal on a connection of its own
+        async with (
+            stream(base, "/evenings/1/events") as phone,
+            httpx.AsyncClient(base_url=base) as client,
+            httpx.AsyncClient(base_url=base, limits=once) as fresh,
+        ):
             await until(phone, 0)
             revision = 0
             for n in range(12):  # the kernel hands the connections to either worker
-                async with httpx.AsyncClient(base_url=base) as fresh:
-                    sent = await fresh.post(
-                        "/api/evenings/1/deals", json={"line": "anna solo 22", "key": f"k{n}"}, headers=BEARER
-                    )
+                sent = await fresh.post(
+                    "/api/evenings/1/deals", json={"line": "anna solo 22", "key": f"k{n}"}, headers=BEARER
+                )
                 assert sent.status_code == 201, sent.text
                 revision = sent.json()["evening_revision"]
             assert (await client.get("/api/evenings/1")).json()["revision"] == revision
