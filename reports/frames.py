@@ -45,11 +45,10 @@ DEAL_COLUMNS: dict[str, tuple[Any, str]] = {
 PAYOUT_COLUMNS: dict[str, tuple[Any, str]] = {
     "deal_id": (Deal.id, "int64"),
     "player_id": (Payout.player_id, "int64"),
-    "position": (Payout.position, "int64"),
     "role": (Payout.role, "category"),
     "points": (Payout.points, "int64"),
 }
-"""What is read of each of their payouts, and its type."""
+"""What is read of each of their payouts, and its type (the player's position is the seat's, from `seat`)."""
 
 
 @dataclass(frozen=True)
@@ -190,7 +189,7 @@ def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
     evenings["started_at"] = pd.to_datetime(evenings["started_at"], utc=True)
     evenings = evenings.set_index("evening")
     deals = _deals(deals, evenings, seats, ids, players)
-    payouts, deal_rows = _payouts(payouts, deals, ids, players)
+    payouts, deal_rows = _payouts(payouts, deals, seats, ids, players)
     return Frames(
         deals,
         payouts,
@@ -225,17 +224,24 @@ def _deals(
     deals["stake_cents"] = shared["stake_cents"].to_numpy(dtype=np.int64)
     deals["currency"] = shared["currency"].array
     deals["seats"] = seats.groupby("evening").size().reindex(read["evening"]).to_numpy(dtype=np.int64)
-    dealer = pd.DataFrame({"evening": read["evening"], "player_id": read["dealer_id"]})
-    deals["dealer_position"] = dealer.merge(seats, how="left")["position"].fillna(-1).to_numpy(dtype=np.int64)
+    deals["dealer_position"] = _positions(seats, read["evening"], read["dealer_id"])
     return deals
 
 
+def _positions(seats: pd.DataFrame, evening: Any, player_id: Any) -> np.ndarray:
+    """Each player's seat position at the evening alongside (-1 for a player not seated there)."""
+    seated = pd.DataFrame({"evening": evening, "player_id": player_id}).merge(seats, how="left")
+    return seated["position"].fillna(-1).to_numpy(dtype=np.int64)
+
+
 def _payouts(
-    read: pd.DataFrame, deals: pd.DataFrame, ids: pd.Index, players: tuple[str, ...]
+    read: pd.DataFrame, deals: pd.DataFrame, seats: pd.DataFrame, ids: pd.Index, players: tuple[str, ...]
 ) -> tuple[pd.DataFrame, np.ndarray]:
     """The payouts as read, in playing order, with their deal's place, the seat from the dealer and the money; and
     each one's deal as its row in `deals`."""
-    read = read.assign(row=deals.index.get_indexer(read["deal_id"])).sort_values(["row", "position"])
+    row = deals.index.get_indexer(read["deal_id"])
+    position = _positions(seats, deals["evening"].to_numpy()[row], read["player_id"].to_numpy())
+    read = read.assign(row=row, position=position).sort_values(["row", "position"])
     row = read["row"].to_numpy()
     position = read["position"].to_numpy(dtype=np.int64)
     seats = deals["seats"].to_numpy()[row]
