@@ -461,6 +461,8 @@ def main() -> None:
         generate(engine, args.deals, args.seed)
         engine.dispose()
         print(f"generated {args.deals:,} deals in {time.perf_counter() - started:.1f} s")
+    if args.before and not (args.before / "ledger").is_dir():
+        sys.exit(f"{args.before} holds no checkout of the ledger (no ledger/ folder)")
     codes = [Path(__file__).resolve().parent.parent, *([args.before.resolve()] if args.before else [])]
     kinds = ["stats", "raw", "command", *([f"chart:{kind}" for kind in CHARTS] if args.charts else [])]
     if args.save:
