@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from cli_support import calabresella
-from test_web_browser import CHROMIUM, LINK, PHONE, playwright_api, served
+from test_web_browser import CHROMIUM, LINK, PHONE, charts_left_blank, playwright_api, served
 from test_web_support import PLAYERS
 
 from ledger import Ledger
@@ -115,6 +115,7 @@ def test_every_tap_target_on_every_page_is_at_least_44_pixels_both_ways(
 ) -> None:
     _db, url = ledger_served
     page = chromium.new_context(viewport=PHONE).new_page()
+    charts_left_blank(page)
     if keeper:
         page.goto(f"{url}{LINK}")
     page.goto(f"{url}/language/{language}")
