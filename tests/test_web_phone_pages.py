@@ -182,6 +182,7 @@ def _check_report(browser: playwright_api.Browser, address: str, what: str) -> N
     """The report at `address` on 360- and 390-pixel phones, in light and dark mode (one page, opened once: the
     report has no script, so its width and scheme are changed under it)."""
     page = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
+    charts_left_blank(page)
     page.goto(address, wait_until="load")
     for width in (360, 390):
         page.set_viewport_size({"width": width, "height": 800})
