@@ -448,7 +448,7 @@ def check(url: str, plan: Plan) -> None:
                 assert found is None, f"{section} with {filters}: {found}\n{tables[section]}\nreference:\n{rows}"
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(plan=plans())
 @example(plan=EVERY_KIND)
 @example(plan=OTHER_PROFILES)
