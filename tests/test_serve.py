@@ -33,50 +33,33 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-Server = tuple[str, tuple[str, ...], dict[str, str] | None]
-"""A `serve` to start: its ledger, its options, its environment (None: the test token)."""
-
-
-@contextmanager
-def serving_together(*servers: Server) -> Iterator[list[tuple[str, subprocess.Popen[str]]]]:
-    """`calabresella serve`s started at once, each on a free loopback port; their base URLs and processes (stdout and
-    stderr in one pipe), once every one answers."""
-    started: list[tuple[int, subprocess.Popen[str]]] = []
-    try:
-        for db, args, env in servers:
-            port = _free_port()
-            process = subprocess.Popen(
-                ["calabresella", "--db", db, "serve", "--port", str(port), *args],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                text=True,
-                env={**os.environ, **(env if env is not None else {"CALABRESELLA_TOKEN": TOKEN})},
-            )
-            started.append((port, process))
-        deadline = time.monotonic() + 20
-        for port, process in started:
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                    break
-                except OSError:
-                    if process.poll() is not None or time.monotonic() > deadline:
-                        said = process.stdout.read() if process.stdout else ""
-                        raise RuntimeError(f"serve did not start: {said}") from None
-                    time.sleep(0.05)
-        yield [(f"http://127.0.0.1:{port}", process) for port, process in started]
-    finally:
-        for _port, process in started:
-            if process.poll() is None:
-                process.terminate()
-                process.wait(10)
-
-
 @contextmanager
 def serving(db: str, *args: str, env: dict[str, str] | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """`calabresella serve` on a free loopback port; its base URL and process (stdout and stderr in one pipe)."""
-    with serving_together((db, args, env)) as [served]:
-        yield served
+    port = _free_port()
+    process = subprocess.Popen(
+        ["calabresella", "--db", db, "serve", "--port", str(port), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, **(env if env is not None else {"CALABRESELLA_TOKEN": TOKEN})},
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    said = process.stdout.read() if process.stdout else ""
+                    raise RuntimeError(f"serve did not start: {said}") from None
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}", process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(10)
 
 
 def _said(process: subprocess.Popen[str]) -> str:

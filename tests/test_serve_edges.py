@@ -20,7 +20,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 import uvicorn
-from test_serve import _said, serving, serving_together
+from test_serve import _said, serving
 from test_web_support import LINK, TOKEN, TestClient, start
 
 from ledger.web import guard
@@ -104,9 +104,9 @@ def test_an_outage_is_one_line_when_it_starts_and_one_when_it_ends(caplog: pytes
 def test_two_servers_on_one_machine_keep_their_own_write_sessions(sqlite_url: str) -> None:
     """The probe: two servers on one host (different ports) overwrote each other's write session."""
     start(sqlite_url)
-    other = {"CALABRESELLA_TOKEN": "another-table-token-for-the-web-tests"}
     with (
-        serving_together((sqlite_url, (), None), (sqlite_url, (), other)) as [(first, _first), (second, _second)],
+        serving(sqlite_url) as (first, _first),
+        serving(sqlite_url, env={"CALABRESELLA_TOKEN": "another-table-token-for-the-web-tests"}) as (second, _second),
         httpx.Client() as phone,  # one browser: a host's cookies go to each of its ports
     ):
         assert phone.get(f"{first}{LINK}").status_code == 303

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 
 import httpx
 import pytest
-from test_serve import _said, serving, serving_together
+from test_serve import _said, serving
 from test_web_support import BEARER, TOKEN, forget_wrong_tries, start
 
 from ledger import Ledger
@@ -27,8 +27,8 @@ target is 150 ms; `bench/club_bench.py` measures it)."""
 
 @contextlib.contextmanager
 def two_servers(db: str, *args: str) -> Iterator[tuple[str, str]]:
-    """Two `serve` processes over the same ledger, each on its own port, started at once."""
-    with serving_together((db, args, None), (db, args, None)) as [(first, _a), (second, _b)]:
+    """Two `serve` processes over the same ledger, each on its own port."""
+    with serving(db, *args) as (first, _a), serving(db, *args) as (second, _b):
         yield first, second
 
 
