@@ -1,4 +1,4 @@
-"""The deals that count and their payouts, as the filters select them: read with `pd.read_sql`, as pandas frames."""
+"""The deals that count and their payouts, as the filters select them, read into pandas frames."""
 
 from __future__ import annotations
 
