@@ -23,12 +23,13 @@ import uvicorn
 from test_serve import _said, serving
 from test_web_support import LINK, TOKEN, TestClient, start
 
+from ledger.errors import LedgerError
 from ledger.web import guard
 from ledger.web.access import Access, cookie_name
 from ledger.web.app import create_app
 from ledger.web.logs import REPEAT_SECONDS, Terminal
 from ledger.web.outage import Outage
-from ledger.web.protocol import HEAD_VARIABLE, Connection
+from ledger.web.protocol import HEAD_VARIABLE, Connection, head_seconds
 
 MARGIN_SECONDS = 5.0
 """How much later than its deadline a connection may be dropped on a busy machine."""
@@ -272,3 +273,16 @@ def test_ctrl_c_with_2000_live_streams_stops_the_server_within_seconds_without_a
         printed = _said(process)
     print(f"Ctrl-C with 2,000 live streams: stopped in {took:.2f} s")
     assert took < 5 and "Traceback" not in printed, (took, printed[-2000:])
+
+
+@pytest.mark.parametrize(
+    ("said", "seconds"), [(None, 10.0), ("", 10.0), (" ", 10.0), ("2.5", 2.5), ("1", 1.0), ("3600", 3600.0)]
+)
+def test_the_head_time_is_ten_seconds_or_what_the_environment_says(said: str | None, seconds: float) -> None:
+    assert head_seconds(said) == seconds
+
+
+@pytest.mark.parametrize("said", ["abc", "0", "-1", "nan", "inf", "1e999", "3601", "\x1b[2J"])
+def test_a_wrong_head_time_is_refused_in_one_line(said: str) -> None:
+    with pytest.raises(LedgerError, match=r"CALABRESELLA_HEAD_SECONDS=.*more than 0 and at most 3600"):
+        head_seconds(said)

@@ -18,10 +18,32 @@ from typing import Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from ledger.errors import LedgerError
+from ledger.i18n import _
+
 HEAD_VARIABLE = "CALABRESELLA_HEAD_SECONDS"
-HEAD_SECONDS = float(os.environ.get(HEAD_VARIABLE) or 10.0)
-"""How long a request's head may take to come whole: 10 s, or the seconds `HEAD_VARIABLE` names in the environment
-the server starts in (a server far from its phones may give them longer)."""
+MOST_HEAD_SECONDS = 3600.0
+
+
+def head_seconds(said: str | None) -> float:
+    """How long a request's head may take to come whole: 10 s, or the seconds `HEAD_VARIABLE` says in the environment
+    the server starts in (a server far from its phones may give them longer); an error names a wrong value."""
+    if not (said or "").strip():
+        return 10.0
+    try:
+        seconds = float(str(said))
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds <= MOST_HEAD_SECONDS:
+        raise LedgerError(
+            _("{variable}={value}: give the seconds a request's head may take, more than 0 and at most 3600").format(
+                variable=HEAD_VARIABLE, value=said
+            )
+        )
+    return seconds
+
+
+HEAD_SECONDS = head_seconds(os.environ.get(HEAD_VARIABLE))
 log = logging.getLogger("calabresella.web")
 
 
