@@ -23,7 +23,8 @@ streams. Each night also prints the processor time a deal cost the server (its w
 processes serving it, and this bench (on Linux, from /proc): on a machine of few processors the three share them.
 `--skip-sqlite` measures PostgreSQL only.
 
-The test `tests/test_club_load.py` plays the same night through this module's driver and checks every figure.
+The test `tests/test_club_load.py` plays a smaller night (2 tables x 3 phones) through this module's driver and
+checks every figure.
 """
 
 from __future__ import annotations
