@@ -453,7 +453,8 @@ class Ledger:
 
         def read(session: Session, table: Seating) -> LiveRead:
             deals = last_deals(session, table, count)
-            return _evening(session, table), deals, table_place(session, table.number), _last_change(session, table)
+            place = table_place(session, table.number)
+            return _evening(session, table), deals, place, _last_change(session, table, deals)
 
         return self._reading_table(evening, read)
 
@@ -984,16 +985,21 @@ def _typed(deal: DealEntry, table: Seating, dealer: str | None) -> tuple[DealInp
     return quick.deal, dealer or quick.dealer
 
 
-def _last_change(session: Session, table: Seating) -> tuple[ChangeView, DealView | None] | None:
-    """The change undo would take back now, with the deal it touched as it stands."""
+def _last_change(
+    session: Session, table: Seating, read: Sequence[DealView] = ()
+) -> tuple[ChangeView, DealView | None] | None:
+    """The change undo would take back now, with the deal it touched as it stands (taken from the deals `read` in
+    the same snapshot when it is one of them, as it mostly is: the last deal)."""
     from ledger.store.changes import last_undoable, view
     from ledger.store.deals import deal_history
 
     found = last_undoable(session, table.number)
     if found is None:
         return None
-    deal = deal_history(session, table, found.deal)[-1] if found.deal is not None else None
-    return view(found), deal
+    if found.deal is None:
+        return view(found), None
+    known = next((deal for deal in read if deal.number == found.deal), None)
+    return view(found), known or deal_history(session, table, found.deal)[-1]
 
 
 def _evening(session: Session, table: Seating) -> EveningInfo:

@@ -349,3 +349,25 @@ def test_the_fixture_ledger_of_schema_0002_has_its_log_rebuilt_and_undo_works_th
         assert (second.taken_back.kind, second.taken_back.deal, second.taken_back.reason) == ("void", 4, "misdeal")
         _, deals = ledger.deals(1)
         assert [d.number for d in deals if d.voided] == [6, 7]
+
+
+@pytest.mark.parametrize(("change", "deal"), [("amend", 8), ("void", 1), ("void", 7)])
+def test_the_live_part_names_the_deal_undo_would_take_back_as_it_stands(
+    sqlite_url: str, change: str, deal: int
+) -> None:
+    """Within the last six deals the live read takes the deal from those it read; an older one is read on its own:
+    either way it is the deal's current revision, as its history ends."""
+    with Ledger(sqlite_url) as ledger:
+        ledger.start_evening(("Anna", "Bruno", "Carla"))
+        for _ in range(8):
+            ledger.record("anna solo 22")
+        if change == "amend":
+            ledger.amend(deal, "15", reason="miscounted")
+        else:
+            ledger.void(deal, reason="misdealt")
+        _info, _deals, _place, last = ledger.live(6)
+        assert last is not None
+        changed, shown = last
+        assert (changed.kind, changed.deal) == (change, deal)
+        assert shown == ledger.deal_history(deal)[-1]
+        assert shown is not None and shown.voided == (change == "void")
