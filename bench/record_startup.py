@@ -34,6 +34,7 @@ HEAVY = (
     "alembic",
     "reports",
     "ledger.store.club",
+    "ledger.store.club_models",
     "prompt_toolkit",
     "rich.progress",
 )

@@ -27,8 +27,9 @@ HEAVY = (
     "uvicorn",
     "jinja2",
     "ledger.store.club",
+    "ledger.store.club_models",
 )
-"""What no command at the table needs: the reports, another database, the web, the shell, the club store."""
+"""What no command at the table needs: the reports, another database, the web, the shell, the club store and tables."""
 HELP_RENDERER = ("typer.rich_utils", "rich.markdown")
 """What only drawing help needs."""
 
