@@ -47,10 +47,9 @@ def heard(payload: str) -> tuple[str, Notice]:
     payload names no evening or is not the ledger's)."""
     try:
         said = json.loads(payload)
-        evening, revision = said.get("evening"), said.get("revision", -1)
-        if evening is None:
-            return str(said.get("told", "")), Notice()
-        return str(said.get("told", "")), Notice(evening=int(evening), revision=int(revision))
+        evening = said.get("evening")
+        named = Notice() if evening is None else Notice(evening=int(evening), revision=int(said.get("revision", -1)))
+        return str(said.get("told", "")), named
     except (ValueError, TypeError, AttributeError):
         return "", Notice()
 
