@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -41,10 +43,12 @@ def payments(settlement: dict[str, Any]) -> list[tuple[str, str, int]]:
     return [(p["payer"], p["payee"], p["cents"]) for p in settlement["payments"]]
 
 
-@pytest.fixture
-def ledger(tmp_path: Path) -> str:
-    """Three evenings: 0.10 EUR, 0.50 EUR, 1.00 CHF a game point."""
-    db = str(tmp_path / "money.sqlite3")
+@pytest.fixture(scope="module")
+def three_evenings(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Path:
+    """Three evenings: 0.10 EUR, 0.50 EUR, 1.00 CHF a game point; built once, copied by each test."""
+    path = tmp_path_factory.mktemp("money") / "money.sqlite3"
+    shutil.copyfile(sqlite_template, path)
+    db = str(path)
     run(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.10")
     run(db, "record", "-d", "Bruno", "-c", "solo", "-t", "22")  # Bruno +4, others -2
     run(db, "record", "-d", "Carla", "-c", "chiamo", "-t", "17", "-l", "opponents")  # Carla -2, others +1
@@ -54,7 +58,18 @@ def ledger(tmp_path: Path) -> str:
     run(db, "evening", "close")
     run(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "1", "--currency", "CHF")
     run(db, "record", "-d", "Bruno", "-c", "solo", "-t", "22")  # Bruno +4, others -2
-    return db
+    connection = sqlite3.connect(path)  # the WAL folded into the file: copying the file copies it all
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    connection.close()
+    return path
+
+
+@pytest.fixture
+def ledger(tmp_path: Path, three_evenings: Path) -> str:
+    """A copy of the three evenings for one test."""
+    db = tmp_path / "money.sqlite3"
+    shutil.copyfile(three_evenings, db)
+    return str(db)
 
 
 def test_settle_one_evening_with_the_fewest_payments(ledger: str) -> None:
@@ -128,8 +143,8 @@ def test_closing_an_evening_prints_its_settlement_and_standings_show_it(ledger: 
     assert "2 payments settle it" in run(ledger, "standings", "--evening", "2")
 
 
-def test_record_payment_in_the_library(tmp_path: Path) -> None:
-    engine = open_ledger(str(tmp_path / "library.sqlite3"))
+def test_record_payment_in_the_library(sqlite_url: str) -> None:
+    engine = open_ledger(sqlite_url)
     with transaction(engine) as session:
         from ledger.store.evenings import start_evening
 
@@ -175,7 +190,9 @@ def test_a_voided_payment_stays_listed_and_no_longer_counts(db_url: str) -> None
                 book.void_payment(number, reason=reason)
 
 
-def test_payment_keys_and_voids_survive_an_export_and_import(db_url: str, tmp_path: Path) -> None:
+def test_payment_keys_and_voids_survive_an_export_and_import(
+    db_url: str, tmp_path: Path, sqlite_template: Path
+) -> None:
     """A voided payment stays voided in a copy made by export and import, and its key still guards a retry."""
     from ledger import Ledger
 
@@ -187,6 +204,7 @@ def test_payment_keys_and_voids_survive_an_export_and_import(db_url: str, tmp_pa
         book.void_payment(2, reason="typed in error")
         exported = tmp_path / "book.json"
         exported.write_text(book.export(), encoding="utf-8")
+    shutil.copyfile(sqlite_template, tmp_path / "copy.sqlite3")
     with Ledger(str(tmp_path / "copy.sqlite3")) as copy:
         copy.import_file(exported)
         assert [(p.payer, p.key, p.voided, p.void_reason) for p in copy.payments()] == [
@@ -197,8 +215,8 @@ def test_payment_keys_and_voids_survive_an_export_and_import(db_url: str, tmp_pa
         assert copy.paid("Lucia", "Marco", "0.20", key="cash-1").duplicate
 
 
-def test_paying_more_than_owed_records_it_with_a_warning(tmp_path: Path) -> None:
-    db = str(tmp_path / "warn.sqlite3")
+def test_paying_more_than_owed_records_it_with_a_warning(sqlite_url: str) -> None:
+    db = sqlite_url
     run(db, "evening", "start", "--players", "Lucia,Nadia,Marco", "--stake", "0.10")
     run(db, "record", "marco solo 22")
     result = runner.invoke(app, ["--db", db, "paid", "Lucia", "Marco", "3,70"], env=ENV)
@@ -208,8 +226,8 @@ def test_paying_more_than_owed_records_it_with_a_warning(tmp_path: Path) -> None
     assert fair.exit_code == 0 and fair.stderr == ""
 
 
-def test_paid_lists_and_voids_payments_on_the_command_line(tmp_path: Path) -> None:
-    db = str(tmp_path / "list.sqlite3")
+def test_paid_lists_and_voids_payments_on_the_command_line(sqlite_url: str) -> None:
+    db = sqlite_url
     run(db, "evening", "start", "--players", "Lucia,Nadia,Marco", "--stake", "0.10")
     run(db, "record", "marco solo 22")
     run(db, "paid", "Lucia", "Marco", "0.20", "--key", "k")
