@@ -385,16 +385,15 @@ def test_refusals_quote_the_value_given(sqlite_url: str) -> None:
 
 
 def test_the_console_script_runs_a_night_on_a_sqlite_file(tmp_path: Path) -> None:
+    """The installed script makes the ledger and starts the night, and shows it with its CSV; the commands between
+    run in-process (each a real process would repeat the same start-up)."""
     db = tmp_path / "night.sqlite3"
     assert run(db, "event", "start", "Night", "--players", SEVEN, "--deals", "1").returncode == 0
-    seated = run(db, "event", "seat", "--seed", "1")
-    assert seated.returncode == 0, seated.stderr
+    seated = ok(db, "event", "seat", "--seed", "1")
     assert "Round 1" in seated.stdout and "Seat 1 deals first" in seated.stdout
-    tables = json.loads(run(db, "event", "show", "--json").stdout)["rounds"][0]["tables"]
+    tables = ok_json(db, "event", "show")["rounds"][0]["tables"]
     for table in tables:
-        line = f"{table['players'][1].lower()} solo 22"
-        done = run(db, "record", "--evening", str(table["evening"]), line)
-        assert done.returncode == 0, done.stderr
+        ok(db, "record", "--evening", str(table["evening"]), f"{table['players'][1].lower()} solo 22")
     out = tmp_path / "night.csv"
     shown = run(db, "event", "show", "--csv", str(out), "--json")
     assert shown.returncode == 0, shown.stderr
@@ -406,8 +405,8 @@ def test_the_console_script_runs_a_night_on_a_sqlite_file(tmp_path: Path) -> Non
     rows = list(csv.reader(out.read_text(encoding="utf-8").splitlines()))
     assert rows[0][:3] == ["event", "rank", "player"] and len(rows) == 8
     assert {row[2] for row in rows[1:] if row[3] == "4"} == winners
-    closed = run(db, "event", "close")
-    assert closed.returncode == 0 and "Event 1 (Night) closed after 1 round." in closed.stdout
+    closed = ok(db, "event", "close")
+    assert "Event 1 (Night) closed after 1 round." in closed.stdout
 
 
 # --- Italian -------------------------------------------------------------------------------------------------
