@@ -27,6 +27,7 @@ from ledger.errors import Forbidden
 from ledger.rules.build import DealInput
 from ledger.rules.facts import DealFacts
 from ledger.rules.quick import parse_quick_line
+from ledger.rules.seats import seat_after
 from ledger.values import (
     ChangeView,
     DealView,
@@ -454,7 +455,7 @@ class Ledger:
         def read(session: Session, table: Seating) -> LiveRead:
             deals = last_deals(session, table, count)
             place = table_place(session, table.number)
-            return _evening(session, table), deals, place, _last_change(session, table, deals)
+            return _evening(session, table, deals), deals, place, _last_change(session, table, deals)
 
         return self._reading_table(evening, read)
 
@@ -1002,9 +1003,16 @@ def _last_change(
     return view(found), known or deal_history(session, table, found.deal)[-1]
 
 
-def _evening(session: Session, table: Seating) -> EveningInfo:
-    """An evening as a value, with its totals and who deals and speaks next."""
-    return _evenings(session, [table])[0]
+def _evening(session: Session, table: Seating, read: Sequence[DealView] = ()) -> EveningInfo:
+    """An evening as a value, with its totals and who deals and speaks next: the seat after the dealer of the last
+    deal that stands, taken from `read` (the evening's last deals, oldest first, read in the same snapshot) when one
+    of them stands, as one mostly does."""
+    from ledger.store.deals import totals
+
+    standing = [deal for deal in read if not deal.voided]
+    if not standing:
+        return _evenings(session, [table])[0]
+    return _info(table, seat_after(table.players, standing[-1].dealer), totals(session, table))
 
 
 def _evenings(session: Session, tables: list[Seating]) -> list[EveningInfo]:
