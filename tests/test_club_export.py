@@ -80,9 +80,16 @@ def kinds(export: str) -> list[str]:
     return [next(iter(line)) for line in lines(export)[1:]]
 
 
-def count(db: str, table: str) -> int:
+def counts(db: str, *tables: str) -> list[int]:
+    """The rows of each table, read on one connection."""
     with Ledger(db) as opened, opened.engine.connect() as connection:
-        return connection.execute(text(f"SELECT COUNT(*) FROM {table}")).scalar_one()
+        return [connection.execute(text(f"SELECT COUNT(*) FROM {table}")).scalar_one() for table in tables]
+
+
+def each_line_commits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An import commits each line by itself, with no pause between two (no other writer waits here)."""
+    monkeypatch.setattr(ledger.service, "IMPORT_BATCH_SECONDS", 0.0)
+    monkeypatch.setattr(ledger.service, "IMPORT_PAUSE_SECONDS", 0.0)
 
 
 @pytest.fixture(scope="module")
@@ -193,7 +200,7 @@ def test_importing_twice_adds_no_event_and_no_season(source: tuple[Path, tuple[A
         again = opened.import_file(path)
         assert again.evenings == () and again.skipped == first.evenings
         assert club(opened) == shown
-    assert (count(db_url, "club_event"), count(db_url, "club_season"), count(db_url, "club_round")) == (2, 2, 4)
+    assert counts(db_url, "club_event", "club_season", "club_round") == [2, 2, 4]
 
 
 def test_an_import_stopped_at_an_event_resumes_without_adding_an_event_twice(
@@ -201,7 +208,7 @@ def test_an_import_stopped_at_an_event_resumes_without_adding_an_event_twice(
 ) -> None:
     """Every line commits by itself: the first event is in when the second stops the import; run again on the
     fixed file, the first is skipped and the second goes in."""
-    monkeypatch.setattr(ledger.service, "IMPORT_BATCH_SECONDS", 0.0)
+    each_line_commits(monkeypatch)
     path, shown = source
     good = path.read_text(encoding="utf-8")
     values = lines(good)
@@ -215,7 +222,7 @@ def test_an_import_stopped_at_an_event_resumes_without_adding_an_event_twice(
         assert message.startswith(f"{broken}: line {len(values)}: not a valid export: event 2 round 1 table 1 is")
         assert "nothing of that line was written, but the" in message and "\n" not in message
         assert [event.name for event in opened.events()] == ["Venerdì al circolo"]
-        assert count(db_url, "club_round") == 3
+        assert counts(db_url, "club_round") == [3]
         resumed = opened.import_file(path)
         assert resumed.evenings == () and len(resumed.skipped) == kinds(good).count("evening")
         assert club(opened) == shown
@@ -276,7 +283,7 @@ def test_a_broken_event_line_is_one_line_naming_it_and_nothing_of_it_is_written(
 ) -> None:
     # On SQLite only: the refusals are the same code on either database, and the next test holds PostgreSQL to
     # writing nothing of a refused file.
-    monkeypatch.setattr(ledger.service, "IMPORT_BATCH_SECONDS", 0.0)  # the lines before it commit
+    each_line_commits(monkeypatch)  # the lines before it commit
     change, expected = BROKEN[case]
     values = lines(source[0].read_text(encoding="utf-8"))
     change(_event(values))
@@ -289,10 +296,9 @@ def test_a_broken_event_line_is_one_line_naming_it_and_nothing_of_it_is_written(
     assert message.startswith(f"{broken}: line {line}: ") and "\n" not in message, message
     assert expected in message, message
     assert "nothing of that line was written" in message
-    assert [count(sqlite_url, table) for table in ("club_event", "club_entrant", "club_round", "club_table")] == [0] * 4
-    assert count(sqlite_url, "club_season") == 2 and count(sqlite_url, "evening") == kinds(source[0].read_text()).count(
-        "evening"
-    )
+    evenings = kinds(source[0].read_text()).count("evening")
+    tables = ("club_event", "club_entrant", "club_round", "club_table", "club_season", "evening")
+    assert counts(sqlite_url, *tables) == [0, 0, 0, 0, 2, evenings]
 
 
 def test_an_evening_at_the_tables_of_two_events_of_the_file_is_refused(
@@ -310,7 +316,7 @@ def test_an_evening_at_the_tables_of_two_events_of_the_file_is_refused(
         f"{broken}: line {len(values)}: not a valid export: evening {taken} is a table of event 1 and of event 2; "
         "nothing of that line was written"
     )
-    assert count(db_url, "club_event") == 0  # one transaction: nothing of the file is in
+    assert counts(db_url, "club_event") == [0]  # one transaction: nothing of the file is in
 
 
 def test_the_command_refuses_a_broken_event_line_on_one_line_exit_2(
@@ -326,7 +332,7 @@ def test_the_command_refuses_a_broken_event_line_on_one_line_exit_2(
         f"Error: {broken}: line {len(values)}: not a valid export: event 2: a missing or bad field (ValueError: "
         "round_minutes 0 is not a whole number from 1 to 1440); nothing of that line was written\n"
     )
-    assert count(sqlite_url, "club_event") == 0
+    assert counts(sqlite_url, "club_event") == [0]
 
 
 def test_a_table_already_kept_by_an_event_of_the_ledger_is_refused(
@@ -347,7 +353,7 @@ def test_a_table_already_kept_by_an_event_of_the_ledger_is_refused(
         f"event 1 of the export has round 1 table 1 at evening {table}, already a table of event 1; nothing of that "
         "line was written"
     ) in str(refused.value)
-    assert count(db_url, "club_event") == 2
+    assert counts(db_url, "club_event") == [2]
 
 
 def test_exports_without_club_lines_still_import(tmp_path: Path, db_url: str) -> None:
