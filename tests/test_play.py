@@ -221,11 +221,11 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
 
 
 def test_an_error_leaves_the_prompt_usable_and_the_ledger_untouched(sqlite_url: str) -> None:
+    """Each refused line is one error line and writes nothing; the next line is recorded (lines from a pipe: the
+    terminal's own handling of errors is shown by test_a_whole_evening_at_the_table)."""
     db = Path(sqlite_url)
     _open_evening(db, ("Anna", "Bruno", "Carla", "Dario"))
-    table = Table(db, "--evening", "1", "--no-history")
-    assert "Next deal: Dario deals and sits out, Anna speaks first." in table.opening
-    for line, message in [
+    refused = [
         (
             "dario solo 22",
             "Error: declarer 'Dario': Dario deals and sits out; the declarer is one of Anna, Bruno, Carla",
@@ -238,19 +238,22 @@ def test_an_error_leaves_the_prompt_usable_and_the_ledger_untouched(sqlite_url: 
         ("void 1 misdeal", "Error: deal 1 does not exist"),
         ("undo", "Error: undo: evening 1 has no change to take back"),
         ("deals now", "Error: deals 'now': deals takes nothing after it"),
-    ]:
-        out = table.send(line)
-        assert message in out
-        assert sum("Error" in text for text in out.splitlines()) == 1
-    assert "No deals yet." in table.send("deals")
-    assert _ledger(db)[1:] == ([], 0)
-    out = table.send("an so 20")
-    assert _row(out, "Dario") == ["Dario", "sits out, dealer", "0", "0"]
-    assert _row(out, "Anna") == ["Anna", "declarer", "+4", "+4"]
-    assert "Next deal: Anna deals and sits out, Bruno speaks first." in out
-    table.close_with(None)
-    assert _ledger(db)[0] == {"Anna": 4, "Bruno": -2, "Carla": -2, "Dario": 0}
-    assert not Path(f"{db}.history").exists()
+    ]
+    done = _piped(db, [line for line, _message in refused] + ["deals", "an so 20"], "--evening", "1")
+    assert done.returncode == 0, done.stderr
+    assert "Next deal: Dario deals and sits out, Anna speaks first." in done.stdout
+    errors = done.stderr.splitlines()
+    assert len(errors) == len(refused), errors
+    for error, (_line, message) in zip(errors, refused, strict=True):
+        assert error.startswith(message), (error, message)
+    before, after = done.stdout.split("> an so 20")
+    assert "No deals yet." in before and "recorded" not in before
+    assert _row(after, "Dario") == ["Dario", "sits out, dealer", "0", "0"]
+    assert _row(after, "Anna") == ["Anna", "declarer", "+4", "+4"]
+    assert "Next deal: Anna deals and sits out, Bruno speaks first." in after
+    points, deals, revision = _ledger(db)
+    assert points == {"Anna": 4, "Bruno": -2, "Carla": -2, "Dario": 0}
+    assert [(d.number, d.revision) for d in deals] == [(1, 1)] and revision == 1  # the refused lines wrote nothing
 
 
 def test_plain_lines_from_a_pipe_behave_the_same(sqlite_url: str) -> None:
@@ -352,10 +355,11 @@ def test_a_refused_undo_says_what_to_type_inside_play(sqlite_url: str) -> None:
     # a second scorekeeper records a deal between this session's deal and its undo
     done = _piped(db, ["bruno solo 22"])
     assert done.returncode == 0
-    table = Table(db)
+    table = Table(db, "--no-history")
     other = calabresella("--db", str(db), "record", "--passed")
     assert other.returncode == 0
     refused = table.send("undo")
     assert "then void N WHY for the one you mean" in refused
     assert "calabresella" not in refused.split("Error:")[1]
-    table.close_with("quit")
+    table.close_with(None)  # Ctrl-D leaves as quit does
+    assert not Path(f"{db}.history").exists()
