@@ -4,6 +4,7 @@ marked for translation, and the command line, `play`, the report and the charts 
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 import string
@@ -107,12 +108,15 @@ SHOWN = {"console.print", "typer.echo", "_error", "Text", "self.ask", "print_mon
 MARKUP = re.compile(r"\[/?[a-z ]+\]")
 
 
-def _sources() -> list[Path]:
+@functools.cache
+def _sources() -> list[tuple[Path, list[ast.AST]]]:
+    """Every module of the code (migrations aside), with its syntax tree's nodes: parsed once for the tests that
+    read them."""
     return [
-        p
+        (path.relative_to(ROOT), list(ast.walk(ast.parse(path.read_text()))))
         for folder in ("ledger", "reports")
-        for p in sorted((ROOT / folder).rglob("*.py"))
-        if "migrations" not in p.parts
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if "migrations" not in path.parts
     ]
 
 
@@ -135,11 +139,11 @@ def _marked(node: ast.expr) -> bool:
 
 def test_every_ledger_error_message_is_marked_for_translation() -> None:
     unmarked = []
-    for path in _sources():
-        for node in ast.walk(ast.parse(path.read_text())):
+    for path, nodes in _sources():
+        for node in nodes:
             is_error = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "LedgerError"
             if is_error and node.args and not _marked(node.args[0]):
-                unmarked.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+                unmarked.append(f"{path}:{node.lineno}")
     assert not unmarked, f"LedgerError messages not marked with _(): {unmarked}"
 
 
@@ -165,13 +169,13 @@ def test_dotted_names_the_function_called() -> None:
 
 def test_nothing_shown_is_an_unmarked_literal() -> None:
     unmarked = []
-    for path in _sources():
-        for node in ast.walk(ast.parse(path.read_text())):
+    for path, nodes in _sources():
+        for node in nodes:
             if isinstance(node, ast.Call) and _dotted(node.func) in SHOWN:
                 shown = [*node.args, *(k.value for k in node.keywords if k.arg == "title")]
-                unmarked += [f"{path.relative_to(ROOT)}:{arg.lineno}" for arg in shown if _words(arg)]
+                unmarked += [f"{path}:{arg.lineno}" for arg in shown if _words(arg)]
             if isinstance(node, ast.FormattedValue) and any(_marked(n) for n in ast.walk(node.value)):
-                unmarked.append(f"{path.relative_to(ROOT)}:{node.lineno} (_() inside an f-string is not extracted)")
+                unmarked.append(f"{path}:{node.lineno} (_() inside an f-string is not extracted)")
     assert not unmarked, f"shown without _(): {unmarked}"
 
 
@@ -469,47 +473,66 @@ def test_play_in_italian_in_a_terminal(sqlite_url: str, monkeypatch: pytest.Monk
     table.close_with("quit")
 
 
-def test_play_takes_its_commands_in_italian_in_a_terminal(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def _exchanges(db: Path, lines: list[str]) -> tuple[list[str], str]:
+    """`play` in Italian with these lines piped in (in-process): what it printed after each line (the last one
+    with what it printed on leaving), and its errors."""
+    done = calabresella(
+        "--db", str(db), "play", env={"CALABRESELLA_LANG": "it", "COLUMNS": "160"}, input="\n".join(lines) + "\n"
+    )
+    assert done.returncode == 0
+    shown = done.stdout.split("\n> ")[1:]  # each line is echoed after the prompt
+    said = [exchange.partition("\n") for exchange in shown]
+    assert [line for line, _newline, _after in said] == lines
+    return [after for _line, _newline, after in said], done.stderr
+
+
+def test_play_takes_its_commands_in_italian(sqlite_url: str) -> None:
+    """The commands as they are read from any input (the terminal's own prompts in Italian: the test above)."""
     db = Path(sqlite_url)
     assert _it(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.10").exit_code == 0
-    monkeypatch.setattr(test_play, "ENV", {**test_play.ENV, "CALABRESELLA_LANG": "it"})
-    table = test_play.Table(db)
-    listed = table.send("aiuto")
+    lines = [
+        *("aiuto", "aiuto correggi", "aiuto sintassi", "bruno solo 22", "carla solo 1t ultima=avv", "classifica"),
+        *("conti", "smazzate", "correggi 2 20 motivo=riconteggio", "annulla 1 carte date male"),
+        *("ritira", "ritira", "ritira", "ritira", "ritira", "annulla uno", "annulla"),
+        *("settle", "standings", "help", "esci"),
+    ]
+    shown, errors = _exchanges(db, lines)
+    said = dict(enumerate(shown))
+    listed = said[0]
     assert "Comandi: ritira, correggi, annulla, smazzate, classifica, conti, aiuto, chiudi, esci" in listed
     assert "aiuto PAROLA" in listed and "undo" not in listed
-    assert "correggi N FATTI [motivo=PERCHÉ]" in table.send("aiuto correggi")
-    assert "CHIAMANTE CONTRATTO" in table.send("aiuto sintassi")
-    assert "Smazzata 1 registrata · Bruno solo: 22 terzi (7+1/3), vinta" in table.send("bruno solo 22")
-    assert "Smazzata 2 registrata · Carla solo: 1 terzo (1/3), persa" in table.send("carla solo 1t ultima=avv")
-    standings = table.send("classifica")  # Carla's stramazzo: 6 to each opponent
+    assert "correggi N FATTI [motivo=PERCHÉ]" in said[1]
+    assert "CHIAMANTE CONTRATTO" in said[2]
+    assert "Smazzata 1 registrata · Bruno solo: 22 terzi (7+1/3), vinta" in said[3]
+    assert "Smazzata 2 registrata · Carla solo: 1 terzo (1/3), persa" in said[4]
+    standings = said[5]  # Carla's stramazzo: 6 to each opponent
     assert re.search(r"Bruno\s+│\s+\+10 │\s+\+1,00", standings) and re.search(r"Carla\s+│\s+-14 │\s+-1,40", standings)
-    settled = table.send("conti")
+    settled = said[6]
     assert "Conti della serata 1" in settled
     assert "Carla dà 1,00\xa0€ a Bruno" in settled and "Carla dà 0,40\xa0€ a Anna" in settled
-    assert re.search(r"2 │ Anna\s+│ Carla solo 1/3 stramazzo", table.send("smazzate"))
-    assert "Smazzata 2 corretta (revisione 2) · Carla solo: 20 terzi (6+2/3), vinta" in table.send(
-        "correggi 2 20 motivo=riconteggio"
-    )
-    voided = table.send("annulla 1 carte date male")
-    assert "Smazzata 1 annullata (carte date male). Totali: Anna -2, Bruno -2, Carla +4" in voided
-    undone = table.send("ritira")  # the last change: the void of deal 1
+    assert re.search(r"2 │ Anna\s+│ Carla solo 1/3 stramazzo", said[7])
+    assert "Smazzata 2 corretta (revisione 2) · Carla solo: 20 terzi (6+2/3), vinta" in said[8]
+    assert "Smazzata 1 annullata (carte date male). Totali: Anna -2, Bruno -2, Carla +4" in said[9]
+    undone = said[10]  # the last change: the void of deal 1
     assert "Ritirato: smazzata 1 annullata (carte date male)" in undone
     assert "Smazzata 1 conta di nuovo · Bruno solo: 22 terzi (7+1/3), vinta" in undone
-    undone = table.send("ritira")  # then the amendment of deal 2
+    undone = said[11]  # then the amendment of deal 2
     assert "Ritirato: smazzata 2 corretta (riconteggio)" in undone
     assert "Smazzata 2 tornata com'era prima della correzione (revisione 3) · Carla solo: 1 terzo (1/3)" in undone
-    undone = table.send("ritira")  # then the deals, the last first
+    undone = said[12]  # then the deals, the last first
     assert "Smazzata 2 ritirata" in undone and "Totali: Anna -2, Bruno +4, Carla -2" in undone
-    undone = table.send("ritira")
-    assert "Smazzata 1 ritirata" in undone and "Totali: Anna 0, Bruno 0, Carla 0" in undone
-    assert "Errore: ritira: la serata 1 non ha nessun cambiamento da ritirare" in table.send("ritira")
-    assert "Errore: annulla 'uno': prima il numero della smazzata" in table.send("annulla uno")
-    assert "per esempio annulla 5 carte date male" in table.send("annulla")
+    assert "Smazzata 1 ritirata" in said[13] and "Totali: Anna 0, Bruno 0, Carla 0" in said[13]
+    assert said[14] == said[15] == said[16] == ""  # three refusals, each one line of the errors
+    assert errors.splitlines() == [
+        "Errore: ritira: la serata 1 non ha nessun cambiamento da ritirare",
+        "Errore: annulla 'uno': prima il numero della smazzata, per esempio annulla 5 carte date male",
+        "Errore: annulla '': prima il numero della smazzata, per esempio annulla 5 carte date male",
+    ]
     # the English commands stay understood
-    assert "Conti della serata 1" in table.send("settle")
-    assert re.search(r"Anna\s+│\s+0 │", table.send("standings"))
-    assert "Comandi: ritira" in table.send("help")
-    assert "La serata 1 resta aperta; per chiuderla e fare i conti, scrivi chiudi." in table.close_with("esci")
+    assert "Conti della serata 1" in said[17]
+    assert re.search(r"Anna\s+│\s+0 │", said[18])
+    assert "Comandi: ritira" in said[19]
+    assert "La serata 1 resta aperta; per chiuderla e fare i conti, scrivi chiudi." in said[20]
     deals = test_play._ledger(db)[1]
     assert [(d.number, d.revision, d.voided, d.void_reason, d.void_cause) for d in deals] == [
         (1, 1, True, None, "undo"),
