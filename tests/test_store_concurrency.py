@@ -23,7 +23,7 @@ from ledger.store.deals import list_deals, totals
 from ledger.store.engine import BUSY_TIMEOUT_MS, open_ledger, reading, transaction
 from ledger.store.evenings import get_seating, start_evening
 
-DEALS_PER_WORKER = 20
+DEALS_PER_WORKER = 10
 
 WORKER = r"""
 import sys
@@ -69,7 +69,7 @@ for i in range(count):
 def run_workers(db: str, workers: list[tuple[str, str]], tmp_path: Path) -> list[tuple[int, str]]:
     """Start one process per (mode, key prefix), all beginning at the same moment; their exit codes and stderr.
 
-    The mode is "cli" or "library"; worker `wN` records deals keyed `wN-0` .. `wN-19`.
+    The mode is "cli" or "library"; worker `wN` records deals keyed `wN-0` .. `wN-9`.
     """
     script = tmp_path / "worker.py"
     script.write_text(WORKER, encoding="utf-8")
@@ -138,9 +138,9 @@ def start(db: str) -> None:
         engine.dispose()
 
 
-def test_processes_record_into_one_sqlite_file(tmp_path: Path) -> None:
+def test_processes_record_into_one_sqlite_file(sqlite_url: str, tmp_path: Path) -> None:
     """Two writers with their own keys, one through the command line; a third retries the first one's keys."""
-    db = str(tmp_path / "shared.sqlite3")
+    db = sqlite_url
     start(db)
     results = run_workers(db, [("cli", "w0"), ("library", "w1"), ("library", "w0")], tmp_path)
     for code, err in results:
@@ -159,9 +159,9 @@ def test_processes_record_into_one_sqlite_file(tmp_path: Path) -> None:
         engine.dispose()
 
 
-def test_a_writer_waits_for_a_lock_another_program_holds_and_keeps_its_busy_timeout(tmp_path: Path) -> None:
+def test_a_writer_waits_for_a_lock_another_program_holds_and_keeps_its_busy_timeout(sqlite_url: str) -> None:
     """The ledger polls for SQLite's write lock itself; it writes once the lock is free, then waits as before."""
-    db = tmp_path / "held.sqlite3"
+    db = Path(sqlite_url)
     start(str(db))
     other = sqlite3.connect(db, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
