@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -47,6 +48,12 @@ def play(db: Path, *lines: str, lang: str = "en") -> Result:
 
 def points(db: Path) -> dict[str, int]:
     return json.loads(ok(db, "standings", "--json"))["points"]
+
+
+def fresh(template: Path, path: Path) -> Path:
+    """A fresh ledger at `path`, copied from the migrated template."""
+    shutil.copyfile(template, path)
+    return path
 
 
 @pytest.fixture
@@ -173,8 +180,13 @@ def test_charts_take_their_italian_names_and_reports_leave_stderr_empty(db: Path
     assert "andamento, soldi, contratti, terzi, coppie" in refused(db, "chart", "grafico", lang="it")
 
 
-def test_calling_a_card_of_ones_own_hand_is_refused_where_call_own_card_is_off(tmp_path: Path) -> None:
-    tretre, pagat = tmp_path / "tretre.sqlite3", tmp_path / "pagat.sqlite3"
+def test_calling_a_card_of_ones_own_hand_is_refused_where_call_own_card_is_off(
+    tmp_path: Path, sqlite_template: Path
+) -> None:
+    tretre, pagat = (
+        fresh(sqlite_template, tmp_path / "tretre.sqlite3"),
+        fresh(sqlite_template, tmp_path / "pagat.sqlite3"),
+    )
     ok(tretre, "evening", "start", "--players", "Anna,Bruno,Carla", "-P", "tretre")
     said = refused(tretre, "record", "anna chiamo 3D@declarer 20")
     assert (
@@ -256,14 +268,21 @@ def test_money_is_written_one_way_and_nobody_wins_plus_nothing(tmp_path: Path, s
         assert "+0.00" not in shown and "+0,00" not in shown and "-0" not in shown, command
 
 
-@pytest.mark.parametrize("lang", ["en", "it"])
-def test_deals_of_five_seats_stay_readable_at_80_columns(sqlite_url: str, lang: str) -> None:
-    db = Path(sqlite_url)
+@pytest.fixture(scope="module")
+def five_seats(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Path:
+    """An evening of quintiglio with 11 deals, the first and the last called (only read)."""
+    db = fresh(sqlite_template, tmp_path_factory.mktemp("five") / "ledger.sqlite3")
     ok(db, "evening", "start", "--players", "Anna,Bruno,Carla,Dario,Elena", "-P", "quintiglio")
     ok(db, "record", "bruno chiamo 3B@declarer 20")
     for _ in range(9):
         ok(db, "record", "pass")
     ok(db, "record", "anna chiamo 3D@elena 22")
+    return db
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_deals_of_five_seats_stay_readable_at_80_columns(five_seats: Path, lang: str) -> None:
+    db = five_seats
     shown = calabresella("--db", str(db), "deals", env={"COLUMNS": "80", "CALABRESELLA_LANG": lang})
     listed, lines = shown.stdout, shown.stdout.splitlines()
     assert "…" not in listed and max(map(len, lines)) <= 80
@@ -304,8 +323,8 @@ def test_a_name_of_mixed_alphabets_names_them_in_italian(db: Path) -> None:
     assert "mescola alfabeti (cirillico, latino)" in said
 
 
-def test_player_renames_go_out_with_an_export_and_come_back_once(tmp_path: Path) -> None:
-    db, copy = tmp_path / "ledger.sqlite3", tmp_path / "copy.sqlite3"
+def test_player_renames_go_out_with_an_export_and_come_back_once(tmp_path: Path, sqlite_template: Path) -> None:
+    db, copy = fresh(sqlite_template, tmp_path / "ledger.sqlite3"), fresh(sqlite_template, tmp_path / "copy.sqlite3")
     ok(db, "evening", "start", "--players", "Anna,Bruno,Carla")
     ok(db, "record", "anna solo 22")
     ok(db, "players", "rename", "Anna", "Annalisa")
