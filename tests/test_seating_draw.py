@@ -457,7 +457,7 @@ def test_the_local_search_finds_what_the_exhaustive_search_finds() -> None:
     import random
 
     rng = random.Random(5)
-    for _ in range(8):
+    for _ in range(4):
         players = names(12)
         met = {frozenset(p): rng.randint(1, 3) for p in itertools.combinations(players, 2) if rng.random() < 0.6}
         exact = draw(players, TERZIGLIO, met=met, seed=1)
