@@ -9,15 +9,15 @@ from __future__ import annotations
 import copy
 import io
 import json
+import shutil
 import sqlite3
-import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLES, as_document
-from sqlalchemy import Engine, create_engine, text
+from conftest import EXAMPLES, _create_database, as_document
+from sqlalchemy import Engine, text
 
 from ledger.clock import as_utc
 from ledger.errors import LedgerError
@@ -98,18 +98,12 @@ def as_instants(data: Any) -> Any:
 
 
 def another_database(request: pytest.FixtureRequest, db_url: str, tmp_path: Path) -> str:
-    """A second fresh, empty database on the same backend as `db_url`."""
+    """A second fresh ledger (no evening, no player) on the same backend as `db_url`."""
     if not db_url.startswith("postgresql"):
-        return str(tmp_path / "second.sqlite3")
-    server: str = request.getfixturevalue("pg_server")
-    name = f"ledger_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(f"{server}/postgres", isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as connection:
-            connection.execute(text(f'CREATE DATABASE "{name}"'))
-    finally:
-        admin.dispose()
-    return f"{server}/{name}"
+        second = tmp_path / "second.sqlite3"
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), second)
+        return str(second)
+    return _create_database(request.getfixturevalue("pg_server"), request.getfixturevalue("pg_template"))
 
 
 def test_examples_round_trip_exactly(
@@ -288,7 +282,7 @@ def test_importing_twice_skips_what_is_in_and_a_tampered_export_leaves_the_ledge
 # --- a ledger built by the library round-trips too -------------------------------------------------------------
 
 
-def test_recorded_corrected_ledger_round_trips(engine: Engine, tmp_path: Path) -> None:
+def test_recorded_corrected_ledger_round_trips(engine: Engine, tmp_path: Path, sqlite_template: Path) -> None:
     with transaction(engine) as session:
         table = start_evening(session, ("Anna", "Bruno", "Carla"), profile="tretre", stake="0.50")
     with transaction(engine) as session:
@@ -301,6 +295,7 @@ def test_recorded_corrected_ledger_round_trips(engine: Engine, tmp_path: Path) -
         amend_deal(session, table, 3, DealInput(thirds=25), "recount")
         void_deal(session, table, 1, "misdeal")
     first = export(engine)
+    shutil.copyfile(sqlite_template, tmp_path / "other.sqlite3")
     other = open_ledger(str(tmp_path / "other.sqlite3"))
     try:
         import_(other, export_lines(engine))
@@ -425,8 +420,8 @@ def test_an_empty_file_and_a_new_file_become_ledgers(tmp_path: Path) -> None:
     assert set(TABLES) | {"alembic_version"} <= names
 
 
-def test_sqlite_url_and_path_name_the_same_ledger(tmp_path: Path) -> None:
-    path = tmp_path / "same.sqlite3"
+def test_sqlite_url_and_path_name_the_same_ledger(sqlite_url: str) -> None:
+    path = Path(sqlite_url)
     by_path = open_ledger(str(path))
     try:
         import_(by_path, load("four_players.json"))
