@@ -19,7 +19,7 @@ from ledger.rules.profiles import Profile, make_profile
 from ledger.rules.quick import examples, parse_quick_line
 from ledger.rules.validate import validate
 
-ROUND_TRIP = settings(max_examples=400, deadline=None)
+ROUND_TRIP = settings(max_examples=200, deadline=None)
 SEATED = ("Anna", "Annalisa", "Niccolò", "Gian Luca", "😀Gigi", "Dario")
 """Names a line must tell apart: one the prefix of another, an accent, two words, a symbol, one like `declarer`."""
 
