@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import _create_database
 from sqlalchemy import Engine, event
 
 from ledger import Ledger
@@ -67,7 +68,7 @@ def evenings_of_10_and_100(
         url = str(tmp_path_factory.mktemp("reads") / "ledger.sqlite3")
         shutil.copyfile(request.getfixturevalue("sqlite_template"), url)
     else:
-        url = request.getfixturevalue("new_pg_database")()
+        url = _create_database(request.getfixturevalue("pg_server"), request.getfixturevalue("pg_template"))
     with Ledger(url) as ledger:
         yield ledger, add_evening(ledger, 10), add_evening(ledger, 100)
 
@@ -175,7 +176,10 @@ def test_the_tab_sums_evenings_a_batch_at_a_time(sqlite_url: str, monkeypatch: p
         assert tab.balances == {name: cents for name, cents in money.items() if cents}
 
 
-def test_an_import_of_payments_does_not_work_out_the_tab_for_each(sqlite_url: str, tmp_path: Path) -> None:
+def test_an_import_of_payments_does_not_work_out_the_tab_for_each(
+    sqlite_url: str, tmp_path: Path, sqlite_template: Path
+) -> None:
+    shutil.copyfile(sqlite_template, tmp_path / "source.sqlite3")
     with Ledger(str(tmp_path / "source.sqlite3")) as source:
         for _ in range(3):
             add_evening(source, 4)
