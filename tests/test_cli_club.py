@@ -358,19 +358,37 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize(("args", "fragment"), [case[1:] for case in ERRORS], ids=[case[0] for case in ERRORS])
-def test_an_error_is_one_line_with_exit_code_2(sqlite_url: str, args: list[str], fragment: str) -> None:
-    db = Path(sqlite_url)
+@pytest.fixture(scope="module")
+def one_event(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Path:
+    """A ledger with event 1 (Existing: Anna, Bruno, Carla), built once and copied by each test."""
+    db = tmp_path_factory.mktemp("one-event") / "ledger.sqlite3"
+    shutil.copyfile(sqlite_template, db)
     ok(db, "event", "start", "Existing", "--players", "Anna,Bruno,Carla")
+    connection = sqlite3.connect(db)  # the WAL folded into the file: copying the file copies it all
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    connection.close()
+    return db
+
+
+@pytest.fixture
+def existing(one_event: Path, tmp_path: Path) -> Path:
+    """A copy of the ledger with event 1 for one test."""
+    db = tmp_path / "ledger.sqlite3"
+    shutil.copyfile(one_event, db)
+    return db
+
+
+@pytest.mark.parametrize(("args", "fragment"), [case[1:] for case in ERRORS], ids=[case[0] for case in ERRORS])
+def test_an_error_is_one_line_with_exit_code_2(existing: Path, args: list[str], fragment: str) -> None:
+    db = existing
     result = cli(db, *args)
     assert_user_error(result.exit_code, result.stderr, fragment)
     assert result.stdout == ""
     assert [e["event"] for e in ok_json(db, "event", "list")] == [1]  # no event started by a refused command
 
 
-def test_refusals_quote_the_value_given(sqlite_url: str) -> None:
-    db = Path(sqlite_url)
-    ok(db, "event", "start", "Club", "--players", "Anna,Bruno,Carla")
+def test_refusals_quote_the_value_given(existing: Path) -> None:
+    db = existing
     for args, fragment in (
         (["event", "show", "7"], "event 7 does not exist"),
         (["event", "start", "X", "--players", "A,B,C", "--deals", "0"], "--deals '0'"),
