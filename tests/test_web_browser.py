@@ -60,9 +60,16 @@ def table(shared_server: tuple[str, str]) -> Table:
     return Table(url, db, start(db))
 
 
+def cookie_from(page: playwright_api.Page, address: str) -> None:
+    """`address` asked for with `page`'s cookies, which keep the cookie it sets; the page it leads to is not drawn."""
+    answer = page.request.get(address, max_redirects=0)
+    assert answer.status == 303 and answer.headers["set-cookie"], f"{address}: {answer.status}"
+
+
 def signed_in(page: playwright_api.Page, table: Table) -> None:
-    """The scorekeeper's link opened on `page` (it holds a write session now), then the table's evening."""
-    page.goto(f"{table.url}{LINK}")
+    """The scorekeeper's link opened with `page`'s cookies (it holds a write session now), then the table's evening
+    on `page`."""
+    cookie_from(page, f"{table.url}{LINK}")
     page.goto(table.page)
 
 
@@ -115,11 +122,11 @@ def test_a_deal_tapped_in_on_one_phone_shows_on_another_without_reloading(
         keeper = chromium.new_context(viewport=PHONE, device_scale_factor=2).new_page()
         watcher = chromium.new_context(viewport=PHONE, device_scale_factor=2).new_page()
 
+        keeper.goto(f"{server}{LINK}")  # the welcome page, which goes on to the open evening a second later
         watcher.goto(f"{server}/")
         playwright_api.expect(watcher.locator("#live")).to_contain_text("No deals yet.")
         watcher.evaluate("window.notReloaded = true")
 
-        keeper.goto(f"{server}{LINK}")
         keeper.wait_for_url(f"{server}/evenings/1")
         keeper.get_by_role("group", name="Declarer").get_by_text("Bruno", exact=True).click()
         keeper.get_by_role("group", name="Contract").get_by_text("solo", exact=True).click()
@@ -382,16 +389,16 @@ def test_every_page_fits_a_390_pixel_phone_with_four_long_names(
         for line in ("giovan solo 8 last=decl", "massi chiamo 3D@barto 7 last=decl", "pass", "barto solo 11"):
             ledger.record(line, evening=number)
     pages = ["", "/deals", "/deals/2", "/settle", "/charts", "/report"]
+    page = chromium.new_context(viewport=PHONE).new_page()
+    charts_left_blank(page)
+    cookie_from(page, f"{server}{LINK}")
     for language in ("en", "it"):
-        page = chromium.new_context(viewport=PHONE).new_page()
-        charts_left_blank(page)
-        page.goto(f"{server}{LINK}")
-        page.goto(f"{server}/language/{language}")
+        cookie_from(page, f"{server}/language/{language}")
         for path in pages:
             page.goto(f"{server}/evenings/{number}{path}")
-            page.wait_for_load_state("load")
             widths = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
             assert widths == [390, 390], f"{language} /evenings/{number}{path}: {widths}"
+            assert page.locator("html").get_attribute("lang") == language
         back = page.locator(".back a")  # the report leads back to the evening
         assert back.get_attribute("href") == f"/evenings/{number}"
         _shoot(page, tmp_path, f"report-long-names-{language}")
@@ -497,7 +504,7 @@ def test_a_deal_tapped_in_while_the_server_is_away_waits_and_is_stored_once(
 ) -> None:
     page, served = phone_and_server
     page.clock.install()
-    page.goto(f"{served.url}{LINK}")
+    cookie_from(page, f"{served.url}{LINK}")
     page.goto(f"{served.url}/evenings/1")
     served.stop()
     page.locator("fieldset:has(legend:text-is('Declarer'))").get_by_text("Bruno", exact=True).click()
@@ -522,7 +529,7 @@ def test_a_deal_tapped_after_the_link_changed_waits_until_the_new_link_is_opened
     from ledger.web.access import Access
 
     page, served = phone_and_server
-    page.goto(f"{served.url}{LINK}")
+    cookie_from(page, f"{served.url}{LINK}")
     page.goto(f"{served.url}/evenings/1")
     served.stop()
     renewed = TOKEN + "-renewed"
