@@ -10,7 +10,16 @@ from pathlib import Path
 
 import pytest
 from cli_support import calabresella
-from test_web_browser import CHROMIUM, LINK, PHONE, charts_left_blank, playwright_api, served
+from test_web_browser import (
+    BLANK_CHART,
+    CHROMIUM,
+    LINK,
+    PHONE,
+    charts_left_blank,
+    cookie_from,
+    playwright_api,
+    served,
+)
 from test_web_support import PLAYERS
 
 from ledger import Ledger
@@ -117,12 +126,13 @@ def test_every_tap_target_on_every_page_is_at_least_44_pixels_both_ways(
     page = chromium.new_context(viewport=PHONE).new_page()
     charts_left_blank(page)
     if keeper:
-        page.goto(f"{url}{LINK}")
-    page.goto(f"{url}/language/{language}")
+        cookie_from(page, f"{url}{LINK}")
+    cookie_from(page, f"{url}/language/{language}")
     small: dict[str, list[str]] = {}
     for path in PAGES:
         answer = page.goto(f"{url}{path}", wait_until="load")
         assert answer is not None and answer.ok is (path != "/evenings/99"), path  # the last: the error page
+        assert page.locator("html").get_attribute("lang") == language, path
         if found := page.evaluate(f"() => {{ {OPEN_DETAILS}; return ({SMALL_TARGETS})(); }}"):
             small[path] = found
         if keeper and path in FORMS:  # the forms are there to be measured
@@ -178,9 +188,9 @@ def _background(page: playwright_api.Page) -> list[int]:
     return [int(part) for part in colour[colour.index("(") + 1 : colour.index(")")].split(",")[:3]]
 
 
-def _check_report(browser: playwright_api.Browser, address: str, what: str) -> None:
+def _check_report(browser: playwright_api.Browser, address: str, what: str) -> playwright_api.Page:
     """The report at `address` on 360- and 390-pixel phones, in light and dark mode (one page, opened once: the
-    report has no script, so its width and scheme are changed under it)."""
+    report has no script, so its width and scheme are changed under it); the page."""
     page = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
     charts_left_blank(page)
     page.goto(address, wait_until="load")
@@ -202,16 +212,14 @@ def _check_report(browser: playwright_api.Browser, address: str, what: str) -> N
                 assert colour != "rgb(0, 0, 0)", f"{what}: dark text on the dark page"
             else:
                 assert min(red, green, blue) > 200, f"{what}: not light ({red}, {green}, {blue})"
-    page.context.close()
+    return page
 
 
 def test_the_web_report_fits_360_and_390_pixel_phones_in_landmarks_and_follows_dark_mode(
     ledger_served: tuple[str, str], chromium: playwright_api.Browser
 ) -> None:
     _db, url = ledger_served
-    _check_report(chromium, f"{url}/evenings/1/report", "the web report")
-    page = chromium.new_context(viewport=PHONE).new_page()
-    page.goto(f"{url}/evenings/1/report")
+    page = _check_report(chromium, f"{url}/evenings/1/report", "the web report")
     assert page.locator("body > header nav a").get_attribute("href") == "/evenings/1"
 
 
@@ -242,7 +250,7 @@ def test_an_italian_phone_amends_and_voids_a_deal_with_taps_only(
     typing: list[str] = []
     page.on("console", lambda message: typing.append(message.text) if message.text.startswith("key") else None)
     page.add_init_script("addEventListener('keydown', (event) => console.log('key ' + event.key), true)")
-    page.goto(f"{url}{LINK}")
+    cookie_from(page, f"{url}{LINK}")
     page.goto(f"{url}/evenings/{evening}/deals/4")
     assert page.locator("html").get_attribute("lang") == "it"
 
@@ -282,21 +290,37 @@ EMPTY_CHARTS = """() => [...document.querySelectorAll("figure.chart")].filter(fi
 drawn yet is see-through, so what lies under it shows)."""
 
 
+def _holding(routes: list[playwright_api.Route]) -> Callable[[playwright_api.Route], None]:
+    """A route's handler that holds each request back in `routes`, to be answered later."""
+    return lambda route: routes.append(route)
+
+
 def test_a_chart_box_is_never_empty_a_second_after_the_charts_page_opens(
     ledger_served: tuple[str, str], chromium: playwright_api.Browser
 ) -> None:
-    """In light and in dark mode, the two pages opened together."""
+    """In light and in dark mode, the two pages opened together, every chart still on its way a second later (each
+    held back until then); then the light page's charts as the server draws them, the dark page's blank ones of a
+    chart's size (the server would draw the same images again)."""
     _db, url = ledger_served
+    charts = "**/evenings/1/charts/*.png"
+    held: dict[str, list[playwright_api.Route]] = {"light": [], "dark": []}
     pages = {
         scheme: chromium.new_context(viewport=PHONE, locale="it-IT", color_scheme=scheme).new_page()
         for scheme in ("light", "dark")
     }
-    for page in pages.values():
+    for scheme, page in pages.items():
+        page.route(charts, _holding(held[scheme]))
         page.goto(f"{url}/evenings/1/charts", wait_until="commit")
     pages["dark"].wait_for_timeout(1000)
     for scheme, page in pages.items():
         assert page.locator("figure.chart").count() == 5, scheme
         assert page.evaluate(EMPTY_CHARTS) == [], scheme
+    charts_left_blank(pages["dark"])
+    for route in held["dark"]:
+        route.fulfill(body=BLANK_CHART, content_type="image/png")
+    for route in held["light"]:
+        route.continue_()
+    pages["light"].unroute(charts)
     for scheme, page in pages.items():
         page.locator("figure.chart img").last.scroll_into_view_if_needed()
         page.wait_for_function("() => [...document.images].every(image => image.complete && image.naturalWidth > 0)")
