@@ -11,11 +11,13 @@ import io
 import logging
 import resource
 import select
+import shutil
 import signal
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -39,6 +41,43 @@ def _port(base: str) -> int:
     port = httpx.URL(base).port
     assert port is not None
     return port
+
+
+OPEN_FILES = 5000
+"""The open files the test of Ctrl-C needs, in this process and in the server, which inherits the limit."""
+
+
+def _open_files_allowed(least: int) -> bool:
+    """Raise this process's limit of open files to `least`; False when the machine allows fewer."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < least:
+        if hard != resource.RLIM_INFINITY and hard < least:
+            return False
+        resource.setrlimit(resource.RLIMIT_NOFILE, (least, hard))
+    return True
+
+
+Served = Callable[[], tuple[str, subprocess.Popen[str]]]
+"""The module's server: started when no test has, or when the last one stopped it."""
+
+
+@pytest.fixture(scope="module")
+def served(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Served]]:
+    """One `calabresella serve` for the module's tests, on a ledger with evening 1 started: the ledger, and the server
+    (its base URL and process), started again when a test stopped it."""
+    db = str(tmp_path_factory.mktemp("served") / "ledger.sqlite3")
+    shutil.copyfile(sqlite_template, db)
+    start(db)
+    _open_files_allowed(OPEN_FILES)
+    with contextlib.ExitStack() as servers:
+        running: list[tuple[str, subprocess.Popen[str]]] = []
+
+        def server() -> tuple[str, subprocess.Popen[str]]:
+            if not running or running[-1][1].poll() is not None:
+                running.append(servers.enter_context(serving(db)))
+            return running[-1]
+
+        yield db, server
 
 
 @pytest.fixture
@@ -102,12 +141,12 @@ def test_an_outage_is_one_line_when_it_starts_and_one_when_it_ends(caplog: pytes
     ]
 
 
-def test_two_servers_on_one_machine_keep_their_own_write_sessions(sqlite_url: str) -> None:
+def test_two_servers_on_one_machine_keep_their_own_write_sessions(served: tuple[str, Served]) -> None:
     """The probe: two servers on one host (different ports) overwrote each other's write session."""
-    start(sqlite_url)
+    db, server = served
+    first, _first = server()
     with (
-        serving(sqlite_url) as (first, _first),
-        serving(sqlite_url, env={"CALABRESELLA_TOKEN": "another-table-token-for-the-web-tests"}) as (second, _second),
+        serving(db, env={"CALABRESELLA_TOKEN": "another-table-token-for-the-web-tests"}) as (second, _second),
         httpx.Client() as phone,  # one browser: a host's cookies go to each of its ports
     ):
         assert phone.get(f"{first}{LINK}").status_code == 303
@@ -211,17 +250,17 @@ def test_a_slow_body_is_answered_408_and_its_connection_closed(
     assert answered.startswith(b"HTTP/1.1 408 ") and b"connection: close" in answered.lower(), answered
 
 
-def test_a_chunked_body_is_stopped_at_the_limit(sqlite_url: str) -> None:
+def test_a_chunked_body_is_stopped_at_the_limit(served: tuple[str, Served]) -> None:
     """The probe: a 100 MB chunked body was read whole before its 413. Here 32 MB at most are offered: the server
     answers 413 and closes the connection long before (what the client sends meanwhile fills the buffers between)."""
-    start(sqlite_url)
+    base, _process = served[1]()
     chunk = b"%x\r\n%s\r\n" % (8192, b"x" * 8192)
     head = (
         f"POST /api/evenings/1/deals HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {TOKEN}\r\n"
         "Transfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n"
     ).encode()
     offered = 32 * 2**20
-    with serving(sqlite_url) as (base, _process), socket.create_connection(("127.0.0.1", _port(base))) as upload:
+    with socket.create_connection(("127.0.0.1", _port(base))) as upload:
         upload.settimeout(10)
         upload.sendall(head)
         sent, answer = 0, b""
@@ -240,18 +279,13 @@ def test_a_chunked_body_is_stopped_at_the_limit(sqlite_url: str) -> None:
     assert sent < offered
 
 
-def _raise_open_files(least: int) -> None:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < least:
-        if hard != resource.RLIM_INFINITY and hard < least:
-            pytest.skip(f"needs {least} open files, the machine allows {hard}")
-        resource.setrlimit(resource.RLIMIT_NOFILE, (least, hard))
-
-
-def test_ctrl_c_with_2000_live_streams_stops_the_server_within_seconds_without_a_traceback(sqlite_url: str) -> None:
-    """The probe: Ctrl-C took 2.7 s with 500 live streams and 3.3 s with 2,000 (the README says two seconds)."""
-    _raise_open_files(5000)  # the server, started below, has as many as this test
-    start(sqlite_url)
+def test_ctrl_c_with_2000_live_streams_stops_the_server_within_seconds_without_a_traceback(
+    served: tuple[str, Served],
+) -> None:
+    """The probe: Ctrl-C took 2.7 s with 500 live streams and 3.3 s with 2,000 (the README says two seconds). The
+    module's server, which the tests before served, is stopped."""
+    if not _open_files_allowed(OPEN_FILES):
+        pytest.skip(f"needs {OPEN_FILES} open files, the machine allows fewer")
 
     async def watch_then_stop(port: int, process: subprocess.Popen[str]) -> float:
         opening = asyncio.Semaphore(100)
@@ -273,9 +307,9 @@ def test_ctrl_c_with_2000_live_streams_stops_the_server_within_seconds_without_a
             writer.close()
         return took
 
-    with serving(sqlite_url) as (base, process):
-        took = asyncio.run(watch_then_stop(_port(base), process))
-        printed = _said(process)
+    base, process = served[1]()
+    took = asyncio.run(watch_then_stop(_port(base), process))
+    printed = _said(process)
     print(f"Ctrl-C with 2,000 live streams: stopped in {took:.2f} s")
     assert took < 5 and "Traceback" not in printed, (took, printed[-2000:])
 
