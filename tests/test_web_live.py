@@ -193,7 +193,7 @@ def test_the_live_part_reads_the_same_statements_on_a_long_evening_and_its_total
         statements: list[str] = []
         sql_event.listen(ledger.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
         counts = []
-        for deals in (8, 300):
+        for deals in (8, 100):
             for n in range(deals - len(ledger.deals(1)[1])):
                 ledger.record(("bruno solo 22", "carla chiamo 3D@anna 17 last=opp", "anna solo 15")[n % 3])
             ledger.amend(deals - 2, "20", reason="recount")
