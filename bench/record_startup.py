@@ -1,7 +1,7 @@
 """Cold start of `calabresella record`, `standings` and `--help` next to `python -c "import typer, sqlmodel"`, in one
 run.
 
-Usage: python bench/record_startup.py [--runs 15] [--against COMMIT] [--commands record,standings,--help]
+Usage: python bench/record_startup.py [--runs 15] [--warm-up 1] [--against COMMIT] [--commands record,standings,--help]
 Each run is a fresh process with its modules compiled beforehand, the commands taking turns (the baseline, then
 each command of this checkout and, with `--against`, of that commit's code). Printed for each: the median and the
 90th percentile of its wall time and of its CPU time (user + system, which other load on the machine sways less),
@@ -106,14 +106,16 @@ def _ms(samples: list[float]) -> str:
     return f"{statistics.median(ordered) * 1000:6.0f} {ordered[int(0.9 * (len(ordered) - 1))] * 1000:6.0f}"
 
 
-def _measure(turns: dict[str, tuple[list[str], dict[str, str], Path]], runs: int) -> dict[str, list[float]]:
-    """Each turn's wall and CPU seconds, `runs` times, the turns taking turns; the first round, which warms the disk
-    cache and compiles the modules, is not counted."""
+def _measure(
+    turns: dict[str, tuple[list[str], dict[str, str], Path]], runs: int, warm_up: int
+) -> dict[str, list[float]]:
+    """Each turn's wall and CPU seconds, `runs` times, the turns taking turns; the first `warm_up` rounds, which warm
+    the disk cache and compile the modules, are not counted."""
     spent: dict[str, list[float]] = {f"{label} {kind}": [] for label in turns for kind in ("wall", "cpu")}
-    for round_ in range(runs + 1):
+    for round_ in range(warm_up + runs):
         for label, (command, env, cwd) in turns.items():
             wall, cpu = _timed(command, env, cwd)
-            if round_:
+            if round_ >= warm_up:
                 spent[f"{label} wall"].append(wall)
                 spent[f"{label} cpu"].append(cpu)
     return spent
@@ -122,6 +124,7 @@ def _measure(turns: dict[str, tuple[list[str], dict[str, str], Path]], runs: int
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--warm-up", type=int, default=1, help="Rounds run first and not counted.")
     parser.add_argument("--against", default=None, help="A git commit to measure too, e.g. the code before a change.")
     parser.add_argument(
         "--commands", default=",".join(COMMANDS), help=f"The commands to measure, of {', '.join(COMMANDS)}."
@@ -138,7 +141,7 @@ def main() -> None:
         for code in codes:
             for name, command in commands.items():
                 turns[f"{code.label} {name}"] = (code.command(command), code.env, code.cwd)
-        spent = _measure(turns, args.runs)
+        spent = _measure(turns, args.runs, args.warm_up)
         print(f"{args.runs} cold runs each, in turns; ms: median p90")
         print(f"{'':<24} {'wall':>13} {'cpu':>13}   ratio wall    cpu   heavy modules imported")
         for label in turns:

@@ -4,7 +4,7 @@ on SQLite; per write p50/p95, how long the server stays busy after its last answ
 With `--against REF` the same run is made on the code of that git commit too (extracted into a temporary folder
 and run with this interpreter), so the two are measured side by side on the same machine at the same time.
 
-    python bench/serve_burst_bench.py [--writers 6] [--deals 200] [--viewers 20] [--against d9f158c]
+    python bench/serve_burst_bench.py [--writers 6] [--deals 200] [--viewers 20] [--only-watched] [--against d9f158c]
 """
 
 from __future__ import annotations
@@ -193,6 +193,7 @@ def main() -> None:
     parser.add_argument("--writers", type=int, default=6)
     parser.add_argument("--deals", type=int, default=200, help="Deals per writer.")
     parser.add_argument("--viewers", type=int, default=20)
+    parser.add_argument("--only-watched", action="store_true", help="Leave out the run with no phone watching.")
     parser.add_argument("--against", default=None, help="A git commit to measure too, e.g. the code before a change.")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="calabresella-burst-") as tmp:
@@ -202,7 +203,7 @@ def main() -> None:
             codes.append((args.against[:10], _extract(args.against, folder / "against")))
         runs = [
             measure(label, code, folder, args.writers, args.deals, viewers)
-            for viewers in (0, args.viewers)
+            for viewers in ((args.viewers,) if args.only_watched else (0, args.viewers))
             for label, code in codes
         ]
     print(f"{args.writers} writers x {args.deals} deals at once, SQLite, loopback; per write:")
