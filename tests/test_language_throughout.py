@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
+from functools import cache
 
 import pytest
 from test_web_support import scorekeeper
@@ -212,9 +213,18 @@ def prose(help_text: str) -> str:
     return re.sub(r"\[[^\]]*\]", " ", text)
 
 
+@cache
+def _any_of(words: tuple[str, ...]) -> re.Pattern[str]:
+    """One search for the words of a list, as whole words, whatever their case: at each place a word starts, the
+    longest of the list that is whole there."""
+    longest_first = "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
+    return re.compile(rf"(?<![\w])(?=({longest_first})(?![\w]))", re.IGNORECASE)
+
+
 def words_in(text: str, words: tuple[str, ...]) -> list[str]:
     """The words of the list the text holds, as whole words, whatever their case."""
-    return [word for word in words if re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", text, re.IGNORECASE)]
+    found = {word.lower() for word in _any_of(words).findall(text)}
+    return [word for word in words if word in found]
 
 
 def pages(db: str, language: str, evenings: int) -> Iterator[tuple[str, str]]:
