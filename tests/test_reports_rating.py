@@ -344,7 +344,7 @@ def seasons(draw: st.DrawFn) -> list[Side]:
     return deals
 
 
-@settings(deadline=None, max_examples=150)
+@settings(deadline=None, max_examples=75)
 @given(seasons())
 def test_any_season_gives_finite_skills_for_exactly_the_players(deals: list[Side]) -> None:
     skills = season_skill(deals)
@@ -360,7 +360,7 @@ def test_any_season_gives_finite_skills_for_exactly_the_players(deals: list[Side
     assert [(-s.rating, s.player) for s in skills] == sorted((-s.rating, s.player) for s in skills)
 
 
-@settings(deadline=None, max_examples=100)
+@settings(deadline=None, max_examples=50)
 @given(seasons().filter(bool))
 def test_any_deal_moves_its_winners_up_and_its_losers_down(deals: list[Side]) -> None:
     """Whatever came before, winning a deal raises every winner's mu and losing lowers every loser's; the players who
