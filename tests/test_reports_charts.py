@@ -7,6 +7,8 @@ Money at 0.10 a game point: Anna 1.10 then 0.90, Carla -1.00, Dario 0.40. Carla 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -45,12 +47,26 @@ def ledger(tmp_path_factory: pytest.TempPathFactory) -> str:
     return path
 
 
-def _draw(kind: str, frames: Frames, name: str) -> Figure:
-    """Draw the chart, lay it out as it will be saved, and keep a PNG copy in /tmp/shots to look at."""
-    figure = charts.draw(kind, frames)
-    SHOTS.mkdir(exist_ok=True)
-    (SHOTS / f"{name}.png").write_bytes(charts.image_bytes(figure, "png"))
-    return figure
+@pytest.fixture(scope="module")
+def frames(ledger: str) -> dict[int | None, Frames]:
+    """The frames of the whole ledger (None) and of evening 1, read once for the module."""
+    return {evening: frames_of(ledger, evening=evening) for evening in (None, 1)}
+
+
+@pytest.fixture(scope="module")
+def drawn(frames: dict[int | None, Frames]) -> Callable[..., Figure]:
+    """A chart of the whole ledger or of one evening, drawn once for the module's tests (which only read it)."""
+
+    @cache
+    def draw(kind: str, evening: int | None = None) -> Figure:
+        """Draw the chart, lay it out as it will be saved, and keep a PNG copy in /tmp/shots to look at."""
+        figure = charts.draw(kind, frames[evening])
+        SHOTS.mkdir(exist_ok=True)
+        name = kind if evening is None else f"{kind}-evening-{evening}"
+        (SHOTS / f"{name}.png").write_bytes(charts.image_bytes(figure, "png"))
+        return figure
+
+    return draw
 
 
 def _lines(figure: Figure) -> dict[str, np.ndarray]:
@@ -61,18 +77,21 @@ def _lines(figure: Figure) -> dict[str, np.ndarray]:
     }
 
 
-def test_money_with_one_evening_is_a_bar_per_player_with_its_amount(ledger: str) -> None:
-    frames = frames_of(ledger, evening=1)
-    axes = _draw("money", frames, "money-one-evening").axes[0]
-    day = as_local(frames.evenings.loc[1, "started_at"].to_pydatetime()).strftime("%Y-%m-%d")  # the local day
+def test_money_with_one_evening_is_a_bar_per_player_with_its_amount(
+    frames: dict[int | None, Frames], drawn: Callable[..., Figure]
+) -> None:
+    axes = drawn("money", 1).axes[0]
+    day = as_local(frames[1].evenings.loc[1, "started_at"].to_pydatetime()).strftime("%Y-%m-%d")  # the local day
     assert axes.get_title() == f"Money in evening 1 ({day})"
     assert [t.get_text() for t in axes.get_xticklabels()] == ["Anna", "Bruno", "Carla"]
     assert [round(bar.get_height(), 2) for bar in axes.patches] == [1.1, -0.1, -1.0]  # no column of dots
     assert [t.get_text() for t in axes.texts] == ["+1.10", "-0.10", "-1.00"]
 
 
-def test_money_leaves_a_gap_for_an_absent_player_and_keeps_the_legend_off_the_data(ledger: str) -> None:
-    figure = _draw("money", frames_of(ledger), "money-two-evenings")
+def test_money_leaves_a_gap_for_an_absent_player_and_keeps_the_legend_off_the_data(
+    drawn: Callable[..., Figure],
+) -> None:
+    figure = drawn("money")
     lines = _lines(figure)
     assert lines["Carla"][0] == pytest.approx(-1.0) and np.isnan(lines["Carla"][1])
     assert np.isnan(lines["Dario"][0]) and lines["Dario"][1] == pytest.approx(0.4)
@@ -84,8 +103,8 @@ def test_money_leaves_a_gap_for_an_absent_player_and_keeps_the_legend_off_the_da
     assert not figure.legends[0].get_window_extent(renderer).overlaps(axes.get_window_extent(renderer))
 
 
-def test_thirds_bars_are_centred_on_whole_thirds(ledger: str) -> None:
-    axes = _draw("thirds", frames_of(ledger), "thirds").axes[0]
+def test_thirds_bars_are_centred_on_whole_thirds(drawn: Callable[..., Figure]) -> None:
+    axes = drawn("thirds").axes[0]
     bars = axes.patches
     centres = [bar.get_x() + bar.get_width() / 2 for bar in bars]
     assert centres == list(range(36))
@@ -93,8 +112,8 @@ def test_thirds_bars_are_centred_on_whole_thirds(ledger: str) -> None:
     assert heights == {17: 1, 20: 1, 22: 1, 35: 1}
 
 
-def test_pairings_mask_the_diagonal(ledger: str) -> None:
-    axes = _draw("pairings", frames_of(ledger), "pairings").axes[0]
+def test_pairings_mask_the_diagonal(drawn: Callable[..., Figure]) -> None:
+    axes = drawn("pairings").axes[0]
     image = axes.get_images()[0]
     grid = image.get_array()
     assert all(grid.mask[i, i] for i in range(grid.shape[0]))
@@ -104,15 +123,15 @@ def test_pairings_mask_the_diagonal(ledger: str) -> None:
     assert written
 
 
-def test_running_marks_the_voided_deal_without_writing_over_the_lines(ledger: str) -> None:
-    axes = _draw("running", frames_of(ledger, evening=1), "running").axes[0]
+def test_running_marks_the_voided_deal_without_writing_over_the_lines(drawn: Callable[..., Figure]) -> None:
+    axes = drawn("running", 1).axes[0]
     assert len(axes.texts) == 0 and axes.get_xlabel() == "deal (dotted: voided 3)"
     marks = [line for line in axes.get_lines() if line.get_linestyle() == ":"]
     assert [list(line.get_xdata()) for line in marks] == [[3, 3]]
 
 
-def test_game_points_are_whole_and_overlapping_lines_stay_apart(ledger: str) -> None:
-    figure = _draw("running", frames_of(ledger, evening=1), "running-ticks")
+def test_game_points_are_whole_and_overlapping_lines_stay_apart(drawn: Callable[..., Figure]) -> None:
+    figure = drawn("running", 1)
     figure.draw(FigureCanvasAgg(figure).get_renderer())
     axes = figure.axes[0]
     assert all(float(tick).is_integer() for tick in axes.get_yticks())
@@ -122,8 +141,8 @@ def test_game_points_are_whole_and_overlapping_lines_stay_apart(ledger: str) -> 
     assert widths == sorted(widths, reverse=True) and len(set(widths)) == len(widths)
 
 
-def test_pairings_fill_the_figure_and_say_what_the_counts_are(ledger: str) -> None:
-    figure = _draw("pairings", frames_of(ledger), "pairings-centred")
+def test_pairings_fill_the_figure_and_say_what_the_counts_are(drawn: Callable[..., Figure]) -> None:
+    figure = drawn("pairings")
     renderer = FigureCanvasAgg(figure).get_renderer()
     figure.draw(renderer)
     box = figure.axes[0].get_window_extent(renderer)
@@ -133,8 +152,8 @@ def test_pairings_fill_the_figure_and_say_what_the_counts_are(ledger: str) -> No
 
 
 @pytest.mark.parametrize("kind", list(charts.KINDS))
-def test_every_text_is_at_least_11_css_pixels_on_a_390_pixel_phone(ledger: str, kind: str) -> None:
-    figure = _draw(kind, frames_of(ledger), f"phone-{kind}")
+def test_every_text_is_at_least_11_css_pixels_on_a_390_pixel_phone(drawn: Callable[..., Figure], kind: str) -> None:
+    figure = drawn(kind)
     figure.draw(FigureCanvasAgg(figure).get_renderer())
     scale = 390 / (figure.get_figwidth() * figure.dpi)
     texts = [t for t in figure.findobj(lambda artist: hasattr(artist, "get_fontsize")) if t.get_text()]
@@ -143,7 +162,7 @@ def test_every_text_is_at_least_11_css_pixels_on_a_390_pixel_phone(ledger: str, 
     assert smallest >= 11, f"{kind}: text of {smallest:.1f} CSS pixels"
 
 
-def test_contract_percentages_say_they_are_win_rates(ledger: str) -> None:
-    axes = _draw("contracts", frames_of(ledger), "contracts").axes[0]
+def test_contract_percentages_say_they_are_win_rates(drawn: Callable[..., Figure]) -> None:
+    axes = drawn("contracts").axes[0]
     assert sorted(t.get_text() for t in axes.texts) == ["0% won", "100% won"]
     assert "win rate" in axes.get_title()
