@@ -13,6 +13,7 @@ from test_web_browser import (
     Restartable,
     Table,
     _shoot,
+    cookie_from,
     phone_and_server,
     playwright_api,
     shared_server,
@@ -33,43 +34,53 @@ than waiting for it."""
 Page = playwright_api.Page
 
 
-WHERE = """e => {
-  const box = e.getBoundingClientRect();
+WHERE = """async selector => {
+  await new Promise(done => setTimeout(done));  // after the events the last tap set off
+  const found = document.querySelectorAll(selector);
+  if (found.length !== 1) { return found.length; }
+  const box = found[0].getBoundingClientRect();
   const x = box.x + box.width / 2, y = box.y + box.height / 2;
-  const covered = !e.contains(document.elementFromPoint(x, y));
+  const covered = !found[0].contains(document.elementFromPoint(x, y));
   return { top: box.top, bottom: box.bottom, screen: innerHeight, x, y, covered };
 }"""
-"""Where an element is on the screen, its middle, and whether something else covers its middle."""
+"""Where the one element `selector` finds is on the screen, its middle, and whether something else covers its middle
+(or how many elements it finds, when not one), once the page is done with the events the last tap set off (as the
+count's heading opening, which the page answers by bringing up what comes next)."""
 
 
-def _in_view(target: playwright_api.Locator, what: str) -> tuple[float, float]:
-    """`target` is on the screen as it is, and nothing covers its middle: a finger can tap it without scrolling. Its
-    middle."""
-    where = target.evaluate(WHERE)
+def _in_view(page: Page, selector: str, what: str) -> tuple[float, float]:
+    """What `selector` finds is on the screen as it is, and nothing covers its middle: a finger can tap it without
+    scrolling. Its middle."""
+    where = page.evaluate(WHERE, selector)
+    if not isinstance(where, dict):  # not on the page yet: waited for
+        page.locator(selector).wait_for(state="attached")
+        where = page.evaluate(WHERE, selector)
+    assert isinstance(where, dict), f"{what}: {where} found"
     assert where["top"] >= 0 and where["bottom"] <= where["screen"], f"{what} is off the screen: {where}"
     assert not where["covered"], f"{what} is covered"
     return where["x"], where["y"]
 
 
-def _finger(target: playwright_api.Locator, what: str) -> None:
-    """Tap the middle of `target`, once it is on the screen with nothing over it, where it is (nothing scrolled)."""
-    target.page.mouse.click(*_in_view(target, what))
+def _finger(page: Page, selector: str, what: str) -> None:
+    """Tap the middle of what `selector` finds, once it is on the screen with nothing over it, where it is (nothing
+    scrolled)."""
+    page.mouse.click(*_in_view(page, selector, what))
 
 
 def _tap(page: Page, name: str, value: str) -> None:
     """Tap the pad's button `name=value`, once it is on the screen."""
-    _finger(page.locator(f"form.guided label:has(input[name={name}][value='{value}'])"), f"{name}={value}")
+    _finger(page, f"form.guided label:has(input[name={name}][value='{value}'])", f"{name}={value}")
 
 
 def _record(page: Page) -> None:
-    _finger(page.locator(".record-bar button"), "Record")
+    _finger(page, ".record-bar button", "Record")
 
 
 def _answer(page: Page, fact: str, value: str) -> None:
     """Answer the question the page asks for one more fact."""
-    button = page.locator(f"#asked button[name={fact}][value='{value}']")
-    button.wait_for()
-    _finger(button, f"the answer {fact}={value}")
+    button = f"#asked button[name={fact}][value='{value}']"
+    page.locator(button).wait_for()
+    _finger(page, button, f"the answer {fact}={value}")
 
 
 def _tap_deal(page: Page, taps: tuple[tuple[str, str], ...]) -> None:
@@ -80,7 +91,7 @@ def _tap_deal(page: Page, taps: tuple[tuple[str, str], ...]) -> None:
 
 def _signed_in(page: Page, url: str) -> None:
     """The scorekeeper's link opened: on to evening 1's page."""
-    page.goto(f"{url}{LINK}")
+    cookie_from(page, f"{url}{LINK}")
     page.goto(f"{url}/evenings/1")
 
 
@@ -283,9 +294,9 @@ def test_deals_of_every_kind_are_tapped_without_scrolling(
         kind, asked = KINDS[(number - 1) % len(KINDS)]
         for name, value in kind:
             if name == "count":
-                _finger(page.locator("form.guided details.count summary"), "the count")
+                _finger(page, "form.guided details.count summary", "the count")
             elif name == "last":
-                _finger(page.locator("form.guided label.confirm:has(input[name=last])"), "the last trick")
+                _finger(page, "form.guided label.confirm:has(input[name=last])", "the last trick")
             else:
                 _tap(page, name, value)
         _record(page)
@@ -313,7 +324,7 @@ def test_back_after_a_deal_shows_the_evening_as_it_is_now(table: Table, chromium
     page.wait_for_url(table.page)
     playwright_api.expect(page.locator(".result")).to_have_count(0)
     playwright_api.expect(page.locator("#live .running")).to_contain_text("all passed")
-    _in_view(page.locator("form.guided label:has(input[name=declarer][value=Anna])"), "the declarer")
+    _in_view(page, "form.guided label:has(input[name=declarer][value=Anna])", "the declarer")
     page.goto(f"{table.page}?recorded=1")  # the first deal's address, opened later
     playwright_api.expect(page.locator("#live .running")).to_contain_text("all passed")
     assert page.locator(".result").count() == 0 and "already" not in page.locator("main").inner_text()
