@@ -10,7 +10,8 @@ import threading
 import time
 import zlib
 from collections.abc import Iterator
-from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,9 +119,11 @@ def test_a_deal_tapped_in_on_one_phone_shows_on_another_without_reloading(
     of its own): the scorekeeper's link leads to the open evening."""
     backend = "pg" if db_url.startswith("postgresql") else "sqlite"
     start(db_url)
-    with (served if backend == "pg" else by_command)(db_url) as server:
-        keeper = chromium.new_context(viewport=PHONE, device_scale_factor=2).new_page()
+    with ExitStack() as serving_it, ThreadPoolExecutor(1) as starter:
+        starting = starter.submit(serving_it.enter_context, (served if backend == "pg" else by_command)(db_url))
+        keeper = chromium.new_context(viewport=PHONE, device_scale_factor=2).new_page()  # while the server starts
         watcher = chromium.new_context(viewport=PHONE, device_scale_factor=2).new_page()
+        server = starting.result()
 
         keeper.goto(f"{server}{LINK}")  # the welcome page, which goes on to the open evening a second later
         watcher.goto(f"{server}/")
