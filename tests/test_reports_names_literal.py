@@ -11,7 +11,6 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from conftest import _create_database
 from test_web_support import start, viewer
 from typer.testing import CliRunner
 
@@ -29,7 +28,7 @@ def ledger(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         url = str(tmp_path_factory.mktemp("literal") / "ledger.sqlite3")
         shutil.copyfile(request.getfixturevalue("sqlite_template"), url)
     else:
-        url = _create_database(request.getfixturevalue("pg_server"), request.getfixturevalue("pg_template"))
+        url = request.getfixturevalue("new_pg_database")()
     start(url, HOSTILE)
     with Ledger(url) as book:
         for line in LINES:
