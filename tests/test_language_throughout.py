@@ -167,6 +167,14 @@ def commands(evenings: int) -> Iterator[tuple[str, ...]]:
         )
 
 
+def writes() -> Iterator[tuple[str, ...]]:
+    """A deal recorded into every open evening (all but the first), with the table of what each seat won or lost,
+    and taken back."""
+    for number, (profile, _players, _options) in enumerate(PROFILES[1:], start=2):
+        yield ("record", LINES[profile][0], "-e", str(number))
+        yield ("undo", "-e", str(number))
+
+
 def help_screens() -> Iterator[tuple[str, ...]]:
     """The help of the root and of every command."""
     yield ("--help",)
@@ -262,7 +270,7 @@ def test_every_word_is_drawn_in_the_readers_language(
     found: dict[str, list[str]] = {}
     expected = ITALIAN if read == "it" else ENGLISH
     runner = CliRunner()
-    for args in [*commands(evenings), *help_screens()]:
+    for args in [*commands(evenings), *writes(), *help_screens()]:
         result = runner.invoke(app, ["--lang", read, "--db", db, *args], env={"COLUMNS": "200"})
         assert result.exit_code == 0, (args, result.output)
         helped = "--help" in args
