@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -152,10 +153,17 @@ def pg_template(pg_server: str) -> str:
     return url.rsplit("/", 1)[1]
 
 
+@pytest.fixture(scope="session")
+def new_pg_ledger(pg_server: str, pg_template: str) -> Callable[[], str]:
+    """Makes a fresh ledger (no evening, no player) in a database of its own on the test server, copied from the
+    migrated template, and gives its URL (for a test that needs several)."""
+    return lambda: _create_database(pg_server, pg_template)
+
+
 @pytest.fixture
-def pg_url(pg_server: str, pg_template: str) -> str:
+def pg_url(new_pg_ledger: Callable[[], str]) -> str:
     """A fresh ledger (no evening, no player) in a database of its own on the test server."""
-    return _create_database(pg_server, pg_template)
+    return new_pg_ledger()
 
 
 @pytest.fixture(scope="session")
@@ -169,12 +177,28 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+def ready_to_copy(path: Path) -> Path:
+    """A SQLite ledger built once (for a module, say) with its write-ahead log folded into the file, so that copying
+    the file copies it all."""
+    connection = sqlite3.connect(path)
+    try:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        connection.close()
+    return path
+
+
+def copy_ledger(source: Path, folder: Path, name: str = "ledger.sqlite3") -> Path:
+    """A copy of a SQLite ledger (`ready_to_copy`) for one test, in `folder`."""
+    path = folder / name
+    shutil.copyfile(source, path)
+    return path
+
+
 @pytest.fixture
 def sqlite_url(tmp_path: Path, sqlite_template: Path) -> str:
     """The path of a fresh SQLite ledger (no evening, no player)."""
-    path = tmp_path / "ledger.sqlite3"
-    shutil.copyfile(sqlite_template, path)
-    return str(path)
+    return str(copy_ledger(sqlite_template, tmp_path))
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

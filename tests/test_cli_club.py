@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import copy_ledger, ready_to_copy
 from test_cli_ledger import assert_user_error
 from typer.testing import CliRunner, Result
 
@@ -361,21 +362,15 @@ ERRORS = [
 @pytest.fixture(scope="module")
 def one_event(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Path:
     """A ledger with event 1 (Existing: Anna, Bruno, Carla), built once and copied by each test."""
-    db = tmp_path_factory.mktemp("one-event") / "ledger.sqlite3"
-    shutil.copyfile(sqlite_template, db)
+    db = copy_ledger(sqlite_template, tmp_path_factory.mktemp("one-event"))
     ok(db, "event", "start", "Existing", "--players", "Anna,Bruno,Carla")
-    connection = sqlite3.connect(db)  # the WAL folded into the file: copying the file copies it all
-    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    connection.close()
-    return db
+    return ready_to_copy(db)
 
 
 @pytest.fixture
 def existing(one_event: Path, tmp_path: Path) -> Path:
     """A copy of the ledger with event 1 for one test."""
-    db = tmp_path / "ledger.sqlite3"
-    shutil.copyfile(one_event, db)
-    return db
+    return copy_ledger(one_event, tmp_path)
 
 
 @pytest.mark.parametrize(("args", "fragment"), [case[1:] for case in ERRORS], ids=[case[0] for case in ERRORS])

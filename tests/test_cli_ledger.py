@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLES, as_document
+from conftest import EXAMPLES, as_document, ready_to_copy
 from sqlalchemy import text
 from typer.testing import CliRunner, Result
 
@@ -105,10 +105,7 @@ def templates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for setup in (evening_with_deals, closed_evening):
         path = folder / f"{setup.__name__}.sqlite3"
         setup(str(path))
-        connection = sqlite3.connect(path)  # fold the WAL into the file, so that copying the file copies it all
-        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        connection.close()
-        built[setup.__name__] = path
+        built[setup.__name__] = ready_to_copy(path)
     return built
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 import secrets
-import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
 from cli_support import calabresella
+from conftest import copy_ledger
 from typer.testing import CliRunner, Result
 
 from ledger.cli.main import app
@@ -48,12 +48,6 @@ def play(db: Path, *lines: str, lang: str = "en") -> Result:
 
 def points(db: Path) -> dict[str, int]:
     return json.loads(ok(db, "standings", "--json"))["points"]
-
-
-def fresh(template: Path, path: Path) -> Path:
-    """A fresh ledger at `path`, copied from the migrated template."""
-    shutil.copyfile(template, path)
-    return path
 
 
 @pytest.fixture
@@ -184,8 +178,8 @@ def test_calling_a_card_of_ones_own_hand_is_refused_where_call_own_card_is_off(
     tmp_path: Path, sqlite_template: Path
 ) -> None:
     tretre, pagat = (
-        fresh(sqlite_template, tmp_path / "tretre.sqlite3"),
-        fresh(sqlite_template, tmp_path / "pagat.sqlite3"),
+        copy_ledger(sqlite_template, tmp_path, "tretre.sqlite3"),
+        copy_ledger(sqlite_template, tmp_path, "pagat.sqlite3"),
     )
     ok(tretre, "evening", "start", "--players", "Anna,Bruno,Carla", "-P", "tretre")
     said = refused(tretre, "record", "anna chiamo 3D@declarer 20")
@@ -271,7 +265,7 @@ def test_money_is_written_one_way_and_nobody_wins_plus_nothing(tmp_path: Path, s
 @pytest.fixture(scope="module")
 def five_seats(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Path:
     """An evening of quintiglio with 11 deals, the first and the last called (only read)."""
-    db = fresh(sqlite_template, tmp_path_factory.mktemp("five") / "ledger.sqlite3")
+    db = copy_ledger(sqlite_template, tmp_path_factory.mktemp("five"))
     ok(db, "evening", "start", "--players", "Anna,Bruno,Carla,Dario,Elena", "-P", "quintiglio")
     ok(db, "record", "bruno chiamo 3B@declarer 20")
     for _ in range(9):
@@ -324,7 +318,7 @@ def test_a_name_of_mixed_alphabets_names_them_in_italian(db: Path) -> None:
 
 
 def test_player_renames_go_out_with_an_export_and_come_back_once(tmp_path: Path, sqlite_template: Path) -> None:
-    db, copy = fresh(sqlite_template, tmp_path / "ledger.sqlite3"), fresh(sqlite_template, tmp_path / "copy.sqlite3")
+    db, copy = copy_ledger(sqlite_template, tmp_path), copy_ledger(sqlite_template, tmp_path, "copy.sqlite3")
     ok(db, "evening", "start", "--players", "Anna,Bruno,Carla")
     ok(db, "record", "anna solo 22")
     ok(db, "players", "rename", "Anna", "Annalisa")

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import shutil
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import copy_ledger, ready_to_copy
 from said import raises_said
 from typer.testing import CliRunner
 
@@ -46,8 +45,7 @@ def payments(settlement: dict[str, Any]) -> list[tuple[str, str, int]]:
 @pytest.fixture(scope="module")
 def three_evenings(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Path:
     """Three evenings: 0.10 EUR, 0.50 EUR, 1.00 CHF a game point; built once, copied by each test."""
-    path = tmp_path_factory.mktemp("money") / "money.sqlite3"
-    shutil.copyfile(sqlite_template, path)
+    path = copy_ledger(sqlite_template, tmp_path_factory.mktemp("money"), "money.sqlite3")
     db = str(path)
     run(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.10")
     run(db, "record", "-d", "Bruno", "-c", "solo", "-t", "22")  # Bruno +4, others -2
@@ -58,18 +56,13 @@ def three_evenings(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Pa
     run(db, "evening", "close")
     run(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "1", "--currency", "CHF")
     run(db, "record", "-d", "Bruno", "-c", "solo", "-t", "22")  # Bruno +4, others -2
-    connection = sqlite3.connect(path)  # the WAL folded into the file: copying the file copies it all
-    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    connection.close()
-    return path
+    return ready_to_copy(path)
 
 
 @pytest.fixture
 def ledger(tmp_path: Path, three_evenings: Path) -> str:
     """A copy of the three evenings for one test."""
-    db = tmp_path / "money.sqlite3"
-    shutil.copyfile(three_evenings, db)
-    return str(db)
+    return str(copy_ledger(three_evenings, tmp_path, "money.sqlite3"))
 
 
 def test_settle_one_evening_with_the_fewest_payments(ledger: str) -> None:
@@ -204,8 +197,7 @@ def test_payment_keys_and_voids_survive_an_export_and_import(
         book.void_payment(2, reason="typed in error")
         exported = tmp_path / "book.json"
         exported.write_text(book.export(), encoding="utf-8")
-    shutil.copyfile(sqlite_template, tmp_path / "copy.sqlite3")
-    with Ledger(str(tmp_path / "copy.sqlite3")) as copy:
+    with Ledger(str(copy_ledger(sqlite_template, tmp_path, "copy.sqlite3"))) as copy:
         copy.import_file(exported)
         assert [(p.payer, p.key, p.voided, p.void_reason) for p in copy.payments()] == [
             ("Lucia", "cash-1", False, None),

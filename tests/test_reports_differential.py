@@ -10,8 +10,8 @@ columns, same rows in the same order, integers exactly and fractions to 1e-9.
 
 from __future__ import annotations
 
-import shutil
 import tempfile
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import stats_reference
-from conftest import _create_database
+from conftest import copy_ledger
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import update
@@ -455,9 +455,7 @@ def check(url: str, plan: Plan) -> None:
 @example(plan=OTHER_PROFILES)
 def test_every_statistic_agrees_deal_by_deal_on_sqlite(plan: Plan, sqlite_template: Path) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "ledger.sqlite3"
-        shutil.copy(sqlite_template, path)
-        check(str(path), plan)
+        check(str(copy_ledger(sqlite_template, Path(folder))), plan)
 
 
 @pytest.mark.postgres
@@ -465,16 +463,14 @@ def test_every_statistic_agrees_deal_by_deal_on_sqlite(plan: Plan, sqlite_templa
 @given(plan=plans(most_steps=16))
 @example(plan=EVERY_KIND)
 @example(plan=OTHER_PROFILES)
-def test_every_statistic_agrees_deal_by_deal_on_postgresql(plan: Plan, pg_server: str, pg_template: str) -> None:
-    check(_create_database(pg_server, pg_template), plan)
+def test_every_statistic_agrees_deal_by_deal_on_postgresql(plan: Plan, new_pg_ledger: Callable[[], str]) -> None:
+    check(new_pg_ledger(), plan)
 
 
-def test_the_reference_counts_the_hand_built_ledger_as_by_hand(sqlite_template: Path, tmp_path: Path) -> None:
+def test_the_reference_counts_the_hand_built_ledger_as_by_hand(sqlite_url: str) -> None:
     """The reference itself against figures worked out by hand from the deals of EVERY_KIND (its dealers in turn:
     the last seated deals first; a void, an undo and an amendment leave eight deals standing)."""
-    path = tmp_path / "ledger.sqlite3"
-    shutil.copy(sqlite_template, path)
-    with Ledger(str(path)) as book:
+    with Ledger(sqlite_url) as book:
         build(book, EVERY_KIND)
         tables = {name: pd.DataFrame(rows) for name, rows in stats_reference.statistics(book, Filters()).items()}
     assert tables["summary"].iloc[0].tolist() == [4, 8, 8, 6, 2, 0.25]

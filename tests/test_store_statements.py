@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import _create_database
+from conftest import copy_ledger
 from sqlalchemy import Engine, event
 
 from ledger import Ledger
@@ -65,10 +65,9 @@ def evenings_of_10_and_100(
     """A ledger on each backend with an evening of 10 deals and one of 100, made once for the reads (which write
     nothing); the ledger and the two evenings' numbers."""
     if request.param == "sqlite":
-        url = str(tmp_path_factory.mktemp("reads") / "ledger.sqlite3")
-        shutil.copyfile(request.getfixturevalue("sqlite_template"), url)
+        url = str(copy_ledger(request.getfixturevalue("sqlite_template"), tmp_path_factory.mktemp("reads")))
     else:
-        url = _create_database(request.getfixturevalue("pg_server"), request.getfixturevalue("pg_template"))
+        url = request.getfixturevalue("new_pg_ledger")()
     with Ledger(url) as ledger:
         yield ledger, add_evening(ledger, 10), add_evening(ledger, 100)
 

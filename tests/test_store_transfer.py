@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLES, _create_database, as_document
+from conftest import EXAMPLES, as_document, copy_ledger
 from sqlalchemy import Engine, text
 
 from ledger.clock import as_utc
@@ -100,10 +100,8 @@ def as_instants(data: Any) -> Any:
 def another_database(request: pytest.FixtureRequest, db_url: str, tmp_path: Path) -> str:
     """A second fresh ledger (no evening, no player) on the same backend as `db_url`."""
     if not db_url.startswith("postgresql"):
-        second = tmp_path / "second.sqlite3"
-        shutil.copyfile(request.getfixturevalue("sqlite_template"), second)
-        return str(second)
-    return _create_database(request.getfixturevalue("pg_server"), request.getfixturevalue("pg_template"))
+        return str(copy_ledger(request.getfixturevalue("sqlite_template"), tmp_path, "second.sqlite3"))
+    return request.getfixturevalue("new_pg_ledger")()
 
 
 def test_examples_round_trip_exactly(
