@@ -51,7 +51,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from workload import calabresella, cpu_seconds
+from workload import calabresella, cpu_seconds, listening
 
 from ledger import Ledger
 
@@ -212,15 +212,8 @@ def serving(db: str, log: Path, workers: int = 1) -> Iterator[tuple[str, int]]:
             env={**os.environ, "CALABRESELLA_TOKEN": TOKEN, "CALABRESELLA_LANG": "en"},
         )
         try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                    break
-                except OSError:
-                    if process.poll() is not None or time.monotonic() > deadline:
-                        raise RuntimeError(f"serve did not start: {log.read_text(errors='replace')}") from None
-                    time.sleep(0.05)
+            if not listening(port, process):
+                raise RuntimeError(f"serve did not start: {log.read_text(errors='replace')}")
             yield f"http://127.0.0.1:{port}", process.pid
         finally:
             if process.poll() is None:

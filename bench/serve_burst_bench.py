@@ -27,7 +27,7 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from workload import cpu_seconds
+from workload import cpu_seconds, listening
 
 from ledger import Ledger
 
@@ -89,14 +89,9 @@ def _serve(db: str, port: int, code: Path | None) -> subprocess.Popen[bytes]:
     process = subprocess.Popen(
         command, env=env, cwd=Path(db).parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return process
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit("calabresella serve did not start")
+    if not listening(port, process):
+        raise SystemExit("calabresella serve did not start")
+    return process
 
 
 async def _burst(

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from workload import calabresella
+from workload import calabresella, listening
 
 from ledger import Ledger
 
@@ -107,14 +107,8 @@ def _free_port() -> int:
 
 
 def _wait_listening(port: int, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit("calabresella serve did not start")
+    if not listening(port, process):
+        raise SystemExit("calabresella serve did not start")
 
 
 def _ms(values: list[float]) -> str:

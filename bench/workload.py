@@ -7,12 +7,15 @@ import copy
 import json
 import os
 import shutil
+import socket
 import sqlite3
 import statistics
+import subprocess
 import sys
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "three_friends.json"
 TABLES = ("player", "evening", "seat", "deal", "deal_revision", "payout")
@@ -96,6 +99,18 @@ def calabresella() -> str:
     """The `calabresella` installed beside this interpreter, else the one on the PATH."""
     beside = Path(sys.executable).parent / "calabresella"
     return str(beside) if beside.exists() else shutil.which("calabresella") or "calabresella"
+
+
+def listening(port: int, process: subprocess.Popen[Any], seconds: float = 30.0) -> bool:
+    """Whether `process` comes to listen on loopback `port` within `seconds` (False: it stopped, or took longer)."""
+    deadline = time.monotonic() + seconds
+    while process.poll() is None and time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return True
+        except OSError:
+            time.sleep(0.05)
+    return False
 
 
 def timed_raw_insert(ledger: Path, target: Path) -> float:

@@ -9,7 +9,6 @@ import asyncio
 import re
 import shutil
 import signal
-import socket
 import ssl
 import subprocess
 import time
@@ -22,6 +21,7 @@ import pytest
 from test_serve import _free_port, _said, serving
 from test_serve_workers import stream, until
 from test_web_support import BEARER, LINK, start
+from workload import listening
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "nginx-tournament.conf"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -72,16 +72,9 @@ def nginx(folder: Path, site: str, secure: int) -> Iterator[None]:
     )
     process = subprocess.Popen([NGINX, "-c", str(folder / "nginx.conf"), "-p", str(folder)], stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", secure), timeout=0.2).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    said = process.stderr.read().decode() if process.stderr else ""
-                    raise RuntimeError(f"nginx did not start: {said}") from None
-                time.sleep(0.05)
+        if not listening(secure, process, seconds=10):
+            said = process.stderr.read().decode() if process.stderr else ""
+            raise RuntimeError(f"nginx did not start: {said}")
         yield
     finally:
         process.send_signal(signal.SIGQUIT)

@@ -11,6 +11,7 @@ import signal
 import socket
 import stat
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,6 +26,9 @@ from ledger import Ledger
 from ledger.web.access import Access, cookie_name
 from ledger.web.app import create_app
 from ledger.web.token import load_token
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from workload import listening
 
 
 def _free_port() -> int:
@@ -45,16 +49,9 @@ def serving(db: str, *args: str, env: dict[str, str] | None = None) -> Iterator[
         env={**os.environ, **(env if env is not None else {"CALABRESELLA_TOKEN": TOKEN})},
     )
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    said = process.stdout.read() if process.stdout else ""
-                    raise RuntimeError(f"serve did not start: {said}") from None
-                time.sleep(0.05)
+        if not listening(port, process, seconds=20):
+            said = process.stdout.read() if process.stdout else ""
+            raise RuntimeError(f"serve did not start: {said}")
         yield f"http://127.0.0.1:{port}", process
     finally:
         if process.poll() is None:
