@@ -16,6 +16,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator, ScalarFormatter
 
@@ -283,7 +284,8 @@ def thirds(frames: Frames) -> Figure:
 def pairings(frames: Frames) -> Figure:
     """Heatmap: the row player's game points per deal when defending together with the column player.
 
-    Cells with no deal (a player with themself, or a pair who never defended together) are grey and blank.
+    Cells with no deal (a player with themself, or a pair who never defended together) are grey and blank. Each
+    cell says its points and deals while they fit in it; with too many players for that, a colour bar gives the scale.
     """
     table = stats.pairings(frames)
     _require(table, "pairings", frames, N_("pairs of defenders"))
@@ -303,16 +305,43 @@ def pairings(frames: Frames) -> Figure:
     axes.grid(False)
     limit = max(float(np.nanmax(np.abs(grid))), 0.5)
     cmap = matplotlib.colormaps["RdBu"].with_extremes(bad=NO_DATA)
-    axes.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=-limit, vmax=limit, aspect="auto")
-    for (a, b), value in np.ndenumerate(grid):
-        if not np.isnan(value):
-            colour = "white" if abs(value) > limit * 0.6 else "black"
-            deals = f"({format_count(int(count[a, b]))})" if short else words[count[a, b]]
-            text = f"{format_decimal(value, signed=True)}\n{deals}"
-            axes.text(b, a, text, ha="center", va="center", fontsize=SMALLEST_TEXT, color=colour)
+    image = axes.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=-limit, vmax=limit, aspect="auto")
     axes.set_xticks(range(len(names)), _staggered(names, width))
     axes.set_yticks(range(len(names)), names)
+    labels = {
+        (a, b): f"{format_decimal(value, signed=True)}\n"
+        + (f"({format_count(int(count[a, b]))})" if short else words[count[a, b]])
+        for (a, b), value in np.ndenumerate(grid)
+        if not np.isnan(value)
+    }
+    if _fit_in_cells(figure, axes, max(labels.values(), key=len), len(names)):
+        for (a, b), text in labels.items():
+            colour = "white" if abs(grid[a, b]) > limit * 0.6 else "black"
+            axes.text(b, a, text, ha="center", va="center", fontsize=SMALLEST_TEXT, color=colour, in_layout=False)
+    else:
+        axes.set_xlabel(_wrapped(_("partner in defence"), "axes.labelsize", width))
+        figure.colorbar(image, ax=axes)
+        _lay_out(figure)  # the colour bar narrows the axes: the names may need more lines
+        axes.set_xticks(range(len(names)), _staggered(names, axes.get_position().width * FIGSIZE[0]))
     return figure
+
+
+def _fit_in_cells(figure: Figure, axes: Axes, text: str, cells: int) -> bool:
+    """Whether `text`, in the smallest type, fits in a cell of the axes once the figure is laid out, the axes being
+    `cells` cells wide and high."""
+    _lay_out(figure)
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    box = axes.text(0, 0, text, fontsize=SMALLEST_TEXT).get_window_extent(renderer)
+    axes.texts[-1].remove()
+    area = axes.get_window_extent(renderer)
+    return box.width <= area.width / cells and box.height <= area.height / cells
+
+
+def _lay_out(figure: Figure) -> None:
+    """Place the figure's axes, titles and labels as its layout engine will when the figure is saved."""
+    engine = figure.get_layout_engine()
+    if engine is not None:
+        engine.execute(figure)
 
 
 def _characters(inches: float, points: float) -> int:

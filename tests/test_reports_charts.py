@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -166,3 +168,54 @@ def test_contract_percentages_say_they_are_win_rates(drawn: Callable[..., Figure
     axes = drawn("contracts").axes[0]
     assert sorted(t.get_text() for t in axes.texts) == ["0% won", "100% won"]
     assert "win rate" in axes.get_title()
+
+
+def _pairings_of(folder: Path, names: tuple[str, ...]) -> Figure:
+    """The pairings chart of a ledger where each three consecutive names (wrapping round) play one evening of one
+    deal: the last of them declares a solo, so the first two defend together."""
+    path = str(folder / f"pairs{len(names)}.sqlite3")
+    engine = open_ledger(path)
+    for i in range(0, len(names), 2):
+        trio = tuple(names[(i + k) % len(names)] for k in range(3))
+        with transaction(engine) as s:
+            evening = start_evening(s, trio)
+            record_deal(s, evening, DealInput(declarer=trio[2], contract="solo", thirds=18 + i))
+    engine.dispose()
+    figure = charts.draw("pairings", frames_of(path))
+    (SHOTS / f"pairings-{len(names)}-players.png").write_bytes(charts.image_bytes(figure, "png"))
+    return figure
+
+
+def _boxes_apart(boxes: list[Any]) -> bool:
+    return not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
+
+
+def test_pairings_of_five_players_label_each_cell_inside_it(tmp_path: Path) -> None:
+    figure = _pairings_of(tmp_path, ("Anna", "Bruno", "Carla", "Dario", "Elena"))
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)
+    axes = figure.axes[0]
+    cells = len(axes.get_yticks())
+    area = axes.get_window_extent(renderer)
+    boxes = [text.get_window_extent(renderer) for text in axes.texts]
+    assert len(figure.axes) == 1 and len(boxes) == 6  # three pairs, each cell twice
+    assert all(box.width <= area.width / cells and box.height <= area.height / cells for box in boxes)
+    assert _boxes_apart(boxes)
+
+
+def test_pairings_of_too_many_players_for_labels_show_a_colour_bar_and_names_apart(tmp_path: Path) -> None:
+    names = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia", "Luca", "Marta", "Nico", "Olga", "Piero")
+    figure = _pairings_of(tmp_path, names)
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)
+    axes, scale = figure.axes
+    assert not axes.texts and axes.get_xlabel() == "partner in defence"
+    assert scale.get_ylim() == pytest.approx(axes.get_images()[0].get_clim())
+    spans = sorted(
+        (label.get_text().count("\n"), box.x0, box.x1)  # the line a name is staggered on, and where it runs
+        for label in axes.get_xticklabels()
+        if label.get_text()
+        for box in [label.get_window_extent(renderer)]
+    )
+    assert len(spans) == 12
+    assert all(left[2] < right[1] for left, right in pairwise(spans) if left[0] == right[0])
