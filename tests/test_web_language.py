@@ -91,7 +91,7 @@ def test_a_bad_line_comes_back_in_the_phone_language(sqlite_url: str) -> None:
 
 def test_the_live_feed_speaks_each_phone_language(sqlite_url: str) -> None:
     start(sqlite_url)
-    with viewer(sqlite_url) as phone:
+    with viewer(sqlite_url, stream_seconds=1.0) as phone:  # time enough for a first read on a busy machine
         phone.post("/api/evenings/1/deals", json={"line": "bruno solo 22"}, headers=BEARER)
         [(_, italian)] = _events(phone.get("/evenings/1/events", headers=ITALIAN).text)
         [(_, english)] = _events(phone.get("/evenings/1/events", headers=ENGLISH).text)
