@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -103,7 +104,10 @@ def test_demo_runs_from_any_folder(tmp_path: Path) -> None:
     done = calabresella("--db", str(db), "demo", "--example", "four_players", cwd=elsewhere, env=env)
     assert done.returncode == 0, done.stderr
     assert "Recorded the example four_players as evening 1" in done.stdout
-    assert (elsewhere / "calabresella-demo" / "evening-1.html").is_file()
+    report = elsewhere / "calabresella-demo" / "evening-1.html"
+    shown = re.findall(r'<img src="([^"]+)"', report.read_text(encoding="utf-8"))
+    assert len(shown) == 5  # the report shows the charts written beside it
+    assert all((report.parent / name).read_bytes().startswith(b"\x89PNG") for name in shown)
 
 
 def test_demo_names_the_shipped_examples(tmp_path: Path) -> None:

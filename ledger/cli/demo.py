@@ -89,10 +89,10 @@ def _shipped(name: str) -> Path:
 
 
 def _draw(ledger: Ledger, evening: int, out: Path) -> None:
-    """The evening's charts and its HTML report."""
+    """The evening's charts and its HTML report, which shows the charts written beside it (drawn once)."""
     written = [out / f"{kind}.png" for kind in CHARTS]
     images = [ledger.chart(kind, evening=evening) for kind in CHARTS]
-    page = ledger.report(evening)
+    page = ledger.report(evening, charts="{kind}.png")
     report = out / f"evening-{evening}.html"
     try:
         for path, image in zip(written, images, strict=True):
