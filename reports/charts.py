@@ -331,8 +331,9 @@ def _fit_in_cells(figure: Figure, axes: Axes, text: str, cells: int) -> bool:
     `cells` cells wide and high."""
     _lay_out(figure)
     renderer = FigureCanvasAgg(figure).get_renderer()
-    box = axes.text(0, 0, text, fontsize=SMALLEST_TEXT).get_window_extent(renderer)
-    axes.texts[-1].remove()
+    probe = axes.text(0, 0, text, fontsize=SMALLEST_TEXT)
+    box = probe.get_window_extent(renderer)
+    probe.remove()
     area = axes.get_window_extent(renderer)
     return box.width <= area.width / cells and box.height <= area.height / cells
 
