@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import httpx
@@ -38,25 +38,46 @@ def _free_port() -> int:
 
 
 @contextmanager
+def servers(
+    db: str, count: int, *args: str, env: dict[str, str] | None = None
+) -> Iterator[list[tuple[str, subprocess.Popen[str]]]]:
+    """`count` `calabresella serve` processes started at once, each on a free loopback port; the base URL and process
+    of each (stdout and stderr in one pipe)."""
+    ports: list[int] = []
+    while len(ports) < count:
+        if (port := _free_port()) not in ports:
+            ports.append(port)
+    environment = {**os.environ, **(env if env is not None else {"CALABRESELLA_TOKEN": TOKEN})}
+    with ExitStack() as stack:
+        started = []
+        for port in ports:
+            process = subprocess.Popen(
+                ["calabresella", "--db", db, "serve", "--port", str(port), *args],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                env=environment,
+            )
+            stack.callback(_stop, process)
+            started.append((port, process))
+        for port, process in started:
+            if not listening(port, process, seconds=20):
+                said = process.stdout.read() if process.stdout else ""
+                raise RuntimeError(f"serve did not start: {said}")
+        yield [(f"http://127.0.0.1:{port}", process) for port, process in started]
+
+
+def _stop(process: subprocess.Popen[str]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        process.wait(10)
+
+
+@contextmanager
 def serving(db: str, *args: str, env: dict[str, str] | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """`calabresella serve` on a free loopback port; its base URL and process (stdout and stderr in one pipe)."""
-    port = _free_port()
-    process = subprocess.Popen(
-        ["calabresella", "--db", db, "serve", "--port", str(port), *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env={**os.environ, **(env if env is not None else {"CALABRESELLA_TOKEN": TOKEN})},
-    )
-    try:
-        if not listening(port, process, seconds=20):
-            said = process.stdout.read() if process.stdout else ""
-            raise RuntimeError(f"serve did not start: {said}")
-        yield f"http://127.0.0.1:{port}", process
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            process.wait(10)
+    with servers(db, 1, *args, env=env) as started:
+        yield started[0]
 
 
 def _said(process: subprocess.Popen[str]) -> str:
