@@ -2,6 +2,7 @@
 run.
 
 Usage: python bench/record_startup.py [--runs 15] [--warm-up 1] [--against COMMIT] [--commands record,standings,--help]
+                                     [--compiled]
 Each run is a fresh process with its modules compiled beforehand, the commands taking turns (the baseline, then
 each command of this checkout and, with `--against`, of that commit's code). Printed for each: the median and the
 90th percentile of its wall time and of its CPU time (user + system, which other load on the machine sways less),
@@ -47,20 +48,23 @@ COMMANDS = {
 BASELINE = [sys.executable, "-c", "import typer, sqlmodel"]
 
 
-def _environment(folder: Path) -> dict[str, str]:
+def _environment(folder: Path, compiled: bool) -> dict[str, str]:
     """Every process of the run compiles each module once, into a cache of the run's own, as an installed program
-    does (into `__pycache__`), whatever PYTHONDONTWRITEBYTECODE says."""
-    env = {**os.environ, "PYTHONPYCACHEPREFIX": str(folder / "pycache"), "CALABRESELLA_LANG": "en", "COLUMNS": "100"}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    does (into `__pycache__`), whatever PYTHONDONTWRITEBYTECODE says; when `compiled`, it reads the bytecode compiled
+    before the run instead (a quick run, whose first process compiles nothing)."""
+    env = {**os.environ, "CALABRESELLA_LANG": "en", "COLUMNS": "100"}
+    if not compiled:
+        env["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 
 class Code:
     """One version of the command line: this checkout's, or a commit's extracted into a folder, with its ledger."""
 
-    def __init__(self, label: str, folder: Path, code: Path | None) -> None:
+    def __init__(self, label: str, folder: Path, code: Path | None, compiled: bool) -> None:
         self.label = label
-        self.env = _environment(folder)
+        self.env = _environment(folder, compiled)
         if code is not None:
             self.env["PYTHONPATH"] = str(code)
         self.ledger = str(folder / f"{label}.sqlite3")
@@ -129,15 +133,20 @@ def main() -> None:
     parser.add_argument(
         "--commands", default=",".join(COMMANDS), help=f"The commands to measure, of {', '.join(COMMANDS)}."
     )
+    parser.add_argument(
+        "--compiled",
+        action="store_true",
+        help="Read the bytecode compiled before the run instead of compiling into a cache of the run's own.",
+    )
     args = parser.parse_args()
     commands = {name: COMMANDS[name] for name in args.commands.split(",")}
     with tempfile.TemporaryDirectory(prefix="calabresella-startup-") as tmp:
         folder = Path(tmp)
-        codes = [Code("this", folder, None)]
+        codes = [Code("this", folder, None, args.compiled)]
         if args.against:
-            codes.append(Code(args.against[:10], folder, _extract(args.against, folder / "against")))
+            codes.append(Code(args.against[:10], folder, _extract(args.against, folder / "against"), args.compiled))
         base = "import typer, sqlmodel"
-        turns = {base: (BASELINE, _environment(folder), folder)}
+        turns = {base: (BASELINE, _environment(folder, args.compiled), folder)}
         for code in codes:
             for name, command in commands.items():
                 turns[f"{code.label} {name}"] = (code.command(command), code.env, code.cwd)

@@ -24,7 +24,7 @@ TINY = {
     "import_bench.py": (["--deals", "40", "--repeat", "1", "--records", "0"], "x"),
     "minimal_insert.py": (["--db", "{tmp}/minimal.sqlite3"], ""),
     "play_bench.py": (["--deals", "3", "--mode", "pipe"], "x"),
-    "record_startup.py": (["--runs", "1", "--warm-up", "0", "--commands", "record"], "x"),
+    "record_startup.py": (["--runs", "1", "--warm-up", "0", "--commands", "record", "--compiled"], "x"),
     "serve_burst_bench.py": (["--writers", "1", "--deals", "3", "--viewers", "1", "--only-watched"], "x"),
     "stats_bench.py": (["--deals", "200", "--repeat", "1"], "stats / raw read"),
     "web_bench.py": (["--deals", "3", "--viewers", "1", "--taps", "0", "--opens", "0"], "x"),
