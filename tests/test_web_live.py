@@ -11,7 +11,7 @@ import time
 from collections.abc import AsyncIterator
 
 import pytest
-from test_web_support import BEARER, start, viewer
+from test_web_support import BEARER, TestClient, start, viewer
 
 from ledger import Ledger
 from ledger.cli.serve import links, print_links
@@ -25,28 +25,37 @@ def _events(stream: str) -> list[tuple[str, str]]:
     return [(revision, "\n".join(line[6:] for line in data.splitlines())) for revision, data in found]
 
 
+def _first_event(phone: TestClient, path: str, headers: dict[str, str] | None = None) -> tuple[str, str]:
+    """(id, data) of the first `evening` event of a live stream, read as it comes; the stream is closed then."""
+    said = ""
+    with phone.stream("GET", path, headers=headers) as response:
+        for text in response.iter_text():
+            said += text
+            if found := _events(said):
+                return found[0]
+    raise AssertionError(f"the stream ended with no event: {said!r}")
+
+
 def test_a_phone_gets_the_evening_now_and_then_only_what_changed(sqlite_url: str) -> None:
     start(sqlite_url)
     with viewer(sqlite_url, stream_seconds=1.0) as phone:  # time enough for a first read on a busy machine
-        first = _events(phone.get("/evenings/1/events").text)
-        assert [revision for revision, _ in first] == ["0"] and "No deals yet." in first[0][1]
+        first = _first_event(phone, "/evenings/1/events")
+        assert first[0] == "0" and "No deals yet." in first[1]
         assert _events(phone.get("/evenings/1/events", headers={"Last-Event-ID": "0"}).text) == []
         phone.post("/api/evenings/1/deals", json={"line": "bruno solo 22"}, headers=BEARER)
-        [(revision, fragment)] = _events(phone.get("/evenings/1/events?seen=0").text)
+        revision, fragment = _first_event(phone, "/evenings/1/events?seen=0")
         page = phone.get("/evenings/1").text
     assert revision == "1" and "Bruno solo · 7+1/3 · won" in fragment
     assert fragment.strip() in page.replace("\r", "")
 
 
 def test_a_deal_recorded_elsewhere_reaches_the_phones(db_url: str) -> None:
-    from ledger import Ledger
-
     start(db_url)
-    with viewer(db_url, stream_seconds=1.0) as phone:  # time enough for a first read on a busy machine
-        assert _events(phone.get("/evenings/1/events").text)[0][0] == "0"
+    with viewer(db_url, stream_seconds=10.0) as phone:  # each stream is read until its first event
+        assert _first_event(phone, "/evenings/1/events")[0] == "0"
         with Ledger(db_url) as terminal:
             terminal.record("carla solo 20")
-        assert [r for r, _ in _events(phone.get("/evenings/1/events?seen=0").text)] == ["1"]
+        assert _first_event(phone, "/evenings/1/events?seen=0")[0] == "1"
 
 
 def test_starting_the_server_loads_neither_pandas_nor_matplotlib(tmp_path: object) -> None:
