@@ -4,7 +4,6 @@ through the guided form on one page, and a second page shows the new standings w
 from __future__ import annotations
 
 import http.server
-import shutil
 import struct
 import threading
 import time
@@ -23,7 +22,6 @@ from test_web_support import LINK, TOKEN, deal_count, start
 from ledger import Ledger
 
 CHROMIUM = "/usr/bin/chromium"
-SHOTS = Path("/tmp/shots")
 PHONE = {"width": 390, "height": 844}
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -74,15 +72,6 @@ def signed_in(page: playwright_api.Page, table: Table) -> None:
     page.goto(table.page)
 
 
-def _shoot(page: playwright_api.Page, tmp_path: Path, name: str) -> Path:
-    """A full-page screenshot into tmp_path, copied to /tmp/shots to look at."""
-    shot = tmp_path / f"web-{name}.png"
-    page.screenshot(path=str(shot), full_page=True)
-    SHOTS.mkdir(exist_ok=True)
-    shutil.copy(shot, SHOTS / shot.name)
-    return shot
-
-
 def _png(width: int, height: int) -> bytes:
     """A white PNG image of `width` x `height` pixels."""
 
@@ -113,14 +102,14 @@ def _overflowing(page: playwright_api.Page) -> list[str]:
 
 
 def test_a_deal_tapped_in_on_one_phone_shows_on_another_without_reloading(
-    chromium: playwright_api.Browser, tmp_path: Path, db_url: str
+    chromium: playwright_api.Browser, db_url: str
 ) -> None:
     """On SQLite and on PostgreSQL, each with a server of its own (on SQLite `calabresella serve` itself, in a process
     of its own): the scorekeeper's link leads to the open evening."""
-    backend = "pg" if db_url.startswith("postgresql") else "sqlite"
     start(db_url)
     with ExitStack() as serving_it, ThreadPoolExecutor(1) as starter:
-        starting = starter.submit(serving_it.enter_context, (served if backend == "pg" else by_command)(db_url))
+        serve = served if db_url.startswith("postgresql") else by_command
+        starting = starter.submit(serving_it.enter_context, serve(db_url))
         keeper = chromium.new_context(viewport=PHONE, device_scale_factor=2).new_page()  # while the server starts
         watcher = chromium.new_context(viewport=PHONE, device_scale_factor=2).new_page()
         server = starting.result()
@@ -144,19 +133,12 @@ def test_a_deal_tapped_in_on_one_phone_shows_on_another_without_reloading(
         playwright_api.expect(watcher.locator("#live .running")).to_contain_text("Bruno solo · 7+1/3 · won")
         assert watcher.evaluate("window.notReloaded") is True
         assert watcher.locator("form").count() == 0
-
-        _shoot(keeper, tmp_path, f"keeper-{backend}")
-        _shoot(watcher, tmp_path, f"watcher-{backend}")
-        keeper.set_viewport_size({"width": 1280, "height": 900})
-        _shoot(keeper, tmp_path, f"keeper-wide-{backend}")
-        keeper.goto(f"{server}/evenings/1/deals/1")
-        keeper.set_viewport_size(PHONE)
-        _shoot(keeper, tmp_path, f"deal-{backend}")
-    assert all((tmp_path / f"web-{n}-{backend}.png").stat().st_size > 10_000 for n in ("keeper", "watcher"))
+        playwright_api.expect(keeper.locator(".result")).to_be_visible()  # both drawn on screen, not only written
+        playwright_api.expect(standings).to_be_visible()
 
 
 def test_an_italian_phone_gets_the_evening_in_italian_and_nothing_overflows(
-    table: Table, chromium: playwright_api.Browser, tmp_path: Path
+    table: Table, chromium: playwright_api.Browser
 ) -> None:
     phone = chromium.new_context(viewport=PHONE, device_scale_factor=2, locale="it-IT").new_page()
     signed_in(phone, table)
@@ -169,21 +151,17 @@ def test_an_italian_phone_gets_the_evening_in_italian_and_nothing_overflows(
     playwright_api.expect(phone.get_by_role("button", name="Registra la smazzata")).to_be_visible()
     assert _overflowing(phone) == []
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    shot = _shoot(phone, tmp_path, "it-390")
-    assert shot.stat().st_size > 10_000
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "it-IT"])
 def test_a_phone_that_only_looks_has_its_whole_bar_on_screen(
-    table: Table, chromium: playwright_api.Browser, tmp_path: Path, locale: str
+    table: Table, chromium: playwright_api.Browser, locale: str
 ) -> None:
     phone = chromium.new_context(viewport=PHONE, device_scale_factor=2, locale=locale).new_page()
     phone.goto(f"{table.url}/evenings")
     playwright_api.expect(phone.locator(".bar .viewer")).to_be_visible()
     assert _overflowing(phone) == []
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    shot = _shoot(phone, tmp_path, f"viewer-{locale}-390")
-    assert shot.stat().st_size > 10_000
 
 
 PAGES = (
@@ -321,7 +299,7 @@ def _solo(page: playwright_api.Page, declarer: str, points: str) -> None:
 
 
 def test_a_deal_tapped_in_is_shown_without_loading_a_page_and_the_next_form_is_ready(
-    table: Table, chromium: playwright_api.Browser, tmp_path: Path
+    table: Table, chromium: playwright_api.Browser
 ) -> None:
     page = chromium.new_context(viewport=PHONE, device_scale_factor=2).new_page()
     signed_in(page, table)
@@ -352,7 +330,6 @@ def test_a_deal_tapped_in_is_shown_without_loading_a_page_and_the_next_form_is_r
     playwright_api.expect(page.locator("#live .turn")).to_have_attribute("data-revision", "3", timeout=5000)
     assert page.locator("input[name=seen_revision]").evaluate_all("all => all.map(i => i.value)") == ["3"]
     assert page.evaluate("window.notReloaded") is True
-    _shoot(page, tmp_path, "after-a-deal-en")
 
     page.locator(".lang a[hreflang=it]").click()
     page.wait_for_url(f"{table.page}?recorded=2")
@@ -362,7 +339,6 @@ def test_a_deal_tapped_in_is_shown_without_loading_a_page_and_the_next_form_is_r
     playwright_api.expect(page.get_by_role("button", name="Registra la smazzata")).to_be_visible()
     assert page.evaluate("window.notReloaded") is True
     assert _overflowing(page) == [] and page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    _shoot(page, tmp_path, "after-a-deal-it")
     page.reload()
     playwright_api.expect(page.locator(".result h2")).to_have_text("Smazzata 4 registrata")
     assert deal_count(table.db, table.number) == 4
@@ -384,7 +360,7 @@ LONG_NAMES = ["Giovanbattista", "Massimilianone", "Bartolomeoalfa", "Mariantonie
 
 
 def test_every_page_fits_a_390_pixel_phone_with_four_long_names(
-    shared_server: tuple[str, str], chromium: playwright_api.Browser, tmp_path: Path
+    shared_server: tuple[str, str], chromium: playwright_api.Browser
 ) -> None:
     db, server = shared_server
     with Ledger(db) as ledger:
@@ -399,12 +375,10 @@ def test_every_page_fits_a_390_pixel_phone_with_four_long_names(
         cookie_from(page, f"{server}/language/{language}")
         for path in pages:
             page.goto(f"{server}/evenings/{number}{path}")
-            widths = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
-            assert widths == [390, 390], f"{language} /evenings/{number}{path}: {widths}"
-            assert page.locator("html").get_attribute("lang") == language
+            shown = page.evaluate("[document.documentElement.scrollWidth, innerWidth, document.documentElement.lang]")
+            assert shown == [390, 390, language], f"/evenings/{number}{path}: {shown}"
         back = page.locator(".back a")  # the report leads back to the evening
         assert back.get_attribute("href") == f"/evenings/{number}"
-        _shoot(page, tmp_path, f"report-long-names-{language}")
 
 
 class Restartable:
@@ -484,14 +458,13 @@ def phone_and_server(
 
 
 def test_a_viewer_sees_the_connection_go_and_come_back_and_follows_the_table(
-    phone_and_server: tuple[playwright_api.Page, Restartable], sqlite_url: str, tmp_path: Path
+    phone_and_server: tuple[playwright_api.Page, Restartable], sqlite_url: str
 ) -> None:
     page, served = phone_and_server
     page.goto(f"{served.url}/evenings/1")
     served.stop()
     status = page.locator(".connection")
     playwright_api.expect(status).to_contain_text("No connection to the server", timeout=5000)
-    _shoot(page, tmp_path, "connection-lost")
     with Ledger(sqlite_url) as ledger:  # while the server is away, the table closes and plays on
         ledger.close_evening(1)
     served.start()
@@ -503,7 +476,7 @@ def test_a_viewer_sees_the_connection_go_and_come_back_and_follows_the_table(
 
 
 def test_a_deal_tapped_in_while_the_server_is_away_waits_and_is_stored_once(
-    phone_and_server: tuple[playwright_api.Page, Restartable], sqlite_url: str, tmp_path: Path
+    phone_and_server: tuple[playwright_api.Page, Restartable], sqlite_url: str
 ) -> None:
     page, served = phone_and_server
     page.clock.install()
@@ -517,7 +490,6 @@ def test_a_deal_tapped_in_while_the_server_is_away_waits_and_is_stored_once(
     playwright_api.expect(page.locator("#waiting")).to_have_text(
         "1 deal waiting: Bruno solo 7. It goes as soon as the server answers."
     )
-    _shoot(page, tmp_path, "deal-waiting")
     served.start()
     page.clock.fast_forward(3000)  # the phone tries again every 3 seconds
     playwright_api.expect(page.locator(".result")).to_contain_text("Deal 1 recorded")
@@ -544,7 +516,8 @@ def test_a_deal_tapped_after_the_link_changed_waits_until_the_new_link_is_opened
     playwright_api.expect(page.locator("#waiting")).to_contain_text("open the scorekeeper's link again")
     with Ledger(sqlite_url) as ledger:
         assert ledger.deals(1)[1] == []
-    page.goto(f"{served.url}/write?key={Access(renewed).link_key}")
+    cookie_from(page, f"{served.url}/write?key={Access(renewed).link_key}")  # where it leads: the first test
+    page.goto(f"{served.url}/evenings/1")
     playwright_api.expect(page.locator(".result")).to_contain_text("Deal 1 recorded", timeout=10000)
     with Ledger(sqlite_url) as ledger:
         assert [(d.declarer, d.declarer_thirds) for d in ledger.deals(1)[1]] == [("Carla", 24)]

@@ -12,7 +12,6 @@ from test_web_browser import (
     PHONE,
     Restartable,
     Table,
-    _shoot,
     cookie_from,
     phone_and_server,
     playwright_api,
@@ -102,7 +101,7 @@ POINTS = (("whole", "7"), ("third", "1/3"))
 
 
 def test_four_deals_tapped_offline_are_stored_once_in_order_with_the_dealer_right(
-    phone_and_server: tuple[Page, Restartable], sqlite_url: str, tmp_path: Path
+    phone_and_server: tuple[Page, Restartable], sqlite_url: str
 ) -> None:
     """Today's probe: the second deal was refused, a deal needing the trick count vanished, two passed deals were
     stored once and the dealer went one seat wrong."""
@@ -141,7 +140,7 @@ def test_four_deals_tapped_offline_are_stored_once_in_order_with_the_dealer_righ
 
 
 def test_deals_waiting_outlive_a_reload_and_a_server_restart(
-    phone_and_server: tuple[Page, Restartable], sqlite_url: str, tmp_path: Path
+    phone_and_server: tuple[Page, Restartable], sqlite_url: str
 ) -> None:
     page, served = phone_and_server
     page.context.set_extra_http_headers({"Accept-Language": "it-IT,it;q=0.9"})
@@ -153,8 +152,7 @@ def test_deals_waiting_outlive_a_reload_and_a_server_restart(
     _tap_deal(page, (*chiamo, ("whole", "6")))
     said = "2 smazzate in attesa: Carla solo 8, Bruno chiamo 3D@Anna 6. Partono in ordine"
     playwright_api.expect(page.locator("#waiting")).to_contain_text(said)
-    page.evaluate("window.scrollTo(0, 0)")
-    shot = _shoot(page, tmp_path, "waiting-it")
+    playwright_api.expect(page.locator("#waiting")).to_be_visible()
     page.reload()
     playwright_api.expect(page.locator("#waiting")).to_contain_text(said)
     served.stop()
@@ -169,7 +167,6 @@ def test_deals_waiting_outlive_a_reload_and_a_server_restart(
         ("Carla", "solo", 24, None, None),
         ("Bruno", "chiamo", 18, "3D", "Anna"),
     ]
-    assert shot.stat().st_size > 10_000
 
 
 def test_a_deal_refused_when_another_phone_recorded_first_keeps_its_taps(
@@ -283,7 +280,7 @@ KINDS: tuple[tuple[tuple[tuple[str, str], ...], tuple[str, str] | None], ...] = 
     ids=["360x640-twice", "390x844-once"],
 )
 def test_deals_of_every_kind_are_tapped_without_scrolling(
-    table: Table, chromium: playwright_api.Browser, tmp_path: Path, viewport: dict[str, int], count: int
+    table: Table, chromium: playwright_api.Browser, viewport: dict[str, int], count: int
 ) -> None:
     """Each button is on the screen when its turn comes (the page brings the next one up itself), nothing sticky
     covers one, and after each deal the result is one line above a fresh pad: every kind of deal twice over on the
@@ -303,8 +300,6 @@ def test_deals_of_every_kind_are_tapped_without_scrolling(
         if asked:
             _answer(page, *asked)
         playwright_api.expect(page.locator(".result h2")).to_have_text(f"Smazzata {number} registrata")
-        if number == 2 and viewport == PHONE:
-            _shoot(page, tmp_path, "after-a-deal-it-390")
     with Ledger(table.db) as ledger:
         deals = ledger.deals(table.number)[1]
     assert len(deals) == count and [d.declarer for d in deals[:3]] == ["Bruno", "Carla", None]
