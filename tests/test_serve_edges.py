@@ -213,10 +213,10 @@ def test_slow_senders_are_dropped(sqlite_url: str) -> None:
 def test_a_slow_body_is_answered_408_and_its_connection_closed(
     sqlite_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A body that has not all come within `limits.BODY_SECONDS` (here 1 s instead of 10) is refused with 408 and its
-    connection closed, by the app on uvicorn with the server's own connections, in this process."""
+    """A body that has not all come within `limits.BODY_SECONDS` (here half a second instead of 10) is refused with
+    408 and its connection closed, by the app on uvicorn with the server's own connections, in this process."""
     start(sqlite_url)
-    monkeypatch.setattr(guard, "BODY_SECONDS", 1.0)
+    monkeypatch.setattr(guard, "BODY_SECONDS", 0.5)
     app = create_app(sqlite_url, TOKEN, hosts=("127.0.0.1",))
 
     async def drip() -> bytes:
