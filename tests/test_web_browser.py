@@ -94,11 +94,15 @@ def charts_left_blank(page: playwright_api.Page) -> None:
     page.route("**/evenings/*/charts/*.png", lambda route: route.fulfill(body=BLANK_CHART, content_type="image/png"))
 
 
+OVERFLOWING = """() => [...document.querySelectorAll('button, .button, .bar > *, h1, h2, label')]
+    .filter(e => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > innerWidth)
+    .map(e => e.textContent.trim())"""
+"""The texts of the buttons, bar items, headings and labels that stick out of their box or past the screen."""
+
+
 def _overflowing(page: playwright_api.Page) -> list[str]:
-    """The texts of the buttons, bar items, headings and labels that stick out of their box or past the screen."""
-    return page.evaluate("""() => [...document.querySelectorAll('button, .button, .bar > *, h1, h2, label')]
-        .filter(e => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > innerWidth)
-        .map(e => e.textContent.trim())""")
+    """What sticks out on `page` (`OVERFLOWING`)."""
+    return page.evaluate(OVERFLOWING)
 
 
 def test_a_deal_tapped_in_on_one_phone_shows_on_another_without_reloading(
