@@ -6,6 +6,7 @@ no keyboard; the charts page never shows an empty chart box."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -132,8 +133,11 @@ def test_every_tap_target_on_every_page_is_at_least_44_pixels_both_ways(
     for path in PAGES:
         answer = page.goto(f"{url}{path}", wait_until="load")
         assert answer is not None and answer.ok is (path != "/evenings/99"), path  # the last: the error page
-        assert page.locator("html").get_attribute("lang") == language, path
-        if found := page.evaluate(f"() => {{ {OPEN_DETAILS}; return ({SMALL_TARGETS})(); }}"):
+        lang, found = page.evaluate(
+            f"() => {{ {OPEN_DETAILS}; return [document.documentElement.lang, ({SMALL_TARGETS})()]; }}"
+        )
+        assert lang == language, path
+        if found:
             small[path] = found
         if keeper and path in FORMS:  # the forms are there to be measured
             assert FORMS[path](page), path
@@ -290,9 +294,30 @@ EMPTY_CHARTS = """() => [...document.querySelectorAll("figure.chart")].filter(fi
 drawn yet is see-through, so what lies under it shows)."""
 
 
-def _holding(routes: list[playwright_api.Route]) -> Callable[[playwright_api.Route], None]:
-    """A route's handler that holds each request back in `routes`, to be answered later."""
-    return lambda route: routes.append(route)
+class _Holding:
+    """A route's handler that holds each chart back until `release`, its answer made ready meanwhile: the chart as
+    the server draws it (`drawn`), or a blank image of a chart's size."""
+
+    def __init__(self, *, drawn: bool) -> None:
+        self.drawn, self.released = drawn, False
+        self.answers: list[Callable[[], None]] = []
+
+    def __call__(self, route: playwright_api.Route) -> None:
+        if self.drawn:
+            response = route.fetch()  # the server draws it while the page waits
+            answer = partial(route.fulfill, response=response)
+        else:
+            answer = partial(route.fulfill, body=BLANK_CHART, content_type="image/png")
+        if self.released:
+            answer()
+        else:
+            self.answers.append(answer)
+
+    def release(self) -> None:
+        """Every chart held is answered, and each one asked for from now on as soon as it is ready."""
+        self.released = True
+        for answer in self.answers:
+            answer()
 
 
 def test_a_chart_box_is_never_empty_a_second_after_the_charts_page_opens(
@@ -302,25 +327,19 @@ def test_a_chart_box_is_never_empty_a_second_after_the_charts_page_opens(
     held back until then); then the light page's charts as the server draws them, the dark page's blank ones of a
     chart's size (the server would draw the same images again)."""
     _db, url = ledger_served
-    charts = "**/evenings/1/charts/*.png"
-    held: dict[str, list[playwright_api.Route]] = {"light": [], "dark": []}
+    held = {"light": _Holding(drawn=True), "dark": _Holding(drawn=False)}
     pages = {
         scheme: chromium.new_context(viewport=PHONE, locale="it-IT", color_scheme=scheme).new_page()
         for scheme in ("light", "dark")
     }
     for scheme, page in pages.items():
-        page.route(charts, _holding(held[scheme]))
+        page.route("**/evenings/1/charts/*.png", held[scheme])
         page.goto(f"{url}/evenings/1/charts", wait_until="commit")
     pages["dark"].wait_for_timeout(1000)
     for scheme, page in pages.items():
         assert page.locator("figure.chart").count() == 5, scheme
         assert page.evaluate(EMPTY_CHARTS) == [], scheme
-    charts_left_blank(pages["dark"])
-    for route in held["dark"]:
-        route.fulfill(body=BLANK_CHART, content_type="image/png")
-    for route in held["light"]:
-        route.continue_()
-    pages["light"].unroute(charts)
+        held[scheme].release()
     for scheme, page in pages.items():
         page.locator("figure.chart img").last.scroll_into_view_if_needed()
         page.wait_for_function("() => [...document.images].every(image => image.complete && image.naturalWidth > 0)")
