@@ -285,7 +285,9 @@ EMPTY_CHARTS = """() => [...document.querySelectorAll("figure.chart")].filter(fi
   const image = figure.querySelector("img");
   if (image.complete && image.naturalWidth > 0) { return false; }
   const said = figure.querySelector(".said");
-  if (!said || !said.checkVisibility() || !said.textContent.trim()) { return true; }
+  if (!said || !said.checkVisibility({ opacityProperty: true, visibilityProperty: true }) || !said.textContent.trim()) {
+    return true;
+  }
   const box = image.getBoundingClientRect(), words = said.getBoundingClientRect();
   const inside = words.top >= box.top && words.bottom <= box.bottom && words.height > 0;
   return !inside || getComputedStyle(image).backgroundColor !== "rgba(0, 0, 0, 0)";
