@@ -182,6 +182,7 @@ def _pairings_of(folder: Path, names: tuple[str, ...]) -> Figure:
             record_deal(s, evening, DealInput(declarer=trio[2], contract="solo", thirds=18 + i))
     engine.dispose()
     figure = charts.draw("pairings", frames_of(path))
+    SHOTS.mkdir(exist_ok=True)
     (SHOTS / f"pairings-{len(names)}-players.png").write_bytes(charts.image_bytes(figure, "png"))
     return figure
 
