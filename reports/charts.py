@@ -168,7 +168,9 @@ MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 def _legend_outside(figure: Figure, axes: Axes) -> None:
     """The legend under the axes, in as many columns as fit across the figure, so it never covers a line."""
     handles, labels = axes.get_legend_handles_labels()
-    fit = _characters(FIGSIZE[0], STYLE["legend.fontsize"]) // (max(len(label) for label in labels) + 4)
+    rc = matplotlib.rcParams
+    beside = (rc["legend.handlelength"] + rc["legend.handletextpad"] + rc["legend.columnspacing"]) / EM
+    fit = int(_characters(FIGSIZE[0], STYLE["legend.fontsize"]) // (max(len(label) for label in labels) + beside))
     figure.legend(handles, labels, loc="outside lower center", ncols=max(1, min(len(labels), fit)))
 
 

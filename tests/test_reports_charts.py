@@ -220,3 +220,12 @@ def test_pairings_of_too_many_players_for_labels_show_a_colour_bar_and_names_apa
     )
     assert len(spans) == 12
     assert all(left[2] < right[1] for left, right in pairwise(spans) if left[0] == right[0])
+
+
+def test_a_legend_of_four_players_stays_within_the_figure(drawn: Callable[..., Figure]) -> None:
+    figure = drawn("money")
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)
+    box, edge = figure.legends[0].get_window_extent(renderer), figure.bbox
+    assert len(figure.legends[0].get_texts()) == 4
+    assert edge.x0 <= box.x0 and box.x1 <= edge.x1
