@@ -3,9 +3,11 @@ night's leaderboard on the screens. One channel serves both.
 
 The ledger tells the channel of every change committed, by this server or by any program writing to the same
 database (`Ledger.subscribe`). Work stays bounded whatever the number of writes: what nobody watches is never read;
-a watched evening or event has at most one read running and one more queued behind it, however many changes come
-meanwhile; an evening's read takes its head and its last deals only, as quick on the thousandth deal as on the
-first. What is shown is drawn once per language watched, whatever the number of phones and screens.
+a watched evening or event has at most two reads running, however many changes come meanwhile (a change that comes
+while a read is under way starts a second one at once, rather than waiting for the first to end, since that one may
+have begun before it; changes while two run ask for one more); an evening's read takes its head and its last deals
+only, as quick on the thousandth deal as on the first. What is shown is drawn once per language watched, whatever
+the number of phones and screens.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from ledger.web.outage import Outage
 
 LAST_DEALS = 6
 """How many of the latest deals the evening page shows."""
+READS_AT_ONCE = 2
+"""The most reads of one watched evening or event under way at once."""
 KEEP_ALIVE_SECONDS = 15.0
 """A quiet stream sends a comment this often, so proxies and phones keep it open."""
 T = TypeVar("T")
@@ -95,8 +99,9 @@ Topic = tuple[str, int]
 @dataclass
 class Watched:
     """One watched evening or event: what was last read of it and its stamp, the drawing in each language a watcher
-    asked for; `changed` is set (and replaced) at each change; `stale` asks for one more read, `reading` is the read
-    under way."""
+    asked for; `changed` is set (and replaced) at each change; `reading` are the reads under way, `waiting` the one
+    among them that has not begun reading yet (it will see every change told until it does); `stale` asks for one
+    more read."""
 
     viewers: int = 0
     shown: Any = None
@@ -108,7 +113,12 @@ class Watched:
     html: dict[str, str] = field(default_factory=dict)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     stale: bool = False
-    reading: asyncio.Task[None] | None = None
+    reading: set[asyncio.Task[None]] = field(default_factory=set)
+    waiting: asyncio.Task[None] | None = None
+    begun: int = 0
+    """Counts the reads begun: a read publishes only if no read begun after it published first."""
+    published: int = 0
+    """The count of the read last published."""
 
 
 class Channel:
@@ -161,26 +171,40 @@ class Channel:
         return started and isinstance(watched.shown, Live) and watched.shown.evening.closed
 
     def changed(self, topic: Topic) -> None:
-        """One read for the watchers, however many changes come while it runs."""
+        """A read for the watchers that sees this change: the read waiting to begin, else a new one beside the read
+        under way (begun before the change), else one more after them."""
         watched = self.watched.get(topic)
-        if watched is None or self.stopping:
+        if watched is None or self.stopping or watched.waiting is not None:
             return
-        watched.stale = True
-        if watched.reading is None:
-            watched.reading = asyncio.create_task(self._catch_up(topic, watched))
+        if len(watched.reading) < READS_AT_ONCE:
+            watched.waiting = asyncio.create_task(self._catch_up(topic, watched))
+            watched.reading.add(watched.waiting)
+        else:
+            watched.stale = True
 
     async def _catch_up(self, topic: Topic, watched: Watched) -> None:
-        """Read until no change came during the last read; publish what moved."""
+        """Read, and again while changes came that no other read sees; publish what moved."""
+        this = asyncio.current_task()
         try:
-            while watched.stale and watched.viewers and not self.stopping:
-                watched.stale = False
+            while watched.viewers and not self.stopping:
+                if watched.waiting is this:
+                    watched.waiting = None
+                watched.begun += 1
+                begun = watched.begun
                 shown = await self._read(topic)
                 if shown is None:
                     return  # the next change tells again once the ledger answers
                 self.reads += 1
-                self.publish(topic, watched, shown)
+                if begun > watched.published:
+                    watched.published = begun
+                    self.publish(topic, watched, shown)
+                if not watched.stale or watched.waiting is not None:
+                    return
+                watched.stale = False
         finally:
-            watched.reading = None
+            watched.reading.difference_update({this})
+            if watched.waiting is this:
+                watched.waiting = None
 
     async def _read(self, topic: Topic) -> Any:
         """The evening or event as it stands, read in its turn with the ledger's writes; None when the ledger cannot
@@ -252,7 +276,7 @@ class Channel:
         self.stopping = True
         if self._stop_listening is not None:
             self._stop_listening()
-        reading = [watched.reading for watched in self.watched.values() if watched.reading is not None]
+        reading = [task for watched in self.watched.values() for task in watched.reading]
         for watched in self.watched.values():
             watched.changed.set()
         for task in reading:
