@@ -218,7 +218,15 @@ def _next_round(session: Session, event: ClubEvent) -> int:
 
 
 def _entrants(session: Session, event: ClubEvent) -> list[tuple[Entrant, str]]:
+    """The event's entrants, to change, with their names."""
     return [(entrant, name) for entrant, name in session.execute(_entrants_query(), {"event": event.id})]
+
+
+def _presence(session: Session, event: ClubEvent) -> list[tuple[Any, str]]:
+    """The event's entrants, to read (`player_id`, `arrived`, `left`), with their names: one statement, no objects
+    kept by the session."""
+    rows = session.connection().execute(_presence_query(), {"event": event.id})
+    return [(row, row.name) for row in rows]
 
 
 @cache
@@ -231,10 +239,20 @@ def _entrants_query() -> Any:
     )
 
 
+@cache
+def _presence_query() -> Any:
+    return (
+        sql_select(col(Entrant.player_id), col(Entrant.arrived), col(Entrant.left), col(Player.name))
+        .join(Player, col(Player.id) == Entrant.player_id)
+        .where(col(Entrant.event_id) == bindparam("event"))
+        .order_by(col(Entrant.id))
+    )
+
+
 def present(session: Session, event: ClubEvent, number: int | None = None) -> list[str]:
     """Who is present for round `number` (default: the next round to seat)."""
     at = number if number is not None else _next_round(session, event)
-    return _present_at(_entrants(session, event), at)
+    return _present_at(_presence(session, event), at)
 
 
 def _present_at(entrants: Sequence[tuple[Entrant, str]], at: int) -> list[str]:
@@ -283,7 +301,8 @@ def leave(session: Session, event: ClubEvent, names: Sequence[str]) -> list[str]
 
 def _seated(session: Session, event: ClubEvent) -> list[tuple[int, int, int, int, str]]:
     """Every seat of every table of the event: (round, table, evening, position, player), in order."""
-    return [(r, t, e, p, n) for r, t, e, p, n in session.execute(_seated_query(), {"event": event.id})]
+    rows = session.connection().execute(_seated_query(), {"event": event.id})
+    return [(r, t, e, p, n) for r, t, e, p, n in rows]
 
 
 @cache
@@ -380,7 +399,7 @@ def _sat_out(seats: Sequence[tuple[int, int, int, int, str]], session: Session, 
     for number, _table, _evening, _position, name in seats:
         seated[number].add(name)
     counts: defaultdict[str, int] = defaultdict(int)
-    entrants = _entrants(session, event)
+    entrants = _presence(session, event)
     for number, names in seated.items():
         for name in _present_at(entrants, number):
             counts[name] += name not in names
@@ -447,9 +466,9 @@ Figures = dict[int, tuple[int, int]]
 """Per player id: game points and deals played."""
 
 
-def _figures(session: Session, evenings: Sequence[int]) -> Figures:
-    """Game points and deals played per player over the deals that count of the evenings: one statement."""
-    rows = session.connection().execute(_figures_query(), {"evenings": list(evenings)})
+def _figures(session: Session, event: ClubEvent) -> Figures:
+    """Game points and deals played per player over the deals that count of the event's tables: one statement."""
+    rows = session.connection().execute(_figures_query(), {"event": event.id})
     return {player: (int(points), int(played)) for player, points, played in rows}
 
 
@@ -457,8 +476,18 @@ def _figures(session: Session, evenings: Sequence[int]) -> Figures:
 def _figures_query() -> Any:
     return (
         counting_payouts(col(Payout.player_id), *_points_and_played())
-        .where(col(Deal.evening_id).in_(bindparam("evenings", expanding=True)))
+        .where(col(Deal.evening_id).in_(_table_evenings()))
         .group_by(col(Payout.player_id))
+    )
+
+
+def _table_evenings() -> Any:
+    """The evenings of the tables of event `:event`, as a subquery."""
+    return (
+        sql_select(col(ClubTable.evening_id))
+        .join(ClubRound, col(ClubRound.id) == ClubTable.round_id)
+        .where(col(ClubRound.event_id) == bindparam("event"))
+        .scalar_subquery()
     )
 
 
@@ -466,28 +495,25 @@ def _names(session: Session, ids: Sequence[int]) -> dict[int, str]:
     return dict(session.exec(select(Player.id, Player.name).where(col(Player.id).in_(ids))).all())  # type: ignore[arg-type]
 
 
-def _tables(session: Session, evenings: Sequence[int]) -> dict[int, tuple[int, bool]]:
-    """The deals and whether it is closed, of each evening: one statement. A table's deals are those not voided
-    (`STANDING`), counted at a voided evening too, as the board shows each table as it is."""
-    if not evenings:
-        return {}
-    rows = session.connection().execute(_tables_query(), {"evenings": list(evenings)})
+def _tables(session: Session, event: ClubEvent) -> dict[int, tuple[int, bool]]:
+    """The deals and whether it is closed, of each evening of the event's tables: one statement. A table's deals are
+    those not voided (`STANDING`), counted at a voided evening too, as the board shows each table as it is."""
+    rows = session.connection().execute(_tables_query(), {"event": event.id})
     return {int(evening): (int(deals), closed is not None) for evening, deals, closed in rows}
 
 
 @cache
 def _tables_query() -> Any:
-    evenings: Any = bindparam("evenings", expanding=True)
     deals = (
         select(col(Deal.evening_id), func.count().label("deals"))
-        .where(STANDING, col(Deal.evening_id).in_(evenings))
+        .where(STANDING, col(Deal.evening_id).in_(_table_evenings()))
         .group_by(col(Deal.evening_id))
         .subquery()
     )
     return (
         sql_select(col(Evening.id), func.coalesce(deals.c.deals, 0), col(Evening.closed_at))
         .outerjoin(deals, deals.c.evening_id == Evening.id)
-        .where(col(Evening.id).in_(evenings))
+        .where(col(Evening.id).in_(_table_evenings()))
     )
 
 
@@ -495,9 +521,8 @@ def event_info(session: Session, event: ClubEvent) -> EventInfo:
     """The event as it stands: rounds, tables and the leaderboard (a fixed number of statements)."""
     rounds = _rounds(session, event)
     seats = _seated(session, event)
-    evenings = sorted({evening for _r, _t, evening, _p, _n in seats})
-    states = _tables(session, evenings)
-    entrants = _entrants(session, event)
+    states = _tables(session, event)
+    entrants = _presence(session, event)
     infos = []
     for played in rounds:
         at: dict[int, tuple[int, list[str]]] = {}
@@ -521,7 +546,7 @@ def event_info(session: Session, event: ClubEvent) -> EventInfo:
                 played.ended_at,
             )
         )
-    figures = _figures(session, evenings)
+    figures = _figures(session, event)
     here = _present_at(entrants, rounds[-1].number + 1 if rounds else 1)
     current = infos[-1] if infos and infos[-1].ended_at is None else None
     lines = []
@@ -607,7 +632,7 @@ def refusal_for(session: Session, evening: int, table: int, *, new_deal: str | N
 def event_stamp(session: Session, event: int) -> tuple[int, ...]:
     """What changes when the event's leaderboard may have changed: its rounds, the revisions of its tables, its
     close (one statement, for the live page's poll)."""
-    return tuple(int(value) for value in session.execute(_stamp_query(), {"event": event}).one())
+    return tuple(int(value) for value in session.connection().execute(_stamp_query(), {"event": event}).one())
 
 
 @cache
