@@ -3,11 +3,9 @@ night's leaderboard on the screens. One channel serves both.
 
 The ledger tells the channel of every change committed, by this server or by any program writing to the same
 database (`Ledger.subscribe`). Work stays bounded whatever the number of writes: what nobody watches is never read;
-a watched evening or event has at most two reads running, however many changes come meanwhile (a change that comes
-while a read is under way starts a second one at once, rather than waiting for the first to end, since that one may
-have begun before it; changes while two run ask for one more); an evening's read takes its head and its last deals
-only, as quick on the thousandth deal as on the first. What is shown is drawn once per language watched, whatever
-the number of phones and screens.
+a watched evening or event has at most one read running and one more queued behind it, however many changes come
+meanwhile; an evening's read takes its head and its last deals only, as quick on the thousandth deal as on the
+first. What is shown is drawn once per language watched, whatever the number of phones and screens.
 """
 
 from __future__ import annotations
@@ -33,8 +31,6 @@ from ledger.web.outage import Outage
 
 LAST_DEALS = 6
 """How many of the latest deals the evening page shows."""
-READS_AT_ONCE = 2
-"""The most reads of one watched evening or event under way at once."""
 KEEP_ALIVE_SECONDS = 15.0
 """A quiet stream sends a comment this often, so proxies and phones keep it open."""
 T = TypeVar("T")
@@ -99,9 +95,8 @@ Topic = tuple[str, int]
 @dataclass
 class Watched:
     """One watched evening or event: what was last read of it and its stamp, the drawing in each language a watcher
-    asked for; `changed` is set (and replaced) at each change; `reading` are the reads under way, `waiting` the one
-    among them that has not begun reading yet (it will see every change told until it does); `stale` asks for one
-    more read."""
+    asked for; `changed` is set (and replaced) at each change; `stale` asks for one more read, `reading` is the read
+    under way."""
 
     viewers: int = 0
     shown: Any = None
@@ -113,12 +108,7 @@ class Watched:
     html: dict[str, str] = field(default_factory=dict)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     stale: bool = False
-    reading: set[asyncio.Task[None]] = field(default_factory=set)
-    waiting: asyncio.Task[None] | None = None
-    begun: int = 0
-    """Counts the reads begun: a read publishes only if no read begun after it published first."""
-    published: int = 0
-    """The count of the read last published."""
+    reading: asyncio.Task[None] | None = None
 
 
 class Channel:
@@ -171,40 +161,26 @@ class Channel:
         return started and isinstance(watched.shown, Live) and watched.shown.evening.closed
 
     def changed(self, topic: Topic) -> None:
-        """A read for the watchers that sees this change: the read waiting to begin, else a new one beside the read
-        under way (begun before the change), else one more after them."""
+        """One read for the watchers, however many changes come while it runs."""
         watched = self.watched.get(topic)
-        if watched is None or self.stopping or watched.waiting is not None:
+        if watched is None or self.stopping:
             return
-        if len(watched.reading) < READS_AT_ONCE:
-            watched.waiting = asyncio.create_task(self._catch_up(topic, watched))
-            watched.reading.add(watched.waiting)
-        else:
-            watched.stale = True
+        watched.stale = True
+        if watched.reading is None:
+            watched.reading = asyncio.create_task(self._catch_up(topic, watched))
 
     async def _catch_up(self, topic: Topic, watched: Watched) -> None:
-        """Read, and again while changes came that no other read sees; publish what moved."""
-        this = asyncio.current_task()
+        """Read until no change came during the last read; publish what moved."""
         try:
-            while watched.viewers and not self.stopping:
-                if watched.waiting is this:
-                    watched.waiting = None
-                watched.begun += 1
-                begun = watched.begun
+            while watched.stale and watched.viewers and not self.stopping:
+                watched.stale = False
                 shown = await self._read(topic)
                 if shown is None:
                     return  # the next change tells again once the ledger answers
                 self.reads += 1
-                if begun > watched.published:
-                    watched.published = begun
-                    self.publish(topic, watched, shown)
-                if not watched.stale or watched.waiting is not None:
-                    return
-                watched.stale = False
+                self.publish(topic, watched, shown)
         finally:
-            watched.reading.difference_update({this})
-            if watched.waiting is this:
-                watched.waiting = None
+            watched.reading = None
 
     async def _read(self, topic: Topic) -> Any:
         """The evening or event as it stands, read in its turn with the ledger's writes; None when the ledger cannot
@@ -276,7 +252,7 @@ class Channel:
         self.stopping = True
         if self._stop_listening is not None:
             self._stop_listening()
-        reading = [task for watched in self.watched.values() for task in watched.reading]
+        reading = [watched.reading for watched in self.watched.values() if watched.reading is not None]
         for watched in self.watched.values():
             watched.changed.set()
         for task in reading:
