@@ -255,7 +255,7 @@ def present(session: Session, event: ClubEvent, number: int | None = None) -> li
     return _present_at(_presence(session, event), at)
 
 
-def _present_at(entrants: Sequence[tuple[Entrant, str]], at: int) -> list[str]:
+def _present_at(entrants: Sequence[tuple[Any, str]], at: int) -> list[str]:
     return [name for e, name in entrants if e.arrived <= at and (e.left is None or e.left > at)]
 
 
@@ -518,7 +518,9 @@ def _tables_query() -> Any:
 
 
 def event_info(session: Session, event: ClubEvent) -> EventInfo:
-    """The event as it stands: rounds, tables and the leaderboard (a fixed number of statements)."""
+    """The event as it stands: rounds, tables and the leaderboard (a fixed number of statements, some read through
+    the session's connection: what the transaction changed is flushed first)."""
+    session.flush()
     rounds = _rounds(session, event)
     seats = _seated(session, event)
     states = _tables(session, event)
