@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import Decimal
+from functools import cache
+from typing import Any
 
 from ledger.clock import as_local
 from ledger.i18n import SOURCE_LANGUAGE, language
@@ -42,14 +44,34 @@ def format_cents(cents: int, currency: str | None = None, *, signed: bool = Fals
     """
     if language() == SOURCE_LANGUAGE:
         return plain_cents(cents, currency, signed=signed)
-    from babel.numbers import format_currency, format_decimal
+    from babel.numbers import format_currency
 
     sign = _sign(cents, signed)
     amount = Decimal(abs(cents)) / 100
-    locale = _BABEL_LOCALES[language()]
     if currency:
-        return sign + format_currency(amount, currency, locale=locale)
-    return sign + format_decimal(amount, _AMOUNT, locale=locale)
+        return sign + format_currency(amount, currency, locale=_locale())
+    return sign + _pattern(_AMOUNT).apply(amount, _locale())
+
+
+def _locale() -> Any:
+    """Babel's locale of the language in use (not English), parsed once: a page of an Italian evening writes
+    hundreds of numbers, and parsing the locale's name took more than the writing."""
+    return _parsed_locale(_BABEL_LOCALES[language()])
+
+
+@cache
+def _parsed_locale(name: str) -> Any:
+    from babel import Locale
+
+    return Locale.parse(name)
+
+
+@cache
+def _pattern(text: str) -> Any:
+    """A number pattern (`#,##0.00`), parsed once."""
+    from babel.numbers import parse_pattern
+
+    return parse_pattern(text)
 
 
 def _sign(cents: int, signed: bool) -> str:
@@ -65,9 +87,7 @@ def format_count(number: int) -> str:
     """
     if language() == SOURCE_LANGUAGE:
         return f"{number:,}"
-    from babel.numbers import format_decimal
-
-    return format_decimal(number, "#,##0", locale=_BABEL_LOCALES[language()])
+    return _pattern("#,##0").apply(number, _locale())
 
 
 def format_decimal(number: float, places: int = 2, *, signed: bool = False) -> str:
@@ -84,10 +104,7 @@ def format_decimal(number: float, places: int = 2, *, signed: bool = False) -> s
     sign = "+" if signed and number > 0 else ""
     if language() == SOURCE_LANGUAGE:
         return sign + f"{number:,.{places}f}"
-    from babel.numbers import format_decimal as babel_decimal
-
-    pattern = "#,##0" + ("." + "0" * places if places else "")
-    return sign + babel_decimal(number, pattern, locale=_BABEL_LOCALES[language()])
+    return sign + _pattern("#,##0" + ("." + "0" * places if places else "")).apply(number, _locale())
 
 
 def format_percent(fraction: float) -> str:
@@ -100,7 +117,7 @@ def format_percent(fraction: float) -> str:
         return f"{fraction:.0%}"
     from babel.numbers import format_percent as babel_percent
 
-    return babel_percent(fraction, locale=_BABEL_LOCALES[language()])
+    return babel_percent(fraction, locale=_locale())
 
 
 def decimal_sign() -> str:
@@ -109,7 +126,7 @@ def decimal_sign() -> str:
         return "."
     from babel.numbers import get_decimal_symbol
 
-    return get_decimal_symbol(_BABEL_LOCALES[language()])
+    return get_decimal_symbol(_locale())
 
 
 def format_time(moment: datetime | None) -> str:
@@ -121,7 +138,7 @@ def format_time(moment: datetime | None) -> str:
         return local.strftime("%Y-%m-%d %H:%M")
     from babel.dates import format_datetime
 
-    return format_datetime(local, "dd/MM/yyyy HH:mm", locale=_BABEL_LOCALES[language()])
+    return format_datetime(local, "dd/MM/yyyy HH:mm", locale=_locale())
 
 
 def format_date(day: date) -> str:
@@ -130,4 +147,4 @@ def format_date(day: date) -> str:
         return day.isoformat()
     from babel.dates import format_date as babel_date
 
-    return babel_date(day, "dd/MM/yyyy", locale=_BABEL_LOCALES[language()])
+    return babel_date(day, "dd/MM/yyyy", locale=_locale())

@@ -10,16 +10,19 @@ import re
 import string
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 import test_play
 from cli_support import Ran, calabresella
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
 from ledger.cli.main import app
 from ledger.fmt import format_cents
-from ledger.i18n import SOURCE_LANGUAGE, _, choose_language, use_language
+from ledger.i18n import SOURCE_LANGUAGE, _, choose_language, speaking, use_language
 from ledger.rules.profiles import make_profile
 from ledger.rules.quick import parse_quick_line
 from tools import catalog
@@ -226,6 +229,31 @@ def test_money_and_numbers_in_italian_and_english() -> None:
     assert format_cents(123450) == "1.234,50"
     assert format_cents(-10, "EUR") == "-0,10\xa0€"
     assert format_cents(150, signed=True) == "+1,50"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    cents=st.integers(-(10**15), 10**15),
+    number=st.floats(-1e9, 1e9, allow_nan=False),
+    places=st.integers(0, 3),
+)
+def test_italian_numbers_are_babels_italian_numbers(cents: int, number: float, places: int) -> None:
+    from babel.numbers import format_currency
+    from babel.numbers import format_decimal as babel_decimal
+
+    from ledger.fmt import format_count, format_decimal
+
+    amount = Decimal(abs(cents)) / 100
+    sign = "-" if cents < 0 else ""
+    with speaking("it"):
+        written = (format_cents(cents), format_cents(cents, "EUR"), format_count(cents), format_decimal(number, places))
+    pattern = "#,##0" + ("." + "0" * places if places else "")
+    assert written == (
+        sign + babel_decimal(amount, "#,##0.00", locale="it_IT"),
+        sign + format_currency(amount, "EUR", locale="it_IT"),
+        babel_decimal(cents, "#,##0", locale="it_IT"),
+        babel_decimal(number, pattern, locale="it_IT"),
+    )
 
 
 def test_the_quick_syntax_reads_italian_keys_and_sides() -> None:
