@@ -10,10 +10,14 @@ from __future__ import annotations
 from datetime import date, datetime
 from decimal import Decimal
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ledger.clock import as_local
 from ledger.i18n import SOURCE_LANGUAGE, language
+
+if TYPE_CHECKING:
+    from babel import Locale
+    from babel.numbers import NumberPattern
 
 _BABEL_LOCALES = {"it": "it_IT"}
 _AMOUNT = "#,##0.00"
@@ -53,21 +57,21 @@ def format_cents(cents: int, currency: str | None = None, *, signed: bool = Fals
     return sign + _pattern(_AMOUNT).apply(amount, _locale())
 
 
-def _locale() -> Any:
+def _locale() -> Locale:
     """Babel's locale of the language in use (not English), parsed once: a page of an Italian evening writes
     hundreds of numbers, and parsing the locale's name took more than the writing."""
     return _parsed_locale(_BABEL_LOCALES[language()])
 
 
 @cache
-def _parsed_locale(name: str) -> Any:
+def _parsed_locale(name: str) -> Locale:
     from babel import Locale
 
     return Locale.parse(name)
 
 
 @cache
-def _pattern(text: str) -> Any:
+def _pattern(text: str) -> NumberPattern:
     """A number pattern (`#,##0.00`), parsed once."""
     from babel.numbers import parse_pattern
 
