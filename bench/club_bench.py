@@ -21,7 +21,8 @@ the same run (PostgreSQL only, where several processes make sense; SQLite is mea
 leaderboard, each deal's way to the phones watching its table is timed, from the POST to the revision in their
 streams. Each night also prints the processor time a deal cost the server (its worker processes too), PostgreSQL's
 processes serving it, and this bench (on Linux, from /proc): on a machine of few processors the three share them.
-`--skip-sqlite` measures PostgreSQL only.
+`--skip-sqlite` measures PostgreSQL only. `--language it` has every phone and the screen ask for Italian, the
+language of the tables (default: English).
 
 The test `tests/test_club_load.py` plays a smaller night (2 tables x 3 phones) through this module's driver and
 checks every figure.
@@ -58,6 +59,7 @@ from ledger import Ledger
 TOKEN = "bench-token-for-a-club-night-of-ten-tables-0123456789"
 TABLES, PHONES, DEALS, VIEWERS = 10, 3, 30, 20
 TOURNAMENT = (30, 100)
+LANGUAGE_NAMES = {"en": "English", "it": "Italian"}
 """A regional tournament's tables and the phones watching them."""
 
 
@@ -433,18 +435,23 @@ async def club_night(
     bare: str | None = None,
     settle: float = LONGEST_WAIT,
     tables: int = TABLES,
+    language: str = "en",
 ) -> Night:
     """The night on the server at `base`, in `waves`; with `bare`, a ledger to time `Ledger.record` on between
-    the waves (its own club night, the same lines at the same tables)."""
+    the waves (its own club night, the same lines at the same tables); every phone and the screen ask for
+    `language`."""
     # an idle connection is dropped here before the server drops it (uvicorn: after 5 s): else a POST may go out on a
     # connection the server is closing at that moment, and get no answer (httpx.ReadError)
     limits = httpx.Limits(
         max_connections=tables * PHONES * 2 + 8, max_keepalive_connections=tables * PHONES * 2, keepalive_expiry=2.0
     )
     watching = httpx.Limits(max_connections=viewers + 4)
+    spoken = {"Accept-Language": language}  # every phone and the screen at the bar speak it
     async with (
-        httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client,
-        httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(30, read=None), limits=watching) as streams,
+        httpx.AsyncClient(base_url=base, timeout=30, limits=limits, headers=spoken) as client,
+        httpx.AsyncClient(
+            base_url=base, timeout=httpx.Timeout(30, read=None), limits=watching, headers=spoken
+        ) as streams,
     ):
         event, seated = await set_up(client, tables, deals)
         screen = Screen()
@@ -599,11 +606,13 @@ def measure(backend: str, served: str, bare: str, folder: Path, args: argparse.N
                 bare=bare,
                 tables=args.tables,
                 viewers=args.viewers,
+                language=args.language,
             )
         )
         after, client = cpu_used(pid, database), time.process_time() - client
     used = (*_spent(before, after), client)
-    report(f"{backend}, {workers} server process{'es' if workers > 1 else ''}", night, args.deals, args.pause, used)
+    processes = f"{workers} server process{'es' if workers > 1 else ''}"
+    report(f"{backend}, {processes}, in {LANGUAGE_NAMES[args.language]}", night, args.deals, args.pause, used)
 
 
 def main() -> None:
@@ -617,6 +626,9 @@ def main() -> None:
     parser.add_argument("--viewers", type=int, default=None, help="Phones watching (default 20; 100 a tournament).")
     parser.add_argument("--skip-sqlite", action="store_true", help="With --pg: measure PostgreSQL only.")
     parser.add_argument("--workers", default="1", help="Server processes on PostgreSQL, e.g. 1,2: each in turn.")
+    parser.add_argument(
+        "--language", choices=sorted(LANGUAGE_NAMES), default="en", help="The language every phone and screen asks for."
+    )
     args = parser.parse_args()
     tables, viewers = TOURNAMENT if args.tournament else (TABLES, VIEWERS)
     args.tables, args.viewers = args.tables or tables, args.viewers or viewers

@@ -17,8 +17,8 @@ import pytest
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 TINY = {
     "club_bench.py": (
-        ["--deals", "2", "--waves", "1", "--pause", "0", "--tables", "1", "--viewers", "1"],
-        "deal -> leaderboard",
+        ["--deals", "2", "--waves", "1", "--pause", "0", "--tables", "1", "--viewers", "1", "--language", "it"],
+        "in Italian",
     ),
     "export_bench.py": (["--deals", "40", "--repeat", "1"], "x"),
     "import_bench.py": (["--deals", "40", "--repeat", "1", "--records", "0"], "x"),
