@@ -59,8 +59,9 @@ from ledger import Ledger
 TOKEN = "bench-token-for-a-club-night-of-ten-tables-0123456789"
 TABLES, PHONES, DEALS, VIEWERS = 10, 3, 30, 20
 TOURNAMENT = (30, 100)
-LANGUAGE_NAMES = {"en": "English", "it": "Italian"}
 """A regional tournament's tables and the phones watching them."""
+LANGUAGE_NAMES = {"en": "English", "it": "Italian"}
+"""The languages the phones may ask for (`--language`), as the report names them."""
 
 
 def names(tables: int) -> tuple[str, ...]:
