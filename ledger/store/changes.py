@@ -8,9 +8,10 @@ is a row of its own that names the revision it took back.
 from __future__ import annotations
 
 from datetime import datetime
+from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, insert, text
+from sqlalchemy import Connection, bindparam, insert, text
 from sqlmodel import Session, col, select
 
 from ledger.clock import as_utc, utcnow
@@ -70,12 +71,18 @@ def _undone(session: Session, evening: int) -> set[int]:
 
 def last_undoable(session: Session, evening: int) -> EveningChange | None:
     """The change undo would take back now: the newest that is not an undo, nor taken back already."""
+    return session.exec(_last_undoable_query(), params={"evening": evening}).first()
+
+
+@cache
+def _last_undoable_query() -> Any:
+    evening: Any = bindparam("evening")
     taken = (
         select(col(EveningChange.undoes))
         .where(col(EveningChange.evening_id) == evening, col(EveningChange.undoes).is_not(None))
         .scalar_subquery()
     )
-    return session.exec(
+    return (
         select(EveningChange)
         .where(
             col(EveningChange.evening_id) == evening,
@@ -84,7 +91,7 @@ def last_undoable(session: Session, evening: int) -> EveningChange | None:
         )
         .order_by(col(EveningChange.revision).desc())
         .limit(1)
-    ).first()
+    )
 
 
 def log_of(session: Session, evening: int, *, deal: int | None = None, since: int = -1) -> list[ChangeView]:

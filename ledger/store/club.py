@@ -585,8 +585,19 @@ def event_info(session: Session, event: ClubEvent) -> EventInfo:
 def table_place(session: Session, evening: int) -> TablePlace | None:
     """Where evening `evening` belongs when it is a club table (None for an evening of its own), with its deals not
     voided (`STANDING`): one statement."""
+    row = session.connection().execute(_place_query(), {"evening": evening}).first()
+    if row is None:
+        return None
+    event, name, number, table, deals, round_deals, minutes, started, ended = row
+    ends = started + timedelta(minutes=minutes) if minutes else None
+    return TablePlace(event, name, number, table, int(deals), round_deals, ends, ended is not None)
+
+
+@cache
+def _place_query() -> Any:
+    evening: Any = bindparam("evening")
     deals = select(func.count()).where(col(Deal.evening_id) == evening, STANDING).scalar_subquery()
-    query = (
+    return (
         sql_select(
             col(ClubEvent.id),
             col(ClubEvent.name),
@@ -603,12 +614,6 @@ def table_place(session: Session, evening: int) -> TablePlace | None:
         .join(ClubEvent, col(ClubEvent.id) == ClubRound.event_id)
         .where(col(ClubTable.evening_id) == evening)
     )
-    row = session.connection().execute(query).first()
-    if row is None:
-        return None
-    event, name, number, table, deals, round_deals, minutes, started, ended = row
-    ends = started + timedelta(minutes=minutes) if minutes else None
-    return TablePlace(event, name, number, table, int(deals), round_deals, ends, ended is not None)
 
 
 def refusal_for(session: Session, evening: int, table: int, *, new_deal: str | None = None) -> str | None:

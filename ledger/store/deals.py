@@ -126,8 +126,13 @@ def _by_revision(payouts: Iterable[Any]) -> dict[int, list[Any]]:
 
 def _payouts(session: Session, revision_ids: list[int]) -> dict[int, list[Any]]:
     """The payouts of the given revisions, in one statement."""
-    query = select(*PAYOUT_COLUMNS).where(col(Payout.revision_id).in_(revision_ids))
-    return _by_revision(session.exec(query).all() if revision_ids else ())
+    rows = session.execute(_revisions_payouts_query(), {"revisions": revision_ids}) if revision_ids else ()
+    return _by_revision(rows)
+
+
+@cache
+def _revisions_payouts_query() -> Any:
+    return select(*PAYOUT_COLUMNS).where(col(Payout.revision_id).in_(bindparam("revisions", expanding=True)))
 
 
 def _evening_payouts(session: Session, table: Seating) -> dict[int, list[Any]]:
@@ -509,9 +514,14 @@ def list_deals(session: Session, table: Seating) -> list[DealView]:
 def last_deals(session: Session, table: Seating, count: int) -> list[DealView]:
     """The evening's last `count` deals with their current revisions, in order: two statements, however long the
     evening."""
-    query = current_deals(Deal, DealRevision).where(col(Deal.evening_id) == table.number)
-    latest = session.execute(query.order_by(col(Deal.number).desc()).limit(count)).all()
+    latest = session.execute(_latest_query(), {"evening": table.number, "count": count}).all()
     return _views(session, table, [(deal, row) for deal, row in reversed(latest)])
+
+
+@cache
+def _latest_query() -> Any:
+    query = current_deals(Deal, DealRevision).where(col(Deal.evening_id) == bindparam("evening"))
+    return query.order_by(col(Deal.number).desc()).limit(bindparam("count"))
 
 
 def deal_history(session: Session, table: Seating, number: int) -> list[DealView]:
