@@ -12,11 +12,14 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, insert, text
+from sqlalchemy import Table as Rows
 from sqlmodel import Session, col, select
 
 from ledger.clock import as_utc, utcnow
 from ledger.store.models import EveningChange
 from ledger.values import UNDOABLE, ChangeView, Writer
+
+CHANGES: Rows = EveningChange.__table__  # type: ignore[attr-defined]
 
 
 def note(
@@ -34,18 +37,19 @@ def note(
     evening.revision += 1
     session.add(evening)
     session.execute(
-        insert(EveningChange).values(
-            evening_id=evening.id,
-            revision=evening.revision,
-            at=utcnow(),
-            kind=kind,
-            deal=deal,
-            deal_revision=deal_revision,
-            undoes=undoes,
-            source=by.source,
-            session=by.session,
-            reason=reason,
-        )
+        CHANGES.insert(),
+        {
+            "evening_id": evening.id,
+            "revision": evening.revision,
+            "at": utcnow(),
+            "kind": kind,
+            "deal": deal,
+            "deal_revision": deal_revision,
+            "undoes": undoes,
+            "source": by.source,
+            "session": by.session,
+            "reason": reason,
+        },
     )
     session.flush()
     return int(evening.revision)

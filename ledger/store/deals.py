@@ -448,8 +448,13 @@ def recorded(
 
 def by_key(session: Session, key: str) -> tuple[Deal, DealRevision] | None:
     """The deal an idempotency key stored, with its current revision, or None."""
-    found = session.execute(current_deals(Deal, DealRevision).where(col(Deal.key) == key)).first()
+    found = session.execute(_by_key_query(), {"key": key}).first()
     return (found[0], found[1]) if found else None
+
+
+@cache
+def _by_key_query() -> Any:
+    return current_deals(Deal, DealRevision).where(col(Deal.key) == bindparam("key"))
 
 
 def insert_deal(session: Session, table: Seating, number: int, key: str | None) -> Row[Any]:
