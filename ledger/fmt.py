@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from ledger.clock import as_local
@@ -48,13 +48,19 @@ def format_cents(cents: int, currency: str | None = None, *, signed: bool = Fals
     """
     if language() == SOURCE_LANGUAGE:
         return plain_cents(cents, currency, signed=signed)
+    return _sign(cents, signed) + _babel_cents(_BABEL_LOCALES[language()], abs(cents), currency)
+
+
+@lru_cache(maxsize=4096)
+def _babel_cents(locale: str, cents: int, currency: str | None) -> str:
+    """Cents, not negative, in Babel's format of `locale`: kept, as a leaderboard writes the same ninety amounts
+    again at every deal, and Babel's writing is half of an Italian board's drawing."""
     from babel.numbers import format_currency
 
-    sign = _sign(cents, signed)
-    amount = Decimal(abs(cents)) / 100
+    amount = Decimal(cents) / 100
     if currency:
-        return sign + format_currency(amount, currency, locale=_locale())
-    return sign + _pattern(_AMOUNT).apply(amount, _locale())
+        return format_currency(amount, currency, locale=_parsed_locale(locale))
+    return _pattern(_AMOUNT).apply(amount, _parsed_locale(locale))
 
 
 def _locale() -> Locale:
