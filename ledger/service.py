@@ -625,6 +625,14 @@ class Ledger:
         with self._reading() as session:
             return event_info(session, get_event(session, number))
 
+    def event_after_deals(self, shown: EventInfo) -> EventInfo | None:
+        """Event `shown` as it stands now, its tables and leaderboard read again, when only its tables' deals and
+        evenings changed since it was read; None when more changed (then read it whole with `event`)."""
+        from ledger.store.club import event_after_deals
+
+        with self._reading() as session:
+            return event_after_deals(session, shown)
+
     def events(self) -> list[EventInfo]:
         """Every event, newest first."""
         from ledger.store.club import event_info, list_events

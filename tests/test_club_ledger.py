@@ -229,3 +229,42 @@ def test_the_leaderboard_read_again_after_each_change_counts_by_hand(db_url: str
             board_read_again()
         ledger.record(f"{ledger.evening(second).first_speaker} solo 14", evening=second)
         board_read_again()
+
+
+def test_the_leaderboard_read_again_from_the_one_shown_is_the_whole_read_until_a_round_changes(db_url: str) -> None:
+    """After deals, corrections, voids, undos and tables closed or opened again, the board read by its tables and
+    leaderboard alone from the one shown before is the board read whole; once a round is seated or ended or the
+    event closed, it asks for a whole read."""
+    with Ledger(db_url) as ledger:
+        number = ledger.start_event("Night", SEVEN[:6], round_deals=6).number
+        current = ledger.seat_round(number, seed=3).current
+        assert current is not None
+        first, second = (table.evening for table in current.tables)
+        shown = ledger.event(number)
+        speaker = ledger.evening(first).first_speaker
+        other = ledger.evening(second).first_speaker
+        for change in (
+            lambda: ledger.record(f"{speaker} solo 22", evening=first),
+            lambda: ledger.record(f"{other} solo 14", evening=second),
+            lambda: ledger.record(f"{speaker} solo 8", evening=first),
+            lambda: ledger.amend(1, "20", reason="recounted", evening=first),
+            lambda: ledger.void(2, reason="misdeal", evening=first),
+            lambda: ledger.undo(evening=first),
+            lambda: ledger.close_evening(second),
+            lambda: ledger.reopen_evening(second, reason="one more deal"),
+            lambda: ledger.void_evening(first, reason="played by the wrong rules"),
+        ):
+            change()
+            after = ledger.event_after_deals(shown)
+            assert after == ledger.event(number)
+            assert after is not None and after != shown
+            shown = after
+        assert [line.player for line in shown.standings] != sorted(SEVEN[:6])  # ranked by points, not by name
+        for frame_change in (
+            lambda: ledger.end_round(number),
+            lambda: ledger.seat_round(number, seed=4),
+            lambda: ledger.close_event(number),
+        ):
+            frame_change()
+            assert ledger.event_after_deals(shown) is None
+            shown = ledger.event(number)

@@ -194,6 +194,46 @@ def test_a_change_elsewhere_reaches_a_board_whose_table_it_is_and_no_other(sqlit
     assert after_other == after_table and last == after_table + 1
 
 
+def test_a_board_shows_each_deal_a_new_name_and_a_new_round_as_the_event_then_stands(db_url: str) -> None:
+    """Deals are read by the board's tables and leaderboard alone, from the board shown; a rename or a new round by
+    the whole event. Each board sent is the event as read whole at that moment."""
+    with Ledger(db_url) as ledger:
+        ledger.start_event("Night", ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"])
+        info = ledger.seat_round(tables=[["Anna", "Bruno", "Carla"], ["Dario", "Elena", "Franco"]])
+        assert info.current is not None
+        first, second = (table.evening for table in info.current.tables)
+
+    async def watch() -> list[tuple[str, bool]]:
+        ledger, channel = _channel(db_url)
+        stream = channel.stream(("event", 1), -1, 5.0, "en")
+        await anext(stream)
+        await anext(stream)
+        sent = []
+        for change, notice in (
+            (lambda: ledger.record("anna solo 22", evening=first), Notice(evening=first, revision=1)),
+            (lambda: ledger.record("dario solo 14", evening=second), Notice(evening=second, revision=1)),
+            (lambda: ledger.rename_player("Anna", "Annalisa"), Notice()),
+            (lambda: ledger.record("bruno solo 8", evening=first), Notice(evening=first, revision=2)),
+            (
+                lambda: ledger.seat_round(tables=[["Annalisa", "Dario", "Franco"], ["Bruno", "Carla", "Elena"]]),
+                Notice(event=1),
+            ),
+        ):
+            change()
+            channel.told(notice)
+            board = await anext(stream)
+            sent.append((board, channel.watched[("event", 1)].shown == ledger.event(1)))
+        await stream.aclose()
+        ledger.close()
+        return sent
+
+    sent = asyncio.run(watch())
+    assert all(whole for _board, whole in sent)
+    assert "'Anna'" in sent[1][0] and "Annalisa" not in sent[1][0]
+    assert all("Annalisa" in board and "'Anna'" not in board for board, _whole in sent[2:])
+    assert "RoundInfo(number=2" in sent[-1][0] and "RoundInfo(number=2" not in sent[-2][0]
+
+
 def test_the_live_part_reads_the_same_statements_on_a_long_evening_and_its_totals_are_right(sqlite_url: str) -> None:
     from sqlalchemy import event as sql_event
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import timedelta
 from functools import cache
 from itertools import combinations
@@ -462,22 +463,23 @@ def _season_payouts(season: Season, *columns: Any) -> Select[Any]:
     )
 
 
-Figures = dict[int, tuple[int, int]]
-"""Per player id: game points and deals played."""
+Figures = dict[str, tuple[int, int]]
+"""Per player's name: game points and deals played."""
 
 
-def _figures(session: Session, event: ClubEvent) -> Figures:
+def _figures(session: Session, event: int) -> Figures:
     """Game points and deals played per player over the deals that count of the event's tables: one statement."""
-    rows = session.connection().execute(_figures_query(), {"event": event.id})
-    return {player: (int(points), int(played)) for player, points, played in rows}
+    rows = session.connection().execute(_figures_query(), {"event": event})
+    return {name: (int(points), int(played)) for name, points, played in rows}
 
 
 @cache
 def _figures_query() -> Any:
     return (
-        counting_payouts(col(Payout.player_id), *_points_and_played())
+        counting_payouts(col(Player.name), *_points_and_played())
+        .join(Player, col(Player.id) == Payout.player_id)
         .where(col(Deal.evening_id).in_(_table_evenings()))
-        .group_by(col(Payout.player_id))
+        .group_by(col(Player.id), col(Player.name))
     )
 
 
@@ -495,10 +497,10 @@ def _names(session: Session, ids: Sequence[int]) -> dict[int, str]:
     return dict(session.exec(select(Player.id, Player.name).where(col(Player.id).in_(ids))).all())  # type: ignore[arg-type]
 
 
-def _tables(session: Session, event: ClubEvent) -> dict[int, tuple[int, bool]]:
+def _tables(session: Session, event: int) -> dict[int, tuple[int, bool]]:
     """The deals and whether it is closed, of each evening of the event's tables: one statement. A table's deals are
     those not voided (`STANDING`), counted at a voided evening too, as the board shows each table as it is."""
-    rows = session.connection().execute(_tables_query(), {"event": event.id})
+    rows = session.connection().execute(_tables_query(), {"event": event})
     return {int(evening): (int(deals), closed is not None) for evening, deals, closed in rows}
 
 
@@ -523,7 +525,7 @@ def event_info(session: Session, event: ClubEvent) -> EventInfo:
     session.flush()
     rounds = _rounds(session, event)
     seats = _seated(session, event)
-    states = _tables(session, event)
+    states = _tables(session, ident(event))
     entrants = _presence(session, event)
     infos = []
     for played in rounds:
@@ -548,19 +550,18 @@ def event_info(session: Session, event: ClubEvent) -> EventInfo:
                 played.ended_at,
             )
         )
-    figures = _figures(session, event)
+    figures = _figures(session, ident(event))
     here = _present_at(entrants, rounds[-1].number + 1 if rounds else 1)
     current = infos[-1] if infos and infos[-1].ended_at is None else None
     lines = []
-    for entrant, name in entrants:
-        points, count = figures.get(entrant.player_id, (0, 0))
+    for _entrant, name in entrants:
+        points, count = figures.get(name, (0, 0))
         place = current.table_of(name) if current else None
         lines.append(
             PlayerLine(
                 name, points, count, name in here, place[0].number if place else None, place[1] if place else None
             )
         )
-    lines.sort(key=lambda line: (-line.points, -(line.per_deal or 0), name_key(line.player)))
     season = session.get(Season, event.season_id) if event.season_id else None
     return EventInfo(
         number=ident(event),
@@ -577,9 +578,38 @@ def event_info(session: Session, event: ClubEvent) -> EventInfo:
         closed_at=event.closed_at,
         present=tuple(here),
         rounds=tuple(infos),
-        standings=tuple(lines),
+        standings=_ranked(lines),
         stamp=event_stamp(session, ident(event)),
     )
+
+
+def event_after_deals(session: Session, shown: EventInfo) -> EventInfo | None:
+    """Event `shown` as it stands now, when what changed since it was read is its tables' deals and evenings (deals
+    recorded, corrected, voided or taken back, a table closed or opened again): its tables and leaderboard read
+    again, in three statements against the whole event's nine; None when more changed (a round seated or ended, the
+    event closed), for a whole read. What changes nothing here but the players' names is told apart by the watchers
+    (`Notice`): their change names no evening."""
+    stamp = event_stamp(session, shown.number)
+    if stamp[:FRAME] != shown.stamp[:FRAME]:
+        return None
+    states, figures = _tables(session, shown.number), _figures(session, shown.number)
+    rounds = tuple(
+        replace(
+            played,
+            tables=tuple(replace(t, deals=states[t.evening][0], closed=states[t.evening][1]) for t in played.tables),
+        )
+        for played in shown.rounds
+    )
+    lines = [
+        replace(line, points=figures.get(line.player, (0, 0))[0], deals=figures.get(line.player, (0, 0))[1])
+        for line in shown.standings
+    ]
+    return replace(shown, rounds=rounds, standings=_ranked(lines), stamp=stamp)
+
+
+def _ranked(lines: Sequence[PlayerLine]) -> tuple[PlayerLine, ...]:
+    """A leaderboard's lines, best first: game points, then points a deal, then name."""
+    return tuple(sorted(lines, key=lambda line: (-line.points, -(line.per_deal or 0), name_key(line.player))))
 
 
 def table_place(session: Session, evening: int) -> TablePlace | None:
@@ -636,9 +666,13 @@ def refusal_for(session: Session, evening: int, table: int, *, new_deal: str | N
     return None
 
 
+FRAME = 3
+"""The first parts of an event's stamp, which change with its frame: its rounds, those ended, its close."""
+
+
 def event_stamp(session: Session, event: int) -> tuple[int, ...]:
-    """What changes when the event's leaderboard may have changed: its rounds, the revisions of its tables, its
-    close (one statement, for the live page's poll)."""
+    """What changes when the event's leaderboard may have changed: its rounds, those ended, its close (the `FRAME`),
+    then the revisions of its tables and those closed (one statement, for the live page's poll)."""
     return tuple(int(value) for value in session.connection().execute(_stamp_query(), {"event": event}).one())
 
 
@@ -648,10 +682,10 @@ def _stamp_query() -> Any:
     return (
         sql_select(
             func.count(func.distinct(ClubRound.id)),
-            func.coalesce(func.sum(Evening.revision), 0),
             func.count(col(ClubRound.ended_at)),
-            func.count(col(Evening.closed_at)),
             select(func.count(col(ClubEvent.closed_at))).where(col(ClubEvent.id) == event).scalar_subquery(),
+            func.coalesce(func.sum(Evening.revision), 0),
+            func.count(col(Evening.closed_at)),
         )
         .select_from(ClubRound)
         .outerjoin(ClubTable, col(ClubTable.round_id) == ClubRound.id)

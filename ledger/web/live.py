@@ -108,6 +108,9 @@ class Watched:
     html: dict[str, str] = field(default_factory=dict)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     stale: bool = False
+    whole: bool = True
+    """An event's next read reads it whole: more than its tables' deals changed (a round seated or ended, a player
+    renamed), or it was never read."""
     reading: asyncio.Task[None] | None = None
 
 
@@ -147,6 +150,7 @@ class Channel:
             self.noticed[notice.evening] = notice.revision
         for topic, watched in list(self.watched.items()):
             if self._touches(topic, watched, notice):
+                watched.whole = watched.whole or notice.evening is None
                 self.changed(topic)
 
     def _touches(self, topic: Topic, watched: Watched, notice: Notice) -> bool:
@@ -173,21 +177,23 @@ class Channel:
         """Read until no change came during the last read; publish what moved."""
         try:
             while watched.stale and watched.viewers and not self.stopping:
-                watched.stale = False
-                shown = await self._read(topic)
+                whole, watched.stale, watched.whole = watched.whole, False, False
+                shown = await self._read(topic, None if whole else watched.shown)
                 if shown is None:
+                    watched.whole = watched.whole or whole
                     return  # the next change tells again once the ledger answers
                 self.reads += 1
                 self.publish(topic, watched, shown)
         finally:
             watched.reading = None
 
-    async def _read(self, topic: Topic) -> Any:
-        """The evening or event as it stands, read in its turn with the ledger's writes; None when the ledger cannot
+    async def _read(self, topic: Topic, shown: Any = None) -> Any:
+        """The evening or event as it stands, read in its turn with the ledger's writes (an event `shown` before,
+        when only its tables' deals changed since, by its tables and leaderboard alone); None when the ledger cannot
         answer (told to the outage)."""
         kind, number = topic
         read: Callable[..., Any] = (
-            (lambda: load_live(self.ledger, number)) if kind == "evening" else self._event(number)
+            (lambda: load_live(self.ledger, number)) if kind == "evening" else self._event(number, shown)
         )
         try:
             found = await run_in_threadpool(self.ledger.in_turn, read)
@@ -197,19 +203,19 @@ class Channel:
         self.outage.answered(writing=False)
         return found
 
-    def _event(self, number: int) -> Callable[[], EventInfo]:
-        return lambda: self.ledger.event(number)
+    def _event(self, number: int, shown: EventInfo | None) -> Callable[[], EventInfo]:
+        return lambda: (shown and self.ledger.event_after_deals(shown)) or self.ledger.event(number)
 
     def publish(self, topic: Topic, watched: Watched, shown: Any) -> None:
         """Keep what was read and wake every watcher, when it moved (a later revision; for a closed evening, news of
-        where its table plays on; a new stamp of the event); each language is drawn once, when first needed."""
+        where its table plays on; for an event, anything shown); each language is drawn once, when first needed."""
         if isinstance(shown, Live):
             stamp: object = (shown.evening.revision, shown.next_evening)
             if watched.stamp is not None and shown.evening.revision < watched.ident:
                 return  # a read begun before a newer one was published
             ident = shown.evening.revision
         else:
-            stamp, ident = shown.stamp, watched.version + 1
+            stamp, ident = shown, watched.version + 1  # a name may change, not its stamp
         if stamp == watched.stamp:
             return
         watched.shown, watched.stamp, watched.ident = shown, stamp, ident
