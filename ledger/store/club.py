@@ -586,7 +586,7 @@ def event_info(session: Session, event: ClubEvent) -> EventInfo:
 def event_after_deals(session: Session, shown: EventInfo) -> EventInfo | None:
     """Event `shown` as it stands now, when what changed since it was read is its tables' deals and evenings (deals
     recorded, corrected, voided or taken back, a table closed or opened again): its tables and leaderboard read
-    again, in three statements against the whole event's nine; None when more changed (a round seated or ended, the
+    again, in three statements against the whole event's eight; None when more changed (a round seated or ended, the
     event closed), for a whole read. What changes nothing here but the players' names is told apart by the watchers
     (`Notice`): their change names no evening."""
     stamp = event_stamp(session, shown.number)
@@ -595,13 +595,12 @@ def event_after_deals(session: Session, shown: EventInfo) -> EventInfo | None:
     states, figures = _tables(session, shown.number), _figures(session, shown.number)
     rounds = tuple(
         replace(
-            played,
-            tables=tuple(replace(t, deals=states[t.evening][0], closed=states[t.evening][1]) for t in played.tables),
+            played, tables=tuple(TableInfo(t.number, t.evening, t.players, *states[t.evening]) for t in played.tables)
         )
         for played in shown.rounds
     )
     lines = [
-        replace(line, points=figures.get(line.player, (0, 0))[0], deals=figures.get(line.player, (0, 0))[1])
+        PlayerLine(line.player, *figures.get(line.player, (0, 0)), line.present, line.table, line.seat)
         for line in shown.standings
     ]
     return replace(shown, rounds=rounds, standings=_ranked(lines), stamp=stamp)
