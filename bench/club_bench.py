@@ -484,11 +484,13 @@ async def club_night(
                         began = time.perf_counter()
                         await record(client, seated, chunk, answers, passes=passes, pause=pause)
                         walls.append(time.perf_counter() - began)
+                        # the phones watching too, before the baseline's records hold this loop up: else what
+                        # reaches them meanwhile is timed when the baseline ends
                         await caught_up(screen, seated, played_so_far(answers), settle)
+                        await viewers_caught_up(watchers, answers, settle)
             finally:
                 if ledger is not None:
                     ledger.close()
-            await viewers_caught_up(watchers, answers, settle)
             return Night(event, seated, answers, screen, watchers, walls, bare_ms)
         finally:
             for task in tasks:
