@@ -233,8 +233,8 @@ def test_the_leaderboard_read_again_after_each_change_counts_by_hand(db_url: str
 
 def test_the_leaderboard_read_again_from_the_one_shown_is_the_whole_read_until_a_round_changes(db_url: str) -> None:
     """After deals, corrections, voids, undos and tables closed or opened again, the board read by its tables and
-    leaderboard alone from the one shown before is the board read whole; once a round is seated or ended or the
-    event closed, it asks for a whole read."""
+    leaderboard alone from the one shown before is the board read whole; once a player is renamed, a round seated or
+    ended or the event closed, it asks for a whole read."""
     with Ledger(db_url) as ledger:
         number = ledger.start_event("Night", SEVEN[:6], round_deals=6).number
         current = ledger.seat_round(number, seed=3).current
@@ -261,6 +261,7 @@ def test_the_leaderboard_read_again_from_the_one_shown_is_the_whole_read_until_a
             shown = after
         assert [line.player for line in shown.standings] != sorted(SEVEN[:6])  # ranked by points, not by name
         for frame_change in (
+            lambda: ledger.rename_player("Anna", "Annalisa"),
             lambda: ledger.end_round(number),
             lambda: ledger.seat_round(number, seed=4),
             lambda: ledger.close_event(number),

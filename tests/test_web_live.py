@@ -196,14 +196,20 @@ def test_a_change_elsewhere_reaches_a_board_whose_table_it_is_and_no_other(sqlit
 
 def test_a_board_shows_each_deal_a_new_name_and_a_new_round_as_the_event_then_stands(db_url: str) -> None:
     """Deals are read by the board's tables and leaderboard alone, from the board shown; a rename or a new round by
-    the whole event. Each board sent is the event as read whole at that moment."""
+    the whole event, also when a rename is told as a deal alone (another program's rename and deal found in one look
+    at SQLite). Each board sent is the event as read whole at that moment."""
     with Ledger(db_url) as ledger:
         ledger.start_event("Night", ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"])
         info = ledger.seat_round(tables=[["Anna", "Bruno", "Carla"], ["Dario", "Elena", "Franco"]])
         assert info.current is not None
         first, second = (table.evening for table in info.current.tables)
 
+    def renamed_and_recorded() -> None:
+        ledger.rename_player("Anna", "Annalisa")
+        ledger.record("bruno solo 8", evening=first)
+
     async def watch() -> list[tuple[str, bool]]:
+        nonlocal ledger
         ledger, channel = _channel(db_url)
         stream = channel.stream(("event", 1), -1, 5.0, "en")
         await anext(stream)
@@ -212,10 +218,11 @@ def test_a_board_shows_each_deal_a_new_name_and_a_new_round_as_the_event_then_st
         for change, notice in (
             (lambda: ledger.record("anna solo 22", evening=first), Notice(evening=first, revision=1)),
             (lambda: ledger.record("dario solo 14", evening=second), Notice(evening=second, revision=1)),
-            (lambda: ledger.rename_player("Anna", "Annalisa"), Notice()),
-            (lambda: ledger.record("bruno solo 8", evening=first), Notice(evening=first, revision=2)),
+            (renamed_and_recorded, Notice(evening=first, revision=2)),
+            (lambda: ledger.rename_player("Bruno", "Bruna"), Notice()),
+            (lambda: ledger.record("elena solo 7+1/3", evening=second), Notice(evening=second, revision=2)),
             (
-                lambda: ledger.seat_round(tables=[["Annalisa", "Dario", "Franco"], ["Bruno", "Carla", "Elena"]]),
+                lambda: ledger.seat_round(tables=[["Annalisa", "Dario", "Franco"], ["Bruna", "Carla", "Elena"]]),
                 Notice(event=1),
             ),
         ):
@@ -231,6 +238,7 @@ def test_a_board_shows_each_deal_a_new_name_and_a_new_round_as_the_event_then_st
     assert all(whole for _board, whole in sent)
     assert "'Anna'" in sent[1][0] and "Annalisa" not in sent[1][0]
     assert all("Annalisa" in board and "'Anna'" not in board for board, _whole in sent[2:])
+    assert "'Bruno'" in sent[2][0] and all("Bruna" in board for board, _whole in sent[3:])
     assert "RoundInfo(number=2" in sent[-1][0] and "RoundInfo(number=2" not in sent[-2][0]
 
 

@@ -223,10 +223,10 @@ def _entrants(session: Session, event: ClubEvent) -> list[tuple[Entrant, str]]:
     return [(entrant, name) for entrant, name in session.execute(_entrants_query(), {"event": event.id})]
 
 
-def _presence(session: Session, event: ClubEvent) -> list[tuple[Any, str]]:
+def _presence(session: Session, event: int) -> list[tuple[Any, str]]:
     """The event's entrants, to read (`player_id`, `arrived`, `left`), with their names: one statement, no objects
     kept by the session."""
-    rows = session.connection().execute(_presence_query(), {"event": event.id})
+    rows = session.connection().execute(_presence_query(), {"event": event})
     return [(row, row.name) for row in rows]
 
 
@@ -253,7 +253,7 @@ def _presence_query() -> Any:
 def present(session: Session, event: ClubEvent, number: int | None = None) -> list[str]:
     """Who is present for round `number` (default: the next round to seat)."""
     at = number if number is not None else _next_round(session, event)
-    return _present_at(_presence(session, event), at)
+    return _present_at(_presence(session, ident(event)), at)
 
 
 def _present_at(entrants: Sequence[tuple[Any, str]], at: int) -> list[str]:
@@ -400,7 +400,7 @@ def _sat_out(seats: Sequence[tuple[int, int, int, int, str]], session: Session, 
     for number, _table, _evening, _position, name in seats:
         seated[number].add(name)
     counts: defaultdict[str, int] = defaultdict(int)
-    entrants = _presence(session, event)
+    entrants = _presence(session, ident(event))
     for number, names in seated.items():
         for name in _present_at(entrants, number):
             counts[name] += name not in names
@@ -526,7 +526,7 @@ def event_info(session: Session, event: ClubEvent) -> EventInfo:
     rounds = _rounds(session, event)
     seats = _seated(session, event)
     states = _tables(session, ident(event))
-    entrants = _presence(session, event)
+    entrants = _presence(session, ident(event))
     infos = []
     for played in rounds:
         at: dict[int, tuple[int, list[str]]] = {}
@@ -586,11 +586,11 @@ def event_info(session: Session, event: ClubEvent) -> EventInfo:
 def event_after_deals(session: Session, shown: EventInfo) -> EventInfo | None:
     """Event `shown` as it stands now, when what changed since it was read is its tables' deals and evenings (deals
     recorded, corrected, voided or taken back, a table closed or opened again): its tables and leaderboard read
-    again, in three statements against the whole event's eight; None when more changed (a round seated or ended, the
-    event closed), for a whole read. What changes nothing here but the players' names is told apart by the watchers
-    (`Notice`): their change names no evening."""
+    again, in four statements against the whole event's eight; None when more changed (a round seated or ended, the
+    event closed, a player renamed by any program), for a whole read."""
     stamp = event_stamp(session, shown.number)
-    if stamp[:FRAME] != shown.stamp[:FRAME]:
+    named = {name for _entrant, name in _presence(session, shown.number)}
+    if stamp[:FRAME] != shown.stamp[:FRAME] or named != {line.player for line in shown.standings}:
         return None
     states, figures = _tables(session, shown.number), _figures(session, shown.number)
     rounds = tuple(
