@@ -5,7 +5,8 @@ The ledger tells the channel of every change committed, by this server or by any
 database (`Ledger.subscribe`). Work stays bounded whatever the number of writes: what nobody watches is never read;
 a watched evening or event has at most one read running and one more queued behind it, however many changes come
 meanwhile; an evening's read takes its head and its last deals only, as quick on the thousandth deal as on the
-first. What is shown is drawn once per language watched, whatever the number of phones and screens.
+first; a leaderboard's read after deals takes its tables and figures only, from the board shown. What is shown is
+drawn once per language watched, whatever the number of phones and screens.
 """
 
 from __future__ import annotations
