@@ -11,7 +11,7 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, insert, text
+from sqlalchemy import Connection, bindparam, text
 from sqlalchemy import Table as Rows
 from sqlmodel import Session, col, select
 
@@ -58,9 +58,15 @@ def note(
 def started(session: Session, evening_id: int, by: Writer, revision: int = 0) -> None:
     """Log an evening's start (its revision 0, or the revision an import found)."""
     session.execute(
-        insert(EveningChange).values(
-            evening_id=evening_id, revision=revision, kind="start", at=utcnow(), source=by.source, session=by.session
-        )
+        CHANGES.insert(),
+        {
+            "evening_id": evening_id,
+            "revision": revision,
+            "kind": "start",
+            "at": utcnow(),
+            "source": by.source,
+            "session": by.session,
+        },
     )
 
 
@@ -219,6 +225,6 @@ def rebuild(connection: Connection, evening_id: int) -> None:
     rows = reconstruct(connection, evening_id)
     columns = ("revision", "kind", "deal", "deal_revision", "undoes", "at", "source", "reason")
     connection.execute(
-        insert(EveningChange),
+        CHANGES.insert(),
         [{"evening_id": evening_id, **{name: row.get(name) for name in columns}} for row in rows],
     )
