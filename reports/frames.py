@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from functools import partial
-from itertools import chain
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from sqlalchemy import Connection, Engine, Select, and_, exists, select
+from sqlalchemy import Connection, Engine, Select, and_, exists, func, select
+from sqlalchemy.dialects import sqlite
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import aliased
+from sqlalchemy.sql import ClauseElement
 from sqlmodel import Session, col
 
 from ledger.store.counting import CURRENT, counting_deals, counting_payouts
-from ledger.store.engine import reading
+from ledger.store.engine import BUSY_TIMEOUT_MS, read_only_uri, reading
 from ledger.store.evenings import get_seating
 from ledger.store.models import Deal, DealRevision, Evening, Payout, Player, Seat
 from ledger.store.players import get_player
@@ -23,7 +26,10 @@ from reports.filters import Filters, utc_end, utc_start
 
 PLAYER_COLUMNS = ("dealer", "declarer", "partner")
 READ_ROWS = 100_000
-"""Rows read at a time: the database's rows are held as Python values only this many at once."""
+"""Rows read at a time from a server: its rows are held as Python values only this many at once."""
+WORDS = ("category", "object")
+"""The types of columns of words (or names), which may be missing."""
+SQLITE = sqlite.dialect()
 R = DealRevision
 DEAL_COLUMNS: dict[str, tuple[Any, str]] = {
     "deal_id": (Deal.id, "int64"),
@@ -49,6 +55,9 @@ PAYOUT_COLUMNS: dict[str, tuple[Any, str]] = {
     "points": (Payout.points, "int64"),
 }
 """What is read of each of their payouts, and its type (the player's position is the seat's, from `seat`)."""
+DEAL_TYPES = {name: dtype for name, (_, dtype) in DEAL_COLUMNS.items()}
+PAYOUT_TYPES = {name: dtype for name, (_, dtype) in PAYOUT_COLUMNS.items()}
+VOIDED_TYPES = {"evening": "int64", "number": "int64", "reason": "object"}
 
 
 @dataclass(frozen=True)
@@ -97,11 +106,12 @@ def _chosen(query: Select[Any], filters: Filters, player_id: int | None) -> Sele
 
 
 def voided_deals(filters: Filters, player_id: int | None = None) -> Select[Any]:
-    """The voided deals of evenings that count (evening, number, reason), as the filters select them."""
+    """The voided deals of evenings that count (evening, number, reason: '' where none was given), as the filters
+    select them."""
     columns: tuple[Any, ...] = (
         col(Deal.evening_id).label("evening"),
         col(Deal.number),
-        col(Deal.void_reason).label("reason"),
+        func.coalesce(col(Deal.void_reason), "").label("reason"),
     )
     query = (
         select(*columns)
@@ -112,44 +122,57 @@ def voided_deals(filters: Filters, player_id: int | None = None) -> Select[Any]:
     return _chosen(query, filters, player_id)
 
 
-def _check(connection: Connection, filters: Filters) -> tuple[Filters, int | None]:
+def _check(session: Session, filters: Filters) -> tuple[Filters, int | None]:
     """The filters with the player's name as stored, and the player's id; an error names a missing evening."""
-    with Session(bind=connection) as session:
-        if filters.evening is not None:
-            get_seating(session, filters.evening)
-        if filters.player is None:
-            return filters, None
-        player = get_player(session, filters.player)
-        return replace(filters, player=player.name), player.id
+    if filters.evening is not None:
+        get_seating(session, filters.evening)
+    if filters.player is None:
+        return filters, None
+    player = get_player(session, filters.player)
+    return replace(filters, player=player.name), player.id
 
 
 def _labelled(columns: dict[str, tuple[Any, str]]) -> list[Any]:
-    """The columns to select, each under its name."""
-    return [col(column).label(name) for name, (column, _) in columns.items()]
+    """The columns to select, each under its name; words that may be missing read as '' (see `_frame`)."""
+    return [
+        (func.coalesce(column, "") if dtype in WORDS else col(column)).label(name)
+        for name, (column, dtype) in columns.items()
+    ]
 
 
-def _read(query: Select[Any], connection: Connection, columns: dict[str, tuple[Any, str]]) -> pd.DataFrame:
-    """The query's rows (of `_labelled(columns)`) as a frame of those columns and types, read READ_ROWS at a time
-    from the driver's cursor (plain tuples, no row objects), each batch typed before the next is read."""
-    dtypes = {name: dtype for name, (_, dtype) in columns.items()}
-    with connection.execute(query) as result:
-        batches = [_typed(rows, dtypes) for rows in iter(partial(result.cursor.fetchmany, READ_ROWS), [])]
-    return pd.concat(batches or [_typed([], dtypes)], ignore_index=True).astype(dtypes)
+@contextmanager
+def _source(engine: Engine) -> Iterator[Any]:
+    """What the frames are read from, in one transaction (one snapshot of the ledger): a SQLite file through its
+    Arrow driver (ADBC), which hands pandas whole columns rather than a Python value for each field, read-only;
+    any other ledger (PostgreSQL) through the engine's connection."""
+    path = engine.url.database if engine.dialect.name == "sqlite" else None
+    if not path or path == ":memory:":
+        with reading(engine).connect() as connection, connection.begin():
+            yield connection
+        return
+    import adbc_driver_sqlite.dbapi as adbc
+
+    uri = read_only_uri(Path(path)) or f"{Path(path).resolve().as_uri()}?mode=ro"
+    try:
+        with adbc.connect(uri) as arrow:
+            with arrow.cursor() as cursor:
+                cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            yield arrow
+    except (adbc.Error, OSError) as error:  # the driver's own words (pandas wraps them), told as any refusal is
+        raise DBAPIError(None, None, error.__cause__ or error) from None
 
 
-def _typed(rows: Sequence[Any], dtypes: dict[str, str]) -> pd.DataFrame:
-    """Rows (tuples in the order of `dtypes`) as a frame of those types."""
-    values = np.fromiter(chain.from_iterable(rows), dtype=object, count=len(rows) * len(dtypes))
-    table = values.reshape(-1, len(dtypes))
-    return pd.DataFrame({name: _column(table[:, i], dtype) for i, (name, dtype) in enumerate(dtypes.items())})
-
-
-def _column(values: np.ndarray, dtype: str) -> Any:
-    """Python values as a column of `dtype`; words as categories in sorted order, as `astype("category")` gives them
-    (but from one `pd.factorize`)."""
-    if dtype == "category":
-        return pd.Categorical.from_codes(*pd.factorize(values, sort=True))
-    return pd.Series(values, dtype=object).astype(dtype)
+def _frame(query: ClauseElement, source: Any, dtypes: dict[str, str] | None = None) -> pd.DataFrame:
+    """The query's rows as a frame of those types (words as categories in sorted order; '' as missing)."""
+    if isinstance(source, Connection):
+        read = pd.concat(pd.read_sql(query, source, chunksize=READ_ROWS), ignore_index=True)
+    else:
+        read = pd.read_sql(str(query.compile(dialect=SQLITE, compile_kwargs={"literal_binds": True})), source)
+    if dtypes is None:
+        return read
+    words = [name for name, dtype in dtypes.items() if dtype in WORDS]
+    read[words] = read[words].replace("", None)
+    return read.astype(dtypes)
 
 
 def _named(ids: pd.Series, people: pd.Index, players: tuple[str, ...]) -> pd.Categorical:
@@ -159,11 +182,11 @@ def _named(ids: pd.Series, people: pd.Index, players: tuple[str, ...]) -> pd.Cat
 
 def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
     """Read the deals that count and their payouts, as the filters select them."""
-    filters = filters or Filters()
-    with reading(engine).connect() as connection, connection.begin():
-        filters, player_id = _check(connection, filters)
-        people = pd.read_sql(select(col(Player.id), col(Player.name)).order_by(col(Player.key)), connection)
-        evenings = pd.read_sql(
+    with Session(reading(engine)) as session:
+        filters, player_id = _check(session, filters or Filters())
+    with _source(engine) as source:
+        people = _frame(select(col(Player.id), col(Player.name)).order_by(col(Player.key)), source)
+        evenings = _frame(
             select(
                 col(Evening.id).label("evening"),
                 col(Evening.profile),
@@ -172,18 +195,18 @@ def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
                 col(Evening.started_at),
                 col(Evening.options)["game_to"].as_integer().label("game_to"),
             ),
-            connection,
+            source,
         )
-        seats = pd.read_sql(
+        seats = _frame(
             select(col(Seat.evening_id).label("evening"), col(Seat.player_id), col(Seat.position)),
-            connection,
-            dtype=np.int64,
+            source,
+            dict.fromkeys(("evening", "player_id", "position"), "int64"),
         )
-        deals = _read(_chosen(counting_deals(*_labelled(DEAL_COLUMNS)), filters, player_id), connection, DEAL_COLUMNS)
-        payouts = _read(
-            _chosen(counting_payouts(*_labelled(PAYOUT_COLUMNS)), filters, player_id), connection, PAYOUT_COLUMNS
+        deals = _frame(_chosen(counting_deals(*_labelled(DEAL_COLUMNS)), filters, player_id), source, DEAL_TYPES)
+        payouts = _frame(
+            _chosen(counting_payouts(*_labelled(PAYOUT_COLUMNS)), filters, player_id), source, PAYOUT_TYPES
         )
-        voided = pd.read_sql(voided_deals(filters, player_id), connection)
+        voided = _frame(voided_deals(filters, player_id), source, VOIDED_TYPES)
     players = tuple(people["name"])
     ids = pd.Index(people["id"])
     evenings["started_at"] = pd.to_datetime(evenings["started_at"], utc=True)

@@ -17,6 +17,8 @@ HEAVY = (
     "pandas",
     "matplotlib",
     "numpy",
+    "pyarrow",
+    "adbc_driver_sqlite",
     "alembic",
     "rich.progress",
     "prompt_toolkit",

@@ -500,3 +500,81 @@ def test_ids_billions_apart_give_the_same_statistics(ledger: str, tmp_path: Path
     assert list(apart) == list(near)
     for name, table in near.items():
         assert apart[name].equals(table), (name, apart[name], table)
+
+
+def test_words_first_missing_for_thousands_of_deals_are_read_when_they_come(tmp_path: Path) -> None:
+    """A SQLite ledger is read by a driver that types each column from the first rows it sees: a ledger that opens
+    with 1,500 solos (no called card, no holder, no aggravation, no sweep) and only then has a chiamo, a solissimo
+    dividete and a stramazzo is read whole, the words of its last deals included."""
+    import sqlite3
+
+    from ledger.store.evenings import get_seating
+
+    path = str(tmp_path / "solos.sqlite3")
+    engine = open_ledger(path)
+    with transaction(engine) as s:
+        first = _evening(s, ("Anna", "Bruno", "Carla"), datetime(2024, 1, 5, 12, tzinfo=UTC))
+        record_deal(s, first, DealInput(declarer="Bruno", contract="solo", thirds=22))
+    connection = sqlite3.connect(path)
+    try:  # deals 2 to 1,500: copies of the first, its revision and its payouts
+        with connection:
+            connection.execute(
+                "WITH RECURSIVE n(k) AS (SELECT 2 UNION ALL SELECT k + 1 FROM n WHERE k < 1500) "
+                "INSERT INTO deal (evening_id, number, created_at) SELECT evening_id, k, created_at FROM deal, n"
+            )
+            for table, pointer, source in (
+                ("deal_revision", "deal_id", "deal"),
+                ("payout", "revision_id", "deal_revision"),
+            ):
+                kept = [
+                    row[1] for row in connection.execute(f"PRAGMA table_info({table})") if row[1] not in ("id", pointer)
+                ]
+                connection.execute(
+                    f"INSERT INTO {table} ({pointer}, {', '.join(kept)}) "
+                    f"SELECT {source}.id, {', '.join(f'{table}.{name}' for name in kept)} FROM {source}, {table} "
+                    f"WHERE {source}.id > 1 AND {table}.{pointer} = 1"
+                )
+    finally:
+        connection.close()
+    with transaction(engine) as s:
+        table = get_seating(s, 1)
+        record_deal(s, table, DealInput(declarer="Carla", contract="chiamo", called="3D", holder="Anna", thirds=17))
+        record_deal(s, table, DealInput(declarer="Anna", contract="solissimo", aggravation="dividete", thirds=24))
+        record_deal(s, table, DealInput(declarer="Bruno", contract="solo", thirds=33))
+    engine.dispose()
+    frames = frames_of(path)
+    assert len(frames.deals) == 1_503 and len(frames.payouts) == 3 * 1_503
+    last = frames.deals.set_index("number").loc[1_501:, ["contract", "called", "holder", "aggravation", "sweep"]]
+    assert last.astype(object).where(last.notna(), None).values.tolist() == [
+        ["chiamo", "3D", "Anna", None, None],
+        ["solissimo", None, None, "dividete", None],
+        ["solo", None, None, None, "stramazzo"],
+    ]
+    called = _by(statistics(frames)["called"].to_dict("records"), "card")
+    assert called["3D"]["calls"] == 1 and called["3D"]["Anna"] == 1
+
+
+def test_a_ledger_damaged_where_its_payouts_lie_is_one_line_from_stats(ledger: str, tmp_path: Path) -> None:
+    """The payouts are read by a driver of their own; a damaged page there is told as the ledger's other commands
+    tell it: one line, exit code 2, no traceback."""
+    import sqlite3
+
+    from cli_support import calabresella
+    from conftest import copy_ledger, ready_to_copy
+
+    damaged = copy_ledger(ready_to_copy(Path(ledger)), tmp_path)
+    connection = sqlite3.connect(damaged)
+    try:
+        (root,) = connection.execute("SELECT rootpage FROM sqlite_master WHERE name = 'payout'").fetchone()
+        (size,) = connection.execute("PRAGMA page_size").fetchone()
+    finally:
+        connection.close()
+    with damaged.open("r+b") as file:  # a leaf page's header, then nothing but 0xff
+        file.seek((root - 1) * size)
+        file.write(b"\x0d" + b"\xff" * (size - 1))
+    ran = calabresella("--db", str(damaged), "stats")
+    assert ran.returncode == 2
+    assert ran.stderr.strip().splitlines() == [
+        f"Error: sqlite:///{damaged}: cannot open it as a ledger database: the file is damaged; go back to a backup"
+        " copy"
+    ]
