@@ -142,17 +142,17 @@ def _labelled(columns: dict[str, tuple[Any, str]]) -> list[Any]:
 
 @contextmanager
 def _source(engine: Engine) -> Iterator[Any]:
-    """What the frames are read from, in one transaction (one snapshot of the ledger): a SQLite file through its
-    Arrow driver (ADBC), which hands pandas whole columns rather than a Python value for each field, read-only;
-    any other ledger (PostgreSQL) through the engine's connection."""
-    path = engine.url.database if engine.dialect.name == "sqlite" else None
-    if not path or path == ":memory:":
+    """What the frames are read from, in one transaction (one snapshot of the ledger): a SQLite ledger's file through
+    SQLite's Arrow driver (ADBC), read-only, which hands pandas whole columns rather than a Python value for each
+    field; a PostgreSQL ledger through the engine's connection."""
+    if engine.dialect.name != "sqlite":
         with reading(engine).connect() as connection, connection.begin():
             yield connection
         return
     import adbc_driver_sqlite.dbapi as adbc
 
-    uri = read_only_uri(Path(path)) or f"{Path(path).resolve().as_uri()}?mode=ro"
+    path = Path(str(engine.url.database))
+    uri = read_only_uri(path) or f"{path.resolve().as_uri()}?mode=ro"
     try:
         with adbc.connect(uri) as arrow:
             with arrow.cursor() as cursor:
