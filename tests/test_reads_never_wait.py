@@ -32,6 +32,7 @@ READS: dict[str, Callable[[Ledger], Any]] = {
     "settle": lambda ledger: ledger.settle(evening=1),
     "tab": lambda ledger: ledger.tab(),
     "payments": lambda ledger: ledger.payments(),
+    "stats": lambda ledger: ledger.stats(evening=1),
 }
 
 
