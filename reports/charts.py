@@ -166,12 +166,17 @@ MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
 
 def _legend_outside(figure: Figure, axes: Axes) -> None:
-    """The legend under the axes, in as many columns as fit across the figure, so it never covers a line."""
+    """The legend under the axes, in as many columns as fit across the figure, so it never covers a line; the y
+    axis's label wrapped again to the height the legend leaves the axes."""
     handles, labels = axes.get_legend_handles_labels()
     rc = matplotlib.rcParams
     beside = (rc["legend.handlelength"] + rc["legend.handletextpad"] + rc["legend.columnspacing"]) / EM
     fit = int(_characters(FIGSIZE[0], STYLE["legend.fontsize"]) // (max(len(label) for label in labels) + beside))
-    figure.legend(handles, labels, loc="outside lower center", ncols=max(1, min(len(labels), fit)))
+    columns = max(1, min(len(labels), fit))
+    figure.legend(handles, labels, loc="outside lower center", ncols=columns)
+    rows = -(-len(labels) // columns)
+    legend = (rows * (1 + rc["legend.labelspacing"]) + 2 * rc["legend.borderpad"]) * STYLE["legend.fontsize"] / 72
+    axes.set_ylabel(_wrapped(" ".join(axes.get_ylabel().split()), "axes.labelsize", FIGSIZE[1] * 0.8 - legend))
 
 
 def money(frames: Frames) -> Figure:

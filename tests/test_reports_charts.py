@@ -20,6 +20,7 @@ from matplotlib.figure import Figure
 from reports_support import frames_of
 
 from ledger.clock import as_local
+from ledger.i18n import use_language
 from ledger.recording import record as record_deal
 from ledger.recording import void as void_deal
 from ledger.rules.build import DealInput
@@ -29,6 +30,7 @@ from reports import charts
 from reports.frames import Frames
 
 SHOTS = Path("/tmp/shots")
+TWELVE = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia", "Luca", "Marta", "Nico", "Olga", "Piero")
 
 
 @pytest.fixture(scope="module")
@@ -170,20 +172,20 @@ def test_contract_percentages_say_they_are_win_rates(drawn: Callable[..., Figure
     assert "win rate" in axes.get_title()
 
 
-def _pairings_of(folder: Path, names: tuple[str, ...]) -> Figure:
-    """The pairings chart of a ledger where each three consecutive names (wrapping round) play one evening of one
-    deal: the last of them declares a solo, so the first two defend together."""
+def _drawn_for(folder: Path, names: tuple[str, ...], kind: str = "pairings") -> Figure:
+    """The chart of a ledger where each three consecutive names (wrapping round) play one evening of one deal at 0.10
+    a game point: the last of them declares a solo, so the first two defend together."""
     path = str(folder / f"pairs{len(names)}.sqlite3")
     engine = open_ledger(path)
     for i in range(0, len(names), 2):
         trio = tuple(names[(i + k) % len(names)] for k in range(3))
         with transaction(engine) as s:
-            evening = start_evening(s, trio)
+            evening = start_evening(s, trio, stake="0.10")
             record_deal(s, evening, DealInput(declarer=trio[2], contract="solo", thirds=18 + i))
     engine.dispose()
-    figure = charts.draw("pairings", frames_of(path))
+    figure = charts.draw(kind, frames_of(path))
     SHOTS.mkdir(exist_ok=True)
-    (SHOTS / f"pairings-{len(names)}-players.png").write_bytes(charts.image_bytes(figure, "png"))
+    (SHOTS / f"{kind}-{len(names)}-players.png").write_bytes(charts.image_bytes(figure, "png"))
     return figure
 
 
@@ -192,7 +194,7 @@ def _boxes_apart(boxes: list[Any]) -> bool:
 
 
 def test_pairings_of_five_players_label_each_cell_inside_it(tmp_path: Path) -> None:
-    figure = _pairings_of(tmp_path, ("Anna", "Bruno", "Carla", "Dario", "Elena"))
+    figure = _drawn_for(tmp_path, ("Anna", "Bruno", "Carla", "Dario", "Elena"))
     renderer = FigureCanvasAgg(figure).get_renderer()
     figure.draw(renderer)
     axes = figure.axes[0]
@@ -205,8 +207,7 @@ def test_pairings_of_five_players_label_each_cell_inside_it(tmp_path: Path) -> N
 
 
 def test_pairings_of_too_many_players_for_labels_show_a_colour_bar_and_names_apart(tmp_path: Path) -> None:
-    names = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia", "Luca", "Marta", "Nico", "Olga", "Piero")
-    figure = _pairings_of(tmp_path, names)
+    figure = _drawn_for(tmp_path, TWELVE)
     renderer = FigureCanvasAgg(figure).get_renderer()
     figure.draw(renderer)
     axes, scale = figure.axes
@@ -229,3 +230,16 @@ def test_a_legend_of_four_players_stays_within_the_figure(drawn: Callable[..., F
     box, edge = figure.legends[0].get_window_extent(renderer), figure.bbox
     assert len(figure.legends[0].get_texts()) == 4
     assert edge.x0 <= box.x0 and box.x1 <= edge.x1
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_money_axis_of_twelve_players_keeps_its_label_within_the_figure(tmp_path: Path, language: str) -> None:
+    """Twelve players' legend takes four rows under the axes: the y axis's label is wrapped to the height left."""
+    use_language(language)
+    figure = _drawn_for(tmp_path, TWELVE, "money")
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)
+    label, edge = figure.axes[0].yaxis.label, figure.bbox
+    box = label.get_window_extent(renderer)
+    assert len(figure.legends[0].get_texts()) == 12 and "\n" in label.get_text()
+    assert edge.y0 <= box.y0 and box.y1 <= edge.y1 and edge.x0 <= box.x0
