@@ -578,3 +578,14 @@ def test_a_ledger_damaged_where_its_payouts_lie_is_one_line_from_stats(ledger: s
         f"Error: sqlite:///{damaged}: cannot open it as a ledger database: the file is damaged; go back to a backup"
         " copy"
     ]
+
+
+def test_a_ledger_whose_path_holds_what_a_uri_escapes_is_read(ledger: str, tmp_path: Path) -> None:
+    """The driver opens the file by URI: a folder and a name with spaces, '#', '?', '%' and an accent are read."""
+    from conftest import copy_ledger, ready_to_copy
+
+    folder = tmp_path / "serate è #1?"
+    folder.mkdir()
+    odd = copy_ledger(ready_to_copy(Path(ledger)), folder, "club 50%20.sqlite3")
+    assert statistics(frames_of(str(odd)))["players"].equals(statistics(frames_of(ledger))["players"])
+    assert [path.name for path in tmp_path.iterdir()] == [folder.name]  # no file made at a part of the path

@@ -15,6 +15,7 @@ import pytest
 from conftest import as_document
 from said import raises_said
 from sqlalchemy import Engine, text
+from sqlalchemy.engine import make_url
 
 from ledger import Ledger
 from ledger.errors import LedgerError
@@ -672,6 +673,8 @@ def test_resolve_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ENV_VAR, str(tmp_path / "from-env.sqlite3"))
     assert resolve_url(None) == f"sqlite:///{tmp_path / 'from-env.sqlite3'}"
     assert resolve_url("given.sqlite3") == f"sqlite:///{tmp_path / 'given.sqlite3'}"
+    for odd in ("serate #1?/club.sqlite3", "club 50%20.sqlite3", "Università/è?x=1.sqlite3"):
+        assert make_url(resolve_url(odd)).database == str(tmp_path / odd), odd  # the very file, not a part of it
     for bad, message in (
         ("mysql://x/y", "runs on SQLite or PostgreSQL"),
         (str(tmp_path), "a folder: give a file path"),

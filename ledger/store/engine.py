@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import (
     ArgumentError,
     DatabaseError,
@@ -75,7 +75,7 @@ def resolve_url(given: str | None = None) -> str:
         raise FactError(
             "db", target, _("a folder: give a file path such as {example}").format(example=path / "ledger.sqlite3")
         )
-    return f"sqlite:///{path.resolve()}"
+    return URL.create("sqlite", database=str(path.resolve())).render_as_string()  # '?', '#' and '%' escaped
 
 
 def _check_there(url: str) -> None:
