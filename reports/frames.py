@@ -165,9 +165,9 @@ def _source(engine: Engine) -> Iterator[Any]:
 def _frame(query: ClauseElement, source: Any, dtypes: dict[str, str] | None = None) -> pd.DataFrame:
     """The query's rows as a frame of those types (words as categories in sorted order; '' as missing)."""
     if isinstance(source, Connection):
-        read = pd.concat(pd.read_sql(query, source, chunksize=READ_ROWS), ignore_index=True)
+        read = pd.concat(pd.read_sql_query(query, source, chunksize=READ_ROWS), ignore_index=True)
     else:
-        read = pd.read_sql(str(query.compile(dialect=SQLITE, compile_kwargs={"literal_binds": True})), source)
+        read = pd.read_sql_query(str(query.compile(dialect=SQLITE, compile_kwargs={"literal_binds": True})), source)
     if dtypes is None:
         return read
     words = [name for name, dtype in dtypes.items() if dtype in WORDS]
