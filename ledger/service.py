@@ -947,13 +947,13 @@ def upgrade_database(db: str | None = None) -> str | None:
     """Create the schema at `db` or bring it to the newest revision; the backup copy made first (SQLite), if any."""
     from sqlalchemy.exc import DBAPIError
 
-    from ledger.store.engine import make_engine, refusal, resolve_url, upgrade
+    from ledger.store.engine import make_engine, refusal, resolve_url, upgrade, where
 
     engine = make_engine(resolve_url(db))
     try:
         return upgrade(engine)
     except DBAPIError as error:
-        raise refusal(error, engine.url.render_as_string(hide_password=True)) from None
+        raise refusal(error, where(engine)) from None
     finally:
         engine.dispose()
 

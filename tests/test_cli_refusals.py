@@ -71,7 +71,8 @@ def test_a_read_only_ledger_is_refused_in_italian_words_only(read_only: Path) ->
 
 
 def test_a_file_that_is_no_database_is_refused_in_italian_words_only(tmp_path: Path) -> None:
-    junk = tmp_path / "junk.sqlite3"
+    (tmp_path / "Università").mkdir()
+    junk = tmp_path / "Università" / "junk.sqlite3"  # named as written, the accent not escaped
     junk.write_bytes(bytes(range(256)) * 16)
     result = runner.invoke(app, ["--db", str(junk), "deals"], env=ITALIAN)
     assert result.exit_code == 2

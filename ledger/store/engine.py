@@ -237,7 +237,7 @@ def _schema_version(engine: Engine) -> str | None:
             if "alembic_version" in tables:
                 return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
     except (DatabaseError, OperationalError) as error:
-        raise refusal(error, _where(engine)) from None
+        raise refusal(error, where(engine)) from None
     if tables:
         raise LedgerError(
             _(
@@ -293,7 +293,11 @@ def refusal(error: DBAPIError, where: str) -> DatabaseRefused:
     )
 
 
-def _where(engine: Engine) -> str:
+def where(engine: Engine) -> str:
+    """Where the ledger is, as a message names it: a SQLite ledger's URL with its path as written (an accent is not
+    escaped), a server's URL without its password."""
+    if engine.dialect.name == "sqlite" and engine.url.database:
+        return f"sqlite:///{engine.url.database}"
     return engine.url.render_as_string(hide_password=True)
 
 
@@ -303,7 +307,7 @@ def _check_known(engine: Engine, version: str | None) -> None:
             _(
                 "{database}: written by a newer calabresella (schema {version}; this one knows up "
                 "to {head}): upgrade calabresella-ledger"
-            ).format(database=engine.url.render_as_string(hide_password=True), version=version, head=HEAD)
+            ).format(database=where(engine), version=version, head=HEAD)
         )
 
 
@@ -314,7 +318,7 @@ def _check_readable(engine: Engine, version: str | None) -> None:
             _(
                 "the ledger {where} is read-only and needs an upgrade (schema {version}, this calabresella writes "
                 "{head}): make the file and its folder writable once"
-            ).format(where=_where(engine), version=version or "none", head=HEAD)
+            ).format(where=where(engine), version=version or "none", head=HEAD)
         )
 
 
@@ -387,7 +391,7 @@ def open_ledger(given: str | None = None, *, create: bool = True) -> Engine:
         _check_known(engine, version)
         if version is None and not create:
             engine.dispose()
-            raise NoOpenEvening(_("no ledger at {where} yet").format(where=_where(engine)))
+            raise NoOpenEvening(_("no ledger at {where} yet").format(where=where(engine)))
         if engine.get_execution_options().get(FILE_READ_ONLY):
             _check_readable(engine, version)
             return engine
@@ -396,7 +400,7 @@ def open_ledger(given: str | None = None, *, create: bool = True) -> Engine:
         _enable_wal(engine)
     except DBAPIError as error:
         engine.dispose()
-        raise refusal(error, _where(engine)) from None
+        raise refusal(error, where(engine)) from None
     return engine
 
 
@@ -418,10 +422,10 @@ def refusals(engine: Engine) -> Iterator[None]:
         if folder is not None and "readonly" in str(error.orig):
             raise DatabaseUnavailable(
                 _("the ledger {where} cannot be written: its folder {folder} is read-only; nothing was written").format(
-                    where=_where(engine), folder=folder
+                    where=where(engine), folder=folder
                 )
             ) from None
-        raise refusal(error, _where(engine)) from None
+        raise refusal(error, where(engine)) from None
 
 
 def unwritable_folder(engine: Engine) -> str | None:
