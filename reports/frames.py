@@ -55,9 +55,18 @@ PAYOUT_COLUMNS: dict[str, tuple[Any, str]] = {
     "points": (Payout.points, "int64"),
 }
 """What is read of each of their payouts, and its type (the player's position is the seat's, from `seat`)."""
-DEAL_TYPES = {name: dtype for name, (_, dtype) in DEAL_COLUMNS.items()}
-PAYOUT_TYPES = {name: dtype for name, (_, dtype) in PAYOUT_COLUMNS.items()}
-VOIDED_TYPES = {"evening": "int64", "number": "int64", "reason": "object"}
+SEAT_COLUMNS: dict[str, tuple[Any, str]] = {
+    "evening": (Seat.evening_id, "int64"),
+    "player_id": (Seat.player_id, "int64"),
+    "position": (Seat.position, "int64"),
+}
+"""Who sat where at each evening."""
+VOIDED_COLUMNS: dict[str, tuple[Any, str]] = {
+    "evening": (Deal.evening_id, "int64"),
+    "number": (Deal.number, "int64"),
+    "reason": (Deal.void_reason, "object"),
+}
+"""What is read of each voided deal (the reason missing where none was given)."""
 
 
 @dataclass(frozen=True)
@@ -106,15 +115,9 @@ def _chosen(query: Select[Any], filters: Filters, player_id: int | None) -> Sele
 
 
 def voided_deals(filters: Filters, player_id: int | None = None) -> Select[Any]:
-    """The voided deals of evenings that count (evening, number, reason: '' where none was given), as the filters
-    select them."""
-    columns: tuple[Any, ...] = (
-        col(Deal.evening_id).label("evening"),
-        col(Deal.number),
-        func.coalesce(col(Deal.void_reason), "").label("reason"),
-    )
+    """The voided deals of evenings that count (`VOIDED_COLUMNS`), as the filters select them."""
     query = (
-        select(*columns)
+        select(*_labelled(VOIDED_COLUMNS))
         .join(DealRevision, and_(col(DealRevision.deal_id) == Deal.id, CURRENT))
         .join(Evening, and_(col(Evening.id) == Deal.evening_id, col(Evening.voided_at).is_(None)))
         .where(col(Deal.voided_at).is_not(None))
@@ -162,14 +165,16 @@ def _source(engine: Engine) -> Iterator[Any]:
         raise DBAPIError(None, None, error.__cause__ or error) from None
 
 
-def _frame(query: ClauseElement, source: Any, dtypes: dict[str, str] | None = None) -> pd.DataFrame:
-    """The query's rows as a frame of those types (words as categories in sorted order; '' as missing)."""
+def _frame(query: ClauseElement, source: Any, columns: dict[str, tuple[Any, str]] | None = None) -> pd.DataFrame:
+    """The query's rows (of `_labelled(columns)`) as a frame of their types (words as categories in sorted order;
+    '' as missing)."""
     if isinstance(source, Connection):
         read = pd.concat(pd.read_sql_query(query, source, chunksize=READ_ROWS), ignore_index=True)
     else:
         read = pd.read_sql_query(str(query.compile(dialect=SQLITE, compile_kwargs={"literal_binds": True})), source)
-    if dtypes is None:
+    if columns is None:
         return read
+    dtypes = {name: dtype for name, (_, dtype) in columns.items()}
     words = [name for name, dtype in dtypes.items() if dtype in WORDS]
     read[words] = read[words].replace("", None)
     return read.astype(dtypes)
@@ -197,16 +202,12 @@ def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
             ),
             source,
         )
-        seats = _frame(
-            select(col(Seat.evening_id).label("evening"), col(Seat.player_id), col(Seat.position)),
-            source,
-            dict.fromkeys(("evening", "player_id", "position"), "int64"),
-        )
-        deals = _frame(_chosen(counting_deals(*_labelled(DEAL_COLUMNS)), filters, player_id), source, DEAL_TYPES)
+        seats = _frame(select(*_labelled(SEAT_COLUMNS)), source, SEAT_COLUMNS)
+        deals = _frame(_chosen(counting_deals(*_labelled(DEAL_COLUMNS)), filters, player_id), source, DEAL_COLUMNS)
         payouts = _frame(
-            _chosen(counting_payouts(*_labelled(PAYOUT_COLUMNS)), filters, player_id), source, PAYOUT_TYPES
+            _chosen(counting_payouts(*_labelled(PAYOUT_COLUMNS)), filters, player_id), source, PAYOUT_COLUMNS
         )
-        voided = _frame(voided_deals(filters, player_id), source, VOIDED_TYPES)
+        voided = _frame(voided_deals(filters, player_id), source, VOIDED_COLUMNS)
     players = tuple(people["name"])
     ids = pd.Index(people["id"])
     evenings["started_at"] = pd.to_datetime(evenings["started_at"], utc=True)
