@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from pathlib import Path
+from functools import partial
+from itertools import chain
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from sqlalchemy import Connection, Engine, Select, and_, exists, func, select
-from sqlalchemy.dialects import sqlite
+from sqlalchemy import Connection, Engine, Select, and_, exists, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import aliased
 from sqlalchemy.sql import ClauseElement
 from sqlmodel import Session, col
 
 from ledger.store.counting import CURRENT, counting_deals, counting_payouts
-from ledger.store.engine import BUSY_TIMEOUT_MS, read_only_uri, reading
+from ledger.store.engine import reading
 from ledger.store.evenings import get_seating
 from ledger.store.models import Deal, DealRevision, Evening, Payout, Player, Seat
 from ledger.store.players import get_player
@@ -26,10 +26,7 @@ from reports.filters import Filters, utc_end, utc_start
 
 PLAYER_COLUMNS = ("dealer", "declarer", "partner")
 READ_ROWS = 100_000
-"""Rows read at a time from a server: its rows are held as Python values only this many at once."""
-WORDS = ("category", "object")
-"""The types of columns of words (or names), which may be missing."""
-SQLITE = sqlite.dialect()
+"""Rows read at a time: the rows are held as Python values only this many at once."""
 R = DealRevision
 DEAL_COLUMNS: dict[str, tuple[Any, str]] = {
     "deal_id": (Deal.id, "int64"),
@@ -55,6 +52,17 @@ PAYOUT_COLUMNS: dict[str, tuple[Any, str]] = {
     "points": (Payout.points, "int64"),
 }
 """What is read of each of their payouts, and its type (the player's position is the seat's, from `seat`)."""
+PLAYER_NAMES: dict[str, tuple[Any, str]] = {"id": (Player.id, "int64"), "name": (Player.name, "object")}
+"""Every player of the ledger (read in name order)."""
+EVENING_COLUMNS: dict[str, tuple[Any, str]] = {
+    "evening": (Evening.id, "int64"),
+    "profile": (Evening.profile, "object"),
+    "stake_cents": (Evening.stake_cents, "int64"),
+    "currency": (Evening.currency, "object"),
+    "started_at": (Evening.started_at, "object"),
+    "game_to": (col(Evening.options)["game_to"].as_integer(), "float64"),
+}
+"""Every evening's profile, stake, currency, start, and game to N points (missing where it has none)."""
 SEAT_COLUMNS: dict[str, tuple[Any, str]] = {
     "evening": (Seat.evening_id, "int64"),
     "player_id": (Seat.player_id, "int64"),
@@ -136,48 +144,47 @@ def _check(session: Session, filters: Filters) -> tuple[Filters, int | None]:
 
 
 def _labelled(columns: dict[str, tuple[Any, str]]) -> list[Any]:
-    """The columns to select, each under its name; words that may be missing read as '' (see `_frame`)."""
-    return [
-        (func.coalesce(column, "") if dtype in WORDS else col(column)).label(name)
-        for name, (column, dtype) in columns.items()
-    ]
+    """The columns to select, each under its name."""
+    return [column.label(name) for name, (column, _) in columns.items()]
 
 
 @contextmanager
-def _source(engine: Engine) -> Iterator[Any]:
-    """What the frames are read from, in one transaction (one snapshot of the ledger): a SQLite ledger's file through
-    SQLite's Arrow driver (ADBC), read-only, which hands pandas whole columns rather than a Python value for each
-    field; a PostgreSQL ledger through the engine's connection."""
-    if engine.dialect.name != "sqlite":
-        with reading(engine).connect() as connection, connection.begin():
-            yield connection
-        return
-    import adbc_driver_sqlite.dbapi as adbc
-
-    path = Path(str(engine.url.database))
-    uri = read_only_uri(path) or f"{path.resolve().as_uri()}?mode=ro"
-    try:
-        with adbc.connect(uri) as arrow:
-            with arrow.cursor() as cursor:
-                cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            yield arrow
-    except (adbc.Error, OSError) as error:  # the driver's own words (pandas wraps them), told as any refusal is
-        raise DBAPIError(None, None, error.__cause__ or error) from None
+def _source(engine: Engine) -> Iterator[Connection]:
+    """The engine's connection the frames are read through, in one transaction: one snapshot of the ledger. (Never a
+    second SQLite library, such as an Arrow driver's: its closing a file would drop this program's locks on it.)"""
+    with reading(engine).connect() as connection, connection.begin():
+        yield connection
 
 
-def _frame(query: ClauseElement, source: Any, columns: dict[str, tuple[Any, str]] | None = None) -> pd.DataFrame:
-    """The query's rows (of `_labelled(columns)`) as a frame of their types (words as categories in sorted order;
-    '' as missing)."""
-    if isinstance(source, Connection):
-        read = pd.concat(pd.read_sql_query(query, source, chunksize=READ_ROWS), ignore_index=True)
-    else:
-        read = pd.read_sql_query(str(query.compile(dialect=SQLITE, compile_kwargs={"literal_binds": True})), source)
-    if columns is None:
-        return read
+def _frame(query: ClauseElement, connection: Connection, columns: dict[str, tuple[Any, str]]) -> pd.DataFrame:
+    """The query's rows (of `_labelled(columns)`) as a frame of the columns' types, read `READ_ROWS` at a time from
+    the driver's cursor as plain tuples (no row objects), each batch typed before the next is read."""
     dtypes = {name: dtype for name, (_, dtype) in columns.items()}
-    words = [name for name, dtype in dtypes.items() if dtype in WORDS]
-    read[words] = read[words].replace("", None)
-    return read.astype(dtypes)
+    sql = str(query.compile(dialect=connection.dialect, compile_kwargs={"literal_binds": True}))
+    cursor = connection.connection.cursor()
+    try:
+        cursor.execute(sql)
+        batches = [_typed(rows, dtypes) for rows in iter(partial(cursor.fetchmany, READ_ROWS), [])]
+    except connection.dialect.loaded_dbapi.Error as error:
+        raise DBAPIError.instance(sql, None, error, connection.dialect.loaded_dbapi.Error) from None
+    finally:
+        cursor.close()
+    return pd.concat(batches or [_typed([], dtypes)], ignore_index=True).astype(dtypes)
+
+
+def _typed(rows: Sequence[Any], dtypes: dict[str, str]) -> pd.DataFrame:
+    """Rows (tuples in the order of `dtypes`) as a frame of those types."""
+    values = np.fromiter(chain.from_iterable(rows), dtype=object, count=len(rows) * len(dtypes))
+    table = values.reshape(-1, len(dtypes))
+    return pd.DataFrame({name: _column(table[:, i], dtype) for i, (name, dtype) in enumerate(dtypes.items())})
+
+
+def _column(values: np.ndarray, dtype: str) -> Any:
+    """Python values as a column of `dtype`; words as categories in sorted order, as `astype("category")` gives them
+    (but from one `pd.factorize`)."""
+    if dtype == "category":
+        return pd.Categorical.from_codes(*pd.factorize(values, sort=True))
+    return pd.Series(values, dtype=object).astype(dtype)
 
 
 def _named(ids: pd.Series, people: pd.Index, players: tuple[str, ...]) -> pd.Categorical:
@@ -190,18 +197,8 @@ def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
     with Session(reading(engine)) as session:
         filters, player_id = _check(session, filters or Filters())
     with _source(engine) as source:
-        people = _frame(select(col(Player.id), col(Player.name)).order_by(col(Player.key)), source)
-        evenings = _frame(
-            select(
-                col(Evening.id).label("evening"),
-                col(Evening.profile),
-                col(Evening.stake_cents),
-                col(Evening.currency),
-                col(Evening.started_at),
-                col(Evening.options)["game_to"].as_integer().label("game_to"),
-            ),
-            source,
-        )
+        people = _frame(select(*_labelled(PLAYER_NAMES)).order_by(col(Player.key)), source, PLAYER_NAMES)
+        evenings = _frame(select(*_labelled(EVENING_COLUMNS)), source, EVENING_COLUMNS)
         seats = _frame(select(*_labelled(SEAT_COLUMNS)), source, SEAT_COLUMNS)
         deals = _frame(_chosen(counting_deals(*_labelled(DEAL_COLUMNS)), filters, player_id), source, DEAL_COLUMNS)
         payouts = _frame(

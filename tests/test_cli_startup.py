@@ -17,8 +17,6 @@ HEAVY = (
     "pandas",
     "matplotlib",
     "numpy",
-    "pyarrow",
-    "adbc_driver_sqlite",
     "alembic",
     "rich.progress",
     "prompt_toolkit",

@@ -1,9 +1,13 @@
 """A read is one snapshot and never waits for a writer: while another program holds the write lock (SQLite) or an
 evening's row (PostgreSQL) in the middle of a write, every read answers at once; and under concurrent writers on
-PostgreSQL, what one read returns agrees with itself."""
+PostgreSQL, what one read returns agrees with itself; and the statistics' read leaves this program's own open read
+held."""
 
 from __future__ import annotations
 
+import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -94,6 +98,38 @@ def test_every_read_answers_while_another_program_is_writing_and_a_write_waits(p
     slow = {name: f"{seconds:.2f} s" for name, seconds in took.items() if seconds > AT_ONCE}
     assert not slow, f"reads waited for the writer: {slow}"
     assert waited, "a write went through while another program held the lock"
+
+
+def test_the_statistics_read_leaves_a_read_this_program_holds_protected(sqlite_url: str) -> None:
+    """SQLite's locks on a file belong to the program, not to a connection, and its library keeps track of them for
+    the whole program. The statistics read a SQLite ledger through the program's one SQLite library: a second copy
+    (an Arrow driver's did) opening and closing the file dropped the locks of reads this program held, and another
+    program could then empty the -wal file under them (and the web server died of a bus error, once)."""
+    with Ledger(sqlite_url) as ledger:
+        ledger.start_evening(["Anna", "Bruno", "Carla"], stake="0.10")
+        ledger.record("bruno solo 22")
+        held = sqlite3.connect(sqlite_url, isolation_level=None)
+        held.execute("BEGIN")
+        before = held.execute("SELECT count(*) FROM deal").fetchone()
+        ledger.record("anna solo 8")
+        assert ledger.stats(evening=1)
+        emptying = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], timeout=0.2); "
+                "print(*c.execute('PRAGMA wal_checkpoint(TRUNCATE)').fetchone())",
+                sqlite_url,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        busy = emptying.stdout.split()[0]
+        assert held.execute("SELECT count(*) FROM deal").fetchone() == before == (1,)
+        held.close()
+    assert busy == "1", f"another program emptied the -wal file under this program's read: {emptying.stdout}"
 
 
 def test_the_evening_page_answers_while_another_program_is_writing(played: str) -> None:

@@ -503,9 +503,9 @@ def test_ids_billions_apart_give_the_same_statistics(ledger: str, tmp_path: Path
 
 
 def test_words_first_missing_for_thousands_of_deals_are_read_when_they_come(tmp_path: Path) -> None:
-    """A SQLite ledger is read by a driver that types each column from the first rows it sees: a ledger that opens
-    with 1,500 solos (no called card, no holder, no aggravation, no sweep) and only then has a chiamo, a solissimo
-    dividete and a stramazzo is read whole, the words of its last deals included."""
+    """Words that no deal had for a long while are read when they come: a ledger that opens with 1,500 solos (no
+    called card, no holder, no aggravation, no sweep) and only then has a chiamo, a solissimo dividete and a stramazzo
+    is read whole, the words of its last deals included."""
     import sqlite3
 
     from ledger.store.evenings import get_seating
@@ -556,9 +556,8 @@ def test_words_first_missing_for_thousands_of_deals_are_read_when_they_come(tmp_
 
 @pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
 def test_a_ledger_damaged_where_its_payouts_lie_is_one_line_from_stats(ledger: str, tmp_path: Path) -> None:
-    """The payouts are read by a driver of their own; a damaged page there is told as the ledger's other commands
-    tell it: one line, exit code 2, no traceback (and none printed later, when the driver's statement is dropped:
-    its versions before 1.13 printed one)."""
+    """The payouts are read from the driver's cursor; a damaged page there is told as the ledger's other commands
+    tell it: one line, exit code 2, no traceback (and none printed later, when the cursor is dropped)."""
     import sqlite3
 
     from cli_support import calabresella
@@ -583,7 +582,7 @@ def test_a_ledger_damaged_where_its_payouts_lie_is_one_line_from_stats(ledger: s
 
 
 def test_a_ledger_whose_path_holds_what_a_uri_escapes_is_read(ledger: str, tmp_path: Path) -> None:
-    """The driver opens the file by URI: a folder and a name with spaces, '#', '?', '%' and an accent are read."""
+    """A folder and a name with spaces, '#', '?', '%' and an accent are the very file read."""
     from conftest import copy_ledger, ready_to_copy
 
     folder = tmp_path / "serate è #1?"
