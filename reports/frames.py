@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import chain
@@ -133,14 +132,15 @@ def voided_deals(filters: Filters, player_id: int | None = None) -> Select[Any]:
     return _chosen(query, filters, player_id)
 
 
-def _check(session: Session, filters: Filters) -> tuple[Filters, int | None]:
+def _check(connection: Connection, filters: Filters) -> tuple[Filters, int | None]:
     """The filters with the player's name as stored, and the player's id; an error names a missing evening."""
-    if filters.evening is not None:
-        get_seating(session, filters.evening)
-    if filters.player is None:
-        return filters, None
-    player = get_player(session, filters.player)
-    return replace(filters, player=player.name), player.id
+    with Session(bind=connection) as session:
+        if filters.evening is not None:
+            get_seating(session, filters.evening)
+        if filters.player is None:
+            return filters, None
+        player = get_player(session, filters.player)
+        return replace(filters, player=player.name), player.id
 
 
 def _labelled(columns: dict[str, tuple[Any, str]]) -> list[Any]:
@@ -148,17 +148,11 @@ def _labelled(columns: dict[str, tuple[Any, str]]) -> list[Any]:
     return [column.label(name) for name, (column, _) in columns.items()]
 
 
-@contextmanager
-def _source(engine: Engine) -> Iterator[Connection]:
-    """The engine's connection the frames are read through, in one transaction: one snapshot of the ledger. (Never a
-    second SQLite library, such as an Arrow driver's: its closing a file would drop this program's locks on it.)"""
-    with reading(engine).connect() as connection, connection.begin():
-        yield connection
-
-
 def _frame(query: ClauseElement, connection: Connection, columns: dict[str, tuple[Any, str]]) -> pd.DataFrame:
     """The query's rows (of `_labelled(columns)`) as a frame of the columns' types, read `READ_ROWS` at a time from
-    the driver's cursor as plain tuples (no row objects), each batch typed before the next is read."""
+    the driver's cursor as plain tuples (no row objects), each batch typed before the next is read. (Through the
+    engine's own driver, never a second SQLite library such as an Arrow driver's: SQLite's locks are the program's,
+    and another copy's closing the file would drop the locks of this program's open reads.)"""
     dtypes = {name: dtype for name, (_, dtype) in columns.items()}
     sql = str(query.compile(dialect=connection.dialect, compile_kwargs={"literal_binds": True}))
     cursor = connection.connection.cursor()
@@ -194,17 +188,16 @@ def _named(ids: pd.Series, people: pd.Index, players: tuple[str, ...]) -> pd.Cat
 
 def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
     """Read the deals that count and their payouts, as the filters select them."""
-    with Session(reading(engine)) as session:
-        filters, player_id = _check(session, filters or Filters())
-    with _source(engine) as source:
-        people = _frame(select(*_labelled(PLAYER_NAMES)).order_by(col(Player.key)), source, PLAYER_NAMES)
-        evenings = _frame(select(*_labelled(EVENING_COLUMNS)), source, EVENING_COLUMNS)
-        seats = _frame(select(*_labelled(SEAT_COLUMNS)), source, SEAT_COLUMNS)
-        deals = _frame(_chosen(counting_deals(*_labelled(DEAL_COLUMNS)), filters, player_id), source, DEAL_COLUMNS)
+    with reading(engine).connect() as connection, connection.begin():  # one transaction: one snapshot of the ledger
+        filters, player_id = _check(connection, filters or Filters())
+        people = _frame(select(*_labelled(PLAYER_NAMES)).order_by(col(Player.key)), connection, PLAYER_NAMES)
+        evenings = _frame(select(*_labelled(EVENING_COLUMNS)), connection, EVENING_COLUMNS)
+        seats = _frame(select(*_labelled(SEAT_COLUMNS)), connection, SEAT_COLUMNS)
+        deals = _frame(_chosen(counting_deals(*_labelled(DEAL_COLUMNS)), filters, player_id), connection, DEAL_COLUMNS)
         payouts = _frame(
-            _chosen(counting_payouts(*_labelled(PAYOUT_COLUMNS)), filters, player_id), source, PAYOUT_COLUMNS
+            _chosen(counting_payouts(*_labelled(PAYOUT_COLUMNS)), filters, player_id), connection, PAYOUT_COLUMNS
         )
-        voided = _frame(voided_deals(filters, player_id), source, VOIDED_COLUMNS)
+        voided = _frame(voided_deals(filters, player_id), connection, VOIDED_COLUMNS)
     players = tuple(people["name"])
     ids = pd.Index(people["id"])
     evenings["started_at"] = pd.to_datetime(evenings["started_at"], utc=True)
