@@ -67,7 +67,11 @@ TAP_BUDGET_MS = 150.0
 REPORT_BUDGET_MS = 300.0
 """From opening the report of an evening of REPORT_DEALS deals to the page read, p50."""
 REPORT_DEALS = 40
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = next(
+    (path for path in ("/usr/bin/chromium", "/usr/bin/chromium-headless-shell") if Path(path).exists()),
+    "/usr/bin/chromium",
+)
+"""Debian's Chromium, the full browser a phone runs where it is installed, else its headless shell."""
 
 
 class Phones:

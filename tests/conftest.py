@@ -25,6 +25,12 @@ from ledger.i18n import use_language
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+CHROMIUM = next(
+    (path for path in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium") if Path(path).exists()),
+    "/usr/bin/chromium",
+)
+"""Debian's Chromium for the browser tests: its headless shell where it is installed (the same Blink, without the
+full browser's windowing; the browser tests take half the processor time), else the full browser."""
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 """Compiled modules are kept (in `__pycache__`), even where the environment says not to write them: the suite starts
@@ -239,11 +245,11 @@ def _chromium_of_this_process() -> Iterator[tuple[Any, asyncio.AbstractEventLoop
     loop. Playwright marks that loop as the thread's running one between its calls, which would stop any other test
     from calling `asyncio.run`: the mark is lifted here, and set only while a browser test runs (see `chromium`)."""
     sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path("/usr/bin/chromium").exists():
-        pytest.skip("no Chromium at /usr/bin/chromium")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}")
     driver = sync_api.sync_playwright().start()
     sandbox = ["--no-sandbox"] if os.geteuid() == 0 else []
-    browser = driver.chromium.launch(executable_path="/usr/bin/chromium", args=sandbox)
+    browser = driver.chromium.launch(executable_path=CHROMIUM, args=sandbox)
     loop = asyncio.get_running_loop()
     asyncio.events._set_running_loop(None)
     yield browser, loop

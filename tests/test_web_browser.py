@@ -16,16 +16,16 @@ from pathlib import Path
 
 import pytest
 import uvicorn
+from conftest import CHROMIUM
 from test_serve import _free_port, serving
 from test_web_support import LINK, TOKEN, deal_count, start
 
 from ledger import Ledger
 
-CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Chromium at /usr/bin/chromium")
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
 
 
 @dataclass(frozen=True)

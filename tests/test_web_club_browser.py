@@ -37,7 +37,7 @@ PAGES = (
     "/evenings/1",
 )
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Chromium at /usr/bin/chromium")
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
 
 
 @pytest.fixture(scope="module")

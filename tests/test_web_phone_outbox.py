@@ -25,7 +25,7 @@ from ledger import Ledger
 
 __all__ = ["phone_and_server", "shared_server", "table"]  # the fixtures, shared with the other browser tests
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Chromium at /usr/bin/chromium")
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
 STORE = "calabresella-waiting"
 RETRY_MS = 3000
 """How often the phone tries again to send the deals waiting; a test moves the page's clock on by as much rather

@@ -26,7 +26,7 @@ from test_web_support import PLAYERS
 
 from ledger import Ledger
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Chromium at /usr/bin/chromium")
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
 
 TAP = 44
 """The smallest tap target, in CSS px, both ways (WCAG 2.5.5)."""
