@@ -105,7 +105,7 @@ def close(session: Session, table: Seating, *, drop_pot: bool = False, by: Write
 
 def _waiting(session: Session, table: Seating, drop_pot: bool = False) -> int:
     """The passed deals whose pot waits for the table's next evening when this one closes now."""
-    if not table.profile.pot_carryover or drop_pot:
+    if drop_pot:
         return 0
     return deals.passed_streak(session, table, deals.next_deal(session, table)[0])
 
@@ -235,22 +235,33 @@ _TAKE_BACK: dict[str, Callable[[Session, Seating, EveningChange], tuple[int, ...
 
 
 def _with_pot(session: Session, table: Seating, typed: DealInput, number: int) -> DealInput:
-    """Fill in the passed deals before this one from the ledger, unless the scorekeeper gave them."""
-    if typed.passed_before or not table.profile.pot_carryover:
-        return typed
-    return replace(typed, passed_before=deals.passed_streak(session, table, number))
+    """Fill in the passed deals before this one from the ledger, unless the scorekeeper gave them; an evening whose
+    options carry no pot over has only the pot it took in from the table's evening before, if any."""
+    counted = deals.passed_streak(session, table, number)
+    if not typed.passed_before:
+        return replace(typed, passed_before=counted)
+    if not table.profile.pot_carryover and typed.passed_before != counted:
+        raise FactError(
+            "passed_before",
+            typed.passed_before,
+            _("{profile} carries no pot of passed deals over, so it has nothing to count").format(
+                profile=table.profile.label()
+            ),
+        )
+    return typed
 
 
 def _reflow_pot(session: Session, table: Seating, changed: int) -> tuple[int, ...]:
     """After deal `changed` is amended or voided, re-score later deals whose pot of passed deals changed; their
     numbers."""
-    if not table.profile.pot_carryover:
+    own = table.profile.pot_carryover
+    if not own and not table.evening.pot_in:
         return ()
     rescored: list[int] = []
     streak = table.evening.pot_in
     for deal, row in deals.standing_rows(session, table):
         if row.declarer_id is None:
-            streak += 1
+            streak += own
             continue
         if deal.number > changed and row.passed_before != streak:
             facts = replace(facts_of(table, row), passed_before=streak)

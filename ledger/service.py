@@ -321,7 +321,7 @@ class Ledger:
         self, number: int | None = None, *, drop_pot: bool = False, by: Writer | None = None
     ) -> tuple[EveningInfo, Settlement]:
         """Close an evening (its deals can no longer change) and settle it. A pot of passed deals still waiting goes
-        to the same table's next evening (the same players, profile and options), unless `drop_pot`."""
+        to the same table's next evening (the same players at the same game, whatever its options), unless `drop_pot`."""
         from ledger import recording
         from ledger.store.money import settle
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from conftest import as_document
 
 from ledger import Ledger
+from ledger.errors import LedgerError
 
 ABC = ["Anna", "Bruno", "Carla"]
 
@@ -109,3 +111,85 @@ def test_closing_and_starting_say_where_the_pot_goes(sqlite_url: str) -> None:
     assert "The pot of 2 passed deals goes to the same table's next evening." in run("evening", "close")
     started = run("evening", "start", "--players", "Anna,Bruno,Carla", "-P", "tretre")
     assert "The pot of 2 passed deals left waiting by evening 1 rides on the first played deal." in started
+
+
+def test_a_voided_evenings_pot_rides_on_nothing(db_url: str) -> None:
+    with Ledger(db_url) as ledger:
+        first = ledger.start_evening(ABC, profile="tretre").number
+        ledger.record("pass", evening=first)
+        ledger.record("pass", evening=first)
+        ledger.close_evening(first)
+        ledger.void_evening(first, reason="a practice evening")
+        second = ledger.start_evening(ABC, profile="tretre")
+        assert (second.pot_in, second.pot_from) == (0, None)
+        done = ledger.record("anna solo 22", evening=second.number)
+        assert dict(done.deal.payouts) == {"Anna": 2, "Bruno": -1, "Carla": -1}
+
+
+def test_the_next_evening_looks_past_a_voided_one_to_the_pot_waiting(db_url: str) -> None:
+    with Ledger(db_url) as ledger:
+        first = ledger.start_evening(ABC, profile="tretre").number
+        ledger.record("pass", evening=first)
+        ledger.close_evening(first)
+        second = ledger.start_evening(ABC, profile="tretre").number  # takes the pot, then is voided whole
+        ledger.void_evening(second, reason="started by mistake")
+        third = ledger.start_evening(ABC, profile="tretre")
+        assert (third.pot_in, third.pot_from) == (1, first)
+        # the void of the second evening can no longer be taken back: the pot would count twice
+        with pytest.raises(LedgerError, match="pot it took from evening 1 went on to evening 3"):
+            ledger.undo(evening=second)
+
+
+def test_the_very_next_evening_takes_the_pot_even_without_pot_carryover(db_url: str) -> None:
+    with Ledger(db_url) as ledger:
+        first = ledger.start_evening(ABC, profile="tretre").number
+        ledger.record("pass", evening=first)
+        ledger.close_evening(first)
+        second = ledger.start_evening(ABC, profile="tretre", options=["pot_carryover=off"])
+        assert (second.pot_in, second.pot_from) == (1, first)
+        ledger.record("pass", evening=second.number)  # its own passed deal carries nothing over
+        done = ledger.record("bruno solo 22", evening=second.number)
+        assert dict(done.deal.payouts) == {"Anna": -2, "Bruno": 4, "Carla": -2}  # x2: the pot taken in only
+        ledger.close_evening(second.number)
+        third = ledger.start_evening(ABC, profile="tretre")
+        assert third.pot_in == 0
+        assert dict(ledger.record("bruno solo 22", evening=third.number).deal.payouts) == {
+            "Anna": -1,
+            "Bruno": 2,
+            "Carla": -1,
+        }
+
+
+def test_a_pot_taken_in_and_never_played_goes_on_at_the_close(db_url: str) -> None:
+    with Ledger(db_url) as ledger:
+        first = ledger.start_evening(ABC, profile="tretre").number
+        ledger.record("pass", evening=first)
+        ledger.record("pass", evening=first)
+        ledger.close_evening(first)
+        second = ledger.start_evening(ABC, profile="tretre", options=["pot_carryover=off"]).number
+        ledger.record("pass", evening=second)
+        closed, _ = ledger.close_evening(second)
+        assert closed.pot_out == 2  # the two taken in; its own passed deal carries nothing over
+        third = ledger.start_evening(ABC, profile="tretre")
+        assert (third.pot_in, third.pot_from) == (2, second)
+        assert dict(ledger.record("bruno solo 22", evening=third.number).deal.payouts) == {
+            "Anna": -3,
+            "Bruno": 6,
+            "Carla": -3,
+        }
+
+
+def test_voiding_an_evening_whose_pot_a_later_one_took_is_refused(db_url: str) -> None:
+    with Ledger(db_url) as ledger:
+        first = ledger.start_evening(ABC, profile="tretre").number
+        ledger.record("pass", evening=first)
+        ledger.close_evening(first)
+        second = ledger.start_evening(ABC, profile="tretre").number
+        revision = ledger.evening(first).revision
+        with pytest.raises(LedgerError, match="evening 1 cannot be voided: .* went on to evening 2"):
+            ledger.void_evening(first, reason="a mistake")
+        assert ledger.evening(first).revision == revision
+        # once the later evening is voided itself, the earlier one may be voided and reopened again
+        ledger.void_evening(second, reason="started by mistake")
+        ledger.reopen_evening(first, reason="a deal was left out")
+        assert ledger.evening(first).closed_at is None

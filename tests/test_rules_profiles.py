@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from rules_cases import ABC, ABCD, ABCDE, play
 from said import raises_said, said
 
+from ledger import Ledger
 from ledger.errors import LedgerError, MissingFact
+from ledger.rules.build import DealInput
 from ledger.rules.profiles import DEFAULTS, make_profile, parse_option, profile_name
 from ledger.summary import explanation
 
@@ -765,10 +769,14 @@ def test_pot_carryover_explanation_names_the_passed_deals() -> None:
     assert " 3 = 3 from each opponent" in explained
 
 
-@pytest.mark.parametrize(("profile", "options"), [("pagat", {}), ("tretre", {"pot_carryover": "off"})])
-def test_passed_deals_before_count_only_where_a_pot_carries_over(profile: str, options: dict[str, str]) -> None:
-    with raises_said(r"--passed-before 4: .* carries no pot of passed deals over"):
-        play(profile, options, declarer="Anna", contract="solo", thirds=20, passed_before=4)
+@pytest.mark.parametrize(("profile", "options"), [("pagat", []), ("tretre", ["pot_carryover=off"])])
+def test_passed_deals_before_count_only_where_a_pot_carries_over(
+    profile: str, options: list[str], tmp_path: Path
+) -> None:
+    with Ledger(str(tmp_path / "ledger.sqlite3")) as ledger:
+        ledger.start_evening(ABC, profile=profile, options=options)
+        with raises_said(r"--passed-before 4: .* carries no pot of passed deals over"):
+            ledger.record(DealInput(declarer="Anna", contract="solo", thirds=20, passed_before=4))
 
 
 @pytest.mark.parametrize(

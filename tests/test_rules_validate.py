@@ -226,12 +226,6 @@ INVALID = [
         **SOLO,
     ),
     bad(
-        "passed-before-without-pot",
-        "--passed-before 2: pagat carries no pot of passed deals over",
-        passed_before=2,
-        **SOLO,
-    ),
-    bad(
         "solissimo-without-monte",
         "contract solissimo: quartiglio has chiamo, mediatore, solo; a solissimo is played on the monte left "
         "untouched, and with monte=off there is none",

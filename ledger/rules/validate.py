@@ -29,14 +29,6 @@ def validate(facts: DealFacts, profile: Profile) -> None:
             facts.passed_before,
             _("the count of passed deals in a row is 0 to {most}").format(most=MOST_PASSED),
         )
-    if facts.passed_before and not profile.pot_carryover:
-        raise FactError(
-            "passed_before",
-            facts.passed_before,
-            _("{profile} carries no pot of passed deals over, so it has nothing to count").format(
-                profile=profile.label()
-            ),
-        )
     active = facts.active(profile)
     if facts.auction:
         outcome = check_auction(facts.auction, active, profile)

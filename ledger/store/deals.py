@@ -374,18 +374,19 @@ def _inserting(rows: Rows) -> Any:
 
 
 def passed_streak(session: Session, table: Seating, number: int) -> int:
-    """Consecutive passed deals that stand just before deal `number`: the pot it carries, with the passed deals the
-    evening took in from the table's evening before when no deal was played since."""
+    """The pot deal `number` carries: the passed deals that stand just before it (when the evening's options carry a
+    pot over), with the passed deals the evening took in from the table's evening before when no deal was played
+    since (whatever its options)."""
     rows = session.scalars(
         standing_deals(DealRevision.declarer_id)
         .where(col(Deal.evening_id) == table.number, col(Deal.number) < number)
         .order_by(col(Deal.number).desc())
     )
-    count = 0
+    count, own = 0, table.profile.pot_carryover
     for declarer in rows:
         if declarer is not None:
             return count
-        count += 1
+        count += own
     return count + table.evening.pot_in
 
 

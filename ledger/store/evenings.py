@@ -11,7 +11,7 @@ from decimal import Decimal, InvalidOperation
 from functools import cache, cached_property
 from typing import Any, cast
 
-from sqlalchemy import bindparam, func, insert
+from sqlalchemy import bindparam, case, func, insert
 from sqlmodel import Session, col, select
 
 from ledger.errors import FactError, LedgerError, MissingFact, NoOpenEvening
@@ -109,8 +109,7 @@ def start_evening(
         note=note,
         known=known,
     )
-    if table.profile.pot_carryover:
-        _take_pot(session, table)
+    _take_pot(session, table)
     session.add(table.evening)
     session.flush()
     session.execute(insert(Seat), seat_rows(table))
@@ -119,19 +118,29 @@ def start_evening(
 
 
 def _take_pot(session: Session, table: Seating) -> None:
-    """Take in the pot the same table (the same players at the same game, whatever options this evening changes)
-    left waiting when its latest evening closed, unless another evening took it already."""
-    evening = table.evening
-    taken = select(Evening.pot_from).where(col(Evening.pot_from).is_not(None))
-    found = session.exec(
+    """Take in the pot the same table (the same players at the same game, whatever options this evening changes,
+    `pot_carryover` included) left waiting when its latest evening that counts closed, unless another evening that
+    counts took it already. A voided evening counts nowhere: its pot rides on nothing, and this looks past it."""
+    evening, ids = table.evening, set(table.ids.values())
+    seated = func.count(case((col(Seat.player_id).in_(ids), 1)))
+    latest = session.exec(
         select(Evening)
-        .where(Evening.pot_out > 0, Evening.profile == evening.profile, col(Evening.id).not_in(taken))
+        .join(Seat, col(Seat.evening_id) == Evening.id)
+        .where(Evening.profile == evening.profile, col(Evening.voided_at).is_(None))
+        .group_by(col(Evening.id))
+        .having(func.count() == len(ids), seated == len(ids))
         .order_by(col(Evening.id).desc())
-    ).all()
-    for earlier in found:
-        if set(seating_of(session, earlier).ids.values()) == set(table.ids.values()):
-            evening.pot_in, evening.pot_from = earlier.pot_out, earlier.id
-            return
+        .limit(1)
+    ).first()
+    if latest is not None and latest.pot_out > 0 and pot_taker(session, latest) is None:
+        evening.pot_in, evening.pot_from = latest.pot_out, latest.id
+
+
+def pot_taker(session: Session, evening: Evening) -> int | None:
+    """The evening that counts (not voided) which took in the pot `evening` left waiting, if one did."""
+    return session.exec(
+        select(Evening.id).where(Evening.pot_from == evening.id, col(Evening.voided_at).is_(None))
+    ).first()
 
 
 def new_seating(
@@ -289,6 +298,14 @@ def void_evening(session: Session, table: Seating, reason: str | None) -> Seatin
         raise MissingFact(
             "reason", _("void evening {number}: why? e.g. 'the demo, not a real evening'").format(number=table.number)
         )
+    taker = pot_taker(session, evening)
+    if taker is not None:
+        raise LedgerError(
+            _(
+                "evening {number} cannot be voided: the pot of its passed deals went on to evening {later}, which "
+                "counts it"
+            ).format(number=table.number, later=taker)
+        )
     check_plain(reason, "reason")
     evening.voided_at, evening.void_reason = utcnow(), reason.strip()
     evening.closed_at = evening.closed_at or evening.voided_at
@@ -302,6 +319,15 @@ def lift_void(session: Session, table: Seating) -> Seating:
     evening = lock(session, table)
     if evening.voided_at is None:
         raise LedgerError(_("evening {number} is not voided").format(number=table.number))
+    came_from = session.get(Evening, evening.pot_from) if evening.pot_from is not None else None
+    taker = pot_taker(session, came_from) if came_from is not None else None
+    if taker is not None:
+        raise LedgerError(
+            _(
+                "the void of evening {number} cannot be taken back: the pot it took from evening {earlier} went on to "
+                "evening {later} meanwhile, which counts it"
+            ).format(number=table.number, earlier=evening.pot_from, later=taker)
+        )
     if evening.closed_at == evening.voided_at:
         evening.closed_at = None
     evening.voided_at, evening.void_reason = None, None
@@ -324,7 +350,7 @@ def reopen_evening(session: Session, table: Seating, reason: str | None, *, logg
                 number=table.number, reason=evening.void_reason
             )
         )
-    taken = session.exec(select(Evening.id).where(Evening.pot_from == evening.id)).first()
+    taken = pot_taker(session, evening)
     if taken is not None:
         raise LedgerError(
             _(
