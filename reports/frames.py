@@ -200,7 +200,7 @@ def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
         voided = _frame(voided_deals(filters, player_id), connection, VOIDED_COLUMNS)
     players = tuple(people["name"])
     ids = pd.Index(people["id"])
-    evenings["started_at"] = pd.to_datetime(evenings["started_at"], utc=True)
+    evenings["started_at"] = pd.to_datetime(evenings["started_at"], utc=True, format="ISO8601")
     evenings = evenings.set_index("evening")
     deals = _deals(deals, evenings, seats, ids, players)
     payouts, deal_rows = _payouts(payouts, deals, seats, ids, players)

@@ -62,7 +62,8 @@ class BulkWriter:
 
 def _insert(connection: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
     """One executemany of the rows. With `?` placeholders (SQLite) the statement is written once and each value
-    converted by its column type's own bind processor, as Core would, without Core's work per row; elsewhere Core's
+    converted by its column type's own bind processor for the dialect (a time is written as a live write writes it),
+    as Core would, without Core's work per row; elsewhere Core's
     `insert` (on PostgreSQL it sends the rows in batches of many values)."""
     dialect = connection.dialect
     if dialect.paramstyle != "qmark":
@@ -72,7 +73,7 @@ def _insert(connection: Connection, table: Table, rows: list[dict[str, Any]]) ->
     quote = dialect.identifier_preparer.quote
     sql = f"INSERT INTO {quote(table.name)} ({', '.join(map(quote, columns))}) VALUES ({', '.join('?' * len(columns))})"
     values = itemgetter(*columns)  # a tuple: every table has an id and more
-    processors = [table.c[name].type.bind_processor(dialect) for name in columns]
+    processors = [table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in columns]
     converting = [(place, convert) for place, convert in enumerate(processors) if convert is not None]
     converted = [values(row) for row in rows]
     if converting:
