@@ -186,7 +186,7 @@ def test_voiding_an_evening_whose_pot_a_later_one_took_is_refused(db_url: str) -
         ledger.close_evening(first)
         second = ledger.start_evening(ABC, profile="tretre").number
         revision = ledger.evening(first).revision
-        with pytest.raises(LedgerError, match="evening 1 cannot be voided: .* went on to evening 2"):
+        with pytest.raises(LedgerError, match=r"evening 1 cannot be voided: .* went on to evening 2"):
             ledger.void_evening(first, reason="a mistake")
         assert ledger.evening(first).revision == revision
         # once the later evening is voided itself, the earlier one may be voided and reopened again
