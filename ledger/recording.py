@@ -275,14 +275,15 @@ def _reflow_pot(session: Session, table: Seating, changed: int) -> tuple[int, ..
 def _retried(
     session: Session, table: Seating, deal: Deal, stored: DealRevision, typed: DealInput, dealer: str | None, key: str
 ) -> Recorded:
-    """A retry with a key seen before: the deal it stored, when the retry repeats its facts; else an error."""
+    """A retry with a key seen before: the deal it stored as it stands now (amended or voided since, maybe), when the
+    retry repeats the facts the key first stored; else an error."""
     if deal.evening_id != table.number:
         raise FactError(
             "key",
             key,
             _("used for deal {number} of evening {evening_id}").format(number=deal.number, evening_id=deal.evening_id),
         )
-    facts = facts_of(table, stored)
+    facts = facts_of(table, stored if stored.revision == 1 else deals.revision_of(session, deal, 1))
     try:
         dealt_by = resolve_player(dealer, table.players, "dealer") if dealer else facts.dealer
         pot = typed if typed.passed_before else replace(typed, passed_before=facts.passed_before)
@@ -299,7 +300,8 @@ def _retried(
                 "a new key, or amend deal {number}"
             ).format(number=deal.number, evening=table.number, held=held),
         )
-    return deals.recorded(session, table, deal, stored, None, duplicate=True)
+    result = None if deal.voided_at else score(facts_of(table, stored), table.profile)
+    return deals.recorded(session, table, deal, stored, result, duplicate=True)
 
 
 def _require_open(table: Seating) -> None:
