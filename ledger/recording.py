@@ -15,6 +15,7 @@ from ledger.rules.build import DealInput, build_facts, judge
 from ledger.rules.scoring import score
 from ledger.rules.seats import resolve_player, seat_after
 from ledger.rules.text import check_plain
+from ledger.rules.validate import MOST_PASSED
 from ledger.store import deals, evenings
 from ledger.store.changes import last_undoable, log_of, note, view
 from ledger.store.deals import facts_of
@@ -240,7 +241,7 @@ def _with_pot(session: Session, table: Seating, typed: DealInput, number: int) -
     counted = deals.passed_streak(session, table, number)
     if not typed.passed_before:
         return replace(typed, passed_before=counted)
-    if not table.profile.pot_carryover and typed.passed_before != counted:
+    if not table.profile.pot_carryover and typed.passed_before != counted and typed.passed_before <= MOST_PASSED:
         raise FactError(
             "passed_before",
             typed.passed_before,
