@@ -241,7 +241,7 @@ def _with_pot(session: Session, table: Seating, typed: DealInput, number: int) -
     counted = deals.passed_streak(session, table, number)
     if not typed.passed_before:
         return replace(typed, passed_before=counted)
-    if not table.profile.pot_carryover and typed.passed_before != counted and typed.passed_before <= MOST_PASSED:
+    if not table.profile.pot_carryover and typed.passed_before != counted and 0 < typed.passed_before <= MOST_PASSED:
         raise FactError(
             "passed_before",
             typed.passed_before,
