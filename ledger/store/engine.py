@@ -78,15 +78,15 @@ def resolve_url(given: str | None = None) -> str:
     return URL.create("sqlite", database=str(path.resolve())).render_as_string()  # '?', '#' and '%' escaped
 
 
-def _check_there(url: str) -> None:
+def _check_there(url: str | URL) -> None:
     """An error when a SQLite ledger file is not there (a mistyped path reads nothing and makes nothing), naming a
     ledger file of that folder with a close name."""
-    path = make_url(url).database if url.startswith("sqlite") else None
+    parsed = make_url(url)
+    path = parsed.database if parsed.get_backend_name() == "sqlite" else None
     if not path or path == ":memory:" or Path(path).exists():
         return
     here = Path(path)
-    if not here.parent.is_dir() and here != default_path():
-        _sqlite_folder(here)  # the folder is not there: that is the mistake to name
+    _check_folder(here)  # the folder is not there: that is the mistake to name
     near = [p.name for p in here.parent.glob("*.sqlite3")] if here.parent.is_dir() else []
     close = difflib.get_close_matches(here.name, near, n=1)
     if close:
@@ -109,14 +109,18 @@ def remove_ledger(path: Path) -> None:
         made.unlink(missing_ok=True)
 
 
-def _sqlite_folder(path: Path) -> None:
-    """The default ledger's folder is made on first use; any other folder must exist (a typo writes nothing)."""
-    if path.parent.is_dir():
-        return
-    if path == default_path():
-        path.parent.mkdir(parents=True, exist_ok=True)
+def _check_folder(path: Path) -> None:
+    """A SQLite ledger's folder must exist (a typo writes nothing), but for the default ledger's, made with it."""
+    if path.parent.is_dir() or path == default_path():
         return
     raise FactError("db", str(path), _("the folder {parent!r} does not exist").format(parent=str(path.parent)))
+
+
+def _make_default_folder(engine: Engine) -> None:
+    """Make the default ledger's folder, when the ledger is made there (on first use)."""
+    path = Path(engine.url.database or "") if engine.url.get_backend_name() == "sqlite" else None
+    if path is not None and not path.parent.is_dir() and path == default_path():
+        path.parent.mkdir(parents=True, exist_ok=True)
 
 
 def _sqlite_settings(engine: Engine) -> None:
@@ -208,7 +212,7 @@ def make_engine(url: str) -> Engine:
         if url.startswith("sqlite"):
             path = make_url(url).database
             if path and path != ":memory:":
-                _sqlite_folder(Path(path))
+                _check_folder(Path(path))
             uri = read_only_uri(Path(path)) if path and path != ":memory:" else None
             if uri is None:
                 engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
@@ -340,6 +344,7 @@ def upgrade(engine: Engine) -> str | None:
     from alembic import command
     from alembic.config import Config
 
+    _make_default_folder(engine)
     version = _schema_version(engine)
     _check_known(engine, version)
     if version == HEAD:
@@ -387,6 +392,8 @@ def open_ledger(given: str | None = None, *, create: bool = True) -> Engine:
         _check_there(url)
     engine = make_engine(url)
     try:
+        if create:
+            _make_default_folder(engine)
         version = _schema_version(engine)
         _check_known(engine, version)
         if version is None and not create:
@@ -450,7 +457,9 @@ def read_only(engine: Engine) -> bool:
 
 
 def schema_info(engine: Engine) -> dict[str, object]:
-    """Where the ledger is and which migration it is at."""
+    """Where the ledger is and which migration it is at; a SQLite file that is not there is an error, as for every
+    command that reads (nothing is made there)."""
+    _check_there(engine.url)
     return {
         "url": engine.url.render_as_string(hide_password=True),
         "backend": engine.url.get_backend_name(),
