@@ -123,9 +123,18 @@ class Forbidden(LedgerError):
     written; the message says why and whom to ask."""
 
 
-class UndoRefused(LedgerError):
+class Stale(LedgerError):
+    """A correction drawn from what is no longer so (another phone changed the evening or the deal since): refused,
+    the message saying what happened since, nothing written."""
+
+
+class UndoRefused(Stale):
     """Undo was refused: the change the scorekeeper saw as the last one is no longer the last (the message says what
     happened since)."""
+
+
+class DealChanged(Stale):
+    """An amendment was refused: the deal was corrected since the scorekeeper saw it (the message says how)."""
 
 
 class DatabaseRefused(LedgerError):

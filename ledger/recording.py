@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from sqlmodel import Session
 
-from ledger.errors import FactError, KeyTaken, LedgerError, MissingFact, UndoRefused
+from ledger.errors import DealChanged, FactError, KeyTaken, LedgerError, MissingFact, UndoRefused
 from ledger.i18n import _
 from ledger.rules.build import DealInput, build_facts, judge
 from ledger.rules.scoring import score
@@ -62,11 +62,15 @@ def amend(
     reason: str | None,
     *,
     dealer: str | None = None,
+    seen_revision: int | None = None,
     by: Writer = LIBRARY,
 ) -> Recorded:
-    """A new revision of deal `number` with the given facts changed; the old one stays readable."""
+    """A new revision of deal `number` with the given facts changed; the old one stays readable. With `seen_revision`
+    (the deal's revision the corrector saw), refused when the deal was corrected since."""
     deal, why = _correctable(session, table, number, reason, amending=True)
     old = deals.current_revision(session, deal)
+    if seen_revision is not None and seen_revision != old.revision:
+        raise DealChanged(_changed_since(session, table, deal, seen_revision, old.revision))
     if not changes.to_dict() and dealer is None:
         raise LedgerError(
             _("amend deal {number}: give at least one fact to change, e.g. the thirds").format(number=number)
@@ -155,6 +159,15 @@ def _refusal(session: Session, table: Seating, seen: int) -> str:
     return _(
         "undo refused: evening {number} changed since you saw it (revision {seen}, now {revision}): {since}"
     ).format(number=table.number, seen=seen, revision=table.evening.revision, since=said)
+
+
+def _changed_since(session: Session, table: Seating, deal: Deal, seen: int, revision: int) -> str:
+    """Why an amendment drawn from revision `seen` of the deal is refused: how the deal was corrected since."""
+    now = deals.view(table, deal, deals.current_revision(session, deal), ())
+    last = log_of(session, table.number, deal=deal.number)[-1]
+    return _(
+        "deal {number} was corrected since you saw it (revision {seen}, now {revision}): {change}; look at it again"
+    ).format(number=deal.number, seen=seen, revision=revision, change=described(last, now))
 
 
 def _deal_of(session: Session, table: Seating, number: int | None) -> DealView | None:

@@ -321,7 +321,8 @@ class Ledger:
         self, number: int | None = None, *, drop_pot: bool = False, by: Writer | None = None
     ) -> tuple[EveningInfo, Settlement]:
         """Close an evening (its deals can no longer change) and settle it. A pot of passed deals still waiting goes
-        to the same table's next evening (the same players at the same game, whatever its options), unless `drop_pot`."""
+        to the same table's next evening (the same players at the same game, whatever its options), unless
+        `drop_pot`."""
         from ledger import recording
         from ledger.store.money import settle
 
@@ -388,14 +389,26 @@ class Ledger:
         reason: str | None,
         evening: int | None = None,
         dealer: str | None = None,
+        seen_revision: int | None = None,
         by: Writer | None = None,
     ) -> Recorded:
-        """A new revision of deal `number` with the facts given changed; the old one stays in the history."""
+        """A new revision of deal `number` with the facts given changed; the old one stays in the history. With
+        `seen_revision`, the deal's revision the corrector saw (`DealView.revision`): refused (`DealChanged`), saying
+        how, when the deal was corrected since."""
         from ledger import recording
 
         def amend(session: Session, table: Seating) -> Recorded:
             typed, dealt_by = _typed(changes, table, dealer)
-            return recording.amend(session, table, number, typed, reason, dealer=dealt_by, by=by or self.writer)
+            return recording.amend(
+                session,
+                table,
+                number,
+                typed,
+                reason,
+                dealer=dealt_by,
+                seen_revision=seen_revision,
+                by=by or self.writer,
+            )
 
         return self._on_table(evening, amend, by=by)
 

@@ -145,7 +145,7 @@ def test_amend_void_undo_settle_close(db_url: str) -> None:
         voided = phone.post("/api/evenings/1/deals/2/void", json={"reason": "misdeal"}, headers=BEARER).json()
         assert voided["deal"]["voided"] is True
         stale = phone.post("/api/evenings/1/undo", json={"seen_revision": 3}, headers=BEARER)
-        assert stale.status_code == 422 and "undo refused" in stale.json()["error"]
+        assert stale.status_code == 409 and "undo refused" in stale.json()["error"]
         assert phone.post("/api/evenings/1/undo", json={"seen_revision": "6"}, headers=BEARER).status_code == 422
         # undo takes back the last change, whatever it was: the void of deal 2, then the amendments of deal 1
         undone = phone.post("/api/evenings/1/undo", json={"seen_revision": 6}, headers=BEARER).json()

@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ledger.errors import FactError, Forbidden, LedgerError, MissingFact
+from ledger.errors import FactError, Forbidden, LedgerError, MissingFact, Stale
 from ledger.i18n import _
 from ledger.rules.build import DealInput
 from ledger.service import DealEntry
@@ -29,13 +29,13 @@ _FACT_TYPES = get_type_hints(DealInput)
 
 def user_error(request: Request, error: Exception) -> Response:
     """A LedgerError as 422 with its one-line message (and the missing fact, if that is what it is); a write this
-    writer may not make (a table's key after its round) as 403."""
+    writer may not make (a table's key after its round) as 403; a correction drawn from what changed since as 409."""
     body: dict[str, object] = {"error": str(error)}
     if isinstance(error, MissingFact):
         body["missing"] = error.fact
     if isinstance(error, FactError):
         body["fact"] = error.fact
-    return JSONResponse(body, 403 if isinstance(error, Forbidden) else 422)
+    return JSONResponse(body, 403 if isinstance(error, Forbidden) else 409 if isinstance(error, Stale) else 422)
 
 
 def http_error(request: Request, error: Exception) -> Response:
@@ -133,14 +133,22 @@ async def record(request: Request) -> Response:
 
 
 async def amend(request: Request) -> Response:
-    """A new revision of the deal: `{"line": "20", "reason": "recount"}` or the facts to change."""
+    """A new revision of the deal: `{"line": "20", "reason": "recount"}` or the facts to change; with
+    `"seen_revision": 1` (the deal's revision you saw) refused (409) when it was corrected since."""
     data = await body(request)
     reason, dealer = optional(data, "reason", str), optional(data, "dealer", str)
+    seen_revision = optional(data, "seen_revision", int)
     changes, number, by = _deal(data), evening_number(request), writer(request)
     done = await in_turn(
         request,
         lambda: ledger(request).amend(
-            deal_number(request), changes, reason=reason, evening=number, dealer=dealer, by=by
+            deal_number(request),
+            changes,
+            reason=reason,
+            evening=number,
+            dealer=dealer,
+            seen_revision=seen_revision,
+            by=by,
         ),
     )
     return _written(done)

@@ -16,7 +16,7 @@ from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
-from ledger.errors import DatabaseUnavailable, KeyTaken, LedgerError, MissingFact
+from ledger.errors import DatabaseUnavailable, KeyTaken, LedgerError, MissingFact, Stale
 from ledger.i18n import _
 from ledger.values import EveningInfo, Recorded
 from ledger.web import guided, pages
@@ -95,7 +95,8 @@ async def _recorded(request: Request, evening: int, done: Recorded) -> Response:
         return JSONResponse({"location": f"/evenings/{evening}", "main": main})
     if not by_page:
         return RedirectResponse(address, 303)
-    return JSONResponse({"location": address, "main": pages.evening_main(request, live, result=last)})
+    refused = await pages.refusal(request, evening)  # the round's last deal: the table's key writes no more
+    return JSONResponse({"location": address, "main": pages.evening_main(request, live, result=last, refused=refused)})
 
 
 SENT_BY_PAGE = "Sent-By"
@@ -154,7 +155,7 @@ async def record(request: Request) -> Response:
         if asking in guided.FACTS:
             return _question(request, info, asking, line, tapped, key, error=said, status=422)
         if request.headers.get(SENT_BY_PAGE) == "page":
-            return JSONResponse({"error": said}, 422)
+            return JSONResponse({"error": said, "final": await pages.closed_to(request, info.number)}, 422)
         live = await in_turn(request, load_live, ledger(request), info.number)
         return pages.evening_page(request, live, 422, error=said, line=line, given=tapped)
     return await _recorded(request, info.number, done)
@@ -198,18 +199,20 @@ async def amend(request: Request) -> Response:
     """A new revision of the deal with the facts changed, as tapped on its pad or typed in a few words, and why."""
     form = await _form(request)
     number, line, reason = deal_number(request), _text(form, "line"), _text(form, "reason")
+    seen = plain_number(_text(form, "seen_revision"))
     try:
         info = await in_turn(request, ledger(request).evening, evening_number(request))
         changes = line or guided.deal_input(guided.answers(form), info.players, info.profile)
         done = await in_turn(
             request,
             lambda: ledger(request).amend(
-                number, changes, reason=reason or None, evening=info.number, by=writer(request)
+                number, changes, reason=reason or None, evening=info.number, seen_revision=seen, by=writer(request)
             ),
         )
     except LedgerError as error:
         tapped = {name: _text(form, name) for name in (*guided.FIELDS, *guided.PAD) if _text(form, name)}
-        return await pages.deal(request, 422, error=_mistake(error), line=line, reason=reason, given=tapped)
+        status = 409 if isinstance(error, Stale) else 422
+        return await pages.deal(request, status, error=_mistake(error), line=line, reason=reason, given=tapped)
     return _shown(request, done.evening, number)
 
 
