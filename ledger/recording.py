@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from sqlmodel import Session
 
-from ledger.errors import DealChanged, FactError, KeyTaken, LedgerError, MissingFact, UndoRefused
+from ledger.errors import DealChanged, FactError, Forbidden, KeyTaken, LedgerError, MissingFact, UndoRefused
 from ledger.i18n import _
 from ledger.rules.build import DealInput, build_facts, judge
 from ledger.rules.scoring import score
@@ -17,12 +17,12 @@ from ledger.rules.seats import resolve_player, seat_after
 from ledger.rules.text import check_plain
 from ledger.rules.validate import MOST_PASSED
 from ledger.store import deals, evenings
-from ledger.store.changes import last_undoable, log_of, note, view
+from ledger.store.changes import last_of, last_undoable, log_of, note, organisers_change, view
 from ledger.store.deals import facts_of
 from ledger.store.evenings import Seating, lock
 from ledger.store.models import Deal, DealRevision, EveningChange
 from ledger.summary import POT_CAUSE, UNDO, brief, described, why_voided
-from ledger.values import LIBRARY, DealView, Recorded, Undone, Writer
+from ledger.values import LIBRARY, TABLE, DealView, Recorded, Undone, Writer
 
 
 def record(
@@ -67,7 +67,7 @@ def amend(
 ) -> Recorded:
     """A new revision of deal `number` with the given facts changed; the old one stays readable. With `seen_revision`
     (the deal's revision the corrector saw), refused when the deal was corrected since."""
-    deal, why = _correctable(session, table, number, reason, amending=True)
+    deal, why = _correctable(session, table, number, reason, amending=True, by=by)
     old = deals.current_revision(session, deal)
     if seen_revision is not None and seen_revision != old.revision:
         raise DealChanged(_changed_since(session, table, deal, seen_revision, old.revision))
@@ -93,7 +93,7 @@ def amend(
 
 def void(session: Session, table: Seating, number: int, reason: str | None, *, by: Writer = LIBRARY) -> Recorded:
     """Deal `number` stays in the log but no longer counts; a reason typed is needed."""
-    deal, why = _correctable(session, table, number, reason, amending=False)
+    deal, why = _correctable(session, table, number, reason, amending=False, by=by)
     deals.mark_void(session, deal, why)
     rescored = _reflow_pot(session, table, number)
     note(session, table.evening, "void", by, deal=number, reason=why)
@@ -116,14 +116,18 @@ def _waiting(session: Session, table: Seating, drop_pot: bool = False) -> int:
 
 
 def reopen(session: Session, table: Seating, reason: str | None, *, by: Writer = LIBRARY) -> Seating:
-    """Open a closed evening again, with the reason typed."""
+    """Open a closed evening again, with the reason typed; a club table's key never reopens what the organiser
+    closed."""
+    _not_the_organisers(session, table, by, last_of(session, table.number, kind="close"))
     opened = evenings.reopen_evening(session, table, reason)
     note(session, opened.evening, "reopen", by, reason=reason.strip() if reason else None)
     return opened
 
 
 def void_evening(session: Session, table: Seating, reason: str | None, *, by: Writer = LIBRARY) -> Seating:
-    """Void an evening whole: it stays in the log, closed, and counts nowhere."""
+    """Void an evening whole: it stays in the log, closed, and counts nowhere; a club table's key never voids an
+    evening the organiser changed."""
+    _not_the_organisers(session, table, by, organisers_change(session, table.number))
     voided = evenings.void_evening(session, table, reason)
     note(session, voided.evening, "void_evening", by, reason=voided.evening.void_reason)
     return voided
@@ -141,6 +145,7 @@ def undo(session: Session, table: Seating, *, seen_revision: int | None = None, 
     target = last_undoable(session, table.number)
     if target is None:
         raise LedgerError(_("undo: evening {number} has no change to take back").format(number=table.number))
+    _not_the_organisers(session, table, by, target)
     taken = view(target)
     rescored = _TAKE_BACK[target.kind](session, table, target)
     revision = note(session, table.evening, "undo", by, deal=target.deal, undoes=target.revision)
@@ -318,6 +323,18 @@ def _retried(
     return deals.recorded(session, table, deal, stored, result, duplicate=True)
 
 
+def _not_the_organisers(session: Session, table: Seating, by: Writer, change: EveningChange | None) -> None:
+    """Refuse a club table's key (`by`) a write that would take back or override `change`, made by the organiser."""
+    if by.table is None or change is None or change.source == TABLE:
+        return
+    raise Forbidden(
+        _(
+            "the organiser made this change ({change}): a table's key cannot take it back or override it; ask the "
+            "organiser"
+        ).format(change=described(view(change), _deal_of(session, table, change.deal)))
+    )
+
+
 def _require_open(table: Seating) -> None:
     """Refuse changes to a closed or voided evening (call after `lock`, which re-reads the evening)."""
     if table.evening.voided_at is not None:
@@ -335,9 +352,10 @@ def _require_open(table: Seating) -> None:
 
 
 def _correctable(
-    session: Session, table: Seating, number: int, reason: str | None, *, amending: bool
+    session: Session, table: Seating, number: int, reason: str | None, *, amending: bool, by: Writer
 ) -> tuple[Deal, str | None]:
-    """Deal `number` of an open evening, not voided, with the reason for amending or voiding it."""
+    """Deal `number` of an open evening, not voided, with the reason for amending or voiding it; a club table's key
+    never overrides the organiser's own change of it."""
     lock(session, table)
     _require_open(table)
     if not reason or not reason.strip():
@@ -345,6 +363,7 @@ def _correctable(
         raise MissingFact("reason", asked.format(number=number))
     check_plain(reason, "reason")
     deal = deals.get_deal(session, table, number)
+    _not_the_organisers(session, table, by, last_of(session, table.number, deal=number))
     if deal.voided_at is not None:
         voided = why_voided(deals.view(table, deal, deals.current_revision(session, deal), ()))
         if amending:

@@ -37,6 +37,8 @@ class Writer:
 
 LIBRARY = Writer()
 """A program using the ledger as a library, the default writer."""
+TABLE = "table"
+"""The source of a club table's key (`Writer.source`): every other source is the organiser's."""
 
 
 @dataclass(frozen=True)

@@ -153,9 +153,9 @@ def test_a_tables_link_opened_after_its_round_hands_out_no_write_session(sqlite_
         keys = _club(api)
         assert api.post(path, json={}, headers=BEARER).status_code == 200
         opened = late.get(f"/tables/1?key={keys[1]}")
-        assert opened.status_code == 403, opened.status_code
-        assert said in opened.text
+        assert (opened.status_code, opened.headers["location"]) == (303, "/evenings/1")  # the evening, to look at
         assert not late.cookies, dict(late.cookies)  # nothing that could write
+        assert late.get("/evenings/1").status_code == 200
         before = _written(sqlite_url)
         refused = late.post("/evenings/1/deals", data={"csrf": "", "line": "carla solo 22"})
         assert refused.status_code in (401, 403)
@@ -200,12 +200,45 @@ def test_a_table_past_its_rounds_deals_records_no_more(db_url: str) -> None:
         third = api.post("/api/evenings/1/deals", json={"line": "carla solo 22"}, headers=_table(keys[1]))
         assert third.status_code == 403, third.text
         assert "its 2 deals are played" in third.json()["error"]
+        # and nothing else: its deals are the organiser's to correct now
+        for what, where, body in _api_writes(_revision(db_url)):
+            answer = api.post(where, json=body, headers=_table(keys[1]))
+            assert answer.status_code == 403, (what, answer.text)
+            assert "its 2 deals are played" in answer.json()["error"], what
         assert _written(db_url) == before
-        # a correction of a deal played is still the table's to make while the round is open
-        fixed = api.post(
-            "/api/evenings/1/deals/2/amend", json={"line": "20", "reason": "recount"}, headers=_table(keys[1])
-        )
-        assert fixed.status_code == 200, fixed.text
+        # the organiser corrects a deal: the round is still short of a deal, and the table records it
+        voided = api.post("/api/evenings/1/deals/2/void", json={"reason": "misdeal"}, headers=BEARER)
+        assert voided.status_code == 200, voided.text
+        again = api.post("/api/evenings/1/deals", json={"line": "carla solo 22"}, headers=_table(keys[1]))
+        assert again.status_code == 201, again.text
+
+
+def test_a_tables_key_never_takes_back_or_overrides_the_organisers_change(db_url: str) -> None:
+    with Ledger(db_url) as organiser:
+        organiser.start_event("Club night", SIX)
+        organiser.seat_round(1, tables=[list(SIX[:3]), list(SIX[3:])])
+        table = Writer("table", table=1, session="table 1")
+        organiser.record("anna solo 22", evening=1, by=table)
+        organiser.amend(1, "20", reason="recount", evening=1)  # the organiser's correction
+        before = _written(db_url)
+        with pytest.raises(Forbidden, match=r"the organiser made this change \(deal 1 amended \(recount\)"):
+            organiser.undo(evening=1, by=table)
+        with pytest.raises(Forbidden, match="the organiser made this change"):
+            organiser.amend(1, "25", reason="recount again", evening=1, by=table)
+        with pytest.raises(Forbidden, match="the organiser made this change"):
+            organiser.void(1, reason="misdeal", evening=1, by=table)
+        with pytest.raises(Forbidden, match="the organiser made this change"):
+            organiser.void_evening(1, reason="the demo", by=table)
+        assert _written(db_url) == before
+        organiser.close_evening(1)  # the organiser closes the table
+        closed = _written(db_url)
+        with pytest.raises(Forbidden, match=r"the organiser made this change \(evening closed\)"):
+            organiser.reopen_evening(1, reason="left out", by=table)
+        assert _written(db_url) == closed
+        # the table's own changes are its own to take back
+        organiser.record("dario solo 22", evening=2, by=Writer("table", table=2, session="table 2"))
+        taken = organiser.undo(evening=2, by=Writer("table", table=2, session="table 2"))
+        assert taken.taken_back.kind == "record"
 
 
 # Seating a round names the round it makes

@@ -17,7 +17,7 @@ from sqlmodel import Session, col, select
 
 from ledger.clock import as_utc, utcnow
 from ledger.store.models import EveningChange
-from ledger.values import UNDOABLE, ChangeView, Writer
+from ledger.values import TABLE, UNDOABLE, ChangeView, Writer
 
 CHANGES: Rows = EveningChange.__table__  # type: ignore[attr-defined]
 
@@ -102,6 +102,29 @@ def _last_undoable_query() -> Any:
         .order_by(col(EveningChange.revision).desc())
         .limit(1)
     )
+
+
+def last_of(
+    session: Session, evening: int, *, deal: int | None = None, kind: str | None = None
+) -> EveningChange | None:
+    """The evening's newest change of deal `deal`, or of kind `kind`."""
+    query = select(EveningChange).where(col(EveningChange.evening_id) == evening)
+    if deal is not None:
+        query = query.where(col(EveningChange.deal) == deal)
+    if kind is not None:
+        query = query.where(col(EveningChange.kind) == kind)
+    return session.exec(query.order_by(col(EveningChange.revision).desc()).limit(1)).first()
+
+
+def organisers_change(session: Session, evening: int) -> EveningChange | None:
+    """A change of the evening after its start made by someone other than a club table's key, if there is one."""
+    return session.exec(
+        select(EveningChange).where(
+            col(EveningChange.evening_id) == evening,
+            col(EveningChange.kind) != "start",
+            col(EveningChange.source) != TABLE,
+        )
+    ).first()
 
 
 def log_of(session: Session, evening: int, *, deal: int | None = None, since: int = -1) -> list[ChangeView]:

@@ -647,9 +647,9 @@ def _place_query() -> Any:
 
 def refusal_for(session: Session, evening: int, table: int, *, new_deal: str | None = None) -> str | None:
     """Why the key of club table `table` (its evening) may not change evening `evening`, or None when it may: it
-    writes to its own table's evening only, and only while the table's round is open (closing the event ends it); a
-    new deal (`new_deal`, its idempotency key or "") only while the round's deals are not all played, unless it is a
-    retry of one stored."""
+    writes to its own table's evening only, and only while the table's round is open (closing the event ends it) and
+    the round's deals are not all played there (a new deal, `new_deal` its idempotency key or "", may still be a
+    retry of one stored, which writes nothing)."""
     if table != evening:
         return _("this key writes to one table only (evening {number}): nothing was written").format(number=table)
     place = table_place(session, evening)
@@ -657,7 +657,7 @@ def refusal_for(session: Session, evening: int, table: int, *, new_deal: str | N
         return None
     if place.round_over:
         return _("round {round} has ended: nothing was written; ask the organiser").format(round=place.round)
-    full = new_deal is not None and place.round_deals is not None and place.deals >= place.round_deals
+    full = place.round_deals is not None and place.deals >= place.round_deals
     if full and not (new_deal and by_key(session, new_deal)):
         return _(
             "round {round} is over at this table: its {count} deals are played; nothing was written; ask the organiser"

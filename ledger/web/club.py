@@ -89,7 +89,8 @@ async def sheets(request: Request) -> Response:
 
 
 async def table_link(request: Request) -> Response:
-    """A table's link: with its key, this phone keeps that table's score (and writes nowhere else)."""
+    """A table's link: with its key, this phone keeps that table's score (and writes nowhere else); once the table
+    may write no more (its round ended or its deals are played), the link opens the evening to look at."""
     number = plain_number(request.path_params["evening"])
     guard = access(request)
     if number is None or not await guard.open_link(request, number):
@@ -97,9 +98,9 @@ async def table_link(request: Request) -> Response:
             request, "error.html", 403, status_code=403, message=_("This link cannot record deals: its key is wrong.")
         )
     refused = await run_in_threadpool(ledger(request).refusal, number, Writer("table", number))
-    if refused:
-        return render(request, "error.html", 403, status_code=403, message=refused)
     response = RedirectResponse(f"/evenings/{number}", 303, headers={"Cache-Control": "no-store"})
+    if refused:
+        return response
     if guard.session(request) is None or guard.kept_to(request) is not None:  # the scorekeeper's phone keeps all
         guard.remember(request, response, guard.new_session(number))
     return response
