@@ -16,6 +16,7 @@ The lists below name every such text the ledger translates, so that the catalog 
 from __future__ import annotations
 
 import gettext
+import inspect
 import re
 import string
 import sys
@@ -90,6 +91,7 @@ def _set_help_renderer() -> None:
     from typer import rich_utils
 
     rich_utils._fix_linebreaks = _reflowed  # type: ignore[assignment]
+    rich_utils._make_command_help = _command_line
     rich_utils.ARGUMENTS_PANEL_TITLE = _("Arguments")
     rich_utils.OPTIONS_PANEL_TITLE = _("Options")
     rich_utils.COMMANDS_PANEL_TITLE = _("Commands")
@@ -103,6 +105,18 @@ def _reflowed(paragraphs: list[str], _markup_mode: object) -> str:
     wraps at its own width; a paragraph of indented lines (examples, the syntax of a deal) or of lines each in bold
     first (the options of the profiles) keeps its lines."""
     return "\n\n".join(p if _listed(p) else p.replace("\n", " ") for p in paragraphs)
+
+
+def _command_line(*, help_text: str, markup_mode: Any) -> Any:
+    """A command's description in its group's list of commands: the first paragraph of its help as one line, which
+    the list wraps at word boundaries (Typer keeps the line breaks of the source, so a long first paragraph broke
+    mid-sentence)."""
+    from typer import rich_utils
+
+    first = inspect.cleandoc(help_text).split("\n\n")[0]
+    return rich_utils._make_rich_text(
+        text=" ".join(first.split()), style=rich_utils.STYLE_OPTION_HELP, markup_mode=markup_mode
+    )
 
 
 def _listed(paragraph: str) -> bool:

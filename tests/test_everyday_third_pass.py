@@ -1,0 +1,73 @@
+"""Everyday use, third pass: what a new user, an Italian table and a long evening still stumbled on, each held where a
+test can hold it."""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from ledger.cli.main import app
+
+runner = CliRunner()
+ENV = {"CALABRESELLA_DB": None, "COLUMNS": "200"}
+COMMAND_ROW = re.compile(r"│ (\S+)?\s+(.*?)\s*│$")
+
+
+def cli(db: Path, *args: str, lang: str = "en", given: str | None = None, columns: int = 200) -> Result:
+    """`calabresella --db DB --lang LANG ARGS...` in-process, with `given` as its standard input."""
+    env = {**ENV, "COLUMNS": str(columns)}
+    return runner.invoke(app, ["--db", str(db), "--lang", lang, *args], input=given, env=env)
+
+
+def ok(db: Path, *args: str, lang: str = "en", given: str | None = None, columns: int = 200) -> str:
+    done = cli(db, *args, lang=lang, given=given, columns=columns)
+    assert done.exit_code == 0, (done.stdout, done.stderr, done.exception)
+    return done.stdout
+
+
+def refused(db: Path, *args: str, lang: str = "en", given: str | None = None) -> str:
+    """A command refused with one line on stderr and exit code 2; that line."""
+    done = cli(db, *args, lang=lang, given=given)
+    assert done.exit_code == 2, (done.stdout, done.stderr, done.exception)
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    return done.stderr
+
+
+@pytest.fixture
+def db(sqlite_url: str) -> Path:
+    ledger = Path(sqlite_url)
+    ok(ledger, "evening", "start", "--players", "Anna,Bruno,Carla")
+    return ledger
+
+
+# The command line's help
+
+
+def _listed_commands(shown: str) -> dict[str, list[str]]:
+    """Each command of the root help's panels, with the lines of its description as drawn."""
+    rows: dict[str, list[str]] = {}
+    name, panel = "", ""
+    for line in shown.splitlines():
+        panel = line.split("─")[1].strip() if line.startswith("╭─") else panel
+        found = COMMAND_ROW.match(line)
+        if found is None or panel in ("Options", "Opzioni"):
+            continue
+        name = found.group(1) or name
+        rows.setdefault(name, []).append(line)
+    return rows
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_the_list_of_commands_wraps_each_description_at_word_boundaries(tmp_path: Path, lang: str) -> None:
+    rows = _listed_commands(ok(tmp_path / "none.sqlite3", "--help", lang=lang, columns=80))
+    assert {"undo", "demo", "record", "evening"} <= set(rows)
+    for name, lines in rows.items():
+        start = lines[0].index(name) + 11  # the description column, after the names' column
+        cells = [line[start:-2] for line in lines]  # the column's padding and the border left out
+        for here, after in pairwise(cells):
+            word = after.split()[0]
+            assert len(here.rstrip()) + 1 + len(word) > len(here), f"{name}: {here.rstrip()!r} had room for {word!r}"
