@@ -60,7 +60,7 @@ def db(sqlite_url: str) -> Path:
 def test_play_closes_the_evening_after_a_yes_and_prints_the_settlement(db: Path) -> None:
     kept = play(db, "bruno solo 22", "close", "no", "quit")
     assert "Evening 1 stays open." in kept.stdout
-    assert "Evening 1 stays open; to close it and settle up, type close." in kept.stdout
+    assert "Evening 1 stays open. To close it and settle up: calabresella evening close 1;" in kept.stdout
     closed = play(db, "chiudi", "sì", lang="it")
     assert "Serata 1 chiusa." in closed.stdout and "Bruno" in closed.stdout
     assert "resta aperta" not in closed.stdout  # play ends with the evening

@@ -71,3 +71,24 @@ def test_the_list_of_commands_wraps_each_description_at_word_boundaries(tmp_path
         for here, after in pairwise(cells):
             word = after.split()[0]
             assert len(here.rstrip()) + 1 + len(word) > len(here), f"{name}: {here.rstrip()!r} had room for {word!r}"
+
+
+# play
+
+
+def play(db: Path, *lines: str, lang: str = "en") -> Result:
+    """`play` with the lines piped in, one a line."""
+    return cli(db, "play", lang=lang, given="".join(line + "\n" for line in lines))
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Evening 1 stays open. To close it and settle up: calabresella evening close 1; to go on with it: "),
+        ("it", "La serata 1 resta aperta. Per chiuderla e fare i conti: calabresella evening close 1; per "),
+    ],
+)
+def test_leaving_play_with_the_evening_open_says_what_to_type_at_the_shell(db: Path, lang: str, said: str) -> None:
+    for leaving in (["quit"], []):  # quit, or the end of the input (Ctrl-D)
+        shown = " ".join(play(db, *leaving, lang=lang).stdout.split())
+        assert said in shown and shown.endswith("calabresella play -e 1"), shown

@@ -305,4 +305,4 @@ def test_play_takes_random_lines_without_a_traceback(ledger: Path) -> None:
     )
     assert result.exit_code == 0 and result.exception is None, (result.stderr[-500:], result.exception)
     assert all(line.startswith("Error: ") for line in result.stderr.splitlines())
-    assert "Evening 1 stays open; to close it and settle up, type close." in result.stdout
+    assert "Evening 1 stays open. To close it and settle up: calabresella evening close 1;" in result.stdout

@@ -560,7 +560,7 @@ def test_play_takes_its_commands_in_italian(sqlite_url: str) -> None:
     assert "Conti della serata 1" in said[17]
     assert re.search(r"Anna\s+│\s+0 │", said[18])
     assert "Comandi: ritira" in said[19]
-    assert "La serata 1 resta aperta; per chiuderla e fare i conti, scrivi chiudi." in said[20]
+    assert "La serata 1 resta aperta. Per chiuderla e fare i conti: calabresella evening close 1;" in said[20]
     deals = test_play._ledger(db)[1]
     assert [(d.number, d.revision, d.voided, d.void_reason, d.void_cause) for d in deals] == [
         (1, 1, True, None, "undo"),

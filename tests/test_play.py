@@ -197,7 +197,7 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
     out = table.send("settle")
     assert "Bruno pays Anna 4.50 EUR" in out and "Carla pays Anna 3.30 EUR" in out
     assert "amend N FACTS [reason=WHY]" in table.send("help amend")
-    assert "Evening 1 stays open; to close it and settle up, type close." in table.close_with("quit")
+    assert "Evening 1 stays open. To close it and settle up: calabresella evening close 1;" in table.close_with("quit")
 
     points, deals, revision = _ledger(db)
     assert points == {"Anna": 78, "Bruno": -45, "Carla": -33}
@@ -287,7 +287,7 @@ def test_plain_lines_from_a_pipe_behave_the_same(sqlite_url: str) -> None:
     assert "Deal 3 recorded · Anna solo: 35 thirds (11+2/3), won, stramazzo" in out
     assert "Deal 1 amended (revision 2)" in out
     assert "Deal 2 voided (misdeal). Totals: Anna +10, Bruno -2, Carla -8" in out
-    assert "Evening 1 stays open; to close it and settle up, type close." in out
+    assert "Evening 1 stays open. To close it and settle up: calabresella evening close 1;" in out
     assert (
         done.stderr == "Error: 'oops' is not a word of the quick syntax: allowed are a player (Anna, Bruno, "
         "Carla), pass, chiamo, solo, solissimo, dividete, scegliete, or a card such as "
@@ -341,7 +341,7 @@ def test_help_is_short_and_help_word_explains_one_thing(sqlite_url: str) -> None
     short = _piped(db, ["help"]).stdout
     syntax = _piped(db, ["help syntax"]).stdout
     amend = _piped(db, ["help am"]).stdout
-    assert len(short.split("> help\n")[1].splitlines()) <= 5
+    assert len(short.split("> help\n")[1].split("Evening 1 stays open")[0].splitlines()) <= 5
     assert "help WORD" in short and "amend" in short
     assert "CARD@HOLDER" in syntax and len(syntax.splitlines()) > 20
     assert "amend 3 20 reason=recount" in amend and "CARD@HOLDER" not in amend

@@ -230,9 +230,11 @@ class Play:
             except LedgerError as error:
                 _error(_worded(error))
         console.print(
-            _("Evening {number} stays open; to close it and settle up, type {close}.").format(
-                number=self.number, close=word_for("close")
-            )
+            _(
+                "Evening {number} stays open. To close it and settle up: calabresella evening close {number}; "
+                "to go on with it: calabresella play -e {number}"
+            ).format(number=self.number),
+            markup=False,
         )
 
     def status(self) -> None:
