@@ -94,12 +94,6 @@ def charts_left_blank(page: playwright_api.Page) -> None:
     page.route("**/evenings/*/charts/*.png", lambda route: route.fulfill(body=BLANK_CHART, content_type="image/png"))
 
 
-def stays_on_the_welcome(page: playwright_api.Page, url: str) -> None:
-    """The scorekeeper's welcome moves on to `/` by itself a second after it opens; for `page`, `/` answers "no
-    content", which leaves it where it is, so that the move cannot cut short a page opened after the welcome."""
-    page.route(f"{url}/", lambda route: route.fulfill(status=204))
-
-
 OVERFLOWING = """() => [...document.querySelectorAll('button, .button, .bar > *, h1, h2, label')]
     .filter(e => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > innerWidth)
     .map(e => e.textContent.trim())"""
@@ -124,7 +118,8 @@ def test_a_deal_tapped_in_on_one_phone_shows_on_another_without_reloading(
         watcher = chromium.new_context(viewport=PHONE, device_scale_factor=2).new_page()
         server = starting.result()
 
-        keeper.goto(f"{server}{LINK}")  # the welcome page, which goes on to the open evening a second later
+        keeper.goto(f"{server}{LINK}")  # the welcome page: one tap on to the open evening
+        keeper.get_by_role("link", name="To the evening").click()
         watcher.goto(f"{server}/")
         playwright_api.expect(watcher.locator("#live")).to_contain_text("No deals yet.")
         watcher.evaluate("window.notReloaded = true")
@@ -207,7 +202,6 @@ def test_every_page_passes_the_strict_policy_cannot_be_framed_and_keeps_no_token
     page.get_by_role("button", name="Record", exact=True).click()
     playwright_api.expect(page.locator(".result")).to_contain_text("Deal 1 recorded")
     charts_left_blank(page)
-    stays_on_the_welcome(page, table.url)
     for path in PAGES:
         page.goto(table.url + path.format(n=table.number), wait_until="load")
     page.goto(table.page)
@@ -316,7 +310,7 @@ def test_a_deal_tapped_in_is_shown_without_loading_a_page_and_the_next_form_is_r
     signed_in(page, table)
     page.evaluate("window.notReloaded = true")
     first_key = page.locator("form.guided input[name=key]").input_value()
-    assert page.locator("form.undo").count() == 0  # nothing to take back yet
+    playwright_api.expect(page.locator("form.undo")).to_be_hidden()  # nothing to take back yet
 
     _solo(page, "Bruno", "7")
     playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 1 recorded")
@@ -504,7 +498,7 @@ def test_a_deal_tapped_in_while_the_server_is_away_waits_and_is_stored_once(
     served.start()
     page.clock.fast_forward(3000)  # the phone tries again every 3 seconds
     playwright_api.expect(page.locator(".result")).to_contain_text("Deal 1 recorded")
-    assert page.evaluate("localStorage.getItem('calabresella-waiting')") == "[]"
+    assert page.evaluate("localStorage.getItem('calabresella-waiting-1')") == "[]"
     with Ledger(sqlite_url) as ledger:
         assert [(d.declarer, d.declarer_thirds) for d in ledger.deals(1)[1]] == [("Bruno", 21)]
 

@@ -20,7 +20,6 @@ from test_web_browser import (
     cookie_from,
     playwright_api,
     served,
-    stays_on_the_welcome,
 )
 from test_web_support import PLAYERS
 
@@ -127,7 +126,6 @@ def test_every_tap_target_on_every_page_is_at_least_44_pixels_both_ways(
     _db, url = ledger_served
     page = chromium.new_context(viewport=PHONE).new_page()
     charts_left_blank(page)
-    stays_on_the_welcome(page, url)
     if keeper:
         cookie_from(page, f"{url}{LINK}")
     cookie_from(page, f"{url}/language/{language}")

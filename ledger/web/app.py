@@ -19,7 +19,7 @@ from starlette.staticfiles import StaticFiles
 
 from ledger.errors import DatabaseUnavailable, LedgerError
 from ledger.service import Ledger
-from ledger.web import api, club, club_api, pages, reporting, writes
+from ledger.web import api, club, club_api, pages, reporting, shell, writes
 from ledger.web.access import Access
 from ledger.web.guard import Guard
 from ledger.web.language import Speaking, switch
@@ -112,6 +112,9 @@ def create_app(
         Route("/", pages.home),
         Route("/write", writes.write_link),
         Route("/welcome", pages.welcome),
+        Route("/sw.js", shell.worker),
+        Route("/manifest.webmanifest", shell.manifest),
+        Route(shell.OFFLINE, shell.offline),
         Route("/language/{code}", switch),
         Route("/evenings", pages.evenings),
         Route("/evenings", writes.start, methods=["POST"]),

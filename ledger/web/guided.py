@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ledger.i18n import N_
 from ledger.rules.build import DealInput
-from ledger.rules.cards import DEAL_THIRDS
+from ledger.rules.cards import DEAL_THIRDS, Rank
 from ledger.rules.contracts import Aggravation, Contract
 from ledger.rules.count import Count
 from ledger.rules.line import count_word
@@ -170,12 +170,22 @@ def pad(evening: EveningInfo, *, every_declarer: bool = False) -> Pad:
         declarers=question("declarer", [p for p in players if p != out], profile).choices,
         contracts=contract_choices(profile),
         calling=frozenset(profile.word(contract) for contract in profile.calls_card),
-        ranks=tuple(Choice(rank, rank) for rank in RANKS),
+        ranks=tuple(Choice(rank, rank) for rank in RANKS if callable_rank(profile, rank)),
         suits=SUITS,
         holders=question("holder", players, profile).choices,
         wholes=wholes(profile),
         thirds=() if profile.american else THIRDS,
     )
+
+
+def callable_rank(profile: Profile, rank: str) -> bool:
+    """Whether a chiamo of the profile may name a card of `rank` (quartiglio and quintiglio: threes only).
+
+    >>> from ledger.rules.profiles import make_profile
+    >>> [r for r in RANKS if callable_rank(make_profile("quintiglio"), r)], callable_rank(make_profile("pagat"), "A")
+    (['3'], True)
+    """
+    return profile.callable_ranks is None or Rank(rank) in profile.callable_ranks
 
 
 def given_of(deal: DealView) -> dict[str, str]:

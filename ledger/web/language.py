@@ -8,9 +8,10 @@ Phones with different languages are served at once, so the language is set for t
 
 from __future__ import annotations
 
+from starlette.datastructures import MutableHeaders
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import RedirectResponse, Response
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ledger.i18n import LANGUAGES, SOURCE_LANGUAGE, language, speaking
 
@@ -45,7 +46,8 @@ def chosen(connection: HTTPConnection) -> str:
 
 
 class Speaking:
-    """ASGI middleware: the rest of the app answers each request in that request's language."""
+    """ASGI middleware: the rest of the app answers each request in that request's language, and says which
+    (`Content-Language`: the phone's service worker keeps its page for an address never opened in that language)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -54,8 +56,15 @@ class Speaking:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        with speaking(chosen(HTTPConnection(scope))):
-            await self.app(scope, receive, send)
+        code = chosen(HTTPConnection(scope))
+
+        async def said(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                MutableHeaders(scope=message).setdefault("Content-Language", code)
+            await send(message)
+
+        with speaking(code):
+            await self.app(scope, receive, said)
 
 
 async def switch(request: Request) -> Response:

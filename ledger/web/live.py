@@ -33,7 +33,10 @@ from ledger.web.outage import Outage
 LAST_DEALS = 6
 """How many of the latest deals the evening page shows."""
 KEEP_ALIVE_SECONDS = 15.0
-"""A quiet stream sends a comment this often, so proxies and phones keep it open."""
+"""A quiet stream sends an `alive` event this often, so proxies and phones keep it open, and a page that hears
+nothing for two of them knows the connection stalled."""
+ALIVE = "event: alive\ndata:\n\n"
+"""The keep-alive: an event with empty data (a comment would never reach the page's script)."""
 T = TypeVar("T")
 
 
@@ -248,7 +251,7 @@ class Channel:
                 try:
                     await asyncio.wait_for(watched.changed.wait(), min(left, KEEP_ALIVE_SECONDS))
                 except TimeoutError:
-                    yield ": still here\n\n"
+                    yield ALIVE
         finally:
             watched.viewers -= 1
             if not watched.viewers and self.watched.get(topic) is watched:

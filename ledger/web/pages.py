@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from datetime import UTC, datetime
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -13,10 +14,19 @@ from ledger.i18n import language
 from ledger.rules.profiles import DEFAULTS
 from ledger.rules.quick import examples
 from ledger.summary import logged
-from ledger.values import DealView
+from ledger.values import DealView, Writer
 from ledger.web import guided
 from ledger.web.live import Live, load_live
-from ledger.web.state import channel, deal_number, evening_number, ledger, plain_number, render, render_part
+from ledger.web.state import (
+    access,
+    channel,
+    deal_number,
+    evening_number,
+    ledger,
+    plain_number,
+    render,
+    render_part,
+)
 
 
 async def home(request: Request) -> Response:
@@ -42,11 +52,28 @@ async def evening(request: Request) -> Response:
     """The evening as it stands; `?deal=N` shows deal N's result and explanation on top; `?recorded=N`, the address
     of a deal just recorded, shows its result while it is still the evening's last deal."""
     live = await run_in_threadpool(load_live, ledger(request), evening_number(request))
+    refused = await refusal(request, live.evening.number)
     recorded = plain_number(request.query_params.get("recorded", ""))
     if recorded is not None:
-        return evening_page(request, live, result=latest(live, recorded))
+        return evening_page(request, live, result=latest(live, recorded), refused=refused)
     shown = plain_number(request.query_params.get("deal", ""))
-    return evening_page(request, live, result=await shown_deal(request, live, shown))
+    return evening_page(request, live, result=await shown_deal(request, live, shown), refused=refused)
+
+
+async def refusal(request: Request, evening: int) -> str | None:
+    """Why this phone may no longer write to the evening (a club table's key after its round), as `Ledger` says it;
+    None when it may, or when it only looks."""
+    table = access(request).kept_to(request)
+    if table is None:
+        return None
+    return await run_in_threadpool(ledger(request).refusal, evening, Writer("table", table))
+
+
+async def closed_to(request: Request, evening: int) -> bool:
+    """Whether no deal this phone sends to the evening can be recorded now: the evening is closed, or this phone's
+    table key may no longer write there."""
+    info = await run_in_threadpool(ledger(request).evening, evening)
+    return info.closed or await refusal(request, evening) is not None
 
 
 def recorded_address(evening: int, deal: int) -> str:
@@ -84,6 +111,7 @@ def _evening(live: Live, context: dict[str, object]) -> dict[str, object]:
     profile, players = live.evening.profile, live.evening.players
     return {
         "live": live,
+        "drawn": datetime.now(UTC).isoformat(),
         "key": secrets.token_urlsafe(12),
         "pad": guided.pad(live.evening),
         "example": examples(players, profile)[0],

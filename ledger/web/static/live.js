@@ -1,7 +1,11 @@
-// The evening page follows the ledger: each change arrives as a server-sent event carrying the new
-// standings and last deals, which replace the old ones; the undo button then names and guards what is shown. The page says
-// when it has lost the server and when it is back, and follows its table into the next evening. The live part is
-// looked up at each event: after a deal, the page's own script puts in a new one (waiting.js).
+// The evening page follows the ledger: each change arrives as a server-sent event carrying the new standings and last
+// deals, which replace the old ones; the undo button then names and guards what is shown. The page says when it has
+// lost the server (the stream broke, or stayed silent for two of the server's keep-alives: a stalled access point)
+// and when it is back, and follows its table into the next evening. The live part is looked up at each event: after a
+// deal, the page's own script puts in a new one (waiting.js).
+//
+// What the page last heard of its evening is kept on the phone: a page opened again while the server cannot be
+// reached (kept by sw.js) shows the last standings it knew, said to be of the time they were heard.
 (function () {
   "use strict";
   var first = document.getElementById("live");
@@ -16,9 +20,22 @@
     return found;
   }
   live();
+  function revision(shown) {
+    var turn = shown.querySelector(".turn");
+    return turn ? Number(turn.getAttribute("data-revision")) : -1;
+  }
+  var KEPT = first.getAttribute("data-kept");  // where the last standings heard are kept (an evening's page only)
+  var heardAt = Date.parse(first.getAttribute("data-drawn")) || Date.now();  // when what is shown was current
+  if (KEPT) {
+    try {
+      var kept = JSON.parse(localStorage.getItem(KEPT) || "null");
+      if (kept && kept.revision > revision(first)) { first.innerHTML = kept.html; heardAt = kept.at; }
+    } catch (error) { /* nothing kept */ }
+  }
+
   // The undo button names the change it takes back and guards the revision it was drawn at. When the feed brings
-  // another change, the button says the new one and waits two seconds: a tap meant for what was shown a moment ago
-  // never takes back a change its scorekeeper has not had time to read.
+  // another change, the button says the new one, its tick is cleared, and it waits two seconds: a tap meant for what
+  // was shown a moment ago never takes back a change its scorekeeper has not had time to read.
   var SETTLE_MS = 2000;
   function guard(target) {
     var form = document.querySelector("form.undo");
@@ -32,33 +49,79 @@
     }
     button.textContent = target.textContent;
     seen.value = target.getAttribute("data-revision");
+    form.querySelector("input[name=confirm]").checked = false;
     button.disabled = true;
     note.textContent = form.getAttribute("data-wait");
     note.hidden = false;
     window.clearTimeout(guard.timer);
     guard.timer = window.setTimeout(function () { button.disabled = false; note.hidden = true; }, SETTLE_MS);
   }
-  var lost = false;
-  var source = new EventSource(first.getAttribute("data-events"));
-  source.addEventListener("evening", function (event) {
-    var shown = live(), turn = shown.querySelector(".turn");
-    if (turn && Number(turn.getAttribute("data-revision")) > Number(event.lastEventId)) { return; }  // already newer
-    shown.innerHTML = event.data;
-    guard(shown.querySelector(".undo-target"));
-    var next = shown.querySelector("[data-follow]");
-    if (next) { window.location.assign(next.getAttribute("data-follow")); }
-  });
-  source.addEventListener("error", function () {
+  // The result of a deal this phone recorded, when another phone took that deal back meanwhile, says so.
+  function takenBack(shown) {
+    var result = document.querySelector("main .result[data-deal]:not(.asked)");
+    var number = result && result.getAttribute("data-deal");
+    if (number && shown.querySelector("tbody.voided[data-deal='" + number + "']")) {
+      var heading = result.querySelector("h2");
+      if (heading) { heading.textContent = result.getAttribute("data-taken"); }
+      result.classList.add("taken");
+    }
+  }
+  guard(first.querySelector(".undo-target"));
+
+  var lost = false, source = null, lastId = null;  // the last event's id: a new connection says it (`seen`)
+  var quietMs = 2 * 1000 * Number(first.getAttribute("data-alive-seconds")) + 5000;
+  var lastHeard = Date.now();
+  function timeOf(ms) {
+    return new Date(ms).toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" });
+  }
+  function lose() {
     lost = true;
-    status.textContent = live().getAttribute("data-lost");
+    status.textContent = live().getAttribute("data-lost").replace("{time}", timeOf(heardAt));
     status.className = "connection lost";
     status.hidden = false;
-  });
-  source.addEventListener("open", function () {
+  }
+  function heard() {
+    lastHeard = Date.now();
     if (!lost) { return; }
     lost = false;
     status.textContent = live().getAttribute("data-back");
     status.className = "connection back";
     window.setTimeout(function () { if (!lost) { status.hidden = true; } }, 4000);
-  });
+  }
+  function connect() {
+    var address = first.getAttribute("data-events");
+    source = new EventSource(lastId === null ? address : address.replace(/seen=\d+/, "seen=" + lastId));
+    lastHeard = Date.now();
+    source.addEventListener("evening", function (event) {
+      heard();
+      lastId = event.lastEventId || lastId;
+      var shown = live();
+      if (revision(shown) > Number(event.lastEventId)) { return; }  // already newer
+      shown.innerHTML = event.data;
+      heardAt = Date.now();
+      if (KEPT) {
+        try {
+          localStorage.setItem(KEPT, JSON.stringify({ revision: revision(shown), html: event.data, at: heardAt }));
+        } catch (error) { /* the phone's storage is full: the page still follows */ }
+      }
+      guard(shown.querySelector(".undo-target"));
+      takenBack(shown);
+      var next = shown.querySelector("[data-follow]");
+      if (next) { window.location.assign(next.getAttribute("data-follow")); }
+    });
+    source.addEventListener("alive", heard);
+    source.addEventListener("open", heard);
+    source.addEventListener("error", lose);
+  }
+  connect();
+  // A connection that stays open but brings nothing (an access point gone quiet) is seen too: after two keep-alives
+  // missed, the page says so and connects again; it is back when bytes flow. One the browser gave up on (the server
+  // answered with an error page) is opened again too.
+  window.setInterval(function () {
+    if (Date.now() - lastHeard > quietMs || source.readyState === EventSource.CLOSED) {
+      lose();
+      source.close();
+      connect();
+    }
+  }, 5000);
 })();

@@ -1,29 +1,50 @@
 // The record forms are sent by this script, through a list of deals waiting on the phone (localStorage), so that no
 // deal tapped is lost: not while the server cannot be reached, nor across a reload, a closed browser or a restarted
-// server. Each deal gets its own idempotency key when Record is tapped, so each is stored once however often it is
-// sent; the list goes in the order tapped, one deal at a time (the server deals in turn: the order makes the dealer
-// right). The page says in words which deals wait.
+// server. Each evening has its own list: a deal waits for its own evening only. Each deal gets its own idempotency key
+// when Record is tapped, so each is stored once however often it is sent; the list goes in the order tapped, one deal
+// at a time (the server deals in turn: the order makes the dealer right). The page says in words which deals wait.
 //
 // What the server answers for the first deal of the list:
 // - recorded: the evening page's <main> (the result on top, the new totals, a fresh pad), swapped in here with the
 //   taps of a deal being tapped meanwhile kept; the address becomes the result's (pushed once, so that Back shows
 //   the evening as it is now), and the next deal goes;
-// - a question (the rules need one more fact): asked on this page; the deal stays first until it is answered, the
-//   others wait behind it;
-// - refused: the reason is shown and the deal's facts are put back on the pad; it stays first, the others wait,
-//   until it is recorded again or dropped;
+// - a question (the rules need one more fact): asked on this page, and the pad answers it (its points, declarer or
+//   contract go to the question, Record sends the answer) or, for a fact it has no button for, is locked with a line
+//   saying what is asked; the deal stays first until it is answered, the others wait behind it;
+// - refused, but it can be corrected: the reason is shown and the deal's facts are put back on the pad; it stays
+//   first, the others wait behind it, until it is recorded again or dropped;
+// - refused for good (the evening closed, the table's round over): said once, with the deal's words, until the
+//   scorekeeper dismisses it; its facts go on no pad, the pad goes, and the deals after it are refused alike;
 // - nothing (no connection, the database away) or "open the scorekeeper's link again": the list waits and is sent
 //   again.
 (function () {
   "use strict";
-  var STORE = "calabresella-waiting";
+  var notice = document.getElementById("waiting");
+  if (!notice || !window.fetch || !window.localStorage) { return; }
+  var STORE = "calabresella-waiting-" + notice.getAttribute("data-evening");
   var FORMS = "form.guided, form.quick";
-  if (!document.getElementById("waiting") || !window.fetch || !window.localStorage) { return; }
-  var relink = false, sending = false, asking = false, pushed = false;
+  var ANSWERED_BY = { thirds: ["whole", "third", "aces", "figures", "last"], declarer: ["declarer"],
+                      contract: ["contract"] };  // the pad's buttons that answer a question, by the fact asked
+  var relink = false, sending = false, asking = null, pushed = false;
 
-  function waiting() {
+  (function oneListPerEvening() {  // a phone that kept one list for the whole site: each deal to its evening's list
+    var old = localStorage.getItem("calabresella-waiting");
+    if (old === null) { return; }
+    try {
+      JSON.parse(old).forEach(function (deal) {
+        var found = /\/evenings\/(\d+)\//.exec(deal.action);
+        if (!found) { return; }
+        var name = "calabresella-waiting-" + found[1];
+        localStorage.setItem(name, JSON.stringify(JSON.parse(localStorage.getItem(name) || "[]").concat([deal])));
+      });
+    } catch (error) { /* unreadable: nothing to move */ }
+    localStorage.removeItem("calabresella-waiting");
+  })();
+
+  function stored() {
     try { return JSON.parse(localStorage.getItem(STORE) || "[]"); } catch (error) { return []; }
   }
+  function waiting() { return stored().filter(function (deal) { return !deal.final; }); }
   function keyOf(deal) { return deal.key || new URLSearchParams(deal.fields).get("key"); }
   function newKey() {
     var bytes = new Uint8Array(16);
@@ -32,41 +53,59 @@
   }
   function keep(list) {
     localStorage.setItem(STORE, JSON.stringify(list));
-    show(list);
+    show();
   }
-  function without(key) {
-    return waiting().filter(function (deal) { return keyOf(deal) !== key; });
+  function changed(key, change) {  // the stored list with deal `key` changed (or, when `change` gives null, left out)
+    return stored().map(function (deal) { return keyOf(deal) === key ? change(deal) : deal; })
+      .filter(function (deal) { return deal !== null; });
+  }
+  function said(name, deals) {
+    return notice.getAttribute(name).replace("{count}", String(deals.length))
+      .replace("{deals}", deals.map(function (deal) { return deal.words || "…"; }).join(", "));
+  }
+  function line(text, button, key) {
+    var shown = document.createElement("p");
+    shown.textContent = text;
+    if (button) {
+      var tap = document.createElement("button");
+      tap.type = "button";
+      tap.className = "secondary " + button;
+      tap.textContent = notice.getAttribute("data-" + button);
+      if (key) { tap.setAttribute("data-key", key); }
+      shown.append(" ", tap);
+    }
+    notice.append(shown);
   }
 
-  // The list in words, with what stops it: a deal refused (and the button to drop it), or a phone that may not record.
-  function show(list) {
-    var notice = document.getElementById("waiting");
-    if (!notice) { return; }
-    var said = notice.getAttribute(list.length === 1 ? "data-one" : "data-many");
-    var words = list.map(function (deal) { return deal.words || "…"; }).join(", ");
-    notice.textContent = said.replace("{count}", String(list.length)).replace("{deals}", words);
-    if (relink) { notice.append(" " + notice.getAttribute("data-relink")); }
-    if (list.length && list[0].held) {
-      var held = document.createElement("p");
-      held.textContent = notice.getAttribute("data-held").replace("{error}", list[0].held);
-      var drop = document.createElement("button");
-      drop.type = "button";
-      drop.className = "secondary drop";
-      drop.textContent = notice.getAttribute("data-drop");
-      notice.append(held, drop);
+  // The list in words, saying what holds it: the server not answering, a question asked, a deal refused (with the
+  // button to drop it), a phone that may not record; and each deal refused for good, with the button to dismiss it.
+  function show() {
+    var all = stored(), list = waiting(), first = list[0];
+    notice.textContent = "";
+    all.filter(function (deal) { return deal.final; }).forEach(function (deal) {
+      line(said("data-final", [deal]).replace("{error}", deal.final), "dismiss", keyOf(deal));
+    });
+    if (first && first.held) {
+      line(notice.getAttribute("data-held").replace("{error}", first.held), "drop");
+      if (list.length > 1) { line(said("data-behind", list.slice(1))); }
+    } else if (first && asking) {
+      if (list.length > 1) { line(said("data-behind", list.slice(1))); }
+    } else if (list.length) {
+      line(said(list.length === 1 ? "data-one" : "data-many", list));
+      if (relink) { line(notice.getAttribute("data-relink")); }
     }
-    notice.hidden = list.length === 0;
+    notice.hidden = !notice.firstChild;
   }
 
   // The deal on a form, in the words the list shows: `Bruno chiamo 3D@Anna 7+1/3`, as the ledger writes a deal.
   function words(form) {
-    var line = form.querySelector("input[name=line]");
-    if (line) { return line.value.trim(); }
+    var typed = form.querySelector("input[name=line]");
+    if (typed) { return typed.value.trim(); }
     function tapped(name) {
       var input = form.querySelector("input[name=" + name + "]:checked");
       return input ? input.value : "";
     }
-    if (tapped("declarer") === "pass") { return document.getElementById("waiting").getAttribute("data-passed"); }
+    if (tapped("declarer") === "pass") { return notice.getAttribute("data-passed"); }
     var card = tapped("rank") + tapped("suit") + (tapped("holder") ? "@" + tapped("holder") : "");
     var whole = tapped("whole"), third = tapped("third");
     var points = whole && third && whole !== "0" ? whole + "+" + third : third || whole;
@@ -84,8 +123,8 @@
     form.querySelectorAll("input:checked").forEach(function (input) { input.checked = false; });
     var none = form.querySelector("input[name=third][value='']");
     if (none) { none.checked = true; }
-    var line = form.querySelector("input[name=line]");
-    if (line) { line.value = ""; }
+    var typed = form.querySelector("input[name=line]");
+    if (typed) { typed.value = ""; }
   }
   function fill(form, fields) {
     clear(form);
@@ -110,7 +149,7 @@
   function next(input) {
     var form = input.form, record = form.querySelector(".record-bar");
     if (!form.matches("form.guided") || !record) { return; }
-    var groups = Array.prototype.filter.call(form.querySelectorAll("fieldset"), function (group) {
+    var groups = Array.prototype.filter.call(form.querySelectorAll("fieldset:not([disabled])"), function (group) {
       return group.offsetParent !== null;
     });
     var open = groups.slice(groups.indexOf(input.closest("fieldset")) + 1).filter(function (group) {
@@ -120,17 +159,43 @@
     reveal(done ? record : open[0], record);
   }
 
+  // While a question is asked, the pad answers it or is locked: only the buttons that answer the fact asked can be
+  // tapped, and a line under the pad says what is asked.
+  function lock(fact) {
+    var pad = document.querySelector("form.guided"), quick = document.querySelector("form.quick");
+    var question = document.querySelector("#asked h2");
+    var answers = ANSWERED_BY[fact] || [];
+    if (pad) {
+      pad.querySelectorAll("fieldset").forEach(function (group) {
+        group.disabled = fact !== null && !answers.some(function (name) {
+          return group.querySelector("input[name=" + name + "]");
+        });
+      });
+      pad.querySelector(".record-bar button").disabled = fact !== null && !answers.length;
+      var hint = pad.querySelector(".record-bar .hint");
+      if (!hint) {
+        hint = document.createElement("p");
+        hint.className = "hint";
+        pad.querySelector(".record-bar").append(hint);
+      }
+      hint.hidden = fact === null;
+      hint.textContent = fact === null ? "" : notice.getAttribute(answers.length ? "data-answering" : "data-locked")
+        .replace("{question}", question ? question.textContent.trim() : "");
+    }
+    if (quick) { quick.querySelectorAll("input, button").forEach(function (input) { input.disabled = fact !== null; }); }
+  }
+
   function revision(live) {
     var turn = live && live.querySelector(".turn");
     return turn ? Number(turn.getAttribute("data-revision")) : -1;
   }
-  function swap(said) {
+  function swap(answer) {
     var main = document.querySelector("main");
-    var pad = document.querySelector("form.guided"), line = document.getElementById("line");
-    var tapping = pad ? taps(pad) : [], typed = line ? line.value : "";
+    var pad = document.querySelector("form.guided"), typed = document.getElementById("line");
+    var tapping = pad ? taps(pad) : [], text = typed ? typed.value : "";
     var before = document.getElementById("live");
     var newer = revision(before);
-    main.innerHTML = said.main;
+    main.innerHTML = answer.main;
     var live = document.getElementById("live");
     if (live && before && newer > revision(live)) {  // the live feed brought another phone's deal meanwhile
       live.innerHTML = before.innerHTML;
@@ -138,19 +203,21 @@
         input.value = String(newer);
       });
     }
+    notice = document.getElementById("waiting") || notice;
     pad = document.querySelector("form.guided");
     if (pad && tapping.length) { fill(pad, tapping); }  // the next deal, tapped while this one went, stays tapped
-    if (typed && document.getElementById("line")) { document.getElementById("line").value = typed; }
-    window.history[pushed ? "replaceState" : "pushState"]({ result: true }, "", said.location);
+    if (text && document.getElementById("line")) { document.getElementById("line").value = text; }
+    window.history[pushed ? "replaceState" : "pushState"]({ result: true }, "", answer.location);
     pushed = true;
     document.querySelectorAll(".lang a[hreflang]").forEach(function (link) {
-      link.setAttribute("href", link.pathname + "?next=" + encodeURIComponent(said.location));  // back to the result
+      link.setAttribute("href", link.pathname + "?next=" + encodeURIComponent(answer.location));  // back to the result
     });
-    if (!tapping.length && !typed) { window.scrollTo(0, 0); }
-    held(waiting());
+    if (!tapping.length && !text) { window.scrollTo(0, 0); }
+    held();
   }
-  function held(list) {  // a refused deal's facts back on its form
-    show(list);
+  function held() {  // a refused deal's facts back on its form
+    show();
+    var list = waiting();
     var form = list.length && list[0].held && document.querySelector(list[0].line ? "form.quick" : "form.guided");
     if (form) { fill(form, Array.from(new URLSearchParams(list[0].fields))); }
   }
@@ -164,15 +231,37 @@
       record.insertBefore(shown, record.firstChild);
     }
     shown.innerHTML = question;
+    var form = shown.querySelector("form.question");
+    asking = form ? form.querySelector("input[name=asking]").value : "";
+    lock(asking);
+    show();
     window.scrollTo(0, 0);
     reveal(shown, shown);
   }
   function asked(done) {
-    asking = false;
+    asking = null;
+    lock(null);
     var shown = document.getElementById("asked");
     if (shown) { shown.remove(); }
     done();
     flush();
+  }
+  // The question answered (by its own buttons or box, or by the pad): the deal goes again with the answer.
+  function answer(fields) {
+    var key = fields.get("key");
+    asked(function () {
+      keep(changed(key, function (deal) {
+        return { action: deal.action, key: key, words: deal.words, line: deal.line, fields: fields.toString() };
+      }));
+    });
+  }
+  // For good: this deal and the others waiting cannot be recorded; the pad and the undo go, the reason stays.
+  function refusedForGood(reason) {
+    keep(stored().map(function (deal) {
+      if (!deal.final) { deal.final = reason; delete deal.held; }
+      return deal;
+    }));
+    document.querySelectorAll(FORMS + ", form.undo").forEach(function (form) { form.hidden = true; });
   }
 
   function send(deal) {
@@ -189,35 +278,32 @@
   function refusal(response) {  // the reason a page gives, in its own words
     return response.text().then(function (html) {
       var page = new DOMParser().parseFromString(html, "text/html");
-      var said = page.querySelector("main .error, main p");
-      return said ? said.textContent.trim() : String(response.status);
+      var found = page.querySelector("main .error, main p");
+      return found ? found.textContent.trim() : String(response.status);
     });
   }
   function answered(deal, response) {
     var key = keyOf(deal);
     relink = response.status === 401;  // this phone may not record until the scorekeeper's link is opened again
-    if (relink || response.status >= 500) { show(waiting()); return Promise.resolve(false); }
+    if (relink || response.status >= 500) { show(); return Promise.resolve(false); }
     if ((response.headers.get("Content-Type") || "").indexOf("application/json") !== 0) {
-      return refusal(response).then(function (said) { hold(key, said); return false; });
+      return refusal(response).then(function (reason) { hold(key, reason); return false; });
     }
-    return response.json().then(function (said) {
-      if (said.main) { keep(without(key)); swap(said); return true; }
-      if (said.question) { asking = true; show(waiting()); ask(said.question); return false; }
-      hold(key, said.error);
+    return response.json().then(function (given) {
+      if (given.main) { keep(changed(key, function () { return null; })); swap(given); return true; }
+      if (given.question) { ask(given.question); return false; }
+      if (given.final) { refusedForGood(given.error); return false; }
+      hold(key, given.error);
       return false;
     });
   }
   function hold(key, reason) {
-    var list = waiting().map(function (deal) {
-      if (keyOf(deal) === key) { deal.held = reason; }
-      return deal;
-    });
-    localStorage.setItem(STORE, JSON.stringify(list));
-    held(list);
+    localStorage.setItem(STORE, JSON.stringify(changed(key, function (deal) { deal.held = reason; return deal; })));
+    held();
   }
   function flush() {
     var list = waiting();
-    if (sending || asking || relink || list.length === 0 || list[0].held) { return; }
+    if (sending || asking !== null || relink || list.length === 0 || list[0].held) { return; }
     sending = true;
     send(list[0]).then(function (response) {
       return answered(list[0], response);
@@ -226,8 +312,20 @@
       if (more) { flush(); }
     }, function () {  // no answer: the deal waits where it is
       sending = false;
-      show(waiting());
+      show();
     });
+  }
+
+  // What the pad says answers the question asked: the question's own fields with the fact as the pad tapped it.
+  function fromPad(pad) {
+    var question = document.querySelector("#asked form.question");
+    var fields = new URLSearchParams(new FormData(question));
+    var tapped = taps(pad).filter(function (pair) { return ANSWERED_BY[asking].indexOf(pair[0]) >= 0; });
+    if (!tapped.length) { return null; }
+    fields.delete(asking);
+    ANSWERED_BY[asking].forEach(function (name) { fields.delete(name); });
+    tapped.forEach(function (pair) { fields.append(pair[0], pair[1]); });
+    return fields;
   }
 
   document.addEventListener("submit", function (event) {
@@ -236,18 +334,18 @@
       event.preventDefault();
       var fields = new URLSearchParams(new FormData(form));
       if (event.submitter && event.submitter.name) { fields.set(event.submitter.name, event.submitter.value); }
-      var key = fields.get("key");
-      asked(function () {
-        keep(waiting().map(function (deal) {
-          return keyOf(deal) === key ? { action: deal.action, key: key, words: deal.words, line: deal.line, fields: fields.toString() } : deal;
-        }));
-      });
+      answer(fields);
       return;
     }
     if (!form.matches(FORMS)) { return; }
     event.preventDefault();
-    var line = form.querySelector("input[name=line]");
-    if (line ? !line.value.trim() : !taps(form).length) {  // nothing tapped (a second tap of Record): nothing to send
+    if (asking !== null) {  // the pad answers the question asked, and makes no deal of its own
+      var given = form.matches("form.guided") && ANSWERED_BY[asking] ? fromPad(form) : null;
+      if (given) { clear(form); answer(given); } else { reveal(document.getElementById("asked"), form); }
+      return;
+    }
+    var typed = form.querySelector("input[name=line]");
+    if (typed ? !typed.value.trim() : !taps(form).length) {  // nothing tapped (a second tap of Record): nothing to send
       reveal(form.querySelector("fieldset") || form, form.querySelector("fieldset") || form);
       return;
     }
@@ -255,11 +353,11 @@
     var sent = new URLSearchParams(new FormData(form));
     sent.set("key", deal.key);
     deal.fields = sent.toString();
-    if (line) { deal.line = line.value.trim(); }
-    var list = waiting();
-    keep(list.length && list[0].held ? [deal].concat(list.slice(1)) : list.concat([deal]));  // a correction goes first
+    if (typed) { deal.line = typed.value.trim(); }
+    var list = stored(), first = waiting()[0];
+    keep(first && first.held ? changed(keyOf(first), function () { return deal; }) : list.concat([deal]));  // a correction goes first
     clear(form);
-    reveal(document.getElementById("waiting"), form.querySelector("fieldset") || form);
+    reveal(notice, form.querySelector("fieldset") || form);
     flush();
   });
   document.addEventListener("click", function (event) {
@@ -268,13 +366,14 @@
       event.preventDefault();
       var form = document.querySelector("#asked form");
       var key = form && new URLSearchParams(new FormData(form)).get("key");
-      asked(function () { keep(without(key)); });
+      asked(function () { keep(changed(key, function () { return null; })); });
     } else if (target.closest("#waiting .drop")) {
-      var list = waiting();
-      keep(list.slice(1));
+      keep(changed(keyOf(waiting()[0]), function () { return null; }));
       var pad = document.querySelector("form.guided");
       if (pad) { clear(pad); }
       flush();
+    } else if (target.closest("#waiting .dismiss")) {
+      keep(changed(target.getAttribute("data-key"), function () { return null; }));
     }
   });
   document.addEventListener("change", function (event) {
@@ -289,7 +388,7 @@
     if (result) { result.remove(); }
     pushed = false;
   });
-  held(waiting());
+  held();
   flush();
   window.setInterval(flush, 3000);
   window.addEventListener("online", flush);
