@@ -3,6 +3,7 @@ test can hold it."""
 
 from __future__ import annotations
 
+import json
 import re
 from itertools import pairwise
 from pathlib import Path
@@ -92,3 +93,18 @@ def test_leaving_play_with_the_evening_open_says_what_to_type_at_the_shell(db: P
     for leaving in (["quit"], []):  # quit, or the end of the input (Ctrl-D)
         shown = " ".join(play(db, *leaving, lang=lang).stdout.split())
         assert said in shown and shown.endswith("calabresella play -e 1"), shown
+
+
+# evenings
+
+
+def test_evening_show_and_close_take_the_number_as_void_and_reopen_do(db: Path) -> None:
+    ok(db, "evening", "start", "--players", "Dario,Elena,Fede")
+    assert ok(db, "evening", "show", "1").startswith("Evening 1: Anna, Bruno, Carla; open")
+    assert ok(db, "evening", "show", "-e", "2").startswith("Evening 2: Dario, Elena, Fede; open")
+    assert refused(db, "evening", "show", "1", "-e", "2") == "Error: evening 1 and -e 2: name one evening\n"
+    assert ok(db, "evening", "close", "1").startswith("Evening 1 closed.")
+    assert json.loads(ok(db, "evening", "show", "2", "--json"))["closed"] is False
+    assert ok(db, "evening", "close", "-e", "2").startswith("Evening 2 closed.")
+    said = "Errore: serata 2 e -e 1: indica una serata sola\n"
+    assert refused(db, "evening", "close", "2", "-e", "1", lang="it") == said

@@ -10,7 +10,7 @@ from ledger.cli.app import JsonFlag, new_app, print_json
 from ledger.cli.options import EveningOption, OptionsOption, ProfileOption, split_players
 from ledger.cli.render import console, local_time, print_closed
 from ledger.cli.session import open_ledger
-from ledger.errors import NoOpenEvening
+from ledger.errors import LedgerError, NoOpenEvening
 from ledger.fmt import format_cents
 from ledger.i18n import _, ngettext
 
@@ -168,11 +168,31 @@ def _state(e: EveningInfo) -> str:
     return _("closed") if e.closed else _("open")
 
 
+EveningNamed = Annotated[
+    int | None,
+    typer.Argument(help="The evening's number (or -e N; default: the most recent open evening).", min=1),
+]
+
+
+def _named(number: int | None, evening: int | None) -> int | None:
+    """The evening named by its number, as `evening void N` takes it, or by `-e N`; both must name the same."""
+    if number is not None and evening is not None and number != evening:
+        raise LedgerError(
+            _("evening {number} and -e {evening}: name one evening").format(number=number, evening=evening)
+        )
+    return number if number is not None else evening
+
+
 @evening_app.command("show")
-def show(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = False) -> None:
-    """Show an evening's seats, profile, stake and totals. Example: [b]calabresella evening show -e 2[/b]"""
+def show(
+    ctx: typer.Context,
+    number: EveningNamed = None,
+    evening: EveningOption = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Show an evening's seats, profile, stake and totals. Example: [b]calabresella evening show 2[/b]"""
     with open_ledger(ctx, create=False) as ledger:
-        e = ledger.evening(evening)
+        e = ledger.evening(_named(number, evening))
     if as_json:
         print_json(e.to_dict())
         return
@@ -227,6 +247,7 @@ def void(ctx: typer.Context, number: EveningNumber, reason: EveningReason = None
 @evening_app.command("close")
 def close(
     ctx: typer.Context,
+    number: EveningNamed = None,
     evening: EveningOption = None,
     drop_pot: Annotated[
         bool,
@@ -238,9 +259,10 @@ def close(
     ] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """Close an evening and print its settlement. Example: [b]calabresella evening close[/b]"""
+    """Close an evening and print its settlement. Example: [b]calabresella evening close[/b] (the open one), or
+    [b]calabresella evening close 3[/b]"""
     with open_ledger(ctx) as ledger:
-        closed, result = ledger.close_evening(evening, drop_pot=drop_pot)
+        closed, result = ledger.close_evening(_named(number, evening), drop_pot=drop_pot)
     if as_json:
         print_json({**closed.to_dict(), "settlement": result.to_dict()})
         return
