@@ -108,3 +108,21 @@ def test_evening_show_and_close_take_the_number_as_void_and_reopen_do(db: Path) 
     assert ok(db, "evening", "close", "-e", "2").startswith("Evening 2 closed.")
     said = "Errore: serata 2 e -e 1: indica una serata sola\n"
     assert refused(db, "evening", "close", "2", "-e", "1", lang="it") == said
+
+
+def test_undo_with_a_revision_that_never_was_says_where_the_evening_is(db: Path) -> None:
+    ok(db, "record", "bruno solo 22")  # revision 1 of the evening
+    assert refused(db, "undo", "--revision", "9") == (
+        "Error: --revision 9: evening 1 is at revision 1; no change has that number\n"
+    )
+    assert refused(db, "undo", "--revision", "2", lang="it") == (
+        "Errore: --revision 2: la serata 1 è alla revisione 1; nessun cambiamento ha quel numero\n"
+    )
+    ok(db, "record", "carla solo 22")
+    behind = refused(db, "undo", "--revision", "1")
+    assert behind.startswith("Error: undo refused: evening 1 changed since you saw it (revision 1, now 2): deal 2 ")
+    assert "): :" not in behind
+    assert behind.endswith(
+        "; see them with calabresella deals, then calabresella void N --reason WHY for the one you mean\n"
+    )
+    assert "Deal 2 undone" in ok(db, "undo", "--revision", "2")

@@ -417,7 +417,7 @@ class Play:
             done = self.ledger.undo(evening=self.number, seen_revision=self.seen)
         except UndoRefused as refused:
             raise LedgerError(
-                _("{refused}: type deals to see them, then void N WHY for the one you mean").format(refused=refused)
+                _("{refused}; type deals to see them, then void N WHY for the one you mean").format(refused=refused)
             ) from None
         self.seen = done.evening_revision
         deal = done.recorded.deal if done.recorded else None
