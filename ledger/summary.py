@@ -156,7 +156,7 @@ def _notes(deal: DealView | DealResult) -> list[str]:
     if deal.holder == MONTE:
         return [_("the called three was in the monte: the declarer plays alone")]
     if deal.holder == DECLARER:
-        return [_("the declarer held the called three himself: he plays alone")]
+        return [_("the declarer held the called three: plays alone")]
     return []
 
 

@@ -126,3 +126,25 @@ def test_undo_with_a_revision_that_never_was_says_where_the_evening_is(db: Path)
         "; see them with calabresella deals, then calabresella void N --reason WHY for the one you mean\n"
     )
     assert "Deal 2 undone" in ok(db, "undo", "--revision", "2")
+
+
+# What the ledger says
+
+
+@pytest.mark.parametrize(
+    ("lang", "alone", "partners"),
+    [
+        ("en", "the declarer held the called three: plays alone", "Dario held the called three and partners Anna"),
+        ("it", "il chiamante aveva in mano il tre chiamato: gioca senza socio", "Dario aveva il tre chiamato e fa "),
+    ],
+)
+def test_explanations_assume_no_gender(tmp_path: Path, lang: str, alone: str, partners: str) -> None:
+    seated = ["--players", "Anna,Bruno,Carla,Dario", "-P", "quartiglio"]
+    none = tmp_path / "none.sqlite3"
+    own = " ".join(
+        ok(none, "score", *seated, "-d", "Anna", "-c", "chiamo", "--holder", "Anna", "-t", "20", lang=lang).split()
+    )
+    partner = ok(none, "score", *seated, "-d", "Anna", "-c", "chiamo", "--holder", "Dario", "-t", "20", lang=lang)
+    assert alone in own and partners in " ".join(partner.split())
+    for said in (own, partner):
+        assert not re.search(r"\b(he|she|him|her|himself|herself|his|lui|lei|da solo|da sola|socio di)\b", said), said
