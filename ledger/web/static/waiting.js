@@ -235,8 +235,10 @@
     asking = form ? form.querySelector("input[name=asking]").value : "";
     lock(asking);
     show();
+    var pad = document.querySelector("form.guided");
+    var answering = pad && ANSWERED_BY[asking] && pad.querySelector("fieldset:not([disabled])");
     window.scrollTo(0, 0);
-    reveal(shown, shown);
+    if (answering) { reveal(answering, pad.querySelector(".record-bar")); } else { reveal(shown, shown); }
   }
   function asked(done) {
     asking = null;

@@ -1,0 +1,308 @@
+"""The phone through any outage, in Chromium at 390 x 844: a reload and a new tab with the network cut show the pad, the
+last standings heard and the deals waiting, and the deals go once, in order, when it is back (the service worker on
+127.0.0.1, a secure context); a question owns the pad; an undo tick never carries over to another change, and the
+phone whose deal another phone took back is told; a club table's deal refused after its round is said once and never
+follows the phone to the next round; a stalled connection is seen after two keep-alives missed."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from test_web_browser import (
+    PHONE,
+    Restartable,
+    Table,
+    cookie_from,
+    phone_and_server,
+    playwright_api,
+    pytestmark,
+    shared_server,
+    signed_in,
+    table,
+)
+from test_web_phone_outbox import PASS, RETRY_MS, SOLO_7, _record, _signed_in, _tap, _tap_deal
+from test_web_support import TOKEN
+
+from ledger import Ledger
+from ledger.web.access import Access
+from ledger.web.live import KEEP_ALIVE_SECONDS
+
+__all__ = ["phone_and_server", "pytestmark", "shared_server", "table"]  # the skip and the fixtures
+
+Page = playwright_api.Page
+CARLA_8 = (("declarer", "Carla"), ("contract", "solo"), ("whole", "8"))
+
+
+def _kept(page: Page, path: str) -> None:
+    """Wait until the phone's service worker controls `page` and keeps `path`."""
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function(f"() => caches.match('{path}').then(Boolean)")
+
+
+def _cut(page: Page) -> None:
+    """The phone's Wi-Fi is off: every request of its pages and its service worker fails."""
+    page.context.route("**/*", lambda route: route.abort("internetdisconnected"))
+    page.context.set_offline(True)
+
+
+def _back(page: Page) -> None:
+    page.context.unroute_all()
+    page.context.set_offline(False)
+
+
+def _deals(db: str, evening: int = 1) -> list[tuple[str | None, int | None]]:
+    with Ledger(db) as ledger:
+        return [(deal.declarer, deal.declarer_thirds) for deal in ledger.deals(evening)[1] if not deal.voided]
+
+
+def test_a_reload_and_a_new_tab_with_the_network_cut_show_the_pad_and_the_deals_go_once_when_it_is_back(
+    phone_and_server: tuple[Page, Restartable], sqlite_url: str
+) -> None:
+    """In Italian: a deal recorded, the Wi-Fi cut, a reload (the pad, the last standings said to be of their time), two
+    deals tapped, a new tab on `/` (the same evening, the same deals waiting), the server restarted; the Wi-Fi back:
+    every deal stored once, in order. Before the service worker, the reload showed the browser's error page."""
+    page, served = phone_and_server
+    page.context.set_extra_http_headers({"Accept-Language": "it-IT,it;q=0.9"})
+    page.clock.install()
+    _signed_in(page, served.url)
+    _kept(page, "/evenings/1")
+    _tap_deal(page, SOLO_7)
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Smazzata 1 registrata")
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('calabresella-live-1')).revision === 1")
+
+    _cut(page)
+    page.reload()
+    playwright_api.expect(page.locator("form.guided")).to_be_visible()
+    playwright_api.expect(page.locator("#live .standings")).to_contain_text("+4")  # the last standings heard
+    status = page.locator("p.connection")
+    playwright_api.expect(status).to_contain_text("Nessun collegamento con il server: i totali sono quelli delle ")
+    _tap_deal(page, PASS)
+    _tap_deal(page, CARLA_8)
+    waiting = "2 smazzate in attesa: hanno passato tutti, Carla solo 8."
+    playwright_api.expect(page.locator("#waiting")).to_contain_text(waiting)
+
+    tab = page.context.new_page()
+    tab.goto(f"{served.url}/")  # a new tab, the server still out of reach: the evening opened last
+    playwright_api.expect(tab.locator("h1")).to_have_text("Serata 1")
+    playwright_api.expect(tab.locator("#waiting")).to_contain_text(waiting)
+    tab.close()
+    served.stop()
+    served.start()
+    assert _deals(sqlite_url) == [("Bruno", 21)]
+
+    _back(page)
+    page.clock.fast_forward(RETRY_MS)
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Smazzata 3 registrata", timeout=10000)
+    playwright_api.expect(page.locator("#waiting")).to_be_hidden()
+    assert _deals(sqlite_url) == [("Bruno", 21), (None, None), ("Carla", 24)]
+
+
+def test_a_page_never_opened_says_so_and_lists_the_evenings_kept(
+    phone_and_server: tuple[Page, Restartable],
+) -> None:
+    page, served = phone_and_server
+    _signed_in(page, served.url)
+    _kept(page, "/evenings/1")
+    _cut(page)
+    page.goto(f"{served.url}/evenings/1/settle")
+    playwright_api.expect(page.locator("h1")).to_have_text("No connection to the server")
+    playwright_api.expect(page.locator("#kept a")).to_have_attribute("href", "/evenings/1")
+
+
+def test_points_forgotten_then_tapped_answer_the_question_and_make_no_second_deal(
+    table: Table, chromium: playwright_api.Browser
+) -> None:
+    """Bruno, solo, Record: the points are asked. The pad answers it: its declarers are locked, 7 and Record complete
+    the deal. Before, the pad was cleared and Bruno, solo, 7, Record made a second deal."""
+    page = chromium.new_context(viewport=PHONE).new_page()
+    signed_in(page, table)
+    _tap(page, "declarer", "Bruno")
+    _tap(page, "contract", "solo")
+    _record(page)
+    playwright_api.expect(page.locator("#asked")).to_contain_text("How many points did the declarer side take?")
+    hint = page.locator(".record-bar .hint")
+    playwright_api.expect(hint).to_have_text(
+        "The pad answers the question above: How many points did the declarer side take?"
+    )
+    declarers = page.locator("form.guided fieldset:has(input[name=declarer])")
+    assert declarers.evaluate("group => group.disabled")
+    page.locator("form.guided label:has(input[name=declarer][value=Bruno])").click(force=True)  # taps as invited
+    page.locator("form.guided label:has(input[name=contract][value=solo])").click(force=True)
+    _tap(page, "whole", "7")
+    _record(page)
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 1 recorded")
+    playwright_api.expect(page.locator("#asked")).to_have_count(0)
+    assert not declarers.evaluate("group => group.disabled")
+    assert _deals(table.db, table.number) == [("Bruno", 21)]
+
+
+def test_a_fact_the_pad_has_no_button_for_locks_it_with_the_question(
+    table: Table, chromium: playwright_api.Browser
+) -> None:
+    page = chromium.new_context(viewport=PHONE).new_page()
+    signed_in(page, table)
+    _tap_deal(page, (("declarer", "Anna"), ("contract", "solo"), ("whole", "11"), ("third", "2/3")))
+    playwright_api.expect(page.locator(".record-bar .hint")).to_have_text(
+        "Answer the question above first: How many tricks did the declarer side take?"
+    )
+    playwright_api.expect(page.locator(".record-bar button")).to_be_disabled()
+    page.locator("#asked button[name=tricks][value='12']").click()
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 1 recorded")
+    playwright_api.expect(page.locator(".record-bar button")).to_be_enabled()
+
+
+def _phone(chromium: playwright_api.Browser, table: Table) -> Page:
+    page = chromium.new_context(viewport=PHONE).new_page()
+    page.clock.install()
+    signed_in(page, table)
+    return page
+
+
+def test_an_undo_tick_never_carries_over_and_the_phone_whose_deal_was_taken_back_is_told(
+    table: Table, chromium: playwright_api.Browser
+) -> None:
+    """A ticks to take back its own deal; B records: A's button names B's deal, its tick cleared. A takes B's deal
+    back (ticked again, two seconds on): B's result says so. Before, the tick stayed and B's screen said "Deal 2
+    recorded"."""
+    first, second = _phone(chromium, table), _phone(chromium, table)
+    _tap_deal(first, SOLO_7)
+    playwright_api.expect(first.locator(".result h2")).to_have_text("Deal 1 recorded")
+    tick = first.locator("form.undo input[name=confirm]")
+    tick.check()
+    _tap_deal(second, CARLA_8)
+    playwright_api.expect(second.locator(".result h2")).to_have_text("Deal 2 recorded")
+    playwright_api.expect(first.locator("form.undo button")).to_have_text("Undo: deal 2, Carla solo 8")
+    playwright_api.expect(tick).not_to_be_checked()
+    first.clock.fast_forward(2000)
+    tick.check()
+    first.locator("form.undo button").click()
+    first.wait_for_url(f"{table.page}?deal=2")
+    playwright_api.expect(second.locator(".result h2")).to_have_text("Deal 2 was taken back by another phone")
+    assert _deals(table.db, table.number) == [("Bruno", 21)]
+
+
+def test_an_empty_evening_gets_its_undo_from_the_live_feed(table: Table, chromium: playwright_api.Browser) -> None:
+    page = _phone(chromium, table)
+    playwright_api.expect(page.locator("form.undo")).to_be_hidden()
+    with Ledger(table.db) as ledger:
+        ledger.record("anna solo 22", evening=table.number)
+    playwright_api.expect(page.locator("form.undo button")).to_have_text("Undo: deal 1, Anna solo 7+1/3")
+
+
+def test_a_deal_refused_after_the_round_is_said_once_and_never_follows_the_phone_to_the_next_round(
+    phone_and_server: tuple[Page, Restartable], sqlite_url: str
+) -> None:
+    """A table's phone taps a deal after the round ended: refused for good, said once with its words, the pad and the
+    undo gone; dismissed. Round 2's table link (another evening, other players) shows no refused deal and a clean pad.
+    Before, the deal followed the phone: a red box and its facts tapped on the new table's pad."""
+    page, served = phone_and_server
+    players = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"]
+    with Ledger(sqlite_url) as ledger:
+        ledger.start_event("Club night", players, stake="0.10", round_deals=12)
+        round_one = ledger.seat_round(1, tables=[players[:3], players[3:]]).current
+    assert round_one is not None
+    table = round_one.tables[0].evening
+    cookie_from(page, f"{served.url}/tables/{table}?key={Access(TOKEN).table_key(table)}")
+    page.goto(f"{served.url}/evenings/{table}")
+    with Ledger(sqlite_url) as ledger:
+        ledger.end_round(1)
+    _tap_deal(page, SOLO_7)
+    waiting = page.locator("#waiting")
+    playwright_api.expect(waiting).to_contain_text("Not recorded, and it cannot be: Bruno solo 7 (")
+    playwright_api.expect(waiting).not_to_contain_text("waiting")
+    playwright_api.expect(page.locator("form.guided")).to_be_hidden()
+    playwright_api.expect(page.locator("form.undo")).to_be_hidden()
+    waiting.get_by_role("button", name="OK").click()
+    playwright_api.expect(waiting).to_be_hidden()
+    page.reload()
+    playwright_api.expect(page.locator(".notice")).to_be_visible()  # the page says why it takes no deal
+    assert page.locator("form.guided").count() == 0 and page.locator("form.undo").count() == 0
+
+    with Ledger(sqlite_url) as ledger:
+        round_two = ledger.seat_round(1, tables=[["Dario", "Anna", "Elena"], ["Bruno", "Franco", "Carla"]]).current
+    assert round_two is not None
+    other = round_two.tables[0].evening
+    cookie_from(page, f"{served.url}/tables/{other}?key={Access(TOKEN).table_key(other)}")
+    page.goto(f"{served.url}/evenings/{other}")
+    playwright_api.expect(page.locator("form.guided")).to_be_visible()
+    playwright_api.expect(page.locator("#waiting")).to_be_hidden()
+    checked = page.locator("form.guided input:checked").evaluate_all("all => all.map(i => i.name + '=' + i.value)")
+    assert checked == ["third="]
+    assert _deals(sqlite_url, table) == [] and _deals(sqlite_url, other) == []
+
+
+class Stalling:
+    """A TCP relay in front of the server that can go quiet (an access point that stops passing bytes without closing
+    anything), then pass them again."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.flowing = threading.Event()
+        self.flowing.set()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _address = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", self.target))
+            self.sockets += [client, server]
+            for source, sink in ((client, server), (server, client)):
+                threading.Thread(target=self._pass, args=(source, sink), daemon=True).start()
+
+    def _pass(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while chunk := source.recv(65536):
+                self.flowing.wait()
+                sink.sendall(chunk)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                end.close()
+
+    def close(self) -> None:
+        self.flowing.set()
+        self.listener.close()
+        for end in self.sockets:
+            end.close()
+
+
+@contextmanager
+def stalling(server: Restartable) -> Iterator[Stalling]:
+    relay = Stalling(server.port)
+    try:
+        yield relay
+    finally:
+        relay.close()
+
+
+def test_a_stalled_connection_is_said_after_two_keep_alives_and_the_page_reconnects_when_bytes_flow(
+    phone_and_server: tuple[Page, Restartable], sqlite_url: str
+) -> None:
+    """A viewer behind an access point that goes quiet: no byte, nothing closed. Before, the page showed the old totals
+    for over a minute without a word; a killed server was reported at once."""
+    page, served = phone_and_server
+    page.clock.install()
+    with stalling(served) as relay:
+        page.goto(f"{relay.url}/evenings/1")
+        playwright_api.expect(page.locator("#live")).to_contain_text("No deals yet.")
+        relay.flowing.clear()
+        with Ledger(sqlite_url) as ledger:
+            ledger.record("bruno solo 22")
+        status = page.locator("p.connection")
+        page.clock.fast_forward(int(KEEP_ALIVE_SECONDS * 1000))
+        assert status.is_hidden()  # one keep-alive missed: nothing said yet
+        page.clock.fast_forward(int(KEEP_ALIVE_SECONDS * 1000) + 10000)
+        playwright_api.expect(status).to_contain_text("No connection to the server: the totals are those of ")
+        relay.flowing.set()
+        playwright_api.expect(status).to_contain_text("Connected again", timeout=10000)
+        playwright_api.expect(page.locator("#live .standings")).to_contain_text("+4")
