@@ -281,6 +281,47 @@ def test_an_italian_phone_amends_and_voids_a_deal_with_taps_only(
     assert (deals[5].voided, deals[5].why_voided) == (True, "carte date male")
 
 
+def test_an_amendment_sends_only_what_was_changed_and_is_refused_when_the_deal_changed_since(
+    ledger_served: tuple[str, str], chromium: playwright_api.Browser
+) -> None:
+    """The pad of an amendment sends the points tapped (whole and third, as one fact) and the revision it was drawn
+    from, nothing it left as drawn; drawn before another phone's correction, it is refused with the line that names
+    it, and writes nothing. Before, the whole pad went, and the other correction was overwritten."""
+    db, url = ledger_served
+    with Ledger(db) as ledger:
+        evening = ledger.start_evening(PLAYERS, stake="0.10").number
+        for line in EVENING:
+            ledger.record(line, evening=evening)
+    page = chromium.new_context(viewport=PHONE).new_page()
+    cookie_from(page, f"{url}{LINK}")
+    page.goto(f"{url}/evenings/{evening}/deals/4")
+    amend = page.locator("form.guided")
+    amend.locator(".pad.points label.chip:has(input[value='8'])").click()
+    amend.locator(".reasons label.chip").get_by_text("recounted", exact=True).click()
+    with page.expect_request(lambda request: request.method == "POST") as posted:
+        amend.get_by_role("button", name="Amend the deal").click()
+    fields = dict(pair.split("=", 1) for pair in (posted.value.post_data or "").split("&"))
+    assert {name: fields.get(name) for name in ("whole", "third", "seen_revision")} == {
+        "whole": "8",
+        "third": "2%2F3",
+        "seen_revision": "1",
+    }
+    assert not {"declarer", "contract", "rank", "suit", "holder"} & fields.keys(), fields
+    page.wait_for_load_state("load")
+
+    page.goto(f"{url}/evenings/{evening}/deals/5")
+    with Ledger(db) as ledger:  # another phone corrects deal 5 meanwhile
+        ledger.amend(5, "anna solo 20", reason="wrong player", evening=evening)
+    amend.locator(".pad.points label.chip:has(input[value='9'])").click()
+    amend.locator(".reasons label.chip").get_by_text("recounted", exact=True).click()
+    amend.get_by_role("button", name="Amend the deal").click()
+    playwright_api.expect(page.locator(".error")).to_contain_text("corrected since you saw it")
+    with Ledger(db) as ledger:
+        deals = {deal.number: deal for deal in ledger.deals(evening)[1]}
+    assert (deals[4].declarer_thirds, deals[4].why) == (8 * 3 + 2, "recounted")
+    assert (deals[5].revision, deals[5].declarer, deals[5].declarer_thirds) == (2, "Anna", 20)
+
+
 EMPTY_CHARTS = """() => [...document.querySelectorAll("figure.chart")].filter(figure => {
   const image = figure.querySelector("img");
   if (image.complete && image.naturalWidth > 0) { return false; }
