@@ -348,7 +348,7 @@ HEADERS = {
     "success_rate": N_("success rate"),
     "aggravation": N_("aggravation"),
     "share": N_("share"),
-    "avg_declarer_points": N_("avg declarer points"),
+    "avg_declarer_points": N_("avg declarer game points"),
     "table_size": N_("table size"),
     "seat": N_("seat"),
     "bid_rate": N_("bid rate"),

@@ -148,3 +148,14 @@ def test_explanations_assume_no_gender(tmp_path: Path, lang: str, alone: str, pa
     assert alone in own and partners in " ".join(partner.split())
     for said in (own, partner):
         assert not re.search(r"\b(he|she|him|her|himself|herself|his|lui|lei|da solo|da sola|socio di)\b", said), said
+
+
+def test_stats_says_the_contracts_average_is_of_game_points_and_card_points_are_thirds(db: Path) -> None:
+    ok(db, "record", "bruno solo 22")
+    shown = ok(db, "stats")
+    contracts = shown[shown.index("Contracts and aggravations") :]
+    assert "avg declarer game points" in contracts and "avg declarer points" not in shown
+    assert "avg declarer thirds" in shown
+    assert "punti partita medi da chiamante" in ok(db, "stats", lang="it")
+    helped = " ".join(ok(db, "stats", "--help").split())
+    assert "with the declarer's average game points" in helped and "Card points are counted in thirds" in helped

@@ -104,7 +104,8 @@ def stats(
 
     Streaks: the most consecutive deals a player sat in with positive (winning) or negative (losing) game points.
 
-    Also: bids by contract and how often won; contracts and aggravations; called cards and who held them.
+    Also: bids by contract and how often won; contracts and aggravations, with the declarer's average game points;
+    called cards and who held them. Card points are counted in thirds (a deal holds 35).
 
     Seats relative to the dealer (1 speaks first, the dealer's seat last); pairs defending together; passed deals.
 
@@ -116,7 +117,7 @@ def stats(
 
     The declarer's rating moves by K x (S - E) with K = 24; the defenders share the opposite move equally.
 
-    A separate defence pool absorbs the declarer's usual edge, so nothing inflates. [i]expected won[/i] = sum of E.
+    A separate defence pool absorbs the declarer's usual edge, so nothing inflates. [i]expected wins[/i] = sum of E.
 
     [b]Examples[/b]
 
