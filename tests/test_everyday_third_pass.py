@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from itertools import pairwise
 from pathlib import Path
 
@@ -18,7 +19,7 @@ ENV = {"CALABRESELLA_DB": None, "COLUMNS": "200"}
 COMMAND_ROW = re.compile(r"│ (\S+)?\s+(.*?)\s*│$")
 
 
-def cli(db: Path, *args: str, lang: str = "en", given: str | None = None, columns: int = 200) -> Result:
+def cli(db: Path | str, *args: str, lang: str = "en", given: str | None = None, columns: int = 200) -> Result:
     """`calabresella --db DB --lang LANG ARGS...` in-process, with `given` as its standard input."""
     env = {**ENV, "COLUMNS": str(columns)}
     return runner.invoke(app, ["--db", str(db), "--lang", lang, *args], input=given, env=env)
@@ -30,7 +31,7 @@ def ok(db: Path, *args: str, lang: str = "en", given: str | None = None, columns
     return done.stdout
 
 
-def refused(db: Path, *args: str, lang: str = "en", given: str | None = None) -> str:
+def refused(db: Path | str, *args: str, lang: str = "en", given: str | None = None) -> str:
     """A command refused with one line on stderr and exit code 2; that line."""
     done = cli(db, *args, lang=lang, given=given)
     assert done.exit_code == 2, (done.stdout, done.stderr, done.exception)
@@ -159,3 +160,18 @@ def test_stats_says_the_contracts_average_is_of_game_points_and_card_points_are_
     assert "punti partita medi da chiamante" in ok(db, "stats", lang="it")
     helped = " ".join(ok(db, "stats", "--help").split())
     assert "with the declarer's average game points" in helped and "Card points are counted in thirds" in helped
+
+
+# Where the ledger is
+
+
+@pytest.mark.parametrize("command", [["standings"], ["evening", "start", "--players", "A,B,C"], ["db", "info"]])
+def test_a_postgresql_ledger_without_psycopg_is_one_line_naming_the_extra(
+    monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as where it is not installed: importing it fails
+    url = "postgresql+psycopg://nobody@localhost/none"
+    said = refused(url, *command)
+    assert said.startswith("Error: a PostgreSQL ledger needs psycopg, which is not installed here: install ")
+    assert "postgres extra (pip install -e '.[postgres]' in its folder)" in said
+    assert refused(url, *command, lang="it").startswith("Errore: un registro PostgreSQL ha bisogno di psycopg")

@@ -42,6 +42,11 @@ class LedgerGroup(TyperGroup):
         except LedgerError as error:
             typer.echo(_("Error: {message}").format(message=worded(error)), err=True)
             raise typer.Exit(USER_ERROR) from None
+        except ModuleNotFoundError as error:
+            if error.name != "psycopg":
+                raise
+            typer.echo(_("Error: {message}").format(message=_(NO_PSYCOPG)), err=True)
+            raise typer.Exit(USER_ERROR) from None
 
 
 FLAGS = {
@@ -84,6 +89,10 @@ HINTS = {
 }
 """How to give a fact the rules still need, on the command line."""
 START_HINT = N_("start one with: calabresella evening start --players Anna,Bruno,Carla")
+NO_PSYCOPG = N_(
+    "a PostgreSQL ledger needs psycopg, which is not installed here: install the ledger's postgres extra "
+    "(pip install -e '.[postgres]' in its folder), or psycopg itself (pip install 'psycopg[binary]')"
+)
 
 
 def worded(error: LedgerError) -> str:
