@@ -45,7 +45,7 @@ class Table:
             encoding="utf-8",
             timeout=30,
             dimensions=(60, 160),
-            env=ENV,
+            env={**ENV, "XDG_STATE_HOME": str(db.parent / "state")},  # the history of typed lines: the test's folder
         )
         self.opening = self.wait()
 
@@ -217,7 +217,8 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
         history = deal_history(session, get_seating(session, 1), 1)
     engine.dispose()
     assert [(v.declarer_thirds, v.payouts["Bruno"]) for v in history] == [(22, 4), (15, -4), (22, 4)]
-    assert (tmp_path / "ledger.sqlite3.history").read_text().count("bruno solo 22") == 1
+    assert (tmp_path / "state" / "calabresella" / "play.history").read_text().count("bruno solo 22") == 1
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["ledger.sqlite3", "state"]  # nothing beside the ledger
 
 
 def test_an_error_leaves_the_prompt_usable_and_the_ledger_untouched(sqlite_url: str) -> None:
@@ -362,4 +363,4 @@ def test_a_refused_undo_says_what_to_type_inside_play(sqlite_url: str) -> None:
     assert "then void N WHY for the one you mean" in refused
     assert "calabresella" not in refused.split("Error:")[1]
     table.close_with(None)  # Ctrl-D leaves as quit does
-    assert not Path(f"{db}.history").exists()
+    assert not (db.parent / "state" / "calabresella" / "play.history").exists()

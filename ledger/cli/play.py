@@ -539,13 +539,18 @@ def _no_arguments(said: Said) -> None:
         )
 
 
-def _history_file(ledger: Ledger) -> Path:
-    """Next to a SQLite ledger, else in the user data directory."""
-    if ledger.file:
-        return Path(f"{ledger.file}.history")
-    from platformdirs import user_data_path
+def _history_file() -> Path | None:
+    """The file of the lines typed at `play`, in the user's state folder (~/.local/state/calabresella on Linux), made
+    if needed: never beside a ledger, where a backup would leave it behind and a copy of the folder would carry it
+    off; None (history in memory only) where that folder cannot be made."""
+    from platformdirs import user_state_path
 
-    return user_data_path("calabresella", appauthor=False) / "play.history"
+    folder = user_state_path("calabresella", appauthor=False)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder / "play.history"
 
 
 def _start(ledger: Ledger, answers: Reader) -> EveningInfo:
@@ -612,7 +617,9 @@ def play(
     history: Annotated[
         bool,
         typer.Option(
-            "--history/--no-history", help="Keep typed lines in a history file next to the ledger (on a terminal only)."
+            "--history/--no-history",
+            help="Keep the lines typed at a terminal in a history file in your user state folder "
+            "(~/.local/state/calabresella/play.history on Linux), to call back with the arrow keys.",
         ),
     ] = True,
 ) -> None:
@@ -651,7 +658,7 @@ def play(
         if ledger.unwritable:
             raise LedgerError(_("nothing can be recorded in this ledger: {why}").format(why=ledger.unwritable))
         terminal = sys.stdin.isatty() and sys.stdout.isatty()
-        lines: Reader = TerminalReader(_history_file(ledger) if history else None) if terminal else LineReader()
+        lines: Reader = TerminalReader(_history_file() if history else None) if terminal else LineReader()
         answers: Reader = TerminalReader() if terminal else lines
         try:
             table = ledger.evening(evening, open_only=True)
