@@ -15,6 +15,7 @@ from test_web_browser import (
     BLANK_CHART,
     CHROMIUM,
     LINK,
+    OVERFLOWING,
     PHONE,
     charts_left_blank,
     cookie_from,
@@ -142,6 +143,68 @@ def test_every_tap_target_on_every_page_is_at_least_44_pixels_both_ways(
         if keeper and path in FORMS:  # the forms are there to be measured
             assert FORMS[path](page), path
     assert not small, "\n".join(f"{path}: {', '.join(found)}" for path, found in small.items())
+
+
+LONGEST = ("Giovanbattista Massimiliano Bartolomeone", "Mariantonietta", "Anna")
+"""Three players, the first with a name as long as the ledger takes (40 characters)."""
+
+
+def test_the_longest_names_fit_a_360_pixel_phone_and_the_quintiglio_pad_offers_threes_only(
+    ledger_served: tuple[str, str], chromium: playwright_api.Browser
+) -> None:
+    """Names wrap: no page of the evening is wider than the phone, no declarer chip is cut, in English and Italian, for
+    the scorekeeper. Before, a 38-character name made the page 401 px wide and cut the chips at 360 px. A quintiglio
+    pad offers only the three to call (any other rank was refused after Record)."""
+    db, url = ledger_served
+    assert len(LONGEST[0]) == 40
+    with Ledger(db) as ledger:
+        evening = ledger.start_evening(LONGEST, stake="0.10").number
+        ledger.record("giovan chiamo 3D@mari 17 last=opp", evening=evening)
+        five = ledger.start_evening((*LONGEST, "Bruno", "Carla"), profile="quintiglio", stake="0.10").number
+    page = chromium.new_context(viewport={"width": 360, "height": 640}).new_page()
+    charts_left_blank(page)
+    cookie_from(page, f"{url}{LINK}")
+    for language in ("en", "it"):
+        cookie_from(page, f"{url}/language/{language}")
+        for path in ("", "/deals", "/deals/1", "/settle"):
+            page.goto(f"{url}/evenings/{evening}{path}")
+            shown = page.evaluate(
+                f"() => {{ {OPEN_DETAILS}; return [document.documentElement.scrollWidth, ({OVERFLOWING})()]; }}"
+            )
+            assert shown == [360, []], f"{language} /evenings/{evening}{path}: {shown}"
+    page.goto(f"{url}/evenings/{five}")
+    ranks = page.locator("form.guided input[name=rank]").evaluate_all("all => all.map(i => i.value)")
+    assert ranks == ["3"]
+
+
+AXE_RUN = """async () => (await axe.run(document, { resultTypes: ["violations"] })).violations
+  .map(found => `${found.id} (${found.impact}): ${found.nodes.slice(0, 3).map(node => node.target).join(", ")}`)"""
+"""What axe-core finds wrong on the page as it is shown: each rule broken, with the first places it is broken."""
+
+
+@pytest.mark.parametrize(("scheme", "width", "language"), [("dark", 360, "it"), ("light", 390, "en")])
+def test_axe_finds_nothing_on_any_page(
+    ledger_served: tuple[str, str], chromium: playwright_api.Browser, scheme: str, width: int, language: str
+) -> None:
+    """Every page as the scorekeeper sees it (every form there), in Italian in dark mode at 360 px and in English in
+    light mode at 390 px: axe-core (shipped with `axe-playwright-python`, nothing fetched). Before: white on the dark
+    mode's green buttons and header at 3.33:1, the welcome page refreshing itself, the club sheets' scroll boxes not
+    focusable."""
+    from axe_playwright_python.base import AXE_SCRIPT
+
+    _db, url = ledger_served
+    page = chromium.new_context(viewport={"width": width, "height": 800}, color_scheme=scheme).new_page()
+    charts_left_blank(page)
+    cookie_from(page, f"{url}{LINK}")
+    cookie_from(page, f"{url}/language/{language}")
+    found: dict[str, list[str]] = {}
+    for path in (*PAGES, "/offline"):
+        page.goto(f"{url}{path}", wait_until="load")
+        page.evaluate(AXE_SCRIPT)
+        broken = page.evaluate(AXE_RUN)
+        if broken:
+            found[path] = broken
+    assert not found, "\n".join(f"{path}: {'; '.join(broken)}" for path, broken in found.items())
 
 
 REPORT_CHECKS = """() => {
