@@ -3,6 +3,7 @@ test can hold it."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 import sys
@@ -175,3 +176,29 @@ def test_a_postgresql_ledger_without_psycopg_is_one_line_naming_the_extra(
     assert said.startswith("Error: a PostgreSQL ledger needs psycopg, which is not installed here: install ")
     assert "postgres extra (pip install -e '.[postgres]' in its folder)" in said
     assert refused(url, *command, lang="it").startswith("Errore: un registro PostgreSQL ha bisogno di psycopg")
+
+
+# The README's set-up
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_readmes_install_what_exists_and_the_demos_folder_stays_out_of_git() -> None:
+    import tomllib
+
+    from ledger.cli.demo import demo
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    for name in ("README.md", "README.it.md"):
+        readme = (ROOT / name).read_text(encoding="utf-8")
+        installs = re.findall(r"pip install (?:-q )?(?:-e )?'?([^'\s`]+)'?", readme)
+        assert installs and all(
+            target in (".", ".[test]")
+            or re.fullmatch(r"(\.|calabresella_ledger-[\d.]+-py3-none-any\.whl)\[(\w+)\]", target)
+            for target in installs
+        ), installs
+        assert {extra for _, extra in re.findall(r"(\.|\.whl)\[(\w+)\]", readme)} <= set(extras)
+        assert "'calabresella-ledger[" not in readme and "nginx-light" in readme
+    folder = inspect.signature(demo).parameters["out"].default
+    assert f"/{folder}/" in (ROOT / ".gitignore").read_text().splitlines()
