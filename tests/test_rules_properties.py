@@ -10,13 +10,14 @@ from hypothesis import strategies as st
 
 from ledger.errors import FactError, MissingFact
 from ledger.rules.build import DealInput, build_facts
-from ledger.rules.cards import Card, Rank, Suit, thirds_held
+from ledger.rules.cards import Card, Rank, Suit
 from ledger.rules.contracts import Aggravation, Contract, Side
 from ledger.rules.facts import DealFacts
+from ledger.rules.heaps import Shape, TrickFacts, allowed
 from ledger.rules.options import OPTIONS, Kind
 from ledger.rules.profiles import DEFAULTS, Lead, Partnership, Profile, make_profile
 from ledger.rules.scoring import DealResult, score
-from ledger.rules.sweeps import Sweep, possible_tricks, within_reach
+from ledger.rules.sweeps import Sweep
 from ledger.summary import explanation
 
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Ezio", "Fede")
@@ -63,30 +64,32 @@ def profiles(draw: st.DrawFn) -> Profile:
     return make_profile(name, options)
 
 
-def _trick_facts(draw: st.DrawFn, thirds: int, all_tricks: int, monte: int) -> tuple[int | None, str | None]:
-    """Tricks and last trick consistent with the thirds; always the tricks at 0 and 35 thirds."""
-    possible = possible_tricks(thirds, None, all_tricks, monte)
+def _fitting(shape: Shape, thirds: int, tricks: int | None, last: Side | None, monte: int | None) -> list[TrickFacts]:
+    """The deals 40 cards allow with the facts given, in a set order."""
+    return sorted(
+        allowed(shape, thirds, tricks, last, monte),
+        key=lambda deal: (deal.tricks, deal.last_trick.value, deal.monte_thirds),
+    )
+
+
+def _trick_facts(draw: st.DrawFn, thirds: int, shape: Shape) -> tuple[int | None, str | None]:
+    """Tricks and last trick that 40 cards allow with the thirds; always the tricks at 0 and 35 thirds."""
+    possible = sorted({deal.tricks for deal in _fitting(shape, thirds, None, None, None)})
     tricks = draw(st.sampled_from(possible) if thirds in (0, 35) else st.none() | st.sampled_from(possible))
-    last = draw(st.none() | st.sampled_from(_sides(thirds, tricks, all_tricks, monte)))
+    last = draw(st.none() | st.sampled_from(_sides(shape, thirds, tricks, None)))
     return tricks, last.value if last else None
 
 
-def _sides(thirds: int, tricks: int | None, all_tricks: int, monte: int, monte_thirds: int | None = None) -> list[Side]:
+def _sides(shape: Shape, thirds: int, tricks: int | None, monte_thirds: int | None) -> list[Side]:
     """Who can have taken the last trick, given the thirds (and the tricks, and the monte's thirds)."""
-    counts = possible_tricks(thirds, None, all_tricks, monte) if tricks is None else [tricks]
-    return [
-        side
-        for side in (Side.DECLARER, Side.OPPONENTS)
-        if any(within_reach(thirds, k, side is Side.DECLARER, all_tricks, monte) for k in counts)
-        and (monte_thirds or 0) <= (thirds if side is Side.DECLARER else 35 - thirds) - 3
-    ]
+    return sorted(
+        {deal.last_trick for deal in _fitting(shape, thirds, tricks, None, monte_thirds)}, key=list(Side).index
+    )
 
 
-def _montes(thirds: int, last: Side | None, monte: int) -> list[int]:
-    """The thirds a monte can hold that the side taking it (the last trick's) can hold too."""
-    sides = [last] if last else list(Side)
-    room = max((thirds if side is Side.DECLARER else 35 - thirds) - 3 for side in sides)
-    return sorted(m for m in thirds_held(monte) if m <= room)
+def _montes(shape: Shape, thirds: int, tricks: int | None, last: Side | None) -> list[int]:
+    """The thirds the monte can hold with the other facts."""
+    return sorted({deal.monte_thirds for deal in _fitting(shape, thirds, tricks, last, None)})
 
 
 def _completed(draw: st.DrawFn, deal: Deal) -> Deal:
@@ -97,15 +100,15 @@ def _completed(draw: st.DrawFn, deal: Deal) -> Deal:
         except MissingFact as missing:
             typed, rules = deal.typed, deal.profile
             assert typed.thirds is not None
-            all_tricks = rules.tricks_per_deal(len(deal.active()))
+            shape = Shape(rules.tricks_per_deal(len(deal.active())), rules.monte_cards)
             if missing.fact == "last_trick":
-                sides = _sides(typed.thirds, typed.tricks, all_tricks, rules.monte_cards, typed.monte_thirds)
+                sides = _sides(shape, typed.thirds, typed.tricks, typed.monte_thirds)
                 side = draw(st.sampled_from(sides))
                 deal = replace(deal, typed=replace(typed, last_trick=side.value))
             else:
                 assert missing.fact == "monte_thirds", missing.fact
                 last = Side(typed.last_trick) if typed.last_trick else None
-                thirds = draw(st.sampled_from(_montes(typed.thirds, last, rules.monte_cards)))
+                thirds = draw(st.sampled_from(_montes(shape, typed.thirds, typed.tricks, last)))
                 deal = replace(deal, typed=replace(typed, monte_thirds=thirds))
             continue
         return deal
@@ -139,10 +142,11 @@ def deals(draw: st.DrawFn, calling: bool = False) -> Deal:
         called = draw(st.none() | st.just(called))
     d = draw(st.integers(0, 35))
     all_tricks = profile.tricks_per_deal(len(active))
-    tricks, last = _trick_facts(draw, d, all_tricks, profile.monte_cards)
+    shape = Shape(all_tricks, profile.monte_cards)
+    tricks, last = _trick_facts(draw, d, shape)
     monte = None
     if profile.monte_cards:
-        monte = draw(st.none() | st.sampled_from(_montes(d, Side(last) if last else None, profile.monte_cards)))
+        monte = draw(st.none() | st.sampled_from(_montes(shape, d, tricks, Side(last) if last else None)))
     passed_before = draw(st.integers(0, 4)) if profile.pot_carryover else 0
     typed = DealInput(
         declarer=declarer,

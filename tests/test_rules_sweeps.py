@@ -12,7 +12,7 @@ from ledger.errors import LedgerError, MissingFact
 from ledger.rules.build import DealInput, build_facts
 from ledger.rules.contracts import Side
 from ledger.rules.profiles import make_profile
-from ledger.rules.sweeps import Sweep, check_tricks, decide_sweep
+from ledger.rules.sweeps import Sweep, check_sweep_facts, decide_sweep
 
 DECL, OPP = Side.DECLARER, Side.OPPONENTS
 CAP, STR = Sweep.CAPPOTTO, Sweep.STRAMAZZO
@@ -63,7 +63,7 @@ def test_the_table_covers_every_d() -> None:
 @pytest.mark.parametrize("row", ROWS, ids=_row_id)
 def test_sweep_table_row(row: tuple[int, int | None, Side | None, Sweep | None]) -> None:
     d, tricks, last, outcome = row
-    check_tricks(d, tricks, last, 12)
+    check_sweep_facts(d, tricks, last, None, 12)
     assert decide_sweep(d, tricks, last, 12) is outcome
 
 
@@ -108,15 +108,23 @@ def test_missing_fact_only_in_the_rows_that_need_it_through_score(d: int) -> Non
 
 @pytest.mark.parametrize("d", sorted(NEEDS), ids=lambda d: f"d={d}")
 def test_the_other_fact_does_not_satisfy_a_row(d: int) -> None:
-    """Giving the fact a row does not need never replaces the one it does."""
+    """Giving the fact a row does not need never replaces the one it does (where 40 cards leave both answers open:
+    the declarer side's 2 tricks, or the opponents' 2)."""
     if NEEDS[d] == "tricks":
         last = OPP if d == 0 else DECL
         with pytest.raises(MissingFact) as caught:
             decide_sweep(d, None, last, 12)
     else:
         with pytest.raises(MissingFact) as caught:
-            decide_sweep(d, 6, None, 12)
+            decide_sweep(d, 2 if d < 18 else 10, None, 12)
     assert caught.value.fact == NEEDS[d]
+
+
+@pytest.mark.parametrize("d", [3, 4, 5, 30, 31, 32], ids=lambda d: f"d={d}")
+def test_the_last_trick_is_not_asked_where_the_tricks_tell_it(d: int) -> None:
+    """With 6 tricks each, the losing side taking the last trick would hold 0 to 2 thirds in its 6 tricks and the
+    monte, 22 cards: at least 20 blank cards, and the deck has 16. So the winners took it: no stramazzo."""
+    assert decide_sweep(d, 6, None, 12) is None
 
 
 CONTRADICTIONS = [
@@ -154,10 +162,18 @@ CONTRADICTIONS = [
         6,
         DECL,
         12,
-        "--tricks 6: the cards holding 6 thirds fill 1 to 5 tricks of 12",
+        "--tricks 6: at least 19 blank cards for the declarer side's 6 tricks and the monte \\(22 cards\\) with 3 "
+        "thirds besides the last trick's 3; the deck has 16",
         id="6-in-6-tricks-and-the-monte",
     ),
-    pytest.param(29, 6, OPP, 12, "fill 7 to 11 tricks of 12", id="29-in-6-tricks-without-the-monte"),
+    pytest.param(
+        29,
+        6,
+        OPP,
+        12,
+        "at least 6 aces for the declarer side's 6 tricks \\(18 cards\\) with 29 thirds; the deck has 4",
+        id="29-in-6-tricks-without-the-monte",
+    ),
     pytest.param(20, 1, None, 12, "fill 2 to 11 tricks of 12", id="20-in-1-trick"),
 ]
 
@@ -165,7 +181,7 @@ CONTRADICTIONS = [
 @pytest.mark.parametrize(("d", "tricks", "last", "all_tricks", "why"), CONTRADICTIONS)
 def test_contradictions_are_rejected(d: int, tricks: int | None, last: Side | None, all_tricks: int, why: str) -> None:
     with pytest.raises(LedgerError) as caught:
-        check_tricks(d, tricks, last, all_tricks)
+        check_sweep_facts(d, tricks, last, None, all_tricks)
     assert re.search(why, said(caught.value)) and not isinstance(caught.value, MissingFact)
 
 

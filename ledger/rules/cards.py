@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 
 from ledger.errors import FactError, LedgerError
 from ledger.i18n import N_, _
@@ -150,6 +151,8 @@ ACE_THIRDS = Rank.ASSO.thirds
 ACES = sum(1 for card in DECK if card.rank is Rank.ASSO)
 FIGURES = sum(1 for card in DECK if card.thirds == 1)
 """The 3, 2, re, cavallo and fante of each suit: one third each."""
+BLANKS = sum(1 for card in DECK if card.thirds == 0)
+"""The 7, 6, 5 and 4 of each suit: no points."""
 
 
 def most_thirds(cards: int) -> int:
@@ -158,6 +161,7 @@ def most_thirds(cards: int) -> int:
     return ACE_THIRDS * aces + min(cards - aces, FIGURES)
 
 
+@cache
 def thirds_held(cards: int) -> frozenset[int]:
     """Every count of thirds exactly `cards` cards can hold: 11 is not among a monte's 4 cards' (3+3+3+1 is 10).
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from enum import Enum
+from functools import cache
 
 from ledger.errors import FactError, MissingFact
 from ledger.i18n import _, ngettext
-from ledger.rules.cards import DEAL_THIRDS, DECK, LAST_TRICK_THIRDS, MONTE_CARDS, most_thirds, thirds_held
+from ledger.rules.cards import DEAL_THIRDS, LAST_TRICK_THIRDS, MONTE_CARDS, thirds_held
 from ledger.rules.contracts import Side
+from ledger.rules.heaps import Shape, TrickFacts, allowed, check_cards
 from ledger.rules.options import StramazzoCounts
 
 
@@ -22,37 +24,23 @@ STRAMAZZO_BELOW = 3
 """A losing side whose counted points hold fewer thirds than this (one point) suffers a stramazzo."""
 
 
-def within_reach(thirds: int, tricks: int, took_last: bool, all_tricks: int, monte: int = MONTE_CARDS) -> bool:
-    """Whether a side with `tricks` of `all_tricks` tricks (and the last one, or not) can hold `thirds`.
-
-    With the last trick a side also holds the monte (`monte` cards) and the 3 thirds of the bonus; at best its
-    cards are the aces and then the figures, and at worst the other side's cards are.
-    """
-    if (took_last and tricks == 0) or (not took_last and tricks == all_tricks):
-        return False
-    trick_size = (len(DECK) - monte) // all_tricks
-
-    def most(side_tricks: int, last: bool) -> int:
-        cards = side_tricks * trick_size + (monte if last else 0)
-        return most_thirds(cards) + (LAST_TRICK_THIRDS if last else 0)
-
-    return DEAL_THIRDS - most(all_tricks - tricks, not took_last) <= thirds <= most(tricks, took_last)
-
-
-def possible_tricks(thirds: int, last_trick: Side | None, all_tricks: int, monte: int = MONTE_CARDS) -> list[int]:
-    """Every count of tricks in which the declarer side can hold `thirds` (with the last trick as given)."""
-    lasts = [last_trick is Side.DECLARER] if last_trick else [True, False]
-    return [
-        tricks
-        for tricks in range(all_tricks + 1)
-        if any(within_reach(thirds, tricks, last, all_tricks, monte) for last in lasts)
-    ]
-
-
-def check_tricks(
-    thirds: int, tricks: int | None, last_trick: Side | None, all_tricks: int, monte: int = MONTE_CARDS
+def check_sweep_facts(
+    thirds: int,
+    tricks: int | None,
+    last_trick: Side | None,
+    monte_thirds: int | None,
+    all_tricks: int,
+    monte: int = MONTE_CARDS,
 ) -> None:
-    """Reject trick facts that contradict each other or the thirds; `monte` cards go with the last trick."""
+    """Reject the facts of a played deal that contradict each other or what 40 cards allow: each fact against the
+    thirds first, then every fact given counted card by card (`ledger.rules.heaps`)."""
+    check_tricks(thirds, tricks, last_trick, all_tricks)
+    check_monte(thirds, last_trick, monte_thirds, monte)
+    check_cards(Shape(all_tricks, monte), thirds, tricks, last_trick, monte_thirds)
+
+
+def check_tricks(thirds: int, tricks: int | None, last_trick: Side | None, all_tricks: int) -> None:
+    """Reject trick facts that contradict each other or the thirds."""
     if tricks is not None:
         if not 0 <= tricks <= all_tricks:
             raise FactError(
@@ -72,20 +60,6 @@ def check_tricks(
             raise FactError("tricks", 0, _("the declarer side took the last trick, and the last trick is a trick"))
         if tricks == all_tricks and last_trick is Side.OPPONENTS:
             raise FactError("tricks", tricks, _("every trick, but the opponents took the last trick"))
-        possible = possible_tricks(thirds, last_trick, all_tricks, monte)
-        if tricks not in possible:
-            fits = (
-                _("{fewest} to {most} tricks").format(fewest=possible[0], most=possible[-1])
-                if possible
-                else _("no count of tricks")
-            )
-            raise FactError(
-                "tricks",
-                tricks,
-                _("the cards holding {thirds} thirds fill {fits} of {all_tricks}").format(
-                    thirds=thirds, fits=fits, all_tricks=all_tricks
-                ),
-            )
     if last_trick is Side.DECLARER and thirds < LAST_TRICK_THIRDS:
         raise FactError(
             "thirds",
@@ -173,42 +147,61 @@ def decide_sweep(
     monte_thirds: int | None = None,
     monte: int = MONTE_CARDS,
 ) -> Sweep | None:
-    """The sweep for the declarer side's thirds, asking only for the facts the reading `counts` needs (RULES §3, §8).
-
-    The losing side took `lost` thirds. With none: cappotto if it took no trick, else stramazzo. Otherwise no
-    stramazzo for `all`; for `monte` and `tricks`, a stramazzo when the points that count hold under one point:
-    without the last trick, its tricks hold all it took; with it, 3 thirds fewer (the bonus), and for `tricks`
-    the monte's thirds fewer too (the monte's `monte` cards go with the last trick).
+    """The sweep for the declarer side's thirds, asking for a fact only when the deals 40 cards allow with the facts
+    given (`ledger.rules.heaps`) end in more than one sweep, and that fact's answer tells them apart (RULES §3, §8).
 
     >>> decide_sweep(10, None, Side.DECLARER, 12, StramazzoCounts.TRICKS, monte_thirds=6)  # 10 - 3 - 6 = 1 in tricks
     <Sweep.STRAMAZZO: 'stramazzo'>
     >>> decide_sweep(10, None, Side.DECLARER, 12, StramazzoCounts.MONTE) is None  # 10 - 3 = 7 in tricks and monte
     True
     """
+    decided = _decided(Shape(all_tricks, monte), thirds, tricks, last_trick, monte_thirds, counts)
+    if isinstance(decided, str):
+        raise _need(decided, thirds)
+    return decided
+
+
+@cache
+def _decided(
+    shape: Shape,
+    thirds: int,
+    tricks: int | None,
+    last_trick: Side | None,
+    monte_thirds: int | None,
+    counts: StramazzoCounts,
+) -> Sweep | str | None:
+    """The sweep of every deal the facts allow, or the fact to ask for. Where the losing side took no third, the
+    sweep reads the tricks alone; elsewhere the last trick and (for `tricks`) the monte's thirds: the last trick is
+    asked first when its answer leaves fewer sweeps open, else the monte's thirds, which then do (only the losing
+    side's taking the last trick can make a stramazzo)."""
+    sweeps = {
+        deal: sweep_of(thirds, deal, shape.tricks, counts)
+        for deal in allowed(shape, thirds, tricks, last_trick, monte_thirds)
+    }
+    open_ = set(sweeps.values())
+    if len(open_) <= 1:
+        return next(iter(open_), None)
+    if min(thirds, DEAL_THIRDS - thirds) == 0:
+        return "tricks"
+    sides = {deal.last_trick for deal in sweeps}
+    narrowed = ({sweep for deal, sweep in sweeps.items() if deal.last_trick is side} for side in sides)
+    return "last_trick" if any(left != open_ for left in narrowed) else "monte_thirds"
+
+
+def sweep_of(thirds: int, deal: TrickFacts, all_tricks: int, counts: StramazzoCounts) -> Sweep | None:
+    """The sweep of a deal whose facts are all known, under the reading `counts` (RULES §3, §8).
+
+    The losing side took `lost` thirds. With none: cappotto if it took no trick, else stramazzo. Otherwise no
+    stramazzo for `all`; for `monte` and `tricks`, a stramazzo when the points that count hold under one point:
+    without the last trick, its tricks hold all it took; with it, 3 thirds fewer (the bonus), and for `tricks`
+    the monte's thirds fewer too (the monte goes with the last trick).
+    """
     lost = min(thirds, DEAL_THIRDS - thirds)
     if lost == 0:
-        if tricks is None:
-            raise _need("tricks", thirds)
-        cappotto = tricks == (0 if thirds == 0 else all_tricks)
+        cappotto = deal.tricks == (0 if thirds == 0 else all_tricks)
         return Sweep.CAPPOTTO if cappotto else Sweep.STRAMAZZO
     if counts is StramazzoCounts.ALL:
         return None
-    if lost < STRAMAZZO_BELOW:  # under the last trick's 3 too: the losing side's tricks hold all it took
-        return Sweep.STRAMAZZO
-    spare = lost - LAST_TRICK_THIRDS  # with the last trick: the losing side's tricks and the monte
-    if counts is StramazzoCounts.MONTE:
-        fewest = most = 0  # the monte counts with the tricks
-    elif monte_thirds is not None:
-        fewest = most = monte_thirds
-    else:
-        fewest, most = 0, max(m for m in thirds_held(monte) if m <= spare)
-    # with the last trick, the losing side counts spare - most to spare - fewest
-    if most > spare or spare - most >= STRAMAZZO_BELOW:
-        return None
-    if last_trick is None:
-        raise _need("last_trick", thirds)
-    if (last_trick is Side.DECLARER) != (thirds < DEAL_THIRDS - thirds):
-        return None
-    if spare - fewest < STRAMAZZO_BELOW:
-        return Sweep.STRAMAZZO
-    raise _need("monte_thirds", thirds)
+    if (deal.last_trick is Side.DECLARER) == (thirds < DEAL_THIRDS - thirds):  # the losing side took the last trick
+        lost -= LAST_TRICK_THIRDS + (deal.monte_thirds if counts is StramazzoCounts.TRICKS else 0)
+    return Sweep.STRAMAZZO if lost < STRAMAZZO_BELOW else None

@@ -10,7 +10,7 @@ from ledger.rules.contracts import Contract
 from ledger.rules.facts import DECLARER, MONTE, DealFacts
 from ledger.rules.points import check_thirds
 from ledger.rules.profiles import Partnership, Profile
-from ledger.rules.sweeps import check_monte, check_tricks
+from ledger.rules.sweeps import check_sweep_facts
 
 MOST_PASSED = 1000
 """Passed deals in a row (a pot multiplies the next deal by one more than this): the most accepted."""
@@ -53,9 +53,8 @@ def validate(facts: DealFacts, profile: Profile) -> None:
     if facts.thirds is None:
         raise MissingFact("thirds", _("how many thirds did the declarer side take?"))
     check_thirds(facts.thirds)
-    monte = profile.monte_cards
-    check_tricks(facts.thirds, facts.tricks, facts.last_trick, profile.tricks_per_deal(len(active)), monte)
-    check_monte(facts.thirds, facts.last_trick, facts.monte_thirds, monte)
+    all_tricks = profile.tricks_per_deal(len(active))
+    check_sweep_facts(facts.thirds, facts.tricks, facts.last_trick, facts.monte_thirds, all_tricks, profile.monte_cards)
 
 
 def _check_passed(facts: DealFacts) -> None:
