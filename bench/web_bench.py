@@ -267,9 +267,9 @@ def _phone(browser: Browser) -> Page:
 
 
 def _link_key() -> str:
-    from ledger.web.access import Access
+    from ledger.web.access import Keys
 
-    return Access(TOKEN).link_key
+    return Keys(TOKEN).link_key
 
 
 def _quantiles(values: list[float]) -> tuple[float, float]:

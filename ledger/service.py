@@ -535,37 +535,6 @@ class Ledger:
         with self._reading() as session:
             return tab(session, pairs=pairs)
 
-    # The server's throttle of wrong secrets, shared by its processes
-
-    def wrong_tries(self, address: str) -> tuple[int, float] | None:
-        """How many wrong tries in a row came from `address`, and when its next try may be looked at."""
-        from ledger.store.throttle import tries_of
-
-        with self._reading() as session:
-            found = tries_of(session, address)
-            return (found.failures, found.not_before) if found else None
-
-    def take_turn(self, address: str, now: float, until: float) -> bool:
-        """Hold `address`'s next try until `until` while one of its tries is checked; whether it was its turn."""
-        from ledger.store.throttle import take_turn
-
-        with self._session() as session:
-            return take_turn(session, address, now, until)
-
-    def wrong_try(self, address: str, now: float, wait: Callable[[int], float]) -> tuple[int, float]:
-        """One more wrong try from `address`: the count in a row, and how long its next try waits."""
-        from ledger.store.throttle import failed
-
-        with self._session() as session:
-            return failed(session, address, now, wait)
-
-    def right_try(self, address: str, not_before: float) -> None:
-        """A right try from `address`, which held its turn: it may try again from `not_before`."""
-        from ledger.store.throttle import release
-
-        with self._session() as session:
-            release(session, address, not_before)
-
     # Club nights and seasons
 
     def start_season(self, name: str, *, min_deals: int = 0) -> SeasonInfo:

@@ -411,3 +411,30 @@ def test_an_import_counts_club_nights_and_seasons_and_a_season_of_another_minimu
     )
     with Ledger(other) as opened:
         assert opened.season(SEASON).to_dict()["min_deals"] == 5 and opened.events() == []
+
+
+def test_a_rename_repeated_goes_through_an_export_and_an_import_and_only_once(tmp_path: Path, db_url: str) -> None:
+    """A player renamed to a name, back, and to it again: each of the three renames is kept, and an import of the same
+    file again adds none."""
+    with Ledger(str(tmp_path / "source.sqlite3")) as opened:
+        opened.start_evening(["Anna", "Bruno", "Carla"])
+        opened.record("anna solo 22")
+        for old, new in (("Anna", "Annalisa"), ("Annalisa", "Anna"), ("Anna", "Annalisa"), ("Bruno", "Bruce")):
+            opened.rename_player(old, new)
+        exported = opened.export()
+    path = tmp_path / "renamed.jsonl"
+    path.write_text(exported, encoding="utf-8")
+    renames = [
+        (r["player"], r["old_name"], r["new_name"]) for r in (v["rename"] for v in lines(exported) if "rename" in v)
+    ]
+    assert renames == [
+        ("Annalisa", "Anna", "Annalisa"),
+        ("Annalisa", "Annalisa", "Anna"),
+        ("Annalisa", "Anna", "Annalisa"),
+        ("Bruce", "Bruno", "Bruce"),
+    ]
+    with Ledger(db_url) as opened:
+        opened.import_file(path)
+        assert opened.export() == exported
+        opened.import_file(path)
+        assert opened.export() == exported

@@ -27,7 +27,7 @@ from test_web_support import LINK, TOKEN, TestClient, start
 
 from ledger.errors import LedgerError
 from ledger.web import guard
-from ledger.web.access import Access, cookie_name
+from ledger.web.access import Keys, cookie_name
 from ledger.web.app import create_app
 from ledger.web.logs import REPEAT_SECONDS, Terminal
 from ledger.web.outage import Outage
@@ -150,7 +150,7 @@ def test_two_servers_on_one_machine_keep_their_own_write_sessions(served: tuple[
         httpx.Client() as phone,  # one browser: a host's cookies go to each of its ports
     ):
         assert phone.get(f"{first}{LINK}").status_code == 303
-        link = f"/write?key={Access('another-table-token-for-the-web-tests').link_key}"
+        link = f"/write?key={Keys('another-table-token-for-the-web-tests').link_key}"
         assert phone.get(f"{second}{link}").status_code == 303
         assert {cookie.name for cookie in phone.cookies.jar} == {
             cookie_name(_port(first)),

@@ -506,7 +506,7 @@ def test_a_deal_tapped_in_while_the_server_is_away_waits_and_is_stored_once(
 def test_a_deal_tapped_after_the_link_changed_waits_until_the_new_link_is_opened(
     phone_and_server: tuple[playwright_api.Page, Restartable], sqlite_url: str
 ) -> None:
-    from ledger.web.access import Access
+    from ledger.web.access import Keys
 
     page, served = phone_and_server
     cookie_from(page, f"{served.url}{LINK}")
@@ -521,7 +521,7 @@ def test_a_deal_tapped_after_the_link_changed_waits_until_the_new_link_is_opened
     playwright_api.expect(page.locator("#waiting")).to_contain_text("open the scorekeeper's link again")
     with Ledger(sqlite_url) as ledger:
         assert ledger.deals(1)[1] == []
-    cookie_from(page, f"{served.url}/write?key={Access(renewed).link_key}")  # where it leads: the first test
+    cookie_from(page, f"{served.url}/write?key={Keys(renewed).link_key}")  # where it leads: the first test
     page.goto(f"{served.url}/evenings/1")
     playwright_api.expect(page.locator(".result")).to_contain_text("Deal 1 recorded", timeout=10000)
     with Ledger(sqlite_url) as ledger:

@@ -18,7 +18,7 @@ import pytest
 from test_web_support import BEARER, HOST, TOKEN, csrf, deal_count, forget_wrong_tries, scorekeeper, viewer
 
 from ledger import Ledger
-from ledger.web.access import Access
+from ledger.web.access import Keys
 from ledger.web.app import create_app
 
 with warnings.catch_warnings():
@@ -226,12 +226,12 @@ def test_the_page_showing_the_tables_keys_is_not_kept_in_a_cache(sqlite_url: str
 @pytest.mark.parametrize(
     "forged",
     [
-        Access(TOKEN + "-another-server").table_key(1),  # signed by another server's token
-        Access(TOKEN).table_key(2).replace("2.", "1.", 1),  # table 2's signature on evening 1
-        Access(TOKEN).table_key(1)[:-1] + ("A" if Access(TOKEN).table_key(1)[-1] != "A" else "B"),
+        Keys(TOKEN + "-another-server").table_key(1),  # signed by another server's token
+        Keys(TOKEN).table_key(2).replace("2.", "1.", 1),  # table 2's signature on evening 1
+        Keys(TOKEN).table_key(1)[:-1] + ("A" if Keys(TOKEN).table_key(1)[-1] != "A" else "B"),
         "1.",
         "1",
-        Access(TOKEN).link_key,  # the whole server's write link key is no API token
+        Keys(TOKEN).link_key,  # the whole server's write link key is no API token
     ],
 )
 def test_a_forged_or_foreign_table_key_writes_nothing(sqlite_url: str, forged: str) -> None:
@@ -239,7 +239,7 @@ def test_a_forged_or_foreign_table_key_writes_nothing(sqlite_url: str, forged: s
         _by_hand(phone)
         answer = phone.post("/api/evenings/1/deals", json={"line": "bruno solo 22"}, headers=_table(forged))
         assert answer.status_code == 403 and "token is wrong" in answer.json()["error"]
-    forget_wrong_tries(sqlite_url)  # as if the guesser had kept quiet for an hour
+    forget_wrong_tries(sqlite_url)  # as if the guesser had waited its wait out
     with viewer(sqlite_url) as phone:
         opened = phone.get(f"/tables/1?key={forged}")
         assert opened.status_code == 403 and "set-cookie" not in opened.headers
@@ -378,7 +378,7 @@ def test_the_links_open_each_table_of_the_round_under_way(sqlite_url: str) -> No
         assert [(link["table"], link["evening"]) for link in links] == [(1, 1), (2, 2)]
         for link in links:
             assert link["link"] == f"/tables/{link['evening']}?key={link['key']}"
-            assert link["key"] == Access(TOKEN).table_key(link["evening"]) and TOKEN not in link["key"]
+            assert link["key"] == Keys(TOKEN).table_key(link["evening"]) and TOKEN not in link["key"]
         _seated(phone, {"seed": 2})
         assert [link["evening"] for link in phone.get("/api/events/1/links", headers=BEARER).json()] == [3, 4]
         phone.post("/api/events/1/close", headers=BEARER)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from test_web_support import LINK, TOKEN, csrf, deal_count, forget_wrong_tries, scorekeeper, start, viewer
+from test_web_support import LINK, TOKEN, csrf, deal_count, scorekeeper, start, viewer
 
 from ledger import Ledger
 
@@ -34,7 +34,6 @@ def test_the_write_link_sets_a_strict_httponly_session_cookie_only_with_the_righ
     with viewer(sqlite_url) as phone:
         wrong = phone.get("/write?key=guess")
         assert wrong.status_code == 403 and "set-cookie" not in wrong.headers
-    forget_wrong_tries(sqlite_url)  # the ledger keeps the wrong try: as if its guesser had kept quiet for an hour
     with viewer(sqlite_url) as phone:
         right = phone.get(LINK)
         cookie = right.headers["set-cookie"].lower()

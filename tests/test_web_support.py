@@ -14,12 +14,12 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from ledger import Ledger
-from ledger.web.access import Access
+from ledger.web.access import Keys
 from ledger.web.app import create_app
 from ledger.web.throttle import Clock
 
 TOKEN = "table-token-for-the-web-tests"
-LINK = f"/write?key={Access(TOKEN).link_key}"
+LINK = f"/write?key={Keys(TOKEN).link_key}"
 HOST = "testserver"
 """The host name the test client sends."""
 PLAYERS = ("Anna", "Bruno", "Carla")
@@ -81,7 +81,7 @@ def deal_count(db: str, evening: int = 1) -> int:
 
 def forget_wrong_tries(db: str) -> None:
     """Wipe the wrong tries the ledger keeps for the throttle (every test client comes from one address), as if the
-    guesser had kept quiet for an hour."""
+    guesser had waited its wait out."""
     from sqlalchemy import text
 
     with Ledger(db) as ledger, ledger.engine.begin() as connection:

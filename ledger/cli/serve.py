@@ -158,7 +158,7 @@ def serve(
     import uvicorn
 
     from ledger.service import Ledger, ledger_environment
-    from ledger.web.access import Access
+    from ledger.web.access import Keys
     from ledger.web.app import HOSTS_VARIABLE, create_app
     from ledger.web.logs import to_terminal
     from ledger.web.protocol import Connection
@@ -169,7 +169,7 @@ def serve(
     named = ledger_environment(db_url(ctx))
     (db,) = named.values()
     Ledger(db).close()  # made or upgraded once, before any worker opens it
-    write, look = links(host, port, Access(secret).link_key)
+    write, look = links(host, port, Keys(secret).link_key)
     print_links(write, look, qr=host not in LOOPBACK)
     typer.echo(_("Answers for: {hosts}").format(hosts=", ".join(hosts)))
     to_terminal()

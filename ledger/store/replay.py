@@ -196,8 +196,8 @@ class Importer:
         self.seasons_created.append(number)
 
     def _rename(self, session: Session, item: Any) -> None:
-        """A player's rename of the export, kept with the ledger's player of that name unless it holds it already (or
-        has no such player)."""
+        """A player's rename of the export, kept with the ledger's player of that name unless it holds it already (the
+        same names at the same time: a player may go to a name, back and to it again) or has no such player."""
         rename = check_rename(item)
         player = find_player(session, rename.player)
         if player is None:
@@ -207,6 +207,7 @@ class Importer:
                 PlayerRename.player_id == ident(player),
                 PlayerRename.old_name == rename.old_name,
                 PlayerRename.new_name == rename.new_name,
+                PlayerRename.renamed_at == rename.renamed_at,
             )
         ).first()
         if known is None:

@@ -8,7 +8,7 @@ writes to that evening and to no other. Every form
 carries a CSRF token derived from the session, and a form posted from another origin is refused. All keys are HMACs
 of the token, so sessions and open forms outlive a restart with the same token, and a new token
 (`serve --new-token`) ends them all. The API takes `Authorization: Bearer TOKEN`. Wrong tokens and link keys are
-slowed down and logged (`ledger.web.throttle`).
+slowed down and logged (`ledger.web.throttle`); right ones never are.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import math
 import secrets
 import string
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from starlette.datastructures import FormData
@@ -84,33 +84,31 @@ def _cookie(request: Request) -> str:
     return cookie_name(server[1] if server else request.url.port)
 
 
-def _key(token: str, purpose: str) -> bytes:
-    return hmac.new(token.encode(), purpose.encode(), hashlib.sha256).digest()
-
-
 def _sign(key: bytes, text: str) -> str:
     digest = hmac.new(key, text.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 @dataclass(frozen=True)
-class Access:
-    """The write token of this server, and the keys derived from it."""
+class Keys:
+    """The write token of a server, and the keys derived from it."""
 
     token: str
-    throttle: Throttle = field(default_factory=Throttle)
 
     def __post_init__(self) -> None:
         check_token(self.token)
 
+    def _key(self, purpose: str) -> bytes:
+        return hmac.new(self.token.encode(), purpose.encode(), hashlib.sha256).digest()
+
     @property
     def link_key(self) -> str:
         """What the write link carries instead of the token."""
-        return _sign(_key(self.token, "write link"), "open")
+        return _sign(self._key("write link"), "open")
 
     def table_key(self, evening: int) -> str:
         """What a table's link carries (`12.SIGNATURE`): it writes to evening 12 only."""
-        return f"{evening}.{_sign(_key(self.token, 'table link'), str(evening))}"
+        return f"{evening}.{_sign(self._key('table link'), str(evening))}"
 
     def table_of(self, key: str) -> int | None:
         """The evening a table's key writes to, when the key is one this token signed; else None."""
@@ -120,19 +118,26 @@ class Access:
             return None
         return number
 
+
+@dataclass(frozen=True)
+class Access(Keys):
+    """Who may write on this server: its keys, checked on each request; wrong ones are slowed down by `throttle`."""
+
+    throttle: Throttle
+
     def new_session(self, evening: int | None = None) -> str:
         """A new write session: a random id, the evening it is kept to (for a table's link), the time it was given,
         signed."""
         kept = f".t{evening}" if evening is not None else ""
         opened = f"{secrets.token_urlsafe(16)}{kept}.{int(time.time())}"
-        return f"{opened}.{_sign(_key(self.token, 'write session'), opened)}"
+        return f"{opened}.{_sign(self._key('write session'), opened)}"
 
     def session(self, request: Request) -> str | None:
         """The browser's write session, when it holds one this token signed less than a week ago."""
         cookie = request.cookies.get(_cookie(request), "")
         opened, _dot, signature = cookie.rpartition(".")
         issued = opened.rpartition(".")[2]
-        expected = _sign(_key(self.token, "write session"), opened)
+        expected = _sign(self._key("write session"), opened)
         if not issued.isdecimal() or not hmac.compare_digest(signature.encode(), expected.encode()):
             return None
         return cookie if 0 <= time.time() - int(issued) < SESSION_SECONDS else None
@@ -150,7 +155,7 @@ class Access:
     def csrf(self, request: Request) -> str:
         """The CSRF token of this browser's write session ("" for a viewer, who gets no forms)."""
         session = self.session(request)
-        return _sign(_key(self.token, "form"), session) if session else ""
+        return _sign(self._key("form"), session) if session else ""
 
     def remember(self, request: Request, response: Response, session: str) -> None:
         """Keep the write session in the browser: HttpOnly, SameSite=Strict, for the whole site, a week; Secure when
@@ -169,11 +174,11 @@ class Access:
         """Whether the write link's key (or table `evening`'s link key) is right (wrong ones are slowed down and
         logged)."""
         expected = self.link_key if evening is None else self.table_key(evening)
-        async with self.throttle.attempt(_address(request), _("write link")) as right:
-            given = request.query_params.get("key", "")
-            matches = hmac.compare_digest(given.encode(), expected.encode())
-            right(matches)
-        return matches
+        given = request.query_params.get("key", "")
+        if hmac.compare_digest(given.encode(), expected.encode()):
+            return True
+        await self.throttle.wrong(_address(request), _("write link"))
+        return False
 
     def check_form(self, request: Request, form: FormData) -> None:
         """Refuse a form post without a write session (401), or with a bad CSRF token or another site's Origin
@@ -209,11 +214,10 @@ class Access:
             raise HTTPException(
                 401, _("writes need the header Authorization: Bearer TOKEN"), headers={"WWW-Authenticate": "Bearer"}
             )
-        async with self.throttle.attempt(_address(request), _("API token")) as right:
-            matches = hmac.compare_digest(given.strip().encode(), self.token.encode())
-            kept = None if matches else self.table_of(given.strip())
-            right(matches or kept is not None)
+        matches = hmac.compare_digest(given.strip().encode(), self.token.encode())
+        kept = None if matches else self.table_of(given.strip())
         if not matches and kept is None:
+            await self.throttle.wrong(_address(request), _("API token"))
             raise HTTPException(403, _("the token is wrong: nothing was written"))
         if kept is not None and request.path_params.get("evening") != str(kept):
             raise HTTPException(

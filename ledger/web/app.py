@@ -18,9 +18,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ledger.errors import DatabaseUnavailable, LedgerError
+from ledger.server_store import ServerStore
 from ledger.service import Ledger
 from ledger.web import api, club, club_api, pages, reporting, shell, writes
-from ledger.web.access import Access
+from ledger.web.access import Access, check_token
 from ledger.web.guard import Guard
 from ledger.web.language import Speaking, switch
 from ledger.web.live import Channel
@@ -65,16 +66,15 @@ def create_app(
 ) -> Starlette:
     """The web front end over the ledger at `db`; `token` lets a browser (through the write link) or an API client
     write; only requests naming one of `hosts` are answered; wrong tries are slowed by the wall clock, or `clock`."""
+    check_token(token)
     templates = make_templates()
     live_fragment = templates.get_template("live.html")
     board_fragment = templates.get_template("club_live.html")
 
-    access = Access(token, Throttle(clock))
-
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, object]]:
         ledger = Ledger(db)
-        access.throttle.store = ledger
+        access = Access(token, Throttle(ServerStore(ledger), clock))
         outage = Outage()
         channel = Channel(
             ledger,
