@@ -1,5 +1,6 @@
-"""Who watches the ledger is told of each change: `Ledger` publishes a `Notice` after every write it commits, and
-its watcher (`ledger.store.watch`) publishes those that other programs commit to the same database."""
+"""Who watches the ledger is told of each change: `Ledger` publishes a `Notice` for every change row its writes
+append, once they commit, and its watcher (`ledger.store.watch`) publishes those that other programs append to the
+same database."""
 
 from __future__ import annotations
 
@@ -13,12 +14,13 @@ log = logging.getLogger("calabresella")
 
 @dataclass(frozen=True)
 class Notice:
-    """A change: evening `evening` is at `revision` now (a club table's evening names its `event`), or club event
-    `event` changed (a round seated or ended, the event closed). With neither, something changed that the notice
-    cannot name (another program wrote): a watcher looks again at what it shows."""
+    """One change, as its row of the change log names it: its `kind` (an evening's: `start`, `record`, `amend`, `void`,
+    `undo`, `close`, `reopen`, `void_evening`, with the `evening` and the `revision` it is at now; or `player`,
+    `payment`, `season`, `event`, `round`), and the club `event` it touched (an evening's when it is a club table)."""
 
+    kind: str
     evening: int | None = None
-    revision: int = -1
+    revision: int = 0
     event: int | None = None
 
 

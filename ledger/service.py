@@ -33,6 +33,7 @@ from ledger.values import (
     DealView,
     EveningInfo,
     ImportSummary,
+    LiveEvening,
     PaymentInfo,
     PlayerInfo,
     Recorded,
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
     from sqlmodel import Session
 
-    from ledger.club.values import EventInfo, SeasonInfo, TablePlace
+    from ledger.club.values import EventInfo, SeasonInfo
     from ledger.notices import Notice
     from ledger.store.evenings import Seating
     from ledger.store.importing import Entry
@@ -63,8 +64,6 @@ IMPORT_PAUSE_SECONDS = 0.02
 (`LOCK_POLL_SECONDS`), so it takes the lock in between instead of being overtaken batch after batch."""
 DealEntry = DealInput | str
 """A deal as the facts typed (`DealInput`) or as one line of the quick syntax (`"bruno solo 22"`)."""
-LiveRead = tuple[EveningInfo, list[DealView], "TablePlace | None", "tuple[ChangeView, DealView | None] | None"]
-"""What an evening's live page reads (`Ledger.live`)."""
 
 
 class Ledger:
@@ -146,26 +145,31 @@ class Ledger:
         return Path(url.database) if url.get_backend_name() == "sqlite" and url.database else None
 
     @contextmanager
-    def _session(self, *, telling: bool = False) -> Iterator[Session]:
-        """A write transaction: it takes the write lock (waiting for another writer to finish); on PostgreSQL it tells
-        the watchers of every program when it commits that something changed (`telling`: the write tells them what,
-        through `_tell`)."""
+    def _session(self) -> Iterator[Session]:
+        """A write transaction, the one way out of every write: it takes this program's lane and the database's write
+        lock (waiting for another writer to finish); once it commits, each change row it appended is published to
+        this ledger's subscribers as a notice, and other programs' watchers are woken to read them."""
+        from ledger.store.changes import appended
         from ledger.store.engine import transaction
-        from ledger.store.watch import notify
+        from ledger.store.watch import wake_watchers
 
         self._writable_again()
-        with self._writing, transaction(self.engine) as session:
-            yield session
-            if self.engine.dialect.name == "postgresql" and not telling:
-                notify(session)
-
-    def _tell(self, session: Session, notice: Notice) -> None:
-        """Inside a write transaction (`_session(telling=True)`): tell the watchers of every program of `notice` when
-        it commits, but this ledger's own, which the writer tells itself after the commit."""
-        from ledger.store.watch import notify
-
-        if self.engine.dialect.name == "postgresql":
-            notify(session, notice, told=self._watcher.name if self._watcher else None)
+        watcher, told = self._watcher, []
+        with self._writing:
+            try:
+                with transaction(self.engine) as session:
+                    yield session
+                    told = appended(session)
+                    if told and self.engine.dialect.name == "postgresql":
+                        wake_watchers(session)
+                    if watcher is not None:
+                        watcher.ours.update(row for row, _ in told)
+            except BaseException:
+                if watcher is not None:
+                    watcher.ours.difference_update(row for row, _ in told)
+                raise
+        for _, notice in told:
+            self.notices.publish(notice)
 
     @contextmanager
     def _reading(self) -> Iterator[Session]:
@@ -204,20 +208,15 @@ class Ledger:
         new_deal: str | None = None,
     ) -> T:
         """Run a write on the evening's seats in one transaction, if `by` may write there (`new_deal`: it records a
-        new deal, with that key or ""); then tell the watchers."""
-        from ledger.notices import Notice
+        new deal, with that key or "")."""
         from ledger.store.evenings import get_seating
 
-        with self._session(telling=True) as session:
+        with self._session() as session:
             table = get_seating(session, evening, open_only=open_only, locking=True)
             refused = _refusal(session, table.number, by or self.writer, new_deal=new_deal)
             if refused:
                 raise Forbidden(refused)
-            done = action(session, table)
-            notice = Notice(evening=table.number, revision=table.evening.revision)
-            self._tell(session, notice)
-        self.notices.publish(notice)
-        return done
+            return action(session, table)
 
     def _reading_table(
         self, evening: int | None, action: Callable[[Session, Seating], T], *, open_only: bool = False
@@ -268,7 +267,6 @@ class Ledger:
         by: Writer | None = None,
     ) -> EveningInfo:
         """Seat the players in turn order and pin the profile, its options and the stake per game point."""
-        from ledger.notices import Notice
         from ledger.store.evenings import start_evening
 
         writer = self._organiser(by)
@@ -285,9 +283,7 @@ class Ledger:
                 note=note,
                 by=writer,
             )
-            started = _evening(session, table)
-        self.notices.publish(Notice(evening=started.number, revision=0))
-        return started
+            return _evening(session, table)
 
     def _organiser(self, by: Writer | None) -> Writer:
         """The writer, when it may write beyond one evening (start evenings, seat rounds): not a club table's key."""
@@ -458,17 +454,26 @@ class Ledger:
             evening, lambda session, table: (_evening(session, table), list_deals(session, table))
         )
 
-    def live(self, count: int, evening: int | None = None) -> LiveRead:
+    def live(self, count: int, evening: int | None = None) -> LiveEvening:
         """What an evening's live page shows, in one snapshot: the evening, its last `count` deals (current
-        revisions, voided ones marked, oldest first: as quick to read on the thousandth deal as on the first), where
-        it is kept if it is a club table, and the change undo would take back."""
+        revisions, voided ones marked, oldest first), its games (with a game to N points), where the table plays on
+        after it closed, where it is kept if it is a club table, and the change undo would take back. Its cost does
+        not grow with the ledger's history: the evening's head, its last deals and one row of each of the rest."""
         from ledger.store.club import table_place
         from ledger.store.deals import last_deals
+        from ledger.store.evenings import next_of_table
+        from ledger.store.standings import standings
 
-        def read(session: Session, table: Seating) -> LiveRead:
+        def read(session: Session, table: Seating) -> LiveEvening:
             deals = last_deals(session, table, count)
-            place = table_place(session, table.number)
-            return _evening(session, table, deals), deals, place, _last_change(session, table, deals)
+            return LiveEvening(
+                _evening(session, table, deals),
+                deals,
+                standings(session, table).games if table.profile.game_to else (),
+                next_of_table(session, table) if table.evening.closed_at else None,
+                table_place(session, table.number),
+                _last_change(session, table, deals),
+            )
 
         return self._reading_table(evening, read)
 
@@ -670,15 +675,7 @@ class Ledger:
             if tables is None and event.pairing != "random" and has_rounds(session, event):
                 order = self._order(session, event, present(session, event))
             seat_round(session, event, tables=tables, order=order, seed=seed, by=writer)
-            seated = event_info(session, event)
-        self._told_event(seated.number)
-        return seated
-
-    def _told_event(self, number: int) -> None:
-        """Tell the watchers that club event `number` changed."""
-        from ledger.notices import Notice
-
-        self.notices.publish(Notice(event=number))
+            return event_info(session, event)
 
     def _order(self, session: Session, event: Any, players: list[str]) -> list[str]:
         """The players present best first: by the event's game points so far, or by season skill."""
@@ -700,9 +697,7 @@ class Ledger:
         with self._session() as session:
             event = get_event(session, number, open_only=True)
             end_round(session, event, by=writer)
-            ended = event_info(session, event)
-        self._told_event(ended.number)
-        return ended
+            return event_info(session, event)
 
     def close_event(self, number: int | None = None, *, by: Writer | None = None) -> EventInfo:
         """Close event `number`: the round under way ends, no more rounds; its tables' keys write no more."""
@@ -711,9 +706,7 @@ class Ledger:
         writer = self._organiser(by)
         with self._session() as session:
             event = close_event(session, get_event(session, number, open_only=True), by=writer)
-            closed = event_info(session, event)
-        self._told_event(closed.number)
-        return closed
+            return event_info(session, event)
 
     # Reports (pandas and matplotlib load inside these methods only)
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ledger.club.values import TablePlace
 from ledger.fmt import plain_cents
 from ledger.frozen import FrozenDict, Plain, freeze, plain, shown
 from ledger.house_rules import describe_rules
@@ -246,6 +247,35 @@ class Undone(Plain):
     evening_revision: int
     taken_back: ChangeView
     recorded: Recorded | None
+
+
+@dataclass(frozen=True)
+class LiveEvening:
+    """What an evening's live page shows, read in one snapshot: the evening (with its totals) and its latest deals,
+    oldest first; with a game to N points its games, the last perhaps going on; for a closed evening the open one
+    where the same table plays on, if any; for a club table its event, round and table; the change undo would take
+    back now, with the deal it touched."""
+
+    evening: EveningInfo
+    deals: Sequence[DealView]
+    games: Sequence[Game] = ()
+    next_evening: int | None = None
+    place: TablePlace | None = None
+    undo: tuple[ChangeView, DealView | None] | None = None
+
+    def __post_init__(self) -> None:
+        freeze(self, "deals", "games")
+
+    @property
+    def last_deals(self) -> list[tuple[DealView, dict[str, int] | None]]:
+        """The latest deals, newest first, each with the running totals after it (None for a voided deal): the
+        totals now, less what each later deal that stands paid."""
+        after, shown = dict(self.evening.points), []
+        for deal in reversed(self.deals):
+            shown.append((deal, None if deal.voided else after))
+            if not deal.voided:
+                after = {name: points - deal.payouts.get(name, 0) for name, points in after.items()}
+        return shown
 
 
 @dataclass(frozen=True)

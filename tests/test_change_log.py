@@ -57,7 +57,7 @@ def _log_rows(db: str) -> list[tuple[Any, ...]]:
             rows = connection.execute(
                 text(
                     "SELECT id, evening_id, revision, kind, deal, deal_revision, undoes, at, source, session, reason"
-                    " FROM evening_change ORDER BY id"
+                    " FROM evening_change WHERE evening_id IS NOT NULL ORDER BY id"
                 )
             ).all()
             return [tuple(row) for row in rows]

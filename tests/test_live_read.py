@@ -30,7 +30,8 @@ def test_the_live_read_names_the_next_dealer_and_the_totals_as_the_evening_does(
             ledger.record(LINES[n % len(LINES)])
         for number in voided:
             ledger.void(number, reason="misdealt")
-        shown, deals, _place, _undo = ledger.live(6)
+        live = ledger.live(6)
+        shown, deals = live.evening, live.deals
         evening = ledger.evening()
     assert [deal.number for deal in deals] == list(range(max(recorded - 5, 1), recorded + 1))
     assert (shown.next_dealer, shown.first_speaker, shown.points) == (

@@ -121,8 +121,8 @@ def test_a_change_nobody_watches_reads_nothing(sqlite_url: str) -> None:
     async def burst() -> int:
         ledger, channel = _channel(sqlite_url)
         for n in range(50):
-            channel.told(Notice(evening=1, revision=n + 1))
-        channel.told(Notice())
+            channel.told(Notice("record", evening=1, revision=n + 1))
+        channel.told(Notice("player"))
         await asyncio.sleep(0.2)
         ledger.close()
         return channel.reads
@@ -141,8 +141,7 @@ def test_a_burst_of_changes_makes_one_read_and_one_more_for_those_during_it(sqli
         reads_then = channel.reads
         for n in range(100):
             ledger.record("pass")
-            channel.told(Notice(evening=1, revision=n + 1))
-            channel.told(Notice(evening=1, revision=n + 1))  # told twice (by this program, then by the watcher)
+            channel.told(Notice("record", evening=1, revision=n + 1))
             if n == 50:
                 await asyncio.sleep(0)  # the read starts here; the changes after it queue one more
         while channel.watched[EVENING].reading is not None:
@@ -166,7 +165,7 @@ def test_a_read_begun_before_a_change_is_never_shown_after_it(sqlite_url: str) -
         await anext(stream)  # revision 0, the channel's own read for the phone that connected
         older = load_live(ledger, 1)  # a read begun before the deal, ending after it
         ledger.record("bruno solo 22")
-        channel.told(Notice(evening=1, revision=1))
+        channel.told(Notice("record", evening=1, revision=1))
         shown = await anext(stream)
         watched = channel.watched[EVENING]
         published = [watched.version]
@@ -196,14 +195,14 @@ def test_a_change_elsewhere_reaches_a_board_whose_table_it_is_and_no_other(sqlit
         await anext(stream)
         await anext(stream)
         ledger.record("anna solo 22", evening=first)
-        channel.told(Notice(evening=first, revision=1))
+        channel.told(Notice("record", evening=first, revision=1, event=1))
         await anext(stream)
         after_table = channel.reads
-        channel.told(Notice(evening=3, revision=1))  # the evening of its own: not the board's
+        channel.told(Notice("record", evening=3, revision=1))  # the evening of its own: not the board's
         await asyncio.sleep(0.2)
         after_other = channel.reads
         ledger.record("dario solo 22", evening=second)
-        channel.told(Notice())  # a change another program made, which the notice cannot name
+        channel.told(Notice("record", evening=second, revision=1, event=1))
         await anext(stream)
         await stream.aclose()
         ledger.close()
@@ -215,17 +214,12 @@ def test_a_change_elsewhere_reaches_a_board_whose_table_it_is_and_no_other(sqlit
 
 def test_a_board_shows_each_deal_a_new_name_and_a_new_round_as_the_event_then_stands(db_url: str) -> None:
     """Deals are read by the board's tables and leaderboard alone, from the board shown; a rename or a new round by
-    the whole event, also when a rename is told as a deal alone (another program's rename and deal found in one look
-    at SQLite). Each board sent is the event as read whole at that moment."""
+    the whole event. Each board sent is the event as read whole at that moment."""
     with Ledger(db_url) as ledger:
         ledger.start_event("Night", ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"])
         info = ledger.seat_round(tables=[["Anna", "Bruno", "Carla"], ["Dario", "Elena", "Franco"]])
         assert info.current is not None
         first, second = (table.evening for table in info.current.tables)
-
-    def renamed_and_recorded() -> None:
-        ledger.rename_player("Anna", "Annalisa")
-        ledger.record("bruno solo 8", evening=first)
 
     async def watch() -> list[tuple[str, bool]]:
         nonlocal ledger
@@ -235,14 +229,15 @@ def test_a_board_shows_each_deal_a_new_name_and_a_new_round_as_the_event_then_st
         await anext(stream)
         sent = []
         for change, notice in (
-            (lambda: ledger.record("anna solo 22", evening=first), Notice(evening=first, revision=1)),
-            (lambda: ledger.record("dario solo 14", evening=second), Notice(evening=second, revision=1)),
-            (renamed_and_recorded, Notice(evening=first, revision=2)),
-            (lambda: ledger.rename_player("Bruno", "Bruna"), Notice()),
-            (lambda: ledger.record("elena solo 7+1/3", evening=second), Notice(evening=second, revision=2)),
+            (lambda: ledger.record("anna solo 22", evening=first), Notice("record", first, 1, 1)),
+            (lambda: ledger.record("dario solo 14", evening=second), Notice("record", second, 1, 1)),
+            (lambda: ledger.rename_player("Anna", "Annalisa"), Notice("player")),
+            (lambda: ledger.record("bruno solo 8", evening=first), Notice("record", first, 2, 1)),
+            (lambda: ledger.rename_player("Bruno", "Bruna"), Notice("player")),
+            (lambda: ledger.record("elena solo 7+1/3", evening=second), Notice("record", second, 2, 1)),
             (
                 lambda: ledger.seat_round(tables=[["Annalisa", "Dario", "Franco"], ["Bruna", "Carla", "Elena"]]),
-                Notice(event=1),
+                Notice("round", event=1),
             ),
         ):
             change()
@@ -257,7 +252,7 @@ def test_a_board_shows_each_deal_a_new_name_and_a_new_round_as_the_event_then_st
     assert all(whole for _board, whole in sent)
     assert "'Anna'" in sent[1][0] and "Annalisa" not in sent[1][0]
     assert all("Annalisa" in board and "'Anna'" not in board for board, _whole in sent[2:])
-    assert "'Bruno'" in sent[2][0] and all("Bruna" in board for board, _whole in sent[3:])
+    assert "'Bruno'" in sent[3][0] and all("Bruna" in board for board, _whole in sent[4:])
     assert "RoundInfo(number=2" in sent[-1][0] and "RoundInfo(number=2" not in sent[-2][0]
 
 

@@ -1,8 +1,12 @@
-"""The evenings' change logs: every write to an evening is one row, numbered by the evening's revision it made.
+"""The change log: every change someone may watch is one row, appended inside the transaction that made it; after
+the commit, `Ledger` tells its own subscribers of the rows it appended (`appended`), and every program's watcher
+finds the rows others appended (`newer`).
 
-A write calls `note` once, inside its transaction, after its rows are written: the evening's revision goes up by one
-and the row says what happened, to which deal, from where and why. Nothing here is ever updated or deleted; an undo
-is a row of its own that names the revision it took back.
+An evening's write calls `note` once, after its rows are written: the evening's revision goes up by one and the row
+says what happened, to which deal, from where and why. A write of no evening (a player, a payment, a season, a club
+event or its round) calls `noted`. Nothing here is ever updated or deleted; an undo is a row of its own that names the
+revision it took back. On PostgreSQL the rows are appended under one lock held to the commit, so they commit in the
+order of their ids and a watcher reading the ids after the last it saw never misses one.
 """
 
 from __future__ import annotations
@@ -11,15 +15,22 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, text
+from sqlalchemy import Connection, bindparam, func, text
 from sqlalchemy import Table as Rows
+from sqlalchemy import select as sql_select
 from sqlmodel import Session, col, select
 
 from ledger.clock import as_utc, utcnow
+from ledger.notices import Notice
+from ledger.store.club_models import ClubRound, ClubTable
 from ledger.store.models import EveningChange
-from ledger.values import TABLE, UNDOABLE, ChangeView, Writer
+from ledger.values import LIBRARY, TABLE, UNDOABLE, ChangeView, Writer
 
 CHANGES: Rows = EveningChange.__table__  # type: ignore[attr-defined]
+APPENDED = "changes appended"
+"""Where a session keeps the notices of the change rows it appended, by row id, for `Ledger` to publish."""
+LOG_LOCK = 0x63616C62
+"""The PostgreSQL advisory lock a transaction holds from its first change row to its commit."""
 
 
 def note(
@@ -36,38 +47,66 @@ def note(
     """Count one more change to the evening (its row is locked by the caller) and log it; the new revision."""
     evening.revision += 1
     session.add(evening)
-    session.execute(
-        CHANGES.insert(),
-        {
-            "evening_id": evening.id,
-            "revision": evening.revision,
-            "at": utcnow(),
-            "kind": kind,
-            "deal": deal,
-            "deal_revision": deal_revision,
-            "undoes": undoes,
-            "source": by.source,
-            "session": by.session,
-            "reason": reason,
-        },
-    )
+    row = {"deal": deal, "deal_revision": deal_revision, "undoes": undoes, "reason": reason}
+    _append(session, Notice(kind, evening.id, evening.revision), by, row)
     session.flush()
     return int(evening.revision)
 
 
-def started(session: Session, evening_id: int, by: Writer, revision: int = 0) -> None:
-    """Log an evening's start (its revision 0, or the revision an import found)."""
-    session.execute(
-        CHANGES.insert(),
-        {
-            "evening_id": evening_id,
-            "revision": revision,
-            "kind": "start",
-            "at": utcnow(),
-            "source": by.source,
-            "session": by.session,
-        },
-    )
+def started(session: Session, evening_id: int, by: Writer, *, event: int | None = None) -> None:
+    """Log an evening's start, its revision 0 (`event`: the club event that seats it at one of its tables)."""
+    _append(session, Notice("start", evening_id, 0, event), by)
+
+
+def noted(session: Session, kind: str, *, event: int | None = None) -> None:
+    """Log a change of no evening: a `player` added or renamed, a `payment` recorded or voided, a `season` started,
+    a club `event` started or closed, or its `round` seated or ended (`event` naming the club event)."""
+    _append(session, Notice(kind, event=event), LIBRARY)
+
+
+def appended(session: Session) -> list[tuple[int, Notice]]:
+    """The change rows this transaction appended, by row id, with what each tells a watcher."""
+    return list(session.info.get(APPENDED, []))
+
+
+def _append(session: Session, change: Notice, by: Writer, row: dict[str, Any] | None = None) -> None:
+    """Append the row of `change` to the change log, with the `row`'s other columns; an evening's row names the club
+    event its evening is a table of."""
+    lock_log(session)
+    values = {"deal": None, "deal_revision": None, "undoes": None, "reason": None, **(row or {})}
+    values |= {"evening_id": change.evening, "revision": change.revision, "kind": change.kind, "event_id": change.event}
+    values |= {"at": utcnow(), "source": by.source, "session": by.session}
+    found = session.execute(_appending(change.evening is not None), {f"new_{k}": v for k, v in values.items()}).one()
+    told = Notice(change.kind, change.evening, change.revision, found.event_id)
+    session.info.setdefault(APPENDED, []).append((int(found.id), told))
+
+
+def lock_log(session: Session) -> None:
+    """On PostgreSQL, take the change log's lock until this transaction ends (once): rows appended after it commit in
+    the order of their ids."""
+    if session.get_bind().dialect.name == "postgresql" and not session.info.get(LOG_LOCK):
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOG_LOCK})
+        session.info[LOG_LOCK] = True
+
+
+LOGGED = ("evening_id", "revision", "kind", "deal", "deal_revision", "undoes", "at", "source", "session", "reason")
+"""The columns of a change row given as they are (its id is made, its event given or found)."""
+
+
+@cache
+def _appending(of_evening: bool) -> Any:
+    """The insert of one change row, returning its id and event (an evening's, unless given, found by a subquery)."""
+    event: Any = bindparam("new_event_id")
+    if of_evening:
+        table_of = (
+            sql_select(col(ClubRound.event_id))
+            .join(ClubTable, col(ClubTable.round_id) == ClubRound.id)
+            .where(col(ClubTable.evening_id) == bindparam("new_evening_id"))
+            .scalar_subquery()
+        )
+        event = func.coalesce(event, table_of)
+    given: dict[str, Any] = {name: bindparam(f"new_{name}") for name in LOGGED}
+    return CHANGES.insert().values(**given, event_id=event).returning(CHANGES.c.id, CHANGES.c.event_id)
 
 
 def _undone(session: Session, evening: int) -> set[int]:
@@ -138,7 +177,8 @@ def log_of(session: Session, evening: int, *, deal: int | None = None, since: in
 
 
 def view(row: EveningChange, undone: bool = False) -> ChangeView:
-    """A logged change as a value."""
+    """An evening's logged change as a value."""
+    assert row.evening_id is not None, "a change of no evening is no entry of an evening's log"
     return ChangeView(
         evening=row.evening_id,
         revision=row.revision,
@@ -153,23 +193,28 @@ def view(row: EveningChange, undone: bool = False) -> ChangeView:
     )
 
 
-def newer(connection: Connection, last_id: int) -> list[tuple[int, int, int, int | None]]:
-    """Changes logged after row `last_id`, by any program: (row id, evening, revision, the club event the evening is
-    a table of, if any), oldest first."""
-    rows = connection.execute(
-        text(
-            "SELECT c.id, c.evening_id, c.revision, r.event_id FROM evening_change c"
-            " LEFT JOIN club_table t ON t.evening_id = c.evening_id LEFT JOIN club_round r ON r.id = t.round_id"
-            " WHERE c.id > :last ORDER BY c.id"
-        ),
-        {"last": last_id},
-    ).all()
-    return [(int(a), int(b), int(c), None if d is None else int(d)) for a, b, c, d in rows]
+def newer(connection: Connection, last_id: int) -> list[tuple[int, Notice]]:
+    """The changes logged after row `last_id`, by any program, oldest first: each row's id and what it tells."""
+    rows = connection.execute(_newer_query(), {"last": last_id}).all()
+    return [
+        (int(row.id), Notice(row.kind, row.evening_id, row.revision, row.event_id))
+        for row in rows
+    ]
+
+
+@cache
+def _newer_query() -> Any:
+    c = CHANGES.c
+    return (
+        sql_select(c.id, c.evening_id, c.revision, c.event_id, c.kind)
+        .where(c.id > bindparam("last"))
+        .order_by(c.id)
+    )
 
 
 def last_id(connection: Connection) -> int:
     """The newest change log row's id (0 when none)."""
-    return int(connection.execute(text("SELECT coalesce(max(id), 0) FROM evening_change")).scalar_one())
+    return int(connection.execute(sql_select(func.coalesce(func.max(CHANGES.c.id), 0))).scalar_one())
 
 
 def reconstruct(connection: Connection, evening_id: int) -> list[dict[str, Any]]:

@@ -35,7 +35,7 @@ from ledger.rules.numbers import shortened, storable
 from ledger.rules.profiles import make_profile, started_with
 from ledger.rules.seats import name_key
 from ledger.rules.text import acts_on_screen, check_plain
-from ledger.store.changes import note
+from ledger.store.changes import note, noted
 from ledger.store.club_models import ClubEvent, ClubRound, ClubTable, Entrant, Season
 from ledger.store.counting import STANDING, counting_payouts
 from ledger.store.deals import by_key
@@ -70,6 +70,7 @@ def start_season(session: Session, name: str, min_deals: int = 0) -> Season:
     season = Season(name=cleaned, key=name_key(cleaned), min_deals=min_deals)
     session.add(season)
     session.flush()
+    noted(session, "season")
     return season
 
 
@@ -143,6 +144,7 @@ def start_event(
                 count=len(players), profile=profile, sizes=_sizes(sizes)
             )
         )
+    noted(session, "event", event=ident(event))
     return event
 
 
@@ -378,10 +380,12 @@ def seat_round(
             stake=f"{event.stake_cents / 100:.2f}",
             currency=event.currency,
             place=event.place,
+            event=ident(event),
             by=by,
         )
         session.add(ClubTable(round_id=ident(played), number=position, evening_id=table.number))
     session.flush()
+    noted(session, "round", event=ident(event))
     return played
 
 
@@ -427,6 +431,7 @@ def end_round(session: Session, event: ClubEvent, *, quiet: bool = False, by: Wr
     playing.ended_at = utcnow()
     session.add(playing)
     session.flush()
+    noted(session, "round", event=ident(event))
     return playing
 
 
@@ -439,6 +444,7 @@ def close_event(session: Session, event: ClubEvent, by: Writer = LIBRARY) -> Clu
     event.closed_at = utcnow()
     session.add(event)
     session.flush()
+    noted(session, "event", event=ident(event))
     return event
 
 

@@ -93,10 +93,11 @@ def start_evening(
     place: str | None = None,
     note: str | None = None,
     known: dict[str, Player] | None = None,
+    event: int | None = None,
     by: Writer = LIBRARY,
 ) -> Seating:
     """Seat the players in turn order and pin the profile; new names become players (see `new_seating`); the start is
-    the first entry of the evening's change log."""
+    the first entry of the evening's change log (`event`: the club event that seats it at one of its tables)."""
     table = new_seating(
         session,
         players,
@@ -113,7 +114,7 @@ def start_evening(
     session.add(table.evening)
     session.flush()
     session.execute(insert(Seat), seat_rows(table))
-    started(session, table.number, by)
+    started(session, table.number, by, event=event)
     return table
 
 
@@ -121,19 +122,37 @@ def _take_pot(session: Session, table: Seating) -> None:
     """Take in the pot the same table (the same players at the same game, whatever options this evening changes,
     `pot_carryover` included) left waiting when its latest evening that counts closed, unless another evening that
     counts took it already. A voided evening counts nowhere: its pot rides on nothing, and this looks past it."""
-    evening, ids = table.evening, set(table.ids.values())
-    seated = func.count(case((col(Seat.player_id).in_(ids), 1)))
+    evening = table.evening
     latest = session.exec(
         select(Evening)
         .join(Seat, col(Seat.evening_id) == Evening.id)
         .where(Evening.profile == evening.profile, col(Evening.voided_at).is_(None))
         .group_by(col(Evening.id))
-        .having(func.count() == len(ids), seated == len(ids))
+        .having(_same_table(set(table.ids.values())))
         .order_by(col(Evening.id).desc())
         .limit(1)
     ).first()
     if latest is not None and latest.pot_out > 0 and pot_taker(session, latest) is None:
         evening.pot_in, evening.pot_from = latest.pot_out, latest.id
+
+
+def _same_table(ids: set[int]) -> Any:
+    """Evenings whose seats are exactly the players `ids` (group by the evening and add `.having` this)."""
+    seated = func.count(case((col(Seat.player_id).in_(ids), 1)))
+    return (func.count() == len(ids)) & (seated == len(ids))
+
+
+def next_of_table(session: Session, table: Seating) -> int | None:
+    """The newest open evening after this one with the same players: where the table plays on."""
+    return session.exec(
+        select(Evening.id)
+        .join(Seat, col(Seat.evening_id) == Evening.id)
+        .where(col(Evening.id) > table.number, col(Evening.closed_at).is_(None))
+        .group_by(col(Evening.id))
+        .having(_same_table(set(table.ids.values())))
+        .order_by(col(Evening.id).desc())
+        .limit(1)
+    ).first()
 
 
 def pot_taker(session: Session, evening: Evening) -> int | None:

@@ -94,18 +94,23 @@ class EveningReopen(SQLModel, table=True):
 
 
 class EveningChange(SQLModel, table=True):
-    """One change to an evening, as it happened: the evening's change log, one row per revision, never rewritten.
+    """One change, as it happened: the ledger's change log, never rewritten. Its ids count every change someone may
+    watch, in the order they were committed.
 
-    `kind` is `start`, `record`, `amend`, `void`, `undo`, `close`, `reopen` or `void_evening`; `deal` the number of the
-    deal it touched and `deal_revision` the revision of it that the change wrote; `undoes` the evening revision an undo
-    took back; `source` where it came from (`terminal`, `play`, `phone`, `table`, `api`, `import`, `library`), with
-    `session` naming the phone or table where there is one; `reason` what the person typed.
+    An evening's change (its change log, one row per revision): `kind` is `start`, `record`, `amend`, `void`, `undo`,
+    `close`, `reopen` or `void_evening`; `deal` the number of the deal it touched and `deal_revision` the revision of
+    it that the change wrote; `undoes` the evening revision an undo took back; `source` where it came from
+    (`terminal`, `play`, `phone`, `table`, `api`, `import`, `library`), with `session` naming the phone or table where
+    there is one; `reason` what the person typed; `event` the club event the evening is a table of, if any.
+    A change of no evening (`evening_id` None, revision 0): `kind` is `player`, `payment`, `season`, `event` or `round`,
+    `event` naming the club event it changed.
     """
 
     __tablename__ = "evening_change"
     __table_args__ = (UniqueConstraint("evening_id", "revision"),)
     id: int | None = Field(default=None, primary_key=True)
-    evening_id: int = Field(foreign_key="evening.id", index=True)
+    evening_id: int | None = Field(default=None, foreign_key="evening.id", index=True)
+    event_id: int | None = Field(default=None, foreign_key="club_event.id")
     revision: int
     kind: str
     deal: int | None = None

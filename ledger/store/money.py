@@ -16,6 +16,7 @@ from ledger.i18n import _
 from ledger.rules.numbers import storable
 from ledger.rules.text import check_plain
 from ledger.settlement import fewest_payments, pair_flows, round_balances
+from ledger.store.changes import noted
 from ledger.store.deals import counted_totals, deals_payouts
 from ledger.store.evenings import Seating, get_seating, list_evenings, parse_cents, parse_currency
 from ledger.store.models import PaymentEntry, Player, ident
@@ -153,6 +154,7 @@ def record_payment(
         raise FactError(
             "key", key, _("taken by another payment recorded at the same moment; nothing written: look at the payments")
         ) from None
+    noted(session, "payment")
     return _info(entry, names, owed_cents=None if owed is None else max(owed, 0))
 
 
@@ -192,6 +194,7 @@ def void_payment(session: Session, number: int, reason: str | None) -> PaymentIn
     entry.voided_at, entry.void_reason = utcnow(), reason.strip()
     session.add(entry)
     session.flush()
+    noted(session, "payment")
     return _info(entry, _names(session))
 
 

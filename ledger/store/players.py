@@ -9,6 +9,7 @@ from ledger.i18n import _
 from ledger.rules.names import check_name, check_unlike
 from ledger.rules.seats import did_you_mean, name_key
 from ledger.rules.text import acts_on_screen
+from ledger.store.changes import noted
 from ledger.store.models import Player, PlayerRename, ident
 
 
@@ -65,6 +66,7 @@ def add_player(session: Session, name: str) -> Player:
     player = Player(name=cleaned, key=name_key(cleaned))
     session.add(player)
     session.flush()
+    noted(session, "player")
     return player
 
 
@@ -94,4 +96,5 @@ def rename_player(session: Session, old: str, new: str) -> Player:
     player.name, player.key = cleaned, name_key(cleaned)
     session.add(player)
     session.flush()
+    noted(session, "player")
     return player

@@ -32,7 +32,7 @@ from ledger.rules.seats import name_key
 from ledger.rules.text import check_plain
 from ledger.rules.validate import MOST_PASSED
 from ledger.store.bulk import new_ids, writer_of
-from ledger.store.changes import rebuild
+from ledger.store.changes import lock_log, rebuild
 from ledger.store.club_models import ClubEvent, ClubRound, ClubTable, Entrant, Season
 from ledger.store.deals import payout_values, revision_values
 from ledger.store.evenings import Seating, get_seating, new_seating, seat_rows
@@ -369,6 +369,7 @@ class Importer:
     def _changes(self, session: Session, evening: int, item: dict[str, Any]) -> None:
         """The evening's change log as exported; an export made before changes were logged has it rebuilt from the
         evening's rows once they are written."""
+        lock_log(session)
         logged = item.get("changes")
         if not isinstance(logged, list) or not logged:
             self.flush(session)

@@ -1,21 +1,17 @@
-"""Changes other programs commit, found through the database itself and published as notices.
+"""Changes other programs commit, found in the change log and published as notices.
 
-SQLite: `PRAGMA data_version` on a connection of the watcher's own changes whenever another connection commits;
-it is asked every `SQLITE_POLL_SECONDS` (a read of a counter in shared memory, no disk); the watcher then reads the
-change log rows it has not seen and publishes a notice for each; with none (a payment, a club round), one notice that
-names nothing. PostgreSQL: every write transaction sends a notification on channel `calabresella` (delivered at
-commit) that carries what changed (an evening and its revision), or nothing when the write cannot name it; the
-watcher LISTENs on a connection of its own and publishes each as it comes, with no read. A notification that names
-the watcher (a deal its own ledger recorded and told of itself) is no news.
+A watcher keeps the id of the last change row it saw, and when woken reads the rows after it, publishing each that
+its own program did not publish already (`Watcher.ours`). SQLite wakes it through `PRAGMA data_version`, which changes
+whenever another connection commits; it is asked every `SQLITE_POLL_SECONDS` (a read of a counter in shared memory,
+no disk). PostgreSQL wakes it through a notification on channel `calabresella`, which every transaction that
+appended a change row sends at its commit; the notification carries nothing, the rows say what changed.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import sqlite3
 import threading
-import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -34,40 +30,24 @@ RETRY_SECONDS = 1.0
 log = logging.getLogger("calabresella")
 
 
-def notify(connection: Any, notice: Notice | None = None, *, told: str | None = None) -> None:
-    """In a PostgreSQL write transaction: tell the watchers of every program, when it commits, what changed (`notice`;
-    None: something they must look at again); `told`: the name of the watcher whose subscribers the writer tells
-    itself, which need not look."""
-    said = {"told": told or "", **({"evening": notice.evening, "revision": notice.revision} if notice else {})}
-    connection.execute(text(f"SELECT pg_notify('{CHANNEL}', :said)"), {"said": json.dumps(said)})
-
-
-def heard(payload: str) -> tuple[str, Notice]:
-    """What a notification says: the watcher it names (or ""), and the notice (one that names nothing when the
-    payload names no evening or is not the ledger's)."""
-    try:
-        said = json.loads(payload)
-        evening = said.get("evening")
-        named = Notice() if evening is None else Notice(evening=int(evening), revision=int(said.get("revision", -1)))
-        return str(said.get("told", "")), named
-    except (ValueError, TypeError, AttributeError):
-        return "", Notice()
+def wake_watchers(connection: Any) -> None:
+    """In a PostgreSQL transaction that appended change rows: wake every program's watcher when it commits."""
+    connection.execute(text(f"NOTIFY {CHANNEL}"))
 
 
 class Watcher:
-    """A thread that publishes the changes committed to the database, by this program or another."""
+    """A thread that publishes the changes committed to the database by other programs (and any this program did not
+    publish itself)."""
 
     def __init__(self, engine: Engine, publish: Callable[[Notice], None]) -> None:
         self.engine, self.publish = engine, publish
-        self.name = uuid.uuid4().hex
-        """This watcher among all those of every program on the database (a process id may repeat on another host)."""
+        self.ours: set[int] = set()
+        """The change rows this program publishes itself: added before their commit, dropped once seen here."""
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="ledger-watcher", daemon=True)
-        self._seen = 0
-        """The last change log row published (SQLite)."""
-        if engine.dialect.name != "postgresql":
-            with reading(engine).connect() as connection:
-                self._seen = last_id(connection)
+        with reading(engine).connect() as connection:
+            self._seen = last_id(connection)
+        """The last change row seen."""
 
     def start(self) -> None:
         self._thread.start()
@@ -92,6 +72,7 @@ class Watcher:
         raw = sqlite3.connect(database, check_same_thread=False)
         try:
             version = raw.execute("PRAGMA data_version").fetchone()[0]
+            self._catch_up()  # what was committed while nothing watched (the watcher failed and rested)
             while not self._stop.wait(SQLITE_POLL_SECONDS):
                 now = raw.execute("PRAGMA data_version").fetchone()[0]
                 if now != version:
@@ -106,19 +87,18 @@ class Watcher:
         url = self.engine.url.set(drivername="postgresql")
         with psycopg.connect(url.render_as_string(hide_password=False), autocommit=True) as raw:
             raw.execute(f"LISTEN {CHANNEL}")
-            self.publish(Notice())  # what was committed while no one listened: every watcher looks again
+            self._catch_up()  # what was committed while nothing listened
             while not self._stop.is_set():
-                for notification in raw.notifies(timeout=LISTEN_WAIT_SECONDS, stop_after=1):
-                    told, notice = heard(notification.payload)
-                    if told != self.name:
-                        self.publish(notice)
+                if any(raw.notifies(timeout=LISTEN_WAIT_SECONDS, stop_after=1)):
+                    self._catch_up()
 
     def _catch_up(self) -> None:
-        """Publish the change log rows not seen yet; with none, one notice that names nothing."""
+        """Publish the change rows after the last one seen that this program did not publish itself."""
         with reading(self.engine).connect() as connection:
             rows = newer(connection, self._seen)
-        for row_id, evening, revision, event in rows:
+        for row_id, notice in rows:
             self._seen = row_id
-            self.publish(Notice(evening=evening, revision=revision, event=event))
-        if not rows:
-            self.publish(Notice())
+            if row_id in self.ours:
+                self.ours.discard(row_id)
+            else:
+                self.publish(notice)

@@ -13,21 +13,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
-from ledger.club.values import EventInfo, TablePlace
+from ledger.club.values import EventInfo
 from ledger.errors import LedgerError
-from ledger.frozen import freeze
 from ledger.i18n import _, speaking
 from ledger.notices import Notice
-from ledger.rules.games import Game
 from ledger.service import Ledger
 from ledger.summary import undo_names
-from ledger.values import ChangeView, DealView, EveningInfo
+from ledger.values import LiveEvening
 from ledger.web.outage import Outage
 
 LAST_DEALS = 6
@@ -40,58 +38,24 @@ ALIVE = "event: alive\ndata:\n\n"
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class Live:
-    """What the evening page shows: the evening (with its totals) and its latest deals, oldest first."""
-
-    evening: EveningInfo
-    deals: Sequence[DealView]
-    games: Sequence[Game] = ()
-    """With a game to N points: the evening's games, the last perhaps going on."""
-    next_evening: int | None = None
-    """For a closed evening: the open evening where the same table plays on, if there is one."""
-    place: TablePlace | None = None
-    """For a club table: its event, round and table, and how far it is in the round."""
-    undo: tuple[ChangeView, DealView | None] | None = None
-    """The change undo would take back now, with the deal it touched."""
-
-    def __post_init__(self) -> None:
-        freeze(self, "deals", "games")
-
-    @property
-    def undo_label(self) -> str | None:
-        """What the undo button says it takes back (`Undo: deal 17, Anna solo 6+2/3`), in the language in use."""
-        if self.undo is None:
-            return None
-        return _("Undo: {what}").format(what=undo_names(*self.undo))
-
-    @property
-    def last_deals(self) -> list[tuple[DealView, dict[str, int] | None]]:
-        """The latest deals, newest first, each with the running totals after it (None for a voided deal): the
-        totals now, less what each later deal that stands paid."""
-        after, shown = dict(self.evening.points), []
-        for deal in reversed(self.deals):
-            shown.append((deal, None if deal.voided else after))
-            if not deal.voided:
-                after = {name: points - deal.payouts.get(name, 0) for name, points in after.items()}
-        return shown
+Live = LiveEvening
+"""What the evening page shows (`Ledger.live`)."""
 
 
 def load_live(ledger: Ledger, evening: int | None) -> Live:
-    """Read the evening's page data (blocking: call it in a worker thread, in its turn); the games only where the
-    evening plays games to N points."""
-    info, deals, place, undo = ledger.live(LAST_DEALS, evening)
-    games = ledger.standings(info.number).games if info.profile.game_to else ()
-    return Live(info, deals, games, _next_evening(ledger, info) if info.closed else None, place, undo)
+    """Read the evening's page data in one snapshot (blocking: call it in a worker thread, in its turn)."""
+    return ledger.live(LAST_DEALS, evening)
 
 
-def _next_evening(ledger: Ledger, info: EveningInfo) -> int | None:
-    """The newest open evening after this one with the same players: where the table plays on."""
-    table = set(info.players)
-    later = (e for e in ledger.evenings() if e.number > info.number and not e.closed and set(e.players) == table)
-    return next((e.number for e in later), None)
+def undo_label(live: Live) -> str | None:
+    """What the undo button says it takes back (`Undo: deal 17, Anna solo 6+2/3`), in the language in use."""
+    if live.undo is None:
+        return None
+    return _("Undo: {what}").format(what=undo_names(*live.undo))
 
 
+WHOLE = {"player", "event", "round"}
+"""Changes after which a watched event is read whole, not only its tables' deals."""
 Topic = tuple[str, int]
 """What is watched: `("evening", N)` or `("event", N)`."""
 
@@ -131,8 +95,6 @@ class Channel:
         """Where the ledger's failures to answer are told, with the requests'."""
         self.reads = 0
         """How many times an evening or event was read for its watchers."""
-        self.noticed: dict[int, int] = {}
-        """Each evening's newest revision the ledger told of."""
         self._stop_listening: Callable[[], None] | None = None
 
     def listen(self) -> None:
@@ -145,27 +107,22 @@ class Channel:
         self._stop_listening = self.ledger.subscribe(hand_on)
 
     def told(self, notice: Notice) -> None:
-        """A change: what it touches, if watched, is read again (a leaderboard when one of its tables changed; with a
-        notice that names nothing, everything watched). An evening's revision told before (this program tells its own
-        changes at once, its watcher again when it finds them in the database) is no news."""
-        if notice.evening is not None:
-            if notice.revision <= self.noticed.get(notice.evening, -1):
-                return
-            self.noticed[notice.evening] = notice.revision
+        """A change: what it touches, if watched, is read again (a leaderboard when one of its tables changed or a
+        player was renamed: then whole)."""
         for topic, watched in list(self.watched.items()):
             if self._touches(topic, watched, notice):
-                watched.whole = watched.whole or notice.evening is None
+                watched.whole = watched.whole or notice.kind in WHOLE
                 self.changed(topic)
 
     def _touches(self, topic: Topic, watched: Watched, notice: Notice) -> bool:
         kind, number = topic
-        if notice.evening is None and notice.event is None:
-            return True
+        if notice.kind == "player":
+            return True  # a name shown may have changed
         if kind == "event":
             return notice.event == number or watched.shown is None or notice.evening in _tables(watched.shown)
         if notice.evening == number:
             return True
-        started = notice.revision == 0 and notice.evening is not None  # a table may play on in a new evening
+        started = notice.kind == "start"  # a table may play on in a new evening
         return started and isinstance(watched.shown, Live) and watched.shown.evening.closed
 
     def changed(self, topic: Topic) -> None:

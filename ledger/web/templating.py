@@ -12,7 +12,7 @@ from starlette.templating import Jinja2Templates
 from ledger.club.ranking import event_places
 from ledger.fmt import format_cents, format_time
 from ledger.i18n import LANGUAGES, N_, _, language, ngettext
-from ledger.web.live import KEEP_ALIVE_SECONDS
+from ledger.web.live import KEEP_ALIVE_SECONDS, undo_label
 
 TEMPLATES = Path(__file__).parent / "templates"
 EXTENSIONS = ("jinja2.ext.i18n",)
@@ -56,6 +56,12 @@ def make_templates() -> Jinja2Templates:
     env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(language=language, languages=LANGUAGES, keep_alive_seconds=KEEP_ALIVE_SECONDS)
     env.filters.update(
-        signed=signed, money=money, local_time=format_time, format_cents=format_cents, role=role, places=event_places
+        signed=signed,
+        money=money,
+        local_time=format_time,
+        format_cents=format_cents,
+        role=role,
+        places=event_places,
+        undo_label=undo_label,
     )
     return Jinja2Templates(env=env)

@@ -37,10 +37,10 @@ def _rewrite(bind: sa.Connection, table: str, column: str) -> None:
     """The column's times written another way, written again one way: those with a `+00:00` offset by one statement,
     any other one by one (parsed as ISO 8601, a time without an offset being UTC)."""
     quoted = f'"{table}"."{column}"'
+    bare = f"substr({quoted}, 1, length({quoted}) - 6)"
     bind.exec_driver_sql(
-        f"UPDATE \"{table}\" SET \"{column}\" = CASE WHEN instr({quoted}, '.') > 0 "
-        f"THEN substr({quoted}, 1, length({quoted}) - 6) ELSE substr({quoted}, 1, length({quoted}) - 6) || '.000000' END "
-        f"WHERE {quoted} LIKE '____-__-__ __:__:__%+00:00'"
+        f"UPDATE \"{table}\" SET \"{column}\" = CASE WHEN instr({quoted}, '.') > 0 THEN {bare} "
+        f"ELSE {bare} || '.000000' END WHERE {quoted} LIKE '____-__-__ __:__:__%+00:00'"
     )
     others = bind.exec_driver_sql(
         f"SELECT rowid, {quoted} FROM \"{table}\" WHERE {quoted} IS NOT NULL AND {quoted} NOT GLOB '{ONE_WAY}'"
