@@ -15,14 +15,14 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, func, text
+from sqlalchemy import Connection, bindparam, column, func, text
 from sqlalchemy import Table as Rows
 from sqlalchemy import select as sql_select
+from sqlalchemy import table as sql_table
 from sqlmodel import Session, col, select
 
 from ledger.clock import as_utc, utcnow
 from ledger.notices import Notice
-from ledger.store.club_models import ClubRound, ClubTable
 from ledger.store.models import EveningChange
 from ledger.values import LIBRARY, TABLE, UNDOABLE, ChangeView, Writer
 
@@ -95,13 +95,16 @@ LOGGED = ("evening_id", "revision", "kind", "deal", "deal_revision", "undoes", "
 
 @cache
 def _appending(of_evening: bool) -> Any:
-    """The insert of one change row, returning its id and event (an evening's, unless given, found by a subquery)."""
+    """The insert of one change row, returning its id and event (an evening's, unless given, found by a subquery of
+    the club's tables, named without their models, which a program that keeps no club night never builds)."""
     event: Any = bindparam("new_event_id")
     if of_evening:
+        tables = sql_table("club_table", column("round_id"), column("evening_id"))
+        rounds = sql_table("club_round", column("id"), column("event_id"))
         table_of = (
-            sql_select(col(ClubRound.event_id))
-            .join(ClubTable, col(ClubTable.round_id) == ClubRound.id)
-            .where(col(ClubTable.evening_id) == bindparam("new_evening_id"))
+            sql_select(rounds.c.event_id)
+            .join(tables, tables.c.round_id == rounds.c.id)
+            .where(tables.c.evening_id == bindparam("new_evening_id"))
             .scalar_subquery()
         )
         event = func.coalesce(event, table_of)
