@@ -141,7 +141,7 @@ def test_undo_with_a_revision_that_never_was_says_where_the_evening_is(db: Path)
     ],
 )
 def test_explanations_assume_no_gender(tmp_path: Path, lang: str, alone: str, partners: str) -> None:
-    seated = ["--players", "Anna,Bruno,Carla,Dario", "-P", "quartiglio"]
+    seated = ["--players", "Anna,Bruno,Carla,Dario", "-P", "quartiglio", "-o", "call_own_card=on"]
     none = tmp_path / "none.sqlite3"
     own = " ".join(
         ok(none, "score", *seated, "-d", "Anna", "-c", "chiamo", "--holder", "Anna", "-t", "20", lang=lang).split()
@@ -202,3 +202,54 @@ def test_the_readmes_install_what_exists_and_the_demos_folder_stays_out_of_git()
         assert "'calabresella-ledger[" not in readme and "nginx-light" in readme
     folder = inspect.signature(demo).parameters["out"].default
     assert f"/{folder}/" in (ROOT / ".gitignore").read_text().splitlines()
+
+
+def test_plays_set_up_checks_each_answer_when_it_is_given_and_keeps_the_answers_before_it(tmp_path: Path) -> None:
+    db = tmp_path / "ledger.sqlite3"
+    lines = ["Anna", "Anna,Bruno,Carla", "quintiglio", "pagat sweeps=off", "CHF", "abc", "0.20", "quit"]
+    done = play(db, *lines)
+    assert done.exit_code == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        "Error: 1 player: the games are played by 3, 4 or 5 seated players",
+        "Error: 3 players: quintiglio is played by 5 seated players",
+        "Error: stake 'abc': money per game point, 0 to 100000 with at most 2 decimals, e.g. 0.10",
+    ]
+    asked = [
+        done.stdout.count(question)
+        for question in ("Players, in turn order", "Profile (and options", "Currency: ", "Stake per game point, in CHF")
+    ]
+    assert asked == [2, 2, 1, 2]  # the currency is never asked again, nor the players after their one refusal
+    shown = json.loads(ok(db, "evening", "show", "--json"))
+    assert (shown["players"], shown["stake_cents"], shown["currency"]) == (["Anna", "Bruno", "Carla"], 20, "CHF")
+    assert shown["options"]["sweeps"] is False
+
+
+def test_the_set_up_offers_the_game_for_that_many_players_and_speaks_of_one_player_in_the_singular(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "ledger.sqlite3"
+    done = play(db, "Anna", "Anna,Bruno,Carla,Dario,Elena", "", "", "", "quit", lang="it")
+    assert done.stderr == "Errore: 1 giocatore: si gioca in 3, 4 o 5\n"
+    assert "Regole (e opzioni, per esempio pagat sweeps=off): [quintiglio]" in done.stdout
+    assert json.loads(ok(db, "evening", "show", "--json"))["profile"] == "quintiglio"
+
+
+@pytest.mark.parametrize("leaving", ["quit", "esci", "cancel"])
+def test_quit_at_a_question_of_the_set_up_leaves_with_nothing_started(tmp_path: Path, leaving: str) -> None:
+    db = tmp_path / "ledger.sqlite3"
+    done = play(
+        db, "Anna,Bruno,Carla", "", "", leaving, *[""] * 4, "quit"
+    )  # the stake: the lines after it are not read
+    assert done.exit_code == 1 and "No evening started." in done.stdout
+    assert not db.exists()
+
+
+def test_a_yes_or_no_question_asks_again_on_an_answer_it_does_not_know(db: Path) -> None:
+    ok(db, "evening", "close")
+    done = play(db, "", "forse", "yess", "no", "tretre", "", "", "quit", lang="it")
+    assert done.stderr.splitlines() == ["Errore: 'forse': rispondi sì o no", "Errore: 'yess': rispondi sì o no"]
+    assert json.loads(ok(db, "evening", "show", "--json"))["profile"] == "tretre"
+    kept = play(db, "close", "forse", "", "quit")
+    assert kept.stderr == "Error: 'forse': answer yes or no\n" and "Evening 2 stays open." in kept.stdout
+    closed = play(db, "chiudi", "sì", lang="it")
+    assert "Serata 2 chiusa." in closed.stdout

@@ -112,9 +112,9 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
     table = Table(db)
     assert "No open evening" in table.opening and "Players, in turn order" in table.opening
     assert "Profile" in table.send("Anna,Bruno,Carla")
-    assert "Stake per game point: [0]" in table.send("")
-    assert "Currency: [EUR]" in table.send("0.10")
-    out = table.send("")
+    assert "Currency: [EUR]" in table.send("")
+    assert "Stake per game point, in EUR: [0]" in table.send("")
+    out = table.send("0.10")
     rules = "Calabresella (pagat.com rules): cappotto x2, stramazzo x3"
     assert f"Evening 1: Anna, Bruno, Carla · {rules} · stake 0.10 EUR per game point" in out
     assert "Next deal: Carla deals, Anna speaks first." in out
@@ -262,8 +262,8 @@ def test_plain_lines_from_a_pipe_behave_the_same(sqlite_url: str) -> None:
     lines = [
         "Anna,Bruno,Carla",
         "",
-        "",
         "CHF",
+        "",
         "bruno solo",
         "7+1/3",
         "bruno chiamo 4t",

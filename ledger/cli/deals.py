@@ -187,11 +187,8 @@ def undo(
         except UndoRefused as refused:
             now = ledger.evening(evening)
             if revision is not None and revision > now.revision:
-                raise LedgerError(
-                    _("--revision {seen}: evening {number} is at revision {revision}; no change has that number").format(
-                        seen=revision, number=now.number, revision=now.revision
-                    )
-                ) from None
+                said = _("--revision {seen}: evening {number} is at revision {revision}; no change has that number")
+                raise LedgerError(said.format(seen=revision, number=now.number, revision=now.revision)) from None
             raise LedgerError(
                 _(
                     "{refused}; see them with calabresella deals, then calabresella void N --reason WHY "

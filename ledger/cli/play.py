@@ -12,17 +12,15 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from functools import cached_property
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Protocol
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ledger.cli import collector_paused
-from ledger.cli.options import EveningOption, split_players
+from ledger.cli.options import EveningOption
 from ledger.cli.play_commands import (
     SHORT_HELP,
     TOPICS,
@@ -33,6 +31,17 @@ from ledger.cli.play_commands import (
     topics,
     word_for,
 )
+from ledger.cli.play_input import (
+    Cancelled,
+    LineReader,
+    Reader,
+    TerminalReader,
+    answered,
+    history_file,
+    print_error,
+    yes_or_no,
+)
+from ledger.cli.play_setup import start_evening
 from ledger.cli.render import (
     console,
     deal_table,
@@ -54,31 +63,19 @@ from ledger.i18n import N_, _
 from ledger.rules.build import DealInput
 from ledger.rules.facts import DealFacts
 from ledger.rules.numbers import read_number, shortened
-from ledger.rules.options import show
 from ledger.rules.profiles import Profile
 from ledger.rules.quick import KEYS, contract_words, examples, key_of, parse_answer, parse_quick_line
 from ledger.summary import after_undo, described, headline
 
 if TYPE_CHECKING:
     from ledger.service import Ledger
-    from ledger.values import EveningInfo, Recorded
+    from ledger.values import Recorded
 
 REASON = re.compile(r"\b(?:reason|motivo)=")
 """The key of a correction's reason, in English or Italian."""
 AGGRAVATIONS = ("dividete", "scegliete")
-_WORD = re.compile(r"^[^\s@=,:]*")
 _CLOSED = N_("evening {number} is closed; to change it: calabresella evening reopen {number}")
 """What `play -e N` says of a closed evening, as the rules engine says it of a change to one."""
-
-
-CANCEL = ("cancel", "annulla")
-"""What, typed at a question, leaves it: nothing is written."""
-YES = ("yes", "y", "sì", "si", "s")
-"""The answers that say yes, in English and in Italian."""
-
-
-class Cancelled(Exception):
-    """Ctrl-C, the end of input or `cancel` at a question: the deal is dropped and nothing is written."""
 
 
 class EveningClosed(Exception):
@@ -88,80 +85,6 @@ class EveningClosed(Exception):
 class WrongAnswer(Exception):
     """An answer that is a deal or a command of its own: the deal asked about is left, and the line read again, so
     that a question never takes the lines after it."""
-
-
-class Reader(Protocol):
-    """Where lines come from: a terminal with line editing, or plain lines."""
-
-    def unread(self, line: str) -> None:
-        """Give a line back: the next `read` returns it."""
-        ...
-
-    def read(self, message: str, default: str = "", words: Sequence[str] = ()) -> str:
-        """One line; EOFError at the end of input (Ctrl-D), KeyboardInterrupt on Ctrl-C."""
-        ...
-
-
-class GivesBack:
-    """A line given back, which the next read returns before reading any other."""
-
-    def __init__(self) -> None:
-        self.given_back: list[str] = []
-
-    def unread(self, line: str) -> None:
-        """Give a line back: the next `read` returns it."""
-        self.given_back.append(line)
-
-    def given(self, message: str) -> str | None:
-        """The line given back, shown after the prompt, if there is one."""
-        if not self.given_back:
-            return None
-        sys.stdout.write(f"{message}{self.given_back[-1]}\n")
-        return self.given_back.pop()
-
-
-class LineReader(GivesBack):
-    """Plain lines from a pipe or file: each prompt is printed, each answer is the next line (echoed)."""
-
-    def read(self, message: str, default: str = "", words: Sequence[str] = ()) -> str:
-        """The next line of stdin (or the one given back), or the default when it is empty."""
-        again = self.given(message)
-        if again is not None:
-            return again
-        sys.stdout.write(f"{message}[{default}] " if default else message)
-        sys.stdout.flush()
-        line = sys.stdin.readline()
-        if not line:
-            raise EOFError
-        if not sys.stdin.isatty():
-            sys.stdout.write(line if line.endswith("\n") else line + "\n")
-        return line.strip() or default
-
-
-class TerminalReader(GivesBack):
-    """prompt_toolkit: line editing, history (in memory or in a file), Tab completion of names and words."""
-
-    def __init__(self, history: Path | None = None) -> None:
-        super().__init__()
-        from prompt_toolkit import PromptSession
-        from prompt_toolkit.history import FileHistory, InMemoryHistory
-
-        self.session: PromptSession[str] = PromptSession(
-            history=FileHistory(str(history)) if history else InMemoryHistory(),
-            complete_while_typing=False,
-            reserve_space_for_menu=0,
-        )
-
-    def read(self, message: str, default: str = "", words: Sequence[str] = ()) -> str:
-        """A line edited at the terminal, or the default (shown in brackets) when it is left empty."""
-        from prompt_toolkit.completion import WordCompleter
-
-        again = self.given(message)
-        if again is not None:
-            return again
-        completer = WordCompleter(list(words), ignore_case=True, pattern=_WORD)
-        line = self.session.prompt(f"{message}[{default}] " if default else message, completer=completer)
-        return line.strip() or default
 
 
 @dataclass
@@ -228,7 +151,7 @@ class Play:
             except EveningClosed:
                 return
             except LedgerError as error:
-                _error(_worded(error))
+                print_error(_worded(error))
         console.print(
             _(
                 "Evening {number} stays open. To close it and settle up: calabresella evening close {number}; "
@@ -305,7 +228,7 @@ class Play:
         if command_in(answer, self.players) is not None or _is_a_deal(answer, self.players, self.profile):
             self.lines.unread(answer)
             raise WrongAnswer
-        _error(_worded(error))
+        print_error(_worded(error))
 
     def question(self, fact: str) -> tuple[str, list[str]]:
         """The question for a fact (the declarer, or one MissingFact names) and its completions; none has a default,
@@ -342,14 +265,8 @@ class Play:
         ]
 
     def ask(self, question: str, words: Sequence[str] = ()) -> str:
-        """One answer; Ctrl-C, the end of input or `cancel` leaves what is being asked for."""
-        try:
-            answer = self.answers.read(question, "", words)
-        except (KeyboardInterrupt, EOFError):
-            raise Cancelled from None
-        if answer.strip().casefold() in CANCEL:
-            raise Cancelled
-        return answer
+        """One answer, without a default; Ctrl-C, the end of input or `cancel` leaves what is being asked for."""
+        return answered(self.answers, question, "", words)
 
     def show(self, done: Recorded, verb: str) -> None:
         """The deal's headline, payouts with running totals in one table, the explanation; then who deals next."""
@@ -406,7 +323,7 @@ class Play:
     def reason(self, question: str) -> str:
         """Ask why, until something is said."""
         while not (answer := self.ask(question)):
-            _error(_("a correction needs a reason"))
+            print_error(_("a correction needs a reason"))
         return answer
 
     def undo(self, said: Said) -> None:
@@ -458,10 +375,10 @@ class Play:
             number=self.number, yes=_("yes"), no=_("no")
         )
         try:
-            answer = self.ask(question)
+            closing = yes_or_no(lambda: answered(self.answers, question, _("no")))
         except Cancelled:
-            answer = ""
-        if answer.strip().casefold() not in YES:
+            closing = False
+        if not closing:
             console.print(_("Evening {number} stays open.").format(number=self.number))
             return
         closed, result = self.ledger.close_evening(self.number)
@@ -515,10 +432,6 @@ def _is_a_deal(line: str, players: tuple[str, ...], profile: Profile) -> bool:
     return bool(deal.declarer or deal.passed or deal.auction)
 
 
-def _error(message: str) -> None:
-    typer.echo(_("Error: {message}").format(message=message), err=True)
-
-
 def _number(said: Said, example: str) -> tuple[int, str]:
     """The deal's number a command begins with, and what follows it; `example` shows the command (`{command} ...`)."""
     first, _sep, after = said.rest.partition(" ")
@@ -539,78 +452,6 @@ def _no_arguments(said: Said) -> None:
         )
 
 
-def _history_file() -> Path | None:
-    """The file of the lines typed at `play`, in the user's state folder (~/.local/state/calabresella on Linux), made
-    if needed: never beside a ledger, where a backup would leave it behind and a copy of the folder would carry it
-    off; None (history in memory only) where that folder cannot be made."""
-    from platformdirs import user_state_path
-
-    folder = user_state_path("calabresella", appauthor=False)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return folder / "play.history"
-
-
-def _start(ledger: Ledger, answers: Reader) -> EveningInfo:
-    """Ask for the players, then whether to play as the last evening did (its rules and stake said in words), else
-    for the profile, the stake and the currency, and start an evening; Ctrl-C, the end of input or `cancel` leaves
-    with nothing started."""
-    console.print(_("No open evening: starting one."))
-    last = _last_evening(ledger)
-    players = ", ".join(last.players) if last else ""
-    while True:
-        try:
-            players = _answer(answers, _("Players, in turn order (e.g. Anna,Bruno,Carla): "), players)
-            profile, options, stake, currency = _rules(answers, last)
-            return ledger.start_evening(
-                split_players(players), profile=profile, options=options, stake=stake, currency=currency
-            )
-        except Cancelled:
-            console.print(_("No evening started."))
-            raise typer.Exit(1) from None
-        except LedgerError as error:
-            _error(_worded(error))
-
-
-def _last_evening(ledger: Ledger) -> EveningInfo | None:
-    """The most recent evening, if there is one."""
-    try:
-        return ledger.evening(latest=True)
-    except LedgerError:
-        return None
-
-
-def _rules(answers: Reader, last: EveningInfo | None) -> tuple[str, list[str], str, str]:
-    """The profile, its options, the stake and the currency: the last evening's when the answer is yes, else asked."""
-    if last is not None:
-        same = _("Play as evening {number}: {rules}; stake {amount} per game point? ({yes}/{no}) ").format(
-            number=last.number,
-            rules=last.rules,
-            amount=format_cents(last.stake_cents, last.currency),
-            yes=_("yes"),
-            no=_("no"),
-        )
-        if _answer(answers, same, _("yes")).casefold() in YES:
-            options = [f"{key}={show(value)}" for key, value in last.profile.options.items()]
-            return last.profile.name, options, str(Decimal(last.stake_cents).scaleb(-2)), last.currency
-    profile, *options = _answer(answers, _("Profile (and options, e.g. pagat sweeps=off): "), "pagat").split()
-    stake = _answer(answers, _("Stake per game point: "), "0")
-    return profile, options, stake, _answer(answers, _("Currency: "), "EUR")
-
-
-def _answer(answers: Reader, question: str, default: str) -> str:
-    """One answer at the start of an evening; Ctrl-C, the end of input or `cancel` leaves."""
-    try:
-        answer = answers.read(question, default)
-    except (KeyboardInterrupt, EOFError):
-        raise Cancelled from None
-    if answer.casefold() in CANCEL:
-        raise Cancelled
-    return answer or default
-
-
 def play(
     ctx: typer.Context,
     evening: EveningOption = None,
@@ -626,8 +467,8 @@ def play(
     """At the table: record a whole evening, one short line per deal.
 
     Opens the evening given, or the most recent open one; with none open, asks for the players, the
-    profile, the stake and the currency, and starts one. Before each deal it shows who deals and who
-    speaks first; after it, the payouts, the explanation and the running totals.
+    profile, the currency and the stake, each checked as it is given, and starts one. Before each deal it
+    shows who deals and who speaks first; after it, the payouts, the explanation and the running totals.
 
     [b]A deal on one line[/b], or [b]pass[/b]:
       DECLARER CONTRACT \\[AGGRAVATION] \\[CARD]\\[@HOLDER] POINTS \\[key=value ...]
@@ -658,14 +499,14 @@ def play(
         if ledger.unwritable:
             raise LedgerError(_("nothing can be recorded in this ledger: {why}").format(why=ledger.unwritable))
         terminal = sys.stdin.isatty() and sys.stdout.isatty()
-        lines: Reader = TerminalReader(_history_file() if history else None) if terminal else LineReader()
+        lines: Reader = TerminalReader(history_file() if history else None) if terminal else LineReader()
         answers: Reader = TerminalReader() if terminal else lines
         try:
             table = ledger.evening(evening, open_only=True)
         except NoOpenEvening:
             if evening is not None:
                 raise LedgerError(_(_CLOSED).format(number=evening)) from None
-            table = _start(ledger, answers)
+            table = start_evening(ledger, answers)
         profile = table.profile
         console.print(
             Text(
