@@ -9,7 +9,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -21,11 +20,12 @@ from test_web_support import viewer
 from ledger import Ledger
 from ledger.store.engine import resolve_url
 
-AT_ONCE = 1.0
-"""An answer within this many seconds did not wait for the writer (a busy machine, the tests running in parallel,
-can take a few tenths of a second for any page)."""
-GIVE_UP = 1.5
-"""How long a read (or a write) stuck behind the writer is waited for: past `AT_ONCE`, it waited."""
+PATIENCE = 60.0
+"""How long a read is waited for while the writer holds on: one still waiting then waits for the writer (it would
+wait for ever, the writer letting go only after the reads). No read takes this long beside no writer, however busy
+the machine."""
+WRITE_SEEN = 1.0
+"""How long a write begun beside the writer is given: one that ends meanwhile did not wait for it."""
 READS: dict[str, Callable[[Ledger], Any]] = {
     "standings": lambda ledger: ledger.standings(1),
     "deals": lambda ledger: ledger.deals(1),
@@ -59,14 +59,12 @@ def writer_in_the_middle(db: str) -> Iterator[None]:
     engine.dispose()
 
 
-def timed(read: Callable[[], object]) -> float:
-    """Seconds `read` took; a read stuck behind the writer is given up on after `GIVE_UP` (and measures that)."""
+def done_while_held(read: Callable[[], object]) -> bool:
+    """Whether `read` ended while the writer still holds on (waited for up to `PATIENCE`)."""
     done = threading.Event()
     worker = threading.Thread(target=lambda: (read(), done.set()), daemon=True)
-    start = time.perf_counter()
     worker.start()
-    done.wait(GIVE_UP)
-    return time.perf_counter() - start
+    return done.wait(PATIENCE)
 
 
 @pytest.fixture
@@ -88,15 +86,15 @@ def test_every_read_answers_while_another_program_is_writing_and_a_write_waits(p
         for read in READS.values():
             read(ledger)  # connections opened and statements compiled before the clock runs
         with writer_in_the_middle(played):
-            took = {name: timed(lambda read=read: read(ledger)) for name, read in READS.items()}  # type: ignore[misc]
+            answered = {name: done_while_held(lambda read=read: read(ledger)) for name, read in READS.items()}  # type: ignore[misc]
             writing = threading.Thread(target=lambda: ledger.record("pass", evening=1), daemon=True)
             writing.start()
-            writing.join(AT_ONCE)
-            waited = writing.is_alive()
-        writing.join(GIVE_UP)
+            writing.join(WRITE_SEEN)
+            waited = writing.is_alive()  # (a slow machine may keep it alive regardless: then this shows nothing)
+        writing.join(PATIENCE)
         assert ledger.evening(1).revision == 6, "the writer's change was rolled back, then the write went through"
-    slow = {name: f"{seconds:.2f} s" for name, seconds in took.items() if seconds > AT_ONCE}
-    assert not slow, f"reads waited for the writer: {slow}"
+    waiting = [name for name, done in answered.items() if not done]
+    assert not waiting, f"reads waited for the writer: {waiting}"
     assert waited, "a write went through while another program held the lock"
 
 
@@ -137,8 +135,8 @@ def test_the_evening_page_answers_while_another_program_is_writing(played: str) 
         assert phone.get("/evenings/1").status_code == 200
         with writer_in_the_middle(played):
             pages: list[int] = []
-            took = timed(lambda: pages.append(phone.get("/evenings/1").status_code))
-    assert pages == [200] and took < AT_ONCE, f"the page took {took:.2f} s"
+            answered = done_while_held(lambda: pages.append(phone.get("/evenings/1").status_code))
+    assert answered and pages == [200]
 
 
 @pytest.mark.postgres
@@ -187,5 +185,5 @@ def test_reads_under_concurrent_writers_agree_with_themselves(pg_url: str) -> No
     stop.set()
     for thread in readers:
         thread.join()
-    assert reads[0] > 20, "the readers hardly read"
+    assert reads[0] >= 3, "the readers never read beside the writers"
     assert not problems, f"{len(problems)} of {reads[0]} reads disagreed with themselves, e.g. {problems[:3]}"
