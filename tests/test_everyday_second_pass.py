@@ -264,9 +264,11 @@ def test_money_is_written_one_way_and_nobody_wins_plus_nothing(tmp_path: Path, s
 
 @pytest.fixture(scope="module")
 def five_seats(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Path:
-    """An evening of quintiglio with 11 deals, the first and the last called (only read)."""
+    """An evening of quintiglio with 11 deals, the first and the last called (only read); a card of the declarer's
+    own hand may be called (call_own_card=on)."""
     db = copy_ledger(sqlite_template, tmp_path_factory.mktemp("five"))
-    ok(db, "evening", "start", "--players", "Anna,Bruno,Carla,Dario,Elena", "-P", "quintiglio")
+    seated = ("--players", "Anna,Bruno,Carla,Dario,Elena", "-P", "quintiglio", "-o", "call_own_card=on")
+    ok(db, "evening", "start", *seated)
     ok(db, "record", "bruno chiamo 3B@declarer 20")
     for _ in range(9):
         ok(db, "record", "pass")

@@ -171,7 +171,7 @@ def test_valid_auction_gives_declarer_and_contract(
     contract: str | None,
 ) -> None:
     extra = (
-        {"holder": "declarer"}
+        {"holder": next(player for player in players if player != declarer)}
         if profile in ("quartiglio", "quintiglio") and contract in ("chiamo", "mediatore")
         else {}
     )
@@ -203,7 +203,7 @@ def test_auction_agrees_with_the_same_declarer_and_contract(
     contract: str | None,
 ) -> None:
     extra = (
-        {"holder": "declarer"}
+        {"holder": next(player for player in players if player != declarer)}
         if profile in ("quartiglio", "quintiglio") and contract in ("chiamo", "mediatore")
         else {}
     )

@@ -524,7 +524,7 @@ QUARTIGLIO = [
     row(
         "chiamo-own-three-alone",
         "quartiglio",
-        {},
+        {"call_own_card": "on"},
         {"declarer": "Bruno", "contract": "chiamo", "called": "3S", "holder": "declarer", "thirds": 20},
         p4(-1, 3, -1, -1),
         partner=None,
@@ -906,7 +906,7 @@ def test_quartiglio_without_monte_has_no_solissimo_and_no_holder_monte() -> None
                 "game_to": None,
                 "monte": True,
                 "mediatore_outbids_chiamo": False,
-                "call_own_card": True,
+                "call_own_card": False,
             },
         ),
         (
@@ -924,7 +924,7 @@ def test_quartiglio_without_monte_has_no_solissimo_and_no_holder_monte() -> None
                 "game_to": None,
                 "mediatore_outbids_chiamo": False,
                 "mediatore": False,
-                "call_own_card": True,
+                "call_own_card": False,
             },
         ),
     ],

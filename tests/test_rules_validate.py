@@ -315,7 +315,7 @@ MISSING = [
         ABCD,
         {"declarer": "Anna", "contract": "chiamo", "called": "3D", "thirds": 20},
         "holder",
-        "--holder NAME|monte|declarer",
+        "(--holder NAME|monte)",
         id="quartiglio-chiamo-holder",
     ),
     pytest.param(

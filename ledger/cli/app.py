@@ -100,7 +100,7 @@ def worded(error: LedgerError) -> str:
     it, a missing evening with the command that starts one."""
     if isinstance(error, FactError):
         return error.worded(lambda fact: (FLAGS.get(fact) or fact_word(fact)) + " ")
-    if isinstance(error, MissingFact) and error.fact == "holder" and error.choices:
+    if isinstance(error, MissingFact) and error.fact == "holder":
         choices = (_("NAME"), *(_("declarer") if choice == "declarer" else choice for choice in error.choices))
         return f"{error} (--holder {'|'.join(choices)})"
     if isinstance(error, MissingFact) and error.fact in HINTS:

@@ -42,7 +42,8 @@ included. Default monte.
 they are one level and neither outbids the other. Default off.
 [b]mediatore[/b]=on|off: quintiglio: the mediatore bid exists. Default off.
 [b]call_own_card[/b]=on|off: the declarer may call a card of their own hand (and then plays alone); off, such a call \
-is refused, as the Italian site says. Default off in tretre, on elsewhere; evenings started before the option keep on.
+is refused, as the Italian site says. Default on in pagat and cavendish, off in tretre, quartiglio and quintiglio; \
+evenings started before keep the value they were started with.
 
 Cavendish has only declarer_always_leads, pot_carryover, game_to and call_own_card."""
 """Every option, its default per profile and its meaning, as `evening start --help` ends (RULES §6)."""

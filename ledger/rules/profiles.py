@@ -45,13 +45,21 @@ DEFAULTS: dict[str, dict[str, OptionValue]] = {
         contract_multipliers=False,
     ),
     "quartiglio": _defaults(
-        **_SWEEPS, **_EVERY, contract_multipliers=False, monte=True, mediatore_outbids_chiamo=False
+        **_SWEEPS,
+        **(_EVERY | {"call_own_card": False}),
+        contract_multipliers=False,
+        monte=True,
+        mediatore_outbids_chiamo=False,
     ),
     "quintiglio": _defaults(
-        **_SWEEPS, **_EVERY, contract_multipliers=False, mediatore=False, mediatore_outbids_chiamo=False
+        **_SWEEPS,
+        **(_EVERY | {"call_own_card": False}),
+        contract_multipliers=False,
+        mediatore=False,
+        mediatore_outbids_chiamo=False,
     ),
 }
-"""Each profile's options and their defaults (RULES §6)."""
+"""Each profile's options and their defaults (RULES §6): `call_own_card` is off in the Italian site's games."""
 
 PROFILE_ALIASES = {
     "italian": "pagat",
@@ -288,13 +296,17 @@ def started_with(name: str, stored: Mapping[str, OptionValue]) -> dict[str, Opti
 
     Evenings store every option of their profile, so one missing was added to the profile since: it keeps the
     rule the evening was started under. Quintiglio's mediatore outbid chiamo before `mediatore_outbids_chiamo`;
-    a declarer could call a card of their own hand before `call_own_card`, in every profile.
+    a declarer could call a card of their own hand before `call_own_card`, in every profile. An option stored keeps
+    its value when its default changes: quartiglio's and quintiglio's evenings started with `call_own_card` on
+    keep it on.
 
     >>> started_with("quintiglio", {"mediatore": True})["mediatore_outbids_chiamo"]
     True
     >>> started_with("quintiglio", {"mediatore": True, "mediatore_outbids_chiamo": False})["mediatore_outbids_chiamo"]
     False
     >>> started_with("tretre", {})["call_own_card"], make_profile("tretre").call_own_card
+    (True, False)
+    >>> started_with("quartiglio", {"call_own_card": True})["call_own_card"], make_profile("quartiglio").call_own_card
     (True, False)
     """
     options = {"call_own_card": True, **stored}

@@ -133,7 +133,8 @@ def question(fact: str, players: Sequence[str], profile: Profile) -> Question:
         return Question(fact, contract_choices(profile))
     if fact == "holder":
         monte = (Choice("monte", N_("monte"), word=True),) if profile.has_monte else ()
-        return Question(fact, (*(Choice(p, p) for p in players), *monte, Choice("declarer", N_("declarer"), word=True)))
+        own = (Choice("declarer", N_("declarer"), word=True),) if profile.call_own_card else ()
+        return Question(fact, (*(Choice(p, p) for p in players), *monte, *own))
     if fact == "tricks":
         every = profile.tricks_per_deal(min(profile.active_players, len(players)))
         return Question(fact, tuple(Choice(str(n), str(n)) for n in range(every + 1)))
