@@ -27,7 +27,7 @@ from test_web_phone_outbox import PASS, RETRY_MS, SOLO_7, _record, _signed_in, _
 from test_web_support import TOKEN
 
 from ledger import Ledger
-from ledger.web.access import Access
+from ledger.web.access import Keys
 from ledger.web.live import KEEP_ALIVE_SECONDS
 
 __all__ = ["phone_and_server", "pytestmark", "shared_server", "table"]  # the skip and the fixtures
@@ -205,7 +205,7 @@ def test_a_deal_refused_after_the_round_is_said_once_and_never_follows_the_phone
         round_one = ledger.seat_round(1, tables=[players[:3], players[3:]]).current
     assert round_one is not None
     table = round_one.tables[0].evening
-    cookie_from(page, f"{served.url}/tables/{table}?key={Access(TOKEN).table_key(table)}")
+    cookie_from(page, f"{served.url}/tables/{table}?key={Keys(TOKEN).table_key(table)}")
     page.goto(f"{served.url}/evenings/{table}")
     with Ledger(sqlite_url) as ledger:
         ledger.end_round(1)
@@ -225,7 +225,7 @@ def test_a_deal_refused_after_the_round_is_said_once_and_never_follows_the_phone
         round_two = ledger.seat_round(1, tables=[["Dario", "Anna", "Elena"], ["Bruno", "Franco", "Carla"]]).current
     assert round_two is not None
     other = round_two.tables[0].evening
-    cookie_from(page, f"{served.url}/tables/{other}?key={Access(TOKEN).table_key(other)}")
+    cookie_from(page, f"{served.url}/tables/{other}?key={Keys(TOKEN).table_key(other)}")
     page.goto(f"{served.url}/evenings/{other}")
     playwright_api.expect(page.locator("form.guided")).to_be_visible()
     playwright_api.expect(page.locator("#waiting")).to_be_hidden()
