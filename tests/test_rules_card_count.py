@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from cli_support import calabresella
 from said import said
+from test_web_support import BEARER, start, viewer
 
 from ledger.errors import FactError, MissingFact
 from ledger.i18n import speaking
@@ -286,3 +287,15 @@ def test_eleven_thirds_in_one_trick_at_quartiglio_without_monte_is_possible_with
         "Error: --tricks 1: the declarer side's 1 trick (4 cards) would hold 11 thirds; 4 cards hold at most 12, "
         "and never 11\n"
     )
+
+
+def test_the_phones_api_refuses_the_issues_deal_in_one_line_and_writes_nothing(sqlite_url: str) -> None:
+    start(sqlite_url)
+    facts = {"declarer": "Anna", "contract": "solo", "thirds": 0, "tricks": 5, "last_trick": "opponents"}
+    with viewer(sqlite_url) as phone:
+        refused = phone.post("/api/evenings/1/deals", json={**facts, "monte_thirds": 0}, headers=BEARER)
+        assert refused.status_code == 422 and "missing" not in refused.json()
+        error = refused.json()["error"]
+        assert "\n" not in error and "at least 19 blank cards" in error and "the deck has 16" in error
+        assert phone.get("/api/evenings/1").json()["revision"] == 0
+        assert phone.post("/api/evenings/1/deals", json={**facts, "monte_thirds": 4}, headers=BEARER).status_code == 201
