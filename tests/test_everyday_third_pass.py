@@ -253,3 +253,56 @@ def test_a_yes_or_no_question_asks_again_on_an_answer_it_does_not_know(db: Path)
     assert kept.stderr == "Error: 'forse': answer yes or no\n" and "Evening 2 stays open." in kept.stdout
     closed = play(db, "chiudi", "sì", lang="it")
     assert "Serata 2 chiusa." in closed.stdout
+
+
+# deals at any width
+
+
+LONG = ("Maria Annunziata Bellini Castiglioni Dor", "Maria Annunziata Bellini Castiglioni Dal")
+"""Two names of the most characters a name may have, alike but for their end."""
+
+
+@pytest.fixture(scope="module")
+def long_names(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Path:
+    """An evening of two long names and Carla: a solo voided, a chiamo (only read)."""
+    from conftest import copy_ledger
+
+    db = copy_ledger(sqlite_template, tmp_path_factory.mktemp("long"))
+    ok(db, "evening", "start", "--players", f"{LONG[0]},{LONG[1]},Carla")
+    ok(db, "record", "-d", LONG[0], "-c", "solo", "-t", "22")
+    ok(db, "record", "-d", "Carla", "-c", "chiamo", "--called", "3D", "--holder", LONG[1], "-t", "17", "-l", "opp")
+    ok(db, "void", "1", "-r", "misdeal")
+    return db
+
+
+@pytest.mark.parametrize("columns", [200, 120, 100, 80, 60, 40, 24])
+def test_deals_keep_each_number_and_its_words_at_any_width_with_the_longest_names(
+    long_names: Path, columns: int
+) -> None:
+    shown = ok(long_names, "deals", columns=columns)
+    lines = shown.splitlines()
+    assert max(map(len, lines)) <= columns, shown
+    unspaced = "".join(shown.split())
+    for number, words in ((1, f"{LONG[0]} solo 7+1/3"), (2, "Carla chiamo 5+2/3")):
+        assert re.search(rf"^\s*{number} │|^{number}: ", shown, re.M), (number, shown)
+        assert "".join(words.split()) in unspaced, (words, shown)
+    if any("│" in line for line in lines):  # a table: the voided deal's row says so
+        assert re.search(r"^\s*1 │.*│ void\s+│", shown, re.M), shown
+        assert all(
+            line.startswith(("#", "━", " 1 │", "1 │", " 2 │", "2 │", "1: ", "2: ")) for line in lines if "│" in line
+        )
+    else:
+        assert "· void ·" in " ".join(shown.split())
+    if columns == 80:  # the names in the table shortened, still told apart by their ends
+        assert "Dor ┃" in lines[0] and "Dal ┃" in lines[0] and "Bellini Castiglioni" not in lines[0]
+
+
+def test_a_voided_deal_and_a_superseded_revision_say_so_in_words(db: Path) -> None:
+    ok(db, "record", "bruno solo 22")
+    ok(db, "amend", "1", "-t", "20", "-r", "recount")
+    ok(db, "record", "carla solo 22")
+    ok(db, "void", "2", "-r", "misdeal")
+    assert re.search(r"^2 │ Anna\s+│ Carla solo 7\+1/3 │\s+│ void\s+│", ok(db, "deals"), re.M)
+    history = ok(db, "deal", "show", "1")
+    assert re.search(r"^\s+1 │ Carla\s+│ Bruno solo 7\+1/3 │\s+│ superseded │", history, re.M), history
+    assert re.search(r"^2 │ Anna\s+│ Carla solo 7\+1/3 │\s+│ annullata", ok(db, "deals", lang="it"), re.M)

@@ -8,12 +8,12 @@ import typer
 
 from ledger.cli.app import JsonFlag, new_app, print_json
 from ledger.cli.deal_options import with_deal_options
+from ledger.cli.deals_table import deals_table
 from ledger.cli.options import EveningOption
 from ledger.cli.render import (
     console,
     deal_table,
     deal_title,
-    deals_table,
     print_count,
     print_standings,
     rescored_line,
@@ -187,8 +187,11 @@ def undo(
         except UndoRefused as refused:
             now = ledger.evening(evening)
             if revision is not None and revision > now.revision:
-                said = _("--revision {seen}: evening {number} is at revision {revision}; no change has that number")
-                raise LedgerError(said.format(seen=revision, number=now.number, revision=now.revision)) from None
+                raise LedgerError(
+                    _(
+                        "--revision {seen}: evening {number} is at revision {revision}; no change has that number"
+                    ).format(seen=revision, number=now.number, revision=now.revision)
+                ) from None
             raise LedgerError(
                 _(
                     "{refused}; see them with calabresella deals, then calabresella void N --reason WHY "
@@ -210,7 +213,7 @@ def print_undone(done: Undone, as_json: bool) -> None:
 
 
 def deals(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = False) -> None:
-    """List the evening's deals with their payouts (voided ones struck through). Example: [b]calabresella deals[/b]"""
+    """List the evening's deals with their payouts (voided ones marked void). Example: [b]calabresella deals[/b]"""
     with open_ledger(ctx, create=False) as ledger:
         info, views = ledger.deals(evening_to_read(ledger, evening, quiet=as_json).number)
     if as_json:

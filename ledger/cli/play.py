@@ -20,6 +20,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ledger.cli import collector_paused
+from ledger.cli.deals_table import deals_table
 from ledger.cli.options import EveningOption
 from ledger.cli.play_commands import (
     SHORT_HELP,
@@ -46,7 +47,6 @@ from ledger.cli.render import (
     console,
     deal_table,
     deal_title,
-    deals_table,
     game_ended,
     print_closed,
     print_count,
@@ -344,7 +344,7 @@ class Play:
             self.show(done.recorded, after_undo(done.taken_back.kind))
 
     def deals(self, said: Said) -> None:
-        """The evening's deals, voided ones struck through."""
+        """The evening's deals, voided ones marked void."""
         _no_arguments(said)
         evening, views = self.ledger.deals(self.number)
         self.seen = evening.revision

@@ -26,7 +26,7 @@ COMMANDS: dict[str, str] = {
         "  amend 3 20 reason=recount      (asks why when no reason= is given)"
     ),
     "void": N_("void N WHY: deal N stays in the log but no longer counts, e.g. void 5 misdeal"),
-    "deals": N_("deals: the evening's deals, voided ones struck through"),
+    "deals": N_("deals: the evening's deals, voided ones marked void"),
     "standings": N_("standings: game points and money per player"),
     "settle": N_("settle: who pays whom"),
     "help": N_("help [WORD]: this list, or more about one word, e.g. help syntax, help amend"),

@@ -7,7 +7,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from rich.console import Console
-from rich.measure import Measurement
 from rich.table import Table
 
 if TYPE_CHECKING:
@@ -19,7 +18,7 @@ from ledger.i18n import _, ngettext
 from ledger.rules.count import parse_count
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
-from ledger.summary import brief, called_card, explanation, headline, note, outcome, sits_out
+from ledger.summary import explanation, headline
 
 console = Console(highlight=False)
 
@@ -155,95 +154,6 @@ def rescored_line(done: Recorded) -> str:
         "Deals {numbers} re-scored: their pot of passed deals changed.",
         len(done.rescored),
     ).format(numbers=numbers)
-
-
-def deals_table(players: tuple[str, ...], views: list[DealView], history: bool = False) -> None:
-    """The deals (or one deal's revisions): the called card, won or lost, every seat's game points and the
-    explanation; voided and superseded ones struck. Where the explanations have no room beside the deals, they
-    follow the table, one line per deal, so that no header is ever cut."""
-    headers = [_("rev") if history else "#", _("dealer"), _("deal"), _("called"), _("result"), *players]
-    rows: list[list[str]] = []
-    notes: list[str] = []
-    styles: list[str | None] = []
-    for view in views:
-        rows.append(
-            [
-                str(view.revision if history else view.number),
-                view.dealer + (_(" (out)") if sits_out(view) else ""),
-                brief(view),
-                called_card(view),
-                outcome(view),
-                *(signed(view.payouts.get(p, 0)) for p in players),
-            ]
-        )
-        notes.append(local_time(view.recorded_at) + " " + (view.why or _("recorded")) if history else note(view))
-        styles.append("strike dim" if view.voided or (history and view.superseded_at) else None)
-    explained = _deals_grid(
-        [*headers, _("when / why") if history else _("explanation")],
-        [[*row, line] for row, line in zip(rows, notes, strict=True)],
-        styles,
-        len(players),
-    )
-    beside = _deals_grid(headers, rows, styles, len(players))
-    if _widest(explained) <= console.width or console.width - _widest(beside) - 3 >= NOTE_ROOM:
-        console.print(explained)
-        return
-    if _narrowest(beside) > console.width:  # many seats: each deal's own words go under the table, with its note
-        beside = _deals_grid(_plain([headers])[0], _plain(rows), styles, len(players), wordy=False)
-        notes = [_with_words(row, line) for row, line in zip(rows, notes, strict=True)]
-    console.print(beside)
-    for row, line, style in zip(rows, notes, styles, strict=True):
-        console.print(f"{row[0]}: {line}", style=style, highlight=False)
-
-
-WORDY = (2, 3)
-"""The columns of the deal and of the called card, which follow the table when the seats leave them no room."""
-
-
-def _with_words(row: list[str], note: str) -> str:
-    """A deal's note after its own words and called card (`Bruno chiamo 6+2/3 · 3B@Anna · chiamo 1 = ...`), unless
-    the note says them already (`all passed`)."""
-    return " · ".join([*(row[index] for index in WORDY if row[index] and not note.startswith(row[index])), note])
-
-
-def _plain(rows: list[list[str]]) -> list[list[str]]:
-    """The rows without the deal's and the called card's columns."""
-    return [[cell for index, cell in enumerate(row) if index not in WORDY] for row in rows]
-
-
-def _widest(grid: Table) -> int:
-    """The width a table takes when nothing in it wraps."""
-    return Measurement.get(console, console.options.update_width(UNBOUNDED), grid).maximum
-
-
-def _narrowest(grid: Table) -> int:
-    """The width a table needs with every column that wraps at its longest word."""
-    return Measurement.get(console, console.options.update_width(UNBOUNDED), grid).minimum
-
-
-UNBOUNDED = 100_000
-"""A width no table reaches, to measure one unclamped."""
-
-
-NOTE_ROOM = 30
-"""The room, in columns, the explanations need beside the deals when they must wrap; with less they follow the
-table."""
-
-
-def _deals_grid(
-    headers: list[str], rows: list[list[str]], styles: list[str | None], seats: int, *, wordy: bool = True
-) -> Table:
-    """A table of deals: the number and every seat's game points right-aligned and whole; the deal and the
-    explanation wrap. Without `wordy`, the deal's and the called card's columns are left out."""
-    grid = Table(show_edge=False, pad_edge=False)
-    first = 5 if wordy else 5 - len(WORDY)
-    for index, header in enumerate(headers):
-        points = index == 0 or first <= index < first + seats
-        wraps = (wordy and index == WORDY[0]) or index >= first + seats
-        grid.add_column(header, justify="right" if points else "left", no_wrap=not wraps)
-    for row, style in zip(rows, styles, strict=True):
-        grid.add_row(*row, style=style)
-    return grid
 
 
 def print_standings(result: Standings, settlement: Settlement | None) -> None:
