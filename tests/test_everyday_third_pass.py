@@ -306,3 +306,22 @@ def test_a_voided_deal_and_a_superseded_revision_say_so_in_words(db: Path) -> No
     history = ok(db, "deal", "show", "1")
     assert re.search(r"^\s+1 │ Carla\s+│ Bruno solo 7\+1/3 │\s+│ superseded │", history, re.M), history
     assert re.search(r"^2 │ Anna\s+│ Carla solo 7\+1/3 │\s+│ annullata", ok(db, "deals", lang="it"), re.M)
+
+
+# Errors say what was typed
+
+
+def test_a_refused_call_of_ones_own_card_echoes_what_was_typed(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
+    ok(db, "evening", "start", "--players", "Anna,Bruno,Carla,Dario", "-P", "quartiglio", "-o", "call_own_card=off")
+    reason = "the declarer may not call a card of their own hand at this table (call_own_card=off)"
+    own = ["-d", "Anna", "-c", "chiamo", "--called", "3D", "-t", "20"]
+    assert refused(db, "record", *own, "--holder", "anna") == f"Error: --holder 'anna': {reason}\n"
+    assert refused(db, "record", *own, "--holder", "decl") == f"Error: --holder 'decl': {reason}\n"
+    italian = refused(db, "record", "anna chiamo 3D@chiamante 20", lang="it")
+    assert (
+        italian.startswith("Errore: --holder 'chiamante': il chiamante non può chiamare") and "declarer" not in italian
+    )
+    asked = play(db, "anna chiamo 3D 20", "decl", "bruno", "quit")
+    assert asked.stderr == f"Error: holder='decl': {reason}\n"
+    assert "Deal 1 recorded · Anna chiamo: 20 thirds (6+2/3), won" in asked.stdout  # Bruno held it

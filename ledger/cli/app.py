@@ -13,6 +13,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from ledger.cli import click_texts
 from ledger.errors import FactError, LedgerError, MissingFact, NoOpenEvening, fact_word
 from ledger.i18n import N_, _, choose_language, language_in_args, use_language
+from ledger.rules.facts import DECLARER
 
 USER_ERROR = 2
 NEGATIVE = re.compile(r"-\d[\d.,]*")
@@ -95,11 +96,21 @@ NO_PSYCOPG = N_(
 )
 
 
+def as_typed(error: FactError, typed: str | None = None) -> FactError:
+    """The error with the value as the person wrote it: `typed` where a front end knows what was typed for the fact,
+    else the value itself, the declarer's own hand in the words of the language in use (`chiamante`)."""
+    if typed is not None and isinstance(error.value, str):
+        return FactError(error.fact, typed, error.reason)
+    if (error.fact, error.value) == ("holder", DECLARER):
+        return FactError(error.fact, _("declarer"), error.reason)
+    return error
+
+
 def worded(error: LedgerError) -> str:
     """An error as the command line says it: a fact named by its option, a missing fact with the option that gives
     it, a missing evening with the command that starts one."""
     if isinstance(error, FactError):
-        return error.worded(lambda fact: (FLAGS.get(fact) or fact_word(fact)) + " ")
+        return as_typed(error).worded(lambda fact: (FLAGS.get(fact) or fact_word(fact)) + " ")
     if isinstance(error, MissingFact) and error.fact == "holder":
         choices = (_("NAME"), *(_("declarer") if choice == "declarer" else choice for choice in error.choices))
         return f"{error} (--holder {'|'.join(choices)})"

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ledger.cli.app import as_typed
 from ledger.errors import FactError
 from ledger.i18n import _
 from ledger.rules.build import DealInput
@@ -166,7 +167,14 @@ def with_deal_options(command: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(**kwargs: Any) -> Any:
         given = {name: kwargs.pop(name) for name in DEAL_OPTIONS}
         typed = DealInput(**{**given, "aggravation": _one_aggravation(given["aggravation"])})
-        return command(typed=typed, **kwargs)
+        try:
+            return command(typed=typed, **kwargs)
+        except FactError as error:
+            if error.fact != "holder" or typed.holder is None:
+                raise
+            raise as_typed(
+                error, typed.holder
+            ) from None  # `--holder Anna` is Anna, though the rules call her hand the declarer's
 
     params = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own] + added
     wrapper.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]

@@ -20,6 +20,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ledger.cli import collector_paused
+from ledger.cli.app import as_typed
 from ledger.cli.deals_table import deals_table
 from ledger.cli.options import EveningOption
 from ledger.cli.play_commands import (
@@ -228,7 +229,7 @@ class Play:
         if command_in(answer, self.players) is not None or _is_a_deal(answer, self.players, self.profile):
             self.lines.unread(answer)
             raise WrongAnswer
-        print_error(_worded(error))
+        print_error(_worded(error, answer))
 
     def question(self, fact: str) -> tuple[str, list[str]]:
         """The question for a fact (the declarer, or one MissingFact names) and its completions; none has a default,
@@ -416,10 +417,11 @@ _RUN: dict[str, Callable[[Play, Said], None]] = {
 """What each command (but quit) does."""
 
 
-def _worded(error: LedgerError) -> str:
-    """An error as `play` says it: a fact named by the key a line gives it with (`tricks=13`, `prese=13`)."""
+def _worded(error: LedgerError, typed: str | None = None) -> str:
+    """An error as `play` says it: a fact named by the key a line gives it with (`tricks=13`, `prese=13`), and its
+    value as typed (`typed`, an answer to a question) or in words of the language in use."""
     if isinstance(error, FactError):
-        return error.worded(lambda fact: f"{key}=" if (key := key_of(fact)) else fact_word(fact) + " ")
+        return as_typed(error, typed).worded(lambda fact: f"{key}=" if (key := key_of(fact)) else fact_word(fact) + " ")
     return str(error)
 
 
