@@ -172,9 +172,8 @@ def with_deal_options(command: Callable[..., Any]) -> Callable[..., Any]:
         except FactError as error:
             if error.fact != "holder" or typed.holder is None:
                 raise
-            raise as_typed(
-                error, typed.holder
-            ) from None  # `--holder Anna` is Anna, though the rules call her hand the declarer's
+            # `--holder Anna`, the declarer: the rules name that hand `declarer`; the error names what was typed
+            raise as_typed(error, typed.holder) from None
 
     params = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own] + added
     wrapper.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
