@@ -110,7 +110,7 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _wait_listening(port: int, process: subprocess.Popen[bytes]) -> None:
+def _wait_listening(port: int, process: subprocess.Popen[bytes] | subprocess.Popen[str]) -> None:
     if not listening(port, process):
         raise SystemExit("calabresella serve did not start")
 
@@ -209,7 +209,7 @@ class Table:
     command: str
     folder: Path
     port: int = 0
-    process: subprocess.Popen[bytes] | None = None
+    process: subprocess.Popen[str] | None = None
     keeper: Page | None = None
     watcher: Page | None = None
     recorded: list[float] = field(default_factory=list)
@@ -228,13 +228,14 @@ class Table:
         self.process = subprocess.Popen(
             [self.command, "--db", db, "serve", "--port", str(self.port)],
             env=env,
-            stdout=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
+            text=True,
         )
         _wait_listening(self.port, self.process)
         base = f"http://127.0.0.1:{self.port}"
         self.keeper, self.watcher = (_phone(browser) for _ in range(2))
-        self.keeper.goto(f"{base}/write?key={_link_key()}")
+        self.keeper.goto(_write_link(self.process))
         self.keeper.wait_for_url(f"{base}/evenings/1")
         self.watcher.goto(f"{base}/evenings/1")
 
@@ -266,10 +267,11 @@ def _phone(browser: Browser) -> Page:
     return page
 
 
-def _link_key() -> str:
-    from ledger.web.access import Keys
-
-    return Keys(TOKEN).link_key
+def _write_link(process: subprocess.Popen[str]) -> str:
+    """The scorekeeper's link as the server printed it (its key is bound to the ledger, and the older checkout's
+    server may derive it otherwise)."""
+    assert process.stdout is not None
+    return next(line.strip() for line in process.stdout if "/write?key=" in line)
 
 
 def _quantiles(values: list[float]) -> tuple[float, float]:

@@ -16,7 +16,7 @@ from cli_support import calabresella
 from sqlalchemy import text
 from test_cli_ledger import ok
 from test_store_migrations import FIXTURE, _older_ledger
-from test_web_support import BEARER, LINK, csrf, viewer
+from test_web_support import BEARER, csrf, link, viewer
 
 from ledger import Ledger
 from ledger.errors import UndoRefused
@@ -222,7 +222,7 @@ def test_the_log_names_where_each_change_came_from(db_url: str) -> None:
     with viewer(db_url) as phone:
         sent = phone.post("/api/evenings/1/deals", json={"line": "carla solo 22"}, headers=BEARER)
         assert sent.status_code == 201, sent.text
-        assert phone.get(LINK).status_code == 303  # now the scorekeeper's phone
+        assert phone.get(link(db_url)).status_code == 303  # now the scorekeeper's phone
         form = {"csrf": csrf(phone), "line": "anna solo 22"}
         assert phone.post("/evenings/1/deals", data=form).status_code == 303
         voided = phone.post("/evenings/1/deals/2/void", data={"csrf": csrf(phone), "reason": "misdeal"})

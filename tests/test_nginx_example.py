@@ -20,7 +20,7 @@ import httpx
 import pytest
 from test_serve import _free_port, _said, serving
 from test_serve_workers import stream, until
-from test_web_support import BEARER, LINK, start
+from test_web_support import BEARER, link, start
 from workload import listening
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "nginx-tournament.conf"
@@ -109,7 +109,7 @@ def test_the_nginx_example_serves_the_ledger_over_https_as_a_club_would_deploy_i
             assert asyncio.run(live()) >= 1
             with httpx.Client(base_url=outside, verify=trusted) as phone:
                 assert "Anna" in phone.get("/evenings/1").text
-                opened = phone.get(LINK)
+                opened = phone.get(link(sqlite_url))
                 assert opened.status_code == 303 and "secure" in opened.headers["set-cookie"].lower()
                 moved = httpx.get(f"http://localhost:{plain}/evenings/1", follow_redirects=False)
                 assert moved.status_code == 301 and moved.headers["location"] == f"{outside}/evenings/1"

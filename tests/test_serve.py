@@ -20,12 +20,12 @@ from pathlib import Path
 import httpx
 import pytest
 from cli_support import calabresella
-from test_web_support import BEARER, HOST, PLAYERS, TOKEN, StoppedClock, TestClient, start
+from test_web_support import BEARER, HOST, PLAYERS, TOKEN, StoppedClock, TestClient, identity, keys, link, start
 
 from ledger import Ledger
-from ledger.web.access import Keys, cookie_name
+from ledger.web.access import cookie_name
 from ledger.web.app import create_app
-from ledger.web.token import load_token
+from ledger.web.token import load_token, token_path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from workload import listening
@@ -104,28 +104,44 @@ def test_a_token_on_the_command_line_or_under_128_bits_is_refused_in_one_line(
     assert len(ran.stderr.strip().splitlines()) == 1 and said in ran.stderr, ran.stderr
 
 
-def test_the_token_file_is_made_private_once_kept_across_restarts_and_renewed_by_new_token(
+def test_each_ledger_has_a_private_token_file_kept_across_restarts_and_renewed_by_new_token(
     sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A real server makes the file; the restarts load it as `serve` does and run the app in this process."""
+    """The probe: two servers of one user, each on a ledger of its own, read one token file and took each other's
+    links. Here two real servers, given no token, make a file each and say where; the token of one writes nothing
+    through the other. The restarts load the file as `serve` does and run the app in this process."""
     monkeypatch.delenv("CALABRESELLA_TOKEN", raising=False)
     monkeypatch.delenv("CALABRESELLA_TOKEN_FILE", raising=False)
-    start(sqlite_url)
-    env = {k: v for k, v in os.environ.items() if k != "CALABRESELLA_TOKEN"} | {"XDG_DATA_HOME": str(tmp_path)}
-    token_file = tmp_path / "calabresella" / "serve-token"
-    with serving(sqlite_url, env=env) as (base, process):
-        token = token_file.read_text().strip()
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    other = str(tmp_path / "other.sqlite3")
+    for db in (sqlite_url, other):
+        start(db)
+    env = {k: v for k, v in os.environ.items() if k != "CALABRESELLA_TOKEN"}
+    token_file, other_file = (token_path(identity(db)) for db in (sqlite_url, other))
+    with serving(sqlite_url, env=env) as (base, process), serving(other, env=env) as (other_base, other_process):
+        token, other_token = token_file.read_text().strip(), other_file.read_text().strip()
+        assert token != other_token and token_file.parent == other_file.parent == tmp_path / "calabresella"
         assert stat.S_IMODE(token_file.stat().st_mode) == 0o600 and len(token) >= 43
         command_line = Path(f"/proc/{process.pid}/cmdline").read_bytes().decode()
         assert token not in command_line
-        with httpx.Client(base_url=base) as phone:
-            opened = phone.get(f"/write?key={Keys(token).link_key}")
+        with httpx.Client() as phone:
+            opened = phone.get(f"{base}{link(sqlite_url, token)}")
             session = phone.cookies[cookie_name(httpx.URL(base).port)]
             assert opened.status_code == 303 and token not in session
-        process.send_signal(signal.SIGINT)
-        process.wait(5)
-        printed = _said(process)
-    assert f"/write?key={Keys(token).link_key}" in printed and token not in printed
+            bearer = {"Authorization": f"Bearer {token}"}
+            assert (
+                phone.post(f"{other_base}/api/evenings/1/deals", json={"line": "pass"}, headers=bearer).status_code
+                == 403
+            )
+        printed = []
+        for server in (process, other_process):
+            server.send_signal(signal.SIGINT)
+            server.wait(5)
+            printed.append(_said(server))
+    assert link(sqlite_url, token) in printed[0] and token not in printed[0]
+    assert f"The write token, for the API: in {token_file}" in printed[0] and str(other_file) in printed[1]
+    with Ledger(other) as ledger:
+        assert ledger.evening(1).revision == 0
 
     def restarted(secret: str) -> TestClient:
         """The app as the next `serve` makes it, with the write token it loads, on a phone holding the session."""
@@ -184,7 +200,7 @@ def test_one_wrong_try_from_an_address_holds_back_none_of_its_right_writes_and_t
     with Ledger(sqlite_url) as ledger:
         ledger.start_event("Club night", players, stake="0.10")
         tables = [table.evening for table in ledger.seat_round().rounds[-1].tables]
-    keys = Keys(TOKEN)
+    table_keys = keys(sqlite_url)
 
     async def at_once(base: str) -> list[int]:
         async with httpx.AsyncClient(base_url=base, timeout=30) as client:
@@ -194,7 +210,7 @@ def test_one_wrong_try_from_an_address_holds_back_none_of_its_right_writes_and_t
                 client.post(f"/api/evenings/{table}/deals", json={"line": "pass", "key": f"k{n}"}, headers=BEARER)
                 for n, table in enumerate(tables + tables)
             ]
-            links = [client.get(f"/tables/{table}", params={"key": keys.table_key(table)}) for table in tables]
+            links = [client.get(f"/tables/{table}", params={"key": table_keys.table_key(table)}) for table in tables]
             answers = await asyncio.gather(*writes, *links)
         return [wrong.status_code, *(answer.status_code for answer in answers)]
 

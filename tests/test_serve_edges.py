@@ -23,11 +23,11 @@ import httpx
 import pytest
 import uvicorn
 from test_serve import _said, serving
-from test_web_support import LINK, TOKEN, TestClient, start
+from test_web_support import TOKEN, TestClient, link, start
 
 from ledger.errors import LedgerError
 from ledger.web import guard
-from ledger.web.access import Keys, cookie_name
+from ledger.web.access import cookie_name
 from ledger.web.app import create_app
 from ledger.web.logs import REPEAT_SECONDS, Terminal
 from ledger.web.outage import Outage
@@ -149,9 +149,8 @@ def test_two_servers_on_one_machine_keep_their_own_write_sessions(served: tuple[
         serving(db, env={"CALABRESELLA_TOKEN": "another-table-token-for-the-web-tests"}) as (second, _second),
         httpx.Client() as phone,  # one browser: a host's cookies go to each of its ports
     ):
-        assert phone.get(f"{first}{LINK}").status_code == 303
-        link = f"/write?key={Keys('another-table-token-for-the-web-tests').link_key}"
-        assert phone.get(f"{second}{link}").status_code == 303
+        assert phone.get(f"{first}{link(db)}").status_code == 303
+        assert phone.get(f"{second}{link(db, 'another-table-token-for-the-web-tests')}").status_code == 303
         assert {cookie.name for cookie in phone.cookies.jar} == {
             cookie_name(_port(first)),
             cookie_name(_port(second)),
@@ -165,7 +164,7 @@ def test_the_write_session_is_secure_over_https(sqlite_url: str, scheme: str, se
     start(sqlite_url)
     app = create_app(sqlite_url, TOKEN, hosts=("testserver",))
     with TestClient(app, base_url=f"{scheme}://testserver", follow_redirects=False) as phone:
-        given = phone.get(LINK).headers["set-cookie"]
+        given = phone.get(link(sqlite_url)).headers["set-cookie"]
     port = 443 if scheme == "https" else 80
     assert given.startswith(f"{cookie_name(port)}=") and ("; secure" in given.lower()) == secure, given
 

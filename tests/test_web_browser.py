@@ -18,7 +18,7 @@ import pytest
 import uvicorn
 from conftest import CHROMIUM
 from test_serve import _free_port, serving
-from test_web_support import LINK, TOKEN, deal_count, start
+from test_web_support import TOKEN, deal_count, link, start
 
 from ledger import Ledger
 
@@ -68,7 +68,7 @@ def cookie_from(page: playwright_api.Page, address: str) -> None:
 def signed_in(page: playwright_api.Page, table: Table) -> None:
     """The scorekeeper's link opened with `page`'s cookies (it holds a write session now), then the table's evening
     on `page`."""
-    cookie_from(page, f"{table.url}{LINK}")
+    cookie_from(page, f"{table.url}{link(table.db)}")
     page.goto(table.page)
 
 
@@ -118,7 +118,7 @@ def test_a_deal_tapped_in_on_one_phone_shows_on_another_without_reloading(
         watcher = chromium.new_context(viewport=PHONE, device_scale_factor=2).new_page()
         server = starting.result()
 
-        keeper.goto(f"{server}{LINK}")  # the welcome page: one tap on to the open evening
+        keeper.goto(f"{server}{link(db_url)}")  # the welcome page: one tap on to the open evening
         keeper.get_by_role("link", name="To the evening").click()
         watcher.goto(f"{server}/")
         playwright_api.expect(watcher.locator("#live")).to_contain_text("No deals yet.")
@@ -375,7 +375,7 @@ def test_every_page_fits_a_390_pixel_phone_with_four_long_names(
     pages = ["", "/deals", "/deals/2", "/settle", "/charts", "/report"]
     page = chromium.new_context(viewport=PHONE).new_page()
     charts_left_blank(page)
-    cookie_from(page, f"{server}{LINK}")
+    cookie_from(page, f"{server}{link(db)}")
     for language in ("en", "it"):
         cookie_from(page, f"{server}/language/{language}")
         for path in pages:
@@ -485,7 +485,7 @@ def test_a_deal_tapped_in_while_the_server_is_away_waits_and_is_stored_once(
 ) -> None:
     page, served = phone_and_server
     page.clock.install()
-    cookie_from(page, f"{served.url}{LINK}")
+    cookie_from(page, f"{served.url}{link(sqlite_url)}")
     page.goto(f"{served.url}/evenings/1")
     served.stop()
     page.locator("fieldset:has(legend:text-is('Declarer'))").get_by_text("Bruno", exact=True).click()
@@ -506,10 +506,8 @@ def test_a_deal_tapped_in_while_the_server_is_away_waits_and_is_stored_once(
 def test_a_deal_tapped_after_the_link_changed_waits_until_the_new_link_is_opened(
     phone_and_server: tuple[playwright_api.Page, Restartable], sqlite_url: str
 ) -> None:
-    from ledger.web.access import Keys
-
     page, served = phone_and_server
-    cookie_from(page, f"{served.url}{LINK}")
+    cookie_from(page, f"{served.url}{link(sqlite_url)}")
     page.goto(f"{served.url}/evenings/1")
     served.stop()
     renewed = TOKEN + "-renewed"
@@ -521,7 +519,7 @@ def test_a_deal_tapped_after_the_link_changed_waits_until_the_new_link_is_opened
     playwright_api.expect(page.locator("#waiting")).to_contain_text("open the scorekeeper's link again")
     with Ledger(sqlite_url) as ledger:
         assert ledger.deals(1)[1] == []
-    cookie_from(page, f"{served.url}/write?key={Keys(renewed).link_key}")  # where it leads: the first test
+    cookie_from(page, f"{served.url}{link(sqlite_url, renewed)}")  # where it leads: the first test
     page.goto(f"{served.url}/evenings/1")
     playwright_api.expect(page.locator(".result")).to_contain_text("Deal 1 recorded", timeout=10000)
     with Ledger(sqlite_url) as ledger:

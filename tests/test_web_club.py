@@ -9,13 +9,13 @@ import html
 import re
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
-from test_web_support import BEARER, HOST, TOKEN, csrf, deal_count, forget_wrong_tries, scorekeeper, viewer
+from test_web_support import BEARER, HOST, TOKEN, csrf, deal_count, forget_wrong_tries, keys, scorekeeper, viewer
 
 from ledger import Ledger
 from ledger.web.access import Keys
@@ -223,18 +223,21 @@ def test_the_page_showing_the_tables_keys_is_not_kept_in_a_cache(sqlite_url: str
         assert "no-store" not in phone.get("/events/1").headers.get("cache-control", "")
 
 
-@pytest.mark.parametrize(
-    "forged",
-    [
-        Keys(TOKEN + "-another-server").table_key(1),  # signed by another server's token
-        Keys(TOKEN).table_key(2).replace("2.", "1.", 1),  # table 2's signature on evening 1
-        Keys(TOKEN).table_key(1)[:-1] + ("A" if Keys(TOKEN).table_key(1)[-1] != "A" else "B"),
-        "1.",
-        "1",
-        Keys(TOKEN).link_key,  # the whole server's write link key is no API token
-    ],
-)
-def test_a_forged_or_foreign_table_key_writes_nothing(sqlite_url: str, forged: str) -> None:
+FORGED: dict[str, Callable[[Keys], str]] = {
+    "another token's": lambda own: Keys(TOKEN + "-another-server", own.ledger).table_key(1),
+    "another ledger's": lambda own: Keys(TOKEN, "another ledger").table_key(1),  # the same token, another ledger
+    "table 2's on evening 1": lambda own: own.table_key(2).replace("2.", "1.", 1),
+    "one character changed": lambda own: own.table_key(1)[:-1] + ("A" if own.table_key(1)[-1] != "A" else "B"),
+    "no signature": lambda _own: "1.",
+    "no evening's": lambda _own: "1",
+    "the write link's": lambda own: own.link_key,  # the whole server's write link key is no API token
+}
+"""Table keys for evening 1 that are none, from this server's keys."""
+
+
+@pytest.mark.parametrize("forgery", sorted(FORGED))
+def test_a_forged_or_foreign_table_key_writes_nothing(sqlite_url: str, forgery: str) -> None:
+    forged = FORGED[forgery](keys(sqlite_url))
     with viewer(sqlite_url) as phone:
         _by_hand(phone)
         answer = phone.post("/api/evenings/1/deals", json={"line": "bruno solo 22"}, headers=_table(forged))
@@ -378,7 +381,7 @@ def test_the_links_open_each_table_of_the_round_under_way(sqlite_url: str) -> No
         assert [(link["table"], link["evening"]) for link in links] == [(1, 1), (2, 2)]
         for link in links:
             assert link["link"] == f"/tables/{link['evening']}?key={link['key']}"
-            assert link["key"] == Keys(TOKEN).table_key(link["evening"]) and TOKEN not in link["key"]
+            assert link["key"] == keys(sqlite_url).table_key(link["evening"]) and TOKEN not in link["key"]
         _seated(phone, {"seed": 2})
         assert [link["evening"] for link in phone.get("/api/events/1/links", headers=BEARER).json()] == [3, 4]
         phone.post("/api/events/1/close", headers=BEARER)

@@ -21,7 +21,7 @@ from test_web_browser import (
     playwright_api,
     served,
 )
-from test_web_support import BEARER, LINK
+from test_web_support import BEARER, link
 
 from ledger import Ledger
 
@@ -127,10 +127,10 @@ def test_no_club_page_is_wider_than_a_390_pixel_phone_with_four_long_names(
     club: tuple[str, str], chromium: playwright_api.Browser, keeper: bool
 ) -> None:
     """In English and in Italian, on a phone that only looks and on the scorekeeper's."""
-    _db, url = club
+    db, url = club
     page = chromium.new_context(viewport=PHONE).new_page()
     if keeper:  # the scorekeeper's phone also gets each table's link and QR code, opened
-        cookie_from(page, f"{url}{LINK}")
+        cookie_from(page, f"{url}{link(db)}")
     for language in ("en", "it"):
         cookie_from(page, f"{url}/language/{language}")
         for path in PAGES:

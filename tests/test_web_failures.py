@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from cli_support import calabresella
 from conftest import _as_postgres, _free_port, _pg_bin
-from test_web_support import BEARER, LINK, csrf, scorekeeper, start
+from test_web_support import BEARER, csrf, link, scorekeeper, start
 
 from ledger import Ledger
 
@@ -212,6 +212,6 @@ def test_a_postgresql_restart_is_a_503_in_one_line_and_the_server_recovers(
         assert phone.get("/evenings/1").status_code == 200
         assert phone.post("/evenings/1/deals", data={"csrf": token, "line": "anna solo 20"}).status_code == 303
         _answers_again(caplog, refused)
-        assert phone.get(LINK).status_code == 303
+        assert phone.get(link(cluster.url)).status_code == 303
     with Ledger(cluster.url) as ledger:
         assert len(ledger.deals(1)[1]) == 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from test_web_support import LINK, TOKEN, csrf, deal_count, scorekeeper, start, viewer
+from test_web_support import TOKEN, csrf, deal_count, link, scorekeeper, start, viewer
 
 from ledger import Ledger
 
@@ -35,7 +35,7 @@ def test_the_write_link_sets_a_strict_httponly_session_cookie_only_with_the_righ
         wrong = phone.get("/write?key=guess")
         assert wrong.status_code == 403 and "set-cookie" not in wrong.headers
     with viewer(sqlite_url) as phone:
-        right = phone.get(LINK)
+        right = phone.get(link(sqlite_url))
         cookie = right.headers["set-cookie"].lower()
         assert right.status_code == 303 and right.headers["location"] == "/welcome"
         assert "httponly" in cookie and "samesite=strict" in cookie and TOKEN.lower() not in cookie

@@ -19,7 +19,7 @@ from test_web_browser import (
     signed_in,
     table,
 )
-from test_web_support import LINK, deal_count
+from test_web_support import deal_count, link
 
 from ledger import Ledger
 
@@ -88,10 +88,10 @@ def _tap_deal(page: Page, taps: tuple[tuple[str, str], ...]) -> None:
     _record(page)
 
 
-def _signed_in(page: Page, url: str) -> None:
+def _signed_in(page: Page, served: Restartable) -> None:
     """The scorekeeper's link opened: on to evening 1's page."""
-    cookie_from(page, f"{url}{LINK}")
-    page.goto(f"{url}/evenings/1")
+    cookie_from(page, f"{served.url}{link(served.db_url)}")
+    page.goto(f"{served.url}/evenings/1")
 
 
 SOLO_7 = (("declarer", "Bruno"), ("contract", "solo"), ("whole", "7"))
@@ -107,7 +107,7 @@ def test_four_deals_tapped_offline_are_stored_once_in_order_with_the_dealer_righ
     stored once and the dealer went one seat wrong."""
     page, served = phone_and_server
     page.clock.install()
-    _signed_in(page, served.url)
+    _signed_in(page, served)
     served.stop()
     for deal in (SOLO_7, ALL_POINTS, PASS, PASS):
         _tap_deal(page, deal)
@@ -145,7 +145,7 @@ def test_deals_waiting_outlive_a_reload_and_a_server_restart(
     page, served = phone_and_server
     page.context.set_extra_http_headers({"Accept-Language": "it-IT,it;q=0.9"})
     page.clock.install()
-    _signed_in(page, served.url)
+    _signed_in(page, served)
     page.route("**/evenings/1/deals", lambda route: route.abort("internetdisconnected"))  # the phone's wifi is off
     _tap_deal(page, (("declarer", "Carla"), ("contract", "solo"), ("whole", "8")))
     chiamo = (("declarer", "Bruno"), ("contract", "chiamo"), ("rank", "3"), ("suit", "D"), ("holder", "Anna"))

@@ -14,7 +14,6 @@ from cli_support import calabresella
 from test_web_browser import (
     BLANK_CHART,
     CHROMIUM,
-    LINK,
     OVERFLOWING,
     PHONE,
     charts_left_blank,
@@ -22,7 +21,7 @@ from test_web_browser import (
     playwright_api,
     served,
 )
-from test_web_support import PLAYERS
+from test_web_support import PLAYERS, link
 
 from ledger import Ledger
 
@@ -124,11 +123,11 @@ box that confirms a settlement."""
 def test_every_tap_target_on_every_page_is_at_least_44_pixels_both_ways(
     ledger_served: tuple[str, str], chromium: playwright_api.Browser, keeper: bool, language: str
 ) -> None:
-    _db, url = ledger_served
+    db, url = ledger_served
     page = chromium.new_context(viewport=PHONE).new_page()
     charts_left_blank(page)
     if keeper:
-        cookie_from(page, f"{url}{LINK}")
+        cookie_from(page, f"{url}{link(db)}")
     cookie_from(page, f"{url}/language/{language}")
     small: dict[str, list[str]] = {}
     for path in PAGES:
@@ -163,7 +162,7 @@ def test_the_longest_names_fit_a_360_pixel_phone_and_the_quintiglio_pad_offers_t
         five = ledger.start_evening((*LONGEST, "Bruno", "Carla"), profile="quintiglio", stake="0.10").number
     page = chromium.new_context(viewport={"width": 360, "height": 640}).new_page()
     charts_left_blank(page)
-    cookie_from(page, f"{url}{LINK}")
+    cookie_from(page, f"{url}{link(db)}")
     for language in ("en", "it"):
         cookie_from(page, f"{url}/language/{language}")
         for path in ("", "/deals", "/deals/1", "/settle"):
@@ -192,10 +191,10 @@ def test_axe_finds_nothing_on_any_page(
     focusable."""
     from axe_playwright_python.base import AXE_SCRIPT
 
-    _db, url = ledger_served
+    db, url = ledger_served
     page = chromium.new_context(viewport={"width": width, "height": 800}, color_scheme=scheme).new_page()
     charts_left_blank(page)
-    cookie_from(page, f"{url}{LINK}")
+    cookie_from(page, f"{url}{link(db)}")
     cookie_from(page, f"{url}/language/{language}")
     found: dict[str, list[str]] = {}
     for path in (*PAGES, "/offline"):
@@ -317,7 +316,7 @@ def test_an_italian_phone_amends_and_voids_a_deal_with_taps_only(
     typing: list[str] = []
     page.on("console", lambda message: typing.append(message.text) if message.text.startswith("key") else None)
     page.add_init_script("addEventListener('keydown', (event) => console.log('key ' + event.key), true)")
-    cookie_from(page, f"{url}{LINK}")
+    cookie_from(page, f"{url}{link(db)}")
     page.goto(f"{url}/evenings/{evening}/deals/4")
     assert page.locator("html").get_attribute("lang") == "it"
 
@@ -356,7 +355,7 @@ def test_an_amendment_sends_only_what_was_changed_and_is_refused_when_the_deal_c
         for line in EVENING:
             ledger.record(line, evening=evening)
     page = chromium.new_context(viewport=PHONE).new_page()
-    cookie_from(page, f"{url}{LINK}")
+    cookie_from(page, f"{url}{link(db)}")
     page.goto(f"{url}/evenings/{evening}/deals/4")
     amend = page.locator("form.guided")
     amend.locator(".pad.points label.chip:has(input[value='8'])").click()

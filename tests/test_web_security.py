@@ -9,16 +9,18 @@ import base64
 import hashlib
 import logging
 import re
+from pathlib import Path
 
 import pytest
 from test_web_support import (
     BEARER,
-    LINK,
     TOKEN,
     StoppedClock,
     TestClient,
     csrf,
     forget_wrong_tries,
+    keys,
+    link,
     scorekeeper,
     start,
     viewer,
@@ -29,7 +31,7 @@ from ledger.errors import LedgerError
 from ledger.web.access import check_token, cookie_name
 from ledger.web.app import create_app
 from ledger.web.guard import HEADERS
-from ledger.web.throttle import FAILED_PAUSE_SECONDS
+from ledger.web.throttle import FAILED_PAUSE_SECONDS, FIRST_WAIT_SECONDS
 
 WRITES = [
     ("/evenings/1/deals", {"line": "bruno solo 22"}),
@@ -148,7 +150,7 @@ def test_hostile_names_places_reasons_and_lines_are_shown_escaped_on_every_page(
 
 def test_the_write_link_key_is_compared_whole(sqlite_url: str) -> None:
     start(sqlite_url)
-    key = LINK.partition("=")[2]
+    key = keys(sqlite_url).link_key
     for guess in ("", key[:-1], key + "x", key.upper(), TOKEN):
         forget_wrong_tries(sqlite_url)
         with viewer(sqlite_url) as phone:
@@ -176,7 +178,7 @@ PAGES = (
 
 def test_the_token_never_reaches_a_browser_and_the_link_key_stays_out_of_the_pages(sqlite_url: str) -> None:
     _one_deal(sqlite_url)
-    key = LINK.partition("=")[2]
+    key = keys(sqlite_url).link_key
     with scorekeeper(sqlite_url) as phone:
         assert phone.cookies[COOKIE] != TOKEN and TOKEN not in phone.cookies[COOKIE]
         for path in PAGES:
@@ -199,6 +201,34 @@ def test_a_write_session_and_its_forms_outlive_a_restart_with_the_same_token_onl
         refused = renewed.post("/evenings/1/deals", data={"csrf": token, "line": "carla solo 20"})
         assert refused.status_code == 401 and "the scorekeeper&#39;s link has changed" in refused.text
     assert _revision(sqlite_url) == 1
+
+
+def test_a_server_of_another_ledger_takes_none_of_the_keys_even_with_the_same_token(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    """The probe: two servers of one user (one token file) took each other's write link, a session cookie renamed to
+    the other's port, and a table key on the other ledger's evening of the same number. Here two servers with the
+    same token, each on a ledger of its own with club tables on evenings 1 and 2: every key writes on its own ledger
+    only (the cookie of both is the test client's port's)."""
+    other = str(tmp_path / "other.sqlite3")
+    for db in (sqlite_url, other):
+        with Ledger(db) as ledger:
+            ledger.start_event("Club night", ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fede"], stake="0.10")
+            ledger.seat_round()
+    table = {"Authorization": f"Bearer {keys(sqlite_url).table_key(1)}"}
+    clock = StoppedClock()
+    with scorekeeper(sqlite_url) as first, viewer(other, clock=clock) as second:
+        assert first.post("/api/evenings/1/deals", json={"line": "pass"}, headers=table).status_code == 201
+        assert second.get(link(sqlite_url)).status_code == 403 and COOKIE not in second.cookies
+        clock.move(FIRST_WAIT_SECONDS)  # the wait of the wrong link is over: the next wrong try is a first one
+        refused = second.post("/api/evenings/1/deals", json={"line": "pass"}, headers=table)
+        assert refused.status_code == 403 and refused.json() == {"error": "the token is wrong: nothing was written"}
+        second.cookies.set(COOKIE, first.cookies[COOKIE])
+        refused = second.post("/evenings/1/deals", data={"csrf": csrf(first), "line": "pass"})
+        assert refused.status_code == 401 and "the scorekeeper&#39;s link has changed" in refused.text
+        assert "Record a deal" not in second.get("/evenings/1").text
+    with Ledger(sqlite_url) as ledger, Ledger(other) as second_ledger:
+        assert [ledger.evening(1).revision, second_ledger.evening(1).revision] == [1, 0]
 
 
 @pytest.mark.parametrize("token", ["1234", "correct horse battery staple", "a" * 24, "0123456789abcdef" * 1 + "0" * 15])
@@ -239,7 +269,7 @@ def test_a_wrong_try_within_the_wait_doubles_it_a_right_one_is_served_at_once_an
         began = clock.now()
         assert phone.get("/write?key=guess").status_code == 403  # waits 1 s
         assert clock.now() - began == FAILED_PAUSE_SECONDS  # the answer waited
-        assert phone.get(LINK).status_code == 303 and COOKIE in phone.cookies  # at once, within the wait
+        assert phone.get(link(sqlite_url)).status_code == 303 and COOKIE in phone.cookies  # at once, in the wait
         assert phone.post("/api/evenings/1/deals", json={"line": "pass"}, headers=BEARER).status_code == 201
         second = phone.post("/api/evenings/1/deals", json={"line": "pass"}, headers=guess)
         assert second.status_code == 429 and second.headers["retry-after"] == "2"  # 2 s from the try

@@ -14,16 +14,32 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from ledger import Ledger
+from ledger.server_store import ServerStore
 from ledger.web.access import Keys
 from ledger.web.app import create_app
 from ledger.web.throttle import Clock
 
 TOKEN = "table-token-for-the-web-tests"
-LINK = f"/write?key={Keys(TOKEN).link_key}"
 HOST = "testserver"
 """The host name the test client sends."""
 PLAYERS = ("Anna", "Bruno", "Carla")
 BEARER = {"Authorization": f"Bearer {TOKEN}"}
+
+
+def identity(db: str) -> str:
+    """The identity of the ledger at `db`."""
+    with Ledger(db) as ledger:
+        return ServerStore(ledger).identity()
+
+
+def keys(db: str, token: str = TOKEN) -> Keys:
+    """The keys of a server with `token` on the ledger at `db`: a server of another ledger takes none of them."""
+    return Keys(token, identity(db))
+
+
+def link(db: str, token: str = TOKEN) -> str:
+    """The scorekeeper's link (its path and key) on a server with `token` on the ledger at `db`."""
+    return f"/write?key={keys(db, token).link_key}"
 
 
 class StoppedClock(Clock):
@@ -62,7 +78,7 @@ def viewer(db: str, stream_seconds: float = 0.3, clock: Clock | None = None) -> 
 def scorekeeper(db: str) -> Iterator[TestClient]:
     """The scorekeeper's phone: it opened the write link, so it holds a write session."""
     with viewer(db) as phone:
-        assert phone.get(LINK).status_code == 303
+        assert phone.get(link(db)).status_code == 303
         yield phone
 
 

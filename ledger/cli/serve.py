@@ -1,6 +1,6 @@
 """`calabresella serve`: the web pages for the phones at the table, served from the scorekeeper's machine.
 
-The write token comes from `CALABRESELLA_TOKEN` or from a file (`--token-file`, by default `serve-token` in the
+The write token comes from `CALABRESELLA_TOKEN` or from a file (`--token-file`, by default one per ledger in the
 user data folder, made on first use and readable by its owner only), never from the command line, where every
 user of the machine can read it in the process list; `--new-token` writes a new one, which ends every write
 session. Starlette, uvicorn and segno load inside the command, so the other commands start without them; pandas
@@ -88,9 +88,9 @@ def serve(
         Path | None,
         typer.Option(
             "--token-file",
-            help="The file holding the write token (default: serve-token in the user data folder, made on first "
-            "use). CALABRESELLA_TOKEN, when set, is the token instead; either needs at least 128 bits "
-            "(22 characters of A-Z a-z 0-9 - _).",
+            help="The file holding the write token (default: the ledger's own in the user data folder, made on "
+            "first use; serve says which). CALABRESELLA_TOKEN, when set, is the token instead; either needs at "
+            "least 128 bits (22 characters of A-Z a-z 0-9 - _).",
             dir_okay=False,
         ),
     ] = None,
@@ -157,20 +157,25 @@ def serve(
         )
     import uvicorn
 
+    from ledger.server_store import ServerStore
     from ledger.service import Ledger, ledger_environment
     from ledger.web.access import Keys
     from ledger.web.app import HOSTS_VARIABLE, create_app
     from ledger.web.logs import to_terminal
     from ledger.web.protocol import Connection
 
-    secret = load_token(token_file, new_token)
     hosts = allowed_hosts(host, allow_host or [])
     proxies = [address.strip() for address in (proxy or "").split(",") if address.strip()]
     named = ledger_environment(db_url(ctx))
     (db,) = named.values()
-    Ledger(db).close()  # made or upgraded once, before any worker opens it
-    write, look = links(host, port, Keys(secret).link_key)
+    with Ledger(db) as ledger:  # made or upgraded once, before any worker opens it
+        identity = ServerStore(ledger).identity()
+    kept = token_path(identity, token_file)
+    secret = load_token(kept, new_token)
+    write, look = links(host, port, Keys(secret, identity).link_key)
     print_links(write, look, qr=host not in LOOPBACK)
+    if TOKEN_VARIABLE not in os.environ:
+        typer.echo(_("The write token, for the API: in {path}").format(path=kept))
     typer.echo(_("Answers for: {hosts}").format(hosts=", ".join(hosts)))
     to_terminal()
     loaded()
@@ -186,7 +191,7 @@ def serve(
     if workers > 1:
         os.environ.update({**named, HOSTS_VARIABLE: ",".join(hosts)})
         if TOKEN_VARIABLE not in os.environ:
-            os.environ[TOKEN_FILE_VARIABLE] = str(token_file or token_path())
+            os.environ[TOKEN_FILE_VARIABLE] = str(kept)
         if lang is not None:
             os.environ[LANG_VARIABLE] = lang.value
         uvicorn.run("ledger.web.app:from_environment", factory=True, workers=workers, **settings)  # type: ignore[arg-type]

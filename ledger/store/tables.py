@@ -2,5 +2,6 @@
 compare against it). A command loads only the tables it uses."""
 
 import ledger.store.club_models
+import ledger.store.identity
 import ledger.store.models
 import ledger.store.throttle  # noqa: F401

@@ -6,9 +6,10 @@ HttpOnly, SameSite=Strict cookie named with the server's port (and Secure over H
 carries a key for that table's evening alone: its session (and, sent as the API's Bearer token, the key itself)
 writes to that evening and to no other. Every form
 carries a CSRF token derived from the session, and a form posted from another origin is refused. All keys are HMACs
-of the token, so sessions and open forms outlive a restart with the same token, and a new token
-(`serve --new-token`) ends them all. The API takes `Authorization: Bearer TOKEN`. Wrong tokens and link keys are
-slowed down and logged (`ledger.web.throttle`); right ones never are.
+of the token bound to the ledger's identity: sessions and open forms outlive a restart with the same token and
+ledger, a new token (`serve --new-token`) ends them all, and a server of another ledger takes none of them, even with
+the same token. The API takes `Authorization: Bearer TOKEN`. Wrong tokens and link keys are slowed down and logged
+(`ledger.web.throttle`); right ones never are.
 """
 
 from __future__ import annotations
@@ -91,15 +92,16 @@ def _sign(key: bytes, text: str) -> str:
 
 @dataclass(frozen=True)
 class Keys:
-    """The write token of a server, and the keys derived from it."""
+    """The write token of a server and the identity of the ledger it serves, and the keys derived from both."""
 
     token: str
+    ledger: str
 
     def __post_init__(self) -> None:
         check_token(self.token)
 
     def _key(self, purpose: str) -> bytes:
-        return hmac.new(self.token.encode(), purpose.encode(), hashlib.sha256).digest()
+        return hmac.new(self.token.encode(), f"{purpose}\0{self.ledger}".encode(), hashlib.sha256).digest()
 
     @property
     def link_key(self) -> str:
@@ -111,7 +113,7 @@ class Keys:
         return f"{evening}.{_sign(self._key('table link'), str(evening))}"
 
     def table_of(self, key: str) -> int | None:
-        """The evening a table's key writes to, when the key is one this token signed; else None."""
+        """The evening a table's key writes to, when the key is one this token signed for this ledger; else None."""
         evening, _dot, _signature = key.partition(".")
         number = int(evening) if evening.isascii() and evening.isdecimal() and len(evening) < 19 else None
         if number is None or not hmac.compare_digest(key.encode(), self.table_key(number).encode()):

@@ -74,7 +74,8 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, object]]:
         ledger = Ledger(db)
-        access = Access(token, Throttle(ServerStore(ledger), clock))
+        store = ServerStore(ledger)
+        access = Access(token, store.identity(), Throttle(store, clock))
         outage = Outage()
         channel = Channel(
             ledger,
@@ -164,12 +165,14 @@ def from_environment() -> Starlette:
     """The app as `calabresella serve` makes it, from the environment, for an ASGI server that runs it in several
     worker processes (`uvicorn --factory ledger.web.app:from_environment --workers 4`, or gunicorn with uvicorn's
     workers): the ledger `CALABRESELLA_DB`; the token `CALABRESELLA_TOKEN`, else the file `CALABRESELLA_TOKEN_FILE`,
-    else the default token file; the host names `CALABRESELLA_HOSTS` (default: loopback)."""
+    else the ledger's default token file; the host names `CALABRESELLA_HOSTS` (default: loopback)."""
     import os
 
     from ledger.web.logs import to_terminal
-    from ledger.web.token import load_token
+    from ledger.web.token import load_token, token_path
 
     to_terminal()
     hosts = [name.strip() for name in os.environ.get(HOSTS_VARIABLE, "").split(",") if name.strip()]
-    return create_app(None, load_token(), hosts=hosts or LOOPBACK)
+    with Ledger(None) as ledger:
+        identity = ServerStore(ledger).identity()
+    return create_app(None, load_token(token_path(identity)), hosts=hosts or LOOPBACK)

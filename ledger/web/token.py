@@ -1,9 +1,10 @@
-"""The server's write token: from `CALABRESELLA_TOKEN`, else from a file readable by its owner only (by default
-`serve-token` in the user data folder, made on first use), never from a command line, where every user of the
-machine can read it in the process list."""
+"""The server's write token: from `CALABRESELLA_TOKEN`, else from a file readable by its owner only (by default one
+per ledger, `serve-token-LEDGER` in the user data folder, made on first use), never from a command line, where every
+user of the machine can read it in the process list."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 from pathlib import Path
@@ -15,16 +16,24 @@ TOKEN_VARIABLE = "CALABRESELLA_TOKEN"
 TOKEN_FILE_VARIABLE = "CALABRESELLA_TOKEN_FILE"
 
 
-def token_path() -> Path:
-    """`serve-token` in the user data folder."""
+def token_path(ledger: str, given: Path | None = None) -> Path:
+    """Where the write token is kept: `given`, else `CALABRESELLA_TOKEN_FILE`, else the default file of the ledger
+    whose identity is `ledger`, `serve-token-` and 16 hex digits of its hash in the user data folder, so that two
+    ledgers never share a token."""
     from platformdirs import user_data_path
 
-    return user_data_path("calabresella", appauthor=False) / "serve-token"
+    named = os.environ.get(TOKEN_FILE_VARIABLE)
+    if given is not None:
+        return given
+    if named:
+        return Path(named)
+    digest = hashlib.sha256(ledger.encode()).hexdigest()[:16]
+    return user_data_path("calabresella", appauthor=False) / f"serve-token-{digest}"
 
 
-def load_token(file: Path | None = None, renew: bool = False) -> str:
-    """The write token: `CALABRESELLA_TOKEN`, else the token file's (`file`, else `CALABRESELLA_TOKEN_FILE`, else
-    the default; a new random one when it has none yet, or when `renew` asks for one)."""
+def load_token(path: Path, renew: bool = False) -> str:
+    """The write token: `CALABRESELLA_TOKEN`, else the one in the file at `path` (a new random one when it has none
+    yet, or when `renew` asks for one)."""
     given = os.environ.get(TOKEN_VARIABLE)
     if given is not None:
         if renew:
@@ -34,8 +43,6 @@ def load_token(file: Path | None = None, renew: bool = False) -> str:
                 ).format(variable=TOKEN_VARIABLE)
             )
         return given.strip()
-    named = os.environ.get(TOKEN_FILE_VARIABLE)
-    path = file or (Path(named) if named else token_path())
     try:
         if renew or not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
