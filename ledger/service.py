@@ -148,10 +148,9 @@ class Ledger:
     def _session(self) -> Iterator[Session]:
         """A write transaction, the one way out of every write: it takes this program's lane and the database's write
         lock (waiting for another writer to finish); once it commits, each change row it appended is published to
-        this ledger's subscribers as a notice, and other programs' watchers are woken to read them."""
+        this ledger's subscribers as a notice (other programs' watchers read them from the change log)."""
         from ledger.store.changes import appended
         from ledger.store.engine import transaction
-        from ledger.store.watch import wake_watchers
 
         self._writable_again()
         watcher, told = self._watcher, []
@@ -160,8 +159,6 @@ class Ledger:
                 with transaction(self.engine) as session:
                     yield session
                     told = appended(session)
-                    if told and self.engine.dialect.name == "postgresql":
-                        wake_watchers(session)
                     if watcher is not None:
                         watcher.ours.update(row for row, _ in told)
             except BaseException:

@@ -20,7 +20,6 @@ from ledger.notices import Notice
 from ledger.store.changes import note
 from ledger.store.engine import make_engine, resolve_url, transaction
 from ledger.store.evenings import get_seating
-from ledger.store.watch import wake_watchers
 from ledger.values import Writer
 
 PATIENCE = 20.0
@@ -125,7 +124,6 @@ def test_a_change_logged_before_another_and_committed_after_it_is_told(pg_url: s
             with transaction(engine) as slow:  # table 1's close, slow to commit
                 table = get_seating(slow, 1, locking=True)
                 note(slow, table.evening, "close", Writer("terminal"))
-                wake_watchers(slow)
                 second = threading.Thread(target=lambda: scorekeeper.record("dario solo 22", evening=2))
                 second.start()
                 second.join(0.5)

@@ -31,6 +31,8 @@ APPENDED = "changes appended"
 """Where a session keeps the notices of the change rows it appended, by row id, for `Ledger` to publish."""
 LOG_LOCK = 0x63616C62
 """The PostgreSQL advisory lock a transaction holds from its first change row to its commit."""
+CHANNEL = "calabresella"
+"""The PostgreSQL channel on which a transaction that appended change rows wakes the watchers as it commits."""
 
 
 def note(
@@ -82,10 +84,12 @@ def _append(session: Session, change: Notice, by: Writer, row: dict[str, Any] | 
 
 
 def lock_log(session: Session) -> None:
-    """On PostgreSQL, take the change log's lock until this transaction ends (once): rows appended after it commit in
-    the order of their ids."""
+    """On PostgreSQL, once in a transaction: take the change log's lock until it ends, so that the rows appended after
+    it commit in the order of their ids, and have every program's watcher woken when it commits (one statement)."""
     if session.get_bind().dialect.name == "postgresql" and not session.info.get(LOG_LOCK):
-        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOG_LOCK})
+        session.execute(
+            text("SELECT pg_advisory_xact_lock(:key), pg_notify(:channel, '')"), {"key": LOG_LOCK, "channel": CHANNEL}
+        )
         session.info[LOG_LOCK] = True
 
 

@@ -377,12 +377,15 @@ def passed_streak(session: Session, table: Seating, number: int) -> int:
     """The pot deal `number` carries: the passed deals that stand just before it (when the evening's options carry a
     pot over), with the passed deals the evening took in from the table's evening before when no deal was played
     since (whatever its options)."""
+    own = table.profile.pot_carryover
+    if not own and not table.evening.pot_in:
+        return 0
     rows = session.scalars(
         standing_deals(DealRevision.declarer_id)
         .where(col(Deal.evening_id) == table.number, col(Deal.number) < number)
         .order_by(col(Deal.number).desc())
     )
-    count, own = 0, table.profile.pot_carryover
+    count = 0
     for declarer in rows:
         if declarer is not None:
             return count

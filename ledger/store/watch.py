@@ -4,7 +4,8 @@ A watcher keeps the id of the last change row it saw, and when woken reads the r
 its own program did not publish already (`Watcher.ours`). SQLite wakes it through `PRAGMA data_version`, which changes
 whenever another connection commits; it is asked every `SQLITE_POLL_SECONDS` (a read of a counter in shared memory,
 no disk). PostgreSQL wakes it through a notification on channel `calabresella`, which every transaction that
-appended a change row sends at its commit; the notification carries nothing, the rows say what changed.
+appended a change row sends at its commit (`ledger.store.changes.lock_log`); the notification carries nothing, the
+rows say what changed.
 """
 
 from __future__ import annotations
@@ -13,26 +14,19 @@ import logging
 import sqlite3
 import threading
 from collections.abc import Callable
-from typing import Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine
 
 from ledger.notices import Notice
-from ledger.store.changes import last_id, newer
+from ledger.store.changes import CHANNEL, last_id, newer
 from ledger.store.engine import reading
 
-CHANNEL = "calabresella"
 SQLITE_POLL_SECONDS = 0.05
 LISTEN_WAIT_SECONDS = 0.5
 """How long a PostgreSQL watcher waits for a notification before it looks whether it should stop."""
 RETRY_SECONDS = 1.0
 """How long the watcher rests after the database failed it, before it tries again."""
 log = logging.getLogger("calabresella")
-
-
-def wake_watchers(connection: Any) -> None:
-    """In a PostgreSQL transaction that appended change rows: wake every program's watcher when it commits."""
-    connection.execute(text(f"NOTIFY {CHANNEL}"))
 
 
 class Watcher:
