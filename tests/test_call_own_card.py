@@ -47,10 +47,9 @@ def test_the_italian_sites_games_refuse_a_card_of_the_declarers_own_hand(
         "(call_own_card=off)\n",
     )
     in_italian = run(db, "record", OWN_CALL, lang="it")
-    assert (in_italian.returncode, in_italian.stderr) == (
-        2,
-        "Errore: --holder 'declarer': il chiamante non può chiamare una carta che ha in mano a questo tavolo "
-        "(call_own_card=off)\n",
+    assert in_italian.returncode == 2 and in_italian.stderr.startswith("Errore: --holder ")
+    assert in_italian.stderr.endswith(
+        ": il chiamante non può chiamare una carta che ha in mano a questo tavolo (call_own_card=off)\n"
     )
     assert deals(db) == []
     ok(db, "evening", "start", "--players", players, "-P", profile, "-o", "call_own_card=on")
