@@ -253,11 +253,17 @@ def test_amend_void_and_undo_from_the_phone(db_url: str) -> None:
         stale = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": "3", "confirm": "yes"})
         assert stale.status_code == 422 and "undo refused" in stale.text
         seen = re.search(r'name="seen_revision" value="(\d+)"', stale.text).group(1)
-        for taken_back in (2, 1, 3):  # the last change first: the void of deal 2, the amendment of deal 1, deal 3
+        # the last change first: the void of deal 2, the amendment of deal 1, deal 3; each named as the undo left it
+        for taken_back, kind, said in (
+            (2, "void", "Deal 2: counts again"),
+            (1, "amend", "Deal 1: back as before its amendment"),
+            (3, "record", "Deal 3: undone"),
+        ):
             assert "Undo: " in stale.text
             undone = phone.post("/evenings/1/undo", data={"csrf": token, "seen_revision": seen, "confirm": "yes"})
-            assert undone.headers["location"] == f"/evenings/1?deal={taken_back}"
+            assert undone.headers["location"] == f"/evenings/1?deal={taken_back}&undone={kind}"
             stale = phone.get(undone.headers["location"])
+            assert said in stale.text and "recorded</h2>" not in stale.text
             seen = re.search(r'name="seen_revision" value="(\d+)"', stale.text).group(1)
         phone.post("/evenings/1/deals/2/void", data={"csrf": token, "reason": "misdeal"})
         history = phone.get("/evenings/1/deals/1").text

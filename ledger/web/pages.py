@@ -13,7 +13,7 @@ from ledger.errors import LedgerError
 from ledger.i18n import language
 from ledger.rules.profiles import DEFAULTS
 from ledger.rules.quick import examples
-from ledger.summary import logged
+from ledger.summary import after_undo, logged
 from ledger.values import DealView, Writer
 from ledger.web import guided
 from ledger.web.live import Live, load_live
@@ -49,15 +49,18 @@ async def evenings(request: Request) -> Response:
 
 
 async def evening(request: Request) -> Response:
-    """The evening as it stands; `?deal=N` shows deal N's result and explanation on top; `?recorded=N`, the address
-    of a deal just recorded, shows its result while it is still the evening's last deal."""
+    """The evening as it stands; `?deal=N` shows deal N's result and explanation on top (with `&undone=KIND`, named as
+    an undo of a change of that kind left it); `?recorded=N`, the address of a deal just recorded, shows its result
+    while it is still the evening's last deal."""
     live = await run_in_threadpool(load_live, ledger(request), evening_number(request))
     refused = await refusal(request, live.evening.number)
     recorded = plain_number(request.query_params.get("recorded", ""))
     if recorded is not None:
         return evening_page(request, live, result=latest(live, recorded), refused=refused)
     shown = plain_number(request.query_params.get("deal", ""))
-    return evening_page(request, live, result=await shown_deal(request, live, shown), refused=refused)
+    undone = request.query_params.get("undone")
+    left = after_undo(undone) if undone in ("record", "amend", "void") else None
+    return evening_page(request, live, result=await shown_deal(request, live, shown), refused=refused, undone=left)
 
 
 async def refusal(request: Request, evening: int) -> str | None:

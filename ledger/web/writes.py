@@ -68,10 +68,13 @@ def _text(form: FormData, name: str) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
-def _shown(request: Request, evening: int, deal: int | None = None, path: str = "") -> Response:
-    """Back to a page of the evening after a write (the ledger tells every phone watching it)."""
+def _shown(
+    request: Request, evening: int, deal: int | None = None, path: str = "", undone: str | None = None
+) -> Response:
+    """Back to a page of the evening after a write (the ledger tells every phone watching it); `undone`: the kind of
+    change to the deal an undo took back, which the page names."""
     target = f"/evenings/{evening}{path}" + (f"?deal={deal}" if deal is not None else "")
-    return RedirectResponse(target, 303)
+    return RedirectResponse(target + (f"&undone={undone}" if undone and deal is not None else ""), 303)
 
 
 async def _recorded(request: Request, evening: int, done: Recorded) -> Response:
@@ -254,7 +257,7 @@ async def undo(request: Request) -> Response:
     except LedgerError as error:
         live = await in_turn(request, load_live, ledger(request), number)
         return pages.evening_page(request, live, 422, error=_mistake(error))
-    return _shown(request, done.evening, done.taken_back.deal)
+    return _shown(request, done.evening, done.taken_back.deal, undone=done.taken_back.kind)
 
 
 async def close(request: Request) -> Response:
