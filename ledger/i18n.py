@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import gettext
 import os
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from functools import cache
@@ -127,6 +128,22 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The singular or plural form fitting `count`, in the language in use."""
     return _current()[1].ngettext(singular, plural, count)
+
+
+def to_whom(name: str) -> str:
+    """`name` as the one something goes to, with the word a sentence of the language in use needs before it: none in
+    English (`pays Anna`), `a` in Italian, and `ad` before an a (`ad Anna`, `a Bruno`), as Italian writes it.
+
+    >>> with speaking("it"):
+    ...     to_whom("Anna"), to_whom("Àgata"), to_whom("Bruno")
+    ('ad Anna', 'ad Àgata', 'a Bruno')
+    >>> to_whom("Anna")
+    'Anna'
+    """
+    if language() != "it":
+        return name
+    first = unicodedata.normalize("NFKD", name)[:1].casefold()
+    return f"ad {name}" if first == "a" else f"a {name}"
 
 
 def N_(message: str) -> str:

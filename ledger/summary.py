@@ -139,7 +139,7 @@ def _formula(deal: DealView | DealResult) -> str:
 
 
 def _pot(passed: int) -> str:
-    return _("pot ({passed} passed)").format(passed=passed)
+    return ngettext("pot ({passed} passed)", "pot ({passed} passed)", passed).format(passed=passed)
 
 
 def _notes(deal: DealView | DealResult) -> list[str]:

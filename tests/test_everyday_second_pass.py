@@ -68,8 +68,8 @@ def test_play_closes_the_evening_after_a_yes_and_prints_the_settlement(db: Path)
 
 
 def test_a_question_is_left_with_cancel_and_nothing_is_recorded(db: Path) -> None:
-    left = play(db, "bruno chiamo 3D@anna 4t", "annulla", "quit", lang="it")
-    assert "Smazzata lasciata perdere: non ho registrato niente." in left.stdout
+    left = play(db, "bruno chiamo 3D@anna 4t", "lascia", "quit", lang="it")
+    assert "Lascio stare la smazzata: non ho segnato niente." in left.stdout
     assert "Deal 1" not in ok(db, "deals")
 
 
@@ -81,7 +81,7 @@ def test_a_wrong_number_of_tricks_is_asked_again_as_a_wrong_last_trick_is(db: Pa
 
 def test_enter_at_the_number_of_tricks_is_no_answer(db: Path) -> None:
     done = play(db, "anna solo 35", "", "11", "quit")
-    assert "How many tricks did the declarer side take? (0 to 12) \n" in done.stdout  # no default offered
+    assert "How many tricks did the declarer side take? (0 to 12, or all) \n" in done.stdout  # no default offered
     assert "no answer" in done.stderr
     assert points(db) == {"Anna": 12, "Bruno": -6, "Carla": -6}  # a stramazzo, not the cappotto of 12 tricks
 

@@ -325,3 +325,46 @@ def test_a_refused_call_of_ones_own_card_echoes_what_was_typed(sqlite_url: str) 
     asked = play(db, "anna chiamo 3D 20", "decl", "bruno", "quit")
     assert asked.stderr == f"Error: holder='decl': {reason}\n"
     assert "Deal 1 recorded · Anna chiamo: 20 thirds (6+2/3), won" in asked.stdout  # Bruno held it
+
+
+# Italian as an Italian table says it
+
+
+def test_the_italian_wording_of_a_table(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
+    seated = ["--players", "Anna,Bruno,Carla"]
+    ok(db, "evening", "start", *seated, "--stake", "0.10")
+    ok(db, "record", "bruno solo 22")
+    assert "Carla dà 0,20\xa0€ a Bruno" in ok(db, "settle", lang="it")
+    ok(db, "record", "anna solo 26")  # Anna +4 in all: Carla owes her
+    settled = ok(db, "settle", lang="it")
+    assert "dà 0,20\xa0€ ad Anna" in settled and " a Anna" not in settled
+    assert "Carla pays Anna 0.20 EUR" in ok(db, "settle")
+    said = refused(db, "score", *seated, "-P", "cavendish", "-d", "Anna", "-c", "solo", "-t", "20", lang="it")
+    assert said == "Errore: contratto solo: in cavendish si gioca play\n"
+    four = ["--players", "Anna,Bruno,Carla,Dario", "-d", "Anna", "-c", "chiamo", "--called", "3D", "-t", "20"]
+    said = refused(db, "score", *four, "--holder", "Dario", lang="it")
+    assert said.startswith(
+        "Errore: chi aveva la carta: 'Dario', ma la carta chiamata era di uno fra Anna, Bruno, Carla"
+    )
+    said = refused(db, "record", "anna solo 4t ultima=xx", lang="it")
+    assert said.endswith(": sono ammessi chiamante o avversari (anche chiam, avv)\n"), said
+    pot = ok(
+        db, "score", *seated, "-P", "tretre", "--passed-before", "1", "-d", "Anna", "-c", "solo", "-t", "20", lang="it"
+    )
+    assert "piatto (1 passata) 2 = 2" in pot, pot
+
+
+def test_the_number_of_tricks_takes_all_and_cancel_is_lascia_where_annulla_voids(db: Path) -> None:
+    done = play(db, "anna solo 35", "tutte", "carla solo 35", "all", "bruno solo 35", "lascia", "esci", lang="it")
+    assert done.stderr == ""
+    assert "Quante prese ha fatto il chiamante? (da 0 a 12, oppure tutte) tutte" in done.stdout
+    assert "Anna solo: 35 terzi (11+2/3), vinta, cappotto" in done.stdout
+    assert "Carla solo: 35 terzi (11+2/3), vinta, cappotto" in done.stdout
+    assert "Lascio stare la smazzata: non ho segnato niente." in done.stdout
+    voided = play(db, "carla solo 35", "annulla 1 carte date male", "ritira", "esci", lang="it")
+    assert "Lascio stare la smazzata: non ho segnato niente; rileggo la riga come una smazzata nuova o un comando." in (
+        voided.stdout
+    )
+    assert "Smazzata 1 annullata (carte date male)." in voided.stdout
+    assert "Tolto l'ultimo cambiamento: smazzata 1 annullata (carte date male)" in voided.stdout

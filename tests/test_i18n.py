@@ -537,15 +537,15 @@ def test_play_takes_its_commands_in_italian(sqlite_url: str) -> None:
     assert re.search(r"Bruno\s+│\s+\+10 │\s+\+1,00", standings) and re.search(r"Carla\s+│\s+-14 │\s+-1,40", standings)
     settled = said[6]
     assert "Conti della serata 1" in settled
-    assert "Carla dà 1,00\xa0€ a Bruno" in settled and "Carla dà 0,40\xa0€ a Anna" in settled
+    assert "Carla dà 1,00\xa0€ a Bruno" in settled and "Carla dà 0,40\xa0€ ad Anna" in settled
     assert re.search(r"2 │ Anna\s+│ Carla solo 1/3 stramazzo", said[7])
     assert "Smazzata 2 corretta (revisione 2) · Carla solo: 20 terzi (6+2/3), vinta" in said[8]
     assert "Smazzata 1 annullata (carte date male). Totali: Anna -2, Bruno -2, Carla +4" in said[9]
     undone = said[10]  # the last change: the void of deal 1
-    assert "Ritirato: smazzata 1 annullata (carte date male)" in undone
+    assert "Tolto l'ultimo cambiamento: smazzata 1 annullata (carte date male)" in undone
     assert "Smazzata 1 conta di nuovo · Bruno solo: 22 terzi (7+1/3), vinta" in undone
     undone = said[11]  # then the amendment of deal 2
-    assert "Ritirato: smazzata 2 corretta (riconteggio)" in undone
+    assert "Tolto l'ultimo cambiamento: smazzata 2 corretta (riconteggio)" in undone
     assert "Smazzata 2 tornata com'era prima della correzione (revisione 3) · Carla solo: 1 terzo (1/3)" in undone
     undone = said[12]  # then the deals, the last first
     assert "Smazzata 2 ritirata" in undone and "Totali: Anna -2, Bruno +4, Carla -2" in undone

@@ -140,7 +140,7 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
     assert _row(out, "Anna") == ["Anna", "declarer", "+16", "+11"]
 
     asked = table.send("an soli sc 35")
-    assert asked.rstrip().endswith("How many tricks did the declarer side take? (0 to 12)")  # no default
+    assert asked.rstrip().endswith("How many tricks did the declarer side take? (0 to 12, or all)")  # no default
     out = table.send("12")
     assert "Deal 5 recorded · Anna solissimo scegliete: 35 thirds (11+2/3), won, cappotto" in out
     assert "solissimo 4 x scegliete 4 x cappotto 2 = 32 from each opponent" in out
@@ -284,7 +284,7 @@ def test_plain_lines_from_a_pipe_behave_the_same(sqlite_url: str) -> None:
     assert "Deal 1 recorded · Bruno solo: 22 thirds (7+1/3), won" in out
     assert "Who took the last trick? (decl or opp) opp\n" in out
     assert "Deal 2 recorded · Bruno chiamo: 4 thirds (1+1/3), lost" in out
-    assert "How many tricks did the declarer side take? (0 to 12) 11\n" in out
+    assert "How many tricks did the declarer side take? (0 to 12, or all) 11\n" in out
     assert "Deal 3 recorded · Anna solo: 35 thirds (11+2/3), won, stramazzo" in out
     assert "Deal 1 amended (revision 2)" in out
     assert "Deal 2 voided (misdeal). Totals: Anna +10, Bruno -2, Carla -8" in out

@@ -8,7 +8,7 @@ import typer
 
 from ledger.cli.app import JsonFlag, print_json
 from ledger.cli.options import EveningOption
-from ledger.cli.render import console, local_time, print_settlement
+from ledger.cli.render import console, local_time, payment_line, print_settlement
 from ledger.cli.session import open_ledger
 from ledger.clock import parse_date
 from ledger.errors import LedgerError
@@ -197,11 +197,7 @@ def _print_tab(item: Tab) -> None:
         console.print(state.format(name=name, amount=amount))
     console.print(_("To clear it:"))
     for payment in item.suggested:
-        console.print(
-            _("  {payer} pays {payee} {amount}").format(
-                payer=payment.payer, payee=payment.payee, amount=format_cents(payment.cents, item.currency)
-            )
-        )
+        console.print(payment_line(payment, item.currency))
 
 
 def _print_pairs(item: Tab) -> None:

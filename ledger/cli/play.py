@@ -72,6 +72,8 @@ if TYPE_CHECKING:
     from ledger.service import Ledger
     from ledger.values import Recorded
 
+ALL_TRICKS = ("all", "tutte")
+"""The answers to the number of tricks that say the declarer side took every one, in English and in Italian."""
 REASON = re.compile(r"\b(?:reason|motivo)=")
 """The key of a correction's reason, in English or Italian."""
 AGGRAVATIONS = ("dividete", "scegliete")
@@ -105,6 +107,11 @@ class Play:
     def contract_words(self) -> list[str]:
         """The profile's contracts, low to high, then the aggravations it has."""
         return contract_words(self.profile)
+
+    @cached_property
+    def every_trick(self) -> int:
+        """How many tricks a deal has at this table: what `all` (`tutte`) answers to the tricks taken."""
+        return self.profile.tricks_per_deal(min(self.profile.active_players, len(self.players)))
 
     @cached_property
     def words(self) -> list[str]:
@@ -215,8 +222,9 @@ class Play:
         question, words = self.question(fact)
         while True:
             answer = self.ask(question, words)
+            every = fact == "tricks" and answer.strip().casefold() in ALL_TRICKS
             try:
-                given = parse_answer(fact, answer, self.players, self.profile)
+                given = parse_answer(fact, str(self.every_trick) if every else answer, self.players, self.profile)
             except LedgerError as error:
                 self.wrong(error, answer)
                 continue
@@ -245,8 +253,9 @@ class Play:
             scale = _("0 to 35") if self.profile.american else _("e.g. 7, 7+1/3, 22t in thirds, or a count 2a10f+u")
             return _("The declarer side's points? ({scale}) ").format(scale=scale), []
         if fact == "tricks":
-            every = self.profile.tricks_per_deal(min(self.profile.active_players, len(self.players)))
-            return _("How many tricks did the declarer side take? (0 to {every}) ").format(every=every), []
+            return _("How many tricks did the declarer side take? (0 to {every}, or all) ").format(
+                every=self.every_trick
+            ), []
         if fact == "last_trick":
             sides = [_("decl"), _("opp")]
             return _("Who took the last trick? ({decl} or {opp}) ").format(decl=sides[0], opp=sides[1]), sides

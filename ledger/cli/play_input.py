@@ -15,8 +15,8 @@ from ledger.i18n import _
 
 _WORD = re.compile(r"^[^\s@=,:]*")
 
-CANCEL = ("cancel", "annulla")
-"""What, typed at a question, leaves it: nothing is written."""
+CANCEL = ("cancel", "lascia")
+"""What, typed at a question, leaves it, in English and in Italian (`annulla` voids a deal): nothing is written."""
 YES = ("yes", "y", "sì", "si", "s")
 """The answers that say yes, in English and in Italian."""
 NO = ("no", "n")

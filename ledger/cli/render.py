@@ -10,11 +10,12 @@ from rich.console import Console
 from rich.table import Table
 
 if TYPE_CHECKING:
+    from ledger.settlement import Transfer
     from ledger.values import DealView, EveningInfo, Recorded, Settlement, Standings
 
 from ledger.cli.grid import Column, Grid
 from ledger.fmt import format_cents, format_time
-from ledger.i18n import _, ngettext
+from ledger.i18n import _, ngettext, to_whom
 from ledger.rules.count import parse_count
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
@@ -114,14 +115,18 @@ def print_settlement(result: Settlement, *, pairs: bool = False, money_table: bo
         )
     )
     for payment in result.payments:
-        console.print(
-            _("  {payer} pays {payee} {amount}").format(
-                payer=payment.payer, payee=payment.payee, amount=format_cents(payment.cents, result.currency)
-            )
-        )
+        console.print(payment_line(payment, result.currency))
     for name, cents in result.rounding.items():
         change = _("  rounding: {name} gains {amount}") if cents > 0 else _("  rounding: {name} gives up {amount}")
         console.print(change.format(name=name, amount=format_cents(abs(cents), result.currency)))
+
+
+def payment_line(payment: Transfer, currency: str) -> str:
+    """`  Carla pays Anna 0.40 EUR` (`  Carla dà 0,40 € ad Anna`): a payment that settles."""
+    # TRANSLATORS: {payee} comes with the word for "to" where the language needs one: "a Bruno", "ad Anna".
+    return _("  {payer} pays {payee} {amount}").format(
+        payer=payment.payer, payee=to_whom(payment.payee), amount=format_cents(payment.cents, currency)
+    )
 
 
 def print_money(title: str, points: Mapping[str, int], cents: Mapping[str, int], currency: str) -> None:
