@@ -14,6 +14,7 @@ import select
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import time
 from collections.abc import Callable, Iterator
@@ -25,6 +26,7 @@ import uvicorn
 from test_serve import _said, serving
 from test_web_support import TOKEN, TestClient, link, start
 
+from ledger import Ledger
 from ledger.errors import LedgerError
 from ledger.web import guard
 from ledger.web.access import cookie_name
@@ -276,6 +278,39 @@ def test_a_chunked_body_is_stopped_at_the_limit(served: tuple[str, Served]) -> N
     print(f"a chunked body stopped after the client sent {sent / 2**20:.1f} MB of {offered / 2**20:.0f} MB")
     assert answer.startswith(b"HTTP/1.1 413 ") and b"connection: close" in answer.lower(), answer[:300]
     assert sent < offered
+
+
+def test_a_live_feed_that_cannot_be_read_is_one_line_and_its_stream_ends(sqlite_url: str) -> None:
+    """The probe: a live read that failed otherwise than by the database not answering (here a deal whose stored
+    options are damaged) printed a traceback of 40 lines, and its stream stayed open and silent. Now it is one line,
+    and the stream ends (the browser asks again a second later)."""
+    start(sqlite_url)
+    with Ledger(sqlite_url) as ledger:
+        ledger.record("anna solo 22")
+    damaging = sqlite3.connect(sqlite_url)
+    with damaging:
+        damaging.execute("UPDATE deal_revision SET options = '{damaged'")
+    damaging.close()
+
+    async def watch(base: str) -> tuple[int, str]:
+        async with (
+            httpx.AsyncClient(base_url=base, timeout=10) as client,
+            client.stream("GET", "/evenings/1/events") as answer,
+        ):
+            return answer.status_code, "".join([chunk async for chunk in answer.aiter_text()])
+
+    with serving(sqlite_url) as (base, process):
+        status, streamed = asyncio.run(watch(base))
+        process.send_signal(signal.SIGINT)
+        process.wait(5)
+        printed = _said(process)
+    assert status == 200 and streamed == "retry: 1000\n\n"
+    said = [line for line in printed.splitlines() if "live feed" in line]
+    assert "Traceback" not in printed and len(said) == 1, printed
+    assert said[0].endswith(
+        "the live feed of evening 1 failed (JSONDecodeError: Expecting property name enclosed in double quotes: line 1"
+        " column 2 (char 1)): its streams end, and reconnect"
+    )
 
 
 def test_ctrl_c_with_2000_live_streams_stops_the_server_within_seconds_without_a_traceback(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 import subprocess
 import sys
@@ -302,3 +303,46 @@ def test_stopping_ends_every_stream_at_once(sqlite_url: str) -> None:
         return time.monotonic() - began
 
     assert asyncio.run(watch_then_stop()) < 0.5
+
+
+def test_a_drawing_that_fails_is_one_line_and_ends_every_stream_of_what_it_draws(
+    sqlite_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The read of the live feed is `test_serve_edges`'s (a damaged deal); here the drawing fails, once for the three
+    phones watching, and the next phone's stream reads and draws afresh."""
+    start(sqlite_url)
+    caplog.set_level(logging.ERROR, logger="calabresella.web")
+    drawings = iter([KeyError("the fragment"), "the evening"])
+
+    def draw(live: object) -> str:
+        drawing = next(drawings)
+        if isinstance(drawing, Exception):
+            raise drawing
+        return drawing
+
+    async def watch() -> tuple[list[list[str]], list[str]]:
+        ledger = Ledger(sqlite_url)
+        channel = Channel(ledger, {"evening": draw, "event": str})
+
+        async def collect(stream: AsyncIterator[str], most: int) -> list[str]:
+            """What the stream sends, until it ends or has sent `most` chunks."""
+            got: list[str] = []
+            async for chunk in stream:
+                got.append(chunk)
+                if len(got) == most:
+                    break
+            return got
+
+        ended = await asyncio.wait_for(
+            asyncio.gather(*(collect(channel.stream(EVENING, -1, 300.0, "en"), 3) for _ in range(3))), 5
+        )
+        again = await asyncio.wait_for(collect(channel.stream(EVENING, -1, 300.0, "en"), 2), 5)
+        await channel.stop()
+        ledger.close()
+        return ended, again
+
+    ended, again = asyncio.run(watch())
+    assert ended == [["retry: 1000\n\n"]] * 3 and again == ["retry: 1000\n\n", event(0, "the evening")]
+    assert [record.getMessage() for record in caplog.records] == [
+        "the live feed of evening 1 failed (KeyError: 'the fragment'): its streams end, and reconnect"
+    ]

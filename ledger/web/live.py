@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -36,6 +37,7 @@ nothing for two of them knows the connection stalled."""
 ALIVE = "event: alive\ndata:\n\n"
 """The keep-alive: an event with empty data (a comment would never reach the page's script)."""
 T = TypeVar("T")
+log = logging.getLogger("calabresella.web")
 
 
 Live = LiveEvening
@@ -80,6 +82,8 @@ class Watched:
     """An event's next read reads it whole: more than its tables' deals changed (a round seated or ended, a player
     renamed), or it was never read."""
     reading: asyncio.Task[None] | None = None
+    broken: bool = False
+    """It could not be read or drawn: its streams end (each browser asks again in a second, for a fresh read)."""
 
 
 class Channel:
@@ -135,7 +139,8 @@ class Channel:
             watched.reading = asyncio.create_task(self._catch_up(topic, watched))
 
     async def _catch_up(self, topic: Topic, watched: Watched) -> None:
-        """Read until no change came during the last read; publish what moved."""
+        """Read until no change came during the last read; publish what moved. A read that fails otherwise than by
+        the ledger not answering (a damaged row, a fault of the code) ends the watchers' streams."""
         try:
             while watched.stale and watched.viewers and not self.stopping:
                 whole, watched.stale, watched.whole = watched.whole, False, False
@@ -145,8 +150,24 @@ class Channel:
                     return  # the next change tells again once the ledger answers
                 self.reads += 1
                 self.publish(topic, watched, shown)
+        except Exception as error:
+            self._broke(topic, watched, error)
         finally:
             watched.reading = None
+
+    def _broke(self, topic: Topic, watched: Watched, error: Exception) -> None:
+        """What is watched could not be read or drawn: one line in the log, no traceback, and its streams end; the
+        next stream of it starts afresh."""
+        kind, number = topic
+        what = (_("evening {number}") if kind == "evening" else _("club night {number}")).format(number=number)
+        said = f"{type(error).__name__}: {(str(error).splitlines() or [''])[0]}"
+        log.error(
+            _("the live feed of {what} failed ({error}): its streams end, and reconnect").format(what=what, error=said)
+        )
+        watched.broken = True
+        watched.changed.set()
+        if self.watched.get(topic) is watched:
+            del self.watched[topic]
 
     async def _read(self, topic: Topic, shown: Any = None) -> Any:
         """The evening or event as it stands, read in its turn with the ledger's writes (an event `shown` before,
@@ -187,8 +208,8 @@ class Channel:
 
     async def stream(self, topic: Topic, seen: int, lifetime: float, code: str) -> AsyncIterator[str]:
         """Server-sent events: what is watched, drawn in language `code`, at each change after `seen` (the event id
-        the page came with, or -1), for `lifetime` seconds or until the server stops (then the browser reconnects,
-        saying the last id it got)."""
+        the page came with, or -1), for `lifetime` seconds, until the server stops, or until what is watched cannot
+        be read or drawn (then the browser reconnects, saying the last id it got)."""
         watched = self.watched.setdefault(topic, Watched())
         watched.viewers += 1
         if watched.stamp is None:
@@ -198,12 +219,17 @@ class Channel:
         try:
             yield "retry: 1000\n\n"
             sent = -1  # the version this watcher shows, once known
-            while (left := deadline - loop.time()) > 0 and not self.stopping:
+            while (left := deadline - loop.time()) > 0 and not self.stopping and not watched.broken:
                 if watched.stamp is not None and watched.version != sent:
                     fresh = watched.ident > seen or sent >= 0  # the page came with id `seen` drawn
                     seen, sent = max(seen, watched.ident), watched.version
                     if fresh:
-                        yield event(watched.ident, drawn(watched.html, code, self.render[topic[0]], watched.shown))
+                        try:
+                            html = drawn(watched.html, code, self.render[topic[0]], watched.shown)
+                        except Exception as error:
+                            self._broke(topic, watched, error)
+                            return
+                        yield event(watched.ident, html)
                     continue
                 try:
                     await asyncio.wait_for(watched.changed.wait(), min(left, KEEP_ALIVE_SECONDS))
