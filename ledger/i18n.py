@@ -23,6 +23,8 @@ from pathlib import Path
 DOMAIN = "calabresella"
 LOCALE_DIR = Path(__file__).parent / "locale"
 LANGUAGES = ("en", "it")
+LANGUAGE_NAMES = {"en": "English", "it": "italiano"}
+"""Each language the ledger speaks, named as its speakers name it."""
 SOURCE_LANGUAGE = "en"
 LANG_VARIABLE = "CALABRESELLA_LANG"
 LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
@@ -78,6 +80,16 @@ def choose_language(option: str | None = None, env: Mapping[str, str] | None = N
         if env.get(name):
             return _supported(env[name]) or SOURCE_LANGUAGE
     return SOURCE_LANGUAGE
+
+
+def speaks(code: str) -> bool:
+    """Whether the ledger speaks the language `code` names (`it`, `it_IT.UTF-8`, `en`)."""
+    return _supported(code) is not None
+
+
+def spoken_languages() -> str:
+    """The languages the ledger speaks, each with its name: `en (English), it (italiano)`."""
+    return ", ".join(f"{code} ({LANGUAGE_NAMES[code]})" for code in LANGUAGES)
 
 
 def language_in_args(args: Sequence[str]) -> str | None:

@@ -476,10 +476,15 @@ def test_a_command_line_that_does_not_parse_is_one_line_in_the_language_in_use(
 def test_a_language_the_ledger_does_not_speak_is_refused_in_the_language_of_the_locale() -> None:
     refused = _run("--lang", "fr", *SCORE, LANG="it_IT.UTF-8")
     assert refused.returncode == 2
-    assert refused.stderr == (
-        "Errore: Valore non valido per '--lang' (variabile 'CALABRESELLA_LANG'): 'fr' non è tra i valori ammessi: "
-        "'en', 'it'. (vedi: calabresella --help)\n"
+    assert refused.stderr == "Errore: --lang 'fr': il registro parla en (English), it (italiano)\n"
+    english = _run("--lang", "fr", *SCORE, LANG="fr_FR.UTF-8")  # a locale the ledger does not speak: English
+    assert (english.returncode, english.stderr) == (
+        2,
+        "Error: --lang 'fr': the ledger speaks en (English), it (italiano)\n",
     )
+    variable = _run(*SCORE, CALABRESELLA_LANG="de", LANG="it_IT.UTF-8")
+    assert variable.stderr == "Errore: CALABRESELLA_LANG 'de': il registro parla en (English), it (italiano)\n"
+    assert _run("--lang", "it_IT.UTF-8", *SCORE).returncode == 0  # what the locale would say is taken as it
 
 
 # play, the report and the charts

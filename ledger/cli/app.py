@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from typing import Annotated, Any
@@ -12,8 +13,16 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from ledger.cli import click_texts
 from ledger.errors import FactError, LedgerError, MissingFact, NoOpenEvening, fact_word
-from ledger.i18n import N_, _, choose_language, language_in_args, use_language
-from ledger.rules.facts import DECLARER
+from ledger.i18n import (
+    LANG_VARIABLE,
+    N_,
+    _,
+    choose_language,
+    language_in_args,
+    speaks,
+    spoken_languages,
+    use_language,
+)
 
 USER_ERROR = 2
 NEGATIVE = re.compile(r"-\d[\d.,]*")
@@ -26,7 +35,14 @@ class LedgerGroup(TyperGroup):
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
         """Run the command; usage errors too become one `Error:` line instead of a box."""
         given = kwargs.get("args", args[0] if args else None)
-        use_language(choose_language(language_in_args(sys.argv[1:] if given is None else list(given))))
+        asked = language_in_args(sys.argv[1:] if given is None else list(given))
+        use_language(choose_language(asked))
+        setting, value = ("--lang", asked) if asked else (LANG_VARIABLE, os.environ.get(LANG_VARIABLE))
+        if value and not speaks(value):  # said in the language chosen without it: the locale's, else English
+            said = _("{setting} {value!r}: the ledger speaks {languages}")
+            message = said.format(setting=setting, value=value, languages=spoken_languages())
+            typer.echo(_("Error: {message}").format(message=message), err=True)
+            sys.exit(USER_ERROR)
         localize(self)
         run: Any = super().main
         if not standalone_mode:
@@ -99,6 +115,8 @@ NO_PSYCOPG = N_(
 def as_typed(error: FactError, typed: str | None = None) -> FactError:
     """The error with the value as the person wrote it: `typed` where a front end knows what was typed for the fact,
     else the value itself, the declarer's own hand in the words of the language in use (`chiamante`)."""
+    from ledger.rules.facts import DECLARER
+
     if typed is not None and isinstance(error.value, str):
         return FactError(error.fact, typed, error.reason)
     if (error.fact, error.value) == ("holder", DECLARER):

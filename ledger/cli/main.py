@@ -117,17 +117,20 @@ def _print_version(given: bool) -> None:
 
 
 Language = Enum("Language", {code: code for code in LANGUAGES}, type=str)  # type: ignore[misc]
+"""The languages a server's pages may be told to speak (`serve --lang`)."""
 
 
 @app.callback()
 def main(
     ctx: typer.Context,
     lang: Annotated[
-        Language | None,
+        str | None,
         typer.Option(
             "--lang",
             envvar=LANG_VARIABLE,
             show_envvar=True,
+            metavar=f"<{'|'.join(LANGUAGES)}>",
+            autocompletion=lambda: list(LANGUAGES),
             help="Language: it (Italiano) or en (English). Default: the locale (LC_ALL, LC_MESSAGES, LANG), "
             "else English.",
         ),
@@ -148,4 +151,4 @@ def main(
     ] = False,
 ) -> None:
     """Scorekeeping ledger for Calabresella."""
-    ctx.obj = {"db": db}  # `lang` has been read before parsing, so that help texts too are translated
+    ctx.obj = {"db": db}  # `lang` has been read and checked before parsing, so that help texts too are translated
