@@ -84,6 +84,7 @@ def test_importing_the_cli_loads_no_command_module(loaded: dict[str, list[str]])
         "ledger.cli",
         "ledger.cli.app",
         "ledger.cli.click_texts",
+        "ledger.cli.italian",
         "ledger.cli.main",
         "ledger.errors",
         "ledger.i18n",

@@ -368,3 +368,22 @@ def test_the_number_of_tricks_takes_all_and_cancel_is_lascia_where_annulla_voids
     )
     assert "Smazzata 1 annullata (carte date male)." in voided.stdout
     assert "Tolto l'ultimo cambiamento: smazzata 1 annullata (carte date male)" in voided.stdout
+
+
+# The command line in Italian
+
+
+def test_the_commands_take_the_italian_words_play_takes(db: Path) -> None:
+    ok(db, "record", "bruno solo 22")
+    assert ok(db, "classifica") == ok(db, "standings")
+    assert ok(db, "smazzate", lang="it") == ok(db, "deals", lang="it")
+    assert "It no longer counts (misdeal)" in ok(db, "annulla", "1", "-r", "misdeal")
+    assert "Taken back: deal 1 voided (misdeal)" in ok(db, "ritira")
+    assert refused(db, "chiudi", lang="it") == (
+        "Errore: Il comando 'chiudi' non esiste. Forse intendevi 'evening close', 'event close'? "
+        "(vedi: calabresella --help)\n"
+    )
+    assert "Did you mean '--help'?" in refused(db, "aiuto")
+    listed = " ".join(ok(db, "--help", lang="it", columns=100).split())
+    assert "I comandi si scrivono anche in italiano: ritira (undo), correggi (amend), annulla (void)," in listed
+    assert "classifica (standings), conti (settle)." in listed

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from ledger.cli.app import LedgerGroup, new_app, translate_help
+from ledger.cli.italian import ITALIAN
 from ledger.i18n import LANG_VARIABLE, LANGUAGES, _
 
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -40,6 +41,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "season": ("ledger.cli.club", "season_app", "Club nights"),
 }
 """Each subcommand (commands, then groups, as help lists them): its module, its function or Typer app, its panel."""
+ALIASES = {italian: english for english, italian in ITALIAN.items() if english in COMMANDS}
+"""The Italian word of each command that `play` takes in Italian too, and the command it names: `classifica` is
+`standings`."""
+ENGLISH = {italian: english for english, italian in ITALIAN.items()}
+"""Every Italian word of `play`, and its command in English (`chiudi` is `close`, which is `evening close` here)."""
 UsageError: Any = typer.BadParameter.__mro__[1]
 """Click's usage error, from the copy of Click that Typer runs on."""
 GROUPS = ("evening", "event", "players", "deal", "db")
@@ -54,7 +60,8 @@ class LazyGroup(LedgerGroup):
         return [*COMMANDS, *(name for name in super().list_commands(ctx) if name not in COMMANDS)]
 
     def get_command(self, ctx: Any, name: str) -> Any:
-        """The subcommand, built from its module on first use."""
+        """The subcommand (its Italian word too), built from its module on first use."""
+        name = ALIASES.get(name, name)
         if name in COMMANDS and name not in self.commands:
             command = _load(name)
             translate_help(command)
@@ -62,20 +69,31 @@ class LazyGroup(LedgerGroup):
         return super().get_command(ctx, name)
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
-        """Load the commands close to an unknown name first, so that the error suggests them; a name that is a
-        group's subcommand (`start`) suggests it under its group (`evening start`), and `play`, which starts one."""
+        """A command by its name or its Italian word (`classifica`, run as `standings`); before an unknown name, the
+        commands close to it are loaded, so that the error suggests them; a name (or Italian word) that is a group's
+        subcommand (`start`, `chiudi`) suggests it under its group (`evening start`, `evening close`; `play` too,
+        which starts one), and `aiuto` suggests `--help`."""
+        args = [ALIASES.get(args[0], args[0]), *args[1:]] if args else args
         if args and args[0] not in COMMANDS:
             for name in get_close_matches(args[0], list(COMMANDS)):
                 self.get_command(ctx, name)
         try:
             return super().resolve_command(ctx, args)
         except UsageError as error:
-            nested = [f"{group} {args[0]}" for group in GROUPS if args and args[0] in self._subcommands(ctx, group)]
+            word = ENGLISH.get(args[0], args[0]) if args else ""
+            nested = [f"{group} {word}" for group in GROUPS if word in self._subcommands(ctx, group)]
+            nested += ["--help"] if word == "help" else []
             if nested:
                 starts = ["play"] if "evening start" in nested else []
                 suggestions = ", ".join(repr(name) for name in [*nested, *starts])
                 error.message = f"{error.message.split('. Did you mean')[0].rstrip('.')}. Did you mean {suggestions}?"
             raise
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        """Help, ending with the Italian words the command line takes for its commands."""
+        aliases = ", ".join(f"{italian} ({english})" for italian, english in ALIASES.items())
+        self.epilog = _("The commands take their Italian words too: {aliases}.").format(aliases=aliases)
+        super().format_help(ctx, formatter)
 
     def _subcommands(self, ctx: Any, group: str) -> list[str]:
         """The names of a group's subcommands."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ledger.cli.italian import ITALIAN
 from ledger.errors import LedgerError
 from ledger.i18n import N_, language
 from ledger.rules.numbers import read_number
@@ -37,19 +38,6 @@ COMMANDS: dict[str, str] = {
     ),
 }
 """Each command, by its English word, and its help."""
-ITALIAN = {
-    "undo": "ritira",
-    "amend": "correggi",
-    "void": "annulla",
-    "deals": "smazzate",
-    "standings": "classifica",
-    "settle": "conti",
-    "help": "aiuto",
-    "close": "chiudi",
-    "quit": "esci",
-    "syntax": "sintassi",
-}
-"""The Italian word of each command, and of the syntax as a help topic."""
 WORDS = {**{word: word for word in COMMANDS}, **{ITALIAN[word]: word for word in COMMANDS}, "exit": "quit", "?": "help"}
 """Every word that names a command, in either language, and the command it names."""
 TOPICS = {"syntax": SYNTAX, **COMMANDS}
