@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import resource
 import signal
 import socket
 import stat
@@ -39,10 +40,11 @@ def _free_port() -> int:
 
 @contextmanager
 def servers(
-    db: str, count: int, *args: str, env: dict[str, str] | None = None
+    db: str, count: int, *args: str, env: dict[str, str] | None = None, open_files: tuple[int, int] | None = None
 ) -> Iterator[list[tuple[str, subprocess.Popen[str]]]]:
-    """`count` `calabresella serve` processes started at once, each on a free loopback port; the base URL and process
-    of each (stdout and stderr in one pipe)."""
+    """`count` `calabresella serve` processes started at once, each on a free loopback port (under the limits of open
+    files `open_files`, soft and hard, when given); the base URL and process of each (stdout and stderr in one
+    pipe)."""
     ports: list[int] = []
     while len(ports) < count:
         if (port := _free_port()) not in ports:
@@ -57,6 +59,9 @@ def servers(
                 stderr=subprocess.STDOUT,
                 text=True,
                 env=environment,
+                preexec_fn=None
+                if open_files is None
+                else lambda: resource.setrlimit(resource.RLIMIT_NOFILE, open_files),
             )
             stack.callback(_stop, process)
             started.append((port, process))
@@ -74,9 +79,11 @@ def _stop(process: subprocess.Popen[str]) -> None:
 
 
 @contextmanager
-def serving(db: str, *args: str, env: dict[str, str] | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+def serving(
+    db: str, *args: str, env: dict[str, str] | None = None, open_files: tuple[int, int] | None = None
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """`calabresella serve` on a free loopback port; its base URL and process (stdout and stderr in one pipe)."""
-    with servers(db, 1, *args, env=env) as started:
+    with servers(db, 1, *args, env=env, open_files=open_files) as started:
         yield started[0]
 
 

@@ -3,12 +3,15 @@
 The write token comes from `CALABRESELLA_TOKEN` or from a file (`--token-file`, by default one per ledger in the
 user data folder, made on first use and readable by its owner only), never from the command line, where every
 user of the machine can read it in the process list; `--new-token` writes a new one, which ends every write
-session. Starlette, uvicorn and segno load inside the command, so the other commands start without them; pandas
-and matplotlib load only when a report or a chart is asked for.
+session. At start it raises its limit of open files to the most it may have (each live page holds one), and says
+how many live pages it can hold when that is fewer than it is made for. Starlette, uvicorn and segno load inside the
+command, so the other commands start without them; pandas and matplotlib load only when a report or a chart is asked
+for.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 from pathlib import Path
@@ -20,12 +23,19 @@ from ledger.cli import loaded
 from ledger.cli.app import db_url
 from ledger.cli.main import Language
 from ledger.errors import LedgerError
+from ledger.fmt import format_count
 from ledger.i18n import LANG_VARIABLE, _
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 EVERY_ADDRESS = ("0.0.0.0", "::")
 STOP_SECONDS = 1
 """After Ctrl-C, how long a request under way may still take before it is cut."""
+LIVE_STREAMS = 2000
+"""The live pages (phones and screens watching) a server process is made to hold at once, each stream one open file
+(its connection): a tournament's, with room."""
+OTHER_FILES = 100
+"""The files a server process holds open besides its live streams: 19 idle, 22 after pages, reports and writes, and
+up to 15 database connections (on SQLite, 3 files each)."""
 
 
 def lan_address() -> str:
@@ -71,6 +81,20 @@ def print_links(write: str, look: str, *, qr: bool) -> None:
         if qr:
             segno.make(url, error="m").terminal(compact=True)
         typer.echo(f"  {url}\n")
+
+
+def open_files() -> int | None:
+    """Raise this process's limit of open files (its workers inherit it) to the most it may have: its hard limit, or
+    what the live streams need where that is unlimited. The limit now; None when there is none."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = max(soft, LIVE_STREAMS + OTHER_FILES) if hard == resource.RLIM_INFINITY else hard
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        with contextlib.suppress(ValueError, OSError):  # a system that allows fewer than it says keeps its limit
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return None if soft == resource.RLIM_INFINITY else soft
 
 
 def serve(
@@ -177,6 +201,18 @@ def serve(
     if TOKEN_VARIABLE not in os.environ:
         typer.echo(_("The write token, for the API: in {path}").format(path=kept))
     typer.echo(_("Answers for: {hosts}").format(hosts=", ".join(hosts)))
+    files = open_files()
+    if files is not None and files - OTHER_FILES < LIVE_STREAMS:
+        typer.echo(
+            _(
+                "This machine lets the server hold {files} files open: about {streams} live pages at once, not the "
+                "{needed} it is made for; raise the limit of open files (ulimit -n) to serve more"
+            ).format(
+                files=format_count(files),
+                streams=format_count(max(files - OTHER_FILES, 0)),
+                needed=format_count(LIVE_STREAMS),
+            )
+        )
     to_terminal()
     loaded()
     settings = {
