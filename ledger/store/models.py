@@ -1,5 +1,6 @@
 """The ledger's tables. Nothing is overwritten: deals change by new revisions, voids are marks. The club's tables
-are in `ledger.store.club_models`, the wrong tries at the server's secrets in `ledger.store.throttle`."""
+are in `ledger.store.club_models`, the wrong tries at the server's secrets in `ledger.store.throttle`, the ledger's
+identity (which the server's keys are bound to) in `ledger.store.identity`."""
 
 from __future__ import annotations
 
