@@ -32,6 +32,7 @@ from ledger import Ledger
 from ledger.rules.quick import parse_quick_line
 from ledger.store.engine import open_ledger, transaction
 from ledger.store.evenings import start_evening
+from ledger.values import Terms
 
 PLAYERS = ("Anna", "Bruno", "Carla")
 LINES = (
@@ -57,7 +58,7 @@ def new_ledger(path: Path) -> None:
     """A ledger with one open evening of three players."""
     engine = open_ledger(str(path))
     with transaction(engine) as session:
-        start_evening(session, PLAYERS, stake="0.10")
+        start_evening(session, PLAYERS, Terms(stake="0.10"))
     engine.dispose()
 
 

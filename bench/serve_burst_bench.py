@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from workload import cpu_seconds, listening
 
 from ledger import Ledger
+from ledger.values import Terms
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "bench-token-for-a-crowded-club-night-0123456789"
@@ -169,7 +170,7 @@ def _until_stopped(process: subprocess.Popen[bytes]) -> float:
 def measure(label: str, code: Path | None, folder: Path, writers: int, deals: int, viewers: int) -> Run:
     db = str(folder / f"{label}-{viewers}.sqlite3")
     with Ledger(db) as ledger:
-        ledger.start_evening(PLAYERS, stake="0.10")
+        ledger.start_evening(PLAYERS, Terms(stake="0.10"))
     port = _free_port()
     process = _serve(db, port, code)
     try:

@@ -46,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from workload import calabresella, listening
 
 from ledger import Ledger
+from ledger.values import Terms
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -124,7 +125,7 @@ async def run(deals: int, viewers: int, folder: Path) -> None:
     served, bare = str(folder / "served.sqlite3"), str(folder / "bare.sqlite3")
     for db in (served, bare):
         with Ledger(db) as ledger:
-            ledger.start_evening(PLAYERS, stake="0.10")
+            ledger.start_evening(PLAYERS, Terms(stake="0.10"))
     port = _free_port()
     server = subprocess.Popen(
         [calabresella(), "--db", served, "serve", "--port", str(port)],

@@ -6,8 +6,9 @@ and returns frozen values, never database rows. A user's mistake raises `LedgerE
 
 >>> import pathlib, tempfile
 >>> from ledger import Ledger
+>>> from ledger.values import Terms
 >>> with Ledger(str(pathlib.Path(tempfile.mkdtemp()) / "ledger.sqlite3")) as ledger:
-...     evening = ledger.start_evening(["Anna", "Bruno", "Carla"], stake="0.10")
+...     evening = ledger.start_evening(["Anna", "Bruno", "Carla"], Terms(stake="0.10"))
 ...     _ = ledger.record("bruno solo 22")
 ...     _ = ledger.record(DealInput(declarer="Carla", contract="chiamo", called="3D", holder="Anna", thirds=17,
 ...                                 last_trick="opponents"))
@@ -17,7 +18,7 @@ and returns frozen values, never database rows. A user's mistake raises `LedgerE
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import date
 from pathlib import Path
@@ -29,6 +30,7 @@ from ledger.rules.facts import DealFacts
 from ledger.rules.quick import parse_quick_line
 from ledger.rules.seats import seat_after
 from ledger.values import (
+    NOTHING_SAID,
     ChangeView,
     DealView,
     EveningInfo,
@@ -40,6 +42,7 @@ from ledger.values import (
     Settlement,
     Standings,
     Tab,
+    Terms,
     Undone,
     Writer,
 )
@@ -253,33 +256,19 @@ class Ledger:
     def start_evening(
         self,
         players: Sequence[str],
+        terms: Terms = NOTHING_SAID,
         *,
         dealer: str | None = None,
-        profile: str = "pagat",
-        options: Sequence[str] | Mapping[str, object] = (),
-        stake: str = "0",
-        currency: str = "EUR",
-        place: str | None = None,
         note: str | None = None,
         by: Writer | None = None,
     ) -> EveningInfo:
-        """Seat the players in turn order and pin the profile, its options and the stake per game point."""
+        """Seat the players in turn order on the table's `terms`: the profile and its options, the stake per game
+        point, the place."""
         from ledger.store.evenings import start_evening
 
         writer = self._organiser(by)
         with self._session() as session:
-            table = start_evening(
-                session,
-                tuple(players),
-                dealer=dealer,
-                profile=profile,
-                options=dict(options) if isinstance(options, Mapping) else list(options),
-                stake=stake,
-                currency=currency,
-                place=place,
-                note=note,
-                by=writer,
-            )
+            table = start_evening(session, tuple(players), terms, dealer=dealer, note=note, by=writer)
             return _evening(session, table)
 
     def _organiser(self, by: Writer | None) -> Writer:
@@ -568,20 +557,16 @@ class Ledger:
         self,
         name: str,
         players: Sequence[str],
+        terms: Terms = NOTHING_SAID,
         *,
-        profile: str = "pagat",
-        options: Sequence[str] | Mapping[str, object] = (),
-        stake: str = "0",
-        currency: str = "EUR",
-        place: str | None = None,
         season: str | None = None,
         pairing: str = "random",
         round_deals: int | None = None,
         round_minutes: int | None = None,
         by: Writer | None = None,
     ) -> EventInfo:
-        """A club night or tournament with the players present; every table it seats plays its rules and stake. A
-        round lasts `round_deals` deals or `round_minutes`; later rounds are drawn by `pairing`."""
+        """A club night or tournament with the players present; every table it seats plays on its `terms`. A round
+        lasts `round_deals` deals or `round_minutes`; later rounds are drawn by `pairing`."""
         from ledger.store.club import event_info, start_event
 
         self._organiser(by)
@@ -590,11 +575,7 @@ class Ledger:
                 session,
                 name,
                 players,
-                profile=profile,
-                options=dict(options) if isinstance(options, Mapping) else list(options),
-                stake=stake,
-                currency=currency,
-                place=place,
+                terms,
                 season=season,
                 pairing=pairing,
                 round_deals=round_deals,

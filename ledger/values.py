@@ -36,6 +36,20 @@ class Writer:
     session: str | None = None
 
 
+@dataclass(frozen=True)
+class Terms:
+    """What a table plays by and for: the rule profile and its options, the stake per game point in its currency,
+    the place. An evening is started on its terms, and each table a club event seats on the event's."""
+
+    profile: str = "pagat"
+    options: Sequence[str] | Mapping[str, object] = ()
+    stake: str = "0"
+    currency: str = "EUR"
+    place: str | None = None
+
+
+NOTHING_SAID = Terms()
+"""The terms of a table that says nothing else: pagat's rules, for nothing a point."""
 LIBRARY = Writer()
 """A program using the ledger as a library, the default writer."""
 TABLE = "table"

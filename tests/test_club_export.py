@@ -17,6 +17,7 @@ import ledger.service
 from ledger import Ledger
 from ledger.cli.main import app
 from ledger.errors import LedgerError
+from ledger.values import Terms
 
 SIX = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"]
 SEASON = "Primavera 2026"
@@ -37,13 +38,13 @@ def club_ledger(ledger: Ledger) -> None:
     """An evening of its own, two seasons (one without events), a closed event of three rounds (players arriving and
     leaving, the last seated by hand, a deal voided at a table) and an event still playing its first round; a
     payment at a table."""
-    ledger.start_evening(["Anna", "Bruno", "Carla"], stake="0.05")
+    ledger.start_evening(["Anna", "Bruno", "Carla"], Terms(stake="0.05"))
     ledger.record("anna solo 22")
     ledger.close_evening()
     ledger.start_season(SEASON, min_deals=2)
     ledger.start_season("Vuota")
     first = ledger.start_event(
-        "Venerdì al circolo", SIX, stake="0.10", season=SEASON, place="Circolo ☕", round_deals=3
+        "Venerdì al circolo", SIX, Terms(stake="0.10", place="Circolo ☕"), season=SEASON, round_deals=3
     ).number
     ledger.seat_round(first, seed=1)
     play_round(ledger, first)
@@ -56,7 +57,7 @@ def club_ledger(ledger: Ledger) -> None:
     play_round(ledger, first, deals=2)
     ledger.close_event(first)
     second = ledger.start_event(
-        "Torneo", ["Anna", "Bruno", "Carla", "Hugo"], options=["sweeps=off"], season=SEASON, pairing="standing"
+        "Torneo", ["Anna", "Bruno", "Carla", "Hugo"], Terms(options=["sweeps=off"]), season=SEASON, pairing="standing"
     ).number
     ledger.seat_round(second, seed=3)
     play_round(ledger, second, deals=2)

@@ -11,6 +11,7 @@ import pytest
 
 from ledger import Ledger
 from ledger.errors import LedgerError
+from ledger.values import Terms
 
 SEVEN = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Gina"]
 
@@ -44,7 +45,7 @@ def play_round(ledger: Ledger, number: int, deals: int = 3) -> None:
 
 def test_a_club_night_seats_every_present_player_once_and_its_leaderboard_counts_by_hand(db_url: str) -> None:
     with Ledger(db_url) as ledger:
-        started = ledger.start_event("Venerdì al circolo", SEVEN, stake="0.10", round_deals=3)
+        started = ledger.start_event("Venerdì al circolo", SEVEN, Terms(stake="0.10"), round_deals=3)
         assert started.present == tuple(SEVEN) and started.current is None
         event = ledger.seat_round(started.number, seed=7)
         current = event.current
@@ -135,7 +136,7 @@ def test_refusals_name_the_value(db_url: str) -> None:
             (lambda: ledger.start_event("x", SEVEN, round_deals=0), "deals"),
             (lambda: ledger.start_event("x", SEVEN, pairing="elo"), "pairing"),
             (lambda: ledger.start_event("x", ["Anna", "Bruno"]), "2 players"),
-            (lambda: ledger.start_event("x", SEVEN, profile="quintiglio", season="nessuna"), "season"),
+            (lambda: ledger.start_event("x", SEVEN, Terms(profile="quintiglio"), season="nessuna"), "season"),
             (lambda: ledger.start_event("", SEVEN), "name"),
             (lambda: ledger.event(99), "event 99 does not exist"),
         ):

@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from ledger import Ledger
 from ledger.cli.main import app
+from ledger.values import Terms
 
 HOSTILE = "+cmd|' /C calc'!A0"
 runner = CliRunner()
@@ -16,7 +17,7 @@ runner = CliRunner()
 
 def ledger_with_a_hostile_name(db: str) -> None:
     with Ledger(db) as ledger:
-        ledger.start_evening([HOSTILE, "-Bruno", "Carla"], stake="0.10")
+        ledger.start_evening([HOSTILE, "-Bruno", "Carla"], Terms(stake="0.10"))
         ledger.record("+cmd solo 22")
 
 
@@ -49,7 +50,7 @@ def test_stats_csv_neutralises_names_too(sqlite_url: str, tmp_path: Path) -> Non
 def test_stats_csv_neutralises_a_name_in_the_header_row(sqlite_url: str, tmp_path: Path) -> None:
     """The `called` table has a column per holder of the called card, named after the player: the header row."""
     with Ledger(sqlite_url) as ledger:
-        ledger.start_evening([HOSTILE, "Bruno", "Carla"], stake="0.10")
+        ledger.start_evening([HOSTILE, "Bruno", "Carla"], Terms(stake="0.10"))
         ledger.record(f"bruno chiamo 3D@{HOSTILE[:4]} 17 last=opp")
     out = tmp_path / "stats.csv"
     result = runner.invoke(app, ["--db", sqlite_url, "stats", "--csv", str(out)])

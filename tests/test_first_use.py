@@ -11,6 +11,7 @@ from cli_support import Ran, calabresella
 from test_web_support import BEARER, start, viewer
 
 from ledger import Ledger
+from ledger.values import Terms
 
 
 def run(*args: str, home: Path, cwd: Path | None = None) -> Ran:
@@ -52,10 +53,10 @@ def test_an_evening_voided_whole_stays_in_the_log_and_counts_nowhere(
 ) -> None:
     db = sqlite_url
     with Ledger(db) as ledger:
-        real = ledger.start_evening(["Paolo", "Sandro", "Ugo"], stake="0.10").number
+        real = ledger.start_evening(["Paolo", "Sandro", "Ugo"], Terms(stake="0.10")).number
         ledger.record("paolo solo 22t", evening=real)  # Paolo +4, the others -2
         ledger.close_evening(real)
-        mistake = ledger.start_evening(["Paolo", "Sandro", "Ugo"], stake="0.10").number
+        mistake = ledger.start_evening(["Paolo", "Sandro", "Ugo"], Terms(stake="0.10")).number
         ledger.record("sandro solo 33t", evening=mistake)  # Sandro +12 by stramazzo: must count nowhere
     ran = run("--db", db, "evening", "void", str(mistake), "--reason", "a test", home=tmp_path)
     assert ran.returncode == 0 and "Evening 2 voided (a test): it counts nowhere." in ran.stdout

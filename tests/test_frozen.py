@@ -20,7 +20,7 @@ from ledger.rules.contracts import Contract
 from ledger.rules.facts import DealFacts
 from ledger.rules.profiles import DEFAULTS, make_profile
 from ledger.rules.scoring import score
-from ledger.values import Recorded
+from ledger.values import Recorded, Terms
 
 PLAYERS = ("Anna", "Bruno", "Carla")
 
@@ -229,7 +229,7 @@ def test_facts_and_their_result_hash_and_equal_deals_hash_alike() -> None:
 def ledger(tmp_path: Path) -> Any:
     """A ledger with an evening of three deals (one amended, one voided), closed, and a payment."""
     with Ledger(str(tmp_path / "ledger.sqlite3")) as opened:
-        opened.start_evening(PLAYERS, stake="0.10", place="Bar Sport")
+        opened.start_evening(PLAYERS, Terms(stake="0.10", place="Bar Sport"))
         opened.record("bruno solo 22")
         opened.record("anna solo 20")
         opened.record("carla solo 25")

@@ -18,13 +18,14 @@ from typer.testing import CliRunner
 
 from ledger import Ledger
 from ledger.cli.main import app
+from ledger.values import Terms
 
 LINES = ("anna solo 22t", "bruno solo 22t", "anna solo 33t", "carla chiamo 3D@anna 20t last=opp")
 
 
 def evening(db: str) -> None:
     with Ledger(db) as ledger:
-        ledger.start_evening(["Anna", "Bruno", "Carla"], options=["game_to=5"])
+        ledger.start_evening(["Anna", "Bruno", "Carla"], Terms(options=["game_to=5"]))
         for line in LINES:
             ledger.record(line)
 
@@ -68,7 +69,7 @@ def test_an_evening_without_a_game_to_n_shows_no_games(sqlite_url: str) -> None:
 
 def test_play_says_when_a_deal_ends_a_game(sqlite_url: str) -> None:
     with Ledger(sqlite_url) as ledger:
-        ledger.start_evening(["Anna", "Bruno", "Carla"], options=["game_to=5"])
+        ledger.start_evening(["Anna", "Bruno", "Carla"], Terms(options=["game_to=5"]))
     lines = "\n".join([*LINES, "standings", "quit"]) + "\n"
     done = calabresella("--db", sqlite_url, "play", input=lines, env={"CALABRESELLA_LANG": "en", "COLUMNS": "160"})
     assert done.returncode == 0, done.stderr

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from ledger import Ledger
 from ledger.cli.main import app
 from ledger.i18n import speaking, use_language
+from ledger.values import Terms
 
 ENGLISH = (
     "from each",
@@ -141,7 +142,7 @@ def record_every_profile(db: str, language: str) -> None:
     """An evening of each profile, recorded in `language`, with a correction, a void, an undo and a payment."""
     with speaking(language), Ledger(db) as ledger:
         for profile, players, options in PROFILES:
-            number = ledger.start_evening(players, profile=profile, options=options, stake="0.10").number
+            number = ledger.start_evening(players, Terms(profile=profile, options=options, stake="0.10")).number
             for line in LINES[profile]:
                 ledger.record(line, evening=number)
             ledger.amend(1, "19t", reason="recount", evening=number)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ledger.service import Ledger
+from ledger.values import Terms
 
 LINES = ("anna solo 22", "bruno chiamo 3D@carla 17", "pass", "carla solissimo dividete 8", "dario solo 7+1/3")
 
@@ -25,7 +26,7 @@ def test_the_live_read_names_the_next_dealer_and_the_totals_as_the_evening_does(
     sqlite_url: str, recorded: int, voided: tuple[int, ...]
 ) -> None:
     with Ledger(sqlite_url) as ledger:
-        ledger.start_evening(("Anna", "Bruno", "Carla", "Dario"), profile="quartiglio")
+        ledger.start_evening(("Anna", "Bruno", "Carla", "Dario"), Terms(profile="quartiglio"))
         for n in range(recorded):
             ledger.record(LINES[n % len(LINES)])
         for number in voided:

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from ledger.cli.main import app
 from ledger.store.engine import open_ledger, transaction
 from ledger.store.money import choose_evenings, record_payment, settle, tab
+from ledger.values import Terms
 
 runner = CliRunner()
 ENV = {"CALABRESELLA_DB": None, "COLUMNS": "200"}
@@ -141,7 +142,7 @@ def test_record_payment_in_the_library(sqlite_url: str) -> None:
     with transaction(engine) as session:
         from ledger.store.evenings import start_evening
 
-        start_evening(session, ("Anna", "Bruno", "Carla"), currency="CHF")
+        start_evening(session, ("Anna", "Bruno", "Carla"), Terms(currency="CHF"))
         entry = record_payment(session, "Anna", "Bruno", "1.25")
     assert (entry.cents, entry.currency) == (125, "CHF")
     engine.dispose()
@@ -151,7 +152,7 @@ def test_a_payment_key_stores_it_once_and_a_reused_key_with_other_facts_is_refus
     from ledger import Ledger
 
     with Ledger(db_url) as book:
-        book.start_evening(["Lucia", "Nadia", "Marco"], stake="0.10")
+        book.start_evening(["Lucia", "Nadia", "Marco"], Terms(stake="0.10"))
         book.record("marco solo 22")
         first = book.paid("Lucia", "Marco", "0,20", key="lucia-1")
         again = book.paid("Lucia", "Marco", "0.20", key="lucia-1")
@@ -166,7 +167,7 @@ def test_a_voided_payment_stays_listed_and_no_longer_counts(db_url: str) -> None
     from ledger import Ledger
 
     with Ledger(db_url) as book:
-        book.start_evening(["Lucia", "Nadia", "Marco"], stake="0.10")
+        book.start_evening(["Lucia", "Nadia", "Marco"], Terms(stake="0.10"))
         book.record("marco solo 22")
         book.paid("Lucia", "Marco", "0.20")
         book.paid("Lucia", "Marco", "0.20")
@@ -190,7 +191,7 @@ def test_payment_keys_and_voids_survive_an_export_and_import(
     from ledger import Ledger
 
     with Ledger(db_url) as book:
-        book.start_evening(["Lucia", "Nadia", "Marco"], stake="0.10")
+        book.start_evening(["Lucia", "Nadia", "Marco"], Terms(stake="0.10"))
         book.record("marco solo 22")
         book.paid("Lucia", "Marco", "0.20", key="cash-1")
         book.paid("Nadia", "Marco", "0.20")

@@ -16,6 +16,7 @@ from ledger.rules.build import DealInput
 from ledger.store.deals import DealView, deal_history, list_deals, totals
 from ledger.store.engine import open_ledger, transaction
 from ledger.store.evenings import close_evening, get_seating, start_evening
+from ledger.values import Terms
 
 PROMPT = "\x1b[?2004h"
 """prompt_toolkit turns bracketed paste on when a prompt is ready for typing: the moment to send the next line."""
@@ -303,7 +304,7 @@ def test_the_monte_is_asked_for_only_where_a_stramazzo_counts_tricks_only(sqlite
     db = Path(sqlite_url)
     engine = open_ledger(str(db))
     with transaction(engine) as session:
-        start_evening(session, ("Anna", "Bruno", "Carla"), options=["stramazzo_counts=tricks"])
+        start_evening(session, ("Anna", "Bruno", "Carla"), Terms(options=["stramazzo_counts=tricks"]))
     engine.dispose()
     done = _piped(db, ["bruno solo 10t", "decl", "1a3f+u", "2a"])
     assert done.returncode == 0, done.stderr

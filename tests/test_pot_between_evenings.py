@@ -13,19 +13,22 @@ from conftest import as_document
 
 from ledger import Ledger
 from ledger.errors import LedgerError
+from ledger.values import Terms
 
 ABC = ["Anna", "Bruno", "Carla"]
 
 
 def test_a_waiting_pot_rides_on_the_first_played_deal_of_the_tables_next_evening(db_url: str) -> None:
     with Ledger(db_url) as ledger:
-        first = ledger.start_evening(ABC, profile="tretre").number
+        first = ledger.start_evening(ABC, Terms(profile="tretre")).number
         ledger.record("anna chiamo 20t", evening=first)  # +2 -1 -1: no pot
         ledger.record("pass", evening=first)
         ledger.record("pass", evening=first)
         closed, _ = ledger.close_evening(first)
         assert closed.pot_out == 2
-        second = ledger.start_evening(["Carla", "Anna", "Bruno"], profile="tretre")  # the same three, in a new order
+        second = ledger.start_evening(
+            ["Carla", "Anna", "Bruno"], Terms(profile="tretre")
+        )  # the same three, in a new order
         assert (second.pot_in, second.pot_from) == (2, first)
         # two passed deals carried in: the first played deal counts 1 + 2 = 3 times: Bruno +6, the others -3
         done = ledger.record("bruno chiamo 20t", evening=second.number)
@@ -38,40 +41,40 @@ def test_a_waiting_pot_rides_on_the_first_played_deal_of_the_tables_next_evening
             "Bruno": -1,
         }
         # a third evening of the same table takes nothing: the pot went to the second
-        assert ledger.start_evening(ABC, profile="tretre").pot_in == 0
+        assert ledger.start_evening(ABC, Terms(profile="tretre")).pot_in == 0
 
 
 def test_a_pot_dropped_at_closing_or_a_different_table_takes_nothing(db_url: str) -> None:
     with Ledger(db_url) as ledger:
-        first = ledger.start_evening(ABC, profile="tretre").number
+        first = ledger.start_evening(ABC, Terms(profile="tretre")).number
         ledger.record("pass", evening=first)
         closed, _ = ledger.close_evening(first, drop_pot=True)
         assert closed.pot_out == 0
-        assert ledger.start_evening(ABC, profile="tretre").pot_in == 0
-        second = ledger.start_evening(ABC, profile="tretre").number
+        assert ledger.start_evening(ABC, Terms(profile="tretre")).pot_in == 0
+        second = ledger.start_evening(ABC, Terms(profile="tretre")).number
         ledger.record("pass", evening=second)
         ledger.close_evening(second)
         # other players or another game: not the same table
-        assert ledger.start_evening(["Anna", "Bruno", "Dario"], profile="tretre").pot_in == 0
-        assert ledger.start_evening(ABC, profile="pagat").pot_in == 0
-        assert ledger.start_evening(ABC, profile="tretre").pot_in == 1
+        assert ledger.start_evening(["Anna", "Bruno", "Dario"], Terms(profile="tretre")).pot_in == 0
+        assert ledger.start_evening(ABC, Terms(profile="pagat")).pot_in == 0
+        assert ledger.start_evening(ABC, Terms(profile="tretre")).pot_in == 1
 
 
 def test_the_tables_next_evening_takes_the_pot_whatever_options_it_changes(db_url: str) -> None:
     with Ledger(db_url) as ledger:
-        first = ledger.start_evening(ABC, profile="tretre").number
+        first = ledger.start_evening(ABC, Terms(profile="tretre")).number
         ledger.record("pass", evening=first)
         ledger.close_evening(first)
-        second = ledger.start_evening(ABC, profile="tretre", options=["game_to=21", "sweeps=on"])
+        second = ledger.start_evening(ABC, Terms(profile="tretre", options=["game_to=21", "sweeps=on"]))
         assert (second.pot_in, second.pot_from) == (1, first)
 
 
 def test_corrections_in_the_next_evening_count_the_pot_taken_in(sqlite_url: str) -> None:
     with Ledger(sqlite_url) as ledger:
-        first = ledger.start_evening(ABC, profile="tretre").number
+        first = ledger.start_evening(ABC, Terms(profile="tretre")).number
         ledger.record("pass", evening=first)
         ledger.close_evening(first)
-        second = ledger.start_evening(ABC, profile="tretre").number
+        second = ledger.start_evening(ABC, Terms(profile="tretre")).number
         ledger.record("pass", evening=second)
         ledger.record("anna chiamo 20t", evening=second)  # 1 carried in + 1 passed here: x3, Anna +6
         assert ledger.standings(second).points == {"Anna": 6, "Bruno": -3, "Carla": -3}
@@ -81,10 +84,10 @@ def test_corrections_in_the_next_evening_count_the_pot_taken_in(sqlite_url: str)
 
 def test_the_pot_goes_out_and_comes_back_with_an_export(sqlite_url: str, tmp_path: Path) -> None:
     with Ledger(sqlite_url) as ledger:
-        first = ledger.start_evening(ABC, profile="tretre").number
+        first = ledger.start_evening(ABC, Terms(profile="tretre")).number
         ledger.record("pass", evening=first)
         ledger.close_evening(first)
-        ledger.start_evening(ABC, profile="tretre")
+        ledger.start_evening(ABC, Terms(profile="tretre"))
         exported = ledger.export()
     evenings = as_document(exported)["evenings"]
     assert [(e["pot_in"], e["pot_from"], e["pot_out"]) for e in evenings] == [(0, None, 1), (1, 1, 0)]
@@ -115,12 +118,12 @@ def test_closing_and_starting_say_where_the_pot_goes(sqlite_url: str) -> None:
 
 def test_a_voided_evenings_pot_rides_on_nothing(db_url: str) -> None:
     with Ledger(db_url) as ledger:
-        first = ledger.start_evening(ABC, profile="tretre").number
+        first = ledger.start_evening(ABC, Terms(profile="tretre")).number
         ledger.record("pass", evening=first)
         ledger.record("pass", evening=first)
         ledger.close_evening(first)
         ledger.void_evening(first, reason="a practice evening")
-        second = ledger.start_evening(ABC, profile="tretre")
+        second = ledger.start_evening(ABC, Terms(profile="tretre"))
         assert (second.pot_in, second.pot_from) == (0, None)
         done = ledger.record("anna solo 22", evening=second.number)
         assert dict(done.deal.payouts) == {"Anna": 2, "Bruno": -1, "Carla": -1}
@@ -128,12 +131,12 @@ def test_a_voided_evenings_pot_rides_on_nothing(db_url: str) -> None:
 
 def test_the_next_evening_looks_past_a_voided_one_to_the_pot_waiting(db_url: str) -> None:
     with Ledger(db_url) as ledger:
-        first = ledger.start_evening(ABC, profile="tretre").number
+        first = ledger.start_evening(ABC, Terms(profile="tretre")).number
         ledger.record("pass", evening=first)
         ledger.close_evening(first)
-        second = ledger.start_evening(ABC, profile="tretre").number  # takes the pot, then is voided whole
+        second = ledger.start_evening(ABC, Terms(profile="tretre")).number  # takes the pot, then is voided whole
         ledger.void_evening(second, reason="started by mistake")
-        third = ledger.start_evening(ABC, profile="tretre")
+        third = ledger.start_evening(ABC, Terms(profile="tretre"))
         assert (third.pot_in, third.pot_from) == (1, first)
         # the void of the second evening can no longer be taken back: the pot would count twice
         with pytest.raises(LedgerError, match="pot it took from evening 1 went on to evening 3"):
@@ -142,16 +145,16 @@ def test_the_next_evening_looks_past_a_voided_one_to_the_pot_waiting(db_url: str
 
 def test_the_very_next_evening_takes_the_pot_even_without_pot_carryover(db_url: str) -> None:
     with Ledger(db_url) as ledger:
-        first = ledger.start_evening(ABC, profile="tretre").number
+        first = ledger.start_evening(ABC, Terms(profile="tretre")).number
         ledger.record("pass", evening=first)
         ledger.close_evening(first)
-        second = ledger.start_evening(ABC, profile="tretre", options=["pot_carryover=off"])
+        second = ledger.start_evening(ABC, Terms(profile="tretre", options=["pot_carryover=off"]))
         assert (second.pot_in, second.pot_from) == (1, first)
         ledger.record("pass", evening=second.number)  # its own passed deal carries nothing over
         done = ledger.record("bruno solo 22", evening=second.number)
         assert dict(done.deal.payouts) == {"Anna": -2, "Bruno": 4, "Carla": -2}  # x2: the pot taken in only
         ledger.close_evening(second.number)
-        third = ledger.start_evening(ABC, profile="tretre")
+        third = ledger.start_evening(ABC, Terms(profile="tretre"))
         assert third.pot_in == 0
         assert dict(ledger.record("bruno solo 22", evening=third.number).deal.payouts) == {
             "Anna": -1,
@@ -162,15 +165,15 @@ def test_the_very_next_evening_takes_the_pot_even_without_pot_carryover(db_url: 
 
 def test_a_pot_taken_in_and_never_played_goes_on_at_the_close(db_url: str) -> None:
     with Ledger(db_url) as ledger:
-        first = ledger.start_evening(ABC, profile="tretre").number
+        first = ledger.start_evening(ABC, Terms(profile="tretre")).number
         ledger.record("pass", evening=first)
         ledger.record("pass", evening=first)
         ledger.close_evening(first)
-        second = ledger.start_evening(ABC, profile="tretre", options=["pot_carryover=off"]).number
+        second = ledger.start_evening(ABC, Terms(profile="tretre", options=["pot_carryover=off"])).number
         ledger.record("pass", evening=second)
         closed, _ = ledger.close_evening(second)
         assert closed.pot_out == 2  # the two taken in; its own passed deal carries nothing over
-        third = ledger.start_evening(ABC, profile="tretre")
+        third = ledger.start_evening(ABC, Terms(profile="tretre"))
         assert (third.pot_in, third.pot_from) == (2, second)
         assert dict(ledger.record("bruno solo 22", evening=third.number).deal.payouts) == {
             "Anna": -3,
@@ -181,10 +184,10 @@ def test_a_pot_taken_in_and_never_played_goes_on_at_the_close(db_url: str) -> No
 
 def test_voiding_an_evening_whose_pot_a_later_one_took_is_refused(db_url: str) -> None:
     with Ledger(db_url) as ledger:
-        first = ledger.start_evening(ABC, profile="tretre").number
+        first = ledger.start_evening(ABC, Terms(profile="tretre")).number
         ledger.record("pass", evening=first)
         ledger.close_evening(first)
-        second = ledger.start_evening(ABC, profile="tretre").number
+        second = ledger.start_evening(ABC, Terms(profile="tretre")).number
         revision = ledger.evening(first).revision
         with pytest.raises(LedgerError, match=r"evening 1 cannot be voided: .* went on to evening 2"):
             ledger.void_evening(first, reason="a mistake")

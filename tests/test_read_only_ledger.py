@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 from ledger import Ledger
 from ledger.cli.main import app
+from ledger.values import Terms
 
 
 def _mount(*args: str) -> bool:
@@ -50,7 +51,7 @@ def _run(*args: str, input: str | None = None) -> Ran:
 def test_the_reading_commands_read_a_read_only_ledger_and_a_write_is_one_line(read_only: tuple[Path, Path]) -> None:
     source, target = read_only
     with Ledger(str(source / "ledger.sqlite3")) as ledger:
-        ledger.start_evening(["Anna", "Bruno", "Carla"], stake="0.10")
+        ledger.start_evening(["Anna", "Bruno", "Carla"], Terms(stake="0.10"))
         ledger.record("bruno solo 22")
     files = sorted(p.name for p in source.iterdir())
     db = str(target / "ledger.sqlite3")

@@ -19,6 +19,7 @@ from test_web_support import viewer
 
 from ledger import Ledger
 from ledger.store.engine import resolve_url
+from ledger.values import Terms
 
 PATIENCE = 60.0
 """How long a read is waited for while the writer holds on: one still waiting then waits for the writer (it would
@@ -71,7 +72,7 @@ def done_while_held(read: Callable[[], object]) -> bool:
 def played(db_url: str) -> str:
     """A ledger with an evening of a few deals, one amended, and a payment."""
     with Ledger(db_url) as ledger:
-        ledger.start_evening(["Anna", "Bruno", "Carla"], stake="0.10")
+        ledger.start_evening(["Anna", "Bruno", "Carla"], Terms(stake="0.10"))
         for line in ("bruno solo 22", "carla chiamo 3D@anna 17 last=opp", "pass", "anna solo 8"):
             ledger.record(line)
         ledger.amend(1, "20", reason="recount")
@@ -104,7 +105,7 @@ def test_the_statistics_read_leaves_a_read_this_program_holds_protected(sqlite_u
     (an Arrow driver's did) opening and closing the file dropped the locks of reads this program held, and another
     program could then empty the -wal file under them (and the web server died of a bus error, once)."""
     with Ledger(sqlite_url) as ledger:
-        ledger.start_evening(["Anna", "Bruno", "Carla"], stake="0.10")
+        ledger.start_evening(["Anna", "Bruno", "Carla"], Terms(stake="0.10"))
         ledger.record("bruno solo 22")
         held = sqlite3.connect(sqlite_url, isolation_level=None)
         held.execute("BEGIN")
@@ -144,7 +145,7 @@ def test_reads_under_concurrent_writers_agree_with_themselves(pg_url: str) -> No
     """Four writers record and correct deals while readers look: every deal read has its payouts, and every
     evening's totals equal the sum of the deals read with them."""
     with Ledger(pg_url) as ledger:
-        ledger.start_evening(["Anna", "Bruno", "Carla"], stake="0.10")
+        ledger.start_evening(["Anna", "Bruno", "Carla"], Terms(stake="0.10"))
         ledger.record("bruno solo 22")
     stop = threading.Event()
     problems: list[str] = []

@@ -14,6 +14,7 @@ from ledger import Ledger
 from ledger.errors import LedgerError
 from ledger.store.engine import open_ledger, transaction
 from ledger.store.models import EveningReopen
+from ledger.values import Terms
 
 
 def run(db: Path, *args: str) -> Ran:
@@ -58,13 +59,13 @@ def test_a_voided_evening_and_a_pot_gone_on_stay_closed(tmp_path: Path) -> None:
         ledger.void_evening(voided, reason="the demo")
         with pytest.raises(LedgerError, match="was voided whole \\(the demo\\): it cannot be reopened"):
             ledger.reopen_evening(voided, reason="x")
-        first = ledger.start_evening(["Anna", "Bruno", "Carla"], profile="tretre").number
+        first = ledger.start_evening(["Anna", "Bruno", "Carla"], Terms(profile="tretre")).number
         ledger.record("pass", evening=first)
         assert ledger.close_evening(first)[0].pot_out == 1
         waiting = ledger.reopen_evening(first, reason="one more deal")  # its pot comes back: nobody took it
         assert waiting.pot_out == 0
         ledger.close_evening(first)
-        second = ledger.start_evening(["Anna", "Bruno", "Carla"], profile="tretre")
+        second = ledger.start_evening(["Anna", "Bruno", "Carla"], Terms(profile="tretre"))
         assert (second.pot_in, second.pot_from) == (1, first)
         with pytest.raises(LedgerError, match=f"pot of its passed deals went on to evening {second.number}"):
             ledger.reopen_evening(first, reason="again")

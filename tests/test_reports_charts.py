@@ -26,6 +26,7 @@ from ledger.recording import void as void_deal
 from ledger.rules.build import DealInput
 from ledger.store.engine import open_ledger, transaction
 from ledger.store.evenings import start_evening
+from ledger.values import Terms
 from reports import charts
 from reports.frames import Frames
 
@@ -38,14 +39,14 @@ def ledger(tmp_path_factory: pytest.TempPathFactory) -> str:
     path = str(tmp_path_factory.mktemp("charts") / "t.sqlite3")
     engine = open_ledger(path)
     with transaction(engine) as s:
-        one = start_evening(s, ("Anna", "Bruno", "Carla"), stake="0.10")
+        one = start_evening(s, ("Anna", "Bruno", "Carla"), Terms(stake="0.10"))
         record_deal(s, one, DealInput(declarer="Bruno", contract="solo", thirds=22))
         record_deal(s, one, DealInput(declarer="Carla", contract="chiamo", called="3D", holder="Anna", thirds=17))
         record_deal(s, one, DealInput(declarer="Anna", contract="solo", thirds=30, last_trick="declarer"))
         void_deal(s, one, 3, "misdeal")
         record_deal(s, one, DealInput(declarer="Anna", contract="solo", thirds=35, tricks=11))
     with transaction(engine) as s:
-        two = start_evening(s, ("Anna", "Bruno", "Dario"), stake="0.10")
+        two = start_evening(s, ("Anna", "Bruno", "Dario"), Terms(stake="0.10"))
         record_deal(s, two, DealInput(declarer="Dario", contract="solo", thirds=20))
     engine.dispose()
     return path
@@ -180,7 +181,7 @@ def _drawn_for(folder: Path, names: tuple[str, ...], kind: str = "pairings") -> 
     for i in range(0, len(names), 2):
         trio = tuple(names[(i + k) % len(names)] for k in range(3))
         with transaction(engine) as s:
-            evening = start_evening(s, trio, stake="0.10")
+            evening = start_evening(s, trio, Terms(stake="0.10"))
             record_deal(s, evening, DealInput(declarer=trio[2], contract="solo", thirds=18 + i))
     engine.dispose()
     figure = charts.draw(kind, frames_of(path))

@@ -31,7 +31,7 @@ from ledger.rules.build import DealInput
 from ledger.rules.profiles import make_profile
 from ledger.service import Ledger
 from ledger.store.models import Evening
-from ledger.values import Undone
+from ledger.values import Terms, Undone
 from reports.filters import Filters
 from reports.frames import load_frames
 from reports.stats import statistics
@@ -379,7 +379,7 @@ def build(book: Ledger, plan: Plan) -> list[int]:
     evenings = []
     for table in plan.tables:
         info = book.start_evening(
-            table.names, profile=table.profile, options=table.options, stake=table.stake, currency=table.currency
+            table.names, Terms(profile=table.profile, options=table.options, stake=table.stake, currency=table.currency)
         )
         evenings.append(Sitting(info.number, table.profile, list(info.players), info.players.index(info.next_dealer)))
     for step in plan.steps:

@@ -29,6 +29,7 @@ from ledger.recording import void as void_deal
 from ledger.rules.build import DealInput
 from ledger.store.engine import open_ledger, transaction
 from ledger.store.evenings import start_evening
+from ledger.values import Terms
 from reports import charts
 from reports.filters import Filters
 from reports.frames import Frames, load_frames
@@ -43,7 +44,9 @@ def ledger(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> s
     shutil.copyfile(sqlite_template, path)
     engine = open_ledger(path)
     with transaction(engine) as s:
-        table = start_evening(s, ("Anna", BRUNO, "Carla"), stake="0.10", place="Bar <i>Sport</i>", note="R&D night")
+        table = start_evening(
+            s, ("Anna", BRUNO, "Carla"), Terms(stake="0.10", place="Bar <i>Sport</i>"), note="R&D night"
+        )
         record_deal(s, table, DealInput(declarer=BRUNO, contract="solo", thirds=22))
         record_deal(s, table, DealInput(declarer="Carla", contract="chiamo", called="3D", holder="Anna", thirds=17))
         record_deal(s, table, DealInput(declarer="Anna", contract="solo", thirds=30, last_trick="declarer"))
@@ -241,10 +244,10 @@ def test_reporting_module_imports_nothing_heavy() -> None:
 def test_money_chart_keeps_currencies_apart(sqlite_url: str) -> None:
     engine = open_ledger(sqlite_url)
     with transaction(engine) as session:
-        euros = start_evening(session, ("Anna", "Bruno", "Carla"), stake="0.10", currency="EUR")
+        euros = start_evening(session, ("Anna", "Bruno", "Carla"), Terms(stake="0.10", currency="EUR"))
         record_deal(session, euros, DealInput(declarer="Bruno", contract="solo", thirds=22))
     with transaction(engine) as session:
-        francs = start_evening(session, ("Anna", "Bruno", "Carla"), stake="0.50", currency="CHF")
+        francs = start_evening(session, ("Anna", "Bruno", "Carla"), Terms(stake="0.50", currency="CHF"))
         record_deal(session, francs, DealInput(declarer="Anna", contract="solo", thirds=22))
     svg = charts.image_bytes(charts.draw("money", load_frames(engine)), "svg").decode()
     engine.dispose()

@@ -44,6 +44,7 @@ from ledger.service import Ledger
 from ledger.store.engine import open_ledger, transaction
 from ledger.store.evenings import Seating, start_evening
 from ledger.store.players import rename_player
+from ledger.values import Terms
 from reports import elo
 from reports.filters import Filters
 from reports.frames import load_frames, voided_deals
@@ -52,7 +53,7 @@ from reports.stats import statistics
 
 def _evening(session: Session, players: tuple[str, ...], when: datetime, **options: Any) -> Seating:
     """Start an evening and date it, so the date filters have something to select."""
-    table = start_evening(session, players, **options)
+    table = start_evening(session, players, Terms(**options))
     table.evening.started_at = when
     session.add(table.evening)
     return table
@@ -338,7 +339,7 @@ def test_a_new_ledger_has_nothing_to_report(sqlite_url: str) -> None:
 def test_same_results_on_sqlite_and_postgresql(db_url: str) -> None:
     engine = open_ledger(db_url)
     with transaction(engine) as s:
-        table = start_evening(s, ("Anna", "Bruno", "Carla"), stake="0.10")
+        table = start_evening(s, ("Anna", "Bruno", "Carla"), Terms(stake="0.10"))
         record_deal(s, table, DealInput(declarer="Bruno", contract="solo", thirds=22))
         record_deal(s, table, DealInput(declarer="Carla", contract="chiamo", called="3D", holder="Anna", thirds=17))
         record_deal(s, table, DealInput(declarer="Anna", contract="solo", thirds=30, last_trick="declarer"))
@@ -367,7 +368,7 @@ def test_calls_of_cavendish_and_calls_by_rank_alone_are_counted(db_url: str) -> 
     """Cavendish's play calls a card as chiamo does, and a call may name the rank only: both are statistics."""
     engine = open_ledger(db_url)
     with transaction(engine) as s:
-        american = start_evening(s, ("Anna", "Bruno", "Carla"), profile="cavendish")
+        american = start_evening(s, ("Anna", "Bruno", "Carla"), Terms(profile="cavendish"))
         record_deal(s, american, DealInput(declarer="Bruno", contract="play", called="3D", holder="Anna", thirds=22))
         record_deal(s, american, DealInput(declarer="Carla", contract="play", called="3", holder="monte", thirds=9))
         italian = start_evening(s, ("Anna", "Bruno", "Carla"))
@@ -390,7 +391,7 @@ def test_a_word_the_rules_do_not_list_is_still_counted(db_url: str) -> None:
 
     engine = open_ledger(db_url)
     with transaction(engine) as s:
-        table = start_evening(s, ("Anna", "Bruno", "Carla"), stake="0.10")
+        table = start_evening(s, ("Anna", "Bruno", "Carla"), Terms(stake="0.10"))
         record_deal(s, table, DealInput(declarer="Carla", contract="chiamo", called="3D", holder="Anna", thirds=17))
         record_deal(s, table, DealInput(declarer="Bruno", contract="chiamo", called="3C", holder="monte", thirds=20))
     with engine.begin() as connection:
@@ -435,8 +436,8 @@ def test_voided_deals_are_listed_in_playing_order(db_url: str) -> None:
     """Two evenings open at once, their deals recorded in turns: ids run across evenings, the list does not."""
     engine = open_ledger(db_url)
     with transaction(engine) as s:
-        first = start_evening(s, ("Anna", "Bruno", "Carla"), stake="0.10")
-        second = start_evening(s, ("Dario", "Elena", "Fabio"), stake="0.10")
+        first = start_evening(s, ("Anna", "Bruno", "Carla"), Terms(stake="0.10"))
+        second = start_evening(s, ("Dario", "Elena", "Fabio"), Terms(stake="0.10"))
         for _ in range(3):
             record_deal(s, second, DealInput(passed=True))
             record_deal(s, first, DealInput(passed=True))

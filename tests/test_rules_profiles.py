@@ -13,6 +13,7 @@ from ledger.errors import LedgerError, MissingFact
 from ledger.rules.build import DealInput
 from ledger.rules.profiles import DEFAULTS, make_profile, parse_option, profile_name
 from ledger.summary import explanation
+from ledger.values import Terms
 
 
 def row(
@@ -774,7 +775,7 @@ def test_passed_deals_before_count_only_where_a_pot_carries_over(
     profile: str, options: list[str], tmp_path: Path
 ) -> None:
     with Ledger(str(tmp_path / "ledger.sqlite3")) as ledger:
-        ledger.start_evening(ABC, profile=profile, options=options)
+        ledger.start_evening(ABC, Terms(profile=profile, options=options))
         with raises_said(r"--passed-before 4: .* carries no pot of passed deals over"):
             ledger.record(DealInput(declarer="Anna", contract="solo", thirds=20, passed_before=4))
 

@@ -24,6 +24,7 @@ from cli_support import calabresella
 from test_web_support import BEARER, HOST, PLAYERS, TOKEN, StoppedClock, TestClient, identity, keys, link, start
 
 from ledger import Ledger
+from ledger.values import Terms
 from ledger.web.access import cookie_name
 from ledger.web.app import create_app
 from ledger.web.token import load_token, token_path
@@ -205,7 +206,7 @@ def test_one_wrong_try_from_an_address_holds_back_none_of_its_right_writes_and_t
     the wrong try's wait (`test_web_security` times a wrong try within it)."""
     players = [f"Player {n:02d}" for n in range(30)]
     with Ledger(sqlite_url) as ledger:
-        ledger.start_event("Club night", players, stake="0.10")
+        ledger.start_event("Club night", players, Terms(stake="0.10"))
         tables = [table.evening for table in ledger.seat_round().rounds[-1].tables]
     table_keys = keys(sqlite_url)
 

@@ -31,6 +31,7 @@ from ledger.store.evenings import Seating, close_evening, get_seating, list_even
 from ledger.store.export import write_export
 from ledger.store.players import add_player, find_player, get_player, list_players, rename_player
 from ledger.store.standings import standings
+from ledger.values import Terms
 
 TABLES = ("player", "player_rename", "evening", "seat", "deal", "deal_revision", "payout", "payment")
 ABC = ("Anna", "Bruno", "Carla")
@@ -39,7 +40,8 @@ ABC = ("Anna", "Bruno", "Carla")
 def begin(engine: Engine, players: tuple[str, ...] = ABC, **kwargs: Any) -> int:
     """Start an evening and return its number."""
     with transaction(engine) as session:
-        return start_evening(session, players, **kwargs).number
+        dealer = kwargs.pop("dealer", None)
+        return start_evening(session, players, Terms(**kwargs), dealer=dealer).number
 
 
 def record(
@@ -151,7 +153,7 @@ def test_names_in_any_script_with_marks_and_emoji_are_kept() -> None:
 
 FREE_TEXT: dict[str, Any] = {
     "evening note": lambda ledger, text: ledger.start_evening(["Dario", "Elena", "Fabio"], note=text),
-    "evening place": lambda ledger, text: ledger.start_evening(["Dario", "Elena", "Fabio"], place=text),
+    "evening place": lambda ledger, text: ledger.start_evening(["Dario", "Elena", "Fabio"], Terms(place=text)),
     "deal key": lambda ledger, text: ledger.record("bruno solo 22", evening=1, key=text),
     "amend reason": lambda ledger, text: ledger.amend(1, DealInput(thirds=20), reason=text, evening=1),
     "void reason": lambda ledger, text: ledger.void(1, reason=text, evening=1),
@@ -265,7 +267,7 @@ def test_wrong_number_of_players_is_refused_and_nothing_is_written(engine: Engin
             pytest.raises(LedgerError, match=rf"{len(players)} players: {profile} is played by"),
             transaction(engine) as session,
         ):
-            start_evening(session, players, profile=profile)
+            start_evening(session, players, Terms(profile=profile))
     with pytest.raises(LedgerError, match="seated twice"), transaction(engine) as session:
         start_evening(session, ("Anna", "anna", "Bruno"))
     assert counts(engine) == dict.fromkeys(TABLES, 0)

@@ -25,6 +25,7 @@ from ledger.errors import LedgerError
 from ledger.i18n import speaking
 from ledger.rules.contracts import Contract
 from ledger.store.engine import HEAD, MIGRATIONS, make_engine, open_ledger, resolve_url
+from ledger.values import Terms
 
 
 def test_the_migrations_build_exactly_the_tables_of_the_models(empty_db_url: str) -> None:
@@ -156,7 +157,9 @@ def _evenings_keep_the_options_they_started_with(ledger: Ledger) -> None:
         (["Anna", "Bruno", "Carla", "Dario"], "quartiglio", "chiamo,mediatore,pass,pass"),
         (["Anna", "Bruno", "Carla", "Dario", "Elena"], "quintiglio", "chiamo,mediatore,pass,pass,pass"),
     ):
-        started = ledger.start_evening(players, profile=profile, options=["mediatore=on"] if len(players) == 5 else [])
+        started = ledger.start_evening(
+            players, Terms(profile=profile, options=["mediatore=on"] if len(players) == 5 else [])
+        )
         assert started.profile["mediatore_outbids_chiamo"] is False
         with pytest.raises(LedgerError, match=r"mediatore does not outbid .*chiamo"):
             ledger.record(f"auction={auction} 20", evening=started.number)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from ledger import Ledger
 from ledger.errors import LedgerError
 from ledger.rules.build import DealInput
-from ledger.values import Undone
+from ledger.values import Terms, Undone
 
 RENAMES = itertools.count(1)
 """New names stay new across examples, which share the ledger file."""
@@ -79,7 +79,7 @@ def test_recorded_totals_are_the_evenings_totals(
 
 def test_a_seat_that_sits_out_keeps_its_total(tmp_path: Path) -> None:
     with Ledger(str(tmp_path / "ledger.sqlite3")) as ledger:
-        number = ledger.start_evening(["Anna", "Bruno", "Carla", "Dario", "Elena"], profile="quintiglio").number
+        number = ledger.start_evening(["Anna", "Bruno", "Carla", "Dario", "Elena"], Terms(profile="quintiglio")).number
         for line in ("anna chiamo 3D@bruno 22", "bruno chiamo 3D@carla 10", "pass", "carla chiamo 3D@dario 30"):
             done = ledger.record(line, evening=number)
             assert done.totals == ledger.standings(number).points

@@ -18,6 +18,7 @@ from sqlalchemy import Engine, event
 from ledger import Ledger
 from ledger.rules.build import DealInput
 from ledger.store import deals as deal_store
+from ledger.values import Terms
 
 LINES = ("bruno solo 22", "carla chiamo 3D@anna 17 last=opp", "pass", "anna solissimo dividete 8")
 READS: dict[str, Callable[[Ledger, int], Any]] = {
@@ -50,7 +51,7 @@ def counted(ledger: Ledger) -> Iterator[list[str]]:
 
 def add_evening(ledger: Ledger, deals: int) -> int:
     """A new evening of `deals` deals, one of them amended and one voided; its number."""
-    number = ledger.start_evening(["Anna", "Bruno", "Carla"], stake="0.10").number
+    number = ledger.start_evening(["Anna", "Bruno", "Carla"], Terms(stake="0.10")).number
     for index in range(deals):
         ledger.record(LINES[index % len(LINES)], evening=number)
     ledger.amend(1, DealInput(thirds=20), reason="recount", evening=number)

@@ -33,6 +33,7 @@ from ledger.store.export import stored_iso, write_csv, write_export
 from ledger.store.players import add_player
 from ledger.store.replay import import_data
 from ledger.store.standings import standings
+from ledger.values import Terms
 
 TABLES = ("player", "player_rename", "evening", "seat", "deal", "deal_revision", "payout", "payment")
 EXAMPLE_FILES = ("three_friends.json", "four_players.json")
@@ -137,7 +138,7 @@ def test_the_variants_facts_round_trip(
 ) -> None:
     """The monte's thirds, a call by rank alone and cavendish's called card go out and come back as they were."""
     with transaction(engine) as session:
-        table = start_evening(session, ("Anna", "Bruno", "Carla"), options=["stramazzo_counts=tricks"])
+        table = start_evening(session, ("Anna", "Bruno", "Carla"), Terms(options=["stramazzo_counts=tricks"]))
         record_deal(
             session,
             table,
@@ -146,7 +147,7 @@ def test_the_variants_facts_round_trip(
         record_deal(
             session, table, DealInput(declarer="Bruno", contract="solo", thirds=26, last_trick="opp", monte_thirds=6)
         )
-        american = start_evening(session, ("Anna", "Bruno", "Carla"), profile="cavendish")
+        american = start_evening(session, ("Anna", "Bruno", "Carla"), Terms(profile="cavendish"))
         record_deal(
             session, american, DealInput(declarer="Carla", contract="play", called="AC", holder="Anna", thirds=9)
         )
@@ -282,7 +283,7 @@ def test_importing_twice_skips_what_is_in_and_a_tampered_export_leaves_the_ledge
 
 def test_recorded_corrected_ledger_round_trips(engine: Engine, tmp_path: Path, sqlite_template: Path) -> None:
     with transaction(engine) as session:
-        table = start_evening(session, ("Anna", "Bruno", "Carla"), profile="tretre", stake="0.50")
+        table = start_evening(session, ("Anna", "Bruno", "Carla"), Terms(profile="tretre", stake="0.50"))
     with transaction(engine) as session:
         table = get_seating(session)
         record_deal(session, table, DealInput(passed=True), key="a")

@@ -148,7 +148,7 @@ def test_a_tables_write_session_writes_nothing_after_its_round_through_the_pages
 
 @pytest.mark.parametrize("end", sorted(ENDS))
 def test_a_tables_link_opened_after_its_round_hands_out_no_write_session(sqlite_url: str, end: str) -> None:
-    path, said = ENDS[end]
+    path, _said = ENDS[end]
     with viewer(sqlite_url) as api, viewer(sqlite_url) as late:
         keys = _club(api)
         assert api.post(path, json={}, headers=BEARER).status_code == 200

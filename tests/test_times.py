@@ -19,6 +19,7 @@ from sqlalchemy import create_engine, make_url, text
 from test_web_support import BEARER, start, viewer
 
 from ledger import Ledger
+from ledger.values import Terms
 
 STAMPS = {
     "since",
@@ -98,7 +99,7 @@ def assert_aware_utc(value: Any) -> None:
 def evening_with_history(db: str) -> None:
     """An evening with a deal amended, a deal voided, a payment voided, closed; its payment stays listed."""
     with Ledger(db) as ledger:
-        ledger.start_evening(PLAYERS, stake="0.10")
+        ledger.start_evening(PLAYERS, Terms(stake="0.10"))
         ledger.record("bruno solo 22")
         ledger.record("anna solo 20")
         ledger.amend(1, "20", reason="recount")

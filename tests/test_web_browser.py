@@ -21,6 +21,7 @@ from test_serve import _free_port, serving
 from test_web_support import TOKEN, deal_count, link, start
 
 from ledger import Ledger
+from ledger.values import Terms
 
 PHONE = {"width": 390, "height": 844}
 
@@ -369,7 +370,9 @@ def test_every_page_fits_a_390_pixel_phone_with_four_long_names(
 ) -> None:
     db, server = shared_server
     with Ledger(db) as ledger:
-        number = ledger.start_evening(LONG_NAMES, profile="quartiglio", options=["game_to=5"], stake="0.10").number
+        number = ledger.start_evening(
+            LONG_NAMES, Terms(profile="quartiglio", options=["game_to=5"], stake="0.10")
+        ).number
         for line in ("giovan solo 8 last=decl", "massi chiamo 3D@barto 7 last=decl", "pass", "barto solo 11"):
             ledger.record(line, evening=number)
     pages = ["", "/deals", "/deals/2", "/settle", "/charts", "/report"]
@@ -476,7 +479,7 @@ def test_a_viewer_sees_the_connection_go_and_come_back_and_follows_the_table(
     playwright_api.expect(status).to_contain_text("Connected again", timeout=8000)
     playwright_api.expect(page.locator("#live")).to_contain_text("no deal can change", timeout=5000)
     with Ledger(sqlite_url) as ledger:
-        ledger.start_evening(["Anna", "Bruno", "Carla"], stake="0.10")  # by another program: the CLI
+        ledger.start_evening(["Anna", "Bruno", "Carla"], Terms(stake="0.10"))  # by another program: the CLI
     page.wait_for_url(f"{served.url}/evenings/2", timeout=8000)
 
 

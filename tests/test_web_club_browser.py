@@ -24,6 +24,7 @@ from test_web_browser import (
 from test_web_support import BEARER, link
 
 from ledger import Ledger
+from ledger.values import Terms
 
 SCREEN = {"width": 1280, "height": 800}
 PLAYERS = (*LONG_NAMES, "Anna", "Bruno", "Carla")
@@ -48,7 +49,7 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     db = str(tmp_path_factory.mktemp("club") / "ledger.sqlite3")
     with Ledger(db) as ledger:
         ledger.start_event(
-            "Autumn club night at the Bar Sport", PLAYERS, stake="0.10", place="Bar Sport", round_deals=12
+            "Autumn club night at the Bar Sport", PLAYERS, Terms(stake="0.10", place="Bar Sport"), round_deals=12
         )
         ledger.seat_round(1, tables=TABLES)
         ledger.record("massimilianone solo 22", evening=1)

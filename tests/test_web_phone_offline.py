@@ -27,6 +27,7 @@ from test_web_phone_outbox import PASS, RETRY_MS, SOLO_7, _record, _signed_in, _
 from test_web_support import TOKEN
 
 from ledger import Ledger
+from ledger.values import Terms
 from ledger.web.access import Keys
 from ledger.web.live import KEEP_ALIVE_SECONDS
 
@@ -201,7 +202,7 @@ def test_a_deal_refused_after_the_round_is_said_once_and_never_follows_the_phone
     page, served = phone_and_server
     players = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"]
     with Ledger(sqlite_url) as ledger:
-        ledger.start_event("Club night", players, stake="0.10", round_deals=12)
+        ledger.start_event("Club night", players, Terms(stake="0.10"), round_deals=12)
         round_one = ledger.seat_round(1, tables=[players[:3], players[3:]]).current
     assert round_one is not None
     table = round_one.tables[0].evening

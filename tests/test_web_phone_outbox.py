@@ -22,6 +22,7 @@ from test_web_browser import (
 from test_web_support import deal_count, link
 
 from ledger import Ledger
+from ledger.values import Terms
 
 __all__ = ["phone_and_server", "shared_server", "table"]  # the fixtures, shared with the other browser tests
 
@@ -176,7 +177,7 @@ def test_a_deal_refused_when_another_phone_recorded_first_keeps_its_taps(
     other fact stays tapped, and one tap on another declarer records it, with no keyboard."""
     db, url = shared_server
     with Ledger(db) as ledger:
-        evening = ledger.start_evening(["Anna", "Bruno", "Carla", "Dario"], stake="0.10").number
+        evening = ledger.start_evening(["Anna", "Bruno", "Carla", "Dario"], Terms(stake="0.10")).number
     page = chromium.new_context(viewport=PHONE).new_page()
     signed_in(page, Table(url, db, evening))
     with Ledger(db) as ledger:

@@ -24,6 +24,7 @@ from test_web_browser import (
 from test_web_support import PLAYERS, link
 
 from ledger import Ledger
+from ledger.values import Terms
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
 
@@ -68,15 +69,15 @@ def ledger_served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[st
     URL. The tests read it; one that writes starts an evening of its own."""
     db = str(tmp_path_factory.mktemp("served") / "ledger.sqlite3")
     with Ledger(db) as ledger:
-        ledger.start_evening(PLAYERS, stake="0.10")
+        ledger.start_evening(PLAYERS, Terms(stake="0.10"))
         for line in EVENING:
             ledger.record(line)
         ledger.amend(1, "20", reason="recounted", evening=1)
         ledger.void(3, reason="misdeal", evening=1)
-        ledger.start_evening(PLAYERS, stake="0.10")
+        ledger.start_evening(PLAYERS, Terms(stake="0.10"))
         ledger.record("anna solo 22", evening=2)
         ledger.close_evening(2)
-        ledger.start_event("Club night", [*PLAYERS, "Dario", "Elena", "Franco"], stake="0.10", round_deals=12)
+        ledger.start_event("Club night", [*PLAYERS, "Dario", "Elena", "Franco"], Terms(stake="0.10"), round_deals=12)
         ledger.seat_round(1, tables=[list(PLAYERS), ["Dario", "Elena", "Franco"]])
         ledger.record("anna solo 22", evening=3)
     with served(db) as url:
@@ -157,9 +158,9 @@ def test_the_longest_names_fit_a_360_pixel_phone_and_the_quintiglio_pad_offers_t
     db, url = ledger_served
     assert len(LONGEST[0]) == 40
     with Ledger(db) as ledger:
-        evening = ledger.start_evening(LONGEST, stake="0.10").number
+        evening = ledger.start_evening(LONGEST, Terms(stake="0.10")).number
         ledger.record("giovan chiamo 3D@mari 17 last=opp", evening=evening)
-        five = ledger.start_evening((*LONGEST, "Bruno", "Carla"), profile="quintiglio", stake="0.10").number
+        five = ledger.start_evening((*LONGEST, "Bruno", "Carla"), Terms(profile="quintiglio", stake="0.10")).number
     page = chromium.new_context(viewport={"width": 360, "height": 640}).new_page()
     charts_left_blank(page)
     cookie_from(page, f"{url}{link(db)}")
@@ -293,7 +294,7 @@ def test_the_report_file_fits_360_and_390_pixel_phones_in_landmarks_and_follows_
     sqlite_url: str, chromium: playwright_api.Browser, tmp_path: Path
 ) -> None:
     with Ledger(sqlite_url) as ledger:
-        ledger.start_evening(PLAYERS, stake="0.10")
+        ledger.start_evening(PLAYERS, Terms(stake="0.10"))
         for line in EVENING[:4]:
             ledger.record(line)
         ledger.void(3, reason="misdeal")
@@ -309,7 +310,7 @@ def test_an_italian_phone_amends_and_voids_a_deal_with_taps_only(
     button; then a reason chip and the button of the void form."""
     db, url = ledger_served
     with Ledger(db) as ledger:
-        evening = ledger.start_evening(PLAYERS, stake="0.10").number
+        evening = ledger.start_evening(PLAYERS, Terms(stake="0.10")).number
         for line in EVENING:
             ledger.record(line, evening=evening)
     page = chromium.new_context(viewport=PHONE, locale="it-IT").new_page()
@@ -351,7 +352,7 @@ def test_an_amendment_sends_only_what_was_changed_and_is_refused_when_the_deal_c
     it, and writes nothing. Before, the whole pad went, and the other correction was overwritten."""
     db, url = ledger_served
     with Ledger(db) as ledger:
-        evening = ledger.start_evening(PLAYERS, stake="0.10").number
+        evening = ledger.start_evening(PLAYERS, Terms(stake="0.10")).number
         for line in EVENING:
             ledger.record(line, evening=evening)
     page = chromium.new_context(viewport=PHONE).new_page()

@@ -28,6 +28,7 @@ from test_web_support import (
 
 from ledger import Ledger
 from ledger.errors import LedgerError
+from ledger.values import Terms
 from ledger.web.access import check_token, cookie_name
 from ledger.web.app import create_app
 from ledger.web.guard import HEADERS
@@ -213,7 +214,7 @@ def test_a_server_of_another_ledger_takes_none_of_the_keys_even_with_the_same_to
     other = str(tmp_path / "other.sqlite3")
     for db in (sqlite_url, other):
         with Ledger(db) as ledger:
-            ledger.start_event("Club night", ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fede"], stake="0.10")
+            ledger.start_event("Club night", ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fede"], Terms(stake="0.10"))
             ledger.seat_round()
     table = {"Authorization": f"Bearer {keys(sqlite_url).table_key(1)}"}
     clock = StoppedClock()

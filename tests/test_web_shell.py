@@ -12,6 +12,7 @@ import re
 from test_web_support import scorekeeper, start, viewer
 
 from ledger import Ledger
+from ledger.values import Terms
 from ledger.web import shell
 from ledger.web.guard import CSP
 
@@ -54,7 +55,9 @@ def test_a_called_card_from_the_declarers_hand_and_the_partner_are_said_in_the_p
     start(sqlite_url)
     with Ledger(sqlite_url) as ledger:
         ledger.record("anna chiamo 3B@declarer 20", evening=1)
-        quartiglio = ledger.start_evening(("Anna", "Bruno", "Carla", "Dario"), profile="quartiglio", stake="0.10")
+        quartiglio = ledger.start_evening(
+            ("Anna", "Bruno", "Carla", "Dario"), Terms(profile="quartiglio", stake="0.10")
+        )
         ledger.record("anna chiamo 3D@carla 20 last=decl", evening=quartiglio.number)
     with viewer(sqlite_url) as phone:
         italian = phone.get("/evenings/1", headers={"Accept-Language": "it"}).text

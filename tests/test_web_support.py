@@ -15,6 +15,7 @@ with warnings.catch_warnings():
 
 from ledger import Ledger
 from ledger.server_store import ServerStore
+from ledger.values import Terms
 from ledger.web.access import Keys
 from ledger.web.app import create_app
 from ledger.web.throttle import Clock
@@ -62,7 +63,7 @@ class StoppedClock(Clock):
 def start(db: str, players: tuple[str, ...] = PLAYERS, **options: str) -> int:
     """Start an evening straight through the service; its number."""
     with Ledger(db) as ledger:
-        return ledger.start_evening(players, stake="0.10", **options).number
+        return ledger.start_evening(players, Terms(stake="0.10", **options)).number
 
 
 @contextmanager

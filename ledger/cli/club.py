@@ -18,6 +18,7 @@ from ledger.club.ranking import event_places, ranks, season_key
 from ledger.errors import FactError, LedgerError, NoOpenEvening
 from ledger.fmt import format_cents, format_decimal
 from ledger.i18n import N_, _, ngettext
+from ledger.values import Terms
 
 if TYPE_CHECKING:
     from ledger.club.values import EventInfo, LeagueLine, PlayerLine, RoundInfo, SeasonInfo
@@ -167,11 +168,7 @@ def start(
         event = ledger.start_event(
             name,
             split_players(players),
-            profile=profile,
-            options=option or [],
-            stake=stake,
-            currency=currency,
-            place=place,
+            Terms(profile=profile, options=option or [], stake=stake, currency=currency, place=place),
             season=season,
             pairing=pairing,
             round_deals=deals,

@@ -13,6 +13,7 @@ from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError, NoOpenEvening
 from ledger.fmt import format_cents
 from ledger.i18n import _, ngettext
+from ledger.values import Terms
 
 if TYPE_CHECKING:
     from ledger.values import EveningInfo
@@ -80,12 +81,8 @@ def start(
     with open_ledger(ctx) as ledger:
         started = ledger.start_evening(
             split_players(players),
+            Terms(profile=profile, options=option or [], stake=stake, currency=currency, place=place),
             dealer=dealer,
-            profile=profile,
-            options=option or [],
-            stake=stake,
-            currency=currency,
-            place=place,
             note=note,
         )
     if as_json:

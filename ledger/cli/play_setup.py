@@ -20,6 +20,7 @@ from ledger.fmt import format_cents
 from ledger.i18n import _, ngettext
 from ledger.rules.options import show
 from ledger.rules.profiles import DEFAULTS, Profile, make_profile
+from ledger.values import Terms
 
 if TYPE_CHECKING:
     from ledger.service import Ledger
@@ -56,10 +57,7 @@ def start_evening(ledger: Ledger, answers: Reader) -> EveningInfo:
             try:
                 return ledger.start_evening(
                     setup.players,
-                    profile=setup.profile,
-                    options=setup.options,
-                    stake=setup.stake,
-                    currency=setup.currency,
+                    Terms(profile=setup.profile, options=setup.options, stake=setup.stake, currency=setup.currency),
                 )
             except LedgerError as refused:
                 print_error(str(refused))

@@ -42,7 +42,7 @@ from ledger.store.deals import by_key
 from ledger.store.evenings import close_evening, get_seating, parse_cents, parse_currency, start_evening
 from ledger.store.models import Deal, Evening, Payout, Player, Seat, ident, utcnow
 from ledger.store.players import clean_name, ensure_player, find_player
-from ledger.values import LIBRARY, Writer
+from ledger.values import LIBRARY, Terms, Writer
 
 MOST_DEALS = 1000
 """The most deals a round may last, and the largest minimum of deals a season may ask."""
@@ -101,35 +101,31 @@ def start_event(
     session: Session,
     name: str,
     players: Sequence[str],
+    terms: Terms,
     *,
-    profile: str = "pagat",
-    options: list[str] | Mapping[str, object] | None = None,
-    stake: str = "0",
-    currency: str = "EUR",
-    place: str | None = None,
     season: str | None = None,
     pairing: str = "random",
     round_deals: int | None = None,
     round_minutes: int | None = None,
 ) -> ClubEvent:
-    """A new event with the players present; its rules, stake and currency are checked as an evening's are."""
+    """A new event with the players present; its tables' terms are checked as an evening's are."""
     if pairing not in PAIRINGS:
         raise FactError("pairing", pairing, " | ".join(PAIRINGS))
     _count(round_deals, "deals", MOST_DEALS)
     _count(round_minutes, "minutes", MOST_MINUTES)
-    check_plain(place, "place")
+    check_plain(terms.place, "place")
     title = " ".join(name.split())
     if not title or len(title) > 60 or acts_on_screen(title):
         raise FactError("name", shortened(name), _("the event's name, 1 to 60 characters"))
-    rules = make_profile(profile, options or [])
+    rules = make_profile(terms.profile, terms.options)
     event = ClubEvent(
         name=title,
         season_id=get_season(session, season).id if season is not None else None,
         profile=rules.name,
         options=dict(rules.options),
-        stake_cents=parse_cents(stake),
-        currency=parse_currency(currency),
-        place=place,
+        stake_cents=parse_cents(terms.stake),
+        currency=parse_currency(terms.currency),
+        place=terms.place,
         pairing=pairing,
         round_deals=round_deals,
         round_minutes=round_minutes,
@@ -141,7 +137,7 @@ def start_event(
     if len(present(session, event)) < min(sizes):
         raise LedgerError(
             _("{count} players: a table of {profile} seats {sizes}").format(
-                count=len(players), profile=profile, sizes=_sizes(sizes)
+                count=len(players), profile=terms.profile, sizes=_sizes(sizes)
             )
         )
     noted(session, "event", event=ident(event))
@@ -371,22 +367,22 @@ def seat_round(
     session.add(played)
     session.flush()
     for position, players_at in enumerate(seating.tables, start=1):
-        table = start_evening(
-            session,
-            players_at,
-            dealer=players_at[0],
-            profile=event.profile,
-            options=dict(event.options),
-            stake=f"{event.stake_cents / 100:.2f}",
-            currency=event.currency,
-            place=event.place,
-            event=ident(event),
-            by=by,
-        )
+        table = start_evening(session, players_at, event_terms(event), dealer=players_at[0], event=ident(event), by=by)
         session.add(ClubTable(round_id=ident(played), number=position, evening_id=table.number))
     session.flush()
     noted(session, "round", event=ident(event))
     return played
+
+
+def event_terms(event: ClubEvent) -> Terms:
+    """The terms the event's tables play on."""
+    return Terms(
+        profile=event.profile,
+        options=dict(event.options),
+        stake=f"{event.stake_cents / 100:.2f}",
+        currency=event.currency,
+        place=event.place,
+    )
 
 
 def _named(players: Sequence[str], name: str) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
@@ -23,7 +22,7 @@ from ledger.rules.text import check_plain
 from ledger.store.changes import started
 from ledger.store.models import Evening, EveningReopen, Player, Seat, ident, utcnow
 from ledger.store.players import ensure_player
-from ledger.values import LIBRARY, Writer
+from ledger.values import LIBRARY, NOTHING_SAID, Terms, Writer
 
 LOCKED = "evenings locked"
 """Where a session keeps the evenings whose rows it holds (PostgreSQL)."""
@@ -84,32 +83,16 @@ def parse_currency(text: str) -> str:
 def start_evening(
     session: Session,
     players: tuple[str, ...],
+    terms: Terms = NOTHING_SAID,
     *,
     dealer: str | None = None,
-    profile: str = "pagat",
-    options: list[str] | Mapping[str, object] | None = None,
-    stake: str = "0",
-    currency: str = "EUR",
-    place: str | None = None,
     note: str | None = None,
-    known: dict[str, Player] | None = None,
     event: int | None = None,
     by: Writer = LIBRARY,
 ) -> Seating:
-    """Seat the players in turn order and pin the profile; new names become players (see `new_seating`); the start is
+    """Seat the players in turn order on the table's terms; new names become players (see `new_seating`); the start is
     the first entry of the evening's change log (`event`: the club event that seats it at one of its tables)."""
-    table = new_seating(
-        session,
-        players,
-        dealer=dealer,
-        profile=profile,
-        options=options,
-        stake=stake,
-        currency=currency,
-        place=place,
-        note=note,
-        known=known,
-    )
+    table = new_seating(session, players, terms, dealer=dealer, note=note)
     _take_pot(session, table)
     session.add(table.evening)
     session.flush()
@@ -165,13 +148,9 @@ def pot_taker(session: Session, evening: Evening) -> int | None:
 def new_seating(
     session: Session,
     players: tuple[str, ...],
+    terms: Terms,
     *,
     dealer: str | None = None,
-    profile: str = "pagat",
-    options: Sequence[str] | Mapping[str, object] | None = None,
-    stake: str = "0",
-    currency: str = "EUR",
-    place: str | None = None,
     note: str | None = None,
     known: dict[str, Player] | None = None,
     started_at: datetime | None = None,
@@ -179,16 +158,16 @@ def new_seating(
     revision: int = 0,
 ) -> Seating:
     """An evening checked but not stored yet (no id): the players in turn order, new names made players, the
-    profile pinned.
+    terms checked and the profile pinned.
 
     `known`: players looked up before, by name key (an import keeps them across evenings); new ones are added.
     `started_at` (default now), `closed_at` and `revision`: as an import finds them in the export.
     """
-    rules = make_profile(profile, options or [])
+    rules = make_profile(terms.profile, terms.options)
     rules.check_players(players)
-    check_plain(place, "place")
+    check_plain(terms.place, "place")
     check_plain(note, "note")
-    stake_cents, code = parse_cents(stake), parse_currency(currency)
+    stake_cents, code = parse_cents(terms.stake), parse_currency(terms.currency)
     known = {} if known is None else known
     people = [
         known.get(name_key(name)) or known.setdefault(name_key(name), ensure_player(session, name)) for name in players
@@ -202,7 +181,7 @@ def new_seating(
         stake_cents=stake_cents,
         currency=code,
         first_dealer_id=ids[first],
-        place=place,
+        place=terms.place,
         note=note,
         started_at=started_at or utcnow(),
         closed_at=closed_at,

@@ -20,7 +20,7 @@ from ledger.errors import FactError, Forbidden, LedgerError, MissingFact, Stale
 from ledger.i18n import _
 from ledger.rules.build import DealInput
 from ledger.service import DealEntry
-from ledger.values import EveningInfo, Recorded, Undone
+from ledger.values import EveningInfo, Recorded, Terms, Undone
 from ledger.web.bodies import LINE, body, no_more, optional, seen
 from ledger.web.state import deal_number, evening_number, in_turn, ledger, plain_number, unavailable, writer
 
@@ -67,6 +67,13 @@ def _deal(data: dict[str, Any]) -> DealEntry:
     return DealInput.from_dict(data)
 
 
+def terms_of(data: dict[str, Any], options: list[str] | dict[str, object]) -> Terms:
+    """The table's terms a body gives (`profile`, `stake`, `currency`, `place`, each a string; `options`), those it
+    leaves out as a table that says nothing else plays."""
+    given = {name: optional(data, name, str) for name in ("profile", "stake", "currency", "place")}
+    return Terms(options=options, **{name: value for name, value in given.items() if value is not None})
+
+
 def _written(done: Recorded | Undone, status: int = 200) -> Response:
     """What a write did (the ledger tells those watching)."""
     return JSONResponse(done.to_dict(), status)
@@ -92,11 +99,13 @@ async def start_evening(request: Request) -> Response:
                 listed='["sweeps=off"]', named='{"sweeps": false}'
             )
         )
-    fields = {name: optional(data, name, str) for name in ("dealer", "profile", "stake", "currency", "place", "note")}
+    dealer, note = optional(data, "dealer", str), optional(data, "note", str)
+    terms = terms_of(data, options)
     no_more(data)
-    given = {name: value for name, value in fields.items() if value is not None}
     by = writer(request)
-    info = await in_turn(request, lambda: ledger(request).start_evening(players, options=options, by=by, **given))
+    info = await in_turn(
+        request, lambda: ledger(request).start_evening(players, terms, dealer=dealer, note=note, by=by)
+    )
     return JSONResponse(info.to_dict(), 201)
 
 

@@ -11,6 +11,7 @@ from starlette.routing import Route
 
 from ledger.errors import LedgerError
 from ledger.i18n import _
+from ledger.web.api import terms_of
 from ledger.web.bodies import body, no_more, optional
 from ledger.web.club import event_number
 from ledger.web.state import access, in_turn, ledger, writer
@@ -38,13 +39,14 @@ async def start_event(request: Request) -> Response:
     options = data.pop("options", [])
     if not isinstance(options, list | dict):
         raise LedgerError(_("options: a list like {listed}").format(listed='["sweeps=off"]'))
-    text = {key: optional(data, key, str) for key in ("profile", "stake", "currency", "place", "season", "pairing")}
+    terms = terms_of(data, options)
+    season, pairing = optional(data, "season", str), optional(data, "pairing", str) or "random"
     counts = {key: optional(data, key, int) for key in ("round_deals", "round_minutes")}
     no_more(data)
-    given = {key: value for key, value in text.items() if value is not None}
     by = writer(request)
     info = await in_turn(
-        request, lambda: ledger(request).start_event(name, players, options=options, by=by, **given, **counts)
+        request,
+        lambda: ledger(request).start_event(name, players, terms, season=season, pairing=pairing, by=by, **counts),
     )
     return JSONResponse(info.to_dict(), 201)
 

@@ -18,7 +18,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from ledger.errors import DatabaseUnavailable, KeyTaken, LedgerError, MissingFact, Stale
 from ledger.i18n import _
-from ledger.values import EveningInfo, Recorded
+from ledger.values import EveningInfo, Recorded, Terms
 from ledger.web import guided, pages
 from ledger.web.limits import check_fields
 from ledger.web.live import load_live
@@ -115,11 +115,13 @@ async def start(request: Request) -> Response:
             request,
             lambda: ledger(request).start_evening(
                 players,
-                profile=_text(form, "profile") or "pagat",
-                options=_text(form, "options").split(),
-                stake=_text(form, "stake") or "0",
-                currency=_text(form, "currency") or "EUR",
-                place=_text(form, "place") or None,
+                Terms(
+                    profile=_text(form, "profile") or "pagat",
+                    options=_text(form, "options").split(),
+                    stake=_text(form, "stake") or "0",
+                    currency=_text(form, "currency") or "EUR",
+                    place=_text(form, "place") or None,
+                ),
                 by=writer(request),
             ),
         )
