@@ -9,6 +9,7 @@ import re
 import sys
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -387,3 +388,48 @@ def test_the_commands_take_the_italian_words_play_takes(db: Path) -> None:
     listed = " ".join(ok(db, "--help", lang="it", columns=100).split())
     assert "I comandi si scrivono anche in italiano: ritira (undo), correggi (amend), annulla (void)," in listed
     assert "classifica (standings), conti (settle)." in listed
+
+
+def test_usage_lines_argument_names_and_examples_are_italian(tmp_path: Path) -> None:
+    none = tmp_path / "none.sqlite3"
+    voiding = ok(none, "void", "--help", lang="it", columns=80)
+    assert "Uso: calabresella void [OPZIONI] {numero}" in voiding and re.search(r"│ \*\s+numero\s+<numero>", voiding)
+    assert "Uso: calabresella record [OPZIONI] [riga]" in ok(none, "record", "--help", lang="it")
+    assert "Uso: calabresella paid [OPZIONI] [chi paga] [chi riceve] [importo]" in ok(none, "paid", "--help", lang="it")
+    assert "Uso: calabresella players rename [OPZIONI] {vecchio} {nuovo}" in ok(
+        none, "players", "rename", "--help", lang="it"
+    )
+    assert "Usage: calabresella void [OPTIONS] {number}" in ok(none, "void", "--help")
+    assert refused(none, "void", lang="it").startswith("Errore: Manca l'argomento 'numero'.")
+    recording = ok(none, "record", "--help", lang="it")
+    assert "-p 5+2/3 -l avv" in recording and "--auction passo,passo,solissimo" in recording
+    charting = ok(none, "chart", "--help", lang="it")
+    assert "calabresella chart andamento --evening 12" in charting and "chart soldi --out soldi.svg" in charting
+
+
+def test_charts_and_reports_are_written_under_italian_names_in_italian(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ok(db, "record", "bruno solo 22")
+    monkeypatch.chdir(db.parent)
+    assert ok(db, "chart", "andamento", lang="it") == "Scritto andamento.png\n"
+    assert ok(db, "chart", "money", "-e", "1", lang="it") == "Scritto serata-1-soldi.png\n"
+    assert ok(db, "report", lang="it") == "Scritto serata-1.html\n"
+    assert ok(db, "chart", "andamento") == "Wrote running.png\n"
+    assert ok(db, "report") == "Wrote evening-1.html\n"
+    written = {"andamento.png", "serata-1-soldi.png", "serata-1.html", "running.png", "evening-1.html"}
+    assert written <= {path.name for path in db.parent.iterdir()}
+
+
+def test_every_argument_has_a_name_in_each_language() -> None:
+    import typer.main
+
+    from ledger.cli.app import ARGUMENTS
+
+    def arguments(command: Any) -> set[str]:
+        found = {param.name for param in command.params if param.param_type_name == "argument"}
+        for name in command.list_commands(None) if hasattr(command, "list_commands") else ():
+            found |= arguments(command.get_command(None, name))
+        return found
+
+    assert arguments(typer.main.get_command(app)) == set(ARGUMENTS)

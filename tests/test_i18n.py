@@ -406,7 +406,7 @@ CLICK_ERRORS = [
     ),
     (
         ["void"],
-        "Errore: Manca l'argomento 'number'. (vedi: calabresella void --help)",
+        "Errore: Manca l'argomento 'numero'. (vedi: calabresella void --help)",
         "Error: Missing argument 'number'. (see: calabresella void --help)",
     ),
     (

@@ -234,6 +234,32 @@ for _param in (TyperOption, TyperArgument):
     _param.display_type_rich = _value_word  # type: ignore[method-assign,assignment]
     _param._get_number_range_help_str = _range_words  # type: ignore[method-assign,assignment]
 
+ARGUMENTS = {
+    "number": N_("number"),
+    "line": N_("line"),
+    "payer": N_("payer"),
+    "payee": N_("payee"),
+    "amount": N_("amount"),
+    "kind": N_("kind"),
+    "source": N_("source"),
+    "target": N_("target"),
+    "names": N_("names"),
+    "old": N_("old"),
+    "new": N_("new"),
+    "name": N_("name"),
+    "event": N_("event"),
+}
+"""Each argument's name, in the language in use where usage lines, help and errors show it: `{numero}`, `[riga]`."""
+
+
+def _argument_name(param: TyperArgument) -> str:
+    """An argument's name as shown, in the language in use."""
+    name = param.name or ""
+    return _(ARGUMENTS[name]) if name in ARGUMENTS else name
+
+
+TyperArgument.display_name_raw = property(_argument_name)  # type: ignore[assignment,method-assign]
+
 
 def new_app(name: str, help_text: str, cls: type[LedgerGroup] = LedgerGroup) -> typer.Typer:
     """A (sub)command group with the ledger's error handling; the root one gets Typer's --install-completion and

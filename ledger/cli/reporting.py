@@ -277,7 +277,10 @@ def chart(
     calabresella chart thirds --out thirds.png
     """
     kind = _chart_kind(kind)
-    out = out or Path(f"evening-{evening}-{kind}.png" if evening else f"{kind}.png")
+    named = _chart_names().get(kind, kind)
+    out = out or Path(
+        _("evening-{number}-{chart}.png").format(number=evening, chart=named) if evening else f"{named}.png"
+    )
     if out.suffix.lower() not in IMAGES:
         raise LedgerError(_("--out {out!r}: the file name must end in .png or .svg").format(out=str(out)))
     with open_ledger(ctx, create=False) as ledger, _progress() as step:
@@ -292,7 +295,7 @@ def _chart_kind(word: str) -> str:
     meant when the word is close to one."""
     kind = CHART_WORDS.get(word.lower(), word.lower())
     if kind not in CHART_WORDS.values():
-        shown = dict(zip(CHART_WORDS.values(), CHART_WORDS, strict=True)) if language() == "it" else {}
+        shown = _chart_names()
         kinds = [shown.get(each, each) for each in CHART_WORDS.values()]
         close = difflib.get_close_matches(word.lower(), [*shown.values(), *CHART_WORDS.values()], n=1)
         named = CHART_WORDS.get(close[0], close[0]) if close else None
@@ -301,6 +304,11 @@ def _chart_kind(word: str) -> str:
             _("chart {word!r}: allowed are {kinds}{meant}").format(word=word, kinds=", ".join(kinds), meant=meant)
         )
     return kind
+
+
+def _chart_names() -> dict[str, str]:
+    """Each chart's name in the language in use where it is not its English one: `running` is `andamento`."""
+    return dict(zip(CHART_WORDS.values(), CHART_WORDS, strict=True)) if language() == "it" else {}
 
 
 def report(
@@ -340,7 +348,7 @@ def report(
         step(_("writing the report"), 0.5)
         number = ledger.evening(evening, latest=True).number
         page = ledger.report(number)
-    out = out or Path(f"evening-{number}.html")
+    out = out or Path(_("evening-{number}.html").format(number=number))
     _write(out, lambda path: path.write_text(page, encoding="utf-8"))
     typer.echo(_("Wrote {out}").format(out=out))
 
