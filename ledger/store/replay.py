@@ -11,9 +11,11 @@ found in the ledger already), as a payment's evening is.
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Table
 from sqlmodel import Session, col, select
@@ -53,19 +55,20 @@ from ledger.store.models import (
     Evening,
     EveningChange,
     EveningReopen,
+    PaymentEntry,
     Payout,
     Player,
     PlayerRename,
     Seat,
     ident,
 )
+from ledger.store.money import record_payment
 from ledger.store.players import ensure_player, find_player
-from ledger.store.rescoring import Rescorer, Scored
 from ledger.summary import POT_CAUSE, UNDO
 from ledger.values import ImportSummary, Terms
 
-STARTS, KEYS = "evening starts", "deal keys"
-"""Where a session keeps the `Starts` it has read, and the keys of the deals it has queued (`check_keys`)."""
+KNOWN_RESULTS = 20_000
+"""The most scored revisions an import keeps for reuse, so its memory stays bounded."""
 EVENINGS: Table = Evening.__table__  # type: ignore[attr-defined]
 SEATS: Table = Seat.__table__  # type: ignore[attr-defined]
 REOPENS: Table = EveningReopen.__table__  # type: ignore[attr-defined]
@@ -319,20 +322,9 @@ class Importer:
             self.tabled[evening] = event.number
         return evenings
 
-    def _already_imported(self, session: Session, item: dict[str, Any], started: datetime) -> int | None:
-        """The ledger's evening with the same start and the same players, if the export's evening is in already."""
-        players = [name_key(p) for p in item["players"]]
-        clashes = self.starts.of(session).get(started, ())
-        if clashes:
-            writer_of(session).flush()  # an evening of this transaction may be queued still
-        for clash in clashes:
-            if [name_key(p) for p in get_seating(session, clash).players] == players:
-                return clash
-        return None
-
     def _evening(self, session: Session, item: dict[str, Any]) -> None:
         number, started = check_evening(item)
-        existing = self._already_imported(session, item, started)
+        existing = _already_imported(session, item, started)
         if existing is not None:
             self.renumbered[number] = existing
             self.skipped.append(existing)
@@ -353,12 +345,12 @@ class Importer:
             note=item.get("note"),
             known=self.players,
             started_at=started,
-            closed_at=exported_time(item.get("closed_at")),
+            closed_at=_time(item.get("closed_at")),
             revision=_revision(item),
         )
         table.evening.id = new_ids(session, EVENINGS, 1)[0]
         table.evening.pot_in, table.evening.pot_out = _passed(item.get("pot_in")), _passed(item.get("pot_out"))
-        table.evening.voided_at = exported_time(item.get("voided_at"))
+        table.evening.voided_at = _time(item.get("voided_at"))
         table.evening.void_reason = item.get("void_reason") if table.evening.voided_at else None
         came_from = item.get("pot_from")
         table.evening.pot_from = self.renumbered.get(came_from) if isinstance(came_from, int) else None
@@ -554,45 +546,107 @@ def _reopens(session: Session, evening: int, reopened: list[dict[str, Any]]) -> 
         {
             "id": row_id,
             "evening_id": evening,
-            "closed_at": exported_time(r["closed_at"]),
-            "reopened_at": exported_time(r["reopened_at"]),
+            "closed_at": _time(r["closed_at"]),
+            "reopened_at": _time(r["reopened_at"]),
             "reason": r["reason"],
         }
         for row_id, r in zip(ids, reopened, strict=True)
     ]
 
 
+def _time(text: str | None) -> datetime | None:
+    """An exported time; one without an offset is UTC, as the ledger stores them."""
+    return as_utc(datetime.fromisoformat(text)) if text else None
+
+
 def _number(item: Any) -> object:
     return item.get("number") if isinstance(item, dict) else item
 
 
-class Starts:
-    """The ledger's evenings by start: those it held read at the first transaction, those added by others since at
-    each one after, those the import adds as it queues them. (On SQLite a transaction holds the write lock, so the
-    evenings others add take the numbers after the import's; on PostgreSQL one started meanwhile may take a number
-    below them, and is left out: it started now, no evening of an export did.)"""
+def _starts(session: Session) -> dict[datetime, list[int]]:
+    """The ledger's evenings by start, read once per transaction and kept up to date as the import adds evenings
+    (the transaction holds SQLite's write lock, so no one else adds one meanwhile)."""
+    starts: dict[datetime, list[int]] | None = session.info.get("evening starts")
+    if starts is None:
+        starts = session.info["evening starts"] = {}
+        rows = session.execute(select(Evening.id, Evening.started_at).order_by(Evening.id)).all()  # type: ignore[arg-type]
+        for row in rows:
+            columns = row._mapping
+            starts.setdefault(as_utc(columns["started_at"]), []).append(columns["id"])
+    return starts
 
-    def __init__(self) -> None:
-        self.evenings: dict[datetime, list[int]] = {}
-        self.last = 0
 
-    def of(self, session: Session) -> dict[datetime, list[int]]:
-        """The evenings by start, as this transaction sees them."""
-        if session.info.get(STARTS) is not self:
-            rows = session.execute(
-                select(col(Evening.id), col(Evening.started_at))
-                .where(col(Evening.id) > self.last)
-                .order_by(col(Evening.id))
-            )
-            for number, started in rows:
-                self.add(as_utc(started), number)
-            session.info[STARTS] = self
-        return self.evenings
+def _already_imported(session: Session, item: dict[str, Any], started: datetime) -> int | None:
+    """The ledger's evening with the same start and the same players, if the export's evening is in already."""
+    players = [name_key(p) for p in item["players"]]
+    clashes = _starts(session).get(started, ())
+    if clashes:
+        writer_of(session).flush()  # an evening of this transaction may be queued still
+    for clash in clashes:
+        if [name_key(p) for p in get_seating(session, clash).players] == players:
+            return clash
+    return None
 
-    def add(self, started: datetime, number: int) -> None:
-        """Evening `number`, which started at `started`."""
-        self.evenings.setdefault(started, []).append(number)
-        self.last = max(self.last, number)
+
+def _scored(
+    table: Seating, item: dict[str, Any], version: int, known: dict[tuple[Any, ...], Scored]
+) -> list[list[Scored]]:
+    """Every revision of every deal re-scored; an error when the rules give other payouts than the export.
+
+    `known`: revisions scored before at the same seats (players, ids, profile and options), by their dealer and
+    facts as exported (`repr` tells every JSON value apart); the same facts there are not scored again (the rules
+    give the same result), but every revision's payouts are still checked against that result."""
+    profile = table.profile
+    seated = dict(zip(item["players"], table.players, strict=True))
+    exported = {seat: name for name, seat in seated.items()}
+    scored = []
+    for deal in item["deals"]:
+        revisions = []
+        for rev in deal["revisions"]:
+            key = (rev.get("dealer"), repr(rev.get("typed") if version == 1 else rev.get("facts")))
+            done = known.get(key)
+            if done is None:
+                facts = _revision_facts(table, rev, version, seated)
+                result = score(facts, profile)
+                if len(known) >= KNOWN_RESULTS:
+                    known.clear()
+                done = known[key] = Scored(
+                    payouts=result.payouts,
+                    values=revision_values(table, facts, result),
+                    payout_rows=payout_values(table, result),
+                    exported={exported.get(seat): points for seat, points in result.payouts.items()},
+                )
+            if rev["payouts"] != done.exported and done.payouts != {
+                seated[name]: points for name, points in rev["payouts"].items()
+            }:
+                raise LedgerError(
+                    _(
+                        "evening {evening} deal {deal} revision {revision}: the export says {exported} "
+                        "but the rules give {scored}"
+                    ).format(
+                        evening=item["number"],
+                        deal=deal["number"],
+                        revision=rev["revision"],
+                        exported=rev["payouts"],
+                        scored=done.payouts,
+                    )
+                )
+            revisions.append(done)
+        scored.append(revisions)
+    return scored
+
+
+def _revision_facts(table: Seating, rev: dict[str, Any], version: int, seated: dict[str, str]) -> DealFacts:
+    """A revision of the export as facts at the ledger's seats: version 1 stores the typed text, later ones facts."""
+    dealer = seated[rev["dealer"]]
+    if version == 1:
+        return build_facts(DealInput.from_dict(rev["typed"]), table.profile, table.players, dealer)
+    data = dict(rev["facts"])
+    for field in ("declarer", "holder"):
+        if data.get(field) not in (None, MONTE, DECLARER):
+            data[field] = seated[data[field]]
+    data["auction"] = [[seated[seat], call] for seat, call in data.get("auction") or ()]
+    return facts_from_dict(data, table.players, dealer)
 
 
 OLD_POT_REASON = re.compile(r"pot of passed deals changed by deal (\d+)")
