@@ -152,14 +152,14 @@ STYLE = """
 }
 * { box-sizing: border-box; }
 body { font: 16px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 64rem; padding: 0 1rem 1rem;
-       color: var(--fg); background: var(--bg); overflow-wrap: anywhere; }
+       color: var(--fg); background: var(--bg); overflow-wrap: break-word; }
 a { color: var(--link); }
 h1 { font-size: 1.6rem; margin: 1rem 0 .3rem; } h2 { font-size: 1.25rem; margin: 1.6rem 0 .5rem; }
 .meta { color: var(--muted); margin: 0; }
 .winner-line { font-size: 1.1rem; margin: .6rem 0 0; }
-table { border-collapse: collapse; width: 100%; }
+.wide { overflow-x: auto; } table { border-collapse: collapse; width: 100%; }
 th, td { padding: .3rem .5rem; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; } td.num { white-space: nowrap; }
 tr.winner td { background: var(--win); font-weight: 600; }
 .badge { background: #f9a825; color: #222; border-radius: .6rem; padding: 0 .45rem; font-size: .8rem;
          font-weight: 600; margin-left: .4rem; white-space: nowrap; }
@@ -173,7 +173,7 @@ figcaption b { color: var(--fg); display: block; }
 .back { margin: 0; } .back a { display: inline-flex; align-items: center; min-height: 48px; padding: 0 .8rem 0 0;
                                 font-weight: 600; }
 @media (max-width: 44rem) {
-  body { padding: 0 .6rem .6rem; }
+  body { padding: 0 .6rem .6rem; overflow-wrap: anywhere; }
   th, td { padding: .3rem .3rem; }
   table.cards thead { display: none; }
   table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; width: auto; }
@@ -224,7 +224,8 @@ def _table(
         cells = "".join(f"<td{attributes(i, False)}>{cell}</td>" for i, cell in enumerate(row))
         body.append(f"<tr{css_row}>{cells}</tr>")
     table_class = f' class="{css}"' if css else ""
-    return f"<table{table_class}><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    table = f"<table{table_class}><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return f'<div class="wide">{table}</div>'  # a table wider than the page scrolls, its words whole
 
 
 def _winners(points: Mapping[str, int]) -> list[str]:

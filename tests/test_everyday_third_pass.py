@@ -433,3 +433,41 @@ def test_every_argument_has_a_name_in_each_language() -> None:
         return found
 
     assert arguments(typer.main.get_command(app)) == set(ARGUMENTS)
+
+
+# The report at desktop width
+
+BROKEN_WORDS = """() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    for (const word of node.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+      if (lines.size > 1) broken.push(`${node.parentElement.tagName}: ${word[0]}`);
+    }
+  }
+  return broken;
+}"""
+"""Every word of the page's main part drawn over more than one line: a name, a heading or a word broken inside."""
+
+
+@pytest.mark.parametrize(("width", "lang"), [(1280, "en"), (1024, "it")])
+def test_the_report_at_desktop_width_never_breaks_a_name_or_a_heading_inside_a_word(
+    tmp_path: Path, chromium: Any, width: int, lang: str
+) -> None:
+    names = ["Annamaria" + "x" * 31, "Maria Annunziata Bellini Castiglioni Dor", "Bartolomeo" + "y" * 30, "Elena"]
+    names.append("Costanza" + "z" * 32)
+    db = tmp_path / "ledger.sqlite3"
+    ok(db, "evening", "start", "--players", ",".join(names), "-P", "quintiglio")
+    ok(db, "record", "-d", names[0], "-c", "chiamo", "--called", "3D", "--holder", names[2], "-t", "20")
+    ok(db, "record", "-d", names[1], "-c", "solo", "-t", "22")
+    ok(db, "void", "1", "-r", "miscounted")
+    ok(db, "report", "--out", str(tmp_path / "report.html"), lang=lang)
+    page = chromium.new_context(viewport={"width": width, "height": 900}).new_page()
+    page.set_content((tmp_path / "report.html").read_text(encoding="utf-8"))
+    assert page.evaluate(BROKEN_WORDS) == []
+    assert page.evaluate("document.documentElement.scrollWidth") == width  # a wide table scrolls on its own
