@@ -19,6 +19,8 @@ import ledger.store.bulk
 from ledger import Ledger
 from ledger.cli.main import app
 from ledger.errors import LedgerError
+from ledger.rules.build import DealInput
+from ledger.values import Terms
 
 runner = CliRunner()
 HEADER = '{"format": "calabresella-ledger", "version": 3}\n'
@@ -144,6 +146,40 @@ def test_payments_already_recorded_are_skipped_on_a_second_import(sqlite_url: st
         again = opened.import_file(exported)
     assert (first.payments, first.payments_skipped) == (1, 0)
     assert (again.evenings, again.skipped, again.payments, again.payments_skipped) == ((), (1,), 0, 1)
+
+
+def test_every_change_and_its_undo_go_through_an_export_and_an_import(db_url: str, tmp_path: Path) -> None:
+    """Amendments, voids, closes, reopenings and a void of the whole evening, each taken back by an undo (an undone
+    amendment is a revision the ledger wrote itself, back as before it), on a table whose passed deals carry a pot:
+    export, import, export is byte-identical."""
+    with Ledger(str(tmp_path / "source.sqlite3")) as opened:
+        evening = opened.start_evening(["Anna", "Bruno", "Carla"], Terms(profile="tretre")).number
+        opened.record("anna solo 22")
+        opened.record(DealInput(passed=True))
+        opened.record("bruno solo 14")
+        opened.amend(1, DealInput(thirds=14), reason="counted again")
+        opened.undo()
+        opened.void(2, reason="misdeal")
+        opened.undo()
+        opened.amend(3, DealInput(thirds=25), reason="counted again")
+        opened.close_evening(evening)
+        opened.undo(evening=evening)
+        opened.close_evening(evening)
+        opened.reopen_evening(evening, reason="one more")
+        opened.undo(evening=evening)
+        opened.void_evening(evening, reason="a practice evening")
+        opened.undo(evening=evening)
+        exported = opened.export()
+    assert [line.get("cause") for line in as_document(exported)["evenings"][0]["deals"][0]["revisions"]] == [
+        None,
+        None,
+        "undo",
+    ]
+    path = tmp_path / "undone.jsonl"
+    path.write_text(exported, encoding="utf-8")
+    with Ledger(db_url) as opened:
+        opened.import_file(path)
+        assert opened.export() == exported
 
 
 def test_the_command_prints_one_line_per_outcome(sqlite_url: str, tmp_path: Path) -> None:

@@ -31,19 +31,27 @@ def new_ids(session: Session, table: Table, count: int) -> list[int]:
 
 class BulkWriter:
     """Rows queued table by table, then inserted parents first (`MetaData.sorted_tables`), each table's rows in
-    one executemany of SQLAlchemy Core's `insert`."""
+    one executemany."""
 
     def __init__(self, session: Session) -> None:
         self.session = session
-        self.queued: dict[Table, list[dict[str, Any]]] = {}
+        self.queued: dict[Table, dict[tuple[str, ...], list[tuple[Any, ...]]]] = {}
         self.waiting = 0
 
     def queue(self, table: Table, rows: list[dict[str, Any]]) -> None:
-        """Rows (each with the same columns) to insert at the next `flush`, at once when `QUEUED_ROWS` are waiting
-        (so that the flush before a commit is short)."""
+        """Rows as dicts (each with the same columns) to insert at the next `flush` (see `add`)."""
+        if rows:
+            columns = tuple(rows[0])
+            self.add(
+                table, columns, list(map(itemgetter(*columns), rows))
+            )  # a tuple each: every row has an id and more
+
+    def add(self, table: Table, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
+        """Rows as tuples of the `columns`' values to insert at the next `flush`, at once when `QUEUED_ROWS` are
+        waiting (so that the flush before a commit is short)."""
         if not rows:
             return
-        self.queued.setdefault(table, []).extend(rows)
+        self.queued.setdefault(table, {}).setdefault(columns, []).extend(rows)
         self.waiting += len(rows)
         if self.waiting >= QUEUED_ROWS:
             self.flush()
@@ -54,36 +62,39 @@ class BulkWriter:
             return
         connection = self.session.connection()
         for table in next(iter(self.queued)).metadata.sorted_tables:
-            if table in self.queued:
-                _insert(connection, table, self.queued[table])
+            for columns, rows in self.queued.get(table, {}).items():
+                _insert(connection, table, columns, rows)
         self.queued.clear()
         self.waiting = 0
 
 
-def _insert(connection: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
+def _insert(connection: Connection, table: Table, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
     """One executemany of the rows. With `?` placeholders (SQLite) the statement is written once and each value
     converted by its column type's own bind processor for the dialect (a time is written as a live write writes it),
-    as Core would, without Core's work per row; elsewhere Core's
-    `insert` (on PostgreSQL it sends the rows in batches of many values)."""
+    as Core would, without Core's work per row, and a value the rows share (an evening's options, in each of its
+    revisions) converted once; elsewhere Core's `insert` (on PostgreSQL it sends the rows in batches of many
+    values)."""
     dialect = connection.dialect
     if dialect.paramstyle != "qmark":
-        connection.execute(insert(table), rows)
+        connection.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in rows])
         return
-    columns = list(rows[0])
     quote = dialect.identifier_preparer.quote
     sql = f"INSERT INTO {quote(table.name)} ({', '.join(map(quote, columns))}) VALUES ({', '.join('?' * len(columns))})"
-    values = itemgetter(*columns)  # a tuple: every table has an id and more
     processors = [table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in columns]
     converting = [(place, convert) for place, convert in enumerate(processors) if convert is not None]
-    converted = [values(row) for row in rows]
     if converting:
-        for index, row in enumerate(converted):
+        seen: list[dict[int, Any]] = [{} for _ in converting]
+        converted = []
+        for row in rows:
             cells = list(row)
-            for place, convert in converting:
-                if cells[place] is not None:
-                    cells[place] = convert(cells[place])
-            converted[index] = tuple(cells)
-    connection.exec_driver_sql(sql, converted)
+            for (place, convert), done in zip(converting, seen, strict=True):
+                value = cells[place]
+                if value is not None:
+                    known = done.get(id(value), done)
+                    cells[place] = done.setdefault(id(value), convert(value)) if known is done else known
+            converted.append(tuple(cells))
+        rows = converted
+    connection.exec_driver_sql(sql, rows)
 
 
 def writer_of(session: Session) -> BulkWriter:

@@ -24,8 +24,8 @@ from ledger.rules.seats import name_key
 from ledger.rules.text import acts_on_screen
 from ledger.store.club import MOST_DEALS, MOST_MINUTES
 from ledger.store.evenings import parse_currency
-from ledger.store.models import Deal, PaymentEntry
-from ledger.store.players import clean_name, find_player
+from ledger.store.models import Deal
+from ledger.store.players import clean_name
 
 MAX_CENTS = 10_000_000
 """The most money a stake or a payment can be, as `paid` and `--stake` accept it."""
@@ -36,6 +36,11 @@ MOST_NUMBER = 2**31 - 1
 def amount(cents: int) -> str:
     """Cents as the amount typed for them, e.g. `1.20`."""
     return f"{cents // 100}.{cents % 100:02d}"
+
+
+def exported_time(text: str | None) -> datetime | None:
+    """A time as an export writes it; one without an offset is UTC, as the ledger stores them."""
+    return as_utc(datetime.fromisoformat(text)) if text else None
 
 
 def _whole(value: object, low: int, high: int) -> bool:
@@ -116,42 +121,27 @@ def _texts(item: dict[str, Any], *fields: str) -> None:
             raise TypeError(f"{field} {shortened(value)!r} holds a control character")
 
 
-def check_keys(session: Session, deals: list[dict[str, Any]]) -> None:
-    """Refuse an idempotency key that a deal of the ledger uses already (its queued deals inserted)."""
+def check_keys(session: Session, deals: list[dict[str, Any]], queued: dict[str, tuple[int, int]]) -> None:
+    """Refuse an idempotency key that a deal of the ledger uses already, or a deal this transaction has queued
+    (`queued`: their keys, each with its deal's number and evening)."""
     keys = [deal["key"] for deal in deals if deal.get("key")]
     twice = next((key for key, count in Counter(keys).items() if count > 1), None)
     if twice is not None:
         raise LedgerError(_("not a valid export: two deals of one evening have the key {key!r}").format(key=twice))
-    used = session.exec(select(Deal).where(col(Deal.key).in_(keys))).first() if keys else None
-    if used:
-        number = next(deal["number"] for deal in deals if deal.get("key") == used.key)
+    used = next(((key, *queued[key]) for key in keys if key in queued), None)
+    if used is None and keys:
+        found = session.exec(select(Deal).where(col(Deal.key).in_(keys))).first()
+        used = None if found is None else (found.key, found.number, found.evening_id)
+    if used is not None:
+        key, number, evening = used
         raise LedgerError(
             _("deal {number} of the export has key {key!r}, already used by deal {used} of evening {evening}").format(
-                number=number, key=used.key, used=used.number, evening=used.evening_id
+                number=next(deal["number"] for deal in deals if deal.get("key") == key),
+                key=key,
+                used=number,
+                evening=evening,
             )
         )
-
-
-def payment_recorded(session: Session, item: dict[str, Any], evening: int | None, paid_at: datetime | None) -> bool:
-    """Whether the ledger holds this payment already (same people, amount, currency, evening and time)."""
-    if paid_at is None:
-        return False
-    payer, payee = find_player(session, item["payer"]), find_player(session, item["payee"])
-    if payer is None or payee is None:
-        return False
-    return (
-        session.exec(
-            select(PaymentEntry.id).where(
-                PaymentEntry.payer_id == payer.id,
-                PaymentEntry.payee_id == payee.id,
-                PaymentEntry.cents == item["cents"],
-                PaymentEntry.currency == item["currency"],
-                PaymentEntry.evening_id == evening,
-                PaymentEntry.paid_at == paid_at,
-            )
-        ).first()
-        is not None
-    )
 
 
 SEASON_FIELDS = frozenset({"name", "min_deals", "created_at"})

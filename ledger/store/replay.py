@@ -11,11 +11,9 @@ found in the ledger already), as a payment's evening is.
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy import Table
 from sqlmodel import Session, col, select
@@ -23,18 +21,14 @@ from sqlmodel import Session, col, select
 from ledger.clock import as_utc, utcnow
 from ledger.errors import LedgerError
 from ledger.i18n import _, ngettext
-from ledger.rules.build import DealInput, build_facts
-from ledger.rules.facts import DECLARER, MONTE, DealFacts, facts_from_dict
 from ledger.rules.numbers import shortened, storable
 from ledger.rules.profiles import started_with
-from ledger.rules.scoring import score
 from ledger.rules.seats import name_key
 from ledger.rules.text import check_plain
 from ledger.rules.validate import MOST_PASSED
 from ledger.store.bulk import new_ids, writer_of
 from ledger.store.changes import lock_log, rebuild
 from ledger.store.club_models import ClubEvent, ClubRound, ClubTable, Entrant, Season
-from ledger.store.deals import payout_values, revision_values
 from ledger.store.evenings import Seating, get_seating, new_seating, seat_rows
 from ledger.store.export import CHANGE_FIELDS, EVENING, EVENT, PAYMENT, RENAME, SEASON
 from ledger.store.import_checks import (
@@ -43,11 +37,11 @@ from ledger.store.import_checks import (
     check_evening,
     check_event,
     check_keys,
-    check_payment,
     check_rename,
     check_season,
-    payment_recorded,
+    exported_time,
 )
+from ledger.store.imported_payments import PaymentImport
 from ledger.store.importing import Entry, in_file, located, read_document
 from ledger.store.models import (
     Deal,
@@ -55,20 +49,19 @@ from ledger.store.models import (
     Evening,
     EveningChange,
     EveningReopen,
-    PaymentEntry,
     Payout,
     Player,
     PlayerRename,
     Seat,
     ident,
 )
-from ledger.store.money import record_payment
 from ledger.store.players import ensure_player, find_player
+from ledger.store.rescoring import PAYOUT_COLUMNS, Rescorer, Scored
 from ledger.summary import POT_CAUSE, UNDO
 from ledger.values import ImportSummary, Terms
 
-KNOWN_RESULTS = 20_000
-"""The most scored revisions an import keeps for reuse, so its memory stays bounded."""
+STARTS, KEYS = "evening starts", "deal keys"
+"""Where a session keeps the `Starts` it has read, and the keys of the deals it has queued (`check_keys`)."""
 EVENINGS: Table = Evening.__table__  # type: ignore[attr-defined]
 SEATS: Table = Seat.__table__  # type: ignore[attr-defined]
 REOPENS: Table = EveningReopen.__table__  # type: ignore[attr-defined]
@@ -91,16 +84,6 @@ class EntryError(LedgerError):
         self.kind = kind
 
 
-class Scored(NamedTuple):
-    """A revision scored at the ledger's seats: its payouts by seat, its stored columns (`revision_values`), its
-    payout rows (`payout_values`) and its payouts by the export's names."""
-
-    payouts: Mapping[str, int]
-    values: dict[str, Any]
-    payout_rows: list[dict[str, Any]]
-    exported: dict[str | None, int]
-
-
 class Importer:
     """Replays an export's evenings, payments, seasons and events into the ledger, one at a time, and counts what it
     did.
@@ -114,8 +97,10 @@ class Importer:
         self.players: dict[str, Player] = {}
         self.created: list[int] = []
         self.skipped: list[int] = []
-        self.deals = self.payments = self.payments_skipped = 0
-        self.scores: dict[str, dict[tuple[Any, ...], Scored]] = {}
+        self.deals = 0
+        self.rescorer = Rescorer(version)
+        self.payments = PaymentImport(self.players)
+        self.starts = Starts()
         self.seasons: dict[str, int] = {}
         """The ledger's season for each season of the export, by name key."""
         self.seasons_created: list[int] = []
@@ -134,7 +119,6 @@ class Importer:
             if entry.kind == EVENING:
                 self._evening(session, entry.item)
             elif entry.kind == PAYMENT:
-                self.flush(session)
                 self._payment(session, entry.item)
             elif entry.kind == SEASON:
                 self._season(session, entry.item)
@@ -153,7 +137,8 @@ class Importer:
             raise _of_kind(in_file(located(bad, entry.line), self.source), entry.kind) from None
 
     def flush(self, session: Session) -> None:
-        """Insert the deals, revisions and payouts queued so far in the session."""
+        """Insert the rows queued so far in the session (the payments among them logged as one change)."""
+        self.payments.noted(session)
         writer_of(session).flush()
 
     def summary(self) -> ImportSummary:
@@ -162,8 +147,8 @@ class Importer:
             evenings=tuple(self.created),
             deals=self.deals,
             skipped=tuple(self.skipped),
-            payments=self.payments,
-            payments_skipped=self.payments_skipped,
+            payments=self.payments.written,
+            payments_skipped=self.payments.skipped,
             seasons=len(self.seasons_created),
             seasons_joined=tuple(self.seasons_joined),
             events=len(self.events_created),
@@ -322,9 +307,20 @@ class Importer:
             self.tabled[evening] = event.number
         return evenings
 
+    def _already_imported(self, session: Session, item: dict[str, Any], started: datetime) -> int | None:
+        """The ledger's evening with the same start and the same players, if the export's evening is in already."""
+        players = [name_key(p) for p in item["players"]]
+        clashes = self.starts.of(session).get(started, ())
+        if clashes:
+            writer_of(session).flush()  # an evening of this transaction may be queued still
+        for clash in clashes:
+            if [name_key(p) for p in get_seating(session, clash).players] == players:
+                return clash
+        return None
+
     def _evening(self, session: Session, item: dict[str, Any]) -> None:
         number, started = check_evening(item)
-        existing = _already_imported(session, item, started)
+        existing = self._already_imported(session, item, started)
         if existing is not None:
             self.renumbered[number] = existing
             self.skipped.append(existing)
@@ -345,12 +341,12 @@ class Importer:
             note=item.get("note"),
             known=self.players,
             started_at=started,
-            closed_at=_time(item.get("closed_at")),
+            closed_at=exported_time(item.get("closed_at")),
             revision=_revision(item),
         )
         table.evening.id = new_ids(session, EVENINGS, 1)[0]
         table.evening.pot_in, table.evening.pot_out = _passed(item.get("pot_in")), _passed(item.get("pot_out"))
-        table.evening.voided_at = _time(item.get("voided_at"))
+        table.evening.voided_at = exported_time(item.get("voided_at"))
         table.evening.void_reason = item.get("void_reason") if table.evening.voided_at else None
         came_from = item.get("pot_from")
         table.evening.pot_from = self.renumbered.get(came_from) if isinstance(came_from, int) else None
@@ -358,12 +354,12 @@ class Importer:
         writer.queue(EVENINGS, [table.evening.model_dump()])
         writer.queue(SEATS, seat_rows(table))
         writer.queue(REOPENS, _reopens(session, table.number, item.get("reopened") or []))
-        _starts(session).setdefault(started, []).append(table.number)
+        self.starts.add(started, table.number)
         if any(deal.get("key") for deal in deals):
-            self.flush(session)
-            check_keys(session, deals)
-        scored = _scored(table, item, self.version, self._scores(table, item))
-        _write_deals(session, table, deals, scored)
+            queued = session.info.setdefault(KEYS, {})
+            check_keys(session, deals, queued)
+            queued.update((deal["key"], (deal["number"], table.number)) for deal in deals if deal.get("key"))
+        _write_deals(session, table, deals, self.rescorer.evening(table, item), self.rescorer.columns)
         self._changes(session, table.number, item)
         self.renumbered[number] = table.number
         self.created.append(table.number)
@@ -381,44 +377,10 @@ class Importer:
         rows = [_change_row(evening, change) for change in logged]
         writer_of(session).queue(CHANGES, rows)
 
-    def _scores(self, table: Seating, item: dict[str, Any]) -> dict[tuple[Any, ...], Scored]:
-        """The revisions scored so far at the same seats: exported players, the ledger's players and ids, the
-        profile and options (`score` is pure); only the last seats' are kept."""
-        key = json.dumps(
-            [item["players"], table.players, sorted(table.ids.items()), table.evening.profile, table.evening.options],
-            sort_keys=True,
-        )
-        if key not in self.scores:
-            self.scores.clear()
-        return self.scores.setdefault(key, {})
-
     def _payment(self, session: Session, item: dict[str, Any]) -> None:
-        """A payment of the export, checked like one typed with `paid`; one recorded already is skipped."""
-        cents = check_payment(item)
+        """A payment of the export, at the ledger's evening it names (see `PaymentImport`)."""
         evening = self.renumbered.get(item["evening"]) if item.get("evening") is not None else None
-        paid_at = _time(item["paid_at"])
-        if payment_recorded(session, item, evening, paid_at):
-            self.payments_skipped += 1
-            return
-        paid = record_payment(
-            session,
-            item["payer"],
-            item["payee"],
-            amount(cents),
-            currency=item["currency"],
-            evening=evening,
-            note=item.get("note"),
-            paid_at=paid_at,
-            key=item.get("key"),
-            with_owed=False,
-        )
-        voided_at = _time(item.get("voided_at"))
-        if voided_at is not None:
-            entry = session.get(PaymentEntry, paid.id)
-            assert entry is not None
-            entry.voided_at, entry.void_reason = voided_at, item.get("void_reason") or ""
-            session.add(entry)
-        self.payments += 1
+        self.payments.add(session, item, evening, exported_time(item["paid_at"]))
 
 
 def _of_kind(error: LedgerError, kind: str) -> LedgerError:
@@ -528,15 +490,18 @@ def _change_row(evening: int, change: Any) -> dict[str, Any]:
                 )
             )
     for name in ("kind", "source", "session", "reason"):
-        if row[name] is not None and not isinstance(row[name], str):
+        text = row[name]
+        if text is None or (isinstance(text, str) and text.isprintable()):
+            continue  # printable text holds no control character (`check_plain`)
+        if not isinstance(text, str):
             raise LedgerError(
                 _("a change of the evening's log has {name} {value}: a text").format(
-                    name=name, value=shortened(str(row[name]))
+                    name=name, value=shortened(str(text))
                 )
             )
-        check_plain(row[name], name)
+        check_plain(text, name)
     row["source"] = row["source"] or "import"
-    return {"evening_id": evening, **row, "at": _time(change.get("at")) or utcnow()}
+    return {"evening_id": evening, **row, "at": exported_time(change.get("at")) or utcnow()}
 
 
 def _reopens(session: Session, evening: int, reopened: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -546,149 +511,101 @@ def _reopens(session: Session, evening: int, reopened: list[dict[str, Any]]) -> 
         {
             "id": row_id,
             "evening_id": evening,
-            "closed_at": _time(r["closed_at"]),
-            "reopened_at": _time(r["reopened_at"]),
+            "closed_at": exported_time(r["closed_at"]),
+            "reopened_at": exported_time(r["reopened_at"]),
             "reason": r["reason"],
         }
         for row_id, r in zip(ids, reopened, strict=True)
     ]
 
 
-def _time(text: str | None) -> datetime | None:
-    """An exported time; one without an offset is UTC, as the ledger stores them."""
-    return as_utc(datetime.fromisoformat(text)) if text else None
-
-
 def _number(item: Any) -> object:
     return item.get("number") if isinstance(item, dict) else item
 
 
-def _starts(session: Session) -> dict[datetime, list[int]]:
-    """The ledger's evenings by start, read once per transaction and kept up to date as the import adds evenings
-    (the transaction holds SQLite's write lock, so no one else adds one meanwhile)."""
-    starts: dict[datetime, list[int]] | None = session.info.get("evening starts")
-    if starts is None:
-        starts = session.info["evening starts"] = {}
-        rows = session.execute(select(Evening.id, Evening.started_at).order_by(Evening.id)).all()  # type: ignore[arg-type]
-        for row in rows:
-            columns = row._mapping
-            starts.setdefault(as_utc(columns["started_at"]), []).append(columns["id"])
-    return starts
+class Starts:
+    """The ledger's evenings by start: those it held read at the first transaction, those added by others since at
+    each one after, those the import adds as it queues them. (On SQLite a transaction holds the write lock, so the
+    evenings others add take the numbers after the import's; on PostgreSQL one started meanwhile may take a number
+    below them, and is left out: it started now, no evening of an export did.)"""
 
+    def __init__(self) -> None:
+        self.evenings: dict[datetime, list[int]] = {}
+        self.last = 0
 
-def _already_imported(session: Session, item: dict[str, Any], started: datetime) -> int | None:
-    """The ledger's evening with the same start and the same players, if the export's evening is in already."""
-    players = [name_key(p) for p in item["players"]]
-    clashes = _starts(session).get(started, ())
-    if clashes:
-        writer_of(session).flush()  # an evening of this transaction may be queued still
-    for clash in clashes:
-        if [name_key(p) for p in get_seating(session, clash).players] == players:
-            return clash
-    return None
+    def of(self, session: Session) -> dict[datetime, list[int]]:
+        """The evenings by start, as this transaction sees them."""
+        if session.info.get(STARTS) is not self:
+            rows = session.execute(
+                select(col(Evening.id), col(Evening.started_at))
+                .where(col(Evening.id) > self.last)
+                .order_by(col(Evening.id))
+            )
+            for number, started in rows:
+                self.add(as_utc(started), number)
+            session.info[STARTS] = self
+        return self.evenings
 
-
-def _scored(
-    table: Seating, item: dict[str, Any], version: int, known: dict[tuple[Any, ...], Scored]
-) -> list[list[Scored]]:
-    """Every revision of every deal re-scored; an error when the rules give other payouts than the export.
-
-    `known`: revisions scored before at the same seats (players, ids, profile and options), by their dealer and
-    facts as exported (`repr` tells every JSON value apart); the same facts there are not scored again (the rules
-    give the same result), but every revision's payouts are still checked against that result."""
-    profile = table.profile
-    seated = dict(zip(item["players"], table.players, strict=True))
-    exported = {seat: name for name, seat in seated.items()}
-    scored = []
-    for deal in item["deals"]:
-        revisions = []
-        for rev in deal["revisions"]:
-            key = (rev.get("dealer"), repr(rev.get("typed") if version == 1 else rev.get("facts")))
-            done = known.get(key)
-            if done is None:
-                facts = _revision_facts(table, rev, version, seated)
-                result = score(facts, profile)
-                if len(known) >= KNOWN_RESULTS:
-                    known.clear()
-                done = known[key] = Scored(
-                    payouts=result.payouts,
-                    values=revision_values(table, facts, result),
-                    payout_rows=payout_values(table, result),
-                    exported={exported.get(seat): points for seat, points in result.payouts.items()},
-                )
-            if rev["payouts"] != done.exported and done.payouts != {
-                seated[name]: points for name, points in rev["payouts"].items()
-            }:
-                raise LedgerError(
-                    _(
-                        "evening {evening} deal {deal} revision {revision}: the export says {exported} "
-                        "but the rules give {scored}"
-                    ).format(
-                        evening=item["number"],
-                        deal=deal["number"],
-                        revision=rev["revision"],
-                        exported=rev["payouts"],
-                        scored=done.payouts,
-                    )
-                )
-            revisions.append(done)
-        scored.append(revisions)
-    return scored
-
-
-def _revision_facts(table: Seating, rev: dict[str, Any], version: int, seated: dict[str, str]) -> DealFacts:
-    """A revision of the export as facts at the ledger's seats: version 1 stores the typed text, later ones facts."""
-    dealer = seated[rev["dealer"]]
-    if version == 1:
-        return build_facts(DealInput.from_dict(rev["typed"]), table.profile, table.players, dealer)
-    data = dict(rev["facts"])
-    for field in ("declarer", "holder"):
-        if data.get(field) not in (None, MONTE, DECLARER):
-            data[field] = seated[data[field]]
-    data["auction"] = [[seated[seat], call] for seat, call in data.get("auction") or ()]
-    return facts_from_dict(data, table.players, dealer)
+    def add(self, started: datetime, number: int) -> None:
+        """Evening `number`, which started at `started`."""
+        self.evenings.setdefault(started, []).append(number)
+        self.last = max(self.last, number)
 
 
 OLD_POT_REASON = re.compile(r"pot of passed deals changed by deal (\d+)")
 """The reason an older ledger wrote itself for a re-scored deal (exports before causes), in English."""
 
 
-def _why(rev: dict[str, Any]) -> dict[str, Any]:
-    """A revision's reason typed, and the ledger's own cause and the deal behind it; older exports wrote the cause
-    as an English sentence, read back here as the cause it was."""
+def _why(rev: dict[str, Any]) -> tuple[str | None, str | None, int | None]:
+    """A revision's reason typed, and the ledger's own cause (a pot changed by another deal's correction, or an
+    amendment undone) and the deal behind it; older exports wrote the pot's cause as an English sentence, read back
+    here as the cause it was."""
     reason, cause, deal = rev.get("reason"), rev.get("cause"), rev.get("cause_deal")
     matched = OLD_POT_REASON.fullmatch(reason) if isinstance(reason, str) and cause is None else None
     if matched:
         reason, cause, deal = None, POT_CAUSE, int(matched.group(1))
+    elif cause == UNDO:
+        deal = None
     elif not (cause == POT_CAUSE and isinstance(deal, int) and not isinstance(deal, bool) and storable(deal)):
         cause, deal = None, None
-    return {"reason": reason, "cause": cause, "cause_deal": deal}
+    return reason, cause, deal
 
 
-def _void_why(deal: dict[str, Any]) -> dict[str, Any]:
+def _void_why(deal: dict[str, Any]) -> tuple[str | None, str | None]:
     """A void's reason typed, and the ledger's own cause (undo); older exports wrote `undo` as the reason."""
     reason, cause = deal.get("void_reason"), deal.get("void_cause")
     if cause == UNDO or (cause is None and reason == UNDO):
-        return {"void_reason": None, "void_cause": UNDO}
-    return {"void_reason": reason, "void_cause": None}
+        return None, UNDO
+    return reason, None
 
 
-def _write_deals(session: Session, table: Seating, deals: list[dict[str, Any]], scored: list[list[Scored]]) -> None:
-    """The evening's deals, revisions and payouts, queued for the writer's next flush, ids reserved up front."""
+DEAL_COLUMNS = ("id", "evening_id", "number", "key", "created_at", "voided_at", "void_reason", "void_cause")
+REVISION_COLUMNS = (
+    "id", "deal_id", "revision", "reason", "cause", "cause_deal", "recorded_at", "superseded_at", "profile", "options"
+)  # fmt: skip
+"""The columns of a deal's row, and of a revision's before those of its result (`Rescorer.columns`)."""
+
+
+def _write_deals(
+    session: Session, table: Seating, deals: list[dict[str, Any]], scored: list[list[Scored]], columns: tuple[str, ...]
+) -> None:
+    """The evening's deals, revisions (`columns`: those of their results) and payouts, queued for the writer's next
+    flush, ids reserved up front."""
     writer, evening = writer_of(session), table.number
     deal_ids = new_ids(session, DEALS, len(deals))
-    writer.queue(
+    writer.add(
         DEALS,
+        DEAL_COLUMNS,
         [
-            {
-                "id": deal_id,
-                "evening_id": evening,
-                "number": deal["number"],
-                "key": deal.get("key") or None,
-                "created_at": _time(deal["created_at"]) or utcnow(),
-                "voided_at": _time(deal.get("voided_at")),
-                **_void_why(deal),
-            }
+            (
+                deal_id,
+                evening,
+                deal["number"],
+                deal.get("key") or None,
+                exported_time(deal["created_at"]) or utcnow(),
+                exported_time(deal.get("voided_at")),
+                *_void_why(deal),
+            )
             for deal_id, deal in zip(deal_ids, deals, strict=True)
         ],
     )
@@ -698,27 +615,32 @@ def _write_deals(session: Session, table: Seating, deals: list[dict[str, Any]], 
         for rev, done in zip(deal["revisions"], pairs, strict=True)
     ]
     revision_ids = new_ids(session, REVISIONS, len(revisions))
-    writer.queue(
+    profile, options = table.evening.profile, table.evening.options
+    writer.add(
         REVISIONS,
+        REVISION_COLUMNS + columns,
         [
-            {
-                "id": revision_id,
-                "deal_id": deal_id,
-                "revision": rev["revision"],
-                **_why(rev),
-                "recorded_at": _time(rev["recorded_at"]) or utcnow(),
-                "superseded_at": _time(rev.get("superseded_at")),
-                **done.values,
-            }
+            (
+                revision_id,
+                deal_id,
+                rev["revision"],
+                *_why(rev),
+                exported_time(rev["recorded_at"]) or utcnow(),
+                exported_time(rev.get("superseded_at")),
+                profile,
+                options,
+                *done.values,
+            )
             for revision_id, (deal_id, rev, done) in zip(revision_ids, revisions, strict=True)
         ],
     )
-    writer.queue(
+    writer.add(
         PAYOUTS,
+        PAYOUT_COLUMNS,
         [
-            {"revision_id": revision_id, **row}
+            (revision_id, *payout)
             for revision_id, (_, _, done) in zip(revision_ids, revisions, strict=True)
-            for row in done.payout_rows
+            for payout in done.payouts
         ],
     )
 
