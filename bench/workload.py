@@ -1,11 +1,14 @@
-"""Large exports for the benchmarks: the example evening repeated, each copy starting a day later."""
+"""What the benchmarks share: large exports (the example evening repeated, each copy starting a day later), a club's
+history (`club_history`), the raw insert they are measured against, and their options and figures."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import json
 import os
+import random
 import shutil
 import socket
 import sqlite3
@@ -291,6 +294,8 @@ def _play(ledger: Ledger, rng: random.Random, evening: int, count: int, by: Writ
             thirds = _draw(rng, profile, shown.players, dealer).thirds
             with contextlib.suppress(LedgerError):  # thirds that do not fit the deal's other facts: left as it was
                 ledger.amend(number, DealInput(thirds=thirds), reason="wrong thirds", evening=evening, by=by)
+                if rng.random() < 0.2:
+                    ledger.undo(evening=evening, by=by)  # the amendment taken back
         elif roll < 0.07:
             ledger.void(number, reason="misdeal", evening=evening, by=by)
         elif roll < 0.09:
@@ -330,7 +335,7 @@ def raw_insert(schema_from: Path, target: Path, rows: dict[str, tuple[list[str],
     connection.execute("BEGIN IMMEDIATE")
     for table, (columns, values) in rows.items():
         marks = ", ".join("?" * len(columns))
-        connection.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", values)
+        connection.executemany(f'INSERT INTO "{table}" ({", ".join(columns)}) VALUES ({marks})', values)
     connection.execute("COMMIT")
     connection.close()
 
