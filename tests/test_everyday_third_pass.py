@@ -207,7 +207,7 @@ def test_the_readmes_install_what_exists_and_the_demos_folder_stays_out_of_git()
 
 def test_plays_set_up_checks_each_answer_when_it_is_given_and_keeps_the_answers_before_it(tmp_path: Path) -> None:
     db = tmp_path / "ledger.sqlite3"
-    lines = ["Anna", "Anna,Bruno,Carla", "quintiglio", "pagat sweeps=off", "CHF", "abc", "0.20", "quit"]
+    lines = ["Anna", "Anna,Bruno,Carla", "quintiglio", "pagat sweeps=off", "abc CHF", "0.20 CHF", "quit"]
     done = play(db, *lines)
     assert done.exit_code == 0, done.stderr
     assert done.stderr.splitlines() == [
@@ -217,9 +217,9 @@ def test_plays_set_up_checks_each_answer_when_it_is_given_and_keeps_the_answers_
     ]
     asked = [
         done.stdout.count(question)
-        for question in ("Players, in turn order", "Profile (and options", "Currency: ", "Stake per game point, in CHF")
+        for question in ("Players, in turn order", "Profile (and options", "Stake per game point and its currency")
     ]
-    assert asked == [2, 2, 1, 2]  # the currency is never asked again, nor the players after their one refusal
+    assert asked == [2, 2, 2]  # each asked again once, the answers before it kept
     shown = json.loads(ok(db, "evening", "show", "--json"))
     assert (shown["players"], shown["stake_cents"], shown["currency"]) == (["Anna", "Bruno", "Carla"], 20, "CHF")
     assert shown["options"]["sweeps"] is False
@@ -229,7 +229,7 @@ def test_the_set_up_offers_the_game_for_that_many_players_and_speaks_of_one_play
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "ledger.sqlite3"
-    done = play(db, "Anna", "Anna,Bruno,Carla,Dario,Elena", "", "", "", "quit", lang="it")
+    done = play(db, "Anna", "Anna,Bruno,Carla,Dario,Elena", "", "", "quit", lang="it")
     assert done.stderr == "Errore: 1 giocatore: si gioca in 3, 4 o 5\n"
     assert "Regole (e opzioni, per esempio pagat sweeps=off): [quintiglio]" in done.stdout
     assert json.loads(ok(db, "evening", "show", "--json"))["profile"] == "quintiglio"
@@ -238,16 +238,14 @@ def test_the_set_up_offers_the_game_for_that_many_players_and_speaks_of_one_play
 @pytest.mark.parametrize("leaving", ["quit", "esci", "cancel"])
 def test_quit_at_a_question_of_the_set_up_leaves_with_nothing_started(tmp_path: Path, leaving: str) -> None:
     db = tmp_path / "ledger.sqlite3"
-    done = play(
-        db, "Anna,Bruno,Carla", "", "", leaving, *[""] * 4, "quit"
-    )  # the stake: the lines after it are not read
+    done = play(db, "Anna,Bruno,Carla", "", leaving, *[""] * 5, "quit")  # the stake: the lines after it are not read
     assert done.exit_code == 1 and "No evening started." in done.stdout
     assert not db.exists()
 
 
 def test_a_yes_or_no_question_asks_again_on_an_answer_it_does_not_know(db: Path) -> None:
     ok(db, "evening", "close")
-    done = play(db, "", "forse", "yess", "no", "tretre", "", "", "quit", lang="it")
+    done = play(db, "", "forse", "yess", "no", "tretre", "", "quit", lang="it")
     assert done.stderr.splitlines() == ["Errore: 'forse': rispondi sì o no", "Errore: 'yess': rispondi sì o no"]
     assert json.loads(ok(db, "evening", "show", "--json"))["profile"] == "tretre"
     kept = play(db, "close", "forse", "", "quit")

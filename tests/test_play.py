@@ -113,8 +113,7 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
     table = Table(db)
     assert "No open evening" in table.opening and "Players, in turn order" in table.opening
     assert "Profile" in table.send("Anna,Bruno,Carla")
-    assert "Currency: [EUR]" in table.send("")
-    assert "Stake per game point, in EUR: [0]" in table.send("")
+    assert "Stake per game point and its currency (e.g. 0.10 EUR): [0 EUR]" in table.send("")
     out = table.send("0.10")
     rules = "Calabresella (pagat.com rules): cappotto x2, stramazzo x3"
     assert f"Evening 1: Anna, Bruno, Carla · {rules} · stake 0.10 EUR per game point" in out
@@ -263,8 +262,7 @@ def test_plain_lines_from_a_pipe_behave_the_same(sqlite_url: str) -> None:
     lines = [
         "Anna,Bruno,Carla",
         "",
-        "CHF",
-        "",
+        "0 CHF",
         "bruno solo",
         "7+1/3",
         "bruno chiamo 4t",

@@ -478,7 +478,7 @@ def play(
     """At the table: record a whole evening, one short line per deal.
 
     Opens the evening given, or the most recent open one; with none open, asks for the players, the
-    profile, the currency and the stake, each checked as it is given, and starts one. Before each deal it
+    profile, the stake and its currency, each checked as it is given, and starts one. Before each deal it
     shows who deals and who speaks first; after it, the payouts, the explanation and the running totals.
 
     [b]A deal on one line[/b], or [b]pass[/b]:

@@ -1,6 +1,6 @@
 """`play`'s set-up when no evening is open: the players, then the last evening's rules and stake offered in words,
-else the profile, the currency and the stake. Each answer is checked when it is given and asked again until it does,
-the answers before it kept; `cancel` or `quit` (or Ctrl-C, or the end of input) leaves with nothing started."""
+else the profile, then the stake and its currency. Each answer is checked when it is given and asked again until it
+does, the answers before it kept; `cancel` or `quit` (or Ctrl-C, or the end of input) leaves with nothing started."""
 
 from __future__ import annotations
 
@@ -47,8 +47,9 @@ class Setup:
 
 
 def start_evening(ledger: Ledger, answers: Reader) -> EveningInfo:
-    """Ask what starts an evening and start it; an answer the ledger refuses when it starts (the stake, the currency,
-    a player's name) is asked again, the others kept."""
+    """Ask what starts an evening and start it, right after the last answer (the stake and its currency), which the
+    ledger checks as it starts; what it refuses (the stake, the currency, a player's name) is asked again, the other
+    answers kept."""
     console.print(_("No open evening: starting one."))
     last = _last_evening(ledger)
     try:
@@ -68,19 +69,17 @@ def start_evening(ledger: Ledger, answers: Reader) -> EveningInfo:
 
 
 def _again(answers: Reader, last: EveningInfo | None, setup: Setup, refused: LedgerError) -> Setup:
-    """The set-up with the refused answer asked again: the stake, the currency, else the players (a name) and what
+    """The set-up with the refused answer asked again: the stake and its currency, else the players (a name) and what
     follows them, each offering what was answered before."""
-    fact = refused.fact if isinstance(refused, FactError) else None
-    if fact == "stake":
-        return replace(setup, stake=_stake(answers, setup.currency, "0"))
-    if fact == "currency":
-        return replace(setup, currency=_currency(answers, "EUR"))
+    if isinstance(refused, FactError) and refused.fact in ("stake", "currency"):
+        stake, currency = _stake(answers, f"0 {setup.currency}")
+        return replace(setup, stake=stake, currency=currency)
     return _setup(answers, last, setup)
 
 
 def _setup(answers: Reader, last: EveningInfo | None, before: Setup | None) -> Setup:
     """The players, then the last evening's rules and stake when they seat them and the answer is yes, else the
-    profile, the currency and the stake; `before`, the answers given before, offered again."""
+    profile, then the stake and its currency; `before`, the answers given before, offered again."""
     typed = before.players if before else last.players if last else ()
     players, game = _checked(answers, _("Players, in turn order (e.g. Anna,Bruno,Carla): "), ", ".join(typed), _seating)
     if last is not None and _seats(last.profile, players):
@@ -99,8 +98,8 @@ def _setup(answers: Reader, last: EveningInfo | None, before: Setup | None) -> S
     profile, options = _checked(
         answers, _("Profile (and options, e.g. pagat sweeps=off): "), rules, lambda text: _profile(text, players)
     )
-    currency = _currency(answers, before.currency if before else "EUR")
-    return Setup(players, profile, options, currency, _stake(answers, currency, before.stake if before else "0"))
+    stake, currency = _stake(answers, f"{before.stake} {before.currency}" if before else "0 EUR")
+    return Setup(players, profile, options, currency, stake)
 
 
 def _seating(text: str) -> tuple[tuple[str, ...], str]:
@@ -139,12 +138,13 @@ def _profile(text: str, players: tuple[str, ...]) -> tuple[str, tuple[str, ...]]
     return profile.name, tuple(options)
 
 
-def _currency(answers: Reader, default: str) -> str:
-    return _answer(answers, _("Currency: "), default)
-
-
-def _stake(answers: Reader, currency: str, default: str) -> str:
-    return _answer(answers, _("Stake per game point, in {currency}: ").format(currency=currency), default)
+def _stake(answers: Reader, default: str) -> tuple[str, str]:
+    """The stake per game point and its currency, in one answer (`0.10`, `0.10 CHF`; EUR when it names none), the
+    set-up's last, which the ledger checks as it starts the evening."""
+    stake, _space, currency = _answer(
+        answers, _("Stake per game point and its currency (e.g. 0.10 EUR): "), default
+    ).partition(" ")
+    return stake, currency.strip() or "EUR"
 
 
 def _checked(answers: Reader, question: str, default: str, check: Callable[[str], T]) -> T:
