@@ -470,8 +470,8 @@ def play(
         bool,
         typer.Option(
             "--history/--no-history",
-            help="Keep the lines typed at a terminal in a history file in your user state folder "
-            "(~/.local/state/calabresella/play.history on Linux), to call back with the arrow keys.",
+            help="Keep the lines typed at a terminal, to call back with the arrow keys, in play.history in your "
+            "user state folder (~/.local/state/calabresella on Linux).",
         ),
     ] = True,
 ) -> None:
