@@ -203,20 +203,13 @@ def view(row: EveningChange, undone: bool = False) -> ChangeView:
 def newer(connection: Connection, last_id: int) -> list[tuple[int, Notice]]:
     """The changes logged after row `last_id`, by any program, oldest first: each row's id and what it tells."""
     rows = connection.execute(_newer_query(), {"last": last_id}).all()
-    return [
-        (int(row.id), Notice(row.kind, row.evening_id, row.revision, row.event_id))
-        for row in rows
-    ]
+    return [(int(row.id), Notice(row.kind, row.evening_id, row.revision, row.event_id)) for row in rows]
 
 
 @cache
 def _newer_query() -> Any:
     c = CHANGES.c
-    return (
-        sql_select(c.id, c.evening_id, c.revision, c.event_id, c.kind)
-        .where(c.id > bindparam("last"))
-        .order_by(c.id)
-    )
+    return sql_select(c.id, c.evening_id, c.revision, c.event_id, c.kind).where(c.id > bindparam("last")).order_by(c.id)
 
 
 def last_id(connection: Connection) -> int:

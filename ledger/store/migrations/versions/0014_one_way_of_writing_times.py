@@ -39,7 +39,7 @@ def _rewrite(bind: sa.Connection, table: str, column: str) -> None:
     quoted = f'"{table}"."{column}"'
     bare = f"substr({quoted}, 1, length({quoted}) - 6)"
     bind.exec_driver_sql(
-        f"UPDATE \"{table}\" SET \"{column}\" = CASE WHEN instr({quoted}, '.') > 0 THEN {bare} "
+        f'UPDATE "{table}" SET "{column}" = CASE WHEN instr({quoted}, \'.\') > 0 THEN {bare} '
         f"ELSE {bare} || '.000000' END WHERE {quoted} LIKE '____-__-__ __:__:__%+00:00'"
     )
     others = bind.exec_driver_sql(
@@ -48,9 +48,7 @@ def _rewrite(bind: sa.Connection, table: str, column: str) -> None:
     for rowid, text in others:
         moment = datetime.fromisoformat(str(text))
         moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-        bind.exec_driver_sql(
-            f'UPDATE "{table}" SET "{column}" = ? WHERE rowid = ?', (moment.strftime(WRITTEN), rowid)
-        )
+        bind.exec_driver_sql(f'UPDATE "{table}" SET "{column}" = ? WHERE rowid = ?', (moment.strftime(WRITTEN), rowid))
 
 
 def downgrade() -> None:
