@@ -69,3 +69,16 @@ def test_export_csv_is_safe_for_a_spreadsheet_that_splits_on_semicolons(sqlite_u
     cells = [cell for line in result.stdout.splitlines() for cell in line.replace(",", ";").split(";")]
     assert "Anna" in cells and "'+1+1" in cells
     assert not any(cell.lstrip('"').startswith(("=", "+", "@")) for cell in cells)
+
+
+def test_a_part_after_a_semicolon_that_starts_with_a_quote_is_neutralised_too(sqlite_url: str) -> None:
+    """A spreadsheet that splits on `;` reads `""+1+1"` (the file's way of writing `"+1+1`) as a quoted cell: a
+    formula, unless neutralised."""
+    with Ledger(sqlite_url) as ledger:
+        ledger.start_evening(['Anna;"+1+1', "Bruno", "Carla"])
+        ledger.record("anna solo 22")
+    result = runner.invoke(app, ["--db", sqlite_url, "export", "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    assert rows(result.stdout)[0]["player"] == "Anna;'\"+1+1"
+    parts = [part for line in result.stdout.splitlines() for part in line.split(";")]
+    assert not [part for part in parts if part.lstrip('"').startswith(("=", "+", "@"))], parts
