@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, time
 
 from ledger.errors import LedgerError
 from ledger.i18n import _
@@ -16,6 +16,11 @@ def utcnow() -> datetime:
 def as_local(moment: datetime) -> datetime:
     """A time as the ledger reads it (aware) in the local time zone."""
     return moment.astimezone()
+
+
+def day_start(day: date) -> datetime:
+    """The UTC moment the local day begins (times are stored in UTC)."""
+    return datetime.combine(day, time.min).astimezone().astimezone(UTC)
 
 
 def as_utc(moment: datetime) -> datetime:

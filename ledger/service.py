@@ -480,7 +480,8 @@ class Ledger:
     def settle(
         self, *, evening: int | None = None, since: date | None = None, round_to: str | None = None, pairs: bool = False
     ) -> Settlement:
-        """Money per player and the fewest payments for evening N, the evenings since a day, or the latest."""
+        """Money per player and the fewest payments for evening N, the evenings since a day, or the latest; reading
+        those evenings only."""
         from ledger.store.money import choose_evenings, settle
 
         with self._reading() as session:

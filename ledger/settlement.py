@@ -1,7 +1,8 @@
 """Money at the end of a card evening: cents per player, the fewest-payments settlement, cash rounding.
 
 All amounts are integer minor units (cents). Where an order is needed, names are ordered by
-``(name.casefold(), name)``, never by dict order or hash; only :func:`pair_flows` follows the order given.
+``(name.casefold(), name)``, never by dict order or hash. What players paid each other at the table is summed where the
+deals are kept; :func:`pair_flows` nets it per pair.
 """
 
 from collections import defaultdict
@@ -99,22 +100,18 @@ def round_balances(balances: Mapping[str, int], unit_cents: int) -> tuple[dict[s
     return rounded, {name: rounded[name] - cents for name, cents in balances.items()}
 
 
-def pair_flows(deals: Iterable[Mapping[str, int]]) -> list[Transfer]:
-    """Who owes whom, summed and netted per pair of players over all deals, without simplifying across pairs.
+def pair_flows(paid: Iterable[Transfer]) -> list[Transfer]:
+    """Who owes whom, netted per pair of players, without simplifying across pairs: `paid` is what players paid each
+    other at the table (summed or deal by deal). One transfer per pair with a non-zero net, sorted by payer, then
+    payee.
 
-    In each deal (payouts per player summing to zero) the losers, in the order given, pay the winners, in the
-    order given, each loser paying the first winner still owed until covered: for a declarer against each
-    opponent this is exactly who pays whom at the table. One transfer per pair with a non-zero net, sorted by
-    payer, then payee. Raises LedgerError naming the deal (1-based) whose payouts do not sum to zero.
+    >>> pair_flows([Transfer("b", "a", 5), Transfer("a", "b", 2), Transfer("c", "a", 1), Transfer("a", "c", 1)])
+    [Transfer(payer='b', payee='a', cents=3)]
     """
     owed: defaultdict[tuple[str, str], int] = defaultdict(int)
-    for number, deal in enumerate(deals, start=1):
-        _require_zero_sum(deal, _("the payouts of deal {number}").format(number=number))
-        losers = [(name, -score) for name, score in deal.items() if score < 0]
-        winners = [(name, score) for name, score in deal.items() if score > 0]
-        for payment in _staircase(losers, winners):
-            first, second = sorted((payment.payer, payment.payee), key=_name_key)
-            owed[first, second] += payment.cents if first == payment.payer else -payment.cents
+    for payment in paid:
+        first, second = sorted((payment.payer, payment.payee), key=_name_key)
+        owed[first, second] += payment.cents if first == payment.payer else -payment.cents
     return _sorted(_pair_payment(pair, cents) for pair, cents in owed.items() if cents)
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime, timedelta
 
+from ledger.clock import day_start
 from ledger.errors import LedgerError
 from ledger.fmt import format_date
 from ledger.i18n import _
@@ -50,11 +51,6 @@ class Filters:
         return ", ".join(parts) or _("all deals")
 
 
-def utc_start(day: date) -> datetime:
-    """The UTC moment the local day begins (times are stored in UTC)."""
-    return datetime.combine(day, time.min).astimezone().astimezone(UTC)
-
-
 def utc_end(day: date) -> datetime:
     """The UTC moment the local day ends (exclusive)."""
-    return utc_start(day + timedelta(days=1))
+    return day_start(day + timedelta(days=1))

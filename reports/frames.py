@@ -16,12 +16,13 @@ from sqlalchemy.orm import aliased
 from sqlalchemy.sql import ClauseElement
 from sqlmodel import Session, col
 
+from ledger.clock import day_start
 from ledger.store.counting import CURRENT, counting_deals, counting_payouts
 from ledger.store.engine import reading
 from ledger.store.evenings import get_seating
 from ledger.store.models import Deal, DealRevision, Evening, Payout, Player, Seat
 from ledger.store.players import get_player
-from reports.filters import Filters, utc_end, utc_start
+from reports.filters import Filters, utc_end
 
 PLAYER_COLUMNS = ("dealer", "declarer", "partner")
 READ_ROWS = 100_000
@@ -110,7 +111,7 @@ def _chosen(query: Select[Any], filters: Filters, player_id: int | None) -> Sele
     if filters.profile is not None:
         query = query.where(col(Evening.profile) == filters.profile)
     if filters.since is not None:
-        query = query.where(col(Evening.started_at) >= utc_start(filters.since))
+        query = query.where(col(Evening.started_at) >= day_start(filters.since))
     if filters.until is not None:
         query = query.where(col(Evening.started_at) < utc_end(filters.until))
     if player_id is not None:

@@ -160,20 +160,29 @@ def test_opening_a_ledger_checks_its_schema_with_one_query(sqlite_url: str) -> N
     ]
 
 
-def test_the_tab_sums_evenings_a_batch_at_a_time(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_settlement_sums_evenings_a_batch_at_a_time_and_the_tab_all_at_once(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(deal_store, "EVENINGS_AT_ONCE", 4)
     with Ledger(sqlite_url) as ledger:
         numbers = [add_evening(ledger, 3 + index % 3) for index in range(9)]
         each = {number: ledger.standings(number).points for number in numbers}
-        with counted(ledger) as statements:
-            (tab,) = ledger.tab()
-        assert sum("sum(payout.points)" in s for s in statements) == 3, statements
+        with counted(ledger) as settling:
+            settled = ledger.settle(since=date(2000, 1, 1), pairs=True)
+        with counted(ledger) as summing:
+            (tab,) = ledger.tab(pairs=True)
+        assert sum("sum(payout.points)" in s for s in settling) == 3, settling
+        assert sum("sum(abs(payout.points))" in s for s in settling) == 3, settling
+        assert sum("sum(payout.points * evening.stake_cents)" in s for s in summing) == 1, summing
+        assert sum("sum(abs(payout.points))" in s for s in summing) == 1, summing
         stake = 10
         money: dict[str, int] = {}
         for points in each.values():
             for name, value in points.items():
                 money[name] = money.get(name, 0) + value * stake
         assert tab.balances == {name: cents for name, cents in money.items() if cents}
+        assert settled.cents == money
+        assert tab.pairs == settled.pairs and tab.pairs
 
 
 def test_an_import_of_payments_does_not_work_out_the_tab_for_each(

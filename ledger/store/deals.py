@@ -9,7 +9,7 @@ asks the rules for that. Reads are set-based: a fixed number of statements per e
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -31,7 +31,6 @@ from ledger.store.counting import (
     CURRENT,
     STANDING,
     counting_deals,
-    counting_payouts,
     current_deals,
     standing_deals,
     with_payouts,
@@ -194,32 +193,10 @@ EVENINGS_AT_ONCE = 500
 """Evenings whose totals one statement sums (each is a parameter)."""
 
 
-def _chunks(tables: list[Seating]) -> Iterator[list[int]]:
-    """The evenings' numbers, `EVENINGS_AT_ONCE` at a time."""
-    for start in range(0, len(tables), EVENINGS_AT_ONCE):
-        yield [table.number for table in tables[start : start + EVENINGS_AT_ONCE]]
-
-
-def deals_payouts(session: Session, tables: list[Seating]) -> list[tuple[int, dict[str, int]]]:
-    """Each deal that counts of the evenings, as (evening, game points per seated player): one statement per
-    `EVENINGS_AT_ONCE` evenings."""
-    names = {table.number: table.names for table in tables}
-    deals: dict[int, tuple[int, dict[str, int]]] = {}
-    for numbers in _chunks(tables):
-        for evening, revision, player, points in session.execute(_payouts_query(), {"evenings": numbers}):
-            deals.setdefault(revision, (evening, {}))[1][names[evening][player]] = points
-    return list(deals.values())
-
-
-@cache
-def _payouts_query() -> Select[Any]:
-    """Every payout of the deals that count of a list of evenings, deal by deal."""
-    columns = (col(Deal.evening_id), col(Payout.revision_id), col(Payout.player_id), col(Payout.points))
-    return (
-        counting_payouts(*columns)
-        .where(col(Deal.evening_id).in_(bindparam("evenings", expanding=True)))
-        .order_by(col(Deal.evening_id), col(Deal.number))
-    )
+def in_batches(numbers: Sequence[int]) -> Iterator[list[int]]:
+    """Evenings' numbers, `EVENINGS_AT_ONCE` at a time."""
+    for start in range(0, len(numbers), EVENINGS_AT_ONCE):
+        yield list(numbers[start : start + EVENINGS_AT_ONCE])
 
 
 @cache
@@ -239,7 +216,7 @@ def _last_dealers() -> Select[Any]:
 def next_dealers(session: Session, tables: list[Seating]) -> dict[int, str]:
     """Who deals next in each evening, by its number: one statement per `EVENINGS_AT_ONCE` evenings."""
     last: dict[int, int] = {}
-    for numbers in _chunks(tables):
+    for numbers in in_batches([table.number for table in tables]):
         last.update((evening, dealer) for evening, dealer in session.execute(_last_dealers(), {"evenings": numbers}))
     return {table.number: _dealer_after(table, last.get(table.number)) for table in tables}
 
@@ -248,7 +225,7 @@ def _totals(session: Session, tables: list[Seating], deals: Callable[..., Select
     """Game points per evening and seated player over `deals` (a select of `ledger.store.counting`): one statement
     per `EVENINGS_AT_ONCE` evenings."""
     sums: defaultdict[int, dict[int, int]] = defaultdict(dict)
-    for numbers in _chunks(tables):
+    for numbers in in_batches([table.number for table in tables]):
         for evening, player, points in session.execute(_totals_query(deals), {"evenings": numbers}):
             sums[evening][player] = points
     return {

@@ -369,17 +369,51 @@ def reopen_evening(session: Session, table: Seating, reason: str | None, *, logg
     return seating_of(session, evening)
 
 
-def list_evenings(session: Session) -> list[Seating]:
-    """Every evening, newest first, with its seats: two statements."""
-    evenings = session.exec(select(Evening).order_by(Evening.id.desc())).all()  # type: ignore[union-attr]
+def list_evenings(
+    session: Session,
+    *,
+    before: int | None = None,
+    limit: int | None = None,
+    since: datetime | None = None,
+    counting: bool = False,
+) -> list[Seating]:
+    """Evenings newest first, with their seats: those numbered below `before` (without it, from the newest), at most
+    `limit` of them (without it, every one), started at `since` or later, only those that count (`counting`: not
+    voided). Two statements, which read the evenings listed and their seats only (by the range of their numbers)."""
+    given = {"before": before, "limit": limit, "since": since}
+    asked = {name: value for name, value in given.items() if value is not None}
+    evenings = session.scalars(_listed_query(*(value is not None for value in given.values()), counting), asked).all()
+    if not evenings:
+        return []
     seated: defaultdict[int, list[tuple[str, int]]] = defaultdict(list)
-    for evening_id, name, pid in session.exec(
+    seats = {"low": evenings[-1].id, "high": evenings[0].id}
+    for evening_id, name, pid in session.execute(_seats_query(), seats):
+        seated[evening_id].append((name, pid))
+    return [Seating(e, tuple(name for name, _ in seated[ident(e)]), dict(seated[ident(e)])) for e in evenings]
+
+
+@cache
+def _listed_query(before: bool, limit: bool, since: bool, counting: bool) -> Any:
+    """Evenings newest first: numbered below `:before`, `:limit` of them, started at `:since` or later, not voided."""
+    query = select(Evening).order_by(col(Evening.id).desc())
+    if before:
+        query = query.where(col(Evening.id) < bindparam("before"))
+    if since:
+        query = query.where(col(Evening.started_at) >= bindparam("since"))
+    if counting:
+        query = query.where(col(Evening.voided_at).is_(None))
+    return query.limit(bindparam("limit")) if limit else query
+
+
+@cache
+def _seats_query() -> Any:
+    """The seats of the evenings numbered `:low` to `:high`, in turn order, with the players' names."""
+    return (
         select(Seat.evening_id, Player.name, Player.id)
         .join(Player, col(Seat.player_id) == Player.id)
+        .where(col(Seat.evening_id).between(bindparam("low"), bindparam("high")))
         .order_by(col(Seat.evening_id), col(Seat.position))
-    ).all():
-        seated[evening_id].append((name, cast(int, pid)))
-    return [Seating(e, tuple(name for name, _ in seated[e.id]), dict(seated[e.id])) for e in evenings]  # type: ignore[index]
+    )
 
 
 def latest_evening(session: Session) -> int:

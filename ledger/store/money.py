@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from datetime import date, datetime
+from functools import cache
+from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
-from ledger.clock import as_local, utcnow
+from ledger.clock import day_start, utcnow
 from ledger.errors import FactError, LedgerError, MissingFact, NoOpenEvening
 from ledger.fmt import format_cents
 from ledger.i18n import _
@@ -17,10 +20,12 @@ from ledger.rules.numbers import storable
 from ledger.rules.text import check_plain
 from ledger.settlement import fewest_payments, pair_flows, round_balances
 from ledger.store.changes import noted
-from ledger.store.deals import counted_totals, deals_payouts
+from ledger.store.counting import counting_payouts
+from ledger.store.deals import counted_totals
 from ledger.store.evenings import Seating, get_seating, list_evenings, parse_cents, parse_currency
-from ledger.store.models import PaymentEntry, Player, ident
+from ledger.store.models import Evening, PaymentEntry, Payout, Player, ident
 from ledger.store.players import get_player
+from ledger.store.table_payments import paid_at_table
 from ledger.values import PaymentInfo, Settlement, Tab
 
 PAID = col(PaymentEntry.voided_at).is_(None)
@@ -28,30 +33,30 @@ PAID = col(PaymentEntry.voided_at).is_(None)
 
 
 def choose_evenings(session: Session, evening: int | None = None, since: date | None = None) -> list[Seating]:
-    """Evening N, or every evening started on or after `since`, or else the most recent evening."""
+    """Evening N, or every evening that counts started on or after `since` (oldest first), or else the most recent
+    evening that counts: those evenings read, and no other."""
     if evening is not None and since is not None:
         raise LedgerError(_("give an evening or a day to start from, not both"))
-    counting = counted_evenings(session)
+    if evening is not None:
+        return [counted(get_seating(session, evening))]
     if since is not None:
-        chosen = [t for t in reversed(counting) if as_local(t.evening.started_at).date() >= since]
+        chosen = list_evenings(session, since=day_start(since), counting=True)
         if not chosen:
             raise FactError("since", str(since), _("no evening started on or after that day"))
-        return chosen
-    if evening is not None:
-        table = get_seating(session, evening)
-        if table.evening.voided_at is not None:
-            raise FactError(
-                "evening", evening, _("voided ({reason}): it counts nowhere").format(reason=table.evening.void_reason)
-            )
-        return [table]
-    if not counting:
+        return chosen[::-1]
+    latest = list_evenings(session, limit=1, counting=True)
+    if not latest:
         raise NoOpenEvening(_("no evenings yet"))
-    return [counting[0]]
+    return latest
 
 
-def counted_evenings(session: Session) -> list[Seating]:
-    """Every evening that counts (not voided), newest first."""
-    return [t for t in list_evenings(session) if t.evening.voided_at is None]
+def counted(table: Seating) -> Seating:
+    """The evening, to settle: one voided is an error saying that it counts nowhere."""
+    if table.evening.voided_at is not None:
+        raise FactError(
+            "evening", table.number, _("voided ({reason}): it counts nowhere").format(reason=table.evening.void_reason)
+        )
+    return table
 
 
 def _one_currency(tables: list[Seating]) -> str:
@@ -72,18 +77,11 @@ def settle(session: Session, tables: list[Seating], *, round_to: str | None = No
     currency = _one_currency(tables)
     points: defaultdict[str, int] = defaultdict(int)
     cents: defaultdict[str, int] = defaultdict(int)
-    flows: list[dict[str, int]] = []
     by_evening = counted_totals(session, tables)
-    stakes = {table.number: table.evening.stake_cents for table in tables}
     for table in tables:
         for name, value in by_evening[table.number].items():
             points[name] += value
             cents[name] += value * table.evening.stake_cents
-    if pairs:
-        flows = [
-            {name: value * stakes[evening] for name, value in payouts.items()}
-            for evening, payouts in deals_payouts(session, tables)
-        ]
     balances, rounding = dict(cents), dict[str, int]()
     if round_to is not None:
         unit = parse_cents(round_to, "round_to", _("the smallest coin to pay with"))
@@ -97,7 +95,7 @@ def settle(session: Session, tables: list[Seating], *, round_to: str | None = No
         cents=dict(cents),
         payments=fewest_payments(balances),
         rounding={k: v for k, v in rounding.items() if v},
-        pairs=pair_flows(flows) if pairs else [],
+        pairs=pair_flows(paid_at_table(session, [t.number for t in tables]).get(currency, ())) if pairs else [],
     )
 
 
@@ -129,8 +127,8 @@ def record_payment(
         raise LedgerError(_("paid {amount}: the amount is at least 0.01").format(amount=amount))
     table = get_seating(session, evening) if evening is not None else None
     if currency is None:
-        evenings = list_evenings(session)
-        currency = table.evening.currency if table else (evenings[0].evening.currency if evenings else "EUR")
+        latest = table or next(iter(list_evenings(session, limit=1)), None)
+        currency = latest.evening.currency if latest else "EUR"
     entry = PaymentEntry(
         payer_id=ident(giver),
         payee_id=ident(taker),
@@ -146,7 +144,7 @@ def record_payment(
         existing = session.exec(select(PaymentEntry).where(PaymentEntry.key == key)).first()
         if existing:
             return _same_payment(existing, entry, names)
-    owed = -_tab(session, entry.currency, names).balances.get(giver.name, 0) if with_owed else None
+    owed = -balances(session, entry.currency).get(entry.currency, {}).get(giver.name, 0) if with_owed else None
     session.add(entry)
     try:
         session.flush()
@@ -231,24 +229,48 @@ def _names(session: Session) -> dict[int, str]:
 
 def tab(session: Session, *, pairs: bool = False) -> list[Tab]:
     """Every currency's tab over all evenings, less the payments that stand; when asked, also what each pair won and
-    lost at the table, before any payment."""
-    names = _names(session)
-    currencies = {t.evening.currency for t in counted_evenings(session)}
-    currencies |= set(session.exec(select(PaymentEntry.currency).where(PAID)).all())
-    return [_tab(session, currency, names, pairs=pairs) for currency in sorted(currencies)]
+    lost at the table, before any payment. Summed in the database: what is read is a row per player and currency."""
+    owed = balances(session)
+    paid = paid_at_table(session) if pairs else {}
+    return [
+        Tab(currency, still, pair_flows(paid.get(currency, ())), fewest_payments(still))
+        for currency, still in sorted(owed.items())
+    ]
 
 
-def _tab(session: Session, currency: str, names: dict[int, str], *, pairs: bool = False) -> Tab:
-    """What is still owed in one currency: its evenings' settlement less the payments that stand (and, with `pairs`,
-    what each pair won and lost over those evenings, which no payment changes)."""
-    tables = [t for t in counted_evenings(session) if t.evening.currency == currency]
-    owed = settle(session, tables, pairs=pairs) if tables else None
-    balances = defaultdict(int, owed.cents if owed else {})
-    entries = session.exec(
-        select(PaymentEntry).where(PaymentEntry.currency == currency, PAID).order_by(col(PaymentEntry.id))
-    ).all()
-    for entry in entries:
-        balances[names[entry.payer_id]] += entry.cents
-        balances[names[entry.payee_id]] -= entry.cents
-    open_balances = {name: cents for name, cents in balances.items() if cents}
-    return Tab(currency, open_balances, list(owed.pairs) if owed else [], fewest_payments(open_balances))
+def balances(session: Session, currency: str | None = None) -> dict[str, dict[str, int]]:
+    """Per currency (one, or each played or paid in), what each player is still owed in cents (negative: owes) over
+    the deals that count, less the payments that stand: two statements, each a row per player and currency."""
+    chosen = {"currency": currency} if currency is not None else {}
+    owed: defaultdict[str, defaultdict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for code, name, cents in session.execute(_won_query(currency is not None), chosen):
+        owed[code][name] += int(cents)
+    for code, payer, payee, cents in session.execute(_paid_query(currency is not None), chosen):
+        owed[code][payer] += int(cents)
+        owed[code][payee] -= int(cents)
+    return {code: {name: cents for name, cents in still.items() if cents} for code, still in owed.items()}
+
+
+@cache
+def _won_query(one_currency: bool) -> Any:
+    """Per currency and player, the money won at the table over the deals that count (of `:currency`)."""
+    won = counting_payouts(col(Evening.currency), col(Player.name), func.sum(Payout.points * Evening.stake_cents))
+    won = won.join(Player, col(Player.id) == Payout.player_id)
+    if one_currency:
+        won = won.where(col(Evening.currency) == bindparam("currency"))
+    return won.group_by(col(Evening.currency), col(Player.id), col(Player.name)).order_by(col(Player.key))
+
+
+@cache
+def _paid_query(one_currency: bool) -> Any:
+    """Per currency, payer and payee, the payments that stand (of `:currency`)."""
+    payer, payee = aliased(Player), aliased(Player)
+    paid = (
+        select(col(PaymentEntry.currency), col(payer.name), col(payee.name), func.sum(PaymentEntry.cents))
+        .join(payer, col(payer.id) == PaymentEntry.payer_id)
+        .join(payee, col(payee.id) == PaymentEntry.payee_id)
+        .where(PAID)
+    )
+    if one_currency:
+        paid = paid.where(col(PaymentEntry.currency) == bindparam("currency"))
+    return paid.group_by(col(PaymentEntry.currency), col(payer.id), col(payer.name), col(payee.id), col(payee.name))
