@@ -24,11 +24,10 @@ from test_web_browser import (
     table,
 )
 from test_web_phone_outbox import PASS, RETRY_MS, SOLO_7, _record, _signed_in, _tap, _tap_deal
-from test_web_support import TOKEN
+from test_web_support import keys
 
 from ledger import Ledger
 from ledger.values import Terms
-from ledger.web.access import Keys
 from ledger.web.live import KEEP_ALIVE_SECONDS
 
 __all__ = ["phone_and_server", "pytestmark", "shared_server", "table"]  # the skip and the fixtures
@@ -68,7 +67,7 @@ def test_a_reload_and_a_new_tab_with_the_network_cut_show_the_pad_and_the_deals_
     page, served = phone_and_server
     page.context.set_extra_http_headers({"Accept-Language": "it-IT,it;q=0.9"})
     page.clock.install()
-    _signed_in(page, served.url)
+    _signed_in(page, served)
     _kept(page, "/evenings/1")
     _tap_deal(page, SOLO_7)
     playwright_api.expect(page.locator(".result h2")).to_have_text("Smazzata 1 registrata")
@@ -105,7 +104,7 @@ def test_a_page_never_opened_says_so_and_lists_the_evenings_kept(
     phone_and_server: tuple[Page, Restartable],
 ) -> None:
     page, served = phone_and_server
-    _signed_in(page, served.url)
+    _signed_in(page, served)
     _kept(page, "/evenings/1")
     _cut(page)
     page.goto(f"{served.url}/evenings/1/settle")
@@ -180,7 +179,7 @@ def test_an_undo_tick_never_carries_over_and_the_phone_whose_deal_was_taken_back
     first.clock.fast_forward(2000)
     tick.check()
     first.locator("form.undo button").click()
-    first.wait_for_url(f"{table.page}?deal=2")
+    first.wait_for_url(f"{table.page}?deal=2&undone=record")
     playwright_api.expect(second.locator(".result h2")).to_have_text("Deal 2 was taken back by another phone")
     assert _deals(table.db, table.number) == [("Bruno", 21)]
 
@@ -206,7 +205,7 @@ def test_a_deal_refused_after_the_round_is_said_once_and_never_follows_the_phone
         round_one = ledger.seat_round(1, tables=[players[:3], players[3:]]).current
     assert round_one is not None
     table = round_one.tables[0].evening
-    cookie_from(page, f"{served.url}/tables/{table}?key={Keys(TOKEN).table_key(table)}")
+    cookie_from(page, f"{served.url}/tables/{table}?key={keys(sqlite_url).table_key(table)}")
     page.goto(f"{served.url}/evenings/{table}")
     with Ledger(sqlite_url) as ledger:
         ledger.end_round(1)
@@ -226,7 +225,7 @@ def test_a_deal_refused_after_the_round_is_said_once_and_never_follows_the_phone
         round_two = ledger.seat_round(1, tables=[["Dario", "Anna", "Elena"], ["Bruno", "Franco", "Carla"]]).current
     assert round_two is not None
     other = round_two.tables[0].evening
-    cookie_from(page, f"{served.url}/tables/{other}?key={Keys(TOKEN).table_key(other)}")
+    cookie_from(page, f"{served.url}/tables/{other}?key={keys(sqlite_url).table_key(other)}")
     page.goto(f"{served.url}/evenings/{other}")
     playwright_api.expect(page.locator("form.guided")).to_be_visible()
     playwright_api.expect(page.locator("#waiting")).to_be_hidden()
