@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import json
 import logging
 import resource
 import select
@@ -141,6 +142,48 @@ def test_an_outage_is_one_line_when_it_starts_and_one_when_it_ends(caplog: pytes
         "the ledger does not answer: server closed the connection",
         "the ledger answers again after 6 s; 366 requests were answered 503 meanwhile",
     ]
+
+
+def _raw(base: str, request: bytes) -> tuple[str, dict[str, str], bytes]:
+    """`request` sent as it is; the answer's status line, headers and body, the connection closed by the server."""
+    with socket.create_connection(("127.0.0.1", _port(base)), timeout=10) as sent:
+        sent.sendall(request)
+        answer = b""
+        while got := sent.recv(4096):
+            answer += got
+    head, _blank, body = answer.partition(b"\r\n\r\n")
+    status, *lines = head.decode().split("\r\n")
+    return status, {name.lower(): value for name, _colon, value in (line.partition(": ") for line in lines)}, body
+
+
+MALFORMED = [
+    (b"GARBAGE\r\n\r\n", False),
+    (b"GET /evenings/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nno colon here\r\n\r\n", False),
+    (b"GET /evenings/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nxx", False),
+    (b"GET /api/evenings/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nno colon here\r\n\r\n", True),
+]
+"""Requests that are not well-formed HTTP, and whether they asked the API."""
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"), [("en", "the request is not well-formed HTTP: nothing was read"), ("it", None)]
+)
+def test_a_request_that_is_not_well_formed_http_is_answered_in_one_line_with_the_security_headers(
+    sqlite_url: str, lang: str, said: str | None
+) -> None:
+    """The probe: uvicorn answered such a request itself, `Invalid HTTP request received.`, without the security
+    headers every other answer carries."""
+    start(sqlite_url)
+    with serving(sqlite_url, env={"CALABRESELLA_TOKEN": TOKEN, "CALABRESELLA_LANG": lang}) as (base, _process):
+        answers = [(_raw(base, request), api) for request, api in MALFORMED]
+    for (status, headers, body), api in answers:
+        assert status == "HTTP/1.1 400 Bad Request" and headers["connection"] == "close", (status, headers)
+        assert {name: headers.get(name.lower()) for name in guard.HEADERS} == guard.HEADERS, headers
+        line = json.loads(body)["error"] if api else body.decode()
+        assert line.count("\n") == (0 if api else 1) and headers["content-type"].startswith(
+            "application/json" if api else "text/plain"
+        ), (body, headers)
+        assert line.strip() == (said or "la richiesta non è HTTP ben formato: non ho letto niente"), line
 
 
 def test_two_servers_on_one_machine_keep_their_own_write_sessions(served: tuple[str, Served]) -> None:

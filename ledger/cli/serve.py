@@ -221,6 +221,7 @@ def serve(
         "log_level": "warning",
         "timeout_graceful_shutdown": STOP_SECONDS,
         "http": Connection,
+        "ws": "none",  # no page speaks WebSocket: an upgrade is an HTTP request, answered by the app like any other
         "proxy_headers": bool(proxies),
         "forwarded_allow_ips": ",".join(proxies),
     }

@@ -137,13 +137,19 @@ class Guard:
                 await _answer(send, 500, _("the server failed on this request: nothing was written"), api=api)
 
 
-async def _answer(send: Send, status: int, message: str, *, api: bool, close: bool = False) -> None:
-    """One line, as JSON for the API and as text for a page, with the security headers (closing the connection, when
-    `close`: the body it announced is not read)."""
+def one_line(message: str, *, api: bool, close: bool = False) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """An answer of one line, as JSON for the API and as text for a page: its headers, the security headers among
+    them (closing the connection, when `close`: the body it announced is not read), and its body."""
     body = json.dumps({"error": message}).encode() if api else f"{message}\n".encode()
     kind = "application/json" if api else "text/plain; charset=utf-8"
     headers = [(b"content-type", kind.encode()), (b"content-length", str(len(body)).encode())]
     headers += [(b"connection", b"close")] if close else []
     headers += [(name.lower().encode(), value.encode()) for name, value in HEADERS.items()]
+    return headers, body
+
+
+async def _answer(send: Send, status: int, message: str, *, api: bool, close: bool = False) -> None:
+    """`one_line`, sent."""
+    headers, body = one_line(message, api=api, close=close)
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -4,8 +4,9 @@ A request whose head (its line and headers) has not all come within `HEAD_SECOND
 answer before it on the same connection, is dropped: a slow sender holds nothing for long (a slow body is the
 app's to refuse, `limits.BODY_SECONDS`). When the server stops, the app is told at once (its live streams end) and a
 connection in the middle of a streamed answer is cut rather than finished (a browser reconnects to the next server):
-2,000 live streams end in a fraction of a second. What uvicorn notes about a request goes to the server's own log,
-in one line.
+2,000 live streams end in a fraction of a second. A request that is not well-formed HTTP is answered 400 as the app
+answers (one line in the server's language, JSON when it asked the API, with every answer's security headers), not
+as uvicorn would. What uvicorn notes about a request goes to the server's own log, in one line.
 """
 
 from __future__ import annotations
@@ -20,9 +21,12 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ledger.errors import LedgerError
 from ledger.i18n import _
+from ledger.web.guard import one_line
 
 HEAD_VARIABLE = "CALABRESELLA_HEAD_SECONDS"
 MOST_HEAD_SECONDS = 3600.0
+BEGINNING = 64
+"""How much of a request's first bytes a connection keeps, to know whether it asked the API."""
 
 
 def head_seconds(said: str | None) -> float:
@@ -54,17 +58,22 @@ class Connection(H11Protocol):
         super().__init__(*args, **kwargs)
         self.logger = log
         self.head_timer: asyncio.TimerHandle | None = None
+        self.began = b""
+        """The first bytes of the request coming, until its head is read."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._await_head()
 
     def data_received(self, data: bytes) -> None:
+        if self.conn.their_state is h11.IDLE:
+            self.began = (self.began + data)[:BEGINNING]
         super().data_received(data)
         if self.conn.their_state is not h11.IDLE:
             self._head_came()
 
     def on_response_complete(self) -> None:
+        self.began = b""
         super().on_response_complete()
         if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
             self._await_head()
@@ -72,6 +81,20 @@ class Connection(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._head_came()
         super().connection_lost(exc)
+
+    def send_400_response(self, msg: str) -> None:
+        """The request is not well-formed HTTP: answered 400 in one line, as the app answers, when nothing was answered
+        yet; the connection closed."""
+        if self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
+            api = self.began.partition(b" ")[2].startswith(b"/api/")
+            headers, body = one_line(_("the request is not well-formed HTTP: nothing was read"), api=api, close=True)
+            for event in (
+                h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+                h11.Data(data=body),
+                h11.EndOfMessage(),
+            ):
+                self.transport.write(self.conn.send(event) or b"")
+        self.transport.close()
 
     def shutdown(self) -> None:
         """The server stops: the app ends what it streams; a streamed answer under way is cut, any other connection
