@@ -30,10 +30,13 @@ from ledger.rules.facts import DealFacts
 from ledger.rules.quick import parse_quick_line
 from ledger.rules.seats import seat_after
 from ledger.values import (
+    MOST_AT_ONCE,
     NOTHING_SAID,
+    PAGE,
     ChangeView,
     DealView,
     EveningInfo,
+    EveningPage,
     ImportSummary,
     LiveEvening,
     PaymentInfo,
@@ -293,11 +296,23 @@ class Ledger:
             return _evening(session, get_seating(session, number, open_only=open_only, latest=latest))
 
     def evenings(self) -> list[EveningInfo]:
-        """Every evening, newest first."""
+        """Every evening, newest first (the pages of a list read `evening_page`)."""
         from ledger.store.evenings import list_evenings
 
         with self._reading() as session:
             return _evenings(session, list_evenings(session))
+
+    def evening_page(self, *, before: int | None = None, limit: int = PAGE) -> EveningPage:
+        """A page of the evenings, newest first: `limit` of them (up to `MOST_AT_ONCE`), numbered below `before`
+        (without it, the newest), with where the older ones begin. One snapshot, whose cost is the page's, however
+        long the history."""
+        from ledger.store.evenings import list_evenings
+
+        _page_asked(before, limit)
+        with self._reading() as session:
+            tables = list_evenings(session, before=before, limit=limit + 1)
+            shown = tables[:limit]
+            return EveningPage(_evenings(session, shown), shown[-1].number if len(tables) > limit else None)
 
     def close_evening(
         self, number: int | None = None, *, drop_pot: bool = False, by: Writer | None = None
@@ -929,6 +944,18 @@ def _refusal(session: Session, evening: int, by: Writer, *, new_deal: str | None
     from ledger.store.club import refusal_for
 
     return refusal_for(session, evening, by.table, new_deal=new_deal)
+
+
+def _page_asked(before: int | None, limit: int) -> None:
+    """A page asked for: numbered below a number that can be one, and up to `MOST_AT_ONCE` at once."""
+    from ledger.errors import FactError
+    from ledger.i18n import _
+    from ledger.rules.numbers import check_number
+
+    if before is not None:
+        check_number(before, "before")
+    if not 1 <= limit <= MOST_AT_ONCE:
+        raise FactError("limit", limit, _("a whole number from 1 to {most}").format(most=MOST_AT_ONCE))
 
 
 def _player(row: Any) -> PlayerInfo:

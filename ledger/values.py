@@ -148,6 +148,24 @@ class EveningInfo(Plain):
         return describe_rules(self.profile, len(self.players))
 
 
+PAGE = 50
+"""How many evenings (or events) a page of a list shows unless asked for another number."""
+MOST_AT_ONCE = 500
+"""The most a page of a list shows."""
+
+
+@dataclass(frozen=True)
+class EveningPage(Plain):
+    """A page of the evenings, newest first: `next` is where the older ones begin (ask for the evenings `before` it),
+    None when none is older."""
+
+    evenings: Sequence[EveningInfo]
+    next: int | None = None
+
+    def __post_init__(self) -> None:
+        freeze(self, "evenings")
+
+
 @dataclass(frozen=True)
 class DealView(Plain):
     """A deal as stored: one revision's facts, its derived result and every seat's game points and role, under the

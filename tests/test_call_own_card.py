@@ -107,7 +107,7 @@ def test_an_export_whose_evening_says_call_own_card_off_is_refused_whole(tmp_pat
     refused = run(again, "import", str(export))
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
     assert "call_own_card=off" in refused.stderr
-    assert json.loads(ok(again, "evening", "list", "--json")) == []
+    assert json.loads(ok(again, "evening", "list", "--json"))["evenings"] == []
 
 
 @pytest.mark.parametrize(

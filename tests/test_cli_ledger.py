@@ -253,7 +253,8 @@ def test_evening_list_show_close_and_the_default_evening(db: str) -> None:
     assert ok_json(db, "record", "--passed")["evening"] == 1
     won = ok_json(db, "record", "-d", "Bruno", "-c", "solo", "-t", "20")
     assert won["deal"]["passed_before"] == 1 and won["deal"]["payouts"] == {"Anna": -2, "Bruno": 4, "Carla": -2}
-    assert [(e["evening"], e["closed"]) for e in ok_json(db, "evening", "list")] == [(2, True), (1, False)]
+    listed = ok_json(db, "evening", "list")
+    assert [(e["evening"], e["closed"]) for e in listed["evenings"]] == [(2, True), (1, False)] and not listed["next"]
 
 
 # --- user errors: one line, exit code 2, nothing written ---------------------------------------------------------

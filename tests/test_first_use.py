@@ -32,7 +32,7 @@ def test_the_readme_demo_leaves_the_default_ledger_untouched(tmp_path: Path) -> 
     assert demo.returncode == 0, demo.stderr
     assert f"in sqlite:///{work / 'calabresella-demo' / 'demo.sqlite3'}" in demo.stdout
     listed = run("evening", "list", "--json", home=home, cwd=work)
-    assert listed.returncode == 0 and json.loads(listed.stdout) == []
+    assert listed.returncode == 0 and json.loads(listed.stdout) == {"evenings": [], "next": None}
     assert not list((home / ".local").rglob("*.sqlite3")), "the demo wrote into the default ledger"
     again = run("demo", home=home, cwd=work)  # the demo's own ledger already holds it: recorded once
     assert "is already evening 1 of this ledger" in again.stdout

@@ -10,7 +10,7 @@ from test_web_support import BEARER, TOKEN, scorekeeper, start, viewer
 def test_reads_need_no_token_and_mirror_the_values(sqlite_url: str) -> None:
     start(sqlite_url)
     with viewer(sqlite_url) as phone:
-        evenings = phone.get("/api/evenings").json()
+        evenings = phone.get("/api/evenings").json()["evenings"]
         assert [e["evening"] for e in evenings] == [1] and evenings[0]["players"] == ["Anna", "Bruno", "Carla"]
         assert phone.get("/api/evenings/current").json()["next_dealer"] == "Carla"
         standings = phone.get("/api/evenings/current/standings").json()
@@ -128,7 +128,7 @@ def test_writes_need_the_bearer_token_and_the_cookie_is_not_enough(sqlite_url: s
         assert phone.post(path, json=body, headers={"Authorization": "Bearer guess"}).status_code == 403
         assert phone.post(path, json=body, headers={"Authorization": f"Basic {TOKEN}"}).status_code == 401
         assert phone.get("/api/evenings/1").json()["revision"] == 1
-        assert len(phone.get("/api/evenings").json()) == 1
+        assert len(phone.get("/api/evenings").json()["evenings"]) == 1
 
 
 def test_amend_void_undo_settle_close(db_url: str) -> None:

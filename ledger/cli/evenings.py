@@ -13,7 +13,7 @@ from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError, NoOpenEvening
 from ledger.fmt import format_cents
 from ledger.i18n import _, ngettext
-from ledger.values import Terms
+from ledger.values import MOST_AT_ONCE, PAGE, EveningPage, Terms
 
 if TYPE_CHECKING:
     from ledger.values import EveningInfo
@@ -118,33 +118,30 @@ def pot_taken(passed: int, evening: int | None) -> str:
 
 
 @evening_app.command("list")
-def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
-    """List evenings, newest first. Example: [b]calabresella evening list[/b]"""
+def list_(
+    ctx: typer.Context,
+    limit: Annotated[
+        int, typer.Option("--limit", min=1, max=MOST_AT_ONCE, help="How many evenings, newest first.")
+    ] = PAGE,
+    before: Annotated[
+        int | None, typer.Option("--before", min=1, help="Only the evenings numbered below this one (the older ones).")
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """List evenings, newest first, a page at a time. Example: [b]calabresella evening list[/b], then
+    [b]calabresella evening list --before 120[/b] for the older ones"""
     from rich.table import Table
 
     try:
         with open_ledger(ctx, create=False) as ledger:
-            evenings = ledger.evenings()
+            page = ledger.evening_page(before=before, limit=limit)
     except NoOpenEvening:
-        evenings = []  # no ledger there yet: no evenings, and none is made
+        page = EveningPage(())  # no ledger there yet: no evenings, and none is made
     if as_json:
-        print_json(
-            [
-                {
-                    "evening": e.number,
-                    "started": e.started_at.isoformat(),
-                    "players": list(e.players),
-                    "profile": e.profile.name,
-                    "closed": e.closed,
-                    "voided": e.voided_at is not None,
-                    "place": e.place,
-                }
-                for e in evenings
-            ]
-        )
+        print_json(page.to_dict())
         return
     table = Table(_("evening"), _("started"), _("players"), _("rules"), _("state"), _("place"), show_edge=False)
-    for e in evenings:
+    for e in page.evenings:
         table.add_row(
             str(e.number),
             local_time(e.started_at),
@@ -153,10 +150,16 @@ def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
             _state(e),
             e.place or "",
         )
-    if not evenings:
+    if not page.evenings and before is None:
         console.print(_("No evenings yet: start one with: calabresella evening start --players Anna,Bruno,Carla"))
         return
+    if not page.evenings:
+        console.print(_("No evenings before evening {number}.").format(number=before))
+        return
     console.print(table)
+    if page.next is not None:
+        more = f"calabresella evening list --before {page.next}" + ("" if limit == PAGE else f" --limit {limit}")
+        console.print(_("Older evenings: {command}").format(command=more))
 
 
 def _state(e: EveningInfo) -> str:

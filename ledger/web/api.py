@@ -22,6 +22,7 @@ from ledger.rules.build import DealInput
 from ledger.service import DealEntry
 from ledger.values import EveningInfo, Recorded, Terms, Undone
 from ledger.web.bodies import LINE, body, no_more, optional, seen
+from ledger.web.pages import older_pages, page_asked
 from ledger.web.state import deal_number, evening_number, in_turn, ledger, plain_number, unavailable, writer
 
 _FACT_TYPES = get_type_hints(DealInput)
@@ -80,8 +81,13 @@ def _written(done: Recorded | Undone, status: int = 200) -> Response:
 
 
 async def list_evenings(request: Request) -> Response:
-    """Every evening, newest first."""
-    return JSONResponse([e.to_dict() for e in await run_in_threadpool(ledger(request).evenings)])
+    """A page of the evenings, newest first: `?before=N` (those numbered below N; none: the newest) and `&limit=M`
+    (default 50, at most 500). `{"evenings": [...], "next": N}`: ask `?before=N` for the older ones (`next` is null on
+    the last page), as the `Link` header's `rel="next"` says."""
+    before, limit = page_asked(request)
+    page = await run_in_threadpool(lambda: ledger(request).evening_page(before=before, limit=limit))
+    more = {} if page.next is None else {"Link": f'</api/evenings?{older_pages(page.next, limit)}>; rel="next"'}
+    return JSONResponse(page.to_dict(), headers=more)
 
 
 async def start_evening(request: Request) -> Response:

@@ -9,12 +9,12 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response, StreamingResponse
 
-from ledger.errors import LedgerError
-from ledger.i18n import language
+from ledger.errors import LedgerError, shown
+from ledger.i18n import _, language
 from ledger.rules.profiles import DEFAULTS
 from ledger.rules.quick import examples
 from ledger.summary import after_undo, logged
-from ledger.values import DealView, Writer
+from ledger.values import PAGE, DealView, Writer
 from ledger.web import guided
 from ledger.web.live import Live, load_live
 from ledger.web.state import (
@@ -44,8 +44,32 @@ async def welcome(request: Request) -> Response:
 
 
 async def evenings(request: Request) -> Response:
-    """Every evening, newest first."""
-    return render(request, "evenings.html", evenings=await run_in_threadpool(ledger(request).evenings))
+    """A page of the evenings, newest first (`?before=N`: those numbered below N), with a link to the older ones."""
+    before, limit = page_asked(request)
+    page = await run_in_threadpool(lambda: ledger(request).evening_page(before=before, limit=limit))
+    older = None if page.next is None else f"/evenings?{older_pages(page.next, limit)}"
+    return render(request, "evenings.html", evenings=page.evenings, older=older, before=before)
+
+
+def older_pages(before: int, limit: int) -> str:
+    """The query of the next page of a list: `before=N`, and `&limit=M` when not the usual `PAGE`."""
+    return f"before={before}" + ("" if limit == PAGE else f"&limit={limit}")
+
+
+def page_asked(request: Request) -> tuple[int | None, int]:
+    """The page of a list a request asks for: `?before=N` (those numbered below N; none: the newest) and `&limit=M`
+    (how many; none: `PAGE`). A value that is not a plain number is an error naming it."""
+    asked: dict[str, int | None] = {}
+    for name in ("before", "limit"):
+        text = request.query_params.get(name)
+        asked[name] = None if text is None else plain_number(text)
+        if text is not None and asked[name] is None:
+            raise LedgerError(
+                _("{what} {number}: a whole number, {smallest} or more").format(
+                    what=name, number=shown(text[:20]), smallest=1
+                )
+            )
+    return asked["before"], PAGE if asked["limit"] is None else asked["limit"]
 
 
 async def evening(request: Request) -> Response:

@@ -1,0 +1,114 @@
+"""The list of evenings comes in pages, newest first, with a way to the older ones: `Ledger.evening_page`, the page
+`/evenings?before=N`, `GET /api/evenings?before=N&limit=M` (the page and `next`, and a `Link` to it) and
+`evening list --before N --limit M`, whose `--json` is the API's answer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_support import calabresella
+from conftest import copy_ledger
+from test_web_support import viewer
+
+from ledger import Ledger
+from ledger.errors import LedgerError
+from ledger.values import PAGE, Terms
+
+EVENINGS = 7
+
+
+@pytest.fixture(scope="module")
+def seven(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> str:
+    """A ledger of seven evenings (the third voided, the last open), made once for the module's reads."""
+    db = str(copy_ledger(sqlite_template, tmp_path_factory.mktemp("seven")))
+    with Ledger(db) as ledger:
+        for number in range(1, EVENINGS + 1):
+            ledger.start_evening(("Anna", "Bruno", "Carla"), Terms(stake="0.10", place=f"Bar {number}"))
+            ledger.record("bruno solo 22", evening=number)
+            if number == 3:
+                ledger.void_evening(number, reason="a test")
+            elif number < EVENINGS:
+                ledger.close_evening(number)
+    return db
+
+
+def test_a_page_of_evenings_and_where_the_older_ones_begin(seven: str) -> None:
+    with Ledger(seven) as ledger:
+        newest = ledger.evening_page(limit=3)
+        assert [e.number for e in newest.evenings] == [7, 6, 5] and newest.next == 5
+        older = ledger.evening_page(before=newest.next, limit=3)
+        assert [e.number for e in older.evenings] == [4, 3, 2] and older.next == 2
+        last = ledger.evening_page(before=older.next, limit=3)
+        assert [e.number for e in last.evenings] == [1] and last.next is None
+        assert ledger.evening_page(limit=7).next is None and ledger.evening_page(before=1).evenings == ()
+        every = ledger.evenings()
+        assert [*newest.evenings, *older.evenings, *last.evenings] == every == list(ledger.evening_page().evenings)
+        assert every[0].points == {"Anna": -2, "Bruno": 4, "Carla": -2} and every[4].voided
+
+
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [
+        ({"limit": 0}, "limit 0: a whole number from 1 to 500"),
+        ({"limit": 501}, "limit 501: a whole number from 1 to 500"),
+        ({"before": 0}, "before 0: a whole number, 1 or more"),
+        ({"before": 2**31}, "before 2147483648: too large"),
+    ],
+)
+def test_a_page_asked_for_wrong_is_one_line(seven: str, asked: dict[str, int], said: str) -> None:
+    with Ledger(seven) as ledger, pytest.raises(LedgerError) as refused:
+        ledger.evening_page(**asked)
+    assert str(refused.value) == said
+
+
+def test_the_list_page_links_to_the_older_evenings_and_back(seven: str) -> None:
+    with viewer(seven) as phone:
+        newest = phone.get("/evenings?limit=3").text
+        assert [f'href="/evenings/{n}"' in newest for n in range(1, 8)] == [False] * 4 + [True] * 3
+        assert 'href="/evenings?before=5&amp;limit=3"' in newest and "The newest evenings" not in newest
+        older = phone.get("/evenings?before=5&limit=3").text
+        assert [f'href="/evenings/{n}"' in older for n in range(1, 8)] == [False, True, True, True, False, False, False]
+        assert 'href="/evenings?before=2&amp;limit=3"' in older and 'href="/evenings">The newest evenings' in older
+        assert "Older evenings" not in phone.get("/evenings").text  # seven evenings: one page of fifty
+        assert "No evenings before evening 1." in phone.get("/evenings?before=1").text
+        refused = phone.get("/evenings?before=abc")
+        assert refused.status_code == 422 and "before &#39;abc&#39;: a whole number, 1 or more" in refused.text
+
+
+def test_the_api_answers_a_page_and_the_next(seven: str) -> None:
+    with viewer(seven) as phone:
+        first = phone.get("/api/evenings?limit=4")
+        assert [e["evening"] for e in first.json()["evenings"]] == [7, 6, 5, 4] and first.json()["next"] == 4
+        assert first.headers["link"] == '</api/evenings?before=4&limit=4>; rel="next"'
+        rest = phone.get("/api/evenings?before=4&limit=4")
+        assert [e["evening"] for e in rest.json()["evenings"]] == [3, 2, 1] and rest.json()["next"] is None
+        assert "link" not in rest.headers and rest.json()["evenings"][1]["points"] == {
+            "Anna": -2,
+            "Bruno": 4,
+            "Carla": -2,
+        }
+        assert len(phone.get("/api/evenings").json()["evenings"]) == EVENINGS
+        for query, said in (
+            ("limit=x1", "limit 'x1': a whole number, 1 or more"),
+            ("limit=900", "limit 900: a whole number from 1 to 500"),
+        ):
+            refused = phone.get(f"/api/evenings?{query}")
+            assert (refused.status_code, refused.json()["error"]) == (422, said)
+
+
+def test_evening_list_pages_and_prints_the_api_s_answer(seven: str) -> None:
+    listed = calabresella("--db", seven, "evening", "list", "--limit", "4", env={"COLUMNS": "200"})
+    assert listed.returncode == 0 and "Older evenings: calabresella evening list --before 4 --limit 4" in listed.stdout
+    assert "Bar 4" in listed.stdout and "Bar 3" not in listed.stdout
+    older = calabresella("--db", seven, "evening", "list", "--before", "4", env={"COLUMNS": "200"})
+    assert "Bar 3" in older.stdout and "Bar 4" not in older.stdout and "Older evenings" not in older.stdout
+    as_json = calabresella("--db", seven, "evening", "list", "--before", "6", "--limit", "2", "--json")
+    with viewer(seven) as phone:
+        assert json.loads(as_json.stdout) == phone.get("/api/evenings?before=6&limit=2").json()
+    assert json.loads(as_json.stdout)["next"] == 4
+    assert "No evenings before evening 1." in calabresella("--db", seven, "evening", "list", "--before", "1").stdout
+    refused = calabresella("--db", seven, "evening", "list", "--limit", "0")
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "--limit" in refused.stderr
+    assert PAGE == 50
