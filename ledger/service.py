@@ -57,17 +57,10 @@ if TYPE_CHECKING:
     from ledger.club.values import EventInfo, SeasonInfo
     from ledger.notices import Notice
     from ledger.store.evenings import Seating
-    from ledger.store.importing import Entry
-    from ledger.store.replay import Importer
     from ledger.store.watch import Watcher
     from ledger.values import Statistics
 
 T = TypeVar("T")
-IMPORT_BATCH_SECONDS = 0.5
-"""An import commits at least this often, so a scorekeeper recording meanwhile waits a moment, not the import."""
-IMPORT_PAUSE_SECONDS = 0.02
-"""On SQLite an import rests this long between batches: several times a waiting writer's poll for the lock
-(`LOCK_POLL_SECONDS`), so it takes the lock in between instead of being overtaken batch after batch."""
 DealEntry = DealInput | str
 """A deal as the facts typed (`DealInput`) or as one line of the quick syntax (`"bruno solo 22"`)."""
 
@@ -811,60 +804,14 @@ class Ledger:
         """Replay an export (JSON Lines read line by line, or an older JSON document): every revision is re-scored
         and must give the exported payouts.
 
-        Evenings commit in batches of at most `IMPORT_BATCH_SECONDS`, so others can write in between; an evening
-        already in the ledger is skipped, so an interrupted import resumes when run again. On an error, nothing of
-        the offending evening is written and the error says which evenings went in before it.
+        Evenings commit in batches of half a second, so others can write in between; an evening already in the
+        ledger is skipped, so an interrupted import resumes when run again. On an error, nothing of the offending
+        evening is written and the error says which evenings went in before it (`ledger.store.batched_import`).
         `progress(bytes_read, deals_imported)` is called after each evening.
         """
-        from ledger.errors import LedgerError
-        from ledger.i18n import _
-        from ledger.store.importing import read_export
-        from ledger.store.replay import Importer, stopped
+        from ledger.store.batched_import import import_file
 
-        try:
-            stream = path.open("rb")
-        except FileNotFoundError:
-            raise LedgerError(_("{path}: no such file").format(path=path)) from None
-        with stream:
-            version, entries = read_export(stream, str(path))
-            importer = Importer(version, str(path))
-            kept = importer.summary()
-            try:
-                while self._import_batch(importer, entries, stream.tell, progress):
-                    kept = importer.summary()
-                    self._let_others_write()
-            except LedgerError as error:
-                raise stopped(error, kept) from None
-            return importer.summary()
-
-    def _let_others_write(self) -> None:
-        """Between two batches of an import on SQLite, give a writer waiting for the lock its turn."""
-        import time
-
-        if self.engine.url.get_backend_name() == "sqlite":
-            time.sleep(IMPORT_PAUSE_SECONDS)
-
-    def _import_batch(
-        self,
-        importer: Importer,
-        entries: Iterator[Entry],
-        position: Callable[[], int],
-        progress: Callable[[int, int], None] | None,
-    ) -> bool:
-        """Import entries in one transaction until it has run `IMPORT_BATCH_SECONDS`; whether any are left."""
-        import time
-
-        with self._session() as session:
-            deadline, more = time.monotonic() + IMPORT_BATCH_SECONDS, False
-            for entry in entries:
-                importer.add(session, entry)
-                if progress:
-                    progress(position(), importer.deals)
-                if time.monotonic() > deadline:
-                    more = True
-                    break
-            importer.flush(session)
-        return more
+        return import_file(path, self._session, progress)
 
     def backup(self, target: str) -> Path:
         """An online copy of a SQLite ledger into a new file."""

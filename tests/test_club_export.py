@@ -13,10 +13,10 @@ from conftest import EXAMPLES, as_document
 from sqlalchemy import text
 from typer.testing import CliRunner
 
-import ledger.service
 from ledger import Ledger
 from ledger.cli.main import app
 from ledger.errors import LedgerError
+from ledger.store import batched_import
 from ledger.values import Terms
 
 SIX = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"]
@@ -89,8 +89,8 @@ def counts(db: str, *tables: str) -> list[int]:
 
 def each_line_commits(monkeypatch: pytest.MonkeyPatch) -> None:
     """An import commits each line by itself, with no pause between two (no other writer waits here)."""
-    monkeypatch.setattr(ledger.service, "IMPORT_BATCH_SECONDS", 0.0)
-    monkeypatch.setattr(ledger.service, "IMPORT_PAUSE_SECONDS", 0.0)
+    monkeypatch.setattr(batched_import, "BATCH_SECONDS", 0.0)
+    monkeypatch.setattr(batched_import, "PAUSE_SECONDS", 0.0)
 
 
 @pytest.fixture(scope="module")
@@ -305,7 +305,7 @@ def test_a_broken_event_line_is_one_line_naming_it_and_nothing_of_it_is_written(
 def test_an_evening_at_the_tables_of_two_events_of_the_file_is_refused(
     source: tuple[Path, tuple[Any, Any]], tmp_path: Path, db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(ledger.service, "IMPORT_BATCH_SECONDS", 600.0)  # the whole file in one transaction
+    monkeypatch.setattr(batched_import, "BATCH_SECONDS", 600.0)  # the whole file in one transaction
     values = lines(source[0].read_text(encoding="utf-8"))
     taken = _event(values)["rounds"][0]["tables"][0]["evening"]
     _event(values, 1)["rounds"][0]["tables"][0]["evening"] = taken

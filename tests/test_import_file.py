@@ -14,12 +14,12 @@ from conftest import EXAMPLES, as_document, as_lines
 from sqlalchemy import text
 from typer.testing import CliRunner
 
-import ledger.service
 import ledger.store.bulk
 from ledger import Ledger
 from ledger.cli.main import app
 from ledger.errors import LedgerError
 from ledger.rules.build import DealInput
+from ledger.store import batched_import
 from ledger.values import Terms
 
 runner = CliRunner()
@@ -99,7 +99,7 @@ def test_an_export_imported_into_an_empty_ledger_exports_the_same_file(sqlite_ur
 def test_an_interrupted_import_says_what_went_in_and_resumes(
     sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(ledger.service, "IMPORT_BATCH_SECONDS", 0.0)  # every evening commits by itself
+    monkeypatch.setattr(batched_import, "BATCH_SECONDS", 0.0)  # every evening commits by itself
     data = evenings_in_a_row(4)
     good = copy.deepcopy(data)
     data["evenings"][2]["deals"][3]["revisions"][0]["payouts"] = {"Anna": 9, "Bruno": -9, "Carla": 0}
