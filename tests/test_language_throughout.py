@@ -16,7 +16,7 @@ from test_web_support import scorekeeper
 from typer.testing import CliRunner
 
 from ledger import Ledger
-from ledger.cli.main import app
+from ledger.cli.main import ALIASES, app
 from ledger.i18n import speaking, use_language
 from ledger.values import Terms
 
@@ -206,9 +206,22 @@ def help_screens() -> Iterator[tuple[str, ...]]:
         yield (*command, "--help")
 
 
-TYPED = ("running", "money", "contracts", "thirds", "pairings", "tricks", "deals", "standings", "settle", "help")
+TYPED = (
+    "running",
+    "money",
+    "contracts",
+    "thirds",
+    "pairings",
+    "tricks",
+    "deals",
+    "standings",
+    "settle",
+    "help",
+    *ALIASES,
+)
 """Words typed as they are in either language, which help screens name: chart kinds, the values of
-`stramazzo_counts`, and `play`'s English commands (accepted in Italian too)."""
+`stramazzo_counts`, `play`'s English commands (accepted in Italian too) and the Italian words of the commands
+(accepted in English too)."""
 
 
 def without_commands(text: str) -> str:
