@@ -495,6 +495,14 @@ class Ledger:
         with self._reading() as session:
             return settle(session, choose_evenings(session, evening, since), round_to=round_to, pairs=pairs)
 
+    def settlement(self, evening: int | None = None) -> tuple[EveningInfo, Settlement]:
+        """Evening `evening` (default: the most recent open one) and its settlement, in one snapshot (its page)."""
+        from ledger.store.money import counted, settle
+
+        return self._reading_table(
+            evening, lambda session, table: (_evening(session, table), settle(session, [counted(table)]))
+        )
+
     def paid(
         self,
         payer: str,

@@ -207,8 +207,7 @@ async def changes(request: Request) -> Response:
 
 async def settlement(request: Request) -> Response:
     """Money per player and the fewest payments."""
-    info = await run_in_threadpool(ledger(request).evening, evening_number(request))
-    settled = await run_in_threadpool(lambda: ledger(request).settle(evening=info.number))
+    _, settled = await run_in_threadpool(ledger(request).settlement, evening_number(request))
     return JSONResponse(settled.to_dict())
 
 

@@ -180,8 +180,7 @@ async def deal(request: Request, status: int = 200, **context: object) -> Respon
 
 async def settlement(request: Request, status: int = 200, **context: object) -> Response:
     """Money per player and the fewest payments that settle the evening; closing it, or reopening it."""
-    info = await run_in_threadpool(ledger(request).evening, evening_number(request))
-    settled = await run_in_threadpool(lambda: ledger(request).settle(evening=info.number))
+    info, settled = await run_in_threadpool(ledger(request).settlement, evening_number(request))
     return render(request, "settle.html", status, evening=info, settlement=settled, **context)
 
 
