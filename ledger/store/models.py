@@ -62,6 +62,9 @@ class PlayerRename(SQLModel, table=True):
 class Evening(SQLModel, table=True):
     """One sitting: seats, rule profile and options pinned at the start, the stake per game point."""
 
+    __table_args__ = (Index("ix_evening_open", "id"),)
+    """`ix_evening_open` is partial, to open evenings only (`closed_at IS NULL`, migration 0018), as `ix_deal_voided`
+    is to voided deals: the few evenings open are found without walking every evening."""
     id: int | None = Field(default=None, primary_key=True)
     profile: str
     options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
