@@ -10,6 +10,7 @@ import io
 import textwrap
 import threading
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any
 
 import matplotlib
@@ -247,8 +248,10 @@ def contracts(frames: Frames) -> Figure:
     """How often each contract (and aggravation) was played, won and lost, with its success rate."""
     table = stats.contracts(frames)
     _require(table, "contracts", frames, N_("played deals"))
-    labels = [f"{c}\n{a}" if a else str(c) for c, a in zip(table["contract"], table["aggravation"], strict=True)]
-    figure, axes = _figure(_("Contracts: deals played, and the declarer's win rate"), _("deals"), _("contract"))
+    names = list(zip(table["contract"], table["aggravation"], strict=True))
+    labels = [f"{c}\n{a}" if a else str(c) for c, a in names]
+    title = _("Contracts: deals played, and the declarer's win rate")
+    figure, axes = _figure(title, _("deals"), _("contract"))
     y = np.arange(len(table))  # bars lying down: a contract's name and its rate each have a line of their own
     axes.barh(y, table["won"], color=WON, label=_("deals won"))
     axes.barh(y, table["deals"] - table["won"], left=table["won"], color=LOST, label=_("deals lost"))
@@ -264,9 +267,23 @@ def contracts(frames: Frames) -> Figure:
     axes.set_yticks(y, labels)
     axes.invert_yaxis()  # the lowest contract on top, as the ladder is read
     axes.set_xlim(0, table["deals"].max() * 1.6)
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.xaxis.set_major_locator(MaxNLocator(nbins="auto", integer=True))
     _legend_outside(figure, axes)
+    if not _labels_apart(figure, axes):  # on two lines they would touch: a name and its aggravation on one line,
+        axes.set_yticks(y, [f"{c} {a}" if a else str(c) for c, a in names])  # the title wrapped to the axes left
+        _lay_out(figure)
+        axes.set_title(_wrapped(title, "axes.titlesize", axes.get_position().width * FIGSIZE[0]))
     return figure
+
+
+def _labels_apart(figure: Figure, axes: Axes) -> bool:
+    """Whether the y axis's labels, once the figure is laid out, are half a line of the smallest type apart at
+    least."""
+    _lay_out(figure)
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    boxes = sorted((label.get_window_extent(renderer) for label in axes.get_yticklabels()), key=lambda box: box.y0)
+    half_a_line = SMALLEST_TEXT / 2 * figure.dpi / 72
+    return all(upper.y0 - lower.y1 >= half_a_line for lower, upper in pairwise(boxes))
 
 
 def thirds(frames: Frames) -> Figure:

@@ -244,3 +244,37 @@ def test_the_money_axis_of_twelve_players_keeps_its_label_within_the_figure(tmp_
     box = label.get_window_extent(renderer)
     assert len(figure.legends[0].get_texts()) == 12 and "\n" in label.get_text()
     assert edge.y0 <= box.y0 and box.y1 <= edge.y1 and edge.x0 <= box.x0
+
+
+def test_contract_names_of_two_lines_never_touch_their_neighbours(tmp_path: Path) -> None:
+    """Five contracts, two of them aggravated, in Italian (the longer title): the names half a line of type apart at
+    least, each on one line (on two, "solissimo dividete" ran into "solissimo scegliete" under it), the title within
+    the figure."""
+    use_language("it")
+    path = str(tmp_path / "contracts.sqlite3")
+    engine = open_ledger(path)
+    with transaction(engine) as s:
+        evening = start_evening(s, ("Anna", "Bruno", "Carla"), Terms(stake="0.10"))
+        record_deal(s, evening, DealInput(declarer="Carla", contract="chiamo", called="3D", holder="Anna", thirds=20))
+        for contract, aggravation in (
+            ("solo", None),
+            ("solissimo", None),
+            ("solissimo", "dividete"),
+            ("solissimo", "scegliete"),
+        ):
+            record_deal(s, evening, DealInput(declarer="Bruno", contract=contract, aggravation=aggravation, thirds=22))
+    engine.dispose()
+    figure = charts.draw("contracts", frames_of(path))
+    SHOTS.mkdir(exist_ok=True)
+    (SHOTS / "contracts-five.png").write_bytes(charts.image_bytes(figure, "png"))
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)
+    boxes = sorted(
+        (label.get_window_extent(renderer) for label in figure.axes[0].get_yticklabels()), key=lambda box: box.y0
+    )
+    assert len(boxes) == 5
+    half_a_line = charts.SMALLEST_TEXT / 2 * figure.dpi / 72
+    gaps = [upper.y0 - lower.y1 for lower, upper in pairwise(boxes)]
+    assert min(gaps) >= half_a_line, f"gaps of {[round(gap) for gap in gaps]} pixels"
+    title, edge = figure.axes[0].title.get_window_extent(renderer), figure.bbox
+    assert edge.x0 <= title.x0 and title.x1 <= edge.x1  # wrapped again over the axes the longer names leave
