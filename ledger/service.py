@@ -737,13 +737,13 @@ class Ledger:
     def chart(self, kind: str, *, evening: int | None = None, fmt: str = "png") -> bytes:
         """A chart of the history (or of one evening) as PNG or SVG: running, money, contracts, thirds, pairings."""
         from ledger.store.engine import refusals
-        from reports.charts import chart_image, check_kind
+        from reports.charts import ONE_EVENING, chart_image, check_kind
         from reports.filters import Filters
         from reports.frames import load_frames
 
         check_kind(kind)
         with refusals(self.engine):
-            frames = load_frames(self.engine, Filters(evening=evening))
+            frames = load_frames(self.engine, Filters(evening=evening), one_evening=kind in ONE_EVENING)
         return chart_image(kind, frames, fmt)
 
     def chart_summaries(self, evening: int | None = None) -> dict[str, str]:

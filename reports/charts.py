@@ -479,6 +479,8 @@ KINDS: dict[str, Callable[[Frames], Figure]] = {
     "thirds": thirds,
     "pairings": pairings,
 }
+ONE_EVENING = ("running",)
+"""The kinds that draw one evening: the latest played unless one is named (its frames are all that is read)."""
 
 
 def check_kind(kind: str) -> Callable[[Frames], Figure]:

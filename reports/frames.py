@@ -122,6 +122,16 @@ def _chosen(query: Select[Any], filters: Filters, player_id: int | None) -> Sele
     return query
 
 
+def _of_evening(query: Select[Any], evening: Any, filters: Filters) -> Select[Any]:
+    """The query of every evening's rows kept to the filters' evening's, when they name one."""
+    return query if filters.evening is None else query.where(col(evening) == filters.evening)
+
+
+def _played_last() -> Select[Any]:
+    """The latest evening played: the evening of the last deal that counts."""
+    return counting_deals(col(Deal.evening_id)).order_by(col(Deal.evening_id).desc()).limit(1)
+
+
 def voided_deals(filters: Filters, player_id: int | None = None) -> Select[Any]:
     """The voided deals of evenings that count (`VOIDED_COLUMNS`), as the filters select them."""
     query = (
@@ -187,13 +197,20 @@ def _named(ids: pd.Series, people: pd.Index, players: tuple[str, ...]) -> pd.Cat
     return pd.Categorical.from_codes(people.get_indexer(ids), categories=players)
 
 
-def load_frames(engine: Engine, filters: Filters | None = None) -> Frames:
-    """Read the deals that count and their payouts, as the filters select them."""
+def load_frames(engine: Engine, filters: Filters | None = None, *, one_evening: bool = False) -> Frames:
+    """Read the deals that count and their payouts, as the filters select them; with `one_evening`, of the evening
+    the filters name or else of the latest evening played (a deal of it counts), and nothing of any other."""
     with reading(engine).connect() as connection, connection.begin():  # one transaction: one snapshot of the ledger
         filters, player_id = _check(connection, filters or Filters())
+        if one_evening and filters.evening is None:
+            filters = replace(filters, evening=connection.execute(_played_last()).scalar())
         people = _frame(select(*_labelled(PLAYER_NAMES)).order_by(col(Player.key)), connection, PLAYER_NAMES)
-        evenings = _frame(select(*_labelled(EVENING_COLUMNS)), connection, EVENING_COLUMNS)
-        seats = _frame(select(*_labelled(SEAT_COLUMNS)), connection, SEAT_COLUMNS)
+        evenings = _frame(
+            _of_evening(select(*_labelled(EVENING_COLUMNS)), Evening.id, filters), connection, EVENING_COLUMNS
+        )
+        seats = _frame(
+            _of_evening(select(*_labelled(SEAT_COLUMNS)), Seat.evening_id, filters), connection, SEAT_COLUMNS
+        )
         deals = _frame(_chosen(counting_deals(*_labelled(DEAL_COLUMNS)), filters, player_id), connection, DEAL_COLUMNS)
         payouts = _frame(
             _chosen(counting_payouts(*_labelled(PAYOUT_COLUMNS)), filters, player_id), connection, PAYOUT_COLUMNS
