@@ -269,7 +269,7 @@ ERRORS: list[tuple[str, Callable[[str], None], list[str], str]] = [
         "two-players",
         evening_with_deals,
         ["evening", "start", "--players", "Anna,Bruno"],
-        "2 players: pagat is played by 3 or 4",
+        "2 players: the games are played by 3, 4 or 5 seated players",
     ),
     (
         "players-twice",

@@ -469,3 +469,17 @@ def test_the_report_at_desktop_width_never_breaks_a_name_or_a_heading_inside_a_w
     page.set_content((tmp_path / "report.html").read_text(encoding="utf-8"))
     assert page.evaluate(BROKEN_WORDS) == []
     assert page.evaluate("document.documentElement.scrollWidth") == width  # a wide table scrolls on its own
+
+
+def test_one_player_is_one_player_in_each_language(tmp_path: Path) -> None:
+    db = tmp_path / "ledger.sqlite3"
+    said = "1 player: the games are played by 3, 4 or 5 seated players\n"
+    assert refused(db, "evening", "start", "--players", "Anna") == f"Error: {said}"
+    assert refused(db, "score", "--players", "Anna", "-d", "Anna", "-c", "solo", "-t", "20") == f"Error: {said}"
+    assert (
+        refused(db, "evening", "start", "--players", "Anna", lang="it") == "Errore: 1 giocatore: si gioca in 3, 4 o 5\n"
+    )
+    assert (
+        refused(db, "evening", "start", "--players", "A,B", lang="it") == "Errore: 2 giocatori: si gioca in 3, 4 o 5\n"
+    )
+    assert not db.exists()

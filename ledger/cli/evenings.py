@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ledger.cli.app import JsonFlag, new_app, print_json
-from ledger.cli.options import EveningOption, OptionsOption, ProfileOption, split_players
+from ledger.cli.options import EveningOption, OptionsOption, ProfileOption, seated_players
 from ledger.cli.render import console, local_time, print_closed
 from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError, NoOpenEvening
@@ -80,7 +80,7 @@ def start(
     """
     with open_ledger(ctx) as ledger:
         started = ledger.start_evening(
-            split_players(players),
+            seated_players(players),
             Terms(profile=profile, options=option or [], stake=stake, currency=currency, place=place),
             dealer=dealer,
             note=note,

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated
 
 import typer
 
 from ledger.errors import LedgerError
-from ledger.i18n import _
+from ledger.i18n import _, ngettext
 
 EveningOption = Annotated[
     int | None,
@@ -48,3 +49,31 @@ def split_players(text: str) -> tuple[str, ...]:
             )
         )
     return players
+
+
+def seated_players(text: str) -> tuple[str, ...]:
+    """The players of one table in turn order (`split_players`), refused at once when no game is played by that
+    many (the game chosen checks its own count)."""
+    from ledger.rules.seats import check_seats
+
+    players = split_players(text)
+    check_seats(players, (len(players),), "")  # a name blank or given twice, said first as the games say it
+    counts = seat_counts()
+    if len(players) not in counts:
+        allowed = _("{counts} or {last}").format(counts=", ".join(map(str, counts[:-1])), last=counts[-1])
+        raise LedgerError(
+            ngettext(
+                "{count} player: the games are played by {allowed} seated players",
+                "{count} players: the games are played by {allowed} seated players",
+                len(players),
+            ).format(count=len(players), allowed=allowed)
+        )
+    return players
+
+
+@cache
+def seat_counts() -> tuple[int, ...]:
+    """How many players sit at some game, fewest first."""
+    from ledger.rules.profiles import DEFAULTS, make_profile
+
+    return tuple(sorted({count for name in DEFAULTS for count in make_profile(name).seat_counts}))

@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, TypeVar
 
 import typer
 
-from ledger.cli.options import split_players
+from ledger.cli.options import seated_players
 from ledger.cli.play_commands import WORDS
 from ledger.cli.play_input import CANCEL, Cancelled, Reader, answered, print_error, yes_or_no
 from ledger.cli.render import console
 from ledger.errors import FactError, LedgerError
 from ledger.fmt import format_cents
-from ledger.i18n import _, ngettext
+from ledger.i18n import _
 from ledger.rules.options import show
 from ledger.rules.profiles import DEFAULTS, Profile, make_profile
 from ledger.values import Terms
@@ -31,8 +31,6 @@ LEAVING = (*CANCEL, *(word for word, command in WORDS.items() if command == "qui
 """What, typed at a question of the set-up, leaves it: `cancel` and `quit`, in either language."""
 GAMES = tuple(make_profile(name) for name in DEFAULTS)
 """Every profile with its default options, in the order the ledger lists them (pagat first)."""
-SEATS = tuple(sorted({count for game in GAMES for count in game.seat_counts}))
-"""How many players sit at some game."""
 
 
 @dataclass(frozen=True)
@@ -105,19 +103,10 @@ def _setup(answers: Reader, last: EveningInfo | None, before: Setup | None) -> S
 def _seating(text: str) -> tuple[tuple[str, ...], str]:
     """The players typed, in turn order, and the first game played by that many (the profile offered); an error for
     a count no game is played by, or a name blank or given twice."""
-    players = split_players(text)
-    games = [game for game in GAMES if len(players) in game.seat_counts]
-    if not games:
-        allowed = _("{counts} or {last}").format(counts=", ".join(map(str, SEATS[:-1])), last=SEATS[-1])
-        raise LedgerError(
-            ngettext(
-                "{count} player: the games are played by {allowed} seated players",
-                "{count} players: the games are played by {allowed} seated players",
-                len(players),
-            ).format(count=len(players), allowed=allowed)
-        )
-    games[0].check_players(players)
-    return players, games[0].name
+    players = seated_players(text)
+    game = next(game for game in GAMES if len(players) in game.seat_counts)
+    game.check_players(players)
+    return players, game.name
 
 
 def _seats(profile: Profile, players: tuple[str, ...]) -> bool:

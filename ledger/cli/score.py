@@ -8,7 +8,7 @@ import typer
 
 from ledger.cli.app import JsonFlag, print_json
 from ledger.cli.deal_options import with_deal_options
-from ledger.cli.options import OptionsOption, ProfileOption, split_players
+from ledger.cli.options import OptionsOption, ProfileOption, seated_players
 from ledger.cli.render import print_count, print_deal
 from ledger.rules.build import DealInput, build_facts
 from ledger.rules.profiles import make_profile
@@ -50,7 +50,7 @@ def score(
 
     calabresella score --players Anna,Bruno,Carla,Dario -d Anna -c solo -t 20   (Dario deals and sits out)
     """
-    seats = split_players(players)
+    seats = seated_players(players)
     rules = make_profile(profile, option or [])
     dealt_by = resolve_player(dealer, seats, "--dealer") if dealer else seats[-1]
     result = score_deal(build_facts(typed, rules, seats, dealt_by), rules)
