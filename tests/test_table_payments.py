@@ -28,13 +28,13 @@ def by_the_rule(deals: list[dict[str, int]]) -> dict[tuple[str, str], int]:
     """What each player paid each other, summed: each deal's losers in seat order pay its winners in seat order."""
     paid: defaultdict[tuple[str, str], int] = defaultdict(int)
     for deal in deals:
-        owed = [[name, cents] for name, cents in deal.items() if cents > 0]
+        owed = {name: cents for name, cents in deal.items() if cents > 0}  # in seat order
         for payer, lost in ((name, -cents) for name, cents in deal.items() if cents < 0):
             while lost:
-                winner = next(each for each in owed if each[1])
-                cents = min(lost, winner[1])
-                paid[payer, winner[0]] += cents
-                lost, winner[1] = lost - cents, winner[1] - cents
+                winner = next(name for name, still in owed.items() if still)
+                cents = min(lost, owed[winner])
+                paid[payer, winner] += cents
+                lost, owed[winner] = lost - cents, owed[winner] - cents
     return paid
 
 
