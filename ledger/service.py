@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
     from sqlmodel import Session
 
-    from ledger.club.values import EventInfo, SeasonInfo
+    from ledger.club.values import EventInfo, EventPage, SeasonInfo
     from ledger.notices import Notice
     from ledger.store.evenings import Seating
     from ledger.store.watch import Watcher
@@ -616,11 +616,24 @@ class Ledger:
             return event_after_deals(session, shown)
 
     def events(self) -> list[EventInfo]:
-        """Every event, newest first."""
+        """Every event, newest first, each whole (a page of a list reads `event_page`)."""
         from ledger.store.club import event_info, list_events
 
         with self._reading() as session:
             return [event_info(session, event) for event in list_events(session)]
+
+    def event_page(self, *, before: int | None = None, limit: int = PAGE) -> EventPage:
+        """A page of the events, newest first, as a list shows them: `limit` of them (up to `MOST_AT_ONCE`), numbered
+        below `before` (without it, the newest), with where the older ones begin. One statement, however many events
+        and deals the ledger holds."""
+        from ledger.club.values import EventPage
+        from ledger.store.club import event_lines
+
+        _page_asked(before, limit)
+        with self._reading() as session:
+            lines = event_lines(session, before=before, limit=limit + 1)
+        shown = lines[:limit]
+        return EventPage(shown, shown[-1].number if len(lines) > limit else None)
 
     def event_stamp(self, number: int) -> tuple[int, ...]:
         """Changes whenever event `number`'s leaderboard may have changed (one statement, for live pages)."""

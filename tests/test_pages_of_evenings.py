@@ -1,6 +1,7 @@
 """The list of evenings comes in pages, newest first, with a way to the older ones: `Ledger.evening_page`, the page
 `/evenings?before=N`, `GET /api/evenings?before=N&limit=M` (the page and `next`, and a `Link` to it) and
-`evening list --before N --limit M`, whose `--json` is the API's answer."""
+`evening list --before N --limit M`, whose `--json` is the API's answer. The club nights' list too, each line read as
+the list shows it."""
 
 from __future__ import annotations
 
@@ -112,3 +113,32 @@ def test_evening_list_pages_and_prints_the_api_s_answer(seven: str) -> None:
     refused = calabresella("--db", seven, "evening", "list", "--limit", "0")
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "--limit" in refused.stderr
     assert PAGE == 50
+
+
+def test_the_club_nights_come_in_pages_as_the_list_shows_them(sqlite_url: str) -> None:
+    players = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio")
+    with Ledger(sqlite_url) as ledger:
+        ledger.start_season("Autumn")
+        for number in range(1, 4):
+            ledger.start_event(f"Night {number}", players[: 2 + number], season="Autumn" if number == 2 else None)
+        ledger.seat_round(3, seed=1)
+        ledger.close_event(1)
+        newest = ledger.event_page(limit=2)
+        assert [(e.number, e.players, e.rounds, e.closed) for e in newest.events] == [
+            (3, 5, 1, False),
+            (2, 4, 0, False),
+        ]
+        assert newest.next == 2 and newest.events[1].season == "Autumn"
+        last = ledger.event_page(before=2, limit=2)
+        assert [(e.name, e.closed, e.season) for e in last.events] == [("Night 1", True, None)] and last.next is None
+    with viewer(sqlite_url) as phone:
+        page = phone.get("/events?limit=2").text
+        assert "Night 3" in page and "5 players · 1 round" in page and "Night 1" not in page
+        assert 'href="/events?before=2&amp;limit=2">Older club nights' in page
+        older = phone.get("/events?before=2&limit=2").text
+        assert "Night 1" in older and "Night 2" not in older and 'href="/events">The newest club nights' in older
+        answer = phone.get("/api/events?limit=1")
+        assert [e["event"] for e in answer.json()["events"]] == [3] and answer.json()["next"] == 3
+        assert answer.headers["link"] == '</api/events?before=3&limit=1>; rel="next"'
+        refused = phone.get("/api/events?before=-1")
+        assert (refused.status_code, refused.json()["error"]) == (422, "before '-1': a whole number, 1 or more")

@@ -268,7 +268,20 @@ def test_a_table_key_cannot_start_seat_end_or_close_events_nor_read_the_links(sq
         assert phone.get("/api/events/1/links", headers=key).status_code == 403
         assert phone.get("/api/events/1/links").status_code == 401
         event = _event(phone)
-        assert phone.get("/api/events").json() == [event] and phone.get("/api/seasons").json() == []
+        listed = phone.get("/api/events").json()
+        assert [line["event"] for line in listed["events"]] == [event["event"]] and listed["next"] is None
+        assert listed["events"][0] == {
+            "event": event["event"],
+            "name": event["name"],
+            "season": event["season"],
+            "started_at": event["started_at"],
+            "closed_at": None,
+            "closed": False,
+            "place": event["place"],
+            "players": len(event["standings"]),
+            "rounds": len(event["rounds"]),
+        }
+        assert phone.get("/api/seasons").json() == []
     assert len(event["rounds"]) == 1 and event["rounds"][0]["ended_at"] is None and not event["closed"]
     assert _evenings(sqlite_url) == [1, 2]
 
@@ -309,7 +322,7 @@ def test_an_event_is_started_seated_by_draw_then_by_hand_ended_and_closed(sqlite
         assert closed.json()["rounds"][2]["ended_at"] is not None
         assert "closed" in _one_line_refusal(_seat(phone))
         assert "closed" in _one_line_refusal(phone.post("/api/events/1/close", headers=BEARER))
-        assert [e["event"] for e in phone.get("/api/events").json()] == [1]
+        assert [e["event"] for e in phone.get("/api/events").json()["events"]] == [1]
     assert _evenings(sqlite_url) == [1, 2, 3, 4, 5, 6]
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -141,6 +141,38 @@ class EventInfo(Plain):
         if self.current is None or self.round_minutes is None:
             return None
         return self.current.started_at + timedelta(minutes=self.round_minutes)
+
+
+@dataclass(frozen=True)
+class EventLine(Plain):
+    """A club night as a list of them shows it: its name and season, when and where, its players and rounds counted,
+    and whether it is closed (`Ledger.event` reads the whole of it)."""
+
+    number: int = field(metadata=shown("event"))
+    name: str
+    season: str | None
+    started_at: datetime
+    closed_at: datetime | None = field(metadata=shown(after=("closed",)))
+    place: str | None
+    players: int
+    rounds: int
+
+    @property
+    def closed(self) -> bool:
+        """A closed event seats no more rounds."""
+        return self.closed_at is not None
+
+
+@dataclass(frozen=True)
+class EventPage(Plain):
+    """A page of the club nights, newest first: `next` is where the older ones begin (ask for the events `before`
+    it), None when none is older."""
+
+    events: Sequence[EventLine]
+    next: int | None = None
+
+    def __post_init__(self) -> None:
+        freeze(self, "events")
 
 
 def _two(value: float | None) -> float | None:

@@ -22,6 +22,7 @@ from ledger.club.draw import Draw, check_seating, draw
 from ledger.club.values import (
     PAIRINGS,
     EventInfo,
+    EventLine,
     LeagueLine,
     PlayerLine,
     RoundInfo,
@@ -698,6 +699,37 @@ def _stamp_query() -> Any:
 def list_events(session: Session) -> list[ClubEvent]:
     """Every event, newest first."""
     return list(session.exec(select(ClubEvent).order_by(col(ClubEvent.id).desc())))
+
+
+def event_lines(session: Session, *, before: int | None = None, limit: int) -> list[EventLine]:
+    """Events newest first, numbered below `before` (without it, from the newest), `limit` of them, as a list shows
+    them (their players and rounds counted): one statement."""
+    given = {"limit": limit} if before is None else {"before": before, "limit": limit}
+    rows = session.connection().execute(_lines_query(before is not None), given)
+    return [EventLine(*row) for row in rows]
+
+
+@cache
+def _lines_query(before: bool) -> Any:
+    event = col(ClubEvent.id)
+    players = sql_select(func.count()).where(col(Entrant.event_id) == event).scalar_subquery()
+    rounds = sql_select(func.count()).where(col(ClubRound.event_id) == event).scalar_subquery()
+    query = (
+        sql_select(
+            event,
+            col(ClubEvent.name),
+            col(Season.name),
+            col(ClubEvent.started_at),
+            col(ClubEvent.closed_at),
+            col(ClubEvent.place),
+            players,
+            rounds,
+        )
+        .outerjoin(Season, col(Season.id) == ClubEvent.season_id)
+        .order_by(event.desc())
+        .limit(bindparam("limit"))
+    )
+    return query.where(event < bindparam("before")) if before else query
 
 
 def season_figures(session: Session, season: Season) -> dict[str, tuple[int, int, int]]:

@@ -22,7 +22,7 @@ from ledger.rules.build import DealInput
 from ledger.service import DealEntry
 from ledger.values import EveningInfo, Recorded, Terms, Undone
 from ledger.web.bodies import LINE, body, no_more, optional, seen
-from ledger.web.pages import older_pages, page_asked
+from ledger.web.pages import next_link, page_asked
 from ledger.web.state import deal_number, evening_number, in_turn, ledger, plain_number, unavailable, writer
 
 _FACT_TYPES = get_type_hints(DealInput)
@@ -86,8 +86,7 @@ async def list_evenings(request: Request) -> Response:
     the last page), as the `Link` header's `rel="next"` says."""
     before, limit = page_asked(request)
     page = await run_in_threadpool(lambda: ledger(request).evening_page(before=before, limit=limit))
-    more = {} if page.next is None else {"Link": f'</api/evenings?{older_pages(page.next, limit)}>; rel="next"'}
-    return JSONResponse(page.to_dict(), headers=more)
+    return JSONResponse(page.to_dict(), headers=next_link("/api/evenings", page.next, limit))
 
 
 async def start_evening(request: Request) -> Response:

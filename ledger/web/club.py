@@ -14,6 +14,7 @@ from ledger.club.values import EventInfo, RoundInfo
 from ledger.i18n import _, language
 from ledger.rules.seats import name_key
 from ledger.values import Writer
+from ledger.web.pages import next_page, page_asked
 from ledger.web.state import access, channel, ledger, plain_number, render
 
 SHEET_ROWS = 24
@@ -51,8 +52,11 @@ def table_links(request: Request, played: RoundInfo | None) -> list[tuple[int, s
 
 
 async def events(request: Request) -> Response:
-    """Every club night, newest first."""
-    return render(request, "club_events.html", events=await run_in_threadpool(ledger(request).events))
+    """A page of the club nights, newest first (`?before=N`: those numbered below N), with a link to the older ones."""
+    before, limit = page_asked(request)
+    page = await run_in_threadpool(lambda: ledger(request).event_page(before=before, limit=limit))
+    older = next_page("/events", page.next, limit)
+    return render(request, "club_events.html", events=page.events, older=older, before=before)
 
 
 async def event(request: Request) -> Response:

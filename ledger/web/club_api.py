@@ -14,6 +14,7 @@ from ledger.i18n import _
 from ledger.web.api import terms_of
 from ledger.web.bodies import body, no_more, optional
 from ledger.web.club import event_number
+from ledger.web.pages import next_link, page_asked
 from ledger.web.state import access, in_turn, ledger, writer
 
 
@@ -26,8 +27,11 @@ def _names(data: dict[str, Any], name: str, example: str = '["Anna", "Bruno", "C
 
 
 async def list_events(request: Request) -> Response:
-    """Every event, newest first, with its rounds and leaderboard."""
-    return JSONResponse([e.to_dict() for e in await run_in_threadpool(ledger(request).events)])
+    """A page of the events, newest first, as a list shows them (`/api/events/N` is one whole, with its rounds and
+    leaderboard): `?before=N&limit=M` as for the evenings, `{"events": [...], "next": N}` and a `Link` to the next."""
+    before, limit = page_asked(request)
+    page = await run_in_threadpool(lambda: ledger(request).event_page(before=before, limit=limit))
+    return JSONResponse(page.to_dict(), headers=next_link("/api/events", page.next, limit))
 
 
 async def start_event(request: Request) -> Response:

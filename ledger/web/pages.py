@@ -47,13 +47,22 @@ async def evenings(request: Request) -> Response:
     """A page of the evenings, newest first (`?before=N`: those numbered below N), with a link to the older ones."""
     before, limit = page_asked(request)
     page = await run_in_threadpool(lambda: ledger(request).evening_page(before=before, limit=limit))
-    older = None if page.next is None else f"/evenings?{older_pages(page.next, limit)}"
+    older = next_page("/evenings", page.next, limit)
     return render(request, "evenings.html", evenings=page.evenings, older=older, before=before)
 
 
-def older_pages(before: int, limit: int) -> str:
-    """The query of the next page of a list: `before=N`, and `&limit=M` when not the usual `PAGE`."""
-    return f"before={before}" + ("" if limit == PAGE else f"&limit={limit}")
+def next_page(address: str, after: int | None, limit: int) -> str | None:
+    """The address of a list's next page, its older items (`address?before=N`, and `&limit=M` unless the usual
+    `PAGE`); None on the last page."""
+    if after is None:
+        return None
+    return f"{address}?before={after}" + ("" if limit == PAGE else f"&limit={limit}")
+
+
+def next_link(address: str, after: int | None, limit: int) -> dict[str, str]:
+    """The `Link` header to a list's next page, as an API answer gives it; none on the last page."""
+    found = next_page(address, after, limit)
+    return {} if found is None else {"Link": f'<{found}>; rel="next"'}
 
 
 def page_asked(request: Request) -> tuple[int | None, int]:
