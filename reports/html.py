@@ -170,6 +170,9 @@ table.cards td.explanation { color: var(--muted); font-size: .92rem; }
 figure { margin: 1rem 0; } figure img { width: 100%; height: auto; background: #fff; border-radius: .5rem; }
 figcaption { color: var(--muted); }
 figcaption b { color: var(--fg); display: block; }
+.contents ul { display: flex; flex-wrap: wrap; gap: .4rem; list-style: none; margin: .8rem 0 0; padding: 0; }
+.contents a { display: inline-flex; align-items: center; min-height: 44px; padding: 0 .6rem; border-radius: .5rem;
+              border: 1px solid var(--line); background: var(--card); text-decoration: none; font-weight: 600; }
 .back { margin: 0; } .back a { display: inline-flex; align-items: center; min-height: 48px; padding: 0 .8rem 0 0;
                                 font-weight: 600; }
 @media (max-width: 44rem) {
@@ -334,24 +337,34 @@ def _section(anchor: str, heading: str, body: str) -> str:
     return f'<section id="{anchor}"><h2>{escape(heading)}</h2>{body}</section>'
 
 
+def _contents(sections: Sequence[tuple[str, str, str]]) -> str:
+    """A link to each section, each a tap on a phone, where the deals run long."""
+    links = "".join(f'<li><a href="#{anchor}">{escape(heading)}</a></li>' for anchor, heading, _body in sections)
+    label = _("Contents")
+    return f'<nav class="contents" aria-label="{escape(label)}"><ul>{links}</ul></nav>'
+
+
 def render(data: EveningData, back: str | None = None, charts: str | None = None) -> str:
     """The report page of the evening's values; `back`, the address of the page it was opened from; `charts`, the
     address its chart images load from (with `{kind}` in it), else they are drawn into the page."""
     title = _("Evening {number}").format(number=data.number)
     going_back = _("Back to the evening")
+    games = _("Games to {points} points").format(points=data.game_to)
+    parts = [
+        ("seats", _("Seats, in turn order"), _seats(data)),
+        ("standings", _("Standings"), _standings(data)),
+        *([("games", games, _games_section(data))] if data.games else []),
+        ("settlement", _("Settlement"), _settlement(data)),
+        ("charts", _("Charts"), _chart_figures(data, charts)),  # before the deals, a screen each on a phone
+        ("deals", _("Deals"), _deals_section(data)),
+    ]
     sections = [
         f"<h1>{escape(title)}</h1>",
         f'<p class="meta">{" · ".join(escape(m) for m in data.meta)}</p>',
         f'<p class="meta">{escape(data.note)}</p>' if data.note else "",
         _winner_line(data),
-        _section("seats", _("Seats, in turn order"), _seats(data)),
-        _section("standings", _("Standings"), _standings(data)),
-        _section("games", _("Games to {points} points").format(points=data.game_to), _games_section(data))
-        if data.games
-        else "",
-        _section("settlement", _("Settlement"), _settlement(data)),
-        _section("deals", _("Deals"), _deals_section(data)),
-        _section("charts", _("Charts"), _chart_figures(data, charts)),
+        _contents(parts[1:]),  # the seats follow at once
+        *(_section(*part) for part in parts),
     ]
     way_back = _("Back")
     header = (

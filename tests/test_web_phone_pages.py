@@ -249,6 +249,10 @@ REPORT_CHECKS = """() => {
 without taking the focus, content outside every landmark; and how many mains it has (axe's landmark-one-main: one)."""
 
 
+PLACES = "selectors => selectors.map(s => document.querySelector(s).getBoundingClientRect().top + scrollY)"
+"""How far down the page each selector's element starts, in CSS px."""
+
+
 def _background(page: playwright_api.Page) -> list[int]:
     """The body's computed background colour as red, green and blue."""
     colour = page.evaluate("getComputedStyle(document.body).backgroundColor")
@@ -257,7 +261,8 @@ def _background(page: playwright_api.Page) -> list[int]:
 
 def _check_report(browser: playwright_api.Browser, address: str, what: str) -> playwright_api.Page:
     """The report at `address` on 360- and 390-pixel phones, in light and dark mode (one page, opened once: the
-    report has no script, so its width and scheme are changed under it); the page."""
+    report has no script, so its width and scheme are changed under it); its contents on the first screen, its
+    charts before its deals (after them, the charts started 7,000 px down); the page."""
     page = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
     charts_left_blank(page)
     page.goto(address, wait_until="load")
@@ -272,6 +277,8 @@ def _check_report(browser: playwright_api.Browser, address: str, what: str) -> p
             assert found["scrolling"] == [] and found["outside"] == [], f"{what} at {width}: {found}"
             assert found["mains"] == 1, f"{what} at {width}: {found}"
             assert page.locator("main table").count() >= 4 and page.locator("main figure").count() >= 3
+            tops = page.evaluate(PLACES, ["nav.contents a[href='#charts']", "#charts", "#deals"])
+            assert tops[0] < 800 and tops[1] < tops[2], f"{what} at {width}: contents, charts, deals at {tops}"
             red, green, blue = _background(page)
             if scheme == "dark":
                 assert max(red, green, blue) < 60, f"{what}: not dark in dark mode ({red}, {green}, {blue})"
