@@ -134,6 +134,36 @@ def test_a_key_used_by_an_earlier_evening_of_the_same_file_is_refused(
     assert deal_count(db_url) == 0
 
 
+def test_a_key_the_ledger_holds_is_refused_after_evenings_without_keys(db_url: str, tmp_path: Path) -> None:
+    """The ledger's keys are read before the import queues its first deals, which take the numbers after its own."""
+    with Ledger(db_url) as opened:
+        opened.start_evening(["Dario", "Elena", "Franco"])
+        opened.record("dario solo 22", key="tablet-1")
+        data = evenings_in_a_row(3)
+        data["evenings"][2]["deals"][6]["key"] = "tablet-1"
+        with pytest.raises(LedgerError) as refused:
+            opened.import_file(write(tmp_path / "keys.jsonl", data))
+    assert "line 4: deal 7 of the export has key 'tablet-1', already used by deal 1 of evening 1" in str(refused.value)
+    assert deal_count(db_url) == 1
+
+
+def test_a_key_another_program_recorded_between_two_batches_is_refused(
+    sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each batch reads the keys others recorded since the one before."""
+    monkeypatch.setattr(batched_import, "BATCH_SECONDS", 0.0)  # every evening commits by itself
+    data = evenings_in_a_row(3)
+    data["evenings"][1]["deals"][4]["key"] = "tablet-1"
+    with Ledger(sqlite_url) as other:
+        other.start_evening(["Dario", "Elena", "Franco"])
+        pauses = iter([lambda: other.record("dario solo 22", key="tablet-1")])
+        monkeypatch.setattr(batched_import.time, "sleep", lambda _: next(pauses, lambda: None)())
+        with Ledger(sqlite_url) as opened, pytest.raises(LedgerError) as refused:
+            opened.import_file(write(tmp_path / "keys.jsonl", data))
+    assert "line 3: deal 5 of the export has key 'tablet-1', already used by deal 1 of evening 1" in str(refused.value)
+    assert "the 1 evening(s) before it are in the ledger (evenings 2 to 2)" in str(refused.value)
+
+
 def test_payments_already_recorded_are_skipped_on_a_second_import(sqlite_url: str, tmp_path: Path) -> None:
     with Ledger(sqlite_url) as opened:
         opened.import_file(EXAMPLES / "three_friends.json")

@@ -12,8 +12,6 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlmodel import Session, col, select
-
 from ledger.clock import as_utc
 from ledger.club.values import PAIRINGS
 from ledger.errors import LedgerError
@@ -24,7 +22,6 @@ from ledger.rules.seats import name_key
 from ledger.rules.text import acts_on_screen
 from ledger.store.club import MOST_DEALS, MOST_MINUTES
 from ledger.store.evenings import parse_currency
-from ledger.store.models import Deal
 from ledger.store.players import clean_name
 
 MAX_CENTS = 10_000_000
@@ -121,19 +118,16 @@ def _texts(item: dict[str, Any], *fields: str) -> None:
             raise TypeError(f"{field} {shortened(value)!r} holds a control character")
 
 
-def check_keys(session: Session, deals: list[dict[str, Any]], queued: dict[str, tuple[int, int]]) -> None:
-    """Refuse an idempotency key that a deal of the ledger uses already, or a deal this transaction has queued
-    (`queued`: their keys, each with its deal's number and evening)."""
+def check_keys(deals: list[dict[str, Any]], held: Mapping[str, tuple[int, int]]) -> None:
+    """Refuse an idempotency key that two deals of the evening have, or that a deal of the ledger holds already
+    (`held`: the keys held, each with its deal's number and evening)."""
     keys = [deal["key"] for deal in deals if deal.get("key")]
     twice = next((key for key, count in Counter(keys).items() if count > 1), None)
     if twice is not None:
         raise LedgerError(_("not a valid export: two deals of one evening have the key {key!r}").format(key=twice))
-    used = next(((key, *queued[key]) for key in keys if key in queued), None)
-    if used is None and keys:
-        found = session.exec(select(Deal).where(col(Deal.key).in_(keys))).first()
-        used = None if found is None else (found.key, found.number, found.evening_id)
-    if used is not None:
-        key, number, evening = used
+    key = next((key for key in keys if key in held), None)
+    if key is not None:
+        number, evening = held[key]
         raise LedgerError(
             _("deal {number} of the export has key {key!r}, already used by deal {used} of evening {evening}").format(
                 number=next(deal["number"] for deal in deals if deal.get("key") == key),

@@ -41,6 +41,7 @@ from ledger.store.import_checks import (
     check_season,
     exported_time,
 )
+from ledger.store.import_known import Keys, Starts
 from ledger.store.imported_payments import PaymentImport
 from ledger.store.importing import Entry, in_file, located, read_document
 from ledger.store.models import (
@@ -60,8 +61,6 @@ from ledger.store.rescoring import PAYOUT_COLUMNS, Rescorer, Scored
 from ledger.summary import POT_CAUSE, UNDO
 from ledger.values import ImportSummary, Terms
 
-STARTS, KEYS = "evening starts", "deal keys"
-"""Where a session keeps the `Starts` it has read, and the keys of the deals it has queued (`check_keys`)."""
 EVENINGS: Table = Evening.__table__  # type: ignore[attr-defined]
 SEATS: Table = Seat.__table__  # type: ignore[attr-defined]
 REOPENS: Table = EveningReopen.__table__  # type: ignore[attr-defined]
@@ -101,6 +100,7 @@ class Importer:
         self.rescorer = Rescorer(version)
         self.payments = PaymentImport(self.players)
         self.starts = Starts()
+        self.keys = Keys()
         self.seasons: dict[str, int] = {}
         """The ledger's season for each season of the export, by name key."""
         self.seasons_created: list[int] = []
@@ -355,11 +355,11 @@ class Importer:
         writer.queue(SEATS, seat_rows(table))
         writer.queue(REOPENS, _reopens(session, table.number, item.get("reopened") or []))
         self.starts.add(started, table.number)
+        held = self.keys.of(session)  # read before this transaction queues deals: they take the numbers after
         if any(deal.get("key") for deal in deals):
-            queued = session.info.setdefault(KEYS, {})
-            check_keys(session, deals, queued)
-            queued.update((deal["key"], (deal["number"], table.number)) for deal in deals if deal.get("key"))
-        _write_deals(session, table, deals, self.rescorer.evening(table, item), self.rescorer.columns)
+            check_keys(deals, held)
+        scored = self.rescorer.evening(table, item)
+        self.keys.add(table.number, _write_deals(session, table, deals, scored, self.rescorer.columns), deals)
         self._changes(session, table.number, item)
         self.renumbered[number] = table.number
         self.created.append(table.number)
@@ -374,8 +374,7 @@ class Importer:
             self.flush(session)
             rebuild(session.connection(), evening)
             return
-        rows = [_change_row(evening, change) for change in logged]
-        writer_of(session).queue(CHANGES, rows)
+        writer_of(session).add(CHANGES, CHANGE_COLUMNS, [_change_row(evening, change) for change in logged])
 
     def _payment(self, session: Session, item: dict[str, Any]) -> None:
         """A payment of the export, at the ledger's evening it names (see `PaymentImport`)."""
@@ -472,7 +471,11 @@ def _revision(item: dict[str, Any]) -> int:
     return sum(len(d["revisions"]) + (1 if d.get("voided_at") else 0) for d in item["deals"])
 
 
-def _change_row(evening: int, change: Any) -> dict[str, Any]:
+CHANGE_COLUMNS = ("evening_id", *CHANGE_FIELDS, "at")
+"""The columns of a change log entry's row, as `_change_row` gives them."""
+
+
+def _change_row(evening: int, change: Any) -> tuple[Any, ...]:
     """A change log entry of the export as a row; one that is not what an export writes is refused."""
     if (
         not isinstance(change, dict)
@@ -501,7 +504,7 @@ def _change_row(evening: int, change: Any) -> dict[str, Any]:
             )
         check_plain(text, name)
     row["source"] = row["source"] or "import"
-    return {"evening_id": evening, **row, "at": exported_time(change.get("at")) or utcnow()}
+    return (evening, *row.values(), exported_time(change.get("at")) or utcnow())
 
 
 def _reopens(session: Session, evening: int, reopened: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -521,35 +524,6 @@ def _reopens(session: Session, evening: int, reopened: list[dict[str, Any]]) -> 
 
 def _number(item: Any) -> object:
     return item.get("number") if isinstance(item, dict) else item
-
-
-class Starts:
-    """The ledger's evenings by start: those it held read at the first transaction, those added by others since at
-    each one after, those the import adds as it queues them. (On SQLite a transaction holds the write lock, so the
-    evenings others add take the numbers after the import's; on PostgreSQL one started meanwhile may take a number
-    below them, and is left out: it started now, no evening of an export did.)"""
-
-    def __init__(self) -> None:
-        self.evenings: dict[datetime, list[int]] = {}
-        self.last = 0
-
-    def of(self, session: Session) -> dict[datetime, list[int]]:
-        """The evenings by start, as this transaction sees them."""
-        if session.info.get(STARTS) is not self:
-            rows = session.execute(
-                select(col(Evening.id), col(Evening.started_at))
-                .where(col(Evening.id) > self.last)
-                .order_by(col(Evening.id))
-            )
-            for number, started in rows:
-                self.add(as_utc(started), number)
-            session.info[STARTS] = self
-        return self.evenings
-
-    def add(self, started: datetime, number: int) -> None:
-        """Evening `number`, which started at `started`."""
-        self.evenings.setdefault(started, []).append(number)
-        self.last = max(self.last, number)
 
 
 OLD_POT_REASON = re.compile(r"pot of passed deals changed by deal (\d+)")
@@ -588,9 +562,9 @@ REVISION_COLUMNS = (
 
 def _write_deals(
     session: Session, table: Seating, deals: list[dict[str, Any]], scored: list[list[Scored]], columns: tuple[str, ...]
-) -> None:
+) -> list[int]:
     """The evening's deals, revisions (`columns`: those of their results) and payouts, queued for the writer's next
-    flush, ids reserved up front."""
+    flush, ids reserved up front; the deals' ids."""
     writer, evening = writer_of(session), table.number
     deal_ids = new_ids(session, DEALS, len(deals))
     writer.add(
@@ -643,6 +617,7 @@ def _write_deals(
             for payout in done.payouts
         ],
     )
+    return deal_ids
 
 
 def stopped(error: LedgerError, kept: ImportSummary) -> LedgerError:

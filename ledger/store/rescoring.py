@@ -11,6 +11,7 @@ at its own table's players, and its own payouts are checked against it all the s
 from __future__ import annotations
 
 import json
+import marshal
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
@@ -61,7 +62,9 @@ class Rescorer:
 
     def __init__(self, version: int) -> None:
         self.version = version
-        self.known: dict[tuple[Any, ...], Placed] = {}
+        self.known: dict[tuple[Any, ...], dict[bytes, Placed]] = {}
+        """The results kept, by game, then by what tells the deal apart (`_key`)."""
+        self.count = 0
         self.columns: tuple[str, ...] = ()
         """The revision's columns a result gives (`revision_values`, without the evening's profile and options)."""
         self.players: list[int] = []
@@ -82,21 +85,20 @@ class Rescorer:
             game += (exported, table.players)
         places = [{name: (at - dealer) % size for at, name in enumerate(exported)} for dealer in range(size)]
         around = [_around(dealer, exported, table.players, ids) for dealer in range(size)]
+        known = self.known.setdefault(game, {})
         scored = []
         for deal in item["deals"]:
             revisions = []
             for rev in deal["revisions"]:
                 dealer = seat.get(rev["dealer"])
-                key = None if dealer is None else self._key(game, rev, places[dealer])
-                placed = self.known.get(key) if key is not None else None
+                key = None if dealer is None else self._key(rev, places[dealer])
+                placed = known.get(key) if key is not None else None
                 if placed is None:
                     facts = revision_facts(table, rev, self.version, seated)
                     dealer = table.players.index(facts.dealer)
                     placed = self._placed(table, facts, dealer)
                     if key is not None:
-                        if len(self.known) >= KNOWN_RESULTS:
-                            self.known.clear()
-                        self.known[key] = placed
+                        known = self._keep(game, known, key, placed)
                 assert dealer is not None
                 _check(item, deal, rev, placed, around[dealer], seated)
                 revisions.append(self._at_table(placed, around[dealer], ids, dealer))
@@ -150,12 +152,26 @@ class Rescorer:
             payouts.append((player, position, placed.roles[place], placed.points[place]))
         return Scored(tuple(values), payouts)
 
-    def _key(self, game: tuple[Any, ...], rev: dict[str, Any], places: dict[str, int]) -> tuple[Any, ...] | None:
-        """What tells the revision's deal apart from every other at a table of the `game`: its facts with the seats
-        they name as places (`repr` tells every other JSON value apart); None for facts naming a seat that is not
-        one, which are scored (and refused) on their own. Version 1 gives what was typed, kept with its dealer."""
+    def _keep(
+        self, game: tuple[Any, ...], known: dict[bytes, Placed], key: bytes, placed: Placed
+    ) -> dict[bytes, Placed]:
+        """Keep a result of the `game` (whose results are `known`), all others let go first when `KNOWN_RESULTS` are
+        kept; the game's results now."""
+        if self.count >= KNOWN_RESULTS:
+            self.known.clear()
+            self.count = 0
+            known = self.known.setdefault(game, {})
+        known[key] = placed
+        self.count += 1
+        return known
+
+    def _key(self, rev: dict[str, Any], places: dict[str, int]) -> bytes | None:
+        """What tells the revision's deal apart from every other at a table of its game: its facts with the seats
+        they name as places, as bytes that tell every JSON value apart (`marshal`'s version 2, which writes each
+        value whole); None for facts naming a seat that is not one, which are scored (and refused) on their own.
+        Version 1 gives what was typed, kept with its dealer."""
         if self.version == 1:
-            return (game, rev["dealer"], repr(rev.get("typed")))
+            return marshal.dumps((rev["dealer"], rev.get("typed")), 2)
         facts = rev.get("facts")
         if not isinstance(facts, dict):
             return None
@@ -173,7 +189,7 @@ class Rescorer:
                 shown["auction"] = [[places[seat], call] for seat, call in auction]
             except (KeyError, TypeError, ValueError):
                 return None
-        return (game, repr(shown))
+        return marshal.dumps(shown, 2)
 
 
 class Around(NamedTuple):
