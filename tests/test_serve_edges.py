@@ -24,6 +24,7 @@ from pathlib import Path
 import httpx
 import pytest
 import uvicorn
+from starlette.types import Message, Receive, Scope, Send
 from test_serve import _said, serving
 from test_web_support import TOKEN, TestClient, link, start
 
@@ -391,6 +392,81 @@ def test_ctrl_c_with_2000_live_streams_stops_the_server_within_seconds_without_a
     print(f"Ctrl-C with 2,000 live streams: stopped in {took:.2f} s")
     assert took < 5 and "Traceback" not in printed, (took, printed[-2000:])
     assert "This machine lets the server hold" not in printed
+
+
+CHART_KINDS = ("running", "money", "contracts", "thirds", "pairings")
+
+
+def test_ctrl_c_while_phones_draw_charts_answers_every_chart_and_waits_for_no_queue_of_drawings(
+    sqlite_url: str,
+) -> None:
+    """The probe: Ctrl-C with four phones opening the charts (20 charts asked) took 13.6 s, every chart drawn in turn
+    and each answered 500 without the security headers. Here three phones ask for the five charts, and Ctrl-C comes
+    as the first is answered: the chart being drawn is answered with its image, those waiting their turn at once with
+    one line asking to ask again (503, Retry-After), and the server stops without drawing them."""
+    start(sqlite_url)
+    with Ledger(sqlite_url) as ledger:
+        for line in ("anna solo 22", "bruno solo 22", "carla chiamo 3D@anna 20 last=opp") * 8:
+            ledger.record(line)
+
+    async def ask_then_stop(base: str, process: subprocess.Popen[str]) -> tuple[list[httpx.Response], float]:
+        async with httpx.AsyncClient(base_url=base, timeout=60) as phones:
+            assert (await phones.get("/evenings/1/charts")).status_code == 200  # as a phone opens them: the page
+            asked = [asyncio.create_task(phones.get(f"/evenings/1/charts/{kind}.png")) for kind in CHART_KINDS * 3]
+            await asyncio.wait(asked, return_when=asyncio.FIRST_COMPLETED)
+            began = time.monotonic()
+            process.send_signal(signal.SIGINT)
+            answers = await asyncio.gather(*asked)
+            await asyncio.to_thread(process.wait, 30)
+            return answers, time.monotonic() - began
+
+    with serving(sqlite_url) as (base, process):
+        answers, took = asyncio.run(ask_then_stop(base, process))
+        printed = _said(process)
+    statuses = [answer.status_code for answer in answers]
+    print(f"Ctrl-C with {len(answers)} charts asked: stopped in {took:.2f} s; answered {statuses}")
+    assert set(statuses) == {200, 503} and statuses.count(200) <= 2, statuses
+    for answer in answers:
+        assert all(name in answer.headers for name in guard.HEADERS), answer.headers  # a chart has its own policy
+        if answer.status_code == 200:
+            assert answer.headers["content-type"] == "image/png" and answer.content.startswith(b"\x89PNG")
+        else:
+            assert {name: answer.headers.get(name) for name in guard.HEADERS} == guard.HEADERS, answer.headers
+            assert answer.headers["retry-after"] == "5" and "the server is stopping: ask again" in answer.text
+    assert "Traceback" not in printed and "Exception" not in printed, printed
+    assert took < 10
+
+
+def test_a_request_still_under_way_when_the_stopping_servers_time_is_up_is_answered_in_one_line() -> None:
+    """uvicorn cancels what still runs a second after Ctrl-C (a drawing or a report longer than that): it answered
+    500 without the security headers, after a line of traceback. Now the request is answered that the server stops,
+    and ends there; one whose answer had begun is cut, as before."""
+
+    async def asked(started: bool) -> list[Message]:
+        async def cut(scope: Scope, receive: Receive, send: Send) -> None:
+            if started:
+                await send({"type": "http.response.start", "status": 200, "headers": []})
+            raise asyncio.CancelledError("Task cancelled, timeout graceful shutdown exceeded")
+
+        async def nothing() -> Message:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        sent: list[Message] = []
+
+        async def send(message: Message) -> None:
+            sent.append(message)
+
+        scope = {"type": "http", "method": "GET", "path": "/api/evenings/1", "headers": [(b"host", b"127.0.0.1")]}
+        await guard.Guard(cut, ["127.0.0.1"])(scope, nothing, send)
+        return sent
+
+    start_message, body = asyncio.run(asked(started=False))
+    headers = {name.decode(): value.decode() for name, value in start_message["headers"]}
+    assert start_message["status"] == 503 and headers["retry-after"] == "5"
+    assert {name: headers.get(name.lower()) for name in guard.HEADERS} == guard.HEADERS
+    assert json.loads(body["body"]) == {"error": "the server is stopping: ask again in a moment"}
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(asked(started=True))
 
 
 def test_a_server_whose_hard_limit_of_open_files_is_low_says_how_many_live_pages_it_can_hold(sqlite_url: str) -> None:

@@ -22,6 +22,7 @@ from ledger.server_store import ServerStore
 from ledger.service import Ledger
 from ledger.web import api, club, club_api, pages, reporting, shell, writes
 from ledger.web.access import Access, check_token
+from ledger.web.drawing import Drawing
 from ledger.web.guard import Guard
 from ledger.web.language import Speaking, switch
 from ledger.web.live import Channel
@@ -86,11 +87,14 @@ def create_app(
             outage,
         )
         channel.listen()
+        drawing = Drawing()
         stopping: list[asyncio.Task[None]] = []
 
         def stop() -> None:
-            """The server stops: end the live streams now (call in the event loop; once is enough)."""
+            """The server stops: end the live streams now, and begin no chart (call in the event loop; once is
+            enough)."""
             if not stopping:
+                drawing.stop()
                 stopping.append(asyncio.get_running_loop().create_task(channel.stop()))
 
         try:
@@ -99,6 +103,7 @@ def create_app(
                 "channel": channel,
                 "access": access,
                 "outage": outage,
+                "drawing": drawing,
                 "stop": stop,
                 "templates": templates,
                 "stream_seconds": stream_seconds,

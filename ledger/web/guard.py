@@ -1,7 +1,7 @@
 """In front of every request: only this server's own host names are answered, every answer carries the security
 headers, a body past `limits.MOST_BYTES` or slower than `limits.BODY_SECONDS` is refused as it comes (and the
 connection closed, the rest unread), and anything that still goes wrong is one line in the log and one line to the
-client, never a traceback.
+client, never a traceback; a request still under way when the stopping server's time is up is told that it stops.
 
 Host names: a page on another site whose name was pointed at this machine (DNS rebinding) sends its own name in
 `Host`, and gets 421 instead of the ledger. Headers: the pages load only their own scripts, styles and images
@@ -14,13 +14,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ledger.i18n import _
+from ledger.web.drawing import Stopping
 from ledger.web.limits import BODY_SECONDS, MOST_BYTES
 from ledger.web.state import ASKED, SAFE
 
@@ -135,6 +136,13 @@ class Guard:
             log.error(_("%s failed: %s: %s"), where, type(error).__name__, error)
             if not started:
                 await _answer(send, 500, _("the server failed on this request: nothing was written"), api=api)
+        except asyncio.CancelledError:
+            if started:
+                raise  # the stopping server cuts its connection
+            # The server stops, and this request ran past the time it had (`serve`'s STOP_SECONDS): it is answered,
+            # and ends here, instead of uvicorn's 500 after a line of traceback
+            stopping = Stopping()
+            await _answer(send, stopping.status_code, stopping.detail, api=api, more=stopping.headers)
 
 
 def one_line(message: str, *, api: bool, close: bool = False) -> tuple[list[tuple[bytes, bytes]], bytes]:
@@ -148,8 +156,11 @@ def one_line(message: str, *, api: bool, close: bool = False) -> tuple[list[tupl
     return headers, body
 
 
-async def _answer(send: Send, status: int, message: str, *, api: bool, close: bool = False) -> None:
-    """`one_line`, sent."""
+async def _answer(
+    send: Send, status: int, message: str, *, api: bool, close: bool = False, more: Mapping[str, str] | None = None
+) -> None:
+    """`one_line`, sent, with `more` headers."""
     headers, body = one_line(message, api=api, close=close)
+    headers += [(name.lower().encode(), value.encode()) for name, value in (more or {}).items()]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from ledger.i18n import _
-from ledger.web.state import evening_number, ledger, render
+from ledger.web.state import drawing, evening_number, ledger, render
 
 CHARTS = ("running", "money", "contracts", "thirds", "pairings")
 """The chart kinds the charts page shows."""
@@ -55,12 +55,12 @@ async def charts(request: Request) -> Response:
 
 
 async def chart(request: Request) -> Response:
-    """One chart of the evening as a PNG."""
+    """One chart of the evening as a PNG, drawn in its turn (refused when the server stops first)."""
     kind = request.path_params["kind"]
     if kind not in CHARTS:
         raise HTTPException(404, _("chart %r: the charts are %s") % (kind, ", ".join(CHARTS)))
     info = await run_in_threadpool(ledger(request).evening, evening_number(request))
-    image = await run_in_threadpool(lambda: ledger(request).chart(kind, evening=info.number))
+    image = await drawing(request).draw(lambda: ledger(request).chart(kind, evening=info.number))
     return Response(
         image, media_type="image/png", headers={"Cache-Control": "no-store", "Content-Security-Policy": IMAGE_POLICY}
     )

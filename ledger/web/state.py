@@ -16,6 +16,7 @@ from ledger.i18n import _
 from ledger.service import Ledger
 from ledger.values import Writer
 from ledger.web.access import Access
+from ledger.web.drawing import Drawing
 from ledger.web.live import Channel
 from ledger.web.outage import Outage
 
@@ -49,6 +50,11 @@ def access(request: Request) -> Access:
 def channel(request: Request) -> Channel:
     """What the phones and screens watch, live."""
     return request.state.channel
+
+
+def drawing(request: Request) -> Drawing:
+    """Whose turn it is to draw a chart."""
+    return request.state.drawing
 
 
 def writer(request: Request) -> Writer:
