@@ -334,6 +334,7 @@ def test_a_deal_tapped_in_is_shown_without_loading_a_page_and_the_next_form_is_r
     with Ledger(table.db) as ledger:  # a deal recorded elsewhere still reaches the page swapped in
         ledger.record("anna solo 20", evening=table.number)
     playwright_api.expect(page.locator("#live .turn")).to_have_attribute("data-revision", "3", timeout=5000)
+    playwright_api.expect(page.locator("#totals")).to_have_text("Totals: Anna 0 · Bruno 0 · Carla 0")  # over the pad
     assert page.locator("input[name=seen_revision]").evaluate_all("all => all.map(i => i.value)") == ["3"]
     assert page.evaluate("window.notReloaded") is True
 

@@ -23,6 +23,7 @@ from test_web_support import deal_count, link
 
 from ledger import Ledger
 from ledger.values import Terms
+from ledger.web.templating import signed
 
 __all__ = ["phone_and_server", "shared_server", "table"]  # the fixtures, shared with the other browser tests
 
@@ -284,8 +285,9 @@ def test_deals_of_every_kind_are_tapped_without_scrolling(
     table: Table, chromium: playwright_api.Browser, viewport: dict[str, int], count: int
 ) -> None:
     """Each button is on the screen when its turn comes (the page brings the next one up itself), nothing sticky
-    covers one, and after each deal the result is one line above a fresh pad: every kind of deal twice over on the
-    smaller phone, the page growing with the evening; each kind once on the larger."""
+    covers one, and after each deal the result is one line above the totals and a fresh pad: every kind of deal twice
+    over on the smaller phone, the page growing with the evening; each kind once on the larger. (The standings came
+    1,000 px below the pad.)"""
     page = chromium.new_context(viewport=viewport, device_scale_factor=2, locale="it-IT").new_page()
     signed_in(page, table)
     for number in range(1, count + 1):
@@ -301,10 +303,14 @@ def test_deals_of_every_kind_are_tapped_without_scrolling(
         if asked:
             _answer(page, *asked)
         playwright_api.expect(page.locator(".result h2")).to_have_text(f"Smazzata {number} registrata")
+        _in_view(page, "#totals", f"the totals after deal {number}")
     with Ledger(table.db) as ledger:
         deals = ledger.deals(table.number)[1]
+        points = ledger.evening(table.number).points
     assert len(deals) == count and [d.declarer for d in deals[:3]] == ["Bruno", "Carla", None]
     assert [d.declarer_thirds for d in deals[5:7]] == [35, 19]
+    said = " · ".join(f"{name} {signed(points[name])}" for name in ("Anna", "Bruno", "Carla"))
+    playwright_api.expect(page.locator("#totals")).to_have_text(f"Totali: {said}")
 
 
 def test_back_after_a_deal_shows_the_evening_as_it_is_now(table: Table, chromium: playwright_api.Browser) -> None:

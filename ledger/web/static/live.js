@@ -14,9 +14,9 @@
   status.className = "connection";
   status.setAttribute("role", "status");
   status.hidden = true;
-  function live() {
-    var found = document.getElementById("live") || first;
-    if (found.parentNode && status.nextSibling !== found) { found.parentNode.insertBefore(status, found); }
+  function live() {  // the live part; the connection's line above it, or on the scorekeeper's phone above the totals
+    var found = document.getElementById("live") || first, above = document.getElementById("totals") || found;
+    if (above.parentNode && status.nextSibling !== above) { above.parentNode.insertBefore(status, above); }
     return found;
   }
   live();
@@ -24,12 +24,17 @@
     var turn = shown.querySelector(".turn");
     return turn ? Number(turn.getAttribute("data-revision")) : -1;
   }
+  // The totals' line above the scorekeeper's pad, as the live part shown carries it.
+  function totals(shown) {
+    var line = document.getElementById("totals"), given = shown.querySelector("template.totals");
+    if (line && given) { line.replaceChildren(given.content.cloneNode(true)); }
+  }
   var KEPT = first.getAttribute("data-kept");  // where the last standings heard are kept (an evening's page only)
   var heardAt = Date.parse(first.getAttribute("data-drawn")) || Date.now();  // when what is shown was current
   if (KEPT) {
     try {
       var kept = JSON.parse(localStorage.getItem(KEPT) || "null");
-      if (kept && kept.revision > revision(first)) { first.innerHTML = kept.html; heardAt = kept.at; }
+      if (kept && kept.revision > revision(first)) { first.innerHTML = kept.html; heardAt = kept.at; totals(first); }
     } catch (error) { /* nothing kept */ }
   }
 
@@ -98,6 +103,7 @@
       var shown = live();
       if (revision(shown) > Number(event.lastEventId)) { return; }  // already newer
       shown.innerHTML = event.data;
+      totals(shown);
       heardAt = Date.now();
       if (KEPT) {
         try {
