@@ -32,6 +32,7 @@ FACTS = {
     "points": N_("points"),
     "reason": N_("reason"),
     "round_to": N_("coin to round to"),
+    "seen_revision": N_("revision seen"),
     "since": N_("since"),
     "stake": N_("stake"),
     "thirds": N_("thirds"),

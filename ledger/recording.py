@@ -140,6 +140,14 @@ def undo(session: Session, table: Seating, *, seen_revision: int | None = None, 
     With `seen_revision` (the evening's revision when the scorekeeper looked), refused when the evening changed since:
     the change shown as the last one may no longer be it."""
     evening = lock(session, table)
+    if seen_revision is not None and seen_revision > evening.revision:
+        raise FactError(
+            "seen_revision",
+            seen_revision,
+            _("evening {number} is at revision {revision}; no change has that number").format(
+                number=table.number, revision=evening.revision
+            ),
+        )
     if seen_revision is not None and seen_revision != evening.revision:
         raise UndoRefused(_refusal(session, table, seen_revision))
     target = last_undoable(session, table.number)
@@ -159,7 +167,7 @@ def undo(session: Session, table: Seating, *, seen_revision: int | None = None, 
 
 def _refusal(session: Session, table: Seating, seen: int) -> str:
     """Why an undo guarded by revision `seen` is refused: what happened to the evening since (the last three)."""
-    since = log_of(session, table.number, since=min(seen, table.evening.revision))
+    since = log_of(session, table.number, since=seen)
     said = "; ".join(described(item, _deal_of(session, table, item.deal)) for item in since[-3:])
     return _(
         "undo refused: evening {number} changed since you saw it (revision {seen}, now {revision}): {since}"

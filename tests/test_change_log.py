@@ -365,7 +365,7 @@ def test_the_live_part_names_the_deal_undo_would_take_back_as_it_stands(
             ledger.amend(deal, "15", reason="miscounted")
         else:
             ledger.void(deal, reason="misdealt")
-        _info, _deals, _place, last = ledger.live(6)
+        last = ledger.live(6).undo
         assert last is not None
         changed, shown = last
         assert (changed.kind, changed.deal) == (change, deal)

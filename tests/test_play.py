@@ -147,7 +147,7 @@ def test_a_whole_evening_at_the_table(tmp_path: Path) -> None:
     assert _row(out, "Anna") == ["Anna", "declarer, dealer", "+64", "+75"]
 
     assert "Who took the last trick? (decl or opp)" in table.send("br ch 4t")
-    assert "Error: last trick 'me': allowed are decl (declarer), opp (opponents)" in table.send("me")
+    assert "Error: last trick 'me': allowed are declarer or opponents (also decl, opp)" in table.send("me")
     out = table.send("decl")
     assert "Deal 6 recorded · Bruno chiamo: 4 thirds (1+1/3), lost, stramazzo" in out
     assert _row(out, "Bruno") == ["Bruno", "declarer, dealer", "-6", "-45"]

@@ -159,7 +159,7 @@ ERRORS: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("so 7", ("Sofia", "Sonia", "Bruno"), ("'so' is ambiguous", "Sofia (a player)", "Sonia (a player)")),
     ("bruno chiamo 3D@an 17", ("Anna", "Anselmo", "Bruno"), ("holder 'an' is ambiguous", "Anna", "Anselmo")),
     ("bruno chiamo 3D@d 17", ("Anna", "Bruno", "Dario"), ("holder 'd' is ambiguous", "Dario (a player)", "declarer")),
-    ("bruno solo 4t last=x", ABC, ("last trick 'x'", "decl (declarer), opp (opponents)")),
+    ("bruno solo 4t last=x", ABC, ("last trick 'x'", "declarer or opponents (also decl, opp)")),
     # words that are not words, and in the wrong place
     ("xyz solo 7", ABC, ("'xyz' is not a word", "Anna, Bruno, Carla", "solissimo")),
     ("bruno anna 7", ABC, ("'anna': only the first word names the declarer", "@anna", "dealer=anna")),
@@ -303,7 +303,7 @@ def test_an_answer_fills_the_missing_fact(fact: str, text: str, expected: DealIn
         ("contract", "dividete", "write one contract"),
         ("contract", "solo chiamo", "write one contract"),
         ("tricks", "all", "a whole number"),
-        ("last_trick", "me", "decl (declarer), opp (opponents)"),
+        ("last_trick", "me", "declarer or opponents (also decl, opp)"),
         ("thirds", "lots", "points 'lots'"),
         ("holder", "", "the deal needs its holder"),
     ],
@@ -367,3 +367,17 @@ def test_an_aggravation_implies_solissimo(line: str) -> None:
     facts = build_facts(typed, PAGAT, MARCO, "Lucia")
     assert facts.contract is not None and facts.contract.value == "solissimo"
     assert score(facts, PAGAT).payouts["Nadia"] > 0
+
+
+@pytest.mark.parametrize(
+    ("profile", "players", "allowed"),
+    [
+        ("quintiglio", ("Anna", "Bruno", "Carla", "Dario", "Elena"), "allowed are Anna, Bruno, Carla, Dario, Elena"),
+        ("quartiglio", ("Anna", "Bruno", "Carla", "Dario"), "allowed are Anna, Bruno, Carla, Dario or monte"),
+        ("pagat", ("Anna", "Bruno", "Carla"), "allowed are Anna, Bruno, Carla, monte or declarer"),
+    ],
+)
+def test_the_holders_offered_are_those_the_game_has(profile: str, players: tuple[str, ...], allowed: str) -> None:
+    """Quintiglio has no monte; quartiglio and quintiglio refuse a card called from the declarer's own hand."""
+    with pytest.raises(LedgerError, match=f"holder 'zz': {allowed}$"):
+        parse_quick_line("anna chiamo 3D@zz 20", players, make_profile(profile))

@@ -839,7 +839,7 @@ def test_contracts_a_profile_does_not_have(
 def test_quartiglio_without_monte_has_no_solissimo_and_no_holder_monte() -> None:
     with raises_said(r"contract solissimo: quartiglio has chiamo, mediatore, solo; .*monte=off"):
         play("quartiglio", {"monte": "off"}, ABCD, declarer="Anna", contract="solissimo", thirds=20)
-    with raises_said("holder monte: quartiglio is played here without a monte"):
+    with raises_said("holder 'monte': quartiglio is played here without a monte"):
         play(
             "quartiglio",
             {"monte": "off"},

@@ -155,7 +155,7 @@ INVALID = [
     ),
     bad(
         "quintiglio-holder-monte",
-        "holder monte: quintiglio is played here without a monte",
+        "holder 'monte': quintiglio is played here without a monte",
         profile="quintiglio",
         players=ABCDE,
         declarer="Anna",
@@ -166,7 +166,7 @@ INVALID = [
     ),
     bad(
         "quartiglio-no-monte-holder-monte",
-        "holder monte: quartiglio is played here without a monte",
+        "holder 'monte': quartiglio is played here without a monte",
         profile="quartiglio",
         options={"monte": "off"},
         players=ABCD,

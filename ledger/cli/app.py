@@ -88,6 +88,7 @@ FLAGS = {
     "points": "--points",
     "reason": "--reason",
     "round_to": "--round-to",
+    "seen_revision": "--revision",
     "since": "--since",
     "stake": "--stake",
     "thirds": "--thirds",

@@ -185,13 +185,6 @@ def undo(
         try:
             done = ledger.undo(evening=evening, seen_revision=revision)
         except UndoRefused as refused:
-            now = ledger.evening(evening)
-            if revision is not None and revision > now.revision:
-                raise LedgerError(
-                    _(
-                        "--revision {seen}: evening {number} is at revision {revision}; no change has that number"
-                    ).format(seen=revision, number=now.number, revision=now.revision)
-                ) from None
             raise LedgerError(
                 _(
                     "{refused}; see them with calabresella deals, then calabresella void N --reason WHY "

@@ -263,16 +263,16 @@ class Play:
             scale = _("0 to 12") if self.profile.american else _("e.g. 1+1/3, 4t in thirds, or a count 1a1f")
             return _("How many points were in the monte? ({scale}) ").format(scale=scale), []
         declarer = _("declarer")
-        if not self.profile.has_monte:
-            return _("Who held the called card? (a name, or {declarer}) ").format(declarer=declarer), [
-                *self.players,
-                declarer,
-            ]
-        return _("Who held the called card? (a name, monte, or {declarer}) ").format(declarer=declarer), [
-            *self.players,
-            "monte",
-            declarer,
-        ]
+        monte, own = self.profile.has_monte, self.profile.call_own_card  # own: a card of the declarer's hand
+        if monte and own:
+            asked = _("Who held the called card? (a name, monte, or {declarer}) ").format(declarer=declarer)
+        elif monte:
+            asked = _("Who held the called card? (a name, or monte) ")
+        elif own:
+            asked = _("Who held the called card? (a name, or {declarer}) ").format(declarer=declarer)
+        else:
+            asked = _("Who held the called card? (a name) ")
+        return asked, [*self.players, *(["monte"] if monte else []), *([declarer] if own else [])]
 
     def ask(self, question: str, words: Sequence[str] = ()) -> str:
         """One answer, without a default; Ctrl-C, the end of input or `cancel` leaves what is being asked for."""

@@ -214,10 +214,21 @@ def seated(players: Sequence[str]) -> Vocabulary:
     return Vocabulary({**typed, **{name_key(player): Word("player", player) for player in players}})
 
 
-def _holders(players: Sequence[str]) -> Vocabulary:
-    return seated(players) | Vocabulary(
+def _holders(players: Sequence[str], profile: Profile) -> tuple[Vocabulary, str]:
+    """The words for who held the called card, and those the game allows for an error: the players, the monte where
+    there is one, the declarer where a declarer may call a card of their own hand (the words are read in every game,
+    so that the rules say why one is not allowed here)."""
+    words = seated(players) | Vocabulary(
         {MONTE: Word("holder", MONTE), DECLARER: Word("holder", DECLARER)}, {"chiamante": Word("holder", DECLARER)}
     )
+    allowed = ", ".join(players)
+    if profile.monte_cards and profile.call_own_card:
+        allowed = _("{players}, monte or declarer").format(players=allowed)
+    elif profile.monte_cards:
+        allowed = _("{players} or monte").format(players=allowed)
+    elif profile.call_own_card:
+        allowed = _("{players} or declarer").format(players=allowed)
+    return words, allowed
 
 
 def parse_thirds_word(text: str, profile: Profile) -> dict[str, object]:
@@ -287,20 +298,13 @@ def parse_tricks(text: str) -> int:
 
 def parse_side_word(text: str) -> str:
     """`decl` or `opp` (or any prefix of declarer, opponents) as the side's canonical value."""
-    return SIDES.need(text, _("last trick"), _("decl (declarer), opp (opponents)")).value
+    return SIDES.need(text, _("last trick"), _("declarer or opponents (also decl, opp)")).value
 
 
-def parse_holder_word(text: str, players: Sequence[str]) -> str:
-    """A player, `monte` or `declarer`, by prefix; a leading `@` is allowed."""
-    return (
-        _holders(players)
-        .need(
-            text.strip().removeprefix("@"),
-            _("holder"),
-            _("{players}, monte or declarer").format(players=", ".join(players)),
-        )
-        .value
-    )
+def parse_holder_word(text: str, players: Sequence[str], profile: Profile) -> str:
+    """A player, `monte` or `declarer` (where the game has them), by prefix; a leading `@` is allowed."""
+    holders, allowed = _holders(players, profile)
+    return holders.need(text.strip().removeprefix("@"), _("holder"), allowed).value
 
 
 def _auction_words(text: str, players: Sequence[str]) -> str:
@@ -354,7 +358,7 @@ class _Reader:
             card, _sep, holder = text.partition("@")
             if card:
                 self.put("called", str(parse_called(card)), text)
-            self.put("holder", parse_holder_word(holder, self.players), text)
+            self.put("holder", parse_holder_word(holder, self.players, self.profile), text)
         elif _NUMBERED_CARD.fullmatch(text) or self.mistyped_card(text):
             self.put("called", str(parse_card(text)), text)
         elif text[0].isdigit():
@@ -445,6 +449,8 @@ class _Reader:
             self.points({"count": value}, text)
         elif name == "monte":
             self.put("monte_thirds", parse_monte_word(value, self.profile), text)
+        elif name == "holder":
+            self.put("holder", parse_holder_word(value, self.players, self.profile), text)
         else:
             self.put(*_OPTIONS[name](value, self.players), text)
 
@@ -452,7 +458,6 @@ class _Reader:
 _OPTIONS: dict[str, Callable[[str, Sequence[str]], tuple[str, object]]] = {
     "tricks": lambda value, _: ("tricks", parse_tricks(value)),
     "last": lambda value, _: ("last_trick", parse_side_word(value)),
-    "holder": lambda value, players: ("holder", parse_holder_word(value, players)),
     "called": lambda value, _: ("called", str(parse_called(value))),
     "auction": lambda value, players: ("auction", _auction_words(value, players)),
 }
@@ -498,7 +503,7 @@ def parse_answer(fact: str, text: str, players: Sequence[str], profile: Profile)
     if fact == "monte_thirds":
         return DealInput(monte_thirds=parse_monte_word(text, profile))
     if fact == "holder":
-        return DealInput(holder=parse_holder_word(text, players))
+        return DealInput(holder=parse_holder_word(text, players, profile))
     raise LedgerError(_("the deal needs its {fact}, which cannot be asked for here").format(fact=fact_word(fact)))
 
 

@@ -7,7 +7,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 
 from ledger.errors import FactError, LedgerError
-from ledger.i18n import _
+from ledger.i18n import _, ngettext
 
 
 def name_key(name: str) -> str:
@@ -75,9 +75,11 @@ def check_seats(players: Sequence[str], counts: Sequence[int], profile: str) -> 
     if len(players) not in counts:
         allowed = _(" or ").join(map(str, counts))
         raise LedgerError(
-            _("{n_players} players: {profile} is played by {allowed} seated players").format(
-                n_players=len(players), profile=profile, allowed=allowed
-            )
+            ngettext(
+                "{n_players} player: {profile} is played by {allowed} seated players",
+                "{n_players} players: {profile} is played by {allowed} seated players",
+                len(players),
+            ).format(n_players=len(players), profile=profile, allowed=allowed)
         )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ledger.errors import FactError, LedgerError, MissingFact
+from ledger.errors import FactError, LedgerError, MissingFact, fact_word
 from ledger.i18n import _
 from ledger.rules.auction import check_auction
 from ledger.rules.cards import rank_of
@@ -59,16 +59,16 @@ def validate(facts: DealFacts, profile: Profile) -> None:
 
 def _check_passed(facts: DealFacts) -> None:
     given = [
-        name
+        fact_word(name)
         for name, value in (
             ("contract", facts.contract),
             ("aggravation", facts.aggravation),
-            ("called card", facts.called),
+            ("called", facts.called),
             ("holder", facts.holder),
             ("thirds", facts.thirds),
             ("tricks", facts.tricks),
-            ("last trick", facts.last_trick),
-            ("monte thirds", facts.monte_thirds),
+            ("last_trick", facts.last_trick),
+            ("monte_thirds", facts.monte_thirds),
         )
         if value is not None
     ]
@@ -131,7 +131,7 @@ def _check_call(facts: DealFacts, profile: Profile, active: tuple[str, ...]) -> 
             _("the declarer may not call a card of their own hand at this table (call_own_card=off)"),
         )
     if facts.holder == MONTE and not profile.has_monte:
-        raise LedgerError(_("holder monte: {name} is played here without a monte").format(name=profile.name))
+        raise FactError("holder", MONTE, _("{name} is played here without a monte").format(name=profile.name))
     if facts.holder not in (MONTE, DECLARER) and facts.holder not in active:
         seated = {"holder": facts.holder, "active": ", ".join(active)}
         if not profile.has_monte:
