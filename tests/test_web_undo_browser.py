@@ -36,7 +36,7 @@ def test_undo_names_the_change_and_takes_back_a_void_bringing_the_deal_back(
     button = page.locator("form.undo button")
     playwright_api.expect(button).to_have_text("Undo: the void of deal 1")
     _undo(page)
-    page.wait_for_url(f"{table.page}?deal=1")  # the deal it brought back, on top
+    page.wait_for_url(f"{table.page}?deal=1&undone=void")  # the deal it brought back, on top
     playwright_api.expect(button).to_have_text("Undo: deal 2, Bruno solo 7+1/3")
     with Ledger(table.db) as ledger:
         _info, deals = ledger.deals(table.number)
@@ -61,7 +61,7 @@ def test_a_change_arriving_just_before_the_tap_is_not_taken_back(
     page.clock.fast_forward(2000)
     playwright_api.expect(button).to_be_enabled()  # two seconds on, read, it may be tapped
     _undo(page)
-    page.wait_for_url(f"{table.page}?deal=2")
+    page.wait_for_url(f"{table.page}?deal=2&undone=record")
     with Ledger(table.db) as ledger:
         _info, deals = ledger.deals(table.number)
         assert [(deal.number, deal.voided) for deal in deals] == [(1, False), (2, True)]
