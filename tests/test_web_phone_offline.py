@@ -154,6 +154,33 @@ def test_a_fact_the_pad_has_no_button_for_locks_it_with_the_question(
     playwright_api.expect(page.locator(".record-bar button")).to_be_enabled()
 
 
+def _checked(page: Page) -> list[str]:
+    return page.locator("form.guided input:checked").evaluate_all("all => all.map(i => i.name + '=' + i.value)")
+
+
+def test_the_taps_of_a_deal_survive_a_switch_of_language(table: Table, chromium: playwright_api.Browser) -> None:
+    """Bruno, solo, 7 tapped, then IT: the Italian page shows them tapped, and Record records them; a line typed
+    survives the way back to EN; a deal recorded leaves nothing tapped behind. Before, the switch dropped the taps."""
+    page = chromium.new_context(viewport=PHONE).new_page()
+    signed_in(page, table)
+    for name, value in SOLO_7:
+        _tap(page, name, value)
+    page.locator(".lang a[hreflang=it]").click()
+    playwright_api.expect(page.locator("h1")).to_have_text(f"Serata {table.number}")
+    assert _checked(page) == ["declarer=Bruno", "contract=solo", "whole=7", "third="]
+    _record(page)
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Smazzata 1 registrata")
+    page.locator("#line").fill("carla solo 8")
+    page.locator(".lang a[hreflang=en]").click()
+    playwright_api.expect(page.locator("h1")).to_have_text(f"Evening {table.number}")
+    playwright_api.expect(page.locator("#line")).to_have_value("carla solo 8")
+    page.get_by_role("button", name="Record", exact=True).click()
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 2 recorded")
+    page.reload()
+    assert _checked(page) == ["third="] and page.locator("#line").input_value() == ""
+    assert _deals(table.db, table.number) == [("Bruno", 21), ("Carla", 24)]
+
+
 def _phone(chromium: playwright_api.Browser, table: Table) -> Page:
     page = chromium.new_context(viewport=PHONE).new_page()
     page.clock.install()

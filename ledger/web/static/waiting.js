@@ -22,6 +22,7 @@
   var notice = document.getElementById("waiting");
   if (!notice || !window.fetch || !window.localStorage) { return; }
   var STORE = "calabresella-waiting-" + notice.getAttribute("data-evening");
+  var PAD = "calabresella-pad-" + notice.getAttribute("data-evening");  // what is tapped, kept through a reload
   var FORMS = "form.guided, form.quick";
   var ANSWERED_BY = { thirds: ["whole", "third", "aces", "figures", "last"], declarer: ["declarer"],
                       contract: ["contract"] };  // the pad's buttons that answer a question, by the fact asked
@@ -119,7 +120,7 @@
       return !(input.name === "third" && input.value === "");
     }).map(function (input) { return [input.name, input.value]; });
   }
-  function clear(form) {
+  function blank(form) {
     form.querySelectorAll("input:checked").forEach(function (input) { input.checked = false; });
     var none = form.querySelector("input[name=third][value='']");
     if (none) { none.checked = true; }
@@ -127,7 +128,7 @@
     if (typed) { typed.value = ""; }
   }
   function fill(form, fields) {
-    clear(form);
+    blank(form);
     fields.forEach(function (pair) {
       var input = form.querySelector("input[name='" + pair[0] + "'][value='" + CSS.escape(pair[1]) + "']");
       if (input && (input.type === "radio" || input.type === "checkbox")) { input.checked = true; }
@@ -135,6 +136,33 @@
         form.querySelector("input[name=line]").value = pair[1];
       }
     });
+    var count = form.querySelector("details.count");  // cards counted: shown
+    if (count && form.querySelector("details.count input:checked")) { count.open = true; }
+  }
+  // What is tapped on the pad and typed on the line is kept on the phone for its evening at each tap, so that a page
+  // loaded again (the language switched, a reload) shows it as it was; a pad made blank keeps nothing.
+  function save() {
+    var pad = document.querySelector("form.guided"), typed = document.getElementById("line");
+    var kept = { taps: pad ? taps(pad) : [], line: typed ? typed.value : "" };
+    try {
+      if (kept.taps.length || kept.line) { localStorage.setItem(PAD, JSON.stringify(kept)); }
+      else { localStorage.removeItem(PAD); }
+    } catch (error) { /* the phone's storage is full: the taps stay on this page only */ }
+  }
+  function restore() {
+    var kept = null, pad = document.querySelector("form.guided"), typed = document.getElementById("line");
+    try { kept = JSON.parse(localStorage.getItem(PAD) || "null"); } catch (error) { /* nothing kept */ }
+    if (!kept) { return; }
+    if (typed && kept.line) { typed.value = kept.line; }
+    if (pad && kept.taps.length) {
+      fill(pad, kept.taps);
+      var tapped = pad.querySelectorAll("input:checked:not([name=third][value=''])");
+      if (tapped.length) { next(tapped[tapped.length - 1]); }  // what comes next on the screen, as after a tap
+    }
+  }
+  function clear(form) {
+    blank(form);
+    save();
   }
 
   // Scrolling only as far as needed to show `first` down to `last` (or at least `first`).
@@ -302,6 +330,7 @@
   function hold(key, reason) {
     localStorage.setItem(STORE, JSON.stringify(changed(key, function (deal) { deal.held = reason; return deal; })));
     held();
+    save();  // the refused deal's facts are what the pad shows now
   }
   function flush() {
     var list = waiting();
@@ -379,7 +408,10 @@
     }
   });
   document.addEventListener("change", function (event) {
-    if (event.target.closest && event.target.closest("form.guided")) { next(event.target); }
+    if (event.target.closest && event.target.closest("form.guided")) { save(); next(event.target); }
+  });
+  document.addEventListener("input", function (event) {
+    if (event.target.id === "line") { save(); }
   });
   document.addEventListener("toggle", function (event) {
     var count = event.target;
@@ -391,6 +423,7 @@
     pushed = false;
   });
   held();
+  restore();
   flush();
   window.setInterval(flush, 3000);
   window.addEventListener("online", flush);
