@@ -363,3 +363,23 @@ def test_a_refused_undo_says_what_to_type_inside_play(sqlite_url: str) -> None:
     assert "calabresella" not in refused.split("Error:")[1]
     table.close_with(None)  # Ctrl-D leaves as quit does
     assert not (db.parent / "state" / "calabresella" / "play.history").exists()
+
+
+def test_an_amendment_in_play_is_drawn_from_the_deal_as_play_showed_it(sqlite_url: str) -> None:
+    """Another program corrects deal 1 after play showed it: play's correction of it is refused, naming that
+    correction, and overwrites nothing; shown again (`deals`), the deal takes play's correction."""
+    db = Path(sqlite_url)
+    _open_evening(db, ("Anna", "Bruno", "Carla"))
+    table = Table(db, "--no-history")
+    table.send("bruno solo 22")
+    other = calabresella("--db", str(db), "amend", "1", "-t", "15", "-r", "recount")
+    assert other.returncode == 0, other.stderr
+    refused = table.send("amend 1 anna reason=wrong declarer")
+    assert "deal 1 was corrected since you saw it (revision 1, now 2): deal 1 amended (recount)" in refused
+    _points, deals, _revision = _ledger(db)
+    assert [(d.declarer, d.declarer_thirds, d.revision) for d in deals] == [("Bruno", 15, 2)]
+    table.send("deals")
+    assert "Deal 1 amended (revision 3)" in table.send("amend 1 anna reason=wrong declarer")
+    table.close_with(None)
+    _points, deals, _revision = _ledger(db)
+    assert [(d.declarer, d.declarer_thirds, d.revision) for d in deals] == [("Anna", 15, 3)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Annotated
 
@@ -102,6 +102,8 @@ class Play:
     profile: Profile
     seen: int
     dealer: str
+    shown: dict[int, int] = field(default_factory=dict)
+    """Each deal's revision as this session last showed it: an amendment is drawn from it."""
 
     @cached_property
     def contract_words(self) -> list[str]:
@@ -281,6 +283,7 @@ class Play:
     def show(self, done: Recorded, verb: str) -> None:
         """The deal's headline, payouts with running totals in one table, the explanation; then who deals next."""
         deal = done.deal
+        self.shown[deal.number] = deal.revision
         title = deal_title(deal, verb)
         if done.result is None:
             said = (
@@ -317,8 +320,12 @@ class Play:
             )
         reason = why.strip() or self.reason(_("Why? (kept with the correction) "))
         amend = self.ledger.amend
+        seen = self.shown.get(number)
         done = self.write(
-            quick.deal, lambda typed: amend(number, typed, reason=reason, evening=self.number, dealer=quick.dealer)
+            quick.deal,
+            lambda typed: amend(
+                number, typed, reason=reason, evening=self.number, dealer=quick.dealer, seen_revision=seen
+            ),
         )
         self.show(done, _("amended"))
 
@@ -358,6 +365,7 @@ class Play:
         _no_arguments(said)
         evening, views = self.ledger.deals(self.number)
         self.seen = evening.revision
+        self.shown.update((view.number, view.revision) for view in views)
         if views:
             deals_table(self.players, views)
         else:
