@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 from cli_support import calabresella
 from conftest import _as_postgres, _free_port, _pg_bin
@@ -23,6 +25,8 @@ from test_web_support import BEARER, csrf, link, scorekeeper, start
 from ledger import Ledger
 
 SAID = "the ledger cannot be written (disk full / read-only / database restarting): try again in a moment"
+ENDED = r"the ledger answers again after \d+ s; {count} requests were answered 503 meanwhile"
+"""The line that ends an outage."""
 PAGES = ("/evenings", "/evenings/1", "/evenings/1/deals", "/evenings/1/settle", "/evenings/1/charts")
 API = ("/api/evenings", "/api/evenings/1", "/api/evenings/1/standings", "/api/evenings/1/deals")
 
@@ -113,6 +117,43 @@ def test_a_full_disk_is_a_503_in_one_line_and_the_server_recovers(
         _answers_again(caplog, refused)
     with Ledger(db) as ledger:
         assert len(ledger.deals(1)[1]) == 2
+
+
+def test_with_the_writes_failing_only_a_write_that_goes_through_ends_the_outage(
+    small_disk: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The probe: with the disk full, a deal line with a typo (422) or a stale undo (409), refused for what it asked
+    and writing nothing, each said "the ledger answers again", and the next write refused began another outage: four
+    lines for one outage, two of them wrong. A wrong write link's key, written down to slow the guesser, is a write
+    too."""
+    db = str(small_disk / "ledger.sqlite3")
+    start(db)
+    with Ledger(db) as ledger:
+        ledger.record("bruno solo 22")
+    with scorekeeper(db) as phone:
+        token = csrf(phone)
+        filler = _fill(small_disk)
+        caplog.clear()
+        asked = [
+            (phone.get("/write?key=a-wrong-key"), 503),
+            (phone.get("/evenings/1"), 200),
+            (phone.get("/api/evenings/1/standings"), 200),
+            (phone.post("/api/evenings/1/deals", json={"line": "anna sol 20"}, headers=BEARER), 422),
+            (phone.post("/evenings/1/deals", data={"csrf": token, "line": "anna sol 20"}), 422),
+            (phone.post("/api/evenings/1/undo", json={"seen_revision": 0}, headers=BEARER), 409),
+            (phone.post("/api/evenings/1/deals", json={"line": "anna solo 20"}, headers=BEARER), 503),
+        ]
+        assert [answer.status_code for answer, _status in asked] == [status for _answer, status in asked]
+        said = [record.getMessage() for record in _server_lines(caplog) if record.name == "calabresella.web"]
+        assert [line for line in said if "the ledger" in line] == [
+            f"the ledger does not answer: the ledger sqlite:///{db} cannot be written, its disk may be full: "
+            "nothing was written"
+        ], said
+        filler.unlink()
+        assert phone.post("/api/evenings/1/deals", json={"line": "anna solo 20"}, headers=BEARER).status_code == 201
+    said = [record.getMessage() for record in _server_lines(caplog) if record.name == "calabresella.web"]
+    ended = [line for line in said if "the ledger" in line][1:]
+    assert len(ended) == 1 and re.fullmatch(ENDED.format(count=2), ended[0]), said
 
 
 def test_the_command_line_says_the_disk_is_full_in_one_line(small_disk: Path) -> None:
@@ -215,3 +256,41 @@ def test_a_postgresql_restart_is_a_503_in_one_line_and_the_server_recovers(
         assert phone.get(link(cluster.url)).status_code == 303
     with Ledger(cluster.url) as ledger:
         assert len(ledger.deals(1)[1]) == 1
+
+
+@pytest.mark.postgres
+def test_a_database_that_refuses_the_servers_user_is_an_outage_in_one_line_too(
+    cluster: Cluster, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The probe: a failure other than the database not answering (here PostgreSQL refusing the server's user its
+    tables, as after a wrong GRANT) was answered 422, as if the phone had asked something wrong, showing the
+    database's address, with no line in the terminal; and it said "the ledger answers again" in an outage under
+    way."""
+    admin = psycopg.connect(f"postgresql://{cluster.user}@127.0.0.1:{cluster.port}/postgres", autocommit=True)
+    with admin:
+        admin.execute("CREATE ROLE keeper LOGIN")
+        admin.execute("CREATE DATABASE club OWNER keeper")
+    url = f"postgresql+psycopg://keeper@127.0.0.1:{cluster.port}/club"
+    start(url)
+    club = psycopg.connect(f"postgresql://{cluster.user}@127.0.0.1:{cluster.port}/club", autocommit=True)
+    with club, scorekeeper(url) as phone:
+        assert phone.get("/evenings/1").status_code == 200
+        club.execute("REVOKE ALL ON ALL TABLES IN SCHEMA public FROM keeper")
+        caplog.clear()
+        refused = [
+            phone.get("/evenings/1"),
+            phone.get("/api/evenings/1"),
+            phone.post("/api/evenings/1/deals", json={"line": "anna solo 20"}, headers=BEARER),
+        ]
+        for answer in refused:
+            assert answer.status_code == 503 and answer.headers["retry-after"] == "5", answer.text
+            assert SAID in answer.text and "keeper@" not in answer.text
+        club.execute("GRANT ALL ON ALL TABLES IN SCHEMA public TO keeper")
+        assert phone.get("/evenings/1").status_code == 200  # a read: the write refused has not gone through yet
+        assert phone.post("/api/evenings/1/deals", json={"line": "anna solo 20"}, headers=BEARER).status_code == 201
+    said = [record.getMessage() for record in _server_lines(caplog) if record.name == "calabresella.web"]
+    assert len(said) == 2 and re.fullmatch(ENDED.format(count=3), said[1]), said
+    assert said[0] == (
+        f"the ledger does not answer: postgresql+psycopg://keeper@127.0.0.1:{cluster.port}/club: the database does "
+        "not let this user do it: nothing was written"
+    )

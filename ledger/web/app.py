@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections.abc import AsyncIterator, Iterable
 from http import HTTPStatus
 from pathlib import Path
@@ -17,7 +18,8 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ledger.errors import DatabaseUnavailable, LedgerError
+from ledger.errors import DatabaseRefused, LedgerError
+from ledger.notices import Notice
 from ledger.server_store import ServerStore
 from ledger.service import Ledger
 from ledger.web import api, club, club_api, pages, reporting, shell, writes
@@ -78,6 +80,13 @@ def create_app(
         store = ServerStore(ledger)
         access = Access(token, store.identity(), Throttle(store, clock))
         outage = Outage()
+        loop = asyncio.get_running_loop()
+
+        def wrote(_change: Notice) -> None:
+            """A change was committed, by this server or another program: writes go through (told in the loop)."""
+            loop.call_soon_threadsafe(functools.partial(outage.answered, writing=True))
+
+        forget_writes = ledger.subscribe(wrote)
         channel = Channel(
             ledger,
             {
@@ -111,6 +120,7 @@ def create_app(
         finally:
             stop()
             await stopping[0]
+            forget_writes()
             ledger.close()
 
     evening = "/evenings/{evening}"
@@ -150,7 +160,7 @@ def create_app(
             app=Starlette(
                 routes=api.routes + club_api.routes,
                 exception_handlers={
-                    DatabaseUnavailable: api.unavailable_error,
+                    DatabaseRefused: api.unavailable_error,
                     LedgerError: api.user_error,
                     HTTPException: api.http_error,
                 },
@@ -162,7 +172,7 @@ def create_app(
         routes=routes,
         lifespan=lifespan,
         middleware=[Middleware(Speaking), Middleware(Guard, hosts=hosts)],
-        exception_handlers={DatabaseUnavailable: unavailable_page, LedgerError: page_error, HTTPException: page_error},
+        exception_handlers={DatabaseRefused: unavailable_page, LedgerError: page_error, HTTPException: page_error},
     )
 
 

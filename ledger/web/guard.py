@@ -23,7 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ledger.i18n import _
 from ledger.web.drawing import Stopping
 from ledger.web.limits import BODY_SECONDS, MOST_BYTES
-from ledger.web.state import ASKED, SAFE
+from ledger.web.state import ASKED
 
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
@@ -69,8 +69,9 @@ class TooSlow(HTTPException):
 
 
 class Guard:
-    """ASGI middleware: allowed hosts, security headers, the body's size and pace, one line for any failure, and the
-    end of a database outage told when a request that asked the ledger has its answer."""
+    """ASGI middleware: allowed hosts, security headers, the body's size and pace, one line for any failure, and a
+    read that went through told to the database outage when a request that asked the ledger has its answer (only a
+    write committed tells that writes go through again: the ledger tells of it)."""
 
     def __init__(self, app: ASGIApp, hosts: Iterable[str]) -> None:
         self.app = app
@@ -126,7 +127,7 @@ class Guard:
                     answer["connection"] = "close"  # the rest of the body is not read: it goes with the connection
                 state = scope.get("state", {})
                 if message["status"] < 500 and state.get(ASKED) and "outage" in state:
-                    state["outage"].answered(writing=scope["method"] not in SAFE)
+                    state["outage"].answered(writing=False)
             await send(message)
 
         try:

@@ -1,7 +1,8 @@
-"""A database outage in the server's log: one line when the ledger stops answering (a request answered 503, or the
-live channel's read failed), one when it answers again, with how long it lasted and how many requests were answered
-503 meanwhile. When writes failed (a full disk, a read-only folder: reads still work), only a write that goes through
-ends it."""
+"""A database outage in the server's log: one line when the ledger stops answering, whatever the failure (a request
+answered 503, or the live channel's read failed), one when it answers again, with how long it lasted and how many
+requests were answered 503 meanwhile. When writes failed (a full disk, a read-only folder: reads still work), only a
+write committed ends it: a request refused for what it asked (a typo, a stale undo) wrote nothing, and says nothing
+of the writes."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ class Outage:
         self.refused += refused
 
     def answered(self, *, writing: bool) -> None:
-        """The ledger answered a read or a write (`writing`): the end of an outage is one line."""
+        """The ledger answered a read, or committed a write (`writing`): the end of an outage is one line."""
         if self.since is None or (self.writes and not writing):
             return
         log.warning(

@@ -122,7 +122,9 @@ def plain_number(text: str) -> int | None:
 
 def unavailable(request: Request, error: Exception) -> tuple[str, dict[str, str]]:
     """The one line a client reads when the database failed a request (its own reason goes to the log, once per
-    outage), and the header that says when to try again."""
-    outage(request).failed(error, refused=True, writing=request.method not in SAFE)
+    outage), and the header that says when to try again. A request that fails may have been a write when it is not a
+    read, or when it carries a link's key (a wrong key is written down, to slow the guesser)."""
+    writing = request.method not in SAFE or "key" in request.query_params
+    outage(request).failed(error, refused=True, writing=writing)
     message = _("the ledger cannot be written (disk full / read-only / database restarting): try again in a moment")
     return message, {"Retry-After": str(RETRY_SECONDS)}
