@@ -1,6 +1,7 @@
 """`calabresella import` of a real export against a raw sqlite3 executemany of the same rows, in turns.
 
     python bench/import_bench.py [--deals 100000] [--repeat 3] [--records 10] [--export PATH]
+                                 [--before OLDER/.venv/bin/calabresella]
 
 The export is the ledger's own: a ledger holding a club's history of about `--deals` deals (`club_history` in
 workload.py: many evenings of every game, deals amended, voided and taken back, evenings reopened and voided, keys,
@@ -9,7 +10,8 @@ and a later run reuses it (the ledger is built again when the file is missing). 
 fresh process into a new ledger (every revision re-scored and checked, committing in batches), then the baseline, in
 a fresh process too: the rows that import wrote, inserted into a new file of the same schema with one executemany
 per table and one commit, WAL and synchronous=FULL as the ledger (only the inserts and the commit are timed). Prints
-each time, the command's processor time and peak memory, and the median ratio.
+each time, the command's processor time and peak memory, and the median ratio. With `--before`, each turn also
+imports the same export with an older checkout's command, right after this one's.
 Then, while one more import runs, times `--records` runs of `calabresella record` into an evening of the same ledger
 (target: 2 s; `--records 0` leaves this out).
 """
@@ -65,9 +67,10 @@ def described(path: Path) -> tuple[int, str]:
     )
 
 
-def run_import(source: Path, database: Path) -> tuple[float, float, float]:
-    """Wall seconds, processor seconds and peak memory (MiB) of `calabresella import` in a fresh process."""
-    command = [calabresella(), "--db", str(database), "import", str(source)]
+def run_import(source: Path, database: Path, program: str) -> tuple[float, float, float]:
+    """Wall seconds, processor seconds and peak memory (MiB) of `import` by the command `program` in a fresh
+    process."""
+    command = [program, "--db", str(database), "import", str(source)]
     start = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
@@ -115,6 +118,7 @@ def main() -> None:
     parser = options(__doc__, deals=100_000, repeat=3)
     parser.add_argument("--records", type=int, default=10, help="`record` runs timed during one more import.")
     parser.add_argument("--export", type=Path, help="Keep the export here, and reuse it when it is there already.")
+    parser.add_argument("--before", help="An older checkout's calabresella, to import the same export in turns.")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
@@ -125,9 +129,13 @@ def main() -> None:
             print(f"a club's history built and exported in {time.perf_counter() - start:.0f} s")
         deals, holding = described(source)
         print(f"{holding}; {args.repeat} turns", flush=True)
-        ratios, peaks, seconds = [], [], []
+        ratios, peaks, seconds, older = [], [], [], []
         for turn in range(args.repeat):
-            ours, processor, peak = run_import(source, work / f"ledger{turn}.sqlite3")
+            ours, processor, peak = run_import(source, work / f"ledger{turn}.sqlite3", calabresella())
+            if args.before:
+                before, before_processor, _ = run_import(source, work / f"before{turn}.sqlite3", args.before)
+                older.append(before / ours)
+                print(f"turn {turn + 1}: the code before {before:6.2f} s ({before_processor:.2f} s of processor)")
             raw = raw_seconds(work / f"ledger{turn}.sqlite3", work / f"raw{turn}.sqlite3")
             ratios.append(ours / raw)
             peaks.append(peak)
@@ -137,13 +145,16 @@ def main() -> None:
                 f"peak {peak:.0f} MiB)   raw executemany {raw:5.2f} s   ratio {ours / raw:4.1f}x",
                 flush=True,
             )
-            for name in (f"ledger{turn}.sqlite3", f"raw{turn}.sqlite3"):
-                (work / name).unlink()
+            for name in (f"ledger{turn}.sqlite3", f"raw{turn}.sqlite3", f"before{turn}.sqlite3"):
+                for path in work.glob(f"{name}*"):
+                    path.unlink()
         scaled = statistics.median(seconds) * 100_000 / deals
         print(
             f"median ratio {spread(ratios)}; median import {statistics.median(seconds):.2f} s, {scaled:.1f} s per "
             f"100,000 deals (target <= {TARGET_SECONDS:.0f} s); peak memory {max(peaks):.0f} MiB (target <= 200 MiB)"
         )
+        if older:
+            print(f"the code before took {spread(older)} this code's time")
         waits = record_during_import(source, work / "shared.sqlite3", args.records) if args.records else []
         if waits:
             print(

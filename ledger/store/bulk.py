@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Connection, Table, func, insert, select
+from sqlalchemy import JSON, Connection, Table, func, insert, select
 from sqlmodel import Session
 
 QUEUED_ROWS = 10_000
@@ -80,18 +81,25 @@ def _insert(connection: Connection, table: Table, columns: tuple[str, ...], rows
         return
     quote = dialect.identifier_preparer.quote
     sql = f"INSERT INTO {quote(table.name)} ({', '.join(map(quote, columns))}) VALUES ({', '.join('?' * len(columns))})"
-    processors = [table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in columns]
-    converting = [(place, convert) for place, convert in enumerate(processors) if convert is not None]
+    converting: list[tuple[int, Callable[[Any], Any], dict[int, Any] | None]] = []
+    for place, name in enumerate(columns):
+        kind = table.c[name].type
+        processor = kind.dialect_impl(dialect).bind_processor(dialect)
+        if processor is not None:
+            converting.append((place, processor, {} if isinstance(kind, JSON) else None))
     if converting:
-        seen: list[dict[int, Any]] = [{} for _ in converting]
         converted = []
         for row in rows:
             cells = list(row)
-            for (place, convert), done in zip(converting, seen, strict=True):
+            for place, convert, seen in converting:
                 value = cells[place]
-                if value is not None:
-                    known = done.get(id(value), done)
-                    cells[place] = done.setdefault(id(value), convert(value)) if known is done else known
+                if value is None:
+                    continue
+                if seen is None:
+                    cells[place] = convert(value)
+                else:  # a JSON value the rows share is written once
+                    known = seen.get(id(value), seen)
+                    cells[place] = seen.setdefault(id(value), convert(value)) if known is seen else known
             converted.append(tuple(cells))
         rows = converted
     connection.exec_driver_sql(sql, rows)
