@@ -265,6 +265,8 @@ def source_word(source: str) -> str:
 
 
 def logged(change: ChangeView, deal: DealView | None = None) -> str:
-    """A change as a line of the evening's log: `12. deal 4 voided (misdeal) · phone`, marked when taken back."""
-    line = f"{change.revision}. {described(change, deal)} · {source_word(change.source)}"
+    """A change as a line of the evening's log: `12. deal 4 voided (misdeal) · phone K7QF` (a scorekeeper's phone
+    named by its name in the log), marked when taken back."""
+    named = f" {change.session}" if change.source == "phone" and change.session else ""
+    line = f"{change.revision}. {described(change, deal)} · {source_word(change.source)}{named}"
     return _("{line} · taken back").format(line=line) if change.undone else line

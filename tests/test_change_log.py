@@ -236,7 +236,7 @@ def test_the_log_names_where_each_change_came_from(db_url: str) -> None:
         ("record", 4, "phone", None),
         ("void", 2, "phone", "misdeal"),
     ]
-    assert log[-1].session  # the phone's session is named (a prefix of it), so two phones can be told apart
+    assert log[-1].session  # the phone is named (by a name telling nothing of its cookie), so two can be told apart
 
 
 def test_the_log_is_only_ever_added_to(db_url: str) -> None:

@@ -323,6 +323,24 @@ def test_every_answer_carries_the_security_headers(sqlite_url: str) -> None:
     assert "script-src 'self';" in HEADERS["Content-Security-Policy"]
 
 
+def test_the_change_log_names_each_phone_by_a_name_that_tells_nothing_of_its_cookie(sqlite_url: str) -> None:
+    """The probe: the change log, which anyone may read (the API's, the export's), named a phone by the first six
+    characters of its write session's cookie. Now by four letters and digits derived with a key of the server's: the
+    same for each change of one phone, another for another phone, and shown on the deals page."""
+    start(sqlite_url)
+    with scorekeeper(sqlite_url) as anna, scorekeeper(sqlite_url) as bruno:
+        for phone, line in ((anna, "anna solo 22"), (anna, "bruno solo 22"), (bruno, "carla solo 22")):
+            assert phone.post("/evenings/1/deals", data={"csrf": csrf(phone), "line": line}).status_code == 303
+        cookies = [phone.cookies[COOKIE] for phone in (anna, bruno)]
+        changes = anna.get("/api/evenings/1/changes").json()["changes"]
+        listed = anna.get("/evenings/1/deals").text
+    names = [change["session"] for change in changes if change["source"] == "phone"]
+    assert len(names) == 3 and names[0] == names[1] != names[2], names
+    assert all(re.fullmatch("[A-Z2-7]{4}", name) and name not in cookie for name in names for cookie in cookies)
+    for number, name in zip((1, 2, 3), names, strict=True):
+        assert re.search(rf"{number}\. deal {number} recorded: \w+ solo [0-9+/]+ · phone {name}<", listed), listed
+
+
 def test_the_report_allows_its_own_styles_and_images_and_no_script(sqlite_url: str) -> None:
     _one_deal(sqlite_url)
     with viewer(sqlite_url) as phone:

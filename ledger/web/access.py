@@ -5,7 +5,9 @@ the browser a write session, a random id signed with another key derived from th
 HttpOnly, SameSite=Strict cookie named with the server's port (and Secure over HTTPS). A club night's table link
 carries a key for that table's evening alone: its session (and, sent as the API's Bearer token, the key itself)
 writes to that evening and to no other. Every form
-carries a CSRF token derived from the session, and a form posted from another origin is refused. All keys are HMACs
+carries a CSRF token derived from the session, and a form posted from another origin is refused. The change log
+names the phone that made a change by a name derived from its session with a key of its own (`K7QF`), which tells
+nothing of the cookie. All keys are HMACs
 of the token bound to the ledger's identity: sessions and open forms outlive a restart with the same token and
 ledger, a new token (`serve --new-token`) ends them all, and a server of another ledger takes none of them, even with
 the same token. The API takes `Authorization: Bearer TOKEN`. Wrong tokens and link keys are slowed down and logged
@@ -37,6 +39,8 @@ from ledger.web.throttle import Throttle
 COOKIE = "calabresella_session"
 """The write session's cookie, named with the server's port (`cookie_name`)."""
 CSRF_FIELD = "csrf"
+PHONE_NAME_LETTERS = 4
+"""How long a phone's name in the change log is: 20 bits, enough to tell apart the phones of a club night."""
 SESSION_SECONDS = 7 * 24 * 3600
 TOKEN_BITS = 128
 ALPHABETS = (
@@ -154,6 +158,13 @@ class Access(Keys):
         session = self.session(request)
         return _kept_to(session) if session else None
 
+    def phone_name(self, session: str) -> str:
+        """What the change log names the phone holding write `session` by: letters and digits derived from the
+        session's random id with a key of the server's own, the same for every change the phone makes, and telling
+        nothing of its cookie."""
+        digest = hmac.new(self._key("phone name"), session.partition(".")[0].encode(), hashlib.sha256).digest()
+        return base64.b32encode(digest).decode()[:PHONE_NAME_LETTERS]
+
     def csrf(self, request: Request) -> str:
         """The CSRF token of this browser's write session ("" for a viewer, who gets no forms)."""
         session = self.session(request)
@@ -206,7 +217,7 @@ class Access(Keys):
         if not same_origin(request):
             raise HTTPException(403, _("a form from another site cannot write here"))
         session = self.session(request) or ""
-        request.state.writer = Writer("table" if kept is not None else "phone", kept, session[:6])
+        request.state.writer = Writer("table" if kept is not None else "phone", kept, self.phone_name(session))
 
     async def check_bearer(self, request: Request) -> None:
         """Refuse an API write without `Authorization: Bearer TOKEN` (401) or with a wrong token (403, slowed down
