@@ -355,3 +355,32 @@ def test_a_drawing_that_fails_is_one_line_and_ends_every_stream_of_what_it_draws
     assert [record.getMessage() for record in caplog.records] == [
         "the live feed of evening 1 failed (KeyError: 'the fragment'): its streams end, and reconnect"
     ]
+
+
+def test_a_club_tables_page_is_told_when_its_round_ends_after_its_evening_closed(sqlite_url: str) -> None:
+    """A table that closed its evening before the organiser ended the round: the round's end changes no revision of
+    it, yet its page is told (it then offers no undo of the close). Before, nothing was read or sent."""
+    with Ledger(sqlite_url) as ledger:
+        ledger.start_event("Night", ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"])
+        info = ledger.seat_round(tables=[["Anna", "Bruno", "Carla"], ["Dario", "Elena", "Franco"]])
+        assert info.current is not None
+        table = info.current.tables[0].evening
+        ledger.close_evening(table)
+
+    async def watch() -> tuple[str, bool, str]:
+        ledger = Ledger(sqlite_url)
+        drawn = {"evening": lambda live: f"round over: {live.place.round_over}", "event": str}
+        channel = Channel(ledger, drawn)
+        stream = channel.stream(("evening", table), -1, 5.0, "en")
+        await anext(stream)
+        before = await anext(stream)
+        ledger.end_round(1)
+        channel.told(Notice("round", event=1))
+        reading = channel.watched[("evening", table)].reading is not None
+        after = await anext(stream)
+        await stream.aclose()
+        ledger.close()
+        return before, reading, after
+
+    before, reading, after = asyncio.run(watch())
+    assert "round over: False" in before and reading and "round over: True" in after

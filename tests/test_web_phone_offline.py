@@ -219,46 +219,66 @@ def test_an_empty_evening_gets_its_undo_from_the_live_feed(table: Table, chromiu
     playwright_api.expect(page.locator("form.undo button")).to_have_text("Undo: deal 1, Anna solo 7+1/3")
 
 
-def test_a_deal_refused_after_the_round_is_said_once_and_never_follows_the_phone_to_the_next_round(
+def test_a_tables_page_says_when_its_round_ends_and_a_deal_refused_after_it_never_follows_the_phone(
     phone_and_server: tuple[Page, Restartable], sqlite_url: str
 ) -> None:
-    """A table's phone taps a deal after the round ended: refused for good, said once with its words, the pad and the
-    undo gone; dismissed. Round 2's table link (another evening, other players) shows no refused deal and a clean pad.
-    Before, the deal followed the phone: a red box and its facts tapped on the new table's pad."""
+    """Two tables of a club night. The organiser ends the round: the first table's page, left open, says so by itself
+    as a reload would, with no pad and no undo (before, it noticed nothing until its next write or reload, and its
+    undo was always refused). The second table's phone, its Wi-Fi off, tapped a deal after the round ended: once back,
+    the deal is refused for good, said once with its words, the pad gone; dismissed. Round 2's table link (another
+    evening, other players) shows no refused deal and a clean pad (before, the deal followed the phone: a red box and
+    its facts tapped on the new table's pad)."""
     page, served = phone_and_server
     players = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"]
     with Ledger(sqlite_url) as ledger:
         ledger.start_event("Club night", players, Terms(stake="0.10"), round_deals=12)
         round_one = ledger.seat_round(1, tables=[players[:3], players[3:]]).current
     assert round_one is not None
-    table = round_one.tables[0].evening
-    cookie_from(page, f"{served.url}/tables/{table}?key={keys(sqlite_url).table_key(table)}")
-    page.goto(f"{served.url}/evenings/{table}")
+    first, second = (table.evening for table in round_one.tables)
+    cookie_from(page, f"{served.url}/tables/{first}?key={keys(sqlite_url).table_key(first)}")
+    page.goto(f"{served.url}/evenings/{first}")
+    other = page.context.browser.new_context(viewport=PHONE).new_page()  # type: ignore[union-attr]
+    cookie_from(other, f"{served.url}/tables/{second}?key={keys(sqlite_url).table_key(second)}")
+    other.goto(f"{served.url}/evenings/{second}")
+    _kept(other, f"/evenings/{second}")
+    _tap_deal(page, SOLO_7)
+    playwright_api.expect(page.locator("form.undo")).to_be_visible()
+    _cut(other)
+    _tap_deal(other, (("declarer", "Elena"), ("contract", "solo"), ("whole", "8")))
+    playwright_api.expect(other.locator("#waiting")).to_contain_text("1 deal waiting: Elena solo 8.")
+
     with Ledger(sqlite_url) as ledger:
         ledger.end_round(1)
-    _tap_deal(page, SOLO_7)
-    waiting = page.locator("#waiting")
-    playwright_api.expect(waiting).to_contain_text("Not recorded, and it cannot be: Bruno solo 7 (")
+    ended = "round 1 has ended: nothing was written; ask the organiser"
+    playwright_api.expect(page.locator(".notice")).to_have_text(ended)
+    assert page.locator("form.guided, form.quick, form.undo").count() == 0
+
+    _back(other)
+    waiting = other.locator("#waiting")
+    playwright_api.expect(waiting).to_contain_text(
+        f"Not recorded, and it cannot be: Elena solo 8 ({ended}).", timeout=10000
+    )
     playwright_api.expect(waiting).not_to_contain_text("waiting")
-    playwright_api.expect(page.locator("form.guided")).to_be_hidden()
-    playwright_api.expect(page.locator("form.undo")).to_be_hidden()
+    playwright_api.expect(other.locator("form.guided")).to_be_hidden()
+    playwright_api.expect(other.locator("form.undo")).to_be_hidden()
     waiting.get_by_role("button", name="OK").click()
     playwright_api.expect(waiting).to_be_hidden()
-    page.reload()
-    playwright_api.expect(page.locator(".notice")).to_be_visible()  # the page says why it takes no deal
-    assert page.locator("form.guided").count() == 0 and page.locator("form.undo").count() == 0
+    other.reload()
+    playwright_api.expect(other.locator(".notice")).to_have_text(ended)  # the page says why it takes no deal
+    assert other.locator("form.guided, form.undo").count() == 0
+    playwright_api.expect(waiting).to_be_hidden()
 
     with Ledger(sqlite_url) as ledger:
         round_two = ledger.seat_round(1, tables=[["Dario", "Anna", "Elena"], ["Bruno", "Franco", "Carla"]]).current
     assert round_two is not None
-    other = round_two.tables[0].evening
-    cookie_from(page, f"{served.url}/tables/{other}?key={keys(sqlite_url).table_key(other)}")
-    page.goto(f"{served.url}/evenings/{other}")
-    playwright_api.expect(page.locator("form.guided")).to_be_visible()
-    playwright_api.expect(page.locator("#waiting")).to_be_hidden()
-    checked = page.locator("form.guided input:checked").evaluate_all("all => all.map(i => i.name + '=' + i.value)")
-    assert checked == ["third="]
-    assert _deals(sqlite_url, table) == [] and _deals(sqlite_url, other) == []
+    after = round_two.tables[0].evening
+    cookie_from(other, f"{served.url}/tables/{after}?key={keys(sqlite_url).table_key(after)}")
+    other.goto(f"{served.url}/evenings/{after}")
+    playwright_api.expect(other.locator("form.guided")).to_be_visible()
+    playwright_api.expect(other.locator("#waiting")).to_be_hidden()
+    assert _checked(other) == ["third="]
+    assert _deals(sqlite_url, first) == [("Bruno", 21)]
+    assert _deals(sqlite_url, second) == [] and _deals(sqlite_url, after) == []
 
 
 class Stalling:

@@ -126,8 +126,11 @@ class Channel:
             return notice.event == number or watched.shown is None or notice.evening in _tables(watched.shown)
         if notice.evening == number:
             return True
+        shown = watched.shown if isinstance(watched.shown, Live) else None
+        if notice.kind in ("round", "event"):  # a club table's round may have ended (its evening closed before)
+            return shown is not None and shown.place is not None and shown.place.event == notice.event
         started = notice.kind == "start"  # a table may play on in a new evening
-        return started and isinstance(watched.shown, Live) and watched.shown.evening.closed
+        return started and shown is not None and shown.evening.closed
 
     def changed(self, topic: Topic) -> None:
         """One read for the watchers, however many changes come while it runs."""
@@ -190,9 +193,10 @@ class Channel:
 
     def publish(self, topic: Topic, watched: Watched, shown: Any) -> None:
         """Keep what was read and wake every watcher, when it moved (a later revision; for a closed evening, news of
-        where its table plays on; for an event, anything shown); each language is drawn once, when first needed."""
+        where its table plays on; for a club table, news of its round; for an event, anything shown); each language is
+        drawn once, when first needed."""
         if isinstance(shown, Live):
-            stamp: object = (shown.evening.revision, shown.next_evening)
+            stamp: object = (shown.evening.revision, shown.next_evening, shown.place)
             if watched.stamp is not None and shown.evening.revision < watched.ident:
                 return  # a read begun before a newer one was published
             ident = shown.evening.revision

@@ -29,6 +29,28 @@
     var line = document.getElementById("totals"), given = shown.querySelector("template.totals");
     if (line && given) { line.replaceChildren(given.content.cloneNode(true)); }
   }
+  // What the scorekeeper's page offers (its pad, its undo) follows whether the evening is open and, at a club table,
+  // whether its round is on (`data-writes`): when the live part says that changed since the page was drawn, the page is
+  // drawn again, as a reload would, once for that change (the taps and the deals waiting are kept: waiting.js). A table
+  // whose round ended thus says so, and offers no pad and no undo.
+  var REDRAWN = "calabresella-redrawn";
+  function writes(shown) {
+    var turn = shown.querySelector(".turn");
+    return turn ? turn.getAttribute("data-writes") : "";
+  }
+  function drawnFor(shown) {
+    if (!shown.hasAttribute("data-drawn-for")) { shown.setAttribute("data-drawn-for", writes(shown)); }
+    return shown.getAttribute("data-drawn-for");
+  }
+  function redraw(shown, was) {
+    var change = location.pathname + " " + revision(shown) + " " + writes(shown);
+    if (writes(shown) === was || !document.getElementById("waiting") || sessionStorage.getItem(REDRAWN) === change) {
+      return;
+    }
+    sessionStorage.setItem(REDRAWN, change);
+    window.location.reload();
+  }
+  drawnFor(first);
   var KEPT = first.getAttribute("data-kept");  // where the last standings heard are kept (an evening's page only)
   var heardAt = Date.parse(first.getAttribute("data-drawn")) || Date.now();  // when what is shown was current
   if (KEPT) {
@@ -100,7 +122,7 @@
     source.addEventListener("evening", function (event) {
       heard();
       lastId = event.lastEventId || lastId;
-      var shown = live();
+      var shown = live(), was = drawnFor(shown);
       if (revision(shown) > Number(event.lastEventId)) { return; }  // already newer
       shown.innerHTML = event.data;
       totals(shown);
@@ -113,7 +135,7 @@
       guard(shown.querySelector(".undo-target"));
       takenBack(shown);
       var next = shown.querySelector("[data-follow]");
-      if (next) { window.location.assign(next.getAttribute("data-follow")); }
+      if (next) { window.location.assign(next.getAttribute("data-follow")); } else { redraw(shown, was); }
     });
     source.addEventListener("alive", heard);
     source.addEventListener("open", heard);
