@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import fields
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
@@ -36,6 +37,7 @@ from ledger.values import (
     ChangeView,
     DealView,
     EveningInfo,
+    EveningLine,
     EveningPage,
     ImportSummary,
     LiveEvening,
@@ -296,16 +298,16 @@ class Ledger:
             return _evenings(session, list_evenings(session))
 
     def evening_page(self, *, before: int | None = None, limit: int = PAGE) -> EveningPage:
-        """A page of the evenings, newest first: `limit` of them (up to `MOST_AT_ONCE`), numbered below `before`
-        (without it, the newest), with where the older ones begin. One snapshot, whose cost is the page's, however
-        long the history."""
+        """A page of the evenings, newest first, as a list shows them: `limit` of them (up to `MOST_AT_ONCE`), numbered
+        below `before` (without it, the newest), with where the older ones begin. Two statements, the evenings' and
+        their seats', however long the history."""
         from ledger.store.evenings import list_evenings
 
         _page_asked(before, limit)
         with self._reading() as session:
             tables = list_evenings(session, before=before, limit=limit + 1)
-            shown = tables[:limit]
-            return EveningPage(_evenings(session, shown), shown[-1].number if len(tables) > limit else None)
+        shown = tables[:limit]
+        return EveningPage([_line(table) for table in shown], shown[-1].number if len(tables) > limit else None)
 
     def close_evening(
         self, number: int | None = None, *, drop_pot: bool = False, by: Writer | None = None
@@ -980,19 +982,29 @@ def _evenings(session: Session, tables: list[Seating]) -> list[EveningInfo]:
     return [_info(table, dealers[table.number], points[table.number]) for table in tables]
 
 
-def _info(table: Seating, dealer: str, points: dict[str, int]) -> EveningInfo:
+def _line(table: Seating) -> EveningLine:
+    """An evening as a list shows it."""
     e = table.evening
-    return EveningInfo(
+    return EveningLine(
         number=table.number,
         players=table.players,
         profile=table.profile,
         stake_cents=e.stake_cents,
         currency=e.currency,
         place=e.place,
-        note=e.note,
         started_at=e.started_at,
         closed_at=e.closed_at,
         revision=e.revision,
+        voided_at=e.voided_at,
+        void_reason=e.void_reason,
+    )
+
+
+def _info(table: Seating, dealer: str, points: dict[str, int]) -> EveningInfo:
+    e, line = table.evening, _line(table)
+    return EveningInfo(
+        **{each.name: getattr(line, each.name) for each in fields(line)},
+        note=e.note,
         first_dealer=table.names[e.first_dealer_id],
         next_dealer=dealer,
         first_speaker=DealFacts(players=table.players, dealer=dealer).active(table.profile)[0],
@@ -1000,6 +1012,4 @@ def _info(table: Seating, dealer: str, points: dict[str, int]) -> EveningInfo:
         pot_in=e.pot_in,
         pot_from=e.pot_from,
         pot_out=e.pot_out,
-        voided_at=e.voided_at,
-        void_reason=e.void_reason,
     )

@@ -83,8 +83,39 @@ class PlayerInfo(Plain):
     created_at: datetime = field(metadata=shown("since"))
 
 
+class Standing:
+    """What an evening says of itself, whole (`EveningInfo`) or as a list shows it (`EveningLine`): its rules and
+    whether it is closed or voided."""
+
+    players: tuple[str, ...]
+    profile: Profile
+    closed_at: datetime | None
+    voided_at: datetime | None
+    void_reason: str | None
+
+    @property
+    def options(self) -> Mapping[str, object]:
+        """The options of the rules the evening was started with."""
+        return self.profile.options
+
+    @property
+    def closed(self) -> bool:
+        """No deal of a closed evening can change."""
+        return self.closed_at is not None
+
+    @property
+    def voided(self) -> bool:
+        """The whole evening no longer counts."""
+        return self.voided_at is not None
+
+    @property
+    def rules(self) -> str:
+        """The rules of the evening in players' words, in the language in use (see `ledger.house_rules`)."""
+        return describe_rules(self.profile, len(self.players))
+
+
 @dataclass(frozen=True)
-class EveningInfo(Plain):
+class EveningInfo(Standing, Plain):
     """An evening: seats in turn order, the profile pinned at the start, the stake, and where it stands now.
 
     `points` are the game points per seat over the deals that stand; `revision` counts every change, so
@@ -118,21 +149,6 @@ class EveningInfo(Plain):
         freeze(self, "points")
 
     @property
-    def options(self) -> Mapping[str, object]:
-        """The options of the rules the evening was started with."""
-        return self.profile.options
-
-    @property
-    def closed(self) -> bool:
-        """No deal of a closed evening can change."""
-        return self.closed_at is not None
-
-    @property
-    def voided(self) -> bool:
-        """The whole evening no longer counts."""
-        return self.voided_at is not None
-
-    @property
     def dealer_sits_out(self) -> bool:
         """More players are seated than hold cards: the dealer sits each deal out."""
         return self.profile.sits_out(len(self.players))
@@ -142,11 +158,6 @@ class EveningInfo(Plain):
         """Money per seat, in cents of the evening's currency."""
         return FrozenDict({name: value * self.stake_cents for name, value in self.points.items()})
 
-    @property
-    def rules(self) -> str:
-        """The rules of the evening in players' words, in the language in use (see `ledger.house_rules`)."""
-        return describe_rules(self.profile, len(self.players))
-
 
 PAGE = 50
 """How many evenings (or events) a page of a list shows unless asked for another number."""
@@ -155,11 +166,29 @@ MOST_AT_ONCE = 500
 
 
 @dataclass(frozen=True)
+class EveningLine(Standing, Plain):
+    """An evening as a list of them shows it: its seats, rules and stake, where and when, and whether it is open,
+    closed or voided (`Ledger.evening` reads the whole of it, with its totals and who deals next)."""
+
+    number: int = field(metadata=shown("evening"))
+    players: tuple[str, ...]
+    profile: Profile = field(metadata=shown(value=lambda evening: evening.profile.name, after=("options",)))
+    stake_cents: int
+    currency: str
+    place: str | None
+    started_at: datetime
+    closed_at: datetime | None = field(metadata=shown(after=("closed",)))
+    revision: int
+    voided_at: datetime | None = field(default=None, metadata=shown(before=("voided",)))
+    void_reason: str | None = None
+
+
+@dataclass(frozen=True)
 class EveningPage(Plain):
     """A page of the evenings, newest first: `next` is where the older ones begin (ask for the evenings `before` it),
     None when none is older."""
 
-    evenings: Sequence[EveningInfo]
+    evenings: Sequence[EveningLine]
     next: int | None = None
 
     def __post_init__(self) -> None:

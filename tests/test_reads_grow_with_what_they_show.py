@@ -32,8 +32,8 @@ SMALL, LARGE = 60, 1000
 LINES = ("{1} solo 22", "{2} chiamo 3D@{0} 17 last=opp", "pass", "{0} solissimo dividete 8", "{0} solo 8")
 """Deals at a table of three, `{0}` to `{2}` standing for its players."""
 TABLES = (("Anna", "Bruno", "Carla"), ("Dario", "Elena", "Fabio"))
-STEP = 100
-"""SQLite's steps are counted a hundred at a time."""
+STEP = 1
+"""SQLite's steps are counted one by one (counted by hundreds, what each statement leaves over a hundred is lost)."""
 
 
 @dataclass
@@ -253,7 +253,7 @@ def test_a_read_costs_as_much_on_1000_evenings_as_on_60(
     if name in PAGES:
         assert large.snapshots == 1, (name, large.snapshots)
     if name not in WHOLE_HISTORY:
-        assert large.steps <= small.steps * 1.2 + 2 * STEP, (name, small.steps, large.steps)
+        assert large.steps <= small.steps * 1.2 + 200, (name, small.steps, large.steps)
 
 
 def test_the_running_chart_without_an_evening_draws_the_latest_evening_played(sqlite_url: str) -> None:

@@ -16,7 +16,7 @@ from ledger.i18n import _, ngettext
 from ledger.values import MOST_AT_ONCE, PAGE, EveningPage, Terms
 
 if TYPE_CHECKING:
-    from ledger.values import EveningInfo
+    from ledger.values import EveningInfo, Standing
 
 evening_app = new_app("evening", "Start, list, show and close evenings.")
 
@@ -162,7 +162,7 @@ def list_(
         console.print(_("Older evenings: {command}").format(command=more))
 
 
-def _state(e: EveningInfo) -> str:
+def _state(e: Standing) -> str:
     """`open`, `closed`, or `void: why`."""
     if e.voided_at is not None:
         return _("void: {reason}").format(reason=e.void_reason)
