@@ -27,8 +27,10 @@ import uvicorn
 from starlette.types import Message, Receive, Scope, Send
 from test_serve import _said, serving
 from test_web_support import TOKEN, TestClient, link, start
+from typer.testing import CliRunner
 
 from ledger import Ledger
+from ledger.cli.main import app
 from ledger.errors import LedgerError
 from ledger.web import guard
 from ledger.web.access import cookie_name
@@ -480,6 +482,21 @@ def test_a_server_whose_hard_limit_of_open_files_is_low_says_how_many_live_pages
         "This machine lets the server hold 256 files open: about 156 live pages at once, not the 2,000 it is made "
         "for; raise the limit of open files (ulimit -n) to serve more"
     ) in printed.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "127.0.0.1 believes every program on this machine: give it only for a proxy on this machine"),
+        ("it", "127.0.0.1 crede a ogni programma di questa macchina: dallo solo per un proxy su questa macchina"),
+    ],
+)
+def test_the_help_says_that_a_proxy_on_127_0_0_1_believes_every_program_on_this_machine(lang: str, said: str) -> None:
+    """The probe: `--proxy 127.0.0.1` was given as the example, without saying that every program on the machine may
+    then claim any address (and slip past the throttle of wrong tokens) or HTTPS."""
+    shown = CliRunner().invoke(app, ["--lang", lang, "serve", "--help"], env={"COLUMNS": "200", "CALABRESELLA_DB": ""})
+    assert shown.exit_code == 0, shown.output
+    assert said in " ".join(shown.stdout.replace("│", " ").split())
 
 
 @pytest.mark.parametrize(

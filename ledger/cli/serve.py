@@ -154,8 +154,10 @@ def serve(
         str | None,
         typer.Option(
             "--proxy",
-            help="The reverse proxies in front of this server (ADDR[,ADDR], e.g. 127.0.0.1): their X-Forwarded-For "
-            "and X-Forwarded-Proto are believed, nobody else's. Without it no forwarded header is believed.",
+            help="The reverse proxies in front of this server (ADDR[,ADDR]): their X-Forwarded-For and "
+            "X-Forwarded-Proto are believed, nobody else's; without it no forwarded header is believed. 127.0.0.1 "
+            "believes every program on this machine: give it only for a proxy on this machine, where nobody you do "
+            "not trust runs programs, and keep --host 127.0.0.1, so that the phones come in through the proxy.",
         ),
     ] = None,
     token: Annotated[str | None, typer.Option("--token", hidden=True)] = None,
