@@ -11,6 +11,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
 from test_web_browser import (
     PHONE,
     Restartable,
@@ -28,6 +29,7 @@ from test_web_support import keys
 
 from ledger import Ledger
 from ledger.values import Terms
+from ledger.web import shell
 from ledger.web.live import KEEP_ALIVE_SECONDS
 
 __all__ = ["phone_and_server", "pytestmark", "shared_server", "table"]  # the skip and the fixtures
@@ -152,6 +154,32 @@ def test_a_fact_the_pad_has_no_button_for_locks_it_with_the_question(
     page.locator("#asked button[name=tricks][value='12']").click()
     playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 1 recorded")
     playwright_api.expect(page.locator(".record-bar button")).to_be_enabled()
+
+
+def test_an_updated_server_reaches_the_page_on_the_same_visit_once_nothing_would_be_lost(
+    phone_and_server: tuple[Page, Restartable], sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server is updated while a deal is being tapped: its new worker takes the page over and keeps the new files,
+    the old ones removed, but the page waits, the taps kept; the deal recorded, the page loads again with the new
+    files, the result on top. Before, the page went on with the old files until the next visit."""
+    page, served = phone_and_server
+    _signed_in(page, served)
+    _kept(page, "/evenings/1")
+    page.evaluate("window.drawn = 'before the update'")
+    _tap(page, "declarer", "Bruno")
+    _tap(page, "contract", "solo")
+    monkeypatch.setattr(shell, "version", lambda: "0123456789abcdef")  # the server's files changed
+    page.evaluate("navigator.serviceWorker.addEventListener('controllerchange', () => { window.taken = true; })")
+    page.evaluate("navigator.serviceWorker.getRegistration().then(registration => registration.update())")
+    page.wait_for_function("() => window.taken")  # the new worker has the page
+    page.wait_for_function("() => caches.keys().then(names => names.join() === 'calabresella-0123456789abcdef')")
+    assert page.evaluate("window.drawn") == "before the update"  # a deal is being tapped: the page stays
+    assert _checked(page) == ["declarer=Bruno", "contract=solo", "third="]
+    _tap(page, "whole", "7")
+    _record(page)
+    page.wait_for_function("() => window.drawn === undefined")  # loaded again, once the deal was recorded
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 1 recorded")
+    assert _deals(sqlite_url) == [("Bruno", 21)]
 
 
 def _checked(page: Page) -> list[str]:
