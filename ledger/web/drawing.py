@@ -18,11 +18,12 @@ from ledger.i18n import _
 
 T = TypeVar("T")
 RETRY_SECONDS = 5
-"""When a chart refused as the server stops is to be asked for again (from the server that takes over)."""
+"""When a request refused as the server stops is to be sent again (to the server that takes over)."""
 
 
 class Stopping(HTTPException):
-    """The server stops before this chart's turn came (503)."""
+    """The server stops before it could answer (503): a chart whose turn had not come, or any request still running
+    when the stopping server's time is up (`guard.Guard`)."""
 
     def __init__(self) -> None:
         super().__init__(
