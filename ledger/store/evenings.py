@@ -41,7 +41,7 @@ class Seating:
     @cached_property
     def profile(self) -> Profile:
         """The profile and options pinned when the evening started."""
-        return make_profile(self.evening.profile, started_with(self.evening.profile, self.evening.options))
+        return pinned(self.evening.profile, tuple(sorted(self.evening.options.items())))
 
     @cached_property
     def names(self) -> dict[int, str]:
@@ -53,6 +53,13 @@ class Seating:
         """The evening's number."""
         assert self.evening.id is not None
         return self.evening.id
+
+
+@cache
+def pinned(name: str, options: tuple[tuple[str, Any], ...]) -> Profile:
+    """The profile an evening pinned, with the options it stored: made once for each profile and options, however many
+    evenings a page lists (making it is most of the work of reading an evening for a list)."""
+    return make_profile(name, started_with(name, dict(options)))
 
 
 def parse_cents(text: str, fact: str = "stake", what: str | None = None) -> int:
