@@ -276,6 +276,18 @@ KINDS: tuple[tuple[tuple[tuple[str, str], ...], tuple[str, str] | None], ...] = 
 """Every kind of deal: the taps, and the question the rules then ask with its answer."""
 
 
+def _tap_kind(page: Page, taps: tuple[tuple[str, str], ...]) -> None:
+    """Tap a deal of `KINDS` on the pad, each button once it is on the screen: `count` opens the count of the cards,
+    `last` ticks the last trick's box."""
+    for name, value in taps:
+        if name == "count":
+            _finger(page, "form.guided details.count summary", "the count")
+        elif name == "last":
+            _finger(page, "form.guided label.confirm:has(input[name=last])", "the last trick")
+        else:
+            _tap(page, name, value)
+
+
 @pytest.mark.parametrize(
     ("viewport", "count"),
     [({"width": 360, "height": 640}, 2 * len(KINDS)), (PHONE, len(KINDS))],
@@ -292,13 +304,7 @@ def test_deals_of_every_kind_are_tapped_without_scrolling(
     signed_in(page, table)
     for number in range(1, count + 1):
         kind, asked = KINDS[(number - 1) % len(KINDS)]
-        for name, value in kind:
-            if name == "count":
-                _finger(page, "form.guided details.count summary", "the count")
-            elif name == "last":
-                _finger(page, "form.guided label.confirm:has(input[name=last])", "the last trick")
-            else:
-                _tap(page, name, value)
+        _tap_kind(page, kind)
         _record(page)
         if asked:
             _answer(page, *asked)

@@ -107,7 +107,8 @@
       return input ? input.value : "";
     }
     if (tapped("declarer") === "pass") { return notice.getAttribute("data-passed"); }
-    var card = tapped("rank") + tapped("suit") + (tapped("holder") ? "@" + tapped("holder") : "");
+    var holder = form.querySelector("input[name=holder]:checked");  // as its button reads: `chiamante` in Italian
+    var card = tapped("rank") + tapped("suit") + (holder ? "@" + holder.closest("label").textContent.trim() : "");
     var whole = tapped("whole"), third = tapped("third");
     var points = whole && third && whole !== "0" ? whole + "+" + third : third || whole;
     if (!points && (tapped("aces") || tapped("figures") || tapped("last"))) {
@@ -120,8 +121,9 @@
       return !(input.name === "third" && input.value === "");
     }).map(function (input) { return [input.name, input.value]; });
   }
-  function blank(form) {
+  function blank(form) {  // the pad as a fresh page draws it, its count of the cards folded
     form.querySelectorAll("input:checked").forEach(function (input) { input.checked = false; });
+    form.querySelectorAll("details.count").forEach(function (count) { count.open = false; });
     var none = form.querySelector("input[name=third][value='']");
     if (none) { none.checked = true; }
     var typed = form.querySelector("input[name=line]");
