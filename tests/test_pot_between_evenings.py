@@ -196,3 +196,18 @@ def test_voiding_an_evening_whose_pot_a_later_one_took_is_refused(db_url: str) -
         ledger.void_evening(second, reason="started by mistake")
         ledger.reopen_evening(first, reason="a deal was left out")
         assert ledger.evening(first).closed_at is None
+
+
+def test_the_void_of_an_evening_whose_pot_no_longer_waits_cannot_be_taken_back(db_url: str) -> None:
+    with Ledger(db_url) as ledger:
+        first = ledger.start_evening(ABC, Terms(profile="tretre")).number
+        ledger.record("pass", evening=first)
+        ledger.close_evening(first)
+        second = ledger.start_evening(ABC, Terms(profile="tretre")).number  # takes the pot of 1
+        ledger.void_evening(second, reason="started by mistake")
+        ledger.reopen_evening(first, reason="a deal was left out")  # the pot comes back to evening 1
+        ledger.record("anna solo 22", evening=first)  # and rides on this deal
+        revision = ledger.evening(second).revision
+        with pytest.raises(LedgerError, match="the pot it took from evening 1 no longer waits as it did"):
+            ledger.undo(evening=second)
+        assert ledger.evening(second).revision == revision and ledger.evening(second).voided_at is not None

@@ -320,19 +320,29 @@ def void_evening(session: Session, table: Seating, reason: str | None) -> Seatin
 
 
 def lift_void(session: Session, table: Seating) -> Seating:
-    """Take back the void of a whole evening: it counts again, open again if it was open when voided."""
+    """Take back the void of a whole evening: it counts again, open again if it was open when voided. Refused when
+    the pot it took in no longer waits for it as it did (another evening took it, or its evening was reopened,
+    closed with another pot or voided meanwhile): it would count twice, or not as it was."""
     evening = lock(session, table)
     if evening.voided_at is None:
         raise LedgerError(_("evening {number} is not voided").format(number=table.number))
     came_from = session.get(Evening, evening.pot_from) if evening.pot_from is not None else None
-    taker = pot_taker(session, came_from) if came_from is not None else None
-    if taker is not None:
-        raise LedgerError(
-            _(
-                "the void of evening {number} cannot be taken back: the pot it took from evening {earlier} went on to "
-                "evening {later} meanwhile, which counts it"
-            ).format(number=table.number, earlier=evening.pot_from, later=taker)
-        )
+    if came_from is not None:
+        taker = pot_taker(session, came_from)
+        if taker is not None:
+            raise LedgerError(
+                _(
+                    "the void of evening {number} cannot be taken back: the pot it took from evening {earlier} went "
+                    "on to evening {later} meanwhile, which counts it"
+                ).format(number=table.number, earlier=came_from.id, later=taker)
+            )
+        if came_from.voided_at or came_from.closed_at is None or came_from.pot_out != evening.pot_in:
+            raise LedgerError(
+                _(
+                    "the void of evening {number} cannot be taken back: the pot it took from evening {earlier} no "
+                    "longer waits as it did (that evening was reopened, closed again or voided meanwhile)"
+                ).format(number=table.number, earlier=came_from.id)
+            )
     if evening.closed_at == evening.voided_at:
         evening.closed_at = None
     evening.voided_at, evening.void_reason = None, None
