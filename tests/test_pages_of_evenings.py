@@ -133,9 +133,10 @@ def test_evening_list_pages_and_prints_the_api_s_answer(seven: str) -> None:
     assert PAGE == 50
 
 
-def test_the_club_nights_come_in_pages_as_the_list_shows_them(sqlite_url: str) -> None:
+def test_the_club_nights_come_in_pages_as_the_list_shows_them(db_url: str) -> None:
+    """On both databases, as the evenings of the tables they seat."""
     players = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio")
-    with Ledger(sqlite_url) as ledger:
+    with Ledger(db_url) as ledger:
         ledger.start_season("Autumn")
         for number in range(1, 4):
             ledger.start_event(f"Night {number}", players[: 2 + number], season="Autumn" if number == 2 else None)
@@ -149,7 +150,10 @@ def test_the_club_nights_come_in_pages_as_the_list_shows_them(sqlite_url: str) -
         assert newest.next == 2 and newest.events[1].season == "Autumn"
         last = ledger.event_page(before=2, limit=2)
         assert [(e.name, e.closed, e.season) for e in last.events] == [("Night 1", True, None)] and last.next is None
-    with viewer(sqlite_url) as phone:
+        tables = ledger.evening_page(limit=1)  # the round's one table of four, Fabio left out
+        assert [(e.number, e.players) for e in tables.evenings] == [(1, ledger.evening(1).players)] and not tables.next
+        assert ledger.evening_page(before=1).evenings == () and len(tables.evenings[0].players) == 4
+    with viewer(db_url) as phone:
         page = phone.get("/events?limit=2").text
         assert "Night 3" in page and "5 players · 1 round" in page and "Night 1" not in page
         assert 'href="/events?before=2&amp;limit=2">Older club nights' in page
