@@ -8,7 +8,7 @@ its own."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -118,24 +118,27 @@ def _texts(item: dict[str, Any], *fields: str) -> None:
             raise TypeError(f"{field} {shortened(value)!r} holds a control character")
 
 
-def check_keys(deals: list[dict[str, Any]], held: Mapping[str, tuple[int, int]]) -> None:
+def check_keys(deals: list[dict[str, Any]], holder: Callable[[str], tuple[int, int] | None]) -> None:
     """Refuse an idempotency key that two deals of the evening have, or that a deal of the ledger holds already
-    (`held`: the keys held, each with its deal's number and evening)."""
+    (`holder`: the number and evening of the deal holding a key, if one does)."""
     keys = [deal["key"] for deal in deals if deal.get("key")]
     twice = next((key for key, count in Counter(keys).items() if count > 1), None)
     if twice is not None:
         raise LedgerError(_("not a valid export: two deals of one evening have the key {key!r}").format(key=twice))
-    key = next((key for key in keys if key in held), None)
-    if key is not None:
-        number, evening = held[key]
-        raise LedgerError(
-            _("deal {number} of the export has key {key!r}, already used by deal {used} of evening {evening}").format(
-                number=next(deal["number"] for deal in deals if deal.get("key") == key),
-                key=key,
-                used=number,
-                evening=evening,
+    for key in keys:
+        held = holder(key)
+        if held is not None:
+            number, evening = held
+            raise LedgerError(
+                _(
+                    "deal {number} of the export has key {key!r}, already used by deal {used} of evening {evening}"
+                ).format(
+                    number=next(deal["number"] for deal in deals if deal.get("key") == key),
+                    key=key,
+                    used=number,
+                    evening=evening,
+                )
             )
-        )
 
 
 SEASON_FIELDS = frozenset({"name", "min_deals", "created_at"})

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from functools import cache
 from typing import Any
 
-from sqlalchemy import ColumnElement, Table, select
+from sqlalchemy import ColumnElement, Table, bindparam, select
 from sqlmodel import Session
 
 from ledger.clock import as_utc
@@ -47,37 +48,50 @@ class Starts:
 
 
 class Keys:
-    """The keys of the ledger's deals, each with its deal's number and evening."""
+    """The keys of the ledger's deals, kept as their hashes (a million keys take some twenty megabytes), and the keys
+    of the deals this transaction queued with their deals' numbers and evenings: a key whose hash is held is looked
+    up among those, then in the ledger."""
 
     def __init__(self) -> None:
-        self.held: dict[str, tuple[int, int]] = {}
+        self.hashes: set[int] = set()
+        self.queued: dict[str, tuple[int, int]] = {}
         self.last = 0
 
-    def of(self, session: Session) -> dict[str, tuple[int, int]]:
-        """The keys held, as this transaction sees them."""
+    def read(self, session: Session) -> None:
+        """Read the keys the ledger holds, or those others added since, once per transaction: before it queues deals
+        (they take the numbers after the last the ledger holds)."""
         if session.info.get(Keys) is not self:
-            columns = DEALS.c
-            for deal, key, number, evening in _since(
-                session,
-                DEALS,
-                self.last,
-                columns.key,
-                columns.number,
-                columns.evening_id,
-                where=columns.key.is_not(None),
-            ):
-                self.held[key] = (number, evening)
+            self.queued.clear()  # committed: in the ledger now
+            deals = DEALS.c
+            for deal, key in _since(session, DEALS, self.last, deals.key, where=deals.key.is_not(None)):
+                self.hashes.add(hash(key))
                 self.last = max(self.last, deal)
             session.info[Keys] = self
-        return self.held
+
+    def holder(self, session: Session, key: str) -> tuple[int, int] | None:
+        """The number and evening of the deal holding `key`, if one does."""
+        if hash(key) not in self.hashes:
+            return None
+        if key in self.queued:
+            return self.queued[key]
+        found = session.connection().execute(_holding(), {"key": key}).first()
+        return None if found is None else (found.number, found.evening_id)
 
     def add(self, evening: int, ids: Sequence[int], deals: list[dict[str, Any]]) -> None:
         """The deals of evening `evening` the import queues, with their ids."""
         for deal in deals:
             if deal.get("key"):
-                self.held[deal["key"]] = (deal["number"], evening)
+                self.hashes.add(hash(deal["key"]))
+                self.queued[deal["key"]] = (deal["number"], evening)
         if ids:
             self.last = max(self.last, ids[-1])
+
+
+@cache
+def _holding() -> Any:
+    """The number and evening of the deal with key `:key` (built once)."""
+    deals = DEALS.c
+    return select(deals.number, deals.evening_id).where(deals.key == bindparam("key"))
 
 
 def _since(

@@ -355,9 +355,9 @@ class Importer:
         writer.queue(SEATS, seat_rows(table))
         writer.queue(REOPENS, _reopens(session, table.number, item.get("reopened") or []))
         self.starts.add(started, table.number)
-        held = self.keys.of(session)  # read before this transaction queues deals: they take the numbers after
+        self.keys.read(session)
         if any(deal.get("key") for deal in deals):
-            check_keys(deals, held)
+            check_keys(deals, lambda key: self.keys.holder(session, key))
         scored = self.rescorer.evening(table, item)
         self.keys.add(table.number, _write_deals(session, table, deals, scored, self.rescorer.columns), deals)
         self._changes(session, table.number, item)
