@@ -158,6 +158,28 @@ def test_an_export_imported_into_an_empty_ledger_shows_the_same_events_and_expor
         assert opened.export() == path.read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("each_line", [False, True])
+def test_the_change_log_of_an_imported_table_names_its_event_as_a_live_one_does(
+    source: tuple[Path, tuple[Any, Any]], db_url: str, each_line: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each change of an evening kept at an event's table names the event, as the change log of the ledger exported
+    does; also when the evening's changes went in with a batch before the event's line."""
+    if each_line:
+        each_line_commits(monkeypatch)
+    with Ledger(db_url) as opened:
+        opened.import_file(source[0])
+        with opened.engine.connect() as connection:
+            named = connection.execute(
+                text(
+                    "SELECT c.event_id, r.event_id FROM evening_change c LEFT JOIN club_table t"
+                    " ON t.evening_id = c.evening_id LEFT JOIN club_round r ON r.id = t.round_id"
+                    " WHERE c.evening_id IS NOT NULL"
+                )
+            ).all()
+    assert [logged for logged, _ in named] == [table for _, table in named]
+    assert {table for _, table in named} == {None, 1, 2}
+
+
 def renumbered(shown: dict[str, Any], evenings: dict[int, int], events: dict[int, int], seasons: dict[int, int]) -> Any:
     """An event's or a season's `to_dict()` with the numbers of evenings, events and seasons mapped."""
     result = json.loads(json.dumps(shown))

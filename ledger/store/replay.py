@@ -2,11 +2,12 @@
 
 An evening already in the ledger (same start and players) is skipped, and so is a payment already recorded, a season
 of the same name (its events go into the ledger's) and an event already in (same start and name), so an interrupted
-import resumes. Evenings, seats, deals, revisions and payouts, and seasons, events, entrants, rounds and tables go in
-through `BulkWriter`, many evenings at once.
+import resumes. Evenings, seats, deals, revisions, payouts and change logs, payments, and seasons, events, entrants,
+rounds and tables go in through `BulkWriter`, many evenings at once.
 
 An event's tables name evenings by their number in the export: each is the evening the import made of that line (or
-found in the ledger already), as a payment's evening is.
+found in the ledger already), as a payment's evening is; the changes of those evenings name the event, as a live
+table's do.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Table
+from sqlalchemy import Table, update
 from sqlmodel import Session, col, select
 
 from ledger.clock import as_utc, utcnow
@@ -259,6 +260,9 @@ class Importer:
                 for table, evening in played.tables
             ],
         )
+        if evenings:  # their changes name the event, as a live table's do (they may be queued still)
+            self.flush(session)
+            session.execute(update(CHANGES).where(CHANGES.c.evening_id.in_(list(evenings))).values(event_id=number))
         self.events[key] = number
         self.events_created.append(number)
 
