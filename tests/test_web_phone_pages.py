@@ -1,7 +1,7 @@
-"""Every page on a phone in Chromium (the system's, nothing downloaded): each tap target at least 44 x 44 CSS px at
-390 px, as a viewer and as the scorekeeper; the evening report fits 360 and 390 px, keeps its content in landmarks and
-follows dark mode (on the web and as the file `calabresella report` writes); a correction with a tapped reason needs
-no keyboard; the charts page never shows an empty chart box."""
+"""Every page on a phone in Chromium (the system's, nothing downloaded): each tap target at least 44 x 44 CSS px and
+each text 12 CSS px or more at 390 px, as a viewer and as the scorekeeper; the evening report fits 360 and 390 px,
+keeps its content in landmarks and follows dark mode (on the web and as the file `calabresella report` writes); a
+correction with a tapped reason needs no keyboard; the charts page never shows an empty chart box."""
 
 from __future__ import annotations
 
@@ -119,9 +119,23 @@ FORMS: dict[str, Callable[[playwright_api.Page], bool]] = {
 box that confirms a settlement."""
 
 
+SMALL_TEXT = """() => {
+  const found = new Set();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const parent = walker.currentNode.parentElement;
+    if (!walker.currentNode.textContent.trim() || !parent.checkVisibility()) { continue; }
+    const size = parseFloat(getComputedStyle(parent).fontSize);
+    if (size < 12) { found.add(`"${walker.currentNode.textContent.trim().slice(0, 30)}" ${size.toFixed(1)}px`); }
+  }
+  return [...found];
+}"""
+"""Every visible text smaller than 12 CSS px, with its size."""
+
+
 @pytest.mark.parametrize("keeper", [False, True], ids=["viewer", "scorekeeper"])
 @pytest.mark.parametrize("language", ["en", "it"])
-def test_every_tap_target_on_every_page_is_at_least_44_pixels_both_ways(
+def test_every_tap_target_is_at_least_44_pixels_both_ways_and_every_text_12_on_every_page(
     ledger_served: tuple[str, str], chromium: playwright_api.Browser, keeper: bool, language: str
 ) -> None:
     db, url = ledger_served
@@ -134,12 +148,11 @@ def test_every_tap_target_on_every_page_is_at_least_44_pixels_both_ways(
     for path in PAGES:
         answer = page.goto(f"{url}{path}", wait_until="load")
         assert answer is not None and answer.ok is (path != "/evenings/99"), path  # the last: the error page
-        lang, found = page.evaluate(
-            f"() => {{ {OPEN_DETAILS}; return [document.documentElement.lang, ({SMALL_TARGETS})()]; }}"
-        )
+        measured = f"[document.documentElement.lang, ({SMALL_TARGETS})(), ({SMALL_TEXT})()]"
+        lang, found, tiny = page.evaluate(f"() => {{ {OPEN_DETAILS}; return {measured}; }}")
         assert lang == language, path
-        if found:
-            small[path] = found
+        if found or tiny:
+            small[path] = found + tiny
         if keeper and path in FORMS:  # the forms are there to be measured
             assert FORMS[path](page), path
     assert not small, "\n".join(f"{path}: {', '.join(found)}" for path, found in small.items())
