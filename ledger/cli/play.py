@@ -61,8 +61,9 @@ from ledger.cli.session import open_ledger
 from ledger.errors import FactError, LedgerError, NoOpenEvening, UndoRefused, fact_word
 from ledger.fmt import format_cents
 from ledger.i18n import N_, _
+from ledger.rules.answers import holders, tricks_in_deal
 from ledger.rules.build import DealInput
-from ledger.rules.facts import DealFacts
+from ledger.rules.facts import DECLARER, MONTE, DealFacts
 from ledger.rules.numbers import read_number, shortened
 from ledger.rules.profiles import Profile
 from ledger.rules.quick import KEYS, contract_words, examples, key_of, parse_answer, parse_quick_line
@@ -113,7 +114,7 @@ class Play:
     @cached_property
     def every_trick(self) -> int:
         """How many tricks a deal has at this table: what `all` (`tutte`) answers to the tricks taken."""
-        return self.profile.tricks_per_deal(min(self.profile.active_players, len(self.players)))
+        return tricks_in_deal(self.players, self.profile)
 
     @cached_property
     def words(self) -> list[str]:
@@ -200,7 +201,7 @@ class Play:
 
         asked: dict[str, tuple[str, DealInput]] = {}
         while True:
-            if new and not (typed.declarer or typed.passed or typed.auction):
+            if new and not typed.declares:
                 typed = self.complete(typed, "declarer", asked)
                 continue
             try:
@@ -265,7 +266,8 @@ class Play:
             scale = _("0 to 12") if self.profile.american else _("e.g. 1+1/3, 4t in thirds, or a count 1a1f")
             return _("How many points were in the monte? ({scale}) ").format(scale=scale), []
         declarer = _("declarer")
-        monte, own = self.profile.has_monte, self.profile.call_own_card  # own: a card of the declarer's hand
+        choices = holders(self.players, self.profile)
+        monte, own = MONTE in choices, DECLARER in choices  # own: a card of the declarer's hand
         if monte and own:
             asked = _("Who held the called card? (a name, monte, or {declarer}) ").format(declarer=declarer)
         elif monte:
@@ -274,7 +276,7 @@ class Play:
             asked = _("Who held the called card? (a name, or {declarer}) ").format(declarer=declarer)
         else:
             asked = _("Who held the called card? (a name) ")
-        return asked, [*self.players, *(["monte"] if monte else []), *([declarer] if own else [])]
+        return asked, [declarer if choice == DECLARER else choice for choice in choices]
 
     def ask(self, question: str, words: Sequence[str] = ()) -> str:
         """One answer, without a default; Ctrl-C, the end of input or `cancel` leaves what is being asked for."""
@@ -445,10 +447,9 @@ def _worded(error: LedgerError, typed: str | None = None) -> str:
 def _is_a_deal(line: str, players: tuple[str, ...], profile: Profile) -> bool:
     """Whether a line reads as a deal of its own: a declarer's, or a pass."""
     try:
-        deal = parse_quick_line(line, players, profile).deal
+        return parse_quick_line(line, players, profile).deal.declares
     except LedgerError:
         return False
-    return bool(deal.declarer or deal.passed or deal.auction)
 
 
 def _number(said: Said, example: str) -> tuple[int, str]:

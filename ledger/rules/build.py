@@ -46,6 +46,11 @@ class DealInput:
     passed: bool = False
     passed_before: int = 0
 
+    @property
+    def declares(self) -> bool:
+        """The facts say who declared, or that everyone passed (a new deal needs that before anything else)."""
+        return bool(self.declarer or self.passed or self.auction)
+
     def to_dict(self) -> dict[str, object]:
         """Only the fields that were given."""
         return {k: v for k, v in asdict(self).items() if v != getattr(_TYPED_NOTHING, k)}

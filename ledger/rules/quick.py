@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from ledger.errors import LedgerError, fact_word
 from ledger.i18n import N_, _, language
+from ledger.rules.answers import holders
 from ledger.rules.build import DealInput
 from ledger.rules.cards import DEAL_THIRDS, Card, Rank, Suit, parse_called, parse_card
 from ledger.rules.contracts import AGGRAVATION_WORDS, CONTRACT_WORDS, PASS, PASS_WORDS, SIDE_WORDS, Contract
@@ -221,12 +222,12 @@ def _holders(players: Sequence[str], profile: Profile) -> tuple[Vocabulary, str]
     words = seated(players) | Vocabulary(
         {MONTE: Word("holder", MONTE), DECLARER: Word("holder", DECLARER)}, {"chiamante": Word("holder", DECLARER)}
     )
-    allowed = ", ".join(players)
-    if profile.monte_cards and profile.call_own_card:
+    allowed, game = ", ".join(players), holders(players, profile)
+    if MONTE in game and DECLARER in game:
         allowed = _("{players}, monte or declarer").format(players=allowed)
-    elif profile.monte_cards:
+    elif MONTE in game:
         allowed = _("{players} or monte").format(players=allowed)
-    elif profile.call_own_card:
+    elif DECLARER in game:
         allowed = _("{players} or declarer").format(players=allowed)
     return words, allowed
 

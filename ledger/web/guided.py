@@ -11,10 +11,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ledger.i18n import N_
+from ledger.rules.answers import holders, tricks_in_deal
 from ledger.rules.build import DealInput
 from ledger.rules.cards import DEAL_THIRDS, Rank
 from ledger.rules.contracts import Aggravation, Contract
 from ledger.rules.count import Count
+from ledger.rules.facts import DECLARER, MONTE
 from ledger.rules.line import count_word
 from ledger.rules.points import format_points
 from ledger.rules.profiles import Profile
@@ -111,11 +113,6 @@ def so_far(given: Mapping[str, str]) -> str:
     return " ".join(part for part in (given.get("declarer", ""), given.get("contract", ""), card, *rest) if part)
 
 
-def names_declarer(deal: DealInput) -> bool:
-    """The facts say who declared, or that everyone passed."""
-    return bool(deal.declarer or deal.passed or deal.auction)
-
-
 def contract_choices(profile: Profile) -> tuple[Choice, ...]:
     """The profile's contracts low to high, then a solissimo raised to dividete or scegliete where it can be."""
     words = [Choice(profile.word(c), profile.word(c)) for c in profile.bids]
@@ -132,17 +129,20 @@ def question(fact: str, players: Sequence[str], profile: Profile) -> Question:
     if fact == "contract":
         return Question(fact, contract_choices(profile))
     if fact == "holder":
-        monte = (Choice("monte", N_("monte"), word=True),) if profile.has_monte else ()
-        own = (Choice("declarer", N_("declarer"), word=True),) if profile.call_own_card else ()
-        return Question(fact, (*(Choice(p, p) for p in players), *monte, *own))
+        return Question(fact, tuple(_holder(choice, players) for choice in holders(players, profile)))
     if fact == "tricks":
-        every = profile.tricks_per_deal(min(profile.active_players, len(players)))
-        return Question(fact, tuple(Choice(str(n), str(n)) for n in range(every + 1)))
+        return Question(fact, tuple(Choice(str(n), str(n)) for n in range(tricks_in_deal(players, profile) + 1)))
     if fact == "last_trick":
         return Question(
             fact, (Choice("decl", N_("declarer side"), word=True), Choice("opp", N_("opponents"), word=True))
         )
     return Question(fact)
+
+
+def _holder(choice: str, players: Sequence[str]) -> Choice:
+    """A holder's button: a player by name, the monte or the declarer in words."""
+    words = {MONTE: N_("monte"), DECLARER: N_("declarer")}
+    return Choice(choice, choice) if choice in players else Choice(choice, words[choice], word=True)
 
 
 @dataclass(frozen=True)

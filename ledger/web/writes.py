@@ -140,7 +140,7 @@ async def record(request: Request) -> Response:
     given = guided.answers(tapped)
     try:
         more = guided.deal_input(given, info.players, info.profile)
-        if not line and not guided.names_declarer(more):
+        if not line and not more.declares:
             return _question(request, info, "declarer", line, tapped, key)
         extra = more if line and more.to_dict() else None
 
