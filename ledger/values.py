@@ -14,7 +14,7 @@ from ledger.club.values import TablePlace
 from ledger.fmt import plain_cents
 from ledger.frozen import FrozenDict, Plain, freeze, plain, shown
 from ledger.house_rules import describe_rules
-from ledger.rules.games import Game
+from ledger.rules.games import Game, games
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
 from ledger.settlement import Transfer
@@ -274,6 +274,15 @@ class DealView(Plain):
     def amended(self) -> bool:
         """The deal was corrected at least once."""
         return self.revision > 1
+
+
+def evening_games(deals: Sequence[DealView], game_to: int | None) -> tuple[Game, ...]:
+    """An evening's games to `game_to` points over its deals that stand, in order, the last perhaps going on; none
+    without a game to N points."""
+    if game_to is None:
+        return ()
+    finished, current = games(((d.number, d.payouts, d.declarer) for d in deals if not d.voided), game_to)
+    return (*finished, *((current,) if current else ()))
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,11 @@ from ledger.fmt import format_cents, format_decimal, format_time
 from ledger.frozen import freeze
 from ledger.i18n import N_, _, language, ngettext
 from ledger.rules.facts import DECLARER, MONTE
-from ledger.rules.games import Game, games
+from ledger.rules.games import Game
 from ledger.rules.profiles import Profile
 from ledger.settlement import fewest_payments, money_cents
 from ledger.summary import headline
-from ledger.values import DealView, EveningInfo
+from ledger.values import DealView, EveningInfo, evening_games
 from reports import charts
 from reports.frames import Frames
 
@@ -85,17 +85,9 @@ def evening_data(info: EveningInfo, deals: list[DealView], frames: Frames) -> Ev
         deals=tuple(_line(deal, info.profile) for deal in deals),
         frames=frames,
         game_to=info.profile.game_to,
-        games=_games(info.profile.game_to, deals),
+        games=evening_games(deals, info.profile.game_to),
         said=charts.summaries(frames),
     )
-
-
-def _games(game_to: int | None, deals: list[DealView]) -> tuple[Game, ...]:
-    """The evening's games to `game_to` points, the last one perhaps going on; none without a game to N points."""
-    if game_to is None:
-        return ()
-    finished, current = games(((d.number, d.payouts, d.declarer) for d in deals if not d.voided), game_to)
-    return (*finished, *((current,) if current else ()))
 
 
 def _games_section(data: EveningData) -> str:

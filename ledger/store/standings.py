@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
-from ledger.rules.games import games
 from ledger.store.deals import list_deals, running_totals, totals
 from ledger.store.evenings import Seating
-from ledger.values import Standings
+from ledger.values import Standings, evening_games
 
 
 def standings(session: Session, table: Seating) -> Standings:
@@ -16,9 +15,6 @@ def standings(session: Session, table: Seating) -> Standings:
     stake = table.evening.stake_cents
     deals = list_deals(session, table)
     game_to = table.profile.game_to
-    finished, current = (
-        games(((d.number, d.payouts, d.declarer) for d in deals if not d.voided), game_to) if game_to else ((), None)
-    )
     return Standings(
         evening=table.number,
         players=table.players,
@@ -30,5 +26,5 @@ def standings(session: Session, table: Seating) -> Standings:
         closed=table.evening.closed_at is not None,
         revision=table.evening.revision,
         game_to=game_to,
-        games=(*finished, *((current,) if current else ())),
+        games=evening_games(deals, game_to),
     )
