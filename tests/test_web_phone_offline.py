@@ -24,7 +24,7 @@ from test_web_browser import (
     signed_in,
     table,
 )
-from test_web_phone_outbox import PASS, RETRY_MS, SOLO_7, _record, _signed_in, _tap, _tap_deal
+from test_web_phone_outbox import KINDS, PASS, RETRY_MS, SOLO_7, _record, _signed_in, _tap, _tap_deal, _tap_kind
 from test_web_support import keys
 
 from ledger import Ledger
@@ -187,16 +187,18 @@ def _checked(page: Page) -> list[str]:
 
 
 def test_the_taps_of_a_deal_survive_a_switch_of_language(table: Table, chromium: playwright_api.Browser) -> None:
-    """Bruno, solo, 7 tapped, then IT: the Italian page shows them tapped, and Record records them; a line typed
-    survives the way back to EN; a deal recorded leaves nothing tapped behind. Before, the switch dropped the taps."""
+    """Carla, solo, her cards counted (2 aces, 10 figures, the last trick), then IT: the Italian page shows them
+    tapped, the count open, and Record records them; a line typed survives the way back to EN; a deal recorded leaves
+    nothing tapped behind. Before, the switch dropped the taps."""
     page = chromium.new_context(viewport=PHONE).new_page()
     signed_in(page, table)
-    for name, value in SOLO_7:
-        _tap(page, name, value)
+    counted = KINDS[6][0]
+    _tap_kind(page, counted)
     page.locator(".lang a[hreflang=it]").click()
     playwright_api.expect(page.locator("h1")).to_have_text(f"Serata {table.number}")
-    assert _checked(page) == ["declarer=Bruno", "contract=solo", "whole=7", "third="]
-    _record(page)
+    assert _checked(page) == ["declarer=Carla", "contract=solo", "third=", "aces=2", "figures=10", "last=u"]
+    playwright_api.expect(page.locator("form.guided details.count")).to_have_attribute("open", "")
+    _record(page)  # on the screen, as after the last tap
     playwright_api.expect(page.locator(".result h2")).to_have_text("Smazzata 1 registrata")
     page.locator("#line").fill("carla solo 8")
     page.locator(".lang a[hreflang=en]").click()
@@ -206,7 +208,7 @@ def test_the_taps_of_a_deal_survive_a_switch_of_language(table: Table, chromium:
     playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 2 recorded")
     page.reload()
     assert _checked(page) == ["third="] and page.locator("#line").input_value() == ""
-    assert _deals(table.db, table.number) == [("Bruno", 21), ("Carla", 24)]
+    assert _deals(table.db, table.number) == [("Carla", 19), ("Carla", 24)]
 
 
 def _phone(chromium: playwright_api.Browser, table: Table) -> Page:
