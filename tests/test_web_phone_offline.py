@@ -1,8 +1,10 @@
 """The phone through any outage, in Chromium at 390 x 844: a reload and a new tab with the network cut show the pad, the
 last standings heard and the deals waiting, and the deals go once, in order, when it is back (the service worker on
-127.0.0.1, a secure context); a question owns the pad; an undo tick never carries over to another change, and the
-phone whose deal another phone took back is told; a club table's deal refused after its round is said once and never
-follows the phone to the next round; a stalled connection is seen after two keep-alives missed."""
+127.0.0.1, a secure context); an updated server reaches an open page on the same visit, once nothing would be lost;
+the taps of a deal survive a switch of language; a question owns the pad; an undo tick never carries over to another
+change, and the phone whose deal another phone took back is told; a club table's page says by itself when its round
+ended, and a deal refused after it is said once and never follows the phone to the next round; a stalled connection
+is seen after two keep-alives missed."""
 
 from __future__ import annotations
 
