@@ -118,9 +118,10 @@ def test_an_interrupted_import_says_what_went_in_and_resumes(
 
 @pytest.mark.parametrize(("layout", "where"), [("version 3", "line 4: "), ("version 2", "")])
 def test_a_key_used_by_an_earlier_evening_of_the_same_file_is_refused(
-    layout: str, where: str, db_url: str, tmp_path: Path
+    layout: str, where: str, db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The earlier evening's deals are written in the same transaction; the later one's key is found there."""
+    monkeypatch.setattr(batched_import, "BATCH_SECONDS", 600.0)  # the whole file in one transaction
     data = evenings_in_a_row(3)
     data["evenings"][0]["deals"][4]["key"] = "tablet-1"
     data["evenings"][2]["deals"][7]["key"] = "tablet-1"
@@ -134,8 +135,11 @@ def test_a_key_used_by_an_earlier_evening_of_the_same_file_is_refused(
     assert deal_count(db_url) == 0
 
 
-def test_a_key_the_ledger_holds_is_refused_after_evenings_without_keys(db_url: str, tmp_path: Path) -> None:
+def test_a_key_the_ledger_holds_is_refused_after_evenings_without_keys(
+    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The ledger's keys are read before the import queues its first deals, which take the numbers after its own."""
+    monkeypatch.setattr(batched_import, "BATCH_SECONDS", 600.0)  # the whole file in one transaction
     with Ledger(db_url) as opened:
         opened.start_evening(["Dario", "Elena", "Franco"])
         opened.record("dario solo 22", key="tablet-1")
@@ -287,8 +291,11 @@ HOSTILE: dict[str, tuple[Callable[[], Any], str]] = {
 @pytest.mark.parametrize("layout", sorted(WRITERS))
 @pytest.mark.parametrize("case", sorted(HOSTILE))
 def test_a_hostile_file_is_one_line_exit_2_and_nothing_written(
-    case: str, layout: str, sqlite_url: str, tmp_path: Path
+    case: str, layout: str, sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The file in one batch, however slow the machine: a payment's line refused keeps nothing of the evening before
+    it."""
+    monkeypatch.setattr(batched_import, "BATCH_SECONDS", 600.0)
     make, message = HOSTILE[case]
     source = WRITERS[layout](tmp_path / "x", make())
     result = runner.invoke(app, ["--db", sqlite_url, "import", str(source)])

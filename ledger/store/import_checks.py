@@ -108,13 +108,19 @@ def check_payment(item: dict[str, Any]) -> int:
     return int(cents)
 
 
+def plain(text: str) -> bool:
+    """Whether the text holds nothing that acts on a screen (`acts_on_screen`, tab and new line allowed): printable
+    text never does, so only other text is looked at character by character."""
+    return text.isprintable() or not acts_on_screen(text, lines=True)
+
+
 def _texts(item: dict[str, Any], *fields: str) -> None:
     """A `TypeError` (a bad field) when one of the fields is neither text nor missing, or would act on a screen."""
     for field in fields:
         value = item.get(field)
         if value is not None and not isinstance(value, str):
             raise TypeError(f"{field} {value!r} is not text")
-        if value is not None and acts_on_screen(value, lines=True):
+        if value is not None and not plain(value):
             raise TypeError(f"{field} {shortened(value)!r} holds a control character")
 
 

@@ -41,6 +41,7 @@ from ledger.store.import_checks import (
     check_rename,
     check_season,
     exported_time,
+    plain,
 )
 from ledger.store.import_known import Keys, Starts
 from ledger.store.imported_payments import PaymentImport
@@ -498,15 +499,14 @@ def _change_row(evening: int, change: Any) -> tuple[Any, ...]:
             )
     for name in ("kind", "source", "session", "reason"):
         text = row[name]
-        if text is None or (isinstance(text, str) and text.isprintable()):
-            continue  # printable text holds no control character (`check_plain`)
-        if not isinstance(text, str):
+        if text is not None and not isinstance(text, str):
             raise LedgerError(
                 _("a change of the evening's log has {name} {value}: a text").format(
                     name=name, value=shortened(str(text))
                 )
             )
-        check_plain(text, name)
+        if text is not None and not plain(text):
+            check_plain(text, name)
     row["source"] = row["source"] or "import"
     return (evening, *row.values(), exported_time(change.get("at")) or utcnow())
 
