@@ -25,6 +25,12 @@ TypeError: 'FrozenDict' object does not support item assignment
 ...         return max(self.points, key=self.points.__getitem__)
 >>> Seat(1, FrozenDict({"Anna": 2, "Bruno": 4}), ("Anna",)).to_dict()
 {'seat': 1, 'points': {'Anna': 2, 'Bruno': 4}, 'best': 'Bruno'}
+
+A front end that has words to draw of a value gives `drawn`: what it returns of each value written, anywhere within,
+is written in its fields' place (a field of the same name), or after them.
+
+>>> Seat(1, FrozenDict({"Anna": 2}), ("Anna",)).to_dict(lambda value: {"seat": "one", "said": "Anna leads"})
+{'seat': 'one', 'points': {'Anna': 2}, 'best': 'Anna', 'said': 'Anna leads'}
 """
 
 from __future__ import annotations
@@ -105,15 +111,21 @@ def freeze(value: object, *names: str) -> None:
         object.__setattr__(value, name, frozen(getattr(value, name)))
 
 
+Drawn = Callable[[object], Mapping[str, object]]
+"""What a front end draws of a value to write it (see `plain`): the words it says of it, by name, or nothing."""
+
+
 @dataclass(frozen=True)
 class Shown:
     """How `plain` writes one field of a value: under `key` (else the field's name), as `value` draws it from the
-    whole value (else the field's own value), or not at all (`hidden`); `before` and `after` name properties of the
-    value written, under their own names, just before and after it."""
+    whole value (else the field's own value), or not at all (`hidden`); `flat`, a value's fields written among the
+    fields of the value that holds it; `before` and `after` name properties of the value written, under their own
+    names, just before and after it."""
 
     key: str | None = None
     value: Callable[[Any], object] | None = None
     hidden: bool = False
+    flat: bool = False
     before: tuple[str, ...] = ()
     after: tuple[str, ...] = ()
 
@@ -128,46 +140,51 @@ def shown(
     *,
     value: Callable[[Any], object] | None = None,
     hidden: bool = False,
+    flat: bool = False,
     before: tuple[str, ...] = (),
     after: tuple[str, ...] = (),
 ) -> dict[str, Shown]:
     """A field's metadata (`field(metadata=shown(...))`) for what `plain` writes of it other than its name and value."""
-    return {SHOWN: Shown(key, value, hidden, before, after)}
+    return {SHOWN: Shown(key, value, hidden, flat, before, after)}
 
 
-def plain(value: Any) -> Any:
+def plain(value: Any, drawn: Drawn | None = None) -> Any:
     """The value as JSON writes it: a value with `to_dict` (or a frozen value's fields, see `Shown`) as a dict, every
-    mapping a dict, every tuple, list or set a list, an enum its value, a time ISO 8601 with its offset."""
+    mapping a dict, every tuple, list or set a list, an enum its value, a time ISO 8601 with its offset; with `drawn`,
+    each value within with the words it draws of it."""
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, str | int | float | None):
         return value
     if isinstance(value, Plain):
-        return value.to_dict()
+        return value.to_dict(drawn)
     if is_dataclass(value) and not isinstance(value, type):
-        return _fields(value)
+        return _fields(value, drawn)
     if isinstance(value, Mapping):
-        return {key: plain(item) for key, item in value.items()}
+        return {key: plain(item, drawn) for key, item in value.items()}
     if isinstance(value, list | tuple | set | frozenset):
-        return [plain(item) for item in value]
+        return [plain(item, drawn) for item in value]
     return value.isoformat() if isinstance(value, datetime) else value
 
 
-def _fields(value: Any) -> dict[str, object]:
+def _fields(value: Any, drawn: Drawn | None) -> dict[str, object]:
     written: dict[str, object] = {}
     for each in fields(value):
         how = each.metadata.get(SHOWN, _AS_IT_IS)
-        written.update({name: plain(getattr(value, name)) for name in how.before})
-        if not how.hidden:
-            written[how.key or each.name] = plain(how.value(value) if how.value else getattr(value, each.name))
-        written.update({name: plain(getattr(value, name)) for name in how.after})
+        written.update({name: plain(getattr(value, name), drawn) for name in how.before})
+        if how.flat:
+            written.update(plain(getattr(value, each.name), drawn))
+        elif not how.hidden:
+            written[how.key or each.name] = plain(how.value(value) if how.value else getattr(value, each.name), drawn)
+        written.update({name: plain(getattr(value, name), drawn) for name in how.after})
+    written.update(drawn(value) if drawn else {})
     return written
 
 
 class Plain:
     """For a frozen dataclass: `to_dict()` gives its fields as `plain` values, in the order they are declared, each as
-    its `shown` metadata says."""
+    its `shown` metadata says; `to_dict(drawn)`, with the words `drawn` draws of each value within."""
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self, drawn: Drawn | None = None) -> dict[str, object]:
         """Plain JSON-ready values."""
-        return _fields(self)
+        return _fields(self, drawn)

@@ -3,8 +3,9 @@ language in use when it is shown: nothing the ledger says about a deal is stored
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ledger.frozen import plain
 from ledger.i18n import _, ngettext
 from ledger.rules.cards import DEAL_THIRDS
 from ledger.rules.contracts import Aggravation, Contract
@@ -12,9 +13,10 @@ from ledger.rules.facts import DECLARER, MONTE
 from ledger.rules.profiles import Partnership, Profile, Tariff
 from ledger.rules.scoring import POT, DealResult, amount_factors, difference
 from ledger.rules.sweeps import Sweep
+from ledger.values import DealView
 
 if TYPE_CHECKING:
-    from ledger.values import ChangeView, DealView
+    from ledger.values import ChangeView
 
 POT_CAUSE = "pot"
 """A revision the ledger wrote because a correction to an earlier deal changed its pot of passed deals."""
@@ -188,6 +190,23 @@ def why_voided(deal: DealView) -> str | None:
     return deal.void_reason
 
 
+def drawn(value: object) -> dict[str, object]:
+    """The words JSON carries of a value besides its facts, drawn in the language in use: of a deal, the line its
+    payouts are checked by and why it was written or voided (`reason` and `void_reason`: what a person typed, or the
+    ledger's own cause in words); of a scored deal, its explanation."""
+    if isinstance(value, DealView):
+        return {"void_reason": why_voided(value), "reason": why(value), "explanation": explanation(value)}
+    if isinstance(value, DealResult):
+        return {"explanation": explanation(value)}
+    return {}
+
+
+def as_json(value: object) -> Any:
+    """A value as the command line's `--json` prints it and the API answers it: its `to_dict()`, with the words of
+    every deal within drawn in the reader's language."""
+    return plain(value, drawn)
+
+
 def note(deal: DealView) -> str:
     """The explanation for a row of deals: voided or amended first; the dealer sitting out left to the dealer column.
 
@@ -201,10 +220,10 @@ def note(deal: DealView) -> str:
     'amended (recount): solo 2 = 2 from each opponent'
     """
     if deal.voided:
-        return _("VOID: {reason}").format(reason=deal.why_voided)
+        return _("VOID: {reason}").format(reason=why_voided(deal))
     shown = explanation(deal, sitting_out=False)
     if deal.amended:
-        return _("amended ({reason}): {explanation}").format(reason=deal.why, explanation=shown)
+        return _("amended ({reason}): {explanation}").format(reason=why(deal), explanation=shown)
     return shown
 
 

@@ -12,7 +12,7 @@ from datetime import datetime
 
 from ledger.club.values import TablePlace
 from ledger.fmt import plain_cents
-from ledger.frozen import FrozenDict, Plain, freeze, plain, shown
+from ledger.frozen import Drawn, FrozenDict, Plain, freeze, plain, shown
 from ledger.house_rules import describe_rules
 from ledger.rules.games import Game, games
 from ledger.rules.profiles import Profile
@@ -203,15 +203,15 @@ class DealView(Plain):
     Players are named as they are called now (a rename follows the player). `holder` is a seat's name,
     `monte` or `declarer`; `auction` is the calls in speaking order, each (seat, call word). `reason` and
     `void_reason` are what a person typed; `cause` (with `cause_deal`) and `void_cause` say why the ledger itself
-    wrote the revision or voided the deal. Every sentence about the deal is drawn when it is read, in the language in
-    use: `explanation`, `why`, `why_voided`.
+    wrote the revision or voided the deal. Every sentence about the deal is drawn by the front end that shows it, in
+    the language in use (`ledger.summary`: `explanation`, `why`, `why_voided`, and `as_json` for its JSON).
     """
 
     number: int
     revision: int
     dealer: str
     voided: bool = field(default=False, kw_only=True)
-    void_reason: str | None = field(default=None, kw_only=True, metadata=shown(value=lambda deal: deal.why_voided))
+    void_reason: str | None = field(default=None, kw_only=True)
     void_cause: str | None = field(default=None, kw_only=True)
     key: str | None = field(default=None, kw_only=True)
     declarer: str | None
@@ -233,37 +233,16 @@ class DealView(Plain):
     multiplier: int
     amount: int
     profile: Profile = field(metadata=shown(hidden=True))
-    payouts: Mapping[str, int] = field(metadata=shown(after=("explanation",)))
+    payouts: Mapping[str, int]
     roles: Mapping[str, str] = field(metadata=shown(hidden=True))
     recorded_at: datetime
-    reason: str | None = field(default=None, kw_only=True, metadata=shown(value=lambda deal: deal.why))
+    reason: str | None = field(default=None, kw_only=True)
     cause: str | None = field(default=None, kw_only=True)
     cause_deal: int | None = field(default=None, kw_only=True)
     superseded_at: datetime | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         freeze(self, "payouts", "roles")
-
-    @property
-    def explanation(self) -> str:
-        """The line a player checks the payouts by, in the language in use."""
-        from ledger.summary import explanation
-
-        return explanation(self)
-
-    @property
-    def why(self) -> str | None:
-        """Why this revision was written: the reason typed, or the ledger's own cause in words; None for a first."""
-        from ledger.summary import why
-
-        return why(self)
-
-    @property
-    def why_voided(self) -> str | None:
-        """Why the deal was voided: the reason typed, or the ledger's own (undo) in words; None when it stands."""
-        from ledger.summary import why_voided
-
-        return why_voided(self)
 
     @property
     def passed(self) -> bool:
@@ -375,9 +354,9 @@ class Standings(Plain):
         """How many games each player won (a shared game counts for each of its winners)."""
         return FrozenDict({name: sum(name in game.winners for game in self.games) for name in self.players})
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self, drawn: Drawn | None = None) -> dict[str, object]:
         """Plain JSON-ready values, with the games each player won when the evening plays games."""
-        return {**super().to_dict(), "games_won": dict(self.games_won) if self.game_to else None}
+        return {**super().to_dict(drawn), "games_won": dict(self.games_won) if self.game_to else None}
 
 
 def _with_amounts(settlement: Settlement) -> list[dict[str, object]]:
@@ -488,7 +467,7 @@ class StatTable:
 
 
 @dataclass(frozen=True)
-class Statistics:
+class Statistics(Plain):
     """Statistics over the deals that stand, for the `scope` the filters chose (`all deals`, `evening 3`, ...)."""
 
     scope: str
@@ -499,6 +478,6 @@ class Statistics:
         """The table of that name: summary, players, money, bids, contracts, called, seats, pairings, ratings..."""
         return next(table for table in self.tables if table.name == name)
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self, drawn: Drawn | None = None) -> dict[str, object]:
         """Plain JSON-ready values: the scope and every table's rows."""
-        return {"filters": self.scope, **{table.name: [dict(row) for row in table.rows] for table in self.tables}}
+        return {"filters": self.scope, **{table.name: plain(table.rows, drawn) for table in self.tables}}

@@ -18,7 +18,7 @@ from ledger.rules.facts import DECLARER, MONTE
 from ledger.rules.games import Game
 from ledger.rules.profiles import Profile
 from ledger.settlement import fewest_payments, money_cents
-from ledger.summary import headline
+from ledger.summary import explanation, headline, why, why_voided
 from ledger.values import DealView, EveningInfo, evening_games
 from reports import charts
 from reports.frames import Frames
@@ -109,16 +109,16 @@ def _line(deal: DealView, profile: Profile) -> DealLine:
     """A stored deal as the report's plain values."""
     note = ""
     if deal.voided:
-        note = _("voided: {reason}").format(reason=deal.why_voided or _("no reason given"))
+        note = _("voided: {reason}").format(reason=why_voided(deal) or _("no reason given"))
     elif deal.revision > 1:
-        note = _("revision {revision}: {reason}").format(revision=deal.revision, reason=deal.why or "")
+        note = _("revision {revision}: {reason}").format(revision=deal.revision, reason=why(deal) or "")
     return DealLine(
         number=deal.number,
         dealer=deal.dealer,
         summary=headline(deal, profile),
         called=_called(deal),
         payouts=deal.payouts,
-        explanation=deal.explanation,
+        explanation=explanation(deal),
         note=note,
         voided=deal.voided,
     )

@@ -31,6 +31,7 @@ from ledger.store.evenings import Seating, close_evening, get_seating, list_even
 from ledger.store.export import write_export
 from ledger.store.players import add_player, find_player, get_player, list_players, rename_player
 from ledger.store.standings import standings
+from ledger.summary import explanation, why, why_voided
 from ledger.values import Terms
 
 TABLES = ("player", "player_rename", "evening", "seat", "deal", "deal_revision", "payout", "payment")
@@ -253,7 +254,7 @@ def test_evening_pins_profile_options_stake_and_seat_order(engine: Engine) -> No
     other = begin(engine, ("Dario", "Elena", "Franco"), options={"stramazzo_multiplier": "4"})
     done = record(engine, other, declarer="Elena", contract="solo", thirds=33)
     assert done.deal.payouts == {"Dario": -8, "Elena": 16, "Franco": -8}
-    assert "stramazzo 4" in done.deal.explanation
+    assert "stramazzo 4" in explanation(done.deal)
 
 
 def test_wrong_number_of_players_is_refused_and_nothing_is_written(engine: Engine) -> None:
@@ -456,7 +457,7 @@ def test_amend_void_undo_keep_every_revision_and_standings_are_exact(engine: Eng
         undone = undo_last(session, get_seating(session), seen_revision=7)
     assert undone.recorded is not None and undone.taken_back.kind == "record"
     deal = undone.recorded.deal  # undo returns what it took back and the deal as it stands now
-    assert (deal.number, deal.void_cause, deal.why_voided, undone.evening_revision) == (
+    assert (deal.number, deal.void_cause, why_voided(deal), undone.evening_revision) == (
         4,
         "undo",
         "undone",
@@ -466,7 +467,7 @@ def test_amend_void_undo_keep_every_revision_and_standings_are_exact(engine: Eng
     with transaction(engine) as session:
         t = get_seating(session, number)
         views = list_deals(session, t)
-        assert [(v.number, v.revision, v.voided, v.void_reason, v.why_voided) for v in views] == [
+        assert [(v.number, v.revision, v.voided, v.void_reason, why_voided(v)) for v in views] == [
             (1, 3, False, None, None),
             (2, 1, True, "misdeal", "misdeal"),
             (3, 1, False, None, None),
@@ -656,7 +657,7 @@ def test_tretre_pot_follows_corrections_of_earlier_deals(engine: Engine) -> None
             (None, "pot", 1),
             (None, "pot", 2),
         ]
-        assert history[1].why == "pot of passed deals changed by deal 1"
+        assert why(history[1]) == "pot of passed deals changed by deal 1"
         assert [v.revision for v in deal_history(session, t, 4)] == [1]
         assert standings(session, t).points == {"Anna": 2, "Bruno": -1, "Carla": -1}
         assert t.evening.revision == 6

@@ -25,6 +25,7 @@ from ledger.errors import LedgerError
 from ledger.i18n import speaking
 from ledger.rules.contracts import Contract
 from ledger.store.engine import HEAD, MIGRATIONS, make_engine, open_ledger, resolve_url
+from ledger.summary import explanation, why, why_voided
 from ledger.values import Terms
 
 
@@ -72,7 +73,7 @@ def test_an_older_ledger_is_backed_up_then_upgraded_losing_nothing(tmp_path: Pat
             standing = ledger.standings(expected["evening"])
             assert (standing.points, standing.cents) == (expected["points"], expected["cents"])
             _, deals = ledger.deals(expected["evening"])
-            assert [(d.number, d.voided, d.why_voided, d.key) for d in deals] == [
+            assert [(d.number, d.voided, why_voided(d), d.key) for d in deals] == [
                 (d["number"], d["voided"], UNDONE.get(d["void_reason"], d["void_reason"]), d["key"])
                 for d in expected["deals"]
             ]
@@ -83,11 +84,11 @@ def test_an_older_ledger_is_backed_up_then_upgraded_losing_nothing(tmp_path: Pat
                 assert [
                     {
                         "revision": v.revision,
-                        "reason": v.why,
+                        "reason": why(v),
                         "payouts": v.payouts,
                         "roles": v.roles,
                         "superseded": v.superseded_at is not None,
-                        "explanation": v.explanation,
+                        "explanation": explanation(v),
                         "dealer": v.dealer,
                         "passed_before": v.passed_before,
                     }
@@ -136,8 +137,8 @@ def _drawn_in_italian(ledger: Ledger, expected: list[dict[str, Any]]) -> None:
         for evening in expected:
             assert ledger.standings(evening["evening"]).points == evening["points"]
             _, deals = ledger.deals(evening["evening"])
-            sentences = [d.explanation for d in deals] + [d.why_voided or "" for d in deals]
-            sentences += [v.why or "" for d in deals for v in ledger.deal_history(d.number, evening["evening"])]
+            sentences = [explanation(d) for d in deals] + [why_voided(d) or "" for d in deals]
+            sentences += [why(v) or "" for d in deals for v in ledger.deal_history(d.number, evening["evening"])]
             english = [s for s in sentences if any(word in s for word in ENGLISH)]
             assert not english, english
             assert any("avversari" in s or "passano" in s for s in sentences), sentences

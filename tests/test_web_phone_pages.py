@@ -360,9 +360,9 @@ def test_an_italian_phone_amends_and_voids_a_deal_with_taps_only(
     assert typing == []
     with Ledger(db) as ledger:
         deals = {deal.number: deal for deal in ledger.deals(evening)[1]}
-    amended = (deals[4].revision, deals[4].why, deals[4].declarer_thirds)
+    amended = (deals[4].revision, deals[4].reason, deals[4].declarer_thirds)
     assert amended == (2, "ricontato", 8 * 3 + 2)  # 8 tapped, its ⅔ kept
-    assert (deals[5].voided, deals[5].why_voided) == (True, "carte date male")
+    assert (deals[5].voided, deals[5].void_reason) == (True, "carte date male")
 
 
 def test_an_amendment_sends_only_what_was_changed_and_is_refused_when_the_deal_changed_since(
@@ -402,7 +402,7 @@ def test_an_amendment_sends_only_what_was_changed_and_is_refused_when_the_deal_c
     playwright_api.expect(page.locator(".error")).to_contain_text("corrected since you saw it")
     with Ledger(db) as ledger:
         deals = {deal.number: deal for deal in ledger.deals(evening)[1]}
-    assert (deals[4].declarer_thirds, deals[4].why) == (8 * 3 + 2, "recounted")
+    assert (deals[4].declarer_thirds, deals[4].reason) == (8 * 3 + 2, "recounted")
     assert (deals[5].revision, deals[5].declarer, deals[5].declarer_thirds) == (2, "Anna", 20)
 
 

@@ -32,4 +32,4 @@ def test_the_deal_and_settlement_pages_offer_the_usual_reasons_as_chips(sqlite_u
         settle = phone.get("/evenings/1/settle", headers=ITALIAN).text
         assert _chips(settle) == ["mancava una smazzata", "ricontato", "scritto per sbaglio"]
     with Ledger(sqlite_url) as ledger:
-        assert ledger.deals(1)[1][0].why_voided == "carte date male"
+        assert ledger.deals(1)[1][0].void_reason == "carte date male"

@@ -280,9 +280,11 @@ JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object in
 """Help texts here and in every command module are translated by `localize` when the command line is read."""
 
 
-def print_json(data: object) -> None:
-    """One JSON document on stdout."""
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+def print_json(value: object) -> None:
+    """One value as a JSON document on stdout, as the API answers it (`ledger.summary.as_json`)."""
+    from ledger.summary import as_json
+
+    sys.stdout.write(json.dumps(as_json(value), ensure_ascii=False, indent=2, default=str) + "\n")
 
 
 def db_url(ctx: typer.Context) -> str | None:

@@ -175,7 +175,7 @@ def start(
             round_minutes=minutes,
         )
     if as_json:
-        print_json(event.to_dict())
+        print_json(event)
         return
     console.print(
         _("[bold]Event {number}[/bold] started: {name}.").format(number=event.number, name=_markup_free(event.name))
@@ -451,7 +451,7 @@ def show(ctx: typer.Context, event: EventArgument = None, as_json: JsonFlag = Fa
         ]
         write_csv(csv, header, rows)
     if as_json:
-        print_json(info.to_dict())
+        print_json(info)
         return
     from rich.table import Table
 
@@ -548,7 +548,7 @@ def close(ctx: typer.Context, event: EventArgument = None, as_json: JsonFlag = F
     with open_ledger(ctx, create=False) as ledger:
         info = ledger.close_event(event)
     if as_json:
-        print_json(info.to_dict())
+        print_json(info)
         return
     console.print(
         ngettext(
@@ -587,7 +587,7 @@ def season_start(
     with open_ledger(ctx) as ledger, _named_by_option():
         started = ledger.start_season(name, min_deals=min_deals)
     if as_json:
-        print_json(started.to_dict())
+        print_json(started)
         return
     console.print(
         _("[bold]Season {number}[/bold] started: {name}.").format(
@@ -658,7 +658,7 @@ def season_show(
         ]
         write_csv(csv, header, rows)
     if as_json:
-        print_json(info.to_dict())
+        print_json(info)
         return
     _print_season(info, places)
 

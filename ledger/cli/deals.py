@@ -24,10 +24,10 @@ from ledger.errors import LedgerError, UndoRefused
 from ledger.fmt import format_time
 from ledger.i18n import _
 from ledger.rules.build import DealInput
-from ledger.summary import after_undo, described, headline, logged
+from ledger.summary import after_undo, described, explanation, headline, logged, why_voided
 
 if TYPE_CHECKING:
-    from ledger.values import ChangeView, Recorded, Undone
+    from ledger.values import Recorded, Undone
 
 deal_app = new_app("deal", "Look at one deal and its history.")
 DealNumber = Annotated[int, typer.Argument(help="The deal's number in the evening.", min=1)]
@@ -43,7 +43,7 @@ def print_recorded(done: Recorded, as_json: bool, verb: str, *, undoable: bool =
     re-scored; with `undoable`, how to take it back."""
     deal = done.deal
     if as_json:
-        print_json(done.to_dict())
+        print_json(done)
         return
     if done.duplicate:
         console.print(
@@ -58,11 +58,11 @@ def print_recorded(done: Recorded, as_json: bool, verb: str, *, undoable: bool =
     if done.result is not None:
         console.print(headline(done.result, done.profile))
         console.print(deal_table(done.result, deal.dealer, done.totals))
-        console.print(deal.explanation)
+        console.print(explanation(deal))
     else:
         console.print(
             _("It no longer counts ({why}); totals {totals_line}").format(
-                why=deal.why_voided, totals_line=totals_line(done.totals)
+                why=why_voided(deal), totals_line=totals_line(done.totals)
             )
         )
     if done.rescored:
@@ -197,7 +197,7 @@ def undo(
 def print_undone(done: Undone, as_json: bool) -> None:
     """What an undo took back, and the deal it touched as it stands now."""
     if as_json:
-        print_json(done.to_dict())
+        print_json(done)
         return
     deal = done.recorded.deal if done.recorded else None
     console.print(_("[bold]Taken back:[/bold] {change}").format(change=described(done.taken_back, deal)))
@@ -210,7 +210,7 @@ def deals(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag =
     with open_ledger(ctx, create=False) as ledger:
         info, views = ledger.deals(evening_to_read(ledger, evening, quiet=as_json).number)
     if as_json:
-        print_json({"evening": info.number, "deals": [v.to_dict() for v in views]})
+        print_json({"evening": info.number, "deals": views})
     elif not views:
         console.print(_("Evening {number} has no deals yet.").format(number=info.number))
     else:
@@ -225,12 +225,11 @@ def show(ctx: typer.Context, number: DealNumber, evening: EveningOption = None, 
         views = ledger.deal_history(number, info.number)
         log = ledger.changes(info.number, deal=number)
     if as_json:
-        revisions = [v.to_dict() for v in views]
-        print_json({"evening": info.number, "number": number, "revisions": revisions, "changes": _dicts(log)})
+        print_json({"evening": info.number, "number": number, "revisions": views, "changes": log})
         return
     current = views[-1]
     state = (
-        _("VOID ({reason})").format(reason=current.why_voided)
+        _("VOID ({reason})").format(reason=why_voided(current))
         if current.voided
         else _("revision {revision} counts").format(revision=current.revision)
     )
@@ -240,14 +239,10 @@ def show(ctx: typer.Context, number: DealNumber, evening: EveningOption = None, 
         )
     )
     deals_table(info.players, views, history=True)
-    console.print(current.explanation)
+    console.print(explanation(current))
     console.print(_("[bold]Changes[/bold] (evening revision, what, from where):"))
     for change in log:
         console.print(f"  {format_time(change.at)} {logged(change, current)}", markup=False, highlight=False)
-
-
-def _dicts(log: list[ChangeView]) -> list[dict[str, object]]:
-    return [change.to_dict() for change in log]
 
 
 def standings(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag = False) -> None:
@@ -256,6 +251,6 @@ def standings(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFl
         result = ledger.standings(evening_to_read(ledger, evening, quiet=as_json).number)
         settlement = ledger.settle(evening=result.evening) if result.closed else None
     if as_json:
-        print_json({**result.to_dict(), "settlement": settlement.to_dict() if settlement else None})
+        print_json({**result.to_dict(), "settlement": settlement})
         return
     print_standings(result, settlement)

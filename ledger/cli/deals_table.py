@@ -20,7 +20,7 @@ from rich.text import Text
 
 from ledger.cli.render import console, local_time, signed
 from ledger.i18n import _
-from ledger.summary import brief, called_card, note, outcome, sits_out
+from ledger.summary import brief, called_card, note, outcome, sits_out, why
 
 if TYPE_CHECKING:
     from ledger.values import DealView
@@ -96,7 +96,7 @@ def _row(view: DealView, players: tuple[str, ...], history: bool) -> Row:
         called=called_card(view),
         result=result,
         points=tuple(signed(view.payouts.get(player, 0)) for player in players),
-        note=local_time(view.recorded_at) + " " + (view.why or _("recorded")) if history else note(view),
+        note=local_time(view.recorded_at) + " " + (why(view) or _("recorded")) if history else note(view),
         struck=view.voided or bool(history and view.superseded_at),
     )
 

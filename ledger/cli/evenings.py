@@ -138,7 +138,7 @@ def list_(
     except NoOpenEvening:
         page = EveningPage(())  # no ledger there yet: no evenings, and none is made
     if as_json:
-        print_json(page.to_dict())
+        print_json(page)
         return
     table = Table(_("evening"), _("started"), _("players"), _("rules"), _("state"), _("place"), show_edge=False)
     for e in page.evenings:
@@ -195,7 +195,7 @@ def show(
     with open_ledger(ctx, create=False) as ledger:
         e = ledger.evening(_named(number, evening))
     if as_json:
-        print_json(e.to_dict())
+        print_json(e)
         return
     state = (
         _("void: {reason}").format(reason=e.void_reason)
@@ -227,7 +227,7 @@ EveningReason = Annotated[str | None, typer.Option("--reason", "-r", help="Why: 
 def _print_changed(changed: EveningInfo, as_json: bool, said: str) -> None:
     """An evening voided or reopened: as JSON, or the sentence that says so."""
     if as_json:
-        print_json(changed.to_dict())
+        print_json(changed)
     else:
         console.print(said)
 
@@ -265,7 +265,7 @@ def close(
     with open_ledger(ctx) as ledger:
         closed, result = ledger.close_evening(_named(number, evening), drop_pot=drop_pot)
     if as_json:
-        print_json({**closed.to_dict(), "settlement": result.to_dict()})
+        print_json({**closed.to_dict(), "settlement": result})
         return
     print_closed(closed, result)
 

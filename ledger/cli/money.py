@@ -41,7 +41,7 @@ def settle(
     with open_ledger(ctx, create=False) as ledger:
         result = ledger.settle(evening=evening, since=parse_date(since, "--since"), round_to=round_to, pairs=pairs)
     if as_json:
-        print_json(result.to_dict())
+        print_json(result)
     else:
         print_settlement(result, pairs=pairs)
 
@@ -100,7 +100,7 @@ def paid(
 def _print_payment(entry: PaymentInfo, as_json: bool) -> None:
     """A payment just recorded or voided; a warning on stderr when it pays more than the payer owed."""
     if as_json:
-        print_json(entry.to_dict())
+        print_json(entry)
         return
     money = format_cents(entry.cents, entry.currency)
     if entry.voided:
@@ -134,7 +134,7 @@ def _print_payments(entries: list[PaymentInfo], as_json: bool) -> None:
     from rich.table import Table as RichTable
 
     if as_json:
-        print_json([entry.to_dict() for entry in entries])
+        print_json(entries)
         return
     if not entries:
         console.print(_("No payments recorded."))
@@ -173,7 +173,7 @@ def tab(
     with open_ledger(ctx, create=False) as ledger:
         tabs = ledger.tab(pairs=pairs)
     if as_json:
-        print_json([t.to_dict() for t in tabs])
+        print_json(tabs)
         return
     if not any(t.balances for t in tabs):
         console.print(_("The tab is clear: nobody owes anything."))

@@ -67,7 +67,7 @@ from ledger.rules.facts import DECLARER, MONTE, DealFacts
 from ledger.rules.numbers import read_number, shortened
 from ledger.rules.profiles import Profile
 from ledger.rules.quick import KEYS, contract_words, examples, key_of, parse_answer, parse_quick_line
-from ledger.summary import after_undo, described, headline
+from ledger.summary import after_undo, described, explanation, headline, why_voided
 
 if TYPE_CHECKING:
     from ledger.service import Ledger
@@ -293,13 +293,13 @@ class Play:
                 if deal.void_cause
                 else _("{title} ({void_reason}). Totals: {totals_line}")
             )
-            text = said.format(title=title, void_reason=deal.why_voided, totals_line=totals_line(done.totals))
+            text = said.format(title=title, void_reason=why_voided(deal), totals_line=totals_line(done.totals))
             shown: list[RenderableType] = [Text(text, style="bold")]
         else:
             shown = [
                 Text(f"{title} · {headline(done.result, self.profile)}", style="bold"),
                 deal_table(done.result, deal.dealer, done.totals),
-                Text(deal.explanation),
+                Text(explanation(deal)),
             ]
         if done.rescored:
             shown.append(Text(rescored_line(done)))

@@ -30,7 +30,7 @@ def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     with open_ledger(ctx, create=False) as ledger:
         players = ledger.players()
     if as_json:
-        print_json([p.to_dict() for p in players])
+        print_json(players)
     elif not players:
         console.print(_("No players yet: calabresella players add Anna Bruno Carla"))
     else:

@@ -141,7 +141,7 @@ def stats(
     if csv is not None:
         _write_csv(result, csv)
     if as_json:
-        print_json(result.to_dict())
+        print_json(result)
     else:
         _print_tables(result)
 

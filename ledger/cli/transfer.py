@@ -89,7 +89,7 @@ def import_(
     with open_ledger(ctx) as ledger, _import_progress(source) as progress:
         summary = ledger.import_file(source, progress=progress)
     if as_json:
-        print_json(summary.to_dict())
+        print_json(summary)
     else:
         for line in summary_lines(summary):
             typer.echo(line)

@@ -39,6 +39,7 @@ from ledger.store.club_models import ClubEvent, ClubRound, ClubTable, Entrant, S
 from ledger.store.deals import list_deals
 from ledger.store.evenings import Seating, list_evenings
 from ledger.store.models import PaymentEntry, Player, PlayerRename, ident
+from ledger.summary import as_json
 
 FORMAT = "calabresella-ledger"
 VERSION = 3
@@ -387,7 +388,7 @@ def write_csv(session: Session, out: TextIO, evening: int | None = None) -> None
             continue
         stake, currency = table.evening.stake_cents, table.evening.currency
         for view in list_deals(session, table):
-            facts = view.to_dict()
+            facts = as_json(view)
             for player, points in view.payouts.items():
                 row = {
                     **{k: facts.get(k) for k in CSV_COLUMNS if k in facts},

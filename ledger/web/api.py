@@ -1,4 +1,4 @@
-"""The JSON API: the values' `to_dict()`, as the command line's `--json` prints them.
+"""The JSON API: the values as the command line's `--json` prints them (`ledger.summary.as_json`).
 
 Reads are open to anyone who can reach the server; writes need `Authorization: Bearer TOKEN`. A user's
 mistake is 422 `{"error": "one line"}`, with `"missing": FACT` when the rules need one more fact; a database
@@ -20,7 +20,8 @@ from ledger.errors import FactError, Forbidden, LedgerError, MissingFact, Stale
 from ledger.i18n import _
 from ledger.rules.build import DealInput
 from ledger.service import DealEntry
-from ledger.values import EveningInfo, Recorded, Terms, Undone
+from ledger.summary import as_json
+from ledger.values import EveningInfo, Terms
 from ledger.web.bodies import LINE, body, no_more, optional, seen
 from ledger.web.pages import next_link, page_asked
 from ledger.web.state import deal_number, evening_number, in_turn, ledger, plain_number, unavailable, writer
@@ -75,9 +76,9 @@ def terms_of(data: dict[str, Any], options: list[str] | dict[str, object]) -> Te
     return Terms(options=options, **{name: value for name, value in given.items() if value is not None})
 
 
-def _written(done: Recorded | Undone, status: int = 200) -> Response:
-    """What a write did (the ledger tells those watching)."""
-    return JSONResponse(done.to_dict(), status)
+def answer(value: object, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """A value as JSON, as the command line's `--json` prints it: its facts, and its words in the reader's language."""
+    return JSONResponse(as_json(value), status, headers=headers)
 
 
 async def list_evenings(request: Request) -> Response:
@@ -86,7 +87,7 @@ async def list_evenings(request: Request) -> Response:
     the last page), as the `Link` header's `rel="next"` says."""
     before, limit = page_asked(request)
     page = await run_in_threadpool(lambda: ledger(request).evening_page(before=before, limit=limit))
-    return JSONResponse(page.to_dict(), headers=next_link("/api/evenings", page.next, limit))
+    return answer(page, headers=next_link("/api/evenings", page.next, limit))
 
 
 async def start_evening(request: Request) -> Response:
@@ -111,29 +112,29 @@ async def start_evening(request: Request) -> Response:
     info = await in_turn(
         request, lambda: ledger(request).start_evening(players, terms, dealer=dealer, note=note, by=by)
     )
-    return JSONResponse(info.to_dict(), 201)
+    return answer(info, 201)
 
 
 async def show_evening(request: Request) -> Response:
     """The evening: seats, profile, stake, revision, totals, who deals and speaks next."""
-    return JSONResponse((await run_in_threadpool(ledger(request).evening, evening_number(request))).to_dict())
+    return answer(await run_in_threadpool(ledger(request).evening, evening_number(request)))
 
 
 async def standings(request: Request) -> Response:
     """Game points and money per player, and the running totals."""
-    return JSONResponse((await run_in_threadpool(ledger(request).standings, evening_number(request))).to_dict())
+    return answer(await run_in_threadpool(ledger(request).standings, evening_number(request)))
 
 
 async def list_deals(request: Request) -> Response:
     """Every deal's current revision, voided ones included."""
     info, views = await run_in_threadpool(ledger(request).deals, evening_number(request))
-    return JSONResponse({"evening": info.number, "deals": [v.to_dict() for v in views]})
+    return answer({"evening": info.number, "deals": views})
 
 
 async def deal_history(request: Request) -> Response:
     """Every revision of one deal, oldest first."""
     views = await run_in_threadpool(ledger(request).deal_history, deal_number(request), evening_number(request))
-    return JSONResponse({"number": deal_number(request), "revisions": [v.to_dict() for v in views]})
+    return answer({"number": deal_number(request), "revisions": views})
 
 
 async def record(request: Request) -> Response:
@@ -143,7 +144,7 @@ async def record(request: Request) -> Response:
     deal, number = _deal(data), evening_number(request)
     by = writer(request)
     done = await in_turn(request, lambda: ledger(request).record(deal, evening=number, dealer=dealer, key=key, by=by))
-    return _written(done, 200 if done.duplicate else 201)
+    return answer(done, 200 if done.duplicate else 201)
 
 
 async def amend(request: Request) -> Response:
@@ -165,7 +166,7 @@ async def amend(request: Request) -> Response:
             by=by,
         ),
     )
-    return _written(done)
+    return answer(done)
 
 
 async def void(request: Request) -> Response:
@@ -176,7 +177,7 @@ async def void(request: Request) -> Response:
     done = await in_turn(
         request, lambda: ledger(request).void(deal_number(request), reason=reason, evening=number, by=by)
     )
-    return _written(done)
+    return answer(done)
 
 
 async def undo(request: Request) -> Response:
@@ -191,7 +192,7 @@ async def undo(request: Request) -> Response:
             )
         )
     number, by = evening_number(request), writer(request)
-    return _written(await in_turn(request, lambda: ledger(request).undo(evening=number, seen_revision=seen, by=by)))
+    return answer(await in_turn(request, lambda: ledger(request).undo(evening=number, seen_revision=seen, by=by)))
 
 
 async def changes(request: Request) -> Response:
@@ -200,14 +201,13 @@ async def changes(request: Request) -> Response:
     deal = plain_number(request.query_params.get("deal", ""))
     logged = await run_in_threadpool(lambda: ledger(request).changes(number, deal=deal))
     last = await run_in_threadpool(ledger(request).last_change, number)
-    undoable = last[0].to_dict() if last else None
-    return JSONResponse({"changes": [change.to_dict() for change in logged], "undo_takes_back": undoable})
+    return answer({"changes": logged, "undo_takes_back": last[0] if last else None})
 
 
 async def settlement(request: Request) -> Response:
     """Money per player and the fewest payments."""
     _, settled = await run_in_threadpool(ledger(request).settlement, evening_number(request))
-    return JSONResponse(settled.to_dict())
+    return answer(settled)
 
 
 async def void_evening(request: Request) -> Response:
@@ -237,8 +237,7 @@ async def _with_reason(request: Request, path: str, change: Callable[[int, str |
     number = evening_number(request)
     if number is None:
         raise LedgerError(_("give the evening's number, e.g. /api/evenings/3/{path}").format(path=path))
-    info = await in_turn(request, change, number, reason)
-    return JSONResponse(info.to_dict())
+    return answer(await in_turn(request, change, number, reason))
 
 
 async def close(request: Request) -> Response:
@@ -248,7 +247,7 @@ async def close(request: Request) -> Response:
     drop = bool(optional(data, "drop_pot", bool))
     number, by = evening_number(request), writer(request)
     info, settled = await in_turn(request, lambda: ledger(request).close_evening(number, drop_pot=drop, by=by))
-    return JSONResponse({"evening": info.number, "closed": True, "settlement": settled.to_dict()})
+    return answer({"evening": info.number, "closed": True, "settlement": settled})
 
 
 EVENING = "/evenings/{evening}"

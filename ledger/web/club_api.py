@@ -11,7 +11,7 @@ from starlette.routing import Route
 
 from ledger.errors import LedgerError
 from ledger.i18n import _
-from ledger.web.api import terms_of
+from ledger.web.api import answer, terms_of
 from ledger.web.bodies import body, no_more, optional
 from ledger.web.club import event_number
 from ledger.web.pages import next_link, page_asked
@@ -31,7 +31,7 @@ async def list_events(request: Request) -> Response:
     leaderboard): `?before=N&limit=M` as for the evenings, `{"events": [...], "next": N}` and a `Link` to the next."""
     before, limit = page_asked(request)
     page = await run_in_threadpool(lambda: ledger(request).event_page(before=before, limit=limit))
-    return JSONResponse(page.to_dict(), headers=next_link("/api/events", page.next, limit))
+    return answer(page, headers=next_link("/api/events", page.next, limit))
 
 
 async def start_event(request: Request) -> Response:
@@ -52,12 +52,12 @@ async def start_event(request: Request) -> Response:
         request,
         lambda: ledger(request).start_event(name, players, terms, season=season, pairing=pairing, by=by, **counts),
     )
-    return JSONResponse(info.to_dict(), 201)
+    return answer(info, 201)
 
 
 async def show_event(request: Request) -> Response:
     """The event: rules, rounds with their tables and seats, the leaderboard."""
-    return JSONResponse((await run_in_threadpool(ledger(request).event, event_number(request))).to_dict())
+    return answer(await run_in_threadpool(ledger(request).event, event_number(request)))
 
 
 async def seat_round(request: Request) -> Response:
@@ -84,7 +84,7 @@ async def seat_round(request: Request) -> Response:
             number, tables=tables, arrived=arrived, left=left, seed=seed, round=made, by=by
         ),
     )
-    return JSONResponse(info.to_dict(), 201)
+    return answer(info, 201)
 
 
 async def end_round(request: Request) -> Response:
@@ -92,7 +92,7 @@ async def end_round(request: Request) -> Response:
     no_more(await body(request))
     number, by = event_number(request), writer(request)
     info = await in_turn(request, lambda: ledger(request).end_round(number, by=by))
-    return JSONResponse(info.to_dict())
+    return answer(info)
 
 
 async def close_event(request: Request) -> Response:
@@ -100,7 +100,7 @@ async def close_event(request: Request) -> Response:
     no_more(await body(request))
     number, by = event_number(request), writer(request)
     info = await in_turn(request, lambda: ledger(request).close_event(number, by=by))
-    return JSONResponse(info.to_dict())
+    return answer(info)
 
 
 async def table_links(request: Request) -> Response:
@@ -125,7 +125,7 @@ async def table_links(request: Request) -> Response:
 
 async def list_seasons(request: Request) -> Response:
     """Every season with its league table."""
-    return JSONResponse([s.to_dict() for s in await run_in_threadpool(ledger(request).seasons)])
+    return answer(await run_in_threadpool(ledger(request).seasons))
 
 
 async def start_season(request: Request) -> Response:
@@ -133,15 +133,13 @@ async def start_season(request: Request) -> Response:
     data = await body(request)
     name, least = optional(data, "name", str) or "", optional(data, "min_deals", int) or 0
     no_more(data)
-    return JSONResponse(
-        (await in_turn(request, lambda: ledger(request).start_season(name, min_deals=least))).to_dict(), 201
-    )
+    return answer(await in_turn(request, lambda: ledger(request).start_season(name, min_deals=least)), 201)
 
 
 async def show_season(request: Request) -> Response:
     """The season's league table: game points, deals, points per deal, events attended, skill."""
     name = request.path_params["season"][:60]
-    return JSONResponse((await run_in_threadpool(ledger(request).season, name)).to_dict())
+    return answer(await run_in_threadpool(ledger(request).season, name))
 
 
 EVENT = "/events/{event}"

@@ -12,6 +12,7 @@ from starlette.templating import Jinja2Templates
 from ledger.club.ranking import event_places
 from ledger.fmt import format_cents, format_time
 from ledger.i18n import LANGUAGES, N_, _, language, ngettext
+from ledger.summary import explanation, why, why_voided
 from ledger.web.live import KEEP_ALIVE_SECONDS, undo_label
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -54,7 +55,14 @@ def make_templates() -> Jinja2Templates:
         **WHITESPACE,
     )
     env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=True)  # type: ignore[attr-defined]
-    env.globals.update(language=language, languages=LANGUAGES, keep_alive_seconds=KEEP_ALIVE_SECONDS)
+    env.globals.update(
+        language=language,
+        languages=LANGUAGES,
+        keep_alive_seconds=KEEP_ALIVE_SECONDS,
+        explanation=explanation,
+        why=why,
+        why_voided=why_voided,
+    )
     env.filters.update(
         signed=signed,
         money=money,
