@@ -59,6 +59,9 @@ def test_what_each_pair_paid_at_the_table_follows_the_seats(db_url: str) -> None
             seats = [{name: deal.payouts[name] * 20 for name in players} for deal in deals if not deal.voided]
             every += seats
             assert list(ledger.settle(evening=number, pairs=True).pairs) == netted(by_the_rule(seats)), profile
+        for_nothing = ledger.start_evening(("Anna", "Bruno", "Carla"), Terms(stake="0")).number
+        ledger.record("bruno solo 22", evening=for_nothing)
+        assert ledger.settle(evening=for_nothing, pairs=True).pairs == ()
         (tab,) = ledger.tab(pairs=True)
         assert list(tab.pairs) == netted(by_the_rule(every))
         assert any(

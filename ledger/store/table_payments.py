@@ -26,14 +26,15 @@ from ledger.store.models import Deal, Evening, Payout, Player
 
 def paid_at_table(session: Session, evenings: Sequence[int] | None = None) -> dict[str, list[Transfer]]:
     """What each player paid each other at the table over the deals that count of the evenings (every evening without
-    them), summed per currency, payer and payee: one statement (per `EVENINGS_AT_ONCE` evenings given)."""
+    them), summed per currency, payer and payee (nothing where the stake was nothing): one statement (per
+    `EVENINGS_AT_ONCE` evenings given)."""
     paid: defaultdict[str, defaultdict[tuple[str, str], int]] = defaultdict(lambda: defaultdict(int))
     batches = [{"evenings": numbers} for numbers in in_batches(evenings)] if evenings is not None else [{}]
     for given in batches:
         for currency, payer, payee, cents in session.execute(_paid_query(evenings is not None), given):
             paid[currency][payer, payee] += int(cents)
     return {
-        currency: [Transfer(payer, payee, cents) for (payer, payee), cents in pairs.items()]
+        currency: [Transfer(payer, payee, cents) for (payer, payee), cents in pairs.items() if cents]
         for currency, pairs in paid.items()
     }
 
