@@ -849,54 +849,6 @@ class Ledger:
         return schema_info(self.engine)
 
 
-def ledger_environment(db: str | None = None) -> dict[str, str]:
-    """The environment that names the ledger `db` names (a URL or a path, default as `Ledger` finds it) to another
-    program, such as a server's worker processes."""
-    from ledger.store.engine import ENV_VAR, resolve_url
-
-    return {ENV_VAR: resolve_url(db)}
-
-
-def new_ledger_file(db: str | None = None) -> Path | None:
-    """The SQLite file a ledger made at `db` would be, when nothing is there yet; else None."""
-    from ledger.store.engine import new_file
-
-    return new_file(db)
-
-
-def remove_ledger_file(path: Path) -> None:
-    """Take away a SQLite ledger just made at `path`, with the files SQLite keeps beside it."""
-    from ledger.store.engine import remove_ledger
-
-    remove_ledger(path)
-
-
-def database_info(db: str | None = None) -> dict[str, object]:
-    """Where the ledger at `db` (or the default) is and which schema revision it has, without upgrading it."""
-    from ledger.store.engine import make_engine, resolve_url, schema_info
-
-    engine = make_engine(resolve_url(db))
-    try:
-        return schema_info(engine)
-    finally:
-        engine.dispose()
-
-
-def upgrade_database(db: str | None = None) -> str | None:
-    """Create the schema at `db` or bring it to the newest revision; the backup copy made first (SQLite), if any."""
-    from sqlalchemy.exc import DBAPIError
-
-    from ledger.store.engine import make_engine, refusal, resolve_url, upgrade, where
-
-    engine = make_engine(resolve_url(db))
-    try:
-        return upgrade(engine)
-    except DBAPIError as error:
-        raise refusal(error, where(engine)) from None
-    finally:
-        engine.dispose()
-
-
 def _season_skill(session: Session, season: Any) -> list[Any]:
     """Each player's skill over the deals of the season's tables (openskill, loaded here only)."""
     from ledger.store.club import season_deals

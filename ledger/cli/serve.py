@@ -183,8 +183,9 @@ def serve(
         )
     import uvicorn
 
+    from ledger.database import ledger_environment
     from ledger.server_store import ServerStore
-    from ledger.service import Ledger, ledger_environment
+    from ledger.service import Ledger
     from ledger.web.access import Keys
     from ledger.web.app import HOSTS_VARIABLE, create_app
     from ledger.web.logs import to_terminal

@@ -25,7 +25,8 @@ def open_ledger(
     path never leaves an empty ledger (`create=False`: not even they); `default` is the ledger to use when neither
     `--db` nor the environment names one (else the user's default ledger); `source` is where its changes come from,
     for the evenings' change logs."""
-    from ledger.service import Ledger, new_ledger_file, remove_ledger_file
+    from ledger.database import new_ledger_file, remove_ledger_file
+    from ledger.service import Ledger
 
     given = db_url(ctx) or default
     makes = create and " ".join(ctx.command_path.split()[1:]) in MAKERS

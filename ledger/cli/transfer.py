@@ -194,7 +194,7 @@ def backup(ctx: typer.Context, target: Annotated[str, typer.Argument(help="The n
 @db_app.command("info")
 def info(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """Where the ledger is and its schema revision. Example: [b]calabresella db info[/b]"""
-    from ledger.service import database_info
+    from ledger.database import database_info
 
     details = database_info(db_url(ctx))
     if as_json:
@@ -207,7 +207,7 @@ def info(ctx: typer.Context, as_json: JsonFlag = False) -> None:
 @db_app.command("upgrade")
 def upgrade(ctx: typer.Context) -> None:
     """Create the schema or bring it to the newest revision (SQLite: a backup copy first)."""
-    from ledger.service import upgrade_database
+    from ledger.database import upgrade_database
 
     backup_path = upgrade_database(db_url(ctx))
     done = _("The ledger is at the newest schema.")
