@@ -57,6 +57,7 @@ COMMANDS = {
     "standings of a closed evening": ("standings", "--evening", "{closed}"),
     "settle": ("settle",),
     "chart running": ("chart", "running", "--out", "{folder}/running.png"),
+    "chart running --evening N": ("chart", "running", "--evening", "{open}", "--out", "{folder}/open.png"),
     "evening list": ("evening", "list"),
     "tab --pairs": ("tab", "--pairs"),
 }
@@ -166,7 +167,7 @@ def report(what: str, figures: dict[str, float], baseline: str, size: str) -> No
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--evenings", default="2500,25000", help="the sizes of the histories, in evenings")
-    parser.add_argument("--repeat", type=int, default=20, help="turns of the pages")
+    parser.add_argument("--repeat", type=int, default=20, help="turns of the pages (0: leave them out)")
     parser.add_argument("--commands", type=int, default=3, help="turns of the commands (0: leave them out)")
     parser.add_argument("--dir", type=Path, help="where the ledgers are made, and kept for later runs")
     args = parser.parse_args()
@@ -177,7 +178,8 @@ def main() -> None:
             path = folder / f"history-{evenings}.sqlite3"
             numbers = history(path, evenings)
             size = f"{numbers['open']:,} evenings ({numbers['deals']:,} deals)"
-            report("pages", pages(path, numbers, args.repeat), BASELINE, size)
+            if args.repeat:
+                report("pages", pages(path, numbers, args.repeat), BASELINE, size)
             if args.commands:
                 report("commands", commands(path, numbers, args.commands, Path(temporary)), COMMAND_BASELINE, size)
 
