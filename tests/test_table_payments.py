@@ -1,7 +1,8 @@
 """Who paid whom at the table, summed by the database (`ledger.store.table_payments`), is the north-west corner rule
 deal by deal: in each deal that counts the losers, in seat order, pay the winners, in seat order, each loser paying
 the first winner still owed. Checked against that rule worked out here from each deal's payouts, at tables of three,
-four and five, on both databases."""
+four and five, on both databases. And a settlement from a day reads the evenings started from that day's local
+midnight on, by the day in the query."""
 
 from __future__ import annotations
 
@@ -67,3 +68,28 @@ def test_what_each_pair_paid_at_the_table_follows_the_seats(db_url: str) -> None
         assert any(
             len([c for c in deal.values() if c < 0]) > 1 < len([c for c in deal.values() if c > 0]) for deal in every
         )
+
+
+def test_settle_since_a_day_takes_the_evenings_started_from_its_local_midnight_oldest_first(db_url: str) -> None:
+    """Read by the day in the query (`Evening.started_at` from the local midnight on), voided evenings left out."""
+    import copy
+    import json
+    from datetime import date, datetime, time, timedelta
+    from pathlib import Path
+
+    example = json.loads((Path(__file__).resolve().parent.parent / "examples" / "three_friends.json").read_text())
+    midnight = datetime.combine(date(2026, 3, 2), time.min).astimezone()
+    evenings = []
+    for number, started in enumerate((midnight - timedelta(minutes=1), midnight, midnight + timedelta(days=1)), 1):
+        evening = copy.deepcopy(example["evenings"][0])
+        evening.update(number=number, started_at=started.isoformat(), revision=evening["changes"][-1]["revision"])
+        for deal in evening["deals"]:
+            deal["key"] = None
+        evenings.append(evening)
+    with Ledger(db_url) as ledger:
+        ledger.import_data({**example, "evenings": evenings, "payments": []})
+        assert list(ledger.settle(since=date(2026, 3, 2)).evenings) == [2, 3]
+        ledger.void_evening(3, reason="a test")
+        assert list(ledger.settle(since=date(2026, 3, 2)).evenings) == [2]
+        assert list(ledger.settle().evenings) == [2]
+        assert list(ledger.settle(since=date(2026, 3, 1)).evenings) == [1, 2]
