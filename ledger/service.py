@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import fields
+from dataclasses import fields, replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
@@ -35,6 +35,8 @@ from ledger.values import (
     NOTHING_SAID,
     PAGE,
     ChangeView,
+    Closed,
+    DealHistory,
     DealView,
     EveningInfo,
     EveningLine,
@@ -309,18 +311,16 @@ class Ledger:
         shown = tables[:limit]
         return EveningPage([_line(table) for table in shown], shown[-1].number if len(tables) > limit else None)
 
-    def close_evening(
-        self, number: int | None = None, *, drop_pot: bool = False, by: Writer | None = None
-    ) -> tuple[EveningInfo, Settlement]:
+    def close_evening(self, number: int | None = None, *, drop_pot: bool = False, by: Writer | None = None) -> Closed:
         """Close an evening (its deals can no longer change) and settle it. A pot of passed deals still waiting goes
         to the same table's next evening (the same players at the same game, whatever its options), unless
         `drop_pot`."""
         from ledger import recording
         from ledger.store.money import settle
 
-        def close(session: Session, table: Seating) -> tuple[EveningInfo, Settlement]:
+        def close(session: Session, table: Seating) -> Closed:
             closed = recording.close(session, table, drop_pot=drop_pot, by=by or self.writer)
-            return _evening(session, closed), settle(session, [closed])
+            return Closed(_evening(session, closed), settle(session, [closed]))
 
         return self._on_table(number, close, by=by)
 
@@ -479,11 +479,30 @@ class Ledger:
 
         return self._reading_table(evening, lambda session, table: deal_history(session, table, number))
 
+    def deal(self, number: int, evening: int | None = None) -> DealHistory:
+        """Deal `number`, in one snapshot: every revision, oldest first, and the changes of the log that touched it."""
+        from ledger.store.changes import log_of
+        from ledger.store.deals import deal_history
+
+        def read(session: Session, table: Seating) -> DealHistory:
+            revisions = deal_history(session, table, number)
+            return DealHistory(table.number, number, revisions, log_of(session, table.number, deal=number))
+
+        return self._reading_table(evening, read)
+
     def standings(self, evening: int | None = None) -> Standings:
-        """Game points and money per player, and the running totals deal by deal."""
+        """Game points and money per player, and the running totals deal by deal; for a closed evening that counts,
+        its settlement, in the same snapshot."""
+        from ledger.store.money import settle
         from ledger.store.standings import standings
 
-        return self._reading_table(evening, standings)
+        def read(session: Session, table: Seating) -> Standings:
+            shown, row = standings(session, table), table.evening
+            if row.closed_at is None or row.voided_at is not None:
+                return shown
+            return replace(shown, settlement=settle(session, [table]))
+
+        return self._reading_table(evening, read)
 
     # Money
 

@@ -265,6 +265,46 @@ def evening_games(deals: Sequence[DealView], game_to: int | None) -> tuple[Game,
 
 
 @dataclass(frozen=True)
+class EveningDeals(Plain):
+    """An evening's deals as a list shows them: each deal's current revision, voided ones included (marked)."""
+
+    evening: int
+    deals: Sequence[DealView]
+
+    def __post_init__(self) -> None:
+        freeze(self, "deals")
+
+
+@dataclass(frozen=True)
+class DealHistory(Plain):
+    """One deal of an evening: every revision, oldest first, and the changes of the evening's log that touched it."""
+
+    evening: int
+    number: int
+    revisions: Sequence[DealView]
+    changes: Sequence[ChangeView]
+
+    def __post_init__(self) -> None:
+        freeze(self, "revisions", "changes")
+
+
+@dataclass(frozen=True)
+class Scored(Plain):
+    """One deal scored and not stored: the rules it was scored by, the seats in turn order, who dealt, and the result
+    (its fields written among these)."""
+
+    profile: Profile = field(metadata=shown(value=lambda scored: scored.profile.name, after=("options",)))
+    players: tuple[str, ...]
+    dealer: str
+    result: DealResult = field(metadata=shown(flat=True))
+
+    @property
+    def options(self) -> Mapping[str, object]:
+        """The options of the rules the deal was scored by."""
+        return self.profile.options
+
+
+@dataclass(frozen=True)
 class Recorded(Plain):
     """What a write did: the deal as now stored, its result (None for a void), the evening's totals after it.
 
@@ -330,7 +370,8 @@ class LiveEvening:
 @dataclass(frozen=True)
 class Standings(Plain):
     """Totals over the deals that stand; money in cents of the evening's currency. With a game to `game_to` points,
-    `games` are the evening's games in order, the last one still going on when it has no winner."""
+    `games` are the evening's games in order, the last one still going on when it has no winner. `settlement` is what
+    a closed evening comes to in money (None while it is open, and for a voided evening, which counts nowhere)."""
 
     evening: int
     players: tuple[str, ...]
@@ -344,19 +385,19 @@ class Standings(Plain):
     )
     revision: int = field(metadata=shown(hidden=True))
     game_to: int | None = None
-    games: tuple[Game, ...] = ()
+    games: tuple[Game, ...] = field(default=(), metadata=shown(after=("games_won",)))
+    settlement: Settlement | None = None
 
     def __post_init__(self) -> None:
         freeze(self, "points", "cents", "running")
 
     @property
-    def games_won(self) -> Mapping[str, int]:
-        """How many games each player won (a shared game counts for each of its winners)."""
+    def games_won(self) -> Mapping[str, int] | None:
+        """How many games each player won (a shared game counts for each of its winners); None when the evening plays
+        no games to N points."""
+        if not self.game_to:
+            return None
         return FrozenDict({name: sum(name in game.winners for game in self.games) for name in self.players})
-
-    def to_dict(self, drawn: Drawn | None = None) -> dict[str, object]:
-        """Plain JSON-ready values, with the games each player won when the evening plays games."""
-        return {**super().to_dict(drawn), "games_won": dict(self.games_won) if self.game_to else None}
 
 
 def _with_amounts(settlement: Settlement) -> list[dict[str, object]]:
@@ -378,6 +419,14 @@ class Settlement(Plain):
 
     def __post_init__(self) -> None:
         freeze(self, "evenings", "points", "cents", "payments", "rounding", "pairs")
+
+
+@dataclass(frozen=True)
+class Closed(Plain):
+    """An evening just closed, as it now stands (its fields written as this value's), and its settlement."""
+
+    evening: EveningInfo = field(metadata=shown(flat=True))
+    settlement: Settlement
 
 
 @dataclass(frozen=True)

@@ -121,7 +121,7 @@ def test_a_club_night_of_seven_players(sqlite_url: str) -> None:
     assert (started["round_deals"], started["stake_cents"], started["pairing"]) == (2, 10, "random")
 
     seated = ok_json(db, "event", "seat", "--seed", "7")
-    first = seated["round"]
+    first = seated["rounds"][-1]  # the event seated, as the API answers
     assert seated["event"] == 1 and first["round"] == 1
     assert sorted(len(t["players"]) for t in first["tables"]) == [3, 4]
     assert sorted(p for t in first["tables"] for p in t["players"]) == sorted(SEVEN.split(","))
@@ -207,7 +207,7 @@ def test_a_club_night_of_seven_players(sqlite_url: str) -> None:
         assert ok_json(db, "event", "show") == after
 
     by_hand_seating = [",".join(other), ",".join(one)]
-    seated3 = ok_json(db, "event", "seat", *(arg for t in by_hand_seating for arg in ("--table", t)))["round"]
+    seated3 = ok_json(db, "event", "seat", *(arg for t in by_hand_seating for arg in ("--table", t)))["rounds"][-1]
     assert seated3["by_hand"] is True and seated3["round"] == 3
     assert [t["players"] for t in seated3["tables"]] == [other, one]
     assert seated3["repeats"] == len(
@@ -219,7 +219,8 @@ def test_a_club_night_of_seven_players(sqlite_url: str) -> None:
     again = cli(db, "event", "seat")
     assert_user_error(again.exit_code, again.stderr, "no open event")
     listed_events = ok_json(db, "event", "list")
-    assert [(e["event"], e["closed"], e["rounds"]) for e in listed_events] == [(1, True, 3)]
+    assert [(e["event"], e["closed"], e["rounds"]) for e in listed_events["events"]] == [(1, True, 3)]
+    assert listed_events["next"] is None
 
 
 def set_round_start(db: Path, started: datetime) -> None:
@@ -249,11 +250,28 @@ def test_a_round_ends_by_hand_and_a_timed_round_tells_the_time_left(sqlite_url: 
     up = ok(db, "event", "round").stdout
     assert "The round's time is up: 15 minutes ago" in up  # 15 minutes 30 seconds ago, rounded down
     assert ok_json(db, "event", "round")["seconds_left"] in range(-15 * 60 - 35, -15 * 60 - 25)
-    ended = ok_json(db, "event", "round", "--end")
-    assert ended["under_way"] is False and ended["round"]["ended_at"] is not None
-    assert all(t["closed"] for t in ended["round"]["tables"])
+    ended = ok_json(db, "event", "round", "--end")  # the event, as the API answers the end of a round
+    assert ended["event"] == 1 and ended["rounds"][-1]["ended_at"] is not None
+    assert all(t["closed"] for t in ended["rounds"][-1]["tables"])
+    assert ok_json(db, "event", "round")["under_way"] is False
     twice = cli(db, "event", "round", "--end")
     assert_user_error(twice.exit_code, twice.stderr, "no round under way")
+
+
+def test_the_events_come_a_page_at_a_time_newest_first(sqlite_url: str) -> None:
+    db = Path(sqlite_url)
+    for name in ("One", "Two", "Three"):
+        ok(db, "event", "start", name, "--players", "A,B,C")
+    listed = ok(db, "event", "list", "--limit", "2").stdout
+    assert listed.index("Three") < listed.index("Two") and "One" not in listed
+    assert "Older events: calabresella event list --before 2 --limit 2" in listed
+    older = ok_json(db, "event", "list", "--before", "2", "--limit", "2")
+    assert [e["event"] for e in older["events"]] == [1] and older["next"] is None
+    assert "No events before event 1." in ok(db, "event", "list", "--before", "1").stdout
+    italian = cli(db, "--lang", "it", "event", "list", "--limit", "1").stdout
+    assert "Le serate al circolo più vecchie: calabresella event list --before 3 --limit 1" in italian
+    refused = cli(db, "event", "list", "--limit", "0")
+    assert refused.exit_code == 2 and refused.stdout == ""
 
 
 # --- CSV -----------------------------------------------------------------------------------------------------
@@ -262,7 +280,7 @@ def test_a_round_ends_by_hand_and_a_timed_round_tells_the_time_left(sqlite_url: 
 def test_the_csv_opens_with_its_header_and_neutralises_formulas(tmp_path: Path, sqlite_url: str) -> None:
     db = Path(sqlite_url)
     ok(db, "event", "start", HOSTILE_EVENT, "--players", f"Anna,Bruno,{HOSTILE_PLAYER}")
-    table = ok_json(db, "event", "seat", "--table", f"Anna,Bruno,{HOSTILE_PLAYER}")["round"]["tables"][0]
+    table = ok_json(db, "event", "seat", "--table", f"Anna,Bruno,{HOSTILE_PLAYER}")["rounds"][-1]["tables"][0]
     ok(db, "record", "--evening", str(table["evening"]), "bruno solo 22")
     out = tmp_path / "event.csv"
     ok(db, "event", "show", "--csv", str(out))
@@ -297,14 +315,14 @@ def test_a_season_of_two_events_sums_their_tables_and_ranks_by_its_minimum(tmp_p
         ("Saturday", "Anna,Bruno,Dario", ["{1} solo 24", "pass"]),
     ):
         ok(db, "event", "start", name, "--players", players, "--season", "Autumn")
-        table = ok_json(db, "event", "seat", "--table", players)["round"]["tables"][0]
+        table = ok_json(db, "event", "seat", "--table", players)["rounds"][-1]["tables"][0]
         record_at(db, table, lines)
         deals += deals_of(db, table["evening"])
         attended.update(players.split(","))
         ok(db, "event", "close")
     outside = ok_json(db, "event", "start", "Not in a season", "--players", "Anna,Bruno,Carla")
     assert outside["season"] is None
-    table = ok_json(db, "event", "seat")["round"]["tables"][0]
+    table = ok_json(db, "event", "seat")["rounds"][-1]["tables"][0]
     record_at(db, table, ["{1} solo 26"])
 
     points, played = by_hand(deals)
@@ -379,7 +397,7 @@ def test_an_error_is_one_line_with_exit_code_2(existing: Path, args: list[str], 
     result = cli(db, *args)
     assert_user_error(result.exit_code, result.stderr, fragment)
     assert result.stdout == ""
-    assert [e["event"] for e in ok_json(db, "event", "list")] == [1]  # no event started by a refused command
+    assert [e["event"] for e in ok_json(db, "event", "list")["events"]] == [1]  # no event started by a refused command
 
 
 def test_refusals_quote_the_value_given(existing: Path) -> None:

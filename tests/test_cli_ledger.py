@@ -120,7 +120,7 @@ def db(sqlite_url: str) -> str:
 
 def test_an_evening_through_the_command_line(db: str) -> None:
     started = ok_json(db, "evening", "start", "--players", "Anna,Bruno,Carla", "--stake", "0.10")
-    assert (started["evening"], started["players"], started["dealer"]) == (1, ["Anna", "Bruno", "Carla"], "Carla")
+    assert (started["evening"], started["players"], started["next_dealer"]) == (1, ["Anna", "Bruno", "Carla"], "Carla")
 
     first = ok_json(db, "record", "-d", "Bruno", "-c", "solo", "-t", "22")
     assert first["deal"]["number"] == 1 and first["deal"]["dealer"] == "Carla"

@@ -24,7 +24,7 @@ def test_a_waiting_pot_rides_on_the_first_played_deal_of_the_tables_next_evening
         ledger.record("anna chiamo 20t", evening=first)  # +2 -1 -1: no pot
         ledger.record("pass", evening=first)
         ledger.record("pass", evening=first)
-        closed, _ = ledger.close_evening(first)
+        closed = ledger.close_evening(first).evening
         assert closed.pot_out == 2
         second = ledger.start_evening(
             ["Carla", "Anna", "Bruno"], Terms(profile="tretre")
@@ -48,7 +48,7 @@ def test_a_pot_dropped_at_closing_or_a_different_table_takes_nothing(db_url: str
     with Ledger(db_url) as ledger:
         first = ledger.start_evening(ABC, Terms(profile="tretre")).number
         ledger.record("pass", evening=first)
-        closed, _ = ledger.close_evening(first, drop_pot=True)
+        closed = ledger.close_evening(first, drop_pot=True).evening
         assert closed.pot_out == 0
         assert ledger.start_evening(ABC, Terms(profile="tretre")).pot_in == 0
         second = ledger.start_evening(ABC, Terms(profile="tretre")).number
@@ -171,7 +171,7 @@ def test_a_pot_taken_in_and_never_played_goes_on_at_the_close(db_url: str) -> No
         ledger.close_evening(first)
         second = ledger.start_evening(ABC, Terms(profile="tretre", options=["pot_carryover=off"])).number
         ledger.record("pass", evening=second)
-        closed, _ = ledger.close_evening(second)
+        closed = ledger.close_evening(second).evening
         assert closed.pot_out == 2  # the two taken in; its own passed deal carries nothing over
         third = ledger.start_evening(ABC, Terms(profile="tretre"))
         assert (third.pot_in, third.pot_from) == (2, second)

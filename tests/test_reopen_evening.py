@@ -61,7 +61,7 @@ def test_a_voided_evening_and_a_pot_gone_on_stay_closed(tmp_path: Path) -> None:
             ledger.reopen_evening(voided, reason="x")
         first = ledger.start_evening(["Anna", "Bruno", "Carla"], Terms(profile="tretre")).number
         ledger.record("pass", evening=first)
-        assert ledger.close_evening(first)[0].pot_out == 1
+        assert ledger.close_evening(first).evening.pot_out == 1
         waiting = ledger.reopen_evening(first, reason="one more deal")  # its pot comes back: nobody took it
         assert waiting.pot_out == 0
         ledger.close_evening(first)

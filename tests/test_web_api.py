@@ -26,6 +26,7 @@ def test_reads_need_no_token_and_mirror_the_values(sqlite_url: str) -> None:
             "game_to": None,
             "games": [],
             "games_won": None,
+            "settlement": None,
         }
         assert phone.get("/api/evenings/1/deals").json() == {"evening": 1, "deals": []}
 

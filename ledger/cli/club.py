@@ -15,10 +15,11 @@ from ledger.cli.options import OptionsOption, ProfileOption, split_players
 from ledger.cli.render import console, local_time, signed
 from ledger.cli.session import open_ledger
 from ledger.club.ranking import event_places, ranks, season_key
+from ledger.club.values import EventPage
 from ledger.errors import FactError, LedgerError, NoOpenEvening
 from ledger.fmt import format_cents, format_decimal
 from ledger.i18n import N_, _, ngettext
-from ledger.values import Terms
+from ledger.values import MOST_AT_ONCE, PAGE, Terms
 
 if TYPE_CHECKING:
     from ledger.club.values import EventInfo, LeagueLine, PlayerLine, RoundInfo, SeasonInfo
@@ -251,12 +252,10 @@ def seat(
         seated = ledger.seat_round(
             event, tables=tables, arrived=_names(arrive, "--arrive"), left=_names(leave, "--leave"), seed=seed
         )
-    played = seated.rounds[-1]
     if as_json:
-        print_json(
-            {"event": seated.number, "name": seated.name, "present": list(seated.present), "round": played.to_dict()}
-        )
+        print_json(seated)
         return
+    played = seated.rounds[-1]
     pairing = "random" if played.number == 1 else seated.pairing  # a first round is drawn at random
     how = _("seated by hand") if played.by_hand else _(PAIRING_WORDS.get(pairing, pairing))
     console.print(
@@ -348,23 +347,11 @@ def round_(
 
     with open_ledger(ctx, create=False) as ledger:
         info = ledger.end_round(event) if end else ledger.event(event)
-    played = info.rounds[-1] if info.rounds else None
-    ends_at = info.ends_at()
-    left = round((ends_at - utcnow()).total_seconds()) if ends_at is not None else None
+    clock = info.round_at(utcnow())
     if as_json:
-        print_json(
-            {
-                "event": info.number,
-                "name": info.name,
-                "round_deals": info.round_deals,
-                "round_minutes": info.round_minutes,
-                "under_way": info.current is not None,
-                "ends_at": ends_at.isoformat() if ends_at else None,
-                "seconds_left": left,
-                "round": played.to_dict() if played else None,
-            }
-        )
+        print_json(info if end else clock)  # a round ended: the event, as every change of an event answers
         return
+    played, ends_at, left = clock.round, clock.ends_at, clock.seconds_left
     if played is None:
         console.print(
             _("Event {number} has seated no round yet: seat one with: calabresella event seat").format(
@@ -496,47 +483,50 @@ def show(ctx: typer.Context, event: EventArgument = None, as_json: JsonFlag = Fa
 
 
 @event_app.command("list")
-def list_(ctx: typer.Context, as_json: JsonFlag = False) -> None:
-    """List events, newest first. Example: [b]calabresella event list[/b]"""
+def list_(
+    ctx: typer.Context,
+    limit: Annotated[
+        int, typer.Option("--limit", min=1, max=MOST_AT_ONCE, help="How many events, newest first.")
+    ] = PAGE,
+    before: Annotated[
+        int | None, typer.Option("--before", min=1, help="Only the events numbered below this one (the older ones).")
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """List events, newest first, a page at a time. Example: [b]calabresella event list[/b], then
+    [b]calabresella event list --before 12[/b] for the older ones"""
     from rich.table import Table
 
     try:
         with open_ledger(ctx, create=False) as ledger:
-            events = ledger.events()
+            page = ledger.event_page(before=before, limit=limit)
     except NoOpenEvening:
-        events = []  # no ledger there yet: no events, and none is made
+        page = EventPage(())  # no ledger there yet: no events, and none is made
     if as_json:
-        print_json(
-            [
-                {
-                    "event": e.number,
-                    "name": e.name,
-                    "season": e.season,
-                    "started_at": e.started_at.isoformat(),
-                    "closed": e.closed,
-                    "rounds": len(e.rounds),
-                    "present": list(e.present),
-                }
-                for e in events
-            ]
-        )
+        print_json(page)
         return
-    if not events:
+    if not page.events and before is None:
         console.print(_("No events yet: start one with: calabresella event start NAME --players Anna,Bruno,Carla"))
+        return
+    if not page.events:
+        console.print(_("No events before event {number}.").format(number=before))
         return
     listed = Table(_("event"), _("name"), _("started"), _("season"), _("rounds"), _("players"), _("state"))
     listed.show_edge = False
-    for e in events:
+    for e in page.events:
         listed.add_row(
             str(e.number),
             _markup_free(e.name),
             local_time(e.started_at),
             e.season or "",
-            str(len(e.rounds)),
-            str(len(e.present)),
+            str(e.rounds),
+            str(e.players),
             _("closed") if e.closed else _("open"),
         )
     console.print(listed)
+    if page.next is not None:
+        more = f"calabresella event list --before {page.next}" + ("" if limit == PAGE else f" --limit {limit}")
+        console.print(_("Older events: {command}").format(command=more))
 
 
 @event_app.command("close")

@@ -25,6 +25,7 @@ from ledger.fmt import format_time
 from ledger.i18n import _
 from ledger.rules.build import DealInput
 from ledger.summary import after_undo, described, explanation, headline, logged, why_voided
+from ledger.values import EveningDeals
 
 if TYPE_CHECKING:
     from ledger.values import Recorded, Undone
@@ -210,7 +211,7 @@ def deals(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag =
     with open_ledger(ctx, create=False) as ledger:
         info, views = ledger.deals(evening_to_read(ledger, evening, quiet=as_json).number)
     if as_json:
-        print_json({"evening": info.number, "deals": views})
+        print_json(EveningDeals(info.number, views))
     elif not views:
         console.print(_("Evening {number} has no deals yet.").format(number=info.number))
     else:
@@ -222,12 +223,11 @@ def show(ctx: typer.Context, number: DealNumber, evening: EveningOption = None, 
     """Show a deal with every revision, oldest first. Example: [b]calabresella deal show 7[/b]"""
     with open_ledger(ctx, create=False) as ledger:
         info = evening_to_read(ledger, evening, quiet=as_json)
-        views = ledger.deal_history(number, info.number)
-        log = ledger.changes(info.number, deal=number)
+        shown = ledger.deal(number, info.number)
     if as_json:
-        print_json({"evening": info.number, "number": number, "revisions": views, "changes": log})
+        print_json(shown)
         return
-    current = views[-1]
+    current = shown.revisions[-1]
     state = (
         _("VOID ({reason})").format(reason=why_voided(current))
         if current.voided
@@ -238,10 +238,10 @@ def show(ctx: typer.Context, number: DealNumber, evening: EveningOption = None, 
             number=number, evening=info.number, state=state
         )
     )
-    deals_table(info.players, views, history=True)
+    deals_table(info.players, shown.revisions, history=True)
     console.print(explanation(current))
     console.print(_("[bold]Changes[/bold] (evening revision, what, from where):"))
-    for change in log:
+    for change in shown.changes:
         console.print(f"  {format_time(change.at)} {logged(change, current)}", markup=False, highlight=False)
 
 
@@ -249,8 +249,7 @@ def standings(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFl
     """Game points and money per player, and the running totals deal by deal. Example: [b]calabresella standings[/b]"""
     with open_ledger(ctx, create=False) as ledger:
         result = ledger.standings(evening_to_read(ledger, evening, quiet=as_json).number)
-        settlement = ledger.settle(evening=result.evening) if result.closed else None
     if as_json:
-        print_json({**result.to_dict(), "settlement": settlement})
+        print_json(result)
         return
-    print_standings(result, settlement)
+    print_standings(result)

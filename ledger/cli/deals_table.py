@@ -58,7 +58,7 @@ class Row:
         return " · ".join([*self.said(), self.note])
 
 
-def deals_table(players: tuple[str, ...], views: list[DealView], history: bool = False) -> None:
+def deals_table(players: tuple[str, ...], views: Sequence[DealView], history: bool = False) -> None:
     """The deals (or, with `history`, one deal's revisions) in the fullest layout that fits the terminal."""
     rows = [_row(view, players, history) for view in views]
     number = _("rev") if history else "#"

@@ -63,8 +63,7 @@ def demo(
         else:
             evening = imported.skipped[0]
             typer.echo(_("{source} is already evening {evening} of this ledger.").format(source=label, evening=evening))
-        standings = ledger.standings(evening)
-        print_standings(standings, ledger.settle(evening=evening) if standings.closed else None)
+        print_standings(ledger.standings(evening))
         _draw(ledger, evening, out)
 
 

@@ -86,17 +86,7 @@ def start(
             note=note,
         )
     if as_json:
-        print_json(
-            {
-                "evening": started.number,
-                "players": list(started.players),
-                "dealer": started.next_dealer,
-                "profile": started.profile.name,
-                "options": dict(started.profile.options),
-                "pot_in": started.pot_in,
-                "pot_from": started.pot_from,
-            }
-        )
+        print_json(started)
         return
     console.print(
         _("Evening {number} started: {players}; {rules}.").format(
@@ -263,11 +253,11 @@ def close(
     """Close an evening and print its settlement. Example: [b]calabresella evening close[/b] (the open one), or
     [b]calabresella evening close 3[/b]"""
     with open_ledger(ctx) as ledger:
-        closed, result = ledger.close_evening(_named(number, evening), drop_pot=drop_pot)
+        closed = ledger.close_evening(_named(number, evening), drop_pot=drop_pot)
     if as_json:
-        print_json({**closed.to_dict(), "settlement": result})
+        print_json(closed)
         return
-    print_closed(closed, result)
+    print_closed(closed)
 
 
 @evening_app.command("reopen")

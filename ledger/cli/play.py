@@ -401,8 +401,7 @@ class Play:
         if not closing:
             console.print(_("Evening {number} stays open.").format(number=self.number))
             return
-        closed, result = self.ledger.close_evening(self.number)
-        print_closed(closed, result)
+        print_closed(self.ledger.close_evening(self.number))
         raise EveningClosed
 
     def help(self, said: Said) -> None:

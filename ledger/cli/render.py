@@ -11,7 +11,7 @@ from rich.table import Table
 
 if TYPE_CHECKING:
     from ledger.settlement import Transfer
-    from ledger.values import DealView, EveningInfo, Recorded, Settlement, Standings
+    from ledger.values import Closed, DealView, Recorded, Settlement, Standings
 
 from ledger.cli.grid import Column, Grid
 from ledger.fmt import format_cents, format_time
@@ -76,18 +76,19 @@ def print_deal(result: DealResult, profile: Profile, dealer: str, totals: Mappin
     console.print(explanation(result))
 
 
-def print_closed(closed: EveningInfo, result: Settlement) -> None:
+def print_closed(closed: Closed) -> None:
     """An evening just closed: the pot it leaves to the same table's next evening, and its settlement."""
-    console.print(_("Evening {number} closed.").format(number=closed.number))
-    if closed.pot_out:
+    evening = closed.evening
+    console.print(_("Evening {number} closed.").format(number=evening.number))
+    if evening.pot_out:
         console.print(
             ngettext(
                 "The pot of {count} passed deal goes to the same table's next evening.",
                 "The pot of {count} passed deals goes to the same table's next evening.",
-                closed.pot_out,
-            ).format(count=closed.pot_out)
+                evening.pot_out,
+            ).format(count=evening.pot_out)
         )
-    print_settlement(result)
+    print_settlement(closed.settlement)
 
 
 def print_settlement(result: Settlement, *, pairs: bool = False, money_table: bool = True) -> None:
@@ -161,7 +162,7 @@ def rescored_line(done: Recorded) -> str:
     ).format(numbers=numbers)
 
 
-def print_standings(result: Standings, settlement: Settlement | None) -> None:
+def print_standings(result: Standings) -> None:
     """The running totals deal by deal, the standings, and the settlement of a closed evening."""
     running = Table(
         show_edge=False, pad_edge=False, title=_("Evening {evening}: running totals").format(evening=result.evening)
@@ -181,12 +182,12 @@ def print_standings(result: Standings, settlement: Settlement | None) -> None:
     if result.game_to:
         final.add_column(_("games won"), justify="right")
     for player in sorted(result.players, key=lambda p: -result.points[p]):
-        won = [str(result.games_won[player])] if result.game_to else []
+        won = [str(result.games_won[player])] if result.games_won is not None else []
         won_money = format_cents(result.cents[player], result.currency, signed=True)
         final.add_row(player, signed(result.points[player]), won_money, *won)
     console.print(final)
-    if settlement:
-        print_settlement(settlement, money_table=False)
+    if result.settlement:
+        print_settlement(result.settlement, money_table=False)
 
 
 def print_games(result: Standings) -> None:

@@ -14,7 +14,7 @@ from ledger.rules.build import DealInput, build_facts
 from ledger.rules.profiles import make_profile
 from ledger.rules.scoring import score as score_deal
 from ledger.rules.seats import resolve_player
-from ledger.summary import explanation
+from ledger.values import Scored
 
 
 @with_deal_options
@@ -55,16 +55,7 @@ def score(
     dealt_by = resolve_player(dealer, seats, "--dealer") if dealer else seats[-1]
     result = score_deal(build_facts(typed, rules, seats, dealt_by), rules)
     if as_json:
-        print_json(
-            {
-                "profile": rules.name,
-                "options": dict(rules.options),
-                "players": list(seats),
-                "dealer": dealt_by,
-                **result.to_dict(),
-                "explanation": explanation(result),
-            }
-        )
+        print_json(Scored(rules, seats, dealt_by, result))
     else:
         print_count(typed.count)
         print_deal(result, rules, dealt_by)

@@ -142,6 +142,36 @@ class EventInfo(Plain):
             return None
         return self.current.started_at + timedelta(minutes=self.round_minutes)
 
+    def round_at(self, now: datetime) -> RoundClock:
+        """The event's last round as it stands at `now`, with the time left to play it."""
+        ends_at = self.ends_at()
+        return RoundClock(
+            event=self.number,
+            name=self.name,
+            round_deals=self.round_deals,
+            round_minutes=self.round_minutes,
+            under_way=self.current is not None,
+            ends_at=ends_at,
+            seconds_left=round((ends_at - now).total_seconds()) if ends_at is not None else None,
+            round=self.rounds[-1] if self.rounds else None,
+        )
+
+
+@dataclass(frozen=True)
+class RoundClock(Plain):
+    """An event's last round as it stands at a moment (`EventInfo.round_at`): how long a round lasts, whether one is
+    under way, when its time is up and the seconds left then (below zero once it is up), and the round itself (None
+    before a first is seated)."""
+
+    event: int
+    name: str
+    round_deals: int | None
+    round_minutes: int | None
+    under_way: bool
+    ends_at: datetime | None
+    seconds_left: int | None
+    round: RoundInfo | None
+
 
 @dataclass(frozen=True)
 class EventLine(Plain):

@@ -21,7 +21,7 @@ from ledger.i18n import _
 from ledger.rules.build import DealInput
 from ledger.service import DealEntry
 from ledger.summary import as_json
-from ledger.values import EveningInfo, Terms
+from ledger.values import EveningDeals, EveningInfo, Terms
 from ledger.web.bodies import LINE, body, no_more, optional, seen
 from ledger.web.pages import next_link, page_asked
 from ledger.web.state import deal_number, evening_number, in_turn, ledger, plain_number, unavailable, writer
@@ -128,13 +128,12 @@ async def standings(request: Request) -> Response:
 async def list_deals(request: Request) -> Response:
     """Every deal's current revision, voided ones included."""
     info, views = await run_in_threadpool(ledger(request).deals, evening_number(request))
-    return answer({"evening": info.number, "deals": views})
+    return answer(EveningDeals(info.number, views))
 
 
 async def deal_history(request: Request) -> Response:
-    """Every revision of one deal, oldest first."""
-    views = await run_in_threadpool(ledger(request).deal_history, deal_number(request), evening_number(request))
-    return answer({"number": deal_number(request), "revisions": views})
+    """Every revision of one deal, oldest first, and the changes of the evening's log that touched it."""
+    return answer(await run_in_threadpool(ledger(request).deal, deal_number(request), evening_number(request)))
 
 
 async def record(request: Request) -> Response:
@@ -246,8 +245,7 @@ async def close(request: Request) -> Response:
     data = await body(request)
     drop = bool(optional(data, "drop_pot", bool))
     number, by = evening_number(request), writer(request)
-    info, settled = await in_turn(request, lambda: ledger(request).close_evening(number, drop_pot=drop, by=by))
-    return answer({"evening": info.number, "closed": True, "settlement": settled})
+    return answer(await in_turn(request, lambda: ledger(request).close_evening(number, drop_pot=drop, by=by)))
 
 
 EVENING = "/evenings/{evening}"

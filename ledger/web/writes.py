@@ -270,10 +270,10 @@ async def close(request: Request) -> Response:
         return await pages.settlement(request, 422, error=_("Tick the box to close the evening; nothing was closed."))
     try:
         number, by = evening_number(request), writer(request)
-        info, _settled = await in_turn(request, lambda: ledger(request).close_evening(number, by=by))
+        closed = await in_turn(request, lambda: ledger(request).close_evening(number, by=by))
     except LedgerError as error:
         return await pages.settlement(request, 422, error=_mistake(error))
-    return _shown(request, info.number, path="/settle")
+    return _shown(request, closed.evening.number, path="/settle")
 
 
 async def reopen(request: Request) -> Response:
