@@ -289,10 +289,15 @@ def _time(value: datetime | str) -> datetime:
 
 
 def rebuild(connection: Connection, evening_id: int) -> None:
-    """Write the reconstructed change log of an evening that has none."""
+    """Write the reconstructed change log of an evening that has none; the evening's revision becomes its last
+    change's, when its rows held more changes than it counted (an evening kept before every change was counted)."""
     rows = reconstruct(connection, evening_id)
     columns = ("revision", "kind", "deal", "deal_revision", "undoes", "at", "source", "reason")
     connection.execute(
         CHANGES.insert(),
         [{"evening_id": evening_id, **{name: row.get(name) for name in columns}} for row in rows],
+    )
+    connection.execute(
+        text("UPDATE evening SET revision = :last WHERE id = :evening AND revision < :last"),
+        {"last": rows[-1]["revision"], "evening": evening_id},
     )

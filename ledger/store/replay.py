@@ -469,11 +469,15 @@ def _passed(count: object) -> int:
 
 
 def _revision(item: dict[str, Any]) -> int:
-    """The evening's revision as exported; counted from its deals for an export made before it was."""
+    """The evening's revision as exported, or its change log's last when that is further (an export whose count lags
+    its log, as one written before every change was counted); counted from its deals for an export made before it
+    was counted at all."""
     given = item.get("revision")
+    logged = [c.get("revision") for c in item.get("changes") or [] if isinstance(c, dict)]
+    last = max((r for r in logged if isinstance(r, int) and not isinstance(r, bool) and storable(r)), default=0)
     if isinstance(given, int) and not isinstance(given, bool) and storable(given) and given >= 0:
-        return given
-    return sum(len(d["revisions"]) + (1 if d.get("voided_at") else 0) for d in item["deals"])
+        return max(given, last)
+    return max(last, sum(len(d["revisions"]) + (1 if d.get("voided_at") else 0) for d in item["deals"]))
 
 
 CHANGE_COLUMNS = ("evening_id", *CHANGE_FIELDS, "at")
