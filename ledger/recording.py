@@ -235,8 +235,10 @@ def _unclose(session: Session, table: Seating, target: EveningChange) -> tuple[i
 
 
 def _unreopen(session: Session, table: Seating, target: EveningChange) -> tuple[int, ...]:
-    """Take back a reopening: the evening closes again, its waiting pot going on as at a close."""
-    evenings.close_evening(session, table, _waiting(session, table))
+    """Take back a reopening: the evening closes again as it was, the pot that waited then waiting again (counted
+    afresh for a reopening kept before it was)."""
+    waited = evenings.last_reopening(session, table).pot_out
+    evenings.close_evening(session, table, _waiting(session, table) if waited is None else waited)
     return ()
 
 

@@ -211,3 +211,31 @@ def test_the_void_of_an_evening_whose_pot_no_longer_waits_cannot_be_taken_back(d
         with pytest.raises(LedgerError, match="the pot it took from evening 1 no longer waits as it did"):
             ledger.undo(evening=second)
         assert ledger.evening(second).revision == revision and ledger.evening(second).voided_at is not None
+
+
+def test_taking_back_a_reopening_closes_the_evening_as_it_was(db_url: str) -> None:
+    """A pot dropped at the close stays dropped when the reopening is taken back; one left waiting waits again."""
+    with Ledger(db_url) as ledger:
+        for drop, waiting in ((True, 0), (False, 1)):
+            number = ledger.start_evening(ABC, Terms(profile="tretre")).number
+            ledger.record("pass", evening=number)
+            ledger.close_evening(number, drop_pot=drop)
+            ledger.reopen_evening(number, reason="a look")
+            assert ledger.undo(evening=number).taken_back.kind == "reopen"
+            assert ledger.evening(number).pot_out == waiting
+
+
+def test_a_reopening_keeps_its_pot_through_an_export(sqlite_url: str, tmp_path: Path) -> None:
+    with Ledger(sqlite_url) as ledger:
+        number = ledger.start_evening(ABC, Terms(profile="tretre")).number
+        ledger.record("pass", evening=number)
+        ledger.close_evening(number, drop_pot=True)
+        ledger.reopen_evening(number, reason="a look")
+        exported = ledger.export()
+    assert as_document(exported)["evenings"][0]["reopened"][0]["pot_out"] == 0
+    (tmp_path / "reopened.jsonl").write_text(exported, encoding="utf-8")
+    with Ledger(str(tmp_path / "again.sqlite3")) as again:
+        again.import_file(tmp_path / "reopened.jsonl")
+        assert again.export() == exported
+        again.undo(evening=1)
+        assert again.evening(1).pot_out == 0

@@ -319,6 +319,13 @@ def void_evening(session: Session, table: Seating, reason: str | None) -> Seatin
     return seating_of(session, evening)
 
 
+def last_reopening(session: Session, table: Seating) -> EveningReopen:
+    """The evening's latest reopening."""
+    return session.exec(
+        select(EveningReopen).where(EveningReopen.evening_id == table.number).order_by(col(EveningReopen.id).desc())
+    ).first() or EveningReopen(evening_id=table.number, reason="")
+
+
 def lift_void(session: Session, table: Seating) -> Seating:
     """Take back the void of a whole evening: it counts again, open again if it was open when voided. Refused when
     the pot it took in no longer waits for it as it did (another evening took it, or its evening was reopened,
@@ -379,7 +386,11 @@ def reopen_evening(session: Session, table: Seating, reason: str | None, *, logg
                 "reason", _("reopen evening {number}: why? e.g. 'a deal was left out'").format(number=table.number)
             )
         check_plain(reason, "reason")
-        session.add(EveningReopen(evening_id=ident(evening), closed_at=evening.closed_at, reason=reason.strip()))
+        session.add(
+            EveningReopen(
+                evening_id=ident(evening), closed_at=evening.closed_at, reason=reason.strip(), pot_out=evening.pot_out
+            )
+        )
     evening.closed_at, evening.pot_out = None, 0
     session.add(evening)
     session.flush()

@@ -87,7 +87,7 @@ PAYOUTS = text(
     "WHERE d.evening_id BETWEEN :first AND :last ORDER BY r.id, p.position"
 )
 REOPENS = text(
-    "SELECT evening_id, closed_at, reopened_at, reason FROM evening_reopen "
+    "SELECT evening_id, closed_at, reopened_at, reason, pot_out FROM evening_reopen "
     "WHERE evening_id BETWEEN :first AND :last ORDER BY evening_id, id"
 )
 CHANGES = text(
@@ -165,6 +165,7 @@ def _evening_data(
                 "closed_at": stored_iso(r["closed_at"]),
                 "reopened_at": stored_iso(r["reopened_at"]),
                 "reason": r["reason"],
+                **({"pot_out": r["pot_out"]} if r["pot_out"] is not None else {}),
             }
             for r in reopens
         ],

@@ -87,7 +87,9 @@ class Evening(SQLModel, table=True):
 
 
 class EveningReopen(SQLModel, table=True):
-    """An evening reopened after it was closed: when it had closed, when and why it was opened again."""
+    """An evening reopened after it was closed: when it had closed, when and why it was opened again, and the passed
+    deals whose pot waited for the next evening then (`pot_out`, given back if the reopening is taken back; None for a
+    reopening kept before it was)."""
 
     __tablename__ = "evening_reopen"
     id: int | None = Field(default=None, primary_key=True)
@@ -95,6 +97,7 @@ class EveningReopen(SQLModel, table=True):
     closed_at: datetime = when()
     reopened_at: datetime = when()
     reason: str
+    pot_out: int | None = None
 
 
 class EveningChange(SQLModel, table=True):

@@ -525,6 +525,7 @@ def _reopens(session: Session, evening: int, reopened: list[dict[str, Any]]) -> 
             "closed_at": exported_time(r["closed_at"]),
             "reopened_at": exported_time(r["reopened_at"]),
             "reason": r["reason"],
+            "pot_out": None if r.get("pot_out") is None else _passed(r["pot_out"]),
         }
         for row_id, r in zip(ids, reopened, strict=True)
     ]
