@@ -500,9 +500,9 @@ async def club_night(
 
 def _bare_night(ledger: Ledger, tables: int, deals: int) -> list[Table]:
     """The same night straight through the service: a season, the event, round 1 seated."""
-    ledger.start_season(SEASON, min_deals=MIN_DEALS)
-    ledger.start_event("Club night", names(tables), season=SEASON, round_deals=PHONES * deals)
-    info = ledger.seat_round(seed=1)
+    ledger.club.start_season(SEASON, min_deals=MIN_DEALS)
+    ledger.club.start_event("Club night", names(tables), season=SEASON, round_deals=PHONES * deals)
+    info = ledger.club.seat_round(seed=1)
     assert info.current is not None
     return [Table(t.number, t.evening, "", t.players) for t in info.current.tables]
 

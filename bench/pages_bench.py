@@ -76,8 +76,8 @@ def history(path: Path, evenings: int) -> dict[str, object]:
             for index in range(40):
                 ledger.record(LINES[index % len(LINES)].format(*table), evening=closed)
             ledger.close_evening(closed)
-            event = ledger.start_event("Club night", club, Terms(stake="0.10")).number
-            seated = ledger.seat_round(event, tables=(club[:3], club[3:])).current
+            event = ledger.club.start_event("Club night", club, Terms(stake="0.10")).number
+            seated = ledger.club.seat_round(event, tables=(club[:3], club[3:])).current
             assert seated is not None
             for each in seated.tables:
                 for line in LINES[:4]:
@@ -88,7 +88,7 @@ def history(path: Path, evenings: int) -> dict[str, object]:
         print(f"  made {path.name} in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     with Ledger(str(path)) as ledger:
         opened = ledger.evening().number
-        event = ledger.event().number
+        event = ledger.club.event().number
         deals = ledger.engine.connect().exec_driver_sql("SELECT count(*) FROM deal").scalar()
     return {"open": opened, "closed": opened - 3, "middle": opened // 2, "event": event, "deals": deals}
 

@@ -244,7 +244,7 @@ def _present(ledger: Ledger, rng: random.Random, deals: int) -> int:
     """This season, recorded write by write as the phones and the terminal record it; how many deals it holds."""
     known = {player.name for player in ledger.players()}
     ledger.add_players([name for name in CLUB if name not in known])
-    season = ledger.start_season("Stagione corrente", min_deals=10)
+    season = ledger.club.start_season("Stagione corrente", min_deals=10)
     for old, new in (("Ugo", "Ugolino"), ("Ugolino", "Ugo"), ("Ugo", "Ugolino"), ("Ebe", "Ebe Rossi")):
         ledger.rename_player(old, new)
     members = [name for name in CLUB if name not in ("Ugo", "Ebe")] + ["Ugolino", "Ebe Rossi"]
@@ -267,16 +267,16 @@ def _present(ledger: Ledger, rng: random.Random, deals: int) -> int:
         if evenings == 3:
             ledger.void_payment(paid.id, reason="entered twice")
         evenings += 1
-    event = ledger.start_event(
+    event = ledger.club.start_event(
         "Torneo di fine stagione", members[:9], Terms(stake="0.10"), season=season.name, round_deals=3
     )
     for round_seed in (1, 2):
-        ledger.seat_round(event.number, seed=round_seed)
-        current = ledger.event(event.number).current
+        ledger.club.seat_round(event.number, seed=round_seed)
+        current = ledger.club.event(event.number).current
         assert current is not None
         for table in current.tables:
             made += _play(ledger, rng, table.evening, 3, Writer("phone", session=f"table-{table.number}"))
-    ledger.close_event(event.number)
+    ledger.club.close_event(event.number)
     return made
 
 

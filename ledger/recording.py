@@ -12,6 +12,7 @@ from sqlmodel import Session
 from ledger.errors import DealChanged, FactError, Forbidden, KeyTaken, LedgerError, MissingFact, UndoRefused
 from ledger.i18n import _
 from ledger.rules.build import DealInput, build_facts, judge
+from ledger.rules.quick import parse_quick_line
 from ledger.rules.scoring import score
 from ledger.rules.seats import resolve_player, seat_after
 from ledger.rules.text import check_plain
@@ -52,6 +53,16 @@ def record(
     return deals.recorded(
         session, table, deal, row, result, payouts=payouts, dealer_next=seat_after(table.players, dealt_by)
     )
+
+
+def typed_facts(deal: DealInput | str, table: Seating, dealer: str | None) -> tuple[DealInput, str | None]:
+    """A deal's typed facts and its dealer, from a quick line (`"bruno solo 22"`) or as given."""
+    if isinstance(deal, DealInput):
+        return deal, dealer
+    quick = parse_quick_line(deal, table.players, table.profile)
+    if quick.dealer and dealer:
+        raise LedgerError(_("the dealer is given twice: give it once"))
+    return quick.deal, dealer or quick.dealer
 
 
 def amend(

@@ -11,10 +11,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ledger.club.values import TablePlace
+from ledger.errors import FactError
 from ledger.fmt import plain_cents
 from ledger.frozen import Drawn, FrozenDict, Plain, freeze, plain, shown
 from ledger.house_rules import describe_rules
+from ledger.i18n import _
 from ledger.rules.games import Game, games
+from ledger.rules.numbers import check_number
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
 from ledger.settlement import Transfer
@@ -163,6 +166,14 @@ PAGE = 50
 """How many evenings (or events) a page of a list shows unless asked for another number."""
 MOST_AT_ONCE = 500
 """The most a page of a list shows."""
+
+
+def check_page(before: int | None, limit: int) -> None:
+    """A page asked for: numbered below a number that can be one, and up to `MOST_AT_ONCE` at once."""
+    if before is not None:
+        check_number(before, "before")
+    if not 1 <= limit <= MOST_AT_ONCE:
+        raise FactError("limit", limit, _("a whole number from 1 to {most}").format(most=MOST_AT_ONCE))
 
 
 @dataclass(frozen=True)

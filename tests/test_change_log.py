@@ -369,5 +369,5 @@ def test_the_live_part_names_the_deal_undo_would_take_back_as_it_stands(
         assert last is not None
         changed, shown = last
         assert (changed.kind, changed.deal) == (change, deal)
-        assert shown == ledger.deal_history(deal)[-1]
+        assert shown == ledger.deal(deal).revisions[-1]
         assert shown is not None and shown.voided == (change == "void")

@@ -26,7 +26,7 @@ runner = CliRunner()
 
 def play_round(ledger: Ledger, event: int, deals: int = 3) -> None:
     """Each table of the round under way records solos by whoever speaks first, alternately won and lost."""
-    current = ledger.event(event).current
+    current = ledger.club.event(event).current
     assert current is not None
     for table in current.tables:
         for i in range(deals):
@@ -41,35 +41,35 @@ def club_ledger(ledger: Ledger) -> None:
     ledger.start_evening(["Anna", "Bruno", "Carla"], Terms(stake="0.05"))
     ledger.record("anna solo 22")
     ledger.close_evening()
-    ledger.start_season(SEASON, min_deals=2)
-    ledger.start_season("Vuota")
-    first = ledger.start_event(
+    ledger.club.start_season(SEASON, min_deals=2)
+    ledger.club.start_season("Vuota")
+    first = ledger.club.start_event(
         "Venerdì al circolo", SIX, Terms(stake="0.10", place="Circolo ☕"), season=SEASON, round_deals=3
     ).number
-    ledger.seat_round(first, seed=1)
+    ledger.club.seat_round(first, seed=1)
     play_round(ledger, first)
-    ledger.seat_round(first, arrived=["Gina"], left=["Anna"], seed=2)
+    ledger.club.seat_round(first, arrived=["Gina"], left=["Anna"], seed=2)
     play_round(ledger, first, deals=4)
-    current = ledger.event(first).current
+    current = ledger.club.event(first).current
     assert current is not None
     ledger.void(2, reason="misdeal", evening=current.tables[0].evening)
-    ledger.seat_round(first, tables=[["Gina", "Bruno", "Carla"], ["Franco", "Elena", "Dario"]])
+    ledger.club.seat_round(first, tables=[["Gina", "Bruno", "Carla"], ["Franco", "Elena", "Dario"]])
     play_round(ledger, first, deals=2)
-    ledger.close_event(first)
-    second = ledger.start_event(
+    ledger.club.close_event(first)
+    second = ledger.club.start_event(
         "Torneo", ["Anna", "Bruno", "Carla", "Hugo"], Terms(options=["sweeps=off"]), season=SEASON, pairing="standing"
     ).number
-    ledger.seat_round(second, seed=3)
+    ledger.club.seat_round(second, seed=3)
     play_round(ledger, second, deals=2)
-    current = ledger.event(second).current
+    current = ledger.club.event(second).current
     assert current is not None
     ledger.paid("Anna", "Bruno", "0.40", evening=current.tables[0].evening)
 
 
 def club(ledger: Ledger) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
     """Every event and every season as the ledger shows them."""
-    events = [ledger.event(event.number).to_dict() for event in reversed(ledger.events())]
-    seasons = [ledger.season(season.name).to_dict() for season in reversed(ledger.seasons())]
+    events = [ledger.club.event(event.number).to_dict() for event in reversed(ledger.club.events())]
+    seasons = [ledger.club.season(season.name).to_dict() for season in reversed(ledger.club.seasons())]
     return events, seasons
 
 
@@ -144,7 +144,7 @@ def test_the_export_writes_seasons_and_events_after_the_evenings_and_payments(
 def test_an_export_of_one_evening_has_no_club_lines(source: tuple[Path, tuple[Any, Any]], tmp_path: Path) -> None:
     with Ledger(str(tmp_path / "one.sqlite3")) as opened:
         opened.import_file(source[0])
-        table = opened.event(1).rounds[0].tables[0].evening
+        table = opened.club.event(1).rounds[0].tables[0].evening
         assert kinds(opened.export(evening=table)) == ["evening"]
 
 
@@ -202,10 +202,10 @@ def test_into_a_ledger_with_events_of_its_own_every_table_keeps_the_evening_made
     and seasons are the same."""
     path, (events, seasons) = source
     with Ledger(db_url) as opened:
-        opened.start_season("Inverno")
-        own = opened.start_event("Prova", ["Zeno", "Ugo", "Vito"], season="Inverno").number
-        opened.seat_round(own, seed=1)
-        opened.close_event(own)
+        opened.club.start_season("Inverno")
+        own = opened.club.start_event("Prova", ["Zeno", "Ugo", "Vito"], season="Inverno").number
+        opened.club.seat_round(own, seed=1)
+        opened.club.close_event(own)
         summary = opened.import_file(path)
         exported = [line["evening"]["number"] for line in lines(path.read_text(encoding="utf-8")) if "evening" in line]
         evenings = dict(zip(exported, summary.evenings, strict=True))
@@ -244,7 +244,7 @@ def test_an_import_stopped_at_an_event_resumes_without_adding_an_event_twice(
         message = str(stopped.value)
         assert message.startswith(f"{broken}: line {len(values)}: not a valid export: event 2 round 1 table 1 is")
         assert "nothing of that line was written, but the" in message and "\n" not in message
-        assert [event.name for event in opened.events()] == ["Venerdì al circolo"]
+        assert [event.name for event in opened.club.events()] == ["Venerdì al circolo"]
         assert counts(db_url, "club_round") == [3]
         resumed = opened.import_file(path)
         assert resumed.evenings == () and len(resumed.skipped) == kinds(good).count("evening")
@@ -383,7 +383,7 @@ def test_exports_without_club_lines_still_import(tmp_path: Path, db_url: str) ->
     """A version 2 document, and a version 3 export of a ledger without club nights (which writes none)."""
     with Ledger(db_url) as opened:
         summary = opened.import_file(EXAMPLES / "three_friends.json")
-        assert summary.evenings == (1,) and opened.events() == [] and opened.seasons() == []
+        assert summary.evenings == (1,) and opened.club.events() == [] and opened.club.seasons() == []
         exported = opened.export()
     assert kinds(exported) == ["evening"]
     assert as_document(exported)["evenings"][0]["number"] == 1
@@ -391,7 +391,7 @@ def test_exports_without_club_lines_still_import(tmp_path: Path, db_url: str) ->
     path.write_text(exported, encoding="utf-8")
     with Ledger(str(tmp_path / "second.sqlite3")) as opened:
         assert opened.import_file(path).evenings == (1,)
-        assert opened.events() == [] and opened.export() == exported
+        assert opened.club.events() == [] and opened.export() == exported
 
 
 def test_fields_a_later_export_may_add_to_club_lines_are_left_aside(
@@ -406,7 +406,7 @@ def test_fields_a_later_export_may_add_to_club_lines_are_left_aside(
     annotated.write_text("".join(json.dumps(value) + "\n" for value in values), encoding="utf-8")
     with Ledger(sqlite_url) as ledger:
         ledger.import_file(annotated)
-        assert [e.name for e in ledger.events()] == [
+        assert [e.name for e in ledger.club.events()] == [
             e["name"] for e in reversed([v["event"] for v in values if "event" in v])
         ]
 
@@ -426,14 +426,14 @@ def test_an_import_counts_club_nights_and_seasons_and_a_season_of_another_minimu
     )
     other = str(tmp_path / "other.sqlite3")
     with Ledger(other) as opened:
-        opened.start_season(SEASON, min_deals=5)
+        opened.club.start_season(SEASON, min_deals=5)
     refused = runner.invoke(app, ["--db", other, "import", str(path)])
     assert refused.exit_code == 2 and refused.stderr.count("\n") == 1, refused.output
     assert "season 'Primavera 2026' is in this ledger already, with a minimum of 5 deals, and in the export with 2" in (
         refused.stderr
     )
     with Ledger(other) as opened:
-        assert opened.season(SEASON).to_dict()["min_deals"] == 5 and opened.events() == []
+        assert opened.club.season(SEASON).to_dict()["min_deals"] == 5 and opened.club.events() == []
 
 
 def test_a_rename_repeated_goes_through_an_export_and_an_import_and_only_once(tmp_path: Path, db_url: str) -> None:

@@ -246,7 +246,7 @@ def test_every_value_the_ledger_reads_is_frozen_and_reads_again_alike(ledger: Le
         "evenings": lambda: tuple(ledger.evenings()),
         "evening": lambda: ledger.evening(1),
         "deals": lambda: tuple(ledger.deals(1)[1]),
-        "history": lambda: tuple(ledger.deal_history(1, evening=1)),
+        "history": lambda: tuple(ledger.deal(1, evening=1).revisions),
         "standings": lambda: ledger.standings(1),
         "settlement": lambda: ledger.settle(evening=1, pairs=True),
         "tab": lambda: tuple(ledger.tab(pairs=True)),
@@ -276,7 +276,7 @@ def test_the_values_hold_what_they_held_as_dicts_and_lists(ledger: Ledger) -> No
         {"payer": "Anna", "payee": "Bruno", "cents": 20, "amount": "0.20 EUR"},
         {"payer": "Anna", "payee": "Carla", "cents": 20, "amount": "0.20 EUR"},
     ]
-    deal = ledger.deal_history(1, evening=1)[-1]
+    deal = ledger.deal(1, evening=1).revisions[-1]
     assert deal.payouts == {"Anna": -2, "Bruno": 4, "Carla": -2} and deal.roles["Bruno"] == "declarer"
     assert ledger.evening(1).cents == {"Anna": -40, "Bruno": 20, "Carla": 20}
 

@@ -162,8 +162,8 @@ def test_another_programs_deal_reaches_a_club_leaderboards_stream(
 ) -> None:
     db, base = served
     with Ledger(db) as ledger:
-        event = ledger.start_event("Club night", SIX).number
-        seated = ledger.seat_round(event, tables=[list(SIX[:3]), list(SIX[3:])]).current
+        event = ledger.club.start_event("Club night", SIX).number
+        seated = ledger.club.seat_round(event, tables=[list(SIX[:3]), list(SIX[3:])]).current
     assert seated is not None
     stream = Stream(f"{base}/events/{event}/board/live")
     try:

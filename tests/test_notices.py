@@ -65,14 +65,16 @@ def every_kind_of_write(ledger: Ledger) -> list[Told]:
     write(lambda: ledger.rename_player("Dario", "Dora"), ("player", None, 0, None))
     write(lambda: ledger.paid("Bruno", "Anna", "1"), ("payment", None, 0, None))
     write(lambda: ledger.void_payment(1, reason="twice"), ("payment", None, 0, None))
-    write(lambda: ledger.start_season("Autunno"), ("season", None, 0, None))
+    write(lambda: ledger.club.start_season("Autunno"), ("season", None, 0, None))
     six = ("Anna", "Bruno", "Carla", "Dora", "Elena", "Franco")
-    write(lambda: ledger.start_event("Club", six), *[("player", None, 0, None)] * 2, ("event", None, 0, 1))
+    write(lambda: ledger.club.start_event("Club", six), *[("player", None, 0, None)] * 2, ("event", None, 0, 1))
     tables = [list(six[:3]), list(six[3:])]
-    write(lambda: ledger.seat_round(1, tables=tables), ("start", 2, 0, 1), ("start", 3, 0, 1), ("round", None, 0, 1))
+    write(
+        lambda: ledger.club.seat_round(1, tables=tables), ("start", 2, 0, 1), ("start", 3, 0, 1), ("round", None, 0, 1)
+    )
     write(lambda: ledger.record("anna solo 22", evening=2), ("record", 2, 1, 1))
-    write(lambda: ledger.end_round(1), ("close", 2, 2, 1), ("close", 3, 1, 1), ("round", None, 0, 1))
-    write(lambda: ledger.close_event(1), ("event", None, 0, 1))
+    write(lambda: ledger.club.end_round(1), ("close", 2, 2, 1), ("close", 3, 1, 1), ("round", None, 0, 1))
+    write(lambda: ledger.club.close_event(1), ("event", None, 0, 1))
     return expected
 
 

@@ -44,11 +44,11 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ledger.undo(evening=2)
         ledger.void(1, reason="carte date male", evening=2)
         ledger.paid("Bruno", "Anna", "0.20")
-        ledger.start_season("Autumn")
-        ledger.start_event("Friday", CLUB.split(","), Terms(stake="0.10"), season="Autumn")
-        seated = ledger.seat_round(1, seed=7)
+        ledger.club.start_season("Autumn")
+        ledger.club.start_event("Friday", CLUB.split(","), Terms(stake="0.10"), season="Autumn")
+        seated = ledger.club.seat_round(1, seed=7)
         ledger.record("pass", evening=seated.rounds[0].tables[0].evening)
-        ledger.start_event("Sunday", CLUB.split(",")[:3], Terms())
+        ledger.club.start_event("Sunday", CLUB.split(",")[:3], Terms())
     return ready_to_copy(db)
 
 

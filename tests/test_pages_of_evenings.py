@@ -137,18 +137,18 @@ def test_the_club_nights_come_in_pages_as_the_list_shows_them(db_url: str) -> No
     """On both databases, as the evenings of the tables they seat."""
     players = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio")
     with Ledger(db_url) as ledger:
-        ledger.start_season("Autumn")
+        ledger.club.start_season("Autumn")
         for number in range(1, 4):
-            ledger.start_event(f"Night {number}", players[: 2 + number], season="Autumn" if number == 2 else None)
-        ledger.seat_round(3, seed=1)
-        ledger.close_event(1)
-        newest = ledger.event_page(limit=2)
+            ledger.club.start_event(f"Night {number}", players[: 2 + number], season="Autumn" if number == 2 else None)
+        ledger.club.seat_round(3, seed=1)
+        ledger.club.close_event(1)
+        newest = ledger.club.event_page(limit=2)
         assert [(e.number, e.players, e.rounds, e.closed) for e in newest.events] == [
             (3, 5, 1, False),
             (2, 4, 0, False),
         ]
         assert newest.next == 2 and newest.events[1].season == "Autumn"
-        last = ledger.event_page(before=2, limit=2)
+        last = ledger.club.event_page(before=2, limit=2)
         assert [(e.name, e.closed, e.season) for e in last.events] == [("Night 1", True, None)] and last.next is None
         tables = ledger.evening_page(limit=1)  # the round's one table of four, Fabio left out
         assert [(e.number, e.players) for e in tables.evenings] == [(1, ledger.evening(1).players)] and not tables.next

@@ -149,8 +149,8 @@ def history(path: Path, evenings: int) -> History:
             ledger.record(LINES[index % len(LINES)].format(*TABLES[0]), evening=closed)
         ledger.void(3, reason="misdeal", evening=closed)
         ledger.close_evening(closed)
-        event = ledger.start_event("Club night", TABLES[0] + TABLES[1]).number
-        seated = ledger.seat_round(event, tables=TABLES).current
+        event = ledger.club.start_event("Club night", TABLES[0] + TABLES[1]).number
+        seated = ledger.club.seat_round(event, tables=TABLES).current
         assert seated is not None
         for table in seated.tables:
             for line in LINES[:4]:

@@ -33,7 +33,7 @@ READS: dict[str, Callable[[Ledger], Any]] = {
     "evening": lambda ledger: ledger.evening(1),
     "evenings": lambda ledger: ledger.evenings(),
     "players": lambda ledger: ledger.players(),
-    "deal history": lambda ledger: ledger.deal_history(1, 1),
+    "deal history": lambda ledger: ledger.deal(1, 1).revisions,
     "settle": lambda ledger: ledger.settle(evening=1),
     "tab": lambda ledger: ledger.tab(),
     "payments": lambda ledger: ledger.payments(),

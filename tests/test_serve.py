@@ -206,8 +206,8 @@ def test_one_wrong_try_from_an_address_holds_back_none_of_its_right_writes_and_t
     the wrong try's wait (`test_web_security` times a wrong try within it)."""
     players = [f"Player {n:02d}" for n in range(30)]
     with Ledger(sqlite_url) as ledger:
-        ledger.start_event("Club night", players, Terms(stake="0.10"))
-        tables = [table.evening for table in ledger.seat_round().rounds[-1].tables]
+        ledger.club.start_event("Club night", players, Terms(stake="0.10"))
+        tables = [table.evening for table in ledger.club.seat_round().rounds[-1].tables]
     table_keys = keys(sqlite_url)
 
     async def at_once(base: str) -> list[int]:

@@ -78,8 +78,8 @@ async def until(ids: asyncio.Queue[int], wanted: int) -> int:
 def _event(db: str) -> tuple[int, int]:
     """A club night seated at one table: the event and the table's evening."""
     with Ledger(db) as ledger:
-        ledger.start_event("Tournament", ["Anna", "Bruno", "Carla"])
-        info = ledger.seat_round()
+        ledger.club.start_event("Tournament", ["Anna", "Bruno", "Carla"])
+        info = ledger.club.seat_round()
         assert info.current is not None
         return info.number, info.current.tables[0].evening
 

@@ -78,7 +78,7 @@ def test_an_older_ledger_is_backed_up_then_upgraded_losing_nothing(tmp_path: Pat
                 for d in expected["deals"]
             ]
             for deal in expected["deals"]:
-                history = ledger.deal_history(deal["number"], expected["evening"])
+                history = ledger.deal(deal["number"], expected["evening"]).revisions
                 for revision in deal["revisions"]:  # the sentences stored then named players as they were called
                     revision["explanation"] = renamed(revision["explanation"], fixture["rows"]["player_rename"])
                 assert [
@@ -138,7 +138,7 @@ def _drawn_in_italian(ledger: Ledger, expected: list[dict[str, Any]]) -> None:
             assert ledger.standings(evening["evening"]).points == evening["points"]
             _, deals = ledger.deals(evening["evening"])
             sentences = [explanation(d) for d in deals] + [why_voided(d) or "" for d in deals]
-            sentences += [why(v) or "" for d in deals for v in ledger.deal_history(d.number, evening["evening"])]
+            sentences += [why(v) or "" for d in deals for v in ledger.deal(d.number, evening["evening"]).revisions]
             english = [s for s in sentences if any(word in s for word in ENGLISH)]
             assert not english, english
             assert any("avversari" in s or "passano" in s for s in sentences), sentences

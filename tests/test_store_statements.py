@@ -24,7 +24,7 @@ LINES = ("bruno solo 22", "carla chiamo 3D@anna 17 last=opp", "pass", "anna soli
 READS: dict[str, Callable[[Ledger, int], Any]] = {
     "standings": lambda ledger, evening: ledger.standings(evening),
     "deals": lambda ledger, evening: ledger.deals(evening),
-    "deal history": lambda ledger, evening: ledger.deal_history(1, evening),
+    "deal history": lambda ledger, evening: ledger.deal(1, evening).revisions,
     "evening": lambda ledger, evening: ledger.evening(evening),
     "settle": lambda ledger, evening: ledger.settle(evening=evening),
     "export json": lambda ledger, evening: ledger.export(evening=evening),

@@ -164,15 +164,15 @@ def test_a_tables_link_opened_after_its_round_hands_out_no_write_session(sqlite_
 
 def test_the_ledger_refuses_a_tables_writer_after_the_round_and_lets_the_organiser(db_url: str) -> None:
     with Ledger(db_url) as organiser:
-        organiser.start_event("Club night", SIX)
-        organiser.seat_round(1, tables=[list(SIX[:3]), list(SIX[3:])])
+        organiser.club.start_event("Club night", SIX)
+        organiser.club.seat_round(1, tables=[list(SIX[:3]), list(SIX[3:])])
         table = Writer("table", table=1, session="table 1")
         organiser.record("anna solo 22", evening=1, by=table)
         with pytest.raises(Forbidden, match="one table only"):
             organiser.record("dario solo 22", evening=2, by=table)  # another table's evening
         with pytest.raises(Forbidden, match="one table only"):
-            organiser.end_round(1, by=table)  # the organiser's work
-        organiser.end_round(1)
+            organiser.club.end_round(1, by=table)  # the organiser's work
+        organiser.club.end_round(1)
         before = _written(db_url)
         writes: list[Callable[[], object]] = [
             lambda: organiser.record("bruno solo 22", evening=1, by=table),
@@ -215,8 +215,8 @@ def test_a_table_past_its_rounds_deals_records_no_more(db_url: str) -> None:
 
 def test_a_tables_key_never_takes_back_or_overrides_the_organisers_change(db_url: str) -> None:
     with Ledger(db_url) as organiser:
-        organiser.start_event("Club night", SIX)
-        organiser.seat_round(1, tables=[list(SIX[:3]), list(SIX[3:])])
+        organiser.club.start_event("Club night", SIX)
+        organiser.club.seat_round(1, tables=[list(SIX[:3]), list(SIX[3:])])
         table = Writer("table", table=1, session="table 1")
         organiser.record("anna solo 22", evening=1, by=table)
         organiser.amend(1, "20", reason="recount", evening=1)  # the organiser's correction
@@ -246,14 +246,14 @@ def test_a_tables_key_never_takes_back_or_overrides_the_organisers_change(db_url
 
 def test_two_seatings_at_once_make_one_round_and_both_are_answered_with_it(db_url: str) -> None:
     with Ledger(db_url) as ledger:
-        ledger.start_event("Club night", SIX)
+        ledger.club.start_event("Club night", SIX)
     barrier, answers, errors = threading.Barrier(2), [], []
 
     def seat() -> None:
         try:
             with Ledger(db_url) as mine:
                 barrier.wait(10)
-                answers.append(mine.seat_round(1, round=1, seed=7))
+                answers.append(mine.club.seat_round(1, round=1, seed=7))
         except Exception as error:  # reported below
             errors.append(error)
 
@@ -267,7 +267,7 @@ def test_two_seatings_at_once_make_one_round_and_both_are_answered_with_it(db_ur
     assert [len(a.rounds) for a in answers] == [1, 1]
     assert answers[0].rounds[0].tables == answers[1].rounds[0].tables
     with Ledger(db_url) as ledger:
-        assert len(ledger.event(1).rounds) == 1
+        assert len(ledger.club.event(1).rounds) == 1
         assert len(ledger.evenings()) == 2  # one round of two tables: two evenings, not four
 
 
@@ -286,6 +286,6 @@ def test_a_seating_sent_twice_through_the_api_makes_one_round_and_a_round_too_fa
         second = api.post("/api/events/1/rounds", json={"round": 2}, headers=BEARER)
         assert second.status_code == 201 and len(second.json()["rounds"]) == 2
     with Ledger(sqlite_url) as ledger:
-        assert len(ledger.event(1).rounds) == 2 and len(ledger.evenings()) == 4
+        assert len(ledger.club.event(1).rounds) == 2 and len(ledger.evenings()) == 4
         with pytest.raises(FactError, match="the next round of event 1 is 3"):
-            ledger.seat_round(1, round=5)
+            ledger.club.seat_round(1, round=5)

@@ -130,8 +130,8 @@ def test_every_value_the_ledger_returns_holds_utc_times(far_db: str) -> None:
             *ledger.evenings(),
             info,
             *deals,
-            *ledger.deal_history(1, evening=1),
-            *ledger.deal_history(2, evening=1),
+            *ledger.deal(1, evening=1).revisions,
+            *ledger.deal(2, evening=1).revisions,
             *ledger.payments(),
         ]
     for value in values:

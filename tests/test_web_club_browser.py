@@ -48,10 +48,10 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     base URL. One test records a deal more, at table 2; the others read."""
     db = str(tmp_path_factory.mktemp("club") / "ledger.sqlite3")
     with Ledger(db) as ledger:
-        ledger.start_event(
+        ledger.club.start_event(
             "Autumn club night at the Bar Sport", PLAYERS, Terms(stake="0.10", place="Bar Sport"), round_deals=12
         )
-        ledger.seat_round(1, tables=TABLES)
+        ledger.club.seat_round(1, tables=TABLES)
         ledger.record("massimilianone solo 22", evening=1)
         ledger.record("bruno solo 16", evening=2)
     with served(db) as url:
@@ -82,7 +82,7 @@ def test_a_player_taps_their_name_on_the_event_page_and_reads_their_table_and_se
 ) -> None:
     db, url = club
     with Ledger(db) as ledger:
-        current = ledger.event(1).current
+        current = ledger.club.event(1).current
     assert current is not None
     found = current.table_of("Bartolomeoalfa")
     assert found is not None
@@ -162,7 +162,7 @@ def test_the_leaderboard_at_the_bar_follows_a_deal_without_being_reloaded(
     )
     assert recorded.status_code == 201, recorded.text
     with Ledger(db) as ledger:
-        standings = {line.player: line.points for line in ledger.event(1).standings}
+        standings = {line.player: line.points for line in ledger.club.event(1).standings}
     assert standings["Carla"] == 6  # +2 from Bruno's lost solo, +4 from her own
     first = board.locator("tbody tr").first
     playwright_api.expect(first).to_contain_text("Carla", timeout=5000)

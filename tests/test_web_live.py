@@ -183,8 +183,8 @@ def test_a_read_begun_before_a_change_is_never_shown_after_it(sqlite_url: str) -
 
 def test_a_change_elsewhere_reaches_a_board_whose_table_it_is_and_no_other(sqlite_url: str) -> None:
     with Ledger(sqlite_url) as ledger:
-        ledger.start_event("Night", ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"])
-        info = ledger.seat_round(tables=[["Anna", "Bruno", "Carla"], ["Dario", "Elena", "Franco"]])
+        ledger.club.start_event("Night", ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"])
+        info = ledger.club.seat_round(tables=[["Anna", "Bruno", "Carla"], ["Dario", "Elena", "Franco"]])
         assert info.current is not None
         first, second = (table.evening for table in info.current.tables)
         ledger.start_evening(["Gina", "Ivo", "Lia"])
@@ -216,8 +216,8 @@ def test_a_board_shows_each_deal_a_new_name_and_a_new_round_as_the_event_then_st
     """Deals are read by the board's tables and leaderboard alone, from the board shown; a rename or a new round by
     the whole event. Each board sent is the event as read whole at that moment."""
     with Ledger(db_url) as ledger:
-        ledger.start_event("Night", ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"])
-        info = ledger.seat_round(tables=[["Anna", "Bruno", "Carla"], ["Dario", "Elena", "Franco"]])
+        ledger.club.start_event("Night", ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"])
+        info = ledger.club.seat_round(tables=[["Anna", "Bruno", "Carla"], ["Dario", "Elena", "Franco"]])
         assert info.current is not None
         first, second = (table.evening for table in info.current.tables)
 
@@ -236,14 +236,14 @@ def test_a_board_shows_each_deal_a_new_name_and_a_new_round_as_the_event_then_st
             (lambda: ledger.rename_player("Bruno", "Bruna"), Notice("player")),
             (lambda: ledger.record("elena solo 7+1/3", evening=second), Notice("record", second, 2, 1)),
             (
-                lambda: ledger.seat_round(tables=[["Annalisa", "Dario", "Franco"], ["Bruna", "Carla", "Elena"]]),
+                lambda: ledger.club.seat_round(tables=[["Annalisa", "Dario", "Franco"], ["Bruna", "Carla", "Elena"]]),
                 Notice("round", event=1),
             ),
         ):
             change()
             channel.told(notice)
             board = await anext(stream)
-            sent.append((board, channel.watched[("event", 1)].shown == ledger.event(1)))
+            sent.append((board, channel.watched[("event", 1)].shown == ledger.club.event(1)))
         await stream.aclose()
         ledger.close()
         return sent
@@ -361,8 +361,8 @@ def test_a_club_tables_page_is_told_when_its_round_ends_after_its_evening_closed
     """A table that closed its evening before the organiser ended the round: the round's end changes no revision of
     it, yet its page is told (it then offers no undo of the close). Before, nothing was read or sent."""
     with Ledger(sqlite_url) as ledger:
-        ledger.start_event("Night", ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"])
-        info = ledger.seat_round(tables=[["Anna", "Bruno", "Carla"], ["Dario", "Elena", "Franco"]])
+        ledger.club.start_event("Night", ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"])
+        info = ledger.club.seat_round(tables=[["Anna", "Bruno", "Carla"], ["Dario", "Elena", "Franco"]])
         assert info.current is not None
         table = info.current.tables[0].evening
         ledger.close_evening(table)
@@ -374,7 +374,7 @@ def test_a_club_tables_page_is_told_when_its_round_ends_after_its_evening_closed
         stream = channel.stream(("evening", table), -1, 5.0, "en")
         await anext(stream)
         before = await anext(stream)
-        ledger.end_round(1)
+        ledger.club.end_round(1)
         channel.told(Notice("round", event=1))
         reading = channel.watched[("evening", table)].reading is not None
         after = await anext(stream)

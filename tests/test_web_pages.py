@@ -406,7 +406,7 @@ def test_a_deal_is_amended_by_tapping_what_changed(sqlite_url: str) -> None:
         done = phone.post("/evenings/1/deals/1/amend", data={"csrf": token, **changed, "reason": "recount"})
         assert done.status_code == 303
     with Ledger(sqlite_url) as ledger:
-        history = ledger.deal_history(1, 1)
+        history = ledger.deal(1, 1).revisions
     assert [(d.revision, d.declarer_thirds, d.called, d.holder, d.reason) for d in history] == [
         (1, 17, "3D", "Anna", None),
         (2, 18, "3C", "Anna", "recount"),

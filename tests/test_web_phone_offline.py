@@ -263,8 +263,8 @@ def test_a_tables_page_says_when_its_round_ends_and_a_deal_refused_after_it_neve
     page, served = phone_and_server
     players = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"]
     with Ledger(sqlite_url) as ledger:
-        ledger.start_event("Club night", players, Terms(stake="0.10"), round_deals=12)
-        round_one = ledger.seat_round(1, tables=[players[:3], players[3:]]).current
+        ledger.club.start_event("Club night", players, Terms(stake="0.10"), round_deals=12)
+        round_one = ledger.club.seat_round(1, tables=[players[:3], players[3:]]).current
     assert round_one is not None
     first, second = (table.evening for table in round_one.tables)
     cookie_from(page, f"{served.url}/tables/{first}?key={keys(sqlite_url).table_key(first)}")
@@ -280,7 +280,7 @@ def test_a_tables_page_says_when_its_round_ends_and_a_deal_refused_after_it_neve
     playwright_api.expect(other.locator("#waiting")).to_contain_text("1 deal waiting: Elena solo 8.")
 
     with Ledger(sqlite_url) as ledger:
-        ledger.end_round(1)
+        ledger.club.end_round(1)
     ended = "round 1 has ended: nothing was written; ask the organiser"
     playwright_api.expect(page.locator(".notice")).to_have_text(ended)
     assert page.locator("form.guided, form.quick, form.undo").count() == 0
@@ -301,7 +301,7 @@ def test_a_tables_page_says_when_its_round_ends_and_a_deal_refused_after_it_neve
     playwright_api.expect(waiting).to_be_hidden()
 
     with Ledger(sqlite_url) as ledger:
-        round_two = ledger.seat_round(1, tables=[["Dario", "Anna", "Elena"], ["Bruno", "Franco", "Carla"]]).current
+        round_two = ledger.club.seat_round(1, tables=[["Dario", "Anna", "Elena"], ["Bruno", "Franco", "Carla"]]).current
     assert round_two is not None
     after = round_two.tables[0].evening
     cookie_from(other, f"{served.url}/tables/{after}?key={keys(sqlite_url).table_key(after)}")

@@ -77,8 +77,10 @@ def ledger_served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[st
         ledger.start_evening(PLAYERS, Terms(stake="0.10"))
         ledger.record("anna solo 22", evening=2)
         ledger.close_evening(2)
-        ledger.start_event("Club night", [*PLAYERS, "Dario", "Elena", "Franco"], Terms(stake="0.10"), round_deals=12)
-        ledger.seat_round(1, tables=[list(PLAYERS), ["Dario", "Elena", "Franco"]])
+        ledger.club.start_event(
+            "Club night", [*PLAYERS, "Dario", "Elena", "Franco"], Terms(stake="0.10"), round_deals=12
+        )
+        ledger.club.seat_round(1, tables=[list(PLAYERS), ["Dario", "Elena", "Franco"]])
         ledger.record("anna solo 22", evening=3)
     with served(db) as url:
         yield db, url

@@ -214,8 +214,10 @@ def test_a_server_of_another_ledger_takes_none_of_the_keys_even_with_the_same_to
     other = str(tmp_path / "other.sqlite3")
     for db in (sqlite_url, other):
         with Ledger(db) as ledger:
-            ledger.start_event("Club night", ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fede"], Terms(stake="0.10"))
-            ledger.seat_round()
+            ledger.club.start_event(
+                "Club night", ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fede"], Terms(stake="0.10")
+            )
+            ledger.club.seat_round()
     table = {"Authorization": f"Bearer {keys(sqlite_url).table_key(1)}"}
     clock = StoppedClock()
     with scorekeeper(sqlite_url) as first, viewer(other, clock=clock) as second:

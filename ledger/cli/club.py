@@ -166,7 +166,7 @@ def start(
     calabresella event start "Quartiglio night" --players A,B,C,D,E,F,G,H -P quartiglio --stake 0.05
     """
     with open_ledger(ctx) as ledger, _named_by_option():
-        event = ledger.start_event(
+        event = ledger.club.start_event(
             name,
             split_players(players),
             Terms(profile=profile, options=option or [], stake=stake, currency=currency, place=place),
@@ -249,7 +249,7 @@ def seat(
     """
     tables = [_split(text, "--table") for text in table] if table else None
     with open_ledger(ctx, create=False) as ledger, _named_by_option():
-        seated = ledger.seat_round(
+        seated = ledger.club.seat_round(
             event, tables=tables, arrived=_names(arrive, "--arrive"), left=_names(leave, "--leave"), seed=seed
         )
     if as_json:
@@ -346,7 +346,7 @@ def round_(
     from ledger.clock import utcnow
 
     with open_ledger(ctx, create=False) as ledger:
-        info = ledger.end_round(event) if end else ledger.event(event)
+        info = ledger.club.end_round(event) if end else ledger.club.event(event)
     clock = info.round_at(utcnow())
     if as_json:
         print_json(info if end else clock)  # a round ended: the event, as every change of an event answers
@@ -418,7 +418,7 @@ def show(ctx: typer.Context, event: EventArgument = None, as_json: JsonFlag = Fa
     calabresella event show 3 --csv friday.csv
     """
     with open_ledger(ctx, create=False) as ledger:
-        info = ledger.event(event)
+        info = ledger.club.event(event)
     places = event_places(info.standings)
     if csv is not None:
         header = ["event", "rank", "player", "points", "deals", "per_deal", "present", "table", "seat"]
@@ -499,7 +499,7 @@ def list_(
 
     try:
         with open_ledger(ctx, create=False) as ledger:
-            page = ledger.event_page(before=before, limit=limit)
+            page = ledger.club.event_page(before=before, limit=limit)
     except NoOpenEvening:
         page = EventPage(())  # no ledger there yet: no events, and none is made
     if as_json:
@@ -536,7 +536,7 @@ def close(ctx: typer.Context, event: EventArgument = None, as_json: JsonFlag = F
     [b]Example[/b]: calabresella event close
     """
     with open_ledger(ctx, create=False) as ledger:
-        info = ledger.close_event(event)
+        info = ledger.club.close_event(event)
     if as_json:
         print_json(info)
         return
@@ -575,7 +575,7 @@ def season_start(
     [b]Example[/b]: calabresella season start "Autumn 2026" --min-deals 30
     """
     with open_ledger(ctx) as ledger, _named_by_option():
-        started = ledger.start_season(name, min_deals=min_deals)
+        started = ledger.club.start_season(name, min_deals=min_deals)
     if as_json:
         print_json(started)
         return
@@ -627,7 +627,7 @@ def season_show(
     calabresella season show "Autumn 2026" --csv autumn.csv
     """
     with open_ledger(ctx, create=False) as ledger:
-        info = ledger.season(name)
+        info = ledger.club.season(name)
     ranked = [line for line in info.table if line.ranked]
     places = ranks(ranked, season_key)
     if csv is not None:

@@ -27,7 +27,7 @@ PAUSE_SECONDS = 0.02
 """On SQLite an import rests this long between batches: several times a waiting writer's poll for the lock
 (`LOCK_POLL_SECONDS`), so it takes the lock in between instead of being overtaken batch after batch."""
 Transaction = Callable[[], AbstractContextManager[Session]]
-"""A write transaction of the ledger (`Ledger._session`)."""
+"""A write transaction of the ledger (`Ledger.transaction`)."""
 Progress = Callable[[int, int], None]
 """Told the bytes read and the deals imported so far, after each line."""
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from datetime import timedelta
 from functools import cache
 from itertools import combinations
 from typing import Any
@@ -28,7 +27,6 @@ from ledger.club.values import (
     RoundInfo,
     SeasonInfo,
     TableInfo,
-    TablePlace,
 )
 from ledger.errors import FactError, LedgerError
 from ledger.i18n import _
@@ -39,7 +37,6 @@ from ledger.rules.text import acts_on_screen, check_plain
 from ledger.store.changes import note, noted
 from ledger.store.club_models import ClubEvent, ClubRound, ClubTable, Entrant, Season
 from ledger.store.counting import STANDING, counting_payouts
-from ledger.store.deals import by_key
 from ledger.store.evenings import close_evening, get_seating, parse_cents, parse_currency, start_evening
 from ledger.store.models import Deal, Evening, Payout, Player, Seat, ident, utcnow
 from ledger.store.players import clean_name, ensure_player, find_player
@@ -612,60 +609,6 @@ def event_after_deals(session: Session, shown: EventInfo) -> EventInfo | None:
 def _ranked(lines: Sequence[PlayerLine]) -> tuple[PlayerLine, ...]:
     """A leaderboard's lines, best first: game points, then points a deal, then name."""
     return tuple(sorted(lines, key=lambda line: (-line.points, -(line.per_deal or 0), name_key(line.player))))
-
-
-def table_place(session: Session, evening: int) -> TablePlace | None:
-    """Where evening `evening` belongs when it is a club table (None for an evening of its own), with its deals not
-    voided (`STANDING`): one statement."""
-    row = session.connection().execute(_place_query(), {"evening": evening}).first()
-    if row is None:
-        return None
-    event, name, number, table, deals, round_deals, minutes, started, ended = row
-    ends = started + timedelta(minutes=minutes) if minutes else None
-    return TablePlace(event, name, number, table, int(deals), round_deals, ends, ended is not None)
-
-
-@cache
-def _place_query() -> Any:
-    evening: Any = bindparam("evening")
-    deals = select(func.count()).where(col(Deal.evening_id) == evening, STANDING).scalar_subquery()
-    return (
-        sql_select(
-            col(ClubEvent.id),
-            col(ClubEvent.name),
-            col(ClubRound.number),
-            col(ClubTable.number),
-            deals,
-            col(ClubEvent.round_deals),
-            col(ClubEvent.round_minutes),
-            col(ClubRound.started_at),
-            col(ClubRound.ended_at),
-        )
-        .select_from(ClubTable)
-        .join(ClubRound, col(ClubRound.id) == ClubTable.round_id)
-        .join(ClubEvent, col(ClubEvent.id) == ClubRound.event_id)
-        .where(col(ClubTable.evening_id) == evening)
-    )
-
-
-def refusal_for(session: Session, evening: int, table: int, *, new_deal: str | None = None) -> str | None:
-    """Why the key of club table `table` (its evening) may not change evening `evening`, or None when it may: it
-    writes to its own table's evening only, and only while the table's round is open (closing the event ends it) and
-    the round's deals are not all played there (a new deal, `new_deal` its idempotency key or "", may still be a
-    retry of one stored, which writes nothing)."""
-    if table != evening:
-        return _("this key writes to one table only (evening {number}): nothing was written").format(number=table)
-    place = table_place(session, evening)
-    if place is None:
-        return None
-    if place.round_over:
-        return _("round {round} has ended: nothing was written; ask the organiser").format(round=place.round)
-    full = place.round_deals is not None and place.deals >= place.round_deals
-    if full and not (new_deal and by_key(session, new_deal)):
-        return _(
-            "round {round} is over at this table: its {count} deals are played; nothing was written; ask the organiser"
-        ).format(round=place.round, count=place.round_deals)
-    return None
 
 
 FRAME = 3

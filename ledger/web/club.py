@@ -31,7 +31,7 @@ def event_number(request: Request) -> int:
 
 
 async def _event(request: Request) -> EventInfo:
-    return await run_in_threadpool(ledger(request).event, event_number(request))
+    return await run_in_threadpool(ledger(request).club.event, event_number(request))
 
 
 def table_links(request: Request, played: RoundInfo | None) -> list[tuple[int, str, str]]:
@@ -54,7 +54,7 @@ def table_links(request: Request, played: RoundInfo | None) -> list[tuple[int, s
 async def events(request: Request) -> Response:
     """A page of the club nights, newest first (`?before=N`: those numbered below N), with a link to the older ones."""
     before, limit = page_asked(request)
-    page = await run_in_threadpool(lambda: ledger(request).event_page(before=before, limit=limit))
+    page = await run_in_threadpool(lambda: ledger(request).club.event_page(before=before, limit=limit))
     older = next_page("/events", page.next, limit)
     return render(request, "club_events.html", events=page.events, older=older, before=before)
 

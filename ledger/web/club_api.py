@@ -30,7 +30,7 @@ async def list_events(request: Request) -> Response:
     """A page of the events, newest first, as a list shows them (`/api/events/N` is one whole, with its rounds and
     leaderboard): `?before=N&limit=M` as for the evenings, `{"events": [...], "next": N}` and a `Link` to the next."""
     before, limit = page_asked(request)
-    page = await run_in_threadpool(lambda: ledger(request).event_page(before=before, limit=limit))
+    page = await run_in_threadpool(lambda: ledger(request).club.event_page(before=before, limit=limit))
     return answer(page, headers=next_link("/api/events", page.next, limit))
 
 
@@ -50,14 +50,14 @@ async def start_event(request: Request) -> Response:
     by = writer(request)
     info = await in_turn(
         request,
-        lambda: ledger(request).start_event(name, players, terms, season=season, pairing=pairing, by=by, **counts),
+        lambda: ledger(request).club.start_event(name, players, terms, season=season, pairing=pairing, by=by, **counts),
     )
     return answer(info, 201)
 
 
 async def show_event(request: Request) -> Response:
     """The event: rules, rounds with their tables and seats, the leaderboard."""
-    return answer(await run_in_threadpool(ledger(request).event, event_number(request)))
+    return answer(await run_in_threadpool(ledger(request).club.event, event_number(request)))
 
 
 async def seat_round(request: Request) -> Response:
@@ -80,7 +80,7 @@ async def seat_round(request: Request) -> Response:
     number, by = event_number(request), writer(request)
     info = await in_turn(
         request,
-        lambda: ledger(request).seat_round(
+        lambda: ledger(request).club.seat_round(
             number, tables=tables, arrived=arrived, left=left, seed=seed, round=made, by=by
         ),
     )
@@ -91,7 +91,7 @@ async def end_round(request: Request) -> Response:
     """End the round under way: every table's evening closes."""
     no_more(await body(request))
     number, by = event_number(request), writer(request)
-    info = await in_turn(request, lambda: ledger(request).end_round(number, by=by))
+    info = await in_turn(request, lambda: ledger(request).club.end_round(number, by=by))
     return answer(info)
 
 
@@ -99,7 +99,7 @@ async def close_event(request: Request) -> Response:
     """Close the event: the round under way ends, and no more rounds are seated."""
     no_more(await body(request))
     number, by = event_number(request), writer(request)
-    info = await in_turn(request, lambda: ledger(request).close_event(number, by=by))
+    info = await in_turn(request, lambda: ledger(request).club.close_event(number, by=by))
     return answer(info)
 
 
@@ -107,7 +107,7 @@ async def table_links(request: Request) -> Response:
     """Each table of the round under way with the key of its link (`/tables/EVENING?key=KEY`), which also writes
     through this API as `Authorization: Bearer KEY`, to that table's evening only. Needs the server's token."""
     await access(request).check_bearer(request)
-    info = await run_in_threadpool(ledger(request).event, event_number(request))
+    info = await run_in_threadpool(ledger(request).club.event, event_number(request))
     guard = access(request)
     tables = info.current.tables if info.current else ()
     return JSONResponse(
@@ -125,7 +125,7 @@ async def table_links(request: Request) -> Response:
 
 async def list_seasons(request: Request) -> Response:
     """Every season with its league table."""
-    return answer(await run_in_threadpool(ledger(request).seasons))
+    return answer(await run_in_threadpool(ledger(request).club.seasons))
 
 
 async def start_season(request: Request) -> Response:
@@ -133,13 +133,13 @@ async def start_season(request: Request) -> Response:
     data = await body(request)
     name, least = optional(data, "name", str) or "", optional(data, "min_deals", int) or 0
     no_more(data)
-    return answer(await in_turn(request, lambda: ledger(request).start_season(name, min_deals=least)), 201)
+    return answer(await in_turn(request, lambda: ledger(request).club.start_season(name, min_deals=least)), 201)
 
 
 async def show_season(request: Request) -> Response:
     """The season's league table: game points, deals, points per deal, events attended, skill."""
     name = request.path_params["season"][:60]
-    return answer(await run_in_threadpool(ledger(request).season, name))
+    return answer(await run_in_threadpool(ledger(request).club.season, name))
 
 
 EVENT = "/events/{event}"

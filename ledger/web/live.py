@@ -189,7 +189,7 @@ class Channel:
         return found
 
     def _event(self, number: int, shown: EventInfo | None) -> Callable[[], EventInfo]:
-        return lambda: (shown and self.ledger.event_after_deals(shown)) or self.ledger.event(number)
+        return lambda: (shown and self.ledger.club.event_after_deals(shown)) or self.ledger.club.event(number)
 
     def publish(self, topic: Topic, watched: Watched, shown: Any) -> None:
         """Keep what was read and wake every watcher, when it moved (a later revision; for a closed evening, news of

@@ -128,7 +128,7 @@ async def shown_deal(request: Request, live: Live, shown: int | None) -> DealVie
         return None
     found = next((deal for deal in live.deals if deal.number == shown), None)
     if found is None:
-        found = (await run_in_threadpool(ledger(request).deal_history, shown, live.evening.number))[-1]
+        found = (await run_in_threadpool(ledger(request).deal, shown, live.evening.number)).revisions[-1]
     return found
 
 
@@ -181,7 +181,7 @@ async def deal(request: Request, status: int = 200, **context: object) -> Respon
     """One deal: every revision, oldest first, and the forms to amend or void it."""
     number = evening_number(request)
     info = await run_in_threadpool(ledger(request).evening, number)
-    history = await run_in_threadpool(ledger(request).deal_history, deal_number(request), info.number)
+    history = (await run_in_threadpool(ledger(request).deal, deal_number(request), info.number)).revisions
     given = context.pop("given", None) or guided.given_of(history[-1])
     pad = guided.pad(info, every_declarer=True)
     return render(request, "deal.html", status, evening=info, history=history, pad=pad, given=given, **context)
