@@ -68,9 +68,9 @@ GAMES = (("pagat", 3, 55), ("pagat", 4, 10), ("tretre", 3, 15), ("quartiglio", 4
 """The games the club plays: profile, players seated, how often (in a hundred evenings)."""
 CONTRACTS = {"chiamo": 50, "mediatore": 12, "solo": 30, "solissimo": 10}
 """How often each contract is the one played, where a profile has it."""
-LIVE_SHARE = 100
-"""One deal in this many of a club's history is recorded through `Ledger` as the phones record it (the rest is its
-past, imported)."""
+LIVE_SHARE, LIVE_MOST = 100, 1_000
+"""One deal in `LIVE_SHARE` of a club's history, `LIVE_MOST` at most, is recorded through `Ledger` as the phones
+record it (the rest is its past, imported): a write at a time takes some 20 ms on a busy machine."""
 
 
 def club_history(database: Path, deals: int, seed: int = 1) -> int:
@@ -79,12 +79,12 @@ def club_history(database: Path, deals: int, seed: int = 1) -> int:
     Its past is many evenings of the club's members in every game the ledger scores (drawn tables, half of them
     recorded on phones, which send each deal with a key; deals drawn and scored by the rules engine, some amended,
     voided or taken back; an evening reopened now and then; payments after them), written through the ledger's import
-    a few hundred evenings at a time. Then the present, one deal in
-    `LIVE_SHARE`, is recorded through `Ledger` one write at a time, as from the phones and the terminal: evenings
-    with amendments, voids, undos, a reopening and a voided evening, payments (one voided), renames (one player
-    renamed to a name, back, and to it again) and a club night of two rounds in a season."""
+    a few hundred evenings at a time. Then the present, one deal in `LIVE_SHARE` (`LIVE_MOST` at most), is recorded
+    through `Ledger` one write at a time, as from the phones and the terminal: evenings with amendments, voids, undos,
+    a reopening and a voided evening, payments (one voided), renames (one player renamed to a name, back, and to it
+    again) and a club night of two rounds in a season."""
     rng = random.Random(seed)
-    live = min(deals, max(30, deals // LIVE_SHARE))
+    live = min(deals, max(30, min(deals // LIVE_SHARE, LIVE_MOST)))
     with Ledger(str(database), source="terminal") as ledger:
         made = _past(ledger, rng, deals - live)
         made += _present(ledger, rng, live)
