@@ -176,7 +176,7 @@ def test_what_a_reading_does_not_ask_for(
             "that took it holds at most 5 thirds besides the last trick's 3",
         ),
         ("quintiglio", {}, {"thirds": 20, "monte_thirds": 0}, "--monte-thirds 0: this game has no monte"),
-        ("pagat", {}, {"passed": True, "monte_thirds": 3}, "a passed deal has no declarer, so no monte thirds"),
+        ("pagat", {}, {"passed": True, "monte_thirds": 3}, "a passed deal has no declarer, so no monte's thirds"),
     ],
     ids=["eleven", "thirteen", "negative", "more-than-the-side", "no-monte", "passed"],
 )
