@@ -33,7 +33,7 @@ HEAVY = (
     "uvicorn",
     "jinja2",
     "alembic",
-    "reports",
+    "ledger.reports",
     "ledger.store.club",
     "ledger.store.club_models",
     "prompt_toolkit",

@@ -305,10 +305,10 @@ def measure(kind: str, db: str, save: str | None) -> dict[str, float]:
         return _command(db)
     import pandas as pd
 
+    from ledger.reports.frames import load_frames
+    from ledger.reports.stats import SECTIONS, statistics
     from ledger.service import Ledger
     from ledger.store.counting import counting_deals, counting_payouts
-    from reports.frames import load_frames
-    from reports.stats import SECTIONS, statistics
 
     engine = open_ledger(db)
     book = Ledger(db)

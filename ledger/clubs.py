@@ -175,7 +175,7 @@ def _order(session: Session, event: Any, players: list[str]) -> list[str]:
 
 def _season_skill(session: Session, season: Any) -> list[Any]:
     """Each player's skill over the deals of the season's tables (openskill)."""
-    from reports.rating import season_skill, sides
+    from ledger.reports.rating import season_skill, sides
 
     played = (sides(roles, points) for roles, points in season_deals(session, season))
     return season_skill(side for side in played if side is not None)

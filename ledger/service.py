@@ -373,9 +373,9 @@ class Ledger(Desk):
 
         `on_step(what, done)` is called as the work goes on, `done` from 0 to 1 (for a progress bar).
         """
-        from reports.filters import Filters
-        from reports.frames import load_frames
-        from reports.stats import SECTIONS, as_values, statistics
+        from ledger.reports.filters import Filters
+        from ledger.reports.frames import load_frames
+        from ledger.reports.stats import SECTIONS, as_values, statistics
 
         filters = Filters(evening=evening, player=player, since=since, until=until, profile=profile)
         steps = iter(range(len(SECTIONS) + 1))
@@ -388,9 +388,9 @@ class Ledger(Desk):
 
     def chart(self, kind: str, *, evening: int | None = None, fmt: str = "png") -> bytes:
         """A chart of the history (or of one evening) as PNG or SVG: running, money, contracts, thirds, pairings."""
-        from reports.charts import ONE_EVENING, chart_image, check_kind
-        from reports.filters import Filters
-        from reports.frames import load_frames
+        from ledger.reports.charts import ONE_EVENING, chart_image, check_kind
+        from ledger.reports.filters import Filters
+        from ledger.reports.frames import load_frames
 
         check_kind(kind)
         with refusals(self.engine):
@@ -400,9 +400,9 @@ class Ledger(Desk):
     def chart_summaries(self, evening: int | None = None) -> dict[str, str]:
         """Each chart kind with something to show (of the history, or of one evening), with what it shows in words,
         without drawing it."""
-        from reports.charts import summaries
-        from reports.filters import Filters
-        from reports.frames import load_frames
+        from ledger.reports.charts import summaries
+        from ledger.reports.filters import Filters
+        from ledger.reports.frames import load_frames
 
         with refusals(self.engine):
             frames = load_frames(self.engine, Filters(evening=evening))
@@ -412,9 +412,9 @@ class Ledger(Desk):
         """One evening (default: the open one, else the most recent) as an HTML page; `back` is the address of a
         page to go back to (the phone's evening page); `charts` the address its chart images load from, with
         `{kind}` in it, else they are drawn into the page, which then needs nothing else."""
-        from reports.filters import Filters
-        from reports.frames import load_frames
-        from reports.html import evening_data, render
+        from ledger.reports.filters import Filters
+        from ledger.reports.frames import load_frames
+        from ledger.reports.html import evening_data, render
 
         with self.snapshot() as session:
             table = get_seating(session, evening, latest=True)

@@ -25,10 +25,10 @@ from ledger.clock import as_local
 from ledger.errors import LedgerError
 from ledger.fmt import decimal_sign, format_count, format_date, format_decimal, format_percent
 from ledger.i18n import N_, _, ngettext
+from ledger.reports import stats
+from ledger.reports.frames import Frames
 from ledger.rules.cards import DEAL_THIRDS
 from ledger.rules.scoring import WIN_THIRDS
-from reports import stats
-from reports.frames import Frames
 
 matplotlib.use("Agg")  # never a GUI backend; figures are drawn without pyplot, so no global figure state
 

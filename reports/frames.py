@@ -17,12 +17,12 @@ from sqlalchemy.sql import ClauseElement
 from sqlmodel import Session, col
 
 from ledger.clock import day_start
+from ledger.reports.filters import Filters, utc_end
 from ledger.store.counting import CURRENT, counting_deals, counting_payouts
 from ledger.store.engine import reading
 from ledger.store.evenings import get_seating
 from ledger.store.models import Deal, DealRevision, Evening, Payout, Player, Seat
 from ledger.store.players import get_player
-from reports.filters import Filters, utc_end
 
 PLAYER_COLUMNS = ("dealer", "declarer", "partner")
 READ_ROWS = 100_000

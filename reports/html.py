@@ -14,14 +14,14 @@ from html import escape
 from ledger.fmt import format_cents, format_decimal, format_time
 from ledger.frozen import freeze
 from ledger.i18n import N_, _, language, ngettext
+from ledger.reports import charts
+from ledger.reports.frames import Frames
 from ledger.rules.facts import DECLARER, MONTE
 from ledger.rules.games import Game
 from ledger.rules.profiles import Profile
 from ledger.settlement import fewest_payments, money_cents
 from ledger.summary import explanation, headline, why, why_voided
 from ledger.values import DealView, EveningInfo, evening_games
-from reports import charts
-from reports.frames import Frames
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,13 @@ import numpy as np
 import pandas as pd
 
 from ledger.i18n import N_, _
+from ledger.reports import elo
+from ledger.reports.frames import Frames
 from ledger.rules.contracts import Aggravation, Contract
 from ledger.rules.facts import DECLARER, MONTE
 from ledger.rules.games import games as play_games
 from ledger.rules.profiles import make_profile
 from ledger.values import Statistics, StatTable
-from reports import elo
-from reports.frames import Frames
 
 Section = Callable[[Frames], pd.DataFrame]
 UNKNOWN_HOLDER = "unknown"

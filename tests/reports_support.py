@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from ledger.reports.filters import Filters
+from ledger.reports.frames import Frames, load_frames
 from ledger.store.engine import open_ledger
-from reports.filters import Filters
-from reports.frames import Frames, load_frames
 
 
 def frames_of(ledger: str, **filters: object) -> Frames:

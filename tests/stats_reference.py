@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from itertools import groupby
 
 from ledger.clock import as_local
+from ledger.reports.filters import Filters
 from ledger.service import Ledger
 from ledger.values import DealView, EveningInfo
-from reports.filters import Filters
 
 Row = dict[str, object]
 LADDER = ("chiamo", "mediatore", "solo", "solissimo")

@@ -20,7 +20,7 @@ HEAVY = (
     "alembic",
     "rich.progress",
     "prompt_toolkit",
-    "reports",
+    "ledger.reports",
     "psycopg",
     "sqlalchemy.dialects.postgresql",
     "starlette",

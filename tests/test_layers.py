@@ -12,7 +12,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FRONT_ENDS = sorted((ROOT / "ledger" / "cli").glob("*.py")) + sorted((ROOT / "ledger" / "web").glob("*.py"))
-BELOW = ("reports", "ledger.store", "sqlalchemy", "sqlmodel", "alembic", "psycopg", "sqlite3", "pandas", "matplotlib")
+BELOW = (
+    "ledger.reports",
+    "ledger.store",
+    "sqlalchemy",
+    "sqlmodel",
+    "alembic",
+    "psycopg",
+    "sqlite3",
+    "pandas",
+    "matplotlib",
+)
 """What a front end never imports: the store, the reports, or anything that opens a database or draws a chart."""
 COMMANDS = ("deals", "demo", "evenings", "money", "play", "players", "reporting", "score", "serve", "transfer")
 """The modules of `ledger/cli` that hold commands."""
@@ -36,7 +46,9 @@ def named(path: Path) -> str:
 def test_a_front_end_imports_nothing_below_the_ledger(path: Path) -> None:
     below = [f"line {line}: {module}" for line, module in imported(path) if module.split(".")[0] in BELOW]
     below += [
-        f"line {line}: {module}" for line, module in imported(path) if module.startswith(("ledger.store", "reports"))
+        f"line {line}: {module}"
+        for line, module in imported(path)
+        if module.startswith(("ledger.store", "ledger.reports"))
     ]
     assert not below, f"{named(path)} reaches below Ledger: {below}"
 
@@ -73,11 +85,11 @@ def test_the_check_finds_what_it_looks_for(tmp_path: Path) -> None:
     bad.write_text(
         "from typing import TYPE_CHECKING\n"
         "if TYPE_CHECKING:\n    from sqlalchemy import Engine\n"
-        "def f(ledger):\n    from reports.html import render\n    from ledger.store import deals\n"
+        "def f(ledger):\n    from ledger.reports.html import render\n    from ledger.store import deals\n"
         "    from ledger.cli.money import tab\n    return ledger.engine\n"
     )
     modules = [module for _, module in imported(bad)]
-    assert "sqlalchemy" in modules and "reports.html" in modules and "ledger.store" in modules
+    assert "sqlalchemy" in modules and "ledger.reports.html" in modules and "ledger.store" in modules
     assert "ledger.cli.money" in modules
     assert any(isinstance(n, ast.Attribute) and n.attr == "engine" for n in ast.walk(ast.parse(bad.read_text())))
 
@@ -118,7 +130,7 @@ LAYERS = {
     "ledger.summary": ("ledger.recording", "ledger.store", "ledger.service"),
     "ledger.club": ("ledger.store", "ledger.service"),
     "ledger.store": ("ledger.service", "ledger.recording"),
-    "reports": ("ledger.service", "ledger.recording"),
+    "ledger.reports": ("ledger.service", "ledger.recording"),
 }
 """What each lower layer never imports (besides the front ends, which nothing below them imports): a value the ledger
 returns says nothing in words (`ledger.summary`, the drawing code, draws them of it)."""
@@ -130,6 +142,7 @@ def _modules() -> dict[str, Path]:
     for path in sorted(ROOT.glob("ledger/**/*.py")) + sorted(ROOT.glob("reports/**/*.py")):
         if "migrations" not in path.parts:
             name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            name = f"ledger.{name}" if name.startswith("reports") else name  # the package ledger.reports
             found[name.removesuffix(".__init__")] = path
     return found
 

@@ -23,12 +23,12 @@ from ledger.clock import as_local
 from ledger.i18n import use_language
 from ledger.recording import record as record_deal
 from ledger.recording import void as void_deal
+from ledger.reports import charts
+from ledger.reports.frames import Frames
 from ledger.rules.build import DealInput
 from ledger.store.engine import open_ledger, transaction
 from ledger.store.evenings import start_evening
 from ledger.values import Terms
-from reports import charts
-from reports.frames import Frames
 
 SHOTS = Path("/tmp/shots")
 TWELVE = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia", "Luca", "Marta", "Nico", "Olga", "Piero")

@@ -27,14 +27,14 @@ from hypothesis import strategies as st
 from sqlalchemy import update
 
 from ledger.errors import LedgerError
+from ledger.reports.filters import Filters
+from ledger.reports.frames import load_frames
+from ledger.reports.stats import statistics
 from ledger.rules.build import DealInput
 from ledger.rules.profiles import make_profile
 from ledger.service import Ledger
 from ledger.store.models import Evening
 from ledger.values import Terms, Undone
-from reports.filters import Filters
-from reports.frames import load_frames
-from reports.stats import statistics
 
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Niccolò", "monte")
 """Players to seat: one with an accent, one named like the place a called card can lie."""

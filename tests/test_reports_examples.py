@@ -14,10 +14,10 @@ import pandas as pd
 import pytest
 from conftest import EXAMPLES
 
+from ledger.reports import stats
+from ledger.reports.frames import load_frames
 from ledger.store.engine import open_ledger, transaction
 from ledger.store.replay import import_data
-from reports import stats
-from reports.frames import load_frames
 
 
 @pytest.fixture(scope="module")

@@ -26,13 +26,13 @@ from ledger.cli.reporting import register
 from ledger.errors import LedgerError
 from ledger.recording import record as record_deal
 from ledger.recording import void as void_deal
+from ledger.reports import charts
+from ledger.reports.filters import Filters
+from ledger.reports.frames import Frames, load_frames
 from ledger.rules.build import DealInput
 from ledger.store.engine import open_ledger, transaction
 from ledger.store.evenings import start_evening
 from ledger.values import Terms
-from reports import charts
-from reports.filters import Filters
-from reports.frames import Frames, load_frames
 
 BRUNO = "<script>alert(1)</script>"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

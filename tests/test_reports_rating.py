@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from reports.rating import Side, Skill, season_skill, sides
+from ledger.reports.rating import Side, Skill, season_skill, sides
 
 MU = 25.0
 SIGMA = 25.0 / 3.0

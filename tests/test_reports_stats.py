@@ -39,16 +39,16 @@ from ledger.errors import LedgerError
 from ledger.recording import amend as amend_deal
 from ledger.recording import record as record_deal
 from ledger.recording import void as void_deal
+from ledger.reports import elo
+from ledger.reports.filters import Filters
+from ledger.reports.frames import load_frames, voided_deals
+from ledger.reports.stats import statistics
 from ledger.rules.build import DealInput
 from ledger.service import Ledger
 from ledger.store.engine import open_ledger, transaction
 from ledger.store.evenings import Seating, start_evening
 from ledger.store.players import rename_player
 from ledger.values import Terms
-from reports import elo
-from reports.filters import Filters
-from reports.frames import load_frames, voided_deals
-from reports.stats import statistics
 
 
 def _evening(session: Session, players: tuple[str, ...], when: datetime, **options: Any) -> Seating:

@@ -80,7 +80,7 @@ with Ledger(db) as ledger:
 with TestClient(create_app(db, "Qx7-mZ2pL9vT4wR8nK3sB6yH", hosts=["testserver"])) as phone:
     assert phone.get("/evenings/1").status_code == 200
     assert phone.get("/api/evenings/1/standings").status_code == 200
-    heavy = sorted(m for m in ("pandas", "matplotlib", "reports.charts") if m in sys.modules)
+    heavy = sorted(m for m in ("pandas", "matplotlib", "ledger.reports.charts") if m in sys.modules)
     pages = ("/evenings/1/report", "/evenings/1/charts", "/evenings/1/charts/money.png")
     assert [phone.get(page).status_code for page in pages] == [200] * len(pages)
 holding = None
