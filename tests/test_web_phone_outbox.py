@@ -183,6 +183,8 @@ def test_a_deal_refused_when_another_phone_recorded_first_keeps_its_taps(
     signed_in(page, Table(url, db, evening))
     with Ledger(db) as ledger:
         ledger.record("bruno solo 22", evening=evening)
+    # the page hears of it before the first tap (its totals' line grows under the finger when it does), not its pad
+    playwright_api.expect(page.locator("#totals")).to_contain_text("+4")
     taps = (
         ("declarer", "Anna"),
         ("contract", "chiamo"),
