@@ -51,10 +51,16 @@ count's heading opening, which the page answers by bringing up what comes next).
 
 def _in_view(page: Page, selector: str, what: str) -> tuple[float, float]:
     """What `selector` finds is on the screen as it is, and nothing covers its middle: a finger can tap it without
-    scrolling. Its middle."""
+    scrolling, once the page has settled (a page reloaded has its scroll put back, a moment later on a busy phone).
+    Its middle."""
     where = page.evaluate(WHERE, selector)
     if not isinstance(where, dict):  # not on the page yet: waited for
         page.locator(selector).wait_for(state="attached")
+        where = page.evaluate(WHERE, selector)
+    for _ in range(20):  # up to 2 s for the page to settle
+        if not isinstance(where, dict) or (where["top"] >= 0 and where["bottom"] <= where["screen"]):
+            break
+        page.wait_for_timeout(100)
         where = page.evaluate(WHERE, selector)
     assert isinstance(where, dict), f"{what}: {where} found"
     assert where["top"] >= 0 and where["bottom"] <= where["screen"], f"{what} is off the screen: {where}"

@@ -424,6 +424,9 @@
     if (result) { result.remove(); }
     pushed = false;
   });
+  // A page opened again starts at its top as a new one does: the old scroll put back on a page whose notices changed
+  // meanwhile cut the pad's first row off the screen.
+  if ("scrollRestoration" in window.history) { window.history.scrollRestoration = "manual"; }
   held();
   restore();
   flush();
