@@ -299,10 +299,11 @@ class Ledger(Desk):
 
     def standings(self, evening: int | None = None) -> Standings:
         """Game points and money per player, and the running totals deal by deal; for a closed evening that counts,
-        its settlement, in the same snapshot."""
+        its settlement, in the same snapshot; for a voided one, when and why it was voided."""
 
         def read(session: Session, table: Seating) -> Standings:
-            shown, row = standings(session, table), table.evening
+            row = table.evening
+            shown = replace(standings(session, table), voided_at=row.voided_at, void_reason=row.void_reason)
             if row.closed_at is None or row.voided_at is not None:
                 return shown
             return replace(shown, settlement=settle(session, [table]))

@@ -382,7 +382,8 @@ class LiveEvening:
 class Standings(Plain):
     """Totals over the deals that stand; money in cents of the evening's currency. With a game to `game_to` points,
     `games` are the evening's games in order, the last one still going on when it has no winner. `settlement` is what
-    a closed evening comes to in money (None while it is open, and for a voided evening, which counts nowhere)."""
+    a closed evening comes to in money (None while it is open, and for a voided evening, which counts nowhere: its
+    standings still show its own figures, with `voided` and `void_reason` saying so)."""
 
     evening: int
     players: tuple[str, ...]
@@ -398,9 +399,16 @@ class Standings(Plain):
     game_to: int | None = None
     games: tuple[Game, ...] = field(default=(), metadata=shown(after=("games_won",)))
     settlement: Settlement | None = None
+    voided_at: datetime | None = field(default=None, metadata=shown(before=("voided",)))
+    void_reason: str | None = None
 
     def __post_init__(self) -> None:
         freeze(self, "points", "cents", "running")
+
+    @property
+    def voided(self) -> bool:
+        """The whole evening no longer counts."""
+        return self.voided_at is not None
 
     @property
     def games_won(self) -> Mapping[str, int] | None:

@@ -8,7 +8,7 @@ import typer
 
 from ledger.cli.app import JsonFlag, new_app, print_json
 from ledger.cli.options import EveningOption, OptionsOption, ProfileOption, seated_players
-from ledger.cli.render import console, local_time, print_closed
+from ledger.cli.render import console, evening_voided, local_time, print_closed
 from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError, NoOpenEvening
 from ledger.fmt import format_cents
@@ -215,11 +215,11 @@ EveningReason = Annotated[str | None, typer.Option("--reason", "-r", help="Why: 
 
 
 def _print_changed(changed: EveningInfo, as_json: bool, said: str) -> None:
-    """An evening voided or reopened: as JSON, or the sentence that says so."""
+    """An evening voided or reopened: as JSON, or the sentence that says so (the reason as typed, brackets too)."""
     if as_json:
         print_json(changed)
     else:
-        console.print(said)
+        console.print(said, markup=False)
 
 
 @evening_app.command("void")
@@ -231,8 +231,7 @@ def void(ctx: typer.Context, number: EveningNumber, reason: EveningReason = None
     """
     with open_ledger(ctx, create=False) as ledger:
         voided = ledger.void_evening(number, reason=reason)
-    said = _("Evening {number} voided ({reason}): it counts nowhere.").format(number=voided.number, reason=reason)
-    _print_changed(voided, as_json, said)
+    _print_changed(voided, as_json, evening_voided(voided.number, reason))
 
 
 @evening_app.command("close")

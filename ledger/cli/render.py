@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 if TYPE_CHECKING:
     from ledger.settlement import Transfer
@@ -162,8 +163,17 @@ def rescored_line(done: Recorded) -> str:
     ).format(numbers=numbers)
 
 
+def evening_voided(number: int, reason: str | None) -> str:
+    """`Evening 2 voided (the demo): it counts nowhere.`: said when an evening is voided, and over what it shows."""
+    return _("Evening {number} voided ({reason}): it counts nowhere.").format(number=number, reason=reason)
+
+
 def print_standings(result: Standings) -> None:
-    """The running totals deal by deal, the standings, and the settlement of a closed evening."""
+    """The running totals deal by deal, the standings, and the settlement of a closed evening; a voided evening's
+    figures between two lines that say it is voided and counts nowhere, the reason given."""
+    voided = Text(evening_voided(result.evening, result.void_reason), style="bold red") if result.voided else None
+    if voided:
+        console.print(voided)
     running = Table(
         show_edge=False, pad_edge=False, title=_("Evening {evening}: running totals").format(evening=result.evening)
     )
@@ -188,6 +198,8 @@ def print_standings(result: Standings) -> None:
     console.print(final)
     if result.settlement:
         print_settlement(result.settlement, money_table=False)
+    if voided:
+        console.print(voided)
 
 
 def print_games(result: Standings) -> None:
