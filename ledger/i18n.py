@@ -17,7 +17,6 @@ import os
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
-from functools import cache
 from pathlib import Path
 
 DOMAIN = "calabresella"
@@ -41,9 +40,8 @@ _SPOKEN: ContextVar[tuple[str, gettext.NullTranslations] | None] = ContextVar("c
 """The current context's language and catalog when `speaking` set one, else None (the process's holds)."""
 
 
-@cache
 def _catalog(code: str) -> gettext.NullTranslations:
-    """The catalog of `code`, read once."""
+    """The catalog of `code` (gettext keeps each file read once)."""
     return (
         gettext.NullTranslations()
         if code == SOURCE_LANGUAGE

@@ -21,7 +21,6 @@ import re
 import string
 import sys
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 from typer.core import TyperCommand, TyperGroup
@@ -147,7 +146,6 @@ def _usage_in_language(write_usage: Callable[..., None]) -> Callable[..., None]:
     return written
 
 
-@cache
 def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
     """Each of `ERRORS` as a pattern matching its English, with the text."""
     return tuple(

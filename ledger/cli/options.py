@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Annotated
 
 import typer
@@ -71,7 +70,6 @@ def seated_players(text: str) -> tuple[str, ...]:
     return players
 
 
-@cache
 def seat_counts() -> tuple[int, ...]:
     """How many players sit at some game, fewest first."""
     from ledger.rules.profiles import DEFAULTS, make_profile

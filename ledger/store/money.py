@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from datetime import date, datetime
-from functools import cache
 from typing import Any
 
 from sqlalchemy import bindparam, func
@@ -251,7 +250,6 @@ def balances(session: Session, currency: str | None = None) -> dict[str, dict[st
     return {code: {name: cents for name, cents in still.items() if cents} for code, still in owed.items()}
 
 
-@cache
 def _won_query(one_currency: bool) -> Any:
     """Per currency and player, the money won at the table over the deals that count (of `:currency`)."""
     won = counting_payouts(col(Evening.currency), col(Player.name), func.sum(Payout.points * Evening.stake_cents))
@@ -261,7 +259,6 @@ def _won_query(one_currency: bool) -> Any:
     return won.group_by(col(Evening.currency), col(Player.id), col(Player.name)).order_by(col(Player.key))
 
 
-@cache
 def _paid_query(one_currency: bool) -> Any:
     """Per currency, payer and payee, the payments that stand (of `:currency`)."""
     payer, payee = aliased(Player), aliased(Player)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from functools import cache
 from typing import Any
 
 from sqlalchemy import Select, and_, bindparam, case, func, select
@@ -39,7 +38,6 @@ def paid_at_table(session: Session, evenings: Sequence[int] | None = None) -> di
     }
 
 
-@cache
 def _paid_query(chosen: bool) -> Select[Any]:
     """Per currency, payer and payee, what the payer paid the payee at the table, in cents (of `:evenings`, with
     `chosen`)."""

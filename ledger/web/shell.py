@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import cache
 from pathlib import Path
 
 from starlette.requests import Request
@@ -28,7 +27,6 @@ THEME = "#1f5f3a"
 BACKGROUND = "#f7f5f0"
 
 
-@cache
 def version() -> str:
     """A digest of every static file and template: it changes when the server's pages or scripts do."""
     digest = hashlib.sha256()
