@@ -183,8 +183,11 @@ def _points(typed: DealInput, profile: Profile) -> tuple[int | None, Side | None
     return (check_thirds(typed.thirds) if typed.thirds is not None else None), last_trick
 
 
-def build_facts(typed: DealInput, profile: Profile, players: tuple[str, ...], dealer: str) -> DealFacts:
-    """Parse and validate a typed deal at the given seats; errors name the offending value."""
+def build_facts(
+    typed: DealInput, profile: Profile, players: tuple[str, ...], dealer: str, *, count_cards: bool = True
+) -> DealFacts:
+    """Parse and validate a typed deal at the given seats; errors name the offending value. Not `count_cards`, a
+    played deal's facts are not counted card by card (`validate`)."""
     if dealer not in players:
         raise FactError("dealer", dealer, _("not seated; the players are {players}").format(players=", ".join(players)))
     facts = DealFacts(players=players, dealer=dealer, passed_before=typed.passed_before)
@@ -217,11 +220,13 @@ def build_facts(typed: DealInput, profile: Profile, players: tuple[str, ...], de
         last_trick=last_trick,
         monte_thirds=typed.monte_thirds,
     )
-    validate(facts, profile)
+    validate(facts, profile, count_cards=count_cards)
     return facts
 
 
-def judge(typed: DealInput, profile: Profile, players: tuple[str, ...], dealer: str) -> tuple[DealFacts, DealResult]:
-    """A typed deal's facts, validated once, and their score."""
-    facts = build_facts(typed, profile, players, dealer)
-    return facts, score_valid(facts, profile)
+def judge(
+    typed: DealInput, profile: Profile, players: tuple[str, ...], dealer: str, *, count_cards: bool = True
+) -> tuple[DealFacts, DealResult]:
+    """A typed deal's facts, validated once, and their score (not `count_cards`: see `build_facts`)."""
+    facts = build_facts(typed, profile, players, dealer, count_cards=count_cards)
+    return facts, score_valid(facts, profile, count_cards=count_cards)

@@ -122,13 +122,14 @@ class DealResult(Plain):
         return self.declarer is None
 
 
-def score(facts: DealFacts, profile: Profile) -> DealResult:
-    """Validate the facts and score them; payouts are integers summing to zero."""
-    validate(facts, profile)
-    return score_valid(facts, profile)
+def score(facts: DealFacts, profile: Profile, *, count_cards: bool = True) -> DealResult:
+    """Validate the facts and score them; payouts are integers summing to zero. Not `count_cards`: facts a ledger
+    stored before the cards were counted, validated and scored as the rules did then (`validate`, `decide_sweep`)."""
+    validate(facts, profile, count_cards=count_cards)
+    return score_valid(facts, profile, count_cards=count_cards)
 
 
-def score_valid(facts: DealFacts, profile: Profile) -> DealResult:
+def score_valid(facts: DealFacts, profile: Profile, *, count_cards: bool = True) -> DealResult:
     """Score facts already validated (`build_facts` returns them so); payouts are integers summing to zero."""
     out = facts.sitting_out(profile)
     if facts.passed:
@@ -140,7 +141,7 @@ def score_valid(facts: DealFacts, profile: Profile) -> DealResult:
     opponents = tuple(p for p in facts.active(profile) if p not in (facts.declarer, partner))
     if out and profile.dealer_shares:
         opponents += (out,)
-    sweep = _sweep(facts, profile, won)
+    sweep = _sweep(facts, profile, won, count_cards)
     pot = facts.passed_before + 1
     if profile.tariff is Tariff.DIFFERENCE:
         amount, multiplier = difference(facts.thirds, sweep) * pot, pot
@@ -200,7 +201,7 @@ def difference(thirds: int, sweep: Sweep | None) -> int:
     return CAVENDISH_SWEEP if sweep is Sweep.CAPPOTTO else abs(thirds - (DEAL_THIRDS - thirds))
 
 
-def _sweep(facts: DealFacts, profile: Profile, won: bool) -> Sweep | None:
+def _sweep(facts: DealFacts, profile: Profile, won: bool, count_cards: bool) -> Sweep | None:
     """The sweep that counts: under a ladder or flat tariff as the profile's options say; in American scoring only
     the cappotto (all tricks or none), which pays 70."""
     assert facts.thirds is not None
@@ -208,7 +209,7 @@ def _sweep(facts: DealFacts, profile: Profile, won: bool) -> Sweep | None:
     if profile.tariff is Tariff.DIFFERENCE:
         if facts.thirds not in (0, DEAL_THIRDS):
             return None
-        found = decide_sweep(facts.thirds, facts.tricks, facts.last_trick, all_tricks)
+        found = decide_sweep(facts.thirds, facts.tricks, facts.last_trick, all_tricks, count_cards=count_cards)
         return found if found is Sweep.CAPPOTTO else None
     if not profile.sweeps or not (won or profile.sweeps_on_loss):
         return None
@@ -220,4 +221,5 @@ def _sweep(facts: DealFacts, profile: Profile, won: bool) -> Sweep | None:
         profile.stramazzo_counts,
         facts.monte_thirds,
         profile.monte_cards,
+        count_cards=count_cards,
     )

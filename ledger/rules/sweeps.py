@@ -31,12 +31,16 @@ def check_sweep_facts(
     monte_thirds: int | None,
     all_tricks: int,
     monte: int = MONTE_CARDS,
+    *,
+    count_cards: bool = True,
 ) -> None:
     """Reject the facts of a played deal that contradict each other or what 40 cards allow: each fact against the
-    thirds first, then every fact given counted card by card (`ledger.rules.heaps`)."""
+    thirds first, then every fact given counted card by card (`ledger.rules.heaps`), unless not `count_cards` (a deal
+    a ledger stored before the cards were counted, read back as the rules read it then)."""
     check_tricks(thirds, tricks, last_trick, all_tricks)
     check_monte(thirds, last_trick, monte_thirds, monte)
-    check_cards(Shape(all_tricks, monte), thirds, tricks, last_trick, monte_thirds)
+    if count_cards:
+        check_cards(Shape(all_tricks, monte), thirds, tricks, last_trick, monte_thirds)
 
 
 def check_tricks(thirds: int, tricks: int | None, last_trick: Side | None, all_tricks: int) -> None:
@@ -146,16 +150,21 @@ def decide_sweep(
     counts: StramazzoCounts = StramazzoCounts.MONTE,
     monte_thirds: int | None = None,
     monte: int = MONTE_CARDS,
+    *,
+    count_cards: bool = True,
 ) -> Sweep | None:
     """The sweep for the declarer side's thirds, asking for a fact only when the deals 40 cards allow with the facts
     given (`ledger.rules.heaps`) end in more than one sweep, and that fact's answer tells them apart (RULES §3, §8).
+
+    Not `count_cards`, facts 40 cards do not allow (a deal a ledger stored before the cards were counted) end as the
+    rules ended them then: in the sweep of every deal the checks of the facts one by one accept.
 
     >>> decide_sweep(10, None, Side.DECLARER, 12, StramazzoCounts.TRICKS, monte_thirds=6)  # 10 - 3 - 6 = 1 in tricks
     <Sweep.STRAMAZZO: 'stramazzo'>
     >>> decide_sweep(10, None, Side.DECLARER, 12, StramazzoCounts.MONTE) is None  # 10 - 3 = 7 in tricks and monte
     True
     """
-    decided = _decided(Shape(all_tricks, monte), thirds, tricks, last_trick, monte_thirds, counts)
+    decided = _decided(Shape(all_tricks, monte), thirds, tricks, last_trick, monte_thirds, counts, count_cards)
     if isinstance(decided, str):
         raise _need(decided, thirds)
     return decided
@@ -169,15 +178,17 @@ def _decided(
     last_trick: Side | None,
     monte_thirds: int | None,
     counts: StramazzoCounts,
+    count_cards: bool,
 ) -> Sweep | str | None:
     """The sweep of every deal the facts allow, or the fact to ask for. Where the losing side took no third, the
     sweep reads the tricks alone; elsewhere the last trick and (for `tricks`) the monte's thirds: the last trick is
     asked first when its answer leaves fewer sweeps open, else the monte's thirds, which then do (only the losing
-    side's taking the last trick can make a stramazzo)."""
-    sweeps = {
-        deal: sweep_of(thirds, deal, shape.tricks, counts)
-        for deal in allowed(shape, thirds, tricks, last_trick, monte_thirds)
-    }
+    side's taking the last trick can make a stramazzo). Not `count_cards`, facts no deal of 40 cards fits are read
+    as every deal the checks of the facts one by one accept."""
+    deals = allowed(shape, thirds, tricks, last_trick, monte_thirds)
+    if not deals and not count_cards:
+        deals = _uncounted(shape, thirds, tricks, last_trick, monte_thirds)
+    sweeps = {deal: sweep_of(thirds, deal, shape.tricks, counts) for deal in deals}
     open_ = set(sweeps.values())
     if len(open_) <= 1:
         return next(iter(open_), None)
@@ -186,6 +197,32 @@ def _decided(
     sides = {deal.last_trick for deal in sweeps}
     narrowed = ({sweep for deal, sweep in sweeps.items() if deal.last_trick is side} for side in sides)
     return "last_trick" if any(left != open_ for left in narrowed) else "monte_thirds"
+
+
+@cache
+def _uncounted(
+    shape: Shape, thirds: int, tricks: int | None, last_trick: Side | None, monte_thirds: int | None
+) -> frozenset[TrickFacts]:
+    """Every deal with `thirds` thirds to the declarer side and the other facts as given (None: any) that the checks
+    of the facts one by one (`check_tricks`, `check_monte`) accept, the cards not counted: the deals the rules saw
+    before they counted cards."""
+    return frozenset(
+        TrickFacts(count, last, monte)
+        for count in (range(shape.tricks + 1) if tricks is None else (tricks,))
+        for last in ((last_trick,) if last_trick else Side)
+        for monte in (thirds_held(shape.monte) if monte_thirds is None else (monte_thirds,))
+        if _accepted(shape, thirds, count, last, monte)
+    )
+
+
+def _accepted(shape: Shape, thirds: int, tricks: int, last_trick: Side, monte_thirds: int) -> bool:
+    """Whether the checks of the facts one by one accept a deal whose facts are all known."""
+    try:
+        check_tricks(thirds, tricks, last_trick, shape.tricks)
+        check_monte(thirds, last_trick, monte_thirds if shape.monte else None, shape.monte)
+    except FactError:
+        return False
+    return True
 
 
 def sweep_of(thirds: int, deal: TrickFacts, all_tricks: int, counts: StramazzoCounts) -> Sweep | None:

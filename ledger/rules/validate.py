@@ -16,8 +16,9 @@ MOST_PASSED = 1000
 """Passed deals in a row (a pot multiplies the next deal by one more than this): the most accepted."""
 
 
-def validate(facts: DealFacts, profile: Profile) -> None:
-    """Raise a LedgerError naming the first fact that is impossible or missing."""
+def validate(facts: DealFacts, profile: Profile, *, count_cards: bool = True) -> None:
+    """Raise a LedgerError naming the first fact that is impossible or missing; not `count_cards`, a played deal's
+    facts are not counted card by card (a deal a ledger stored before they were, read back)."""
     profile.check_players(facts.players)
     if facts.dealer not in facts.players:
         raise FactError(
@@ -54,7 +55,15 @@ def validate(facts: DealFacts, profile: Profile) -> None:
         raise MissingFact("thirds", _("how many thirds did the declarer side take?"))
     check_thirds(facts.thirds)
     all_tricks = profile.tricks_per_deal(len(active))
-    check_sweep_facts(facts.thirds, facts.tricks, facts.last_trick, facts.monte_thirds, all_tricks, profile.monte_cards)
+    check_sweep_facts(
+        facts.thirds,
+        facts.tricks,
+        facts.last_trick,
+        facts.monte_thirds,
+        all_tricks,
+        profile.monte_cards,
+        count_cards=count_cards,
+    )
 
 
 def _check_passed(facts: DealFacts) -> None:

@@ -1,5 +1,9 @@
 """An export's revisions re-scored by the rules, each checked against the payouts the export gives.
 
+A revision's facts are what a table wrote and a ledger stored, maybe before the rules counted a played deal's cards
+one by one (`ledger.rules.heaps`): every fact is checked but that count, and facts it would refuse are scored as the
+rules scored them then (`decide_sweep`), so an older export imports with the payouts it holds.
+
 The rules look at the seats only in turn order, so a result is kept by the seats' places, counted from the deal's
 dealer in turn order (the dealer 0, the next seat 1, ...), for the game it was scored at (profile, options, seats).
 A revision whose facts put the same places in the same parts (declarer, holder of the called card, the auction's
@@ -107,7 +111,7 @@ class Rescorer:
 
     def _placed(self, table: Seating, facts: DealFacts, dealer: int) -> Placed:
         """The facts scored at the table (`dealer` the dealer's seat), by the seats' places."""
-        result = score(facts, table.profile)
+        result = score(facts, table.profile, count_cards=False)
         size = len(table.players)
         place = {name: (at - dealer) % size for at, name in enumerate(table.players)}
         of_id = {table.ids[name]: at for name, at in place.items()}
@@ -239,7 +243,7 @@ def revision_facts(table: Seating, rev: dict[str, Any], version: int, seated: di
     """A revision of the export as facts at the ledger's seats: version 1 stores the typed text, later ones facts."""
     dealer = seated[rev["dealer"]]
     if version == 1:
-        return build_facts(DealInput.from_dict(rev["typed"]), table.profile, table.players, dealer)
+        return build_facts(DealInput.from_dict(rev["typed"]), table.profile, table.players, dealer, count_cards=False)
     data = dict(rev["facts"])
     for field in ("declarer", "holder"):
         if data.get(field) not in (None, MONTE, DECLARER):
