@@ -207,7 +207,7 @@ def _as_now(session: Session, table: Seating, number: int | None, rescored: tupl
         return None
     deal = deals.get_deal(session, table, number)
     row = deals.current_revision(session, deal)
-    result = None if deal.voided_at else score(facts_of(table, row), table.profile)
+    result = None if deal.voided_at else score(facts_of(table, row), table.profile, count_cards=False)
     return deals.recorded(session, table, deal, row, result, rescored=rescored)
 
 
@@ -220,13 +220,14 @@ def _unrecord(session: Session, table: Seating, target: EveningChange) -> tuple[
 
 
 def _unamend(session: Session, table: Seating, target: EveningChange) -> tuple[int, ...]:
-    """Take back an amendment: the deal's facts as they were just before it, scored with the pot it carries now."""
+    """Take back an amendment: the deal's facts as they were just before it, scored with the pot it carries now (as
+    stored facts: a deal stored before the rules counted its cards comes back as it was)."""
     _require_open(table)
     deal = deals.get_deal(session, table, _number(target))
     old = deals.current_revision(session, deal)
     stored = facts_of(table, deals.revision_of(session, deal, (target.deal_revision or 2) - 1))
     typed = _with_pot(session, table, replace(DealInput.of_facts(stored), passed_before=0), deal.number)
-    facts, result = judge(typed, table.profile, table.players, stored.dealer)
+    facts, result = judge(typed, table.profile, table.players, stored.dealer, count_cards=False)
     deals.supersede(session, table, deal, old, facts, result, None, cause=UNDO)
     return _reflow_pot(session, table, deal.number)
 
@@ -292,8 +293,8 @@ def _with_pot(session: Session, table: Seating, typed: DealInput, number: int) -
 
 
 def _reflow_pot(session: Session, table: Seating, changed: int) -> tuple[int, ...]:
-    """After deal `changed` is amended or voided, re-score later deals whose pot of passed deals changed; their
-    numbers."""
+    """After deal `changed` is amended or voided, re-score later deals whose pot of passed deals changed (their stored
+    facts, as stored: their cards are not counted again); their numbers."""
     own = table.profile.pot_carryover
     if not own and not table.evening.pot_in:
         return ()
@@ -305,7 +306,7 @@ def _reflow_pot(session: Session, table: Seating, changed: int) -> tuple[int, ..
             continue
         if deal.number > changed and row.passed_before != streak:
             facts = replace(facts_of(table, row), passed_before=streak)
-            result = score(facts, table.profile)
+            result = score(facts, table.profile, count_cards=False)
             deals.supersede(session, table, deal, row, facts, result, None, cause=POT_CAUSE, cause_deal=changed)
             rescored.append(deal.number)
         streak = 0
@@ -340,7 +341,7 @@ def _retried(
                 "a new key, or amend deal {number}"
             ).format(number=deal.number, evening=table.number, held=held),
         )
-    result = None if deal.voided_at else score(facts_of(table, stored), table.profile)
+    result = None if deal.voided_at else score(facts_of(table, stored), table.profile, count_cards=False)
     return deals.recorded(session, table, deal, stored, result, duplicate=True)
 
 

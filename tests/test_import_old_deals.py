@@ -3,7 +3,8 @@ the rules refuse now: a count of tricks whose cards cannot hold the thirds writt
 It is what a table wrote and agreed on, so it imports: each such deal keeps the payouts the export holds, checked
 against the rules as they scored it then (every fact checked but the count of cards); the evening's standings and
 settlement are those payouts', and it exports again byte for byte. A new deal with the same facts is refused, by
-`record` and by the quick syntax.
+`record` and by the quick syntax; an amendment of an imported deal is checked as a new deal is, and taking it back
+brings the deal back as it was imported.
 
 Each deal's payouts below are what a ledger of before the count of cards (de513ac^) printed when it recorded it.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from cli_support import calabresella
 from conftest import copy_ledger
 
 from ledger import Ledger
+from ledger.errors import FactError
 from ledger.rules.build import DealInput
 from ledger.values import Terms
 
@@ -214,3 +216,49 @@ def test_a_new_deal_with_those_facts_is_refused_in_one_line(
     assert case.refused in ran.stderr
     with Ledger(db) as ledger:
         assert ledger.deals()[1] == []
+
+
+FIXED = [(CASES[0], 4, "stramazzo"), (CASES[1], 2, None), (CASES[2], 2, None)]
+"""Old deals, each with a count of tricks 40 cards allow beside its other facts, and the sweep that deal has."""
+
+
+@pytest.mark.parametrize(("case", "tricks", "sweep"), FIXED, ids=[case.name for case, _, _ in FIXED])
+def test_an_amendment_of_an_old_deal_is_checked_as_a_new_deal_and_taken_back_to_it(
+    case: OldDeal, tricks: int, sweep: str | None, new_ledger: Callable[[str], str], tmp_path: Path
+) -> None:
+    _, db = imported(case, new_ledger, tmp_path)
+    with Ledger(db) as ledger:
+        ledger.reopen_evening(1, reason="a deal to correct")
+        with pytest.raises(FactError, match=case.refused):  # the facts it keeps are counted card by card
+            ledger.amend(1, DealInput(contract="solo"), reason="the same facts again", evening=1)
+        with pytest.raises(FactError, match=case.refused):
+            ledger.amend(1, DealInput(tricks=case.tricks), reason="the same tricks", evening=1)
+        assert ledger.deal(1, 1).revisions[-1].revision == 1
+        fixed = ledger.amend(1, DealInput(tricks=tricks), reason="recounted", evening=1)
+        assert (fixed.deal.revision, fixed.deal.tricks, fixed.deal.sweep) == (2, tricks, sweep)
+        undone = ledger.undo(evening=1)
+        assert undone.recorded is not None
+        back = undone.recorded.deal
+        assert (back.revision, back.tricks, back.last_trick, back.monte_thirds) == (
+            3,
+            case.tricks,
+            case.last_trick,
+            case.monte_thirds,
+        )
+        assert dict(back.payouts) == case.payouts
+
+
+def test_a_pot_changed_before_an_old_deal_rescores_it_as_it_was_scored(
+    new_ledger: Callable[[str], str], tmp_path: Path
+) -> None:
+    case = CASES[0]
+    pot = {name: points * 2 for name, points in case.payouts.items()}  # the pot of one passed deal doubles it
+    carried = replace(case, options=("pot_carryover=on",), payouts=pot)
+    _, db = imported(carried, new_ledger, tmp_path, passed_first=True)
+    with Ledger(db) as ledger:
+        ledger.reopen_evening(1, reason="deal 1 was not passed")
+        voided = ledger.void(1, reason="never dealt", evening=1)
+        assert voided.rescored == (2,)
+        _, deals = ledger.deals(1)
+        assert dict(deals[-1].payouts) == case.payouts
+        assert deals[-1].revision == 2
