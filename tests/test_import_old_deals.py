@@ -262,3 +262,21 @@ def test_a_pot_changed_before_an_old_deal_rescores_it_as_it_was_scored(
         _, deals = ledger.deals(1)
         assert dict(deals[-1].payouts) == case.payouts
         assert deals[-1].revision == 2
+
+
+def test_an_export_of_the_first_version_holding_such_a_deal_typed_imports(
+    new_ledger: Callable[[str], str], tmp_path: Path
+) -> None:
+    """The first version of the export kept each deal as typed, which is read again as the facts it stood for."""
+    case = CASES[0]
+    document = json.loads((Path(__file__).parent / "data" / "three_friends_v1.json").read_text(encoding="utf-8"))
+    revision = document["evenings"][0]["deals"][0]["revisions"][0]
+    assert revision["typed"]["auction"] == "Anna:pass,Bruno:solo,Carla:pass"
+    revision["typed"].update({**case.facts, "last_trick": "opponents"})
+    revision["payouts"] = case.payouts
+    path = tmp_path / "v1.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    with Ledger(new_ledger("ledger.sqlite3")) as ledger:
+        ledger.import_file(path)
+        first = ledger.deals(1)[1][0]
+        assert (first.tricks, first.sweep, dict(first.payouts)) == (case.tricks, case.sweep, case.payouts)
