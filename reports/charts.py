@@ -1,7 +1,8 @@
 """Matplotlib charts of the history, readable on a phone: large type, 4.8 x 3.6 inches at 200 dpi, PNG or SVG.
 
-Names are drawn as written, never read as mathematics; titles and labels wrap instead of running off the figure,
-and names along an axis stay horizontal."""
+Names are drawn as written, never read as mathematics, and a long one shortened with an ellipsis alike in every
+chart (`short_names`); titles and labels wrap instead of running off the figure, and names along an axis stay
+horizontal."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import difflib
 import io
 import textwrap
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from itertools import pairwise
 from typing import Any
 
@@ -66,6 +67,40 @@ _DRAWING = threading.Lock()
 """Matplotlib's style settings are process-wide: one chart is drawn at a time."""
 
 
+NAME_ROOM = 15
+"""Characters: the most of a player's name a chart writes (the ledger takes 40). Five such names make two columns
+of legend across the figure, three rows under the axes, and sit beside the pairings' cells or under the bars of one
+evening's money, leaving the axes most of the figure; the full names are in what the chart says in words (`summary`)."""
+ELLIPSIS = "\u2026"
+
+
+def short_names(players: Iterable[str], room: int = NAME_ROOM) -> dict[str, str]:
+    """Each name as the charts write it: whole up to `room` characters, else its first characters and an ellipsis,
+    `room` in all. Names that would come out alike (or like another's whole name) are kept longer, as long as it takes
+    to tell them apart; given the ledger's every player, a name comes out the same in every chart."""
+    names = list(dict.fromkeys(players))
+    room_of = dict.fromkeys(names, max(room, 2))
+
+    def cut(name: str) -> str:
+        keep = room_of[name]
+        return name if len(name) <= keep else name[: keep - 1].rstrip() + ELLIPSIS
+
+    while True:
+        written: dict[str, list[str]] = {}
+        for name in names:
+            written.setdefault(cut(name), []).append(name)
+        alike = [name for same in written.values() if len(same) > 1 for name in same if len(name) > room_of[name]]
+        if not alike:
+            return {name: cut(name) for name in names}
+        for name in alike:
+            room_of[name] += 1
+
+
+def _short_names(frames: Frames) -> dict[str, str]:
+    """The ledger's every player's name as every chart of it writes it (see `short_names`)."""
+    return short_names(frames.players)
+
+
 def player_colours(players: tuple[str, ...]) -> dict[str, tuple[float, ...]]:
     """One colour per player by the player's place in the ledger's name order, the same in every chart."""
     cmap = matplotlib.colormaps["tab10" if len(players) <= 10 else "tab20"]
@@ -111,7 +146,7 @@ def running(frames: Frames) -> Figure:
     figure, axes = _figure(
         _("Evening {evening}: running game points").format(evening=evening), _("deal"), _("game points")
     )
-    _lines(axes, table, player_colours(frames.players))
+    _lines(axes, table, player_colours(frames.players), _short_names(frames))
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     _mark_voided(axes, frames.voided.loc[frames.voided["evening"] == evening, "number"])
@@ -140,14 +175,15 @@ def _mark_voided(axes: Axes, numbers: pd.Series) -> None:
         )
 
 
-def _lines(axes: Axes, table: pd.DataFrame, colours: dict[str, tuple[float, ...]]) -> None:
-    """One line per column (a player, or a player and a currency), in the player's colour; NaN leaves a gap."""
+def _lines(axes: Axes, table: pd.DataFrame, colours: dict[str, tuple[float, ...]], names: Mapping[str, str]) -> None:
+    """One line per column (a player, or a player and a currency), in the player's colour, labelled with the name as
+    `names` writes it; NaN leaves a gap."""
     styles = ("-", "--", ":", "-.")
     currencies = sorted({c[1] for c in table.columns}) if isinstance(table.columns, pd.MultiIndex) else []
     for order, column in enumerate(table.columns):
         player = str(column[0] if currencies else column)
         style = styles[currencies.index(column[1]) % len(styles)] if currencies else "-"
-        label = f"{player} ({column[1]})" if currencies else player
+        label = _column_name(column, names)
         axes.plot(
             table.index,
             table[column],
@@ -195,9 +231,9 @@ def money(frames: Frames) -> Figure:
     if len(table) == 1:
         number, date = labels[0].split("\n")
         title = _("Money in evening {number} ({date})").format(number=number, date=date)
-        return _one_evening(table, title, unit, player_colours(frames.players))
+        return _one_evening(table, title, unit, player_colours(frames.players), _short_names(frames))
     figure, axes = _figure(_("Money across evenings"), _("evening"), _("money won so far ({unit})").format(unit=unit))
-    _lines(axes, table.reset_index(drop=True), player_colours(frames.players))
+    _lines(axes, table.reset_index(drop=True), player_colours(frames.players), _short_names(frames))
     _label_evenings(axes, labels)
     axes.set_xlim(-0.5, len(labels) - 0.5)
     _legend_outside(figure, axes)
@@ -230,10 +266,12 @@ def _money_totals(frames: Frames) -> tuple[pd.DataFrame, str]:
     return table, currencies[0] if len(currencies) == 1 else _("in its currency")
 
 
-def _one_evening(table: pd.DataFrame, title: str, unit: str, colours: dict[str, tuple[float, ...]]) -> Figure:
+def _one_evening(
+    table: pd.DataFrame, title: str, unit: str, colours: dict[str, tuple[float, ...]], short: Mapping[str, str]
+) -> Figure:
     """Money with one evening only: a bar per player (or player and currency), its amount written on it."""
     won = table.iloc[0].dropna()
-    names = [_column_name(c) for c in won.index]
+    names = [_column_name(c, short) for c in won.index]
     figure, axes = _figure(title, "", _("money won ({unit})").format(unit=unit))
     player = [str(c[0] if isinstance(c, tuple) else c) for c in won.index]
     bars = axes.bar(range(len(won)), won.to_numpy(), color=[colours[p] for p in player])
@@ -241,6 +279,8 @@ def _one_evening(table: pd.DataFrame, title: str, unit: str, colours: dict[str, 
     axes.set_xticks(range(len(won)), _staggered(names))
     axes.axhline(0, color="grey", linewidth=1)
     axes.margins(y=0.2)
+    _lay_out(figure)  # the y axis's labels narrow the axes: the names may need more lines
+    axes.set_xticks(range(len(won)), _staggered(names, axes.get_position().width * FIGSIZE[0]))
     return figure
 
 
@@ -310,28 +350,59 @@ def pairings(frames: Frames) -> Figure:
 
     Cells with no deal (a player with themself, or a pair who never defended together) are grey and blank. Each
     cell says its points and deals while they fit in it; with too many players for that, a colour bar gives the scale.
+    When the names along both axes would leave the cells too little of the figure (`ROOMY`), the rows are numbered
+    and the columns say the numbers only.
     """
     table = stats.pairings(frames)
     _require(table, "pairings", frames, N_("pairs of defenders"))
-    names = sorted(set(table["player_a"]) | set(table["player_b"]), key=frames.players.index)
-    index = {name: i for i, name in enumerate(names)}
+    players = sorted(set(table["player_a"]) | set(table["player_b"]), key=frames.players.index)
+    index = {name: i for i, name in enumerate(players)}
+    written = _short_names(frames)
+    names = [written[name] for name in players]
     grid, count = np.full((len(names), len(names)), np.nan), np.zeros((len(names), len(names)), dtype=int)
     for row in table.itertuples(index=False):
         a, b = index[row.player_a], index[row.player_b]
         grid[a, b], grid[b, a] = row.points_a / row.deals, row.points_b / row.deals
         count[a, b] = count[b, a] = row.deals
-    width = FIGSIZE[0] - max(len(name) for name in names) * STYLE["ytick.labelsize"] * EM / 72 - 0.7
+    figure = _pairings(names, grid, count, numbered=False)
+    if not _roomy(figure):
+        figure = _pairings(names, grid, count, numbered=True)
+    return figure
+
+
+ROOMY = 0.4
+"""The least share of the figure's width and of its height that a chart's axes keep."""
+
+
+def _roomy(figure: Figure) -> bool:
+    """Whether the figure's first axes, laid out, keep `ROOMY` of its width and of its height."""
+    _lay_out(figure)
+    box = figure.axes[0].get_position()
+    return box.width >= ROOMY and box.height >= ROOMY
+
+
+def _pairings(names: list[str], grid: np.ndarray, count: np.ndarray, *, numbered: bool) -> Figure:
+    """The pairings' heatmap of `grid` (game points per deal) and `count` (deals), a row and a column per name; with
+    `numbered`, each row's name after its number and the columns' numbers only."""
+    rows = [f"{i} {name}" for i, name in enumerate(names, start=1)] if numbered else names
+    columns = [str(i) for i in range(1, len(names) + 1)] if numbered else names
+    width = FIGSIZE[0] - max(len(name) for name in rows) * STYLE["ytick.labelsize"] * EM / 72 - 0.7
     cell = _characters(width / len(names), SMALLEST_TEXT)
     words = [ngettext("{count} deal", "{count} deals", n).format(count=format_count(n)) for n in range(count.max() + 1)]
     short = max(len(word) for word in words) > cell  # too narrow for `3 deals`: `(3)`, and the label says so
-    xlabel = _("partner in defence (in brackets: deals)") if short else _("partner in defence")
+    if numbered:
+        partner = _("partner in defence, by number")
+        xlabel = _("partner in defence, by number (in brackets: deals)") if short else partner
+    else:
+        partner = _("partner in defence")
+        xlabel = _("partner in defence (in brackets: deals)") if short else partner
     figure, axes = _figure(_("Defending together: game points per deal"), xlabel, _("player"), width)
     axes.grid(False)
     limit = max(float(np.nanmax(np.abs(grid))), 0.5)
     cmap = matplotlib.colormaps["RdBu"].with_extremes(bad=NO_DATA)
     image = axes.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=-limit, vmax=limit, aspect="auto")
-    axes.set_xticks(range(len(names)), _staggered(names, width))
-    axes.set_yticks(range(len(names)), names)
+    axes.set_xticks(range(len(names)), _staggered(columns, width))
+    axes.set_yticks(range(len(names)), rows)
     labels = {
         (a, b): f"{format_decimal(value, signed=True)}\n"
         + (f"({format_count(int(count[a, b]))})" if short else words[count[a, b]])
@@ -343,10 +414,10 @@ def pairings(frames: Frames) -> Figure:
             colour = "white" if abs(grid[a, b]) > limit * 0.6 else "black"
             axes.text(b, a, text, ha="center", va="center", fontsize=SMALLEST_TEXT, color=colour, in_layout=False)
     else:
-        axes.set_xlabel(_wrapped(_("partner in defence"), "axes.labelsize", width))
-        figure.colorbar(image, ax=axes)
+        axes.set_xlabel(_wrapped(partner, "axes.labelsize", width))
+        figure.colorbar(image, ax=axes, fraction=0.08 if numbered else 0.15)  # numbered: long names, a thin bar
         _lay_out(figure)  # the colour bar narrows the axes: the names may need more lines
-        axes.set_xticks(range(len(names)), _staggered(names, axes.get_position().width * FIGSIZE[0]))
+        axes.set_xticks(range(len(names)), _staggered(columns, axes.get_position().width * FIGSIZE[0]))
     return figure
 
 
@@ -382,9 +453,11 @@ def _staggered(names: list[str], inches: float = AXES_WIDTH) -> list[str]:
     return ["\n" * (i % levels) + name for i, name in enumerate(names)]
 
 
-def _column_name(column: object) -> str:
-    """`Anna`, or `Anna (CHF)` for a column of a player and a currency."""
-    return f"{column[0]} ({column[1]})" if isinstance(column, tuple) else str(column)
+def _column_name(column: object, names: Mapping[str, str] | None = None) -> str:
+    """`Anna`, or `Anna (CHF)` for a column of a player and a currency; the name as `names` writes it, if given."""
+    player = str(column[0] if isinstance(column, tuple) else column)
+    player = names.get(player, player) if names is not None else player
+    return f"{player} ({column[1]})" if isinstance(column, tuple) else player
 
 
 def _said_running(frames: Frames) -> str:

@@ -7,6 +7,7 @@ Money at 0.10 a game point: Anna 1.10 then 0.90, Carla -1.00, Dario 0.40. Carla 
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from functools import cache
 from itertools import pairwise
@@ -17,6 +18,8 @@ import numpy as np
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.text import Text
+from matplotlib.transforms import Bbox
 from reports_support import frames_of
 
 from ledger.clock import as_local
@@ -278,3 +281,63 @@ def test_contract_names_of_two_lines_never_touch_their_neighbours(tmp_path: Path
     assert min(gaps) >= half_a_line, f"gaps of {[round(gap) for gap in gaps]} pixels"
     title, edge = figure.axes[0].title.get_window_extent(renderer), figure.bbox
     assert edge.x0 <= title.x0 and title.x1 <= edge.x1  # wrapped again over the axes the longer names leave
+
+
+LONG = (
+    "Alessandra Benedetta Caterina Dellapiana",
+    "Bartolomeo Cristoforo Domenico Esposito1",
+    "Costanza Donatella Eleonora Fiorentiniss",
+    "Donatello Emanuele Francesco Gherardesca",
+    "Eleonora Federica Gabriella Hohenzoller1",
+)
+"""Five names of 40 characters, the ledger's longest."""
+
+
+@pytest.fixture(scope="module")
+def long_named(tmp_path_factory: pytest.TempPathFactory) -> dict[int | None, Frames]:
+    """Two quintiglio evenings of the five long names, six deals each: the whole ledger (None) and evening 1."""
+    path = str(tmp_path_factory.mktemp("long") / "long.sqlite3")
+    engine = open_ledger(path)
+    for e in range(2):
+        with transaction(engine) as s:
+            evening = start_evening(s, LONG, Terms(profile="quintiglio", stake="0.10"))
+            for i in range(6):
+                record_deal(s, evening, DealInput(declarer=LONG[(i + e) % 5], contract="solo", thirds=14 + 3 * i))
+    engine.dispose()
+    return {evening: frames_of(path, evening=evening) for evening in (None, 1)}
+
+
+@pytest.mark.parametrize(("kind", "evening"), [(kind, None) for kind in charts.KINDS] + [("money", 1)])
+def test_five_names_of_40_characters_leave_the_plot_its_room(
+    long_named: dict[int | None, Frames], kind: str, evening: int | None
+) -> None:
+    """No warning from matplotlib (constrained_layout once collapsed the axes to nothing); the plot keeps 40% of the
+    figure's width and height at least (the pairings' heatmap with its colour bar: a third by itself); every name is
+    cut to `NAME_ROOM` characters with an ellipsis, alike in every chart."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        figure = charts.draw(kind, long_named[evening])
+        png = charts.image_bytes(figure, "png")
+    SHOTS.mkdir(exist_ok=True)
+    (SHOTS / f"{kind}-long-names{'' if evening is None else f'-evening-{evening}'}.png").write_bytes(png)
+    box = figure.axes[0].get_position()
+    if kind == "pairings" and len(figure.axes) > 1:
+        assert min(box.width, box.height) >= 1 / 3
+        box = Bbox.union([box, figure.axes[1].get_position()])
+    assert box.width >= 0.4 and box.height >= 0.4, f"the axes keep {box.width:.0%} x {box.height:.0%} of the figure"
+    short = charts.short_names(LONG)
+    assert all(len(name) == charts.NAME_ROOM and name.endswith(charts.ELLIPSIS) for name in short.values())
+    texts = {text.get_text().strip() for text in figure.findobj(Text)}
+    shown = {name for name in short.values() if any(name in text for text in texts)}
+    assert not any(name in text for name in LONG for text in texts), "a name of 40 characters is written whole"
+    if kind in ("running", "money", "pairings"):
+        assert shown == set(short.values())
+
+
+def test_long_names_are_cut_alike_and_told_apart() -> None:
+    names = ("Giovanni Battista Rossi", "Giovanni Battista Russo", "Anna", "Maria Antonietta")
+    short = charts.short_names(names)
+    assert short["Anna"] == "Anna" and short["Maria Antonietta"] == "Maria Antoniet\u2026"
+    assert short["Giovanni Battista Rossi"] == "Giovanni Battista Ro\u2026"
+    assert short["Giovanni Battista Russo"] == "Giovanni Battista Ru\u2026"
+    assert charts.short_names(reversed(names)) == short

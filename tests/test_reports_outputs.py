@@ -112,8 +112,8 @@ def test_every_chart_as_png_and_svg(frames: Frames, kind: str) -> None:
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
     texts = " ".join("".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text"))
     assert texts.strip(), "titles and labels are kept as text"
-    if kind in ("running", "money", "pairings"):
-        assert "Anna" in texts and BRUNO in texts and "Carla" in texts
+    if kind in ("running", "money", "pairings"):  # the long name cut as every chart cuts it, escaped all the same
+        assert "Anna" in texts and charts.short_names((BRUNO,))[BRUNO] in texts and "Carla" in texts
 
 
 def test_player_colours_follow_name_order() -> None:
