@@ -182,6 +182,33 @@ def test_payments_already_recorded_are_skipped_on_a_second_import(sqlite_url: st
     assert (again.evenings, again.skipped, again.payments, again.payments_skipped) == ((), (1,), 0, 1)
 
 
+def test_payments_with_and_without_keys_in_any_order_go_through_an_export_and_an_import(
+    db_url: str, tmp_path: Path
+) -> None:
+    """A payment with a key is recorded as `paid` records it, between payments queued with the other rows: each
+    takes its own number (on SQLite the second one without a key took the keyed one's: the import was refused)."""
+    with Ledger(db_url) as opened:
+        opened.import_file(EXAMPLES / "three_friends.json")
+        opened.paid("Carla", "Anna", "1")
+        opened.void_payment(1, reason="twice")
+        opened.paid("Carla", "Bruno", "3,20", key="k-1")
+        opened.paid("Carla", "Bruno", "0.50")
+        opened.paid("Anna", "Carla", "2", key="k-2")
+        opened.paid("Bruno", "Anna", "0.10", evening=1)
+        exported = tmp_path / "payments.jsonl"
+        exported.write_text(opened.export(), encoding="utf-8")
+    with Ledger(str(tmp_path / "second.sqlite3")) as opened:
+        assert opened.import_file(exported).payments == 5
+        assert [(p.id, p.payer, p.payee, p.cents, p.voided) for p in opened.payments()] == [
+            (1, "Carla", "Anna", 100, True),
+            (2, "Carla", "Bruno", 320, False),
+            (3, "Carla", "Bruno", 50, False),
+            (4, "Anna", "Carla", 200, False),
+            (5, "Bruno", "Anna", 10, False),
+        ]
+        assert opened.export() == exported.read_text(encoding="utf-8")
+
+
 def test_every_change_and_its_undo_go_through_an_export_and_an_import(db_url: str, tmp_path: Path) -> None:
     """Amendments, voids, closes, reopenings and a void of the whole evening, each taken back by an undo (an undone
     amendment is a revision the ledger wrote itself, back as before it), on a table whose passed deals carry a pot:

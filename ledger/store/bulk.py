@@ -23,11 +23,19 @@ def new_ids(session: Session, table: Table, count: int) -> list[int]:
         sequence = func.pg_get_serial_sequence(table.name, "id")
         numbers = select(func.nextval(sequence)).select_from(func.generate_series(1, count))
         return list(session.execute(numbers).scalars())
-    largest = session.info.get(("largest id", table.name))
+    largest = session.info.get(("largest id", table.name))  # see `taken`
     if largest is None:
         largest = session.execute(select(func.max(table.c.id))).scalar() or 0
     session.info[("largest id", table.name)] = largest + count
     return list(range(largest + 1, largest + count + 1))
+
+
+def taken(session: Session, table: Table, number: int) -> None:
+    """A row of the table written with id `number` outside the queue, in this transaction: `new_ids` gives none at
+    or below it."""
+    key = ("largest id", table.name)
+    if key in session.info:
+        session.info[key] = max(session.info[key], number)
 
 
 class BulkWriter:

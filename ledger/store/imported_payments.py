@@ -18,7 +18,7 @@ from sqlmodel import Session
 from ledger.clock import as_utc, utcnow
 from ledger.errors import FactError
 from ledger.rules.seats import name_key
-from ledger.store.bulk import new_ids, writer_of
+from ledger.store.bulk import new_ids, taken, writer_of
 from ledger.store.changes import noted
 from ledger.store.evenings import parse_currency
 from ledger.store.import_checks import amount, check_payment, exported_time
@@ -69,6 +69,8 @@ class PaymentImport:
                 key=item.get("key"),
                 with_owed=False,
             )
+            assert paid.id is not None
+            taken(session, PAYMENTS, paid.id)
             if voided_at is not None:
                 entry = session.get(PaymentEntry, paid.id)
                 assert entry is not None
