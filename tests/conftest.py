@@ -249,7 +249,8 @@ def _chromium_of_this_process() -> Iterator[tuple[Any, asyncio.AbstractEventLoop
         pytest.skip(f"no Chromium at {CHROMIUM}")
     driver = sync_api.sync_playwright().start()
     sandbox = ["--no-sandbox"] if os.geteuid() == 0 else []
-    browser = driver.chromium.launch(executable_path=CHROMIUM, args=sandbox)
+    quiet = ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"]
+    browser = driver.chromium.launch(executable_path=CHROMIUM, args=[*sandbox, *quiet])
     loop = asyncio.get_running_loop()
     asyncio.events._set_running_loop(None)
     yield browser, loop
