@@ -27,6 +27,9 @@ def test_reads_need_no_token_and_mirror_the_values(sqlite_url: str) -> None:
             "games": [],
             "games_won": None,
             "settlement": None,
+            "voided": False,
+            "voided_at": None,
+            "void_reason": None,
         }
         assert phone.get("/api/evenings/1/deals").json() == {"evening": 1, "deals": []}
 
