@@ -183,6 +183,12 @@ def why(deal: DealView) -> str | None:
     return deal.reason
 
 
+def evening_voided(number: int, reason: str | None) -> str:
+    """`Evening 2 voided (the demo): it counts nowhere.`: said when an evening is voided, and over what it shows (the
+    standings, the deals, the evening page, the report), the reason as typed."""
+    return _("Evening {number} voided ({reason}): it counts nowhere.").format(number=number, reason=reason)
+
+
 def why_voided(deal: DealView) -> str | None:
     """Why the deal was voided: what a person typed, or the ledger's own cause (undo) in words."""
     if deal.void_cause == UNDO:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.text import Text
 
 from ledger.cli.app import JsonFlag, new_app, print_json
 from ledger.cli.deal_options import with_deal_options
@@ -24,7 +25,7 @@ from ledger.errors import LedgerError, UndoRefused
 from ledger.fmt import format_time
 from ledger.i18n import _
 from ledger.rules.build import DealInput
-from ledger.summary import after_undo, described, explanation, headline, logged, why_voided
+from ledger.summary import after_undo, described, evening_voided, explanation, headline, logged, why_voided
 from ledger.values import EveningDeals
 
 if TYPE_CHECKING:
@@ -212,7 +213,10 @@ def deals(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag =
         info, views = ledger.deals(evening_to_read(ledger, evening, quiet=as_json).number)
     if as_json:
         print_json(EveningDeals(info.number, views))
-    elif not views:
+        return
+    if info.voided:  # the reason as typed, brackets too; said in words, colour or not
+        console.print(Text(evening_voided(info.number, info.void_reason), style="bold red"))
+    if not views:
         console.print(_("Evening {number} has no deals yet.").format(number=info.number))
     else:
         deals_table(info.players, views)

@@ -20,7 +20,7 @@ from ledger.i18n import _, ngettext, to_whom
 from ledger.rules.count import parse_count
 from ledger.rules.profiles import Profile
 from ledger.rules.scoring import DealResult
-from ledger.summary import explanation, headline
+from ledger.summary import evening_voided, explanation, headline
 
 console = Console(highlight=False)
 
@@ -161,11 +161,6 @@ def rescored_line(done: Recorded) -> str:
         "Deals {numbers} re-scored: their pot of passed deals changed.",
         len(done.rescored),
     ).format(numbers=numbers)
-
-
-def evening_voided(number: int, reason: str | None) -> str:
-    """`Evening 2 voided (the demo): it counts nowhere.`: said when an evening is voided, and over what it shows."""
-    return _("Evening {number} voided ({reason}): it counts nowhere.").format(number=number, reason=reason)
 
 
 def print_standings(result: Standings) -> None:
