@@ -12,7 +12,7 @@ from starlette.templating import Jinja2Templates
 from ledger.club.ranking import event_places
 from ledger.fmt import format_cents, format_time
 from ledger.i18n import LANGUAGES, N_, _, language, ngettext
-from ledger.summary import explanation, why, why_voided
+from ledger.summary import evening_voided, explanation, why, why_voided
 from ledger.web.live import KEEP_ALIVE_SECONDS, undo_label
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -59,6 +59,7 @@ def make_templates() -> Jinja2Templates:
         language=language,
         languages=LANGUAGES,
         keep_alive_seconds=KEEP_ALIVE_SECONDS,
+        evening_voided=evening_voided,
         explanation=explanation,
         why=why,
         why_voided=why_voided,
