@@ -20,7 +20,7 @@ from ledger.rules.facts import DECLARER, MONTE
 from ledger.rules.games import Game
 from ledger.rules.profiles import Profile
 from ledger.settlement import fewest_payments, money_cents
-from ledger.summary import explanation, headline, why, why_voided
+from ledger.summary import evening_voided, explanation, headline, why, why_voided
 from ledger.values import DealView, EveningInfo, evening_games
 
 
@@ -59,6 +59,8 @@ class EveningData:
     games: tuple[Game, ...] = ()
     said: Mapping[str, str] = field(default_factory=dict)
     """Each chart with something to show, and what it shows in words."""
+    voided: str | None = None
+    """For a voided evening, the sentence that says it counts nowhere, with the reason given."""
 
     def __post_init__(self) -> None:
         freeze(self, "points", "said")
@@ -87,6 +89,7 @@ def evening_data(info: EveningInfo, deals: list[DealView], frames: Frames) -> Ev
         game_to=info.profile.game_to,
         games=evening_games(deals, info.profile.game_to),
         said=charts.summaries(frames),
+        voided=evening_voided(info.number, info.void_reason) if info.voided else None,
     )
 
 
@@ -148,6 +151,8 @@ body { font: 16px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 64rem; 
 a { color: var(--link); }
 h1 { font-size: 1.6rem; margin: 1rem 0 .3rem; } h2 { font-size: 1.25rem; margin: 1.6rem 0 .5rem; }
 .meta { color: var(--muted); margin: 0; }
+.evening-voided { margin: .4rem 0 .6rem; padding: .5rem .75rem; border-left: 5px solid var(--down);
+                  border-radius: .4rem; background: var(--card); font-size: 1.1rem; font-weight: 700; }
 .winner-line { font-size: 1.1rem; margin: .6rem 0 0; }
 .wide { overflow-x: auto; } table { border-collapse: collapse; width: 100%; }
 th, td { padding: .3rem .5rem; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
@@ -352,6 +357,7 @@ def render(data: EveningData, back: str | None = None, charts: str | None = None
     ]
     sections = [
         f"<h1>{escape(title)}</h1>",
+        f'<p class="evening-voided" role="note">{escape(data.voided)}</p>' if data.voided else "",
         f'<p class="meta">{" · ".join(escape(m) for m in data.meta)}</p>',
         f'<p class="meta">{escape(data.note)}</p>' if data.note else "",
         _winner_line(data),
