@@ -351,7 +351,7 @@ def render(data: EveningData, back: str | None = None, charts: str | None = None
         ("seats", _("Seats, in turn order"), _seats(data)),
         ("standings", _("Standings"), _standings(data)),
         *([("games", games, _games_section(data))] if data.games else []),
-        ("settlement", _("Settlement"), _settlement(data)),
+        *([] if data.voided else [("settlement", _("Settlement"), _settlement(data))]),  # a voided one settles nothing
         ("charts", _("Charts"), _chart_figures(data, charts)),  # before the deals, a screen each on a phone
         ("deals", _("Deals"), _deals_section(data)),
     ]
@@ -360,7 +360,7 @@ def render(data: EveningData, back: str | None = None, charts: str | None = None
         f'<p class="evening-voided" role="note">{escape(data.voided)}</p>' if data.voided else "",
         f'<p class="meta">{" · ".join(escape(m) for m in data.meta)}</p>',
         f'<p class="meta">{escape(data.note)}</p>' if data.note else "",
-        _winner_line(data),
+        "" if data.voided else _winner_line(data),
         _contents(parts[1:]),  # the seats follow at once
         *(_section(*part) for part in parts),
     ]
