@@ -1,7 +1,7 @@
 """What each kept cache, lane and poll of the ledger buys: the work it serves timed with it and without it, in the
 same run and in turns, and the ratio of the medians (the work without it over the work with it).
 
-Usage: python bench/caches_bench.py [--repeat 5] [--evenings 400] [--only NAME,...]
+Usage: python bench/caches_bench.py [--repeat 5] [--evenings 400] [--players 90] [--only NAME,...]
 
   rules      the rules engine's counts of the deals 40 cards allow (`heaps._deals`, `heaps.allowed`,
              `sweeps._decided`, `cards.thirds_held`), over 200 deals judged as recorded
@@ -107,9 +107,11 @@ NAMES = [
 
 
 def names_(args: argparse.Namespace) -> None:
+    added_names = NAMES[: args.players]
+
     def added() -> None:
-        for index, name in enumerate(NAMES):
-            names.looks_like(name, NAMES[:index])
+        for index, name in enumerate(added_names):
+            names.looks_like(name, added_names[:index])
 
     def fresh() -> float:  # a new program: nothing remembered yet
         names._prototype.cache_clear()
@@ -121,7 +123,7 @@ def names_(args: argparse.Namespace) -> None:
             return timed(added)
 
     kept, without = in_turns(max(1, args.repeat // 3), fresh, bare)
-    report(f"the names' skeletons, {len(NAMES)} players added one by one", "ms", kept, without)
+    report(f"the names' skeletons, {len(added_names)} players added one by one", "ms", kept, without)
 
 
 def settle(args: argparse.Namespace) -> None:
@@ -228,6 +230,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--evenings", type=int, default=400)
+    parser.add_argument("--players", type=int, default=90, help="the players the names' part adds")
     parser.add_argument("--only", default=",".join(WHAT))
     args = parser.parse_args()
     chosen = args.only.split(",")

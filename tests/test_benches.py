@@ -16,7 +16,7 @@ import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 TINY = {
-    "caches_bench.py": (["--repeat", "1", "--evenings", "2"], "without it"),
+    "caches_bench.py": (["--repeat", "1", "--evenings", "2", "--players", "10"], "without it"),
     "club_bench.py": (
         ["--deals", "2", "--waves", "1", "--pause", "0", "--tables", "1", "--viewers", "1", "--language", "it"],
         "in Italian",
