@@ -332,7 +332,11 @@ class Stalling:
                 client, _address = self.listener.accept()
             except OSError:
                 return
-            server = socket.create_connection(("127.0.0.1", self.target))
+            try:
+                server = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:  # the server has gone (the test is ending): the phone's connection is refused
+                client.close()
+                continue
             self.sockets += [client, server]
             for source, sink in ((client, server), (server, client)):
                 threading.Thread(target=self._pass, args=(source, sink), daemon=True).start()
