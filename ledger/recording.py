@@ -13,7 +13,7 @@ from ledger.errors import DealChanged, FactError, Forbidden, KeyTaken, LedgerErr
 from ledger.i18n import _
 from ledger.rules.build import DealInput, build_facts, judge
 from ledger.rules.quick import parse_quick_line
-from ledger.rules.scoring import score
+from ledger.rules.scoring import DealResult, score
 from ledger.rules.seats import resolve_player, seat_after
 from ledger.rules.text import check_plain
 from ledger.rules.validate import MOST_PASSED
@@ -207,8 +207,7 @@ def _as_now(session: Session, table: Seating, number: int | None, rescored: tupl
         return None
     deal = deals.get_deal(session, table, number)
     row = deals.current_revision(session, deal)
-    result = None if deal.voided_at else score(facts_of(table, row), table.profile, count_cards=False)
-    return deals.recorded(session, table, deal, row, result, rescored=rescored)
+    return deals.recorded(session, table, deal, row, _standing(table, deal, row), rescored=rescored)
 
 
 def _unrecord(session: Session, table: Seating, target: EveningChange) -> tuple[int, ...]:
@@ -341,8 +340,13 @@ def _retried(
                 "a new key, or amend deal {number}"
             ).format(number=deal.number, evening=table.number, held=held),
         )
-    result = None if deal.voided_at else score(facts_of(table, stored), table.profile, count_cards=False)
-    return deals.recorded(session, table, deal, stored, result, duplicate=True)
+    return deals.recorded(session, table, deal, stored, _standing(table, deal, stored), duplicate=True)
+
+
+def _standing(table: Seating, deal: Deal, row: DealRevision) -> DealResult | None:
+    """The result of a stored revision of `deal` as it stands (None when the deal is voided), its facts read as
+    stored: their cards are not counted again."""
+    return None if deal.voided_at else score(facts_of(table, row), table.profile, count_cards=False)
 
 
 def _not_the_organisers(session: Session, table: Seating, by: Writer, change: EveningChange | None) -> None:
