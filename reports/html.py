@@ -268,10 +268,10 @@ def _seats(data: EveningData) -> str:
 
 
 def _standings(data: EveningData) -> str:
-    """The standings, best first, the evening's winner highlighted."""
+    """The standings, best first, the evening's winner highlighted (a voided evening has none)."""
     cents = money_cents(data.points, data.stake_cents)
     order = sorted(data.players, key=lambda p: (-data.points[p], p.casefold()))
-    winners = _winners(data.points)
+    winners = [] if data.voided else _winners(data.points)
     winner = _("winner")
     badge = f'<span class="badge">{escape(winner)}</span>'
     rows = [
