@@ -6,14 +6,21 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 from cli_support import calabresella
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.strategies import datetimes
+from sqlalchemy import DateTime
+from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 
 from ledger import Ledger
 from ledger.store.engine import MIGRATIONS, make_engine, resolve_url
+from ledger.store.models import UtcDateTime
 
 ONE_WAY = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}")
 DATA = Path(__file__).with_name("data")
@@ -90,3 +97,19 @@ def test_an_upgrade_rewrites_the_times_an_import_wrote_another_way(tmp_path: Pat
         "2026-11-14 20:30:00.000000",
         "2026-11-14 20:30:02.000001",
     ]
+
+
+@given(
+    moment=datetimes(min_value=datetime(1900, 1, 2), max_value=datetime(9999, 12, 30)),
+    offset=st.none() | st.integers(min_value=-14 * 60, max_value=14 * 60),
+)
+def test_a_time_is_stored_as_sqlalchemys_own_sqlite_datetime_writes_it(moment: datetime, offset: int | None) -> None:
+    sqlite = sqlite_dialect()
+    given_time = moment if offset is None else moment.replace(tzinfo=timezone(timedelta(minutes=offset)))
+    in_utc = given_time if offset is None else given_time.astimezone(UTC).replace(tzinfo=None)
+    theirs = DateTime().dialect_impl(sqlite).bind_processor(sqlite)
+    ours = UtcDateTime().dialect_impl(sqlite).bind_processor(sqlite)
+    assert theirs is not None and ours is not None
+    assert ours(given_time) == theirs(in_utc)
+    assert ONE_WAY.fullmatch(ours(given_time))
+    assert ours(None) is None

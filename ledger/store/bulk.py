@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -89,28 +89,29 @@ def _insert(connection: Connection, table: Table, columns: tuple[str, ...], rows
         return
     quote = dialect.identifier_preparer.quote
     sql = f"INSERT INTO {quote(table.name)} ({', '.join(map(quote, columns))}) VALUES ({', '.join('?' * len(columns))})"
-    converting: list[tuple[int, Callable[[Any], Any], dict[int, Any] | None]] = []
+    converting = []
     for place, name in enumerate(columns):
         kind = table.c[name].type
         processor = kind.dialect_impl(dialect).bind_processor(dialect)
         if processor is not None:
-            converting.append((place, processor, {} if isinstance(kind, JSON) else None))
+            converting.append((place, processor, isinstance(kind, JSON)))
     if converting:
-        converted = []
-        for row in rows:
-            cells = list(row)
-            for place, convert, seen in converting:
-                value = cells[place]
-                if value is None:
-                    continue
-                if seen is None:
-                    cells[place] = convert(value)
-                else:  # a JSON value the rows share is written once
-                    known = seen.get(id(value), seen)
-                    cells[place] = seen.setdefault(id(value), convert(value)) if known is seen else known
-            converted.append(tuple(cells))
-        rows = converted
+        cells: list[Sequence[Any]] = list(zip(*rows, strict=True))  # column by column
+        for place, convert, shared in converting:
+            cells[place] = _converted(cells[place], convert, shared)
+        rows = list(zip(*cells, strict=True))
     connection.exec_driver_sql(sql, rows)
+
+
+def _converted(values: Sequence[Any], convert: Callable[[Any], Any], shared: bool) -> list[Any]:
+    """A column's values converted (None stays None); `shared`: a value the rows share (an evening's options, in each
+    of its revisions) converted once."""
+    if not shared:
+        return [None if value is None else convert(value) for value in values]
+    done: dict[int, Any] = {}
+    return [
+        None if value is None else done.get(id(value)) or done.setdefault(id(value), convert(value)) for value in values
+    ]
 
 
 def writer_of(session: Session) -> BulkWriter:

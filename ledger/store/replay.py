@@ -492,27 +492,35 @@ def _change_row(evening: int, change: Any) -> tuple[Any, ...]:
         or not isinstance(change.get("kind"), str)
     ):
         raise LedgerError(_("a change of the evening's log is not an object with a revision and a kind"))
-    row = {name: change.get(name) for name in CHANGE_FIELDS}
-    for name in ("deal", "deal_revision", "undoes"):
-        value = row[name]
+    row = [change.get(name) for name in CHANGE_FIELDS]
+    for at in CHANGE_NUMBERS:
+        value = row[at]
         if value is not None and (not isinstance(value, int) or not storable(value)):
             raise LedgerError(
                 _("a change of the evening's log has {name} {value}: a number").format(
-                    name=name, value=shortened(str(row[name]))
+                    name=CHANGE_FIELDS[at], value=shortened(str(value))
                 )
             )
-    for name in ("kind", "source", "session", "reason"):
-        text = row[name]
-        if text is not None and not isinstance(text, str):
+    for at in CHANGE_TEXTS:
+        text = row[at]
+        if text is None:
+            continue
+        if not isinstance(text, str):
             raise LedgerError(
                 _("a change of the evening's log has {name} {value}: a text").format(
-                    name=name, value=shortened(str(text))
+                    name=CHANGE_FIELDS[at], value=shortened(str(text))
                 )
             )
-        if text is not None and not plain(text):
-            check_plain(text, name)
-    row["source"] = row["source"] or "import"
-    return (evening, *row.values(), exported_time(change.get("at")) or utcnow())
+        if not plain(text):
+            check_plain(text, CHANGE_FIELDS[at])
+    row[CHANGE_SOURCE] = row[CHANGE_SOURCE] or "import"
+    return (evening, *row, exported_time(change.get("at")) or utcnow())
+
+
+CHANGE_NUMBERS = tuple(CHANGE_FIELDS.index(name) for name in ("deal", "deal_revision", "undoes"))
+CHANGE_TEXTS = tuple(CHANGE_FIELDS.index(name) for name in ("kind", "source", "session", "reason"))
+CHANGE_SOURCE = CHANGE_FIELDS.index("source")
+"""Where among a change's fields (`CHANGE_FIELDS`) its numbers, its texts and its source are."""
 
 
 def _reopens(session: Session, evening: int, reopened: list[dict[str, Any]]) -> list[dict[str, Any]]:
