@@ -272,6 +272,10 @@ HOSTILE: dict[str, tuple[Callable[[], Any], str]] = {
     "no start time": (lambda: _set(lambda d: d["evenings"][0].update(started_at=None)), "has no start time"),
     "missing start time": (lambda: _set(lambda d: d["evenings"][0].pop("started_at")), "has no start time"),
     "huge stake": (lambda: _set(lambda d: d["evenings"][0].update(stake_cents=10**18)), "stake_cents 1000000000"),
+    "a stake beyond 64 bits": (  # read as a number all the same (orjson reads it as a float), and refused
+        lambda: _set(lambda d: d["evenings"][0].update(stake_cents=10**30)),
+        "evening 1 has stake_cents 1e+30 (a whole number from 0 to 10000000)",
+    ),
     "negative stake": (lambda: _set(lambda d: d["evenings"][0].update(stake_cents=-10)), "stake_cents -10"),
     "fractional stake": (lambda: _set(lambda d: d["evenings"][0].update(stake_cents=0.5)), "stake_cents 0.5"),
     "repeated key": (

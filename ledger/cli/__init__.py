@@ -33,8 +33,8 @@ def loaded() -> None:
 @contextmanager
 def collector_paused() -> Iterator[None]:
     """The cycle collector paused while work is under way: work that makes a great many short-lived values
-    without cycles (an export), where it would walk the rows held over and over for nothing; or a line typed at
-    the table, which is answered first, the collector catching up while the players read the answer."""
+    without cycles (an export, an import), where it would walk the rows held over and over for nothing; or a line
+    typed at the table, which is answered first, the collector catching up while the players read the answer."""
     gc.disable()
     try:
         yield

@@ -86,7 +86,7 @@ def import_(
 
     Example: [b]calabresella import examples/three_friends.json[/b]
     """
-    with open_ledger(ctx) as ledger, _import_progress(source) as progress:
+    with open_ledger(ctx) as ledger, _import_progress(source) as progress, collector_paused():
         summary = ledger.import_file(source, progress=progress)
     if as_json:
         print_json(summary)

@@ -12,6 +12,8 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO, NamedTuple
 
+import orjson
+
 from ledger.errors import LedgerError
 from ledger.i18n import N_, _
 from ledger.store.export import EVENING, FORMAT, KINDS, PAYMENT, VERSION
@@ -156,7 +158,15 @@ JSON_PROBLEMS = (
 
 
 def _decoded(raw: bytes, line: int | None) -> Any:
-    """The JSON value of line `line`, or of a whole document (None); a one-line error naming the line."""
+    """The JSON value of line `line`, or of a whole document (None); a one-line error naming the line.
+
+    Read by orjson, several times quicker (it reads a whole number beyond 64 bits as a float, which every field
+    asking for a whole number refuses); what it refuses is read again by the standard reader, which says what is
+    wrong and where in the words above, or reads what orjson alone refuses (a text holding half a surrogate pair)."""
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        pass
     try:
         return _DECODER.decode(raw.decode("utf-8"))
     except json.JSONDecodeError as error:
