@@ -8,9 +8,10 @@ written as `bench/stats_bench.py` writes it (deals drawn and scored by the rules
 The real server is started on each ledger and every page is asked for REPEAT times, the pages taking turns and the open
 evening's page asked in each turn, its median the baseline of the same run; a page whose cost does not grow with the
 history stays near 1x at both sizes. With `--commands N`, each command of the history runs N times in a fresh process,
-in turns with `standings` of the open evening.
+in turns with `standings` of the open evening (with `--command NAME`, only the commands named).
 
-    python bench/pages_bench.py [--evenings 2500,25000] [--repeat 20] [--commands 3] [--dir FOLDER]
+    python bench/pages_bench.py [--evenings 2500,25000] [--repeat 20] [--commands 3] [--command settle ...]
+                                [--dir FOLDER]
 """
 
 from __future__ import annotations
@@ -131,9 +132,12 @@ def pages(path: Path, numbers: dict[str, object], repeat: int) -> dict[str, floa
     return {name: statistics.median(values) for name, values in times.items()}
 
 
-def commands(path: Path, numbers: dict[str, object], repeat: int, folder: Path) -> dict[str, float]:
-    """The median milliseconds of each command, each run in turns with the baseline command."""
-    times: dict[str, list[float]] = {name: [] for name in COMMANDS}
+def commands(path: Path, numbers: dict[str, object], repeat: int, folder: Path, named: list[str]) -> dict[str, float]:
+    """The median milliseconds of each command `named` (all when none is), each run in turns with the baseline
+    command."""
+    times: dict[str, list[float]] = {
+        name: [] for name in COMMANDS if name == COMMAND_BASELINE or name in named or not named
+    }
 
     def run(name: str) -> float:
         args = [arg.format(folder=folder, **numbers) for arg in COMMANDS[name]]
@@ -141,7 +145,7 @@ def commands(path: Path, numbers: dict[str, object], repeat: int, folder: Path) 
         return timed(lambda: subprocess.run(command, check=True, capture_output=True))
 
     for _ in range(repeat):
-        for name in COMMANDS:
+        for name in list(times):
             if name != COMMAND_BASELINE:
                 times[name].append(run(name))
                 times[COMMAND_BASELINE].append(run(COMMAND_BASELINE))
@@ -169,6 +173,13 @@ def main() -> None:
     parser.add_argument("--evenings", default="2500,25000", help="the sizes of the histories, in evenings")
     parser.add_argument("--repeat", type=int, default=20, help="turns of the pages (0: leave them out)")
     parser.add_argument("--commands", type=int, default=3, help="turns of the commands (0: leave them out)")
+    parser.add_argument(
+        "--command",
+        action="append",
+        default=[],
+        choices=[name for name in COMMANDS if name != COMMAND_BASELINE],
+        help="a command of the history to time, by its name (repeat it for more; default: every one)",
+    )
     parser.add_argument("--dir", type=Path, help="where the ledgers are made, and kept for later runs")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="calabresella-pages-bench-") as temporary:
@@ -181,7 +192,12 @@ def main() -> None:
             if args.repeat:
                 report("pages", pages(path, numbers, args.repeat), BASELINE, size)
             if args.commands:
-                report("commands", commands(path, numbers, args.commands, Path(temporary)), COMMAND_BASELINE, size)
+                report(
+                    "commands",
+                    commands(path, numbers, args.commands, Path(temporary), args.command),
+                    COMMAND_BASELINE,
+                    size,
+                )
 
 
 if __name__ == "__main__":

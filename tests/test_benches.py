@@ -24,7 +24,10 @@ TINY = {
     "export_bench.py": (["--deals", "40", "--repeat", "1"], "x"),
     "import_bench.py": (["--deals", "40", "--repeat", "1", "--records", "0"], "x"),
     "minimal_insert.py": (["--db", "{tmp}/minimal.sqlite3"], ""),
-    "pages_bench.py": (["--evenings", "10", "--repeat", "1", "--commands", "1"], "the list of evenings"),
+    "pages_bench.py": (
+        ["--evenings", "10", "--repeat", "1", "--commands", "1", "--command", "settle"],
+        "the list of evenings",
+    ),
     "play_bench.py": (["--deals", "3", "--mode", "pipe"], "x"),
     "record_startup.py": (["--runs", "1", "--warm-up", "0", "--commands", "record", "--compiled"], "x"),
     "serve_burst_bench.py": (["--writers", "1", "--deals", "3", "--viewers", "1", "--only-watched"], "x"),
