@@ -132,7 +132,7 @@ class EveningChange(SQLModel, table=True):
     __tablename__ = "evening_change"
     __table_args__ = (UniqueConstraint("evening_id", "revision"),)
     id: int | None = Field(default=None, primary_key=True)
-    evening_id: int | None = Field(default=None, foreign_key="evening.id", index=True)
+    evening_id: int | None = Field(default=None, foreign_key="evening.id")
     event_id: int | None = Field(default=None, foreign_key="club_event.id")
     revision: int
     kind: str
@@ -150,7 +150,7 @@ class Seat(SQLModel, table=True):
 
     __table_args__ = (UniqueConstraint("evening_id", "position"), UniqueConstraint("evening_id", "player_id"))
     id: int | None = Field(default=None, primary_key=True)
-    evening_id: int = Field(foreign_key="evening.id", index=True)
+    evening_id: int = Field(foreign_key="evening.id")
     position: int
     player_id: int = Field(foreign_key="player.id")
 
@@ -166,7 +166,7 @@ class Deal(SQLModel, table=True):
     voided are found without walking every deal. Migration 0005 makes it so; here, a dialect's option (`sqlite_where`,
     `postgresql_where`) would load that dialect's code in every command, whichever database it opens."""
     id: int | None = Field(default=None, primary_key=True)
-    evening_id: int = Field(foreign_key="evening.id", index=True)
+    evening_id: int = Field(foreign_key="evening.id")
     number: int
     key: str | None = Field(default=None, unique=True)
     created_at: datetime = when()
@@ -191,7 +191,7 @@ class DealRevision(SQLModel, table=True):
         Index("ix_deal_revision_current", "deal_id", "superseded_at"),
     )
     id: int | None = Field(default=None, primary_key=True)
-    deal_id: int = Field(foreign_key="deal.id", index=True)
+    deal_id: int = Field(foreign_key="deal.id")
     revision: int
     recorded_at: datetime = when()
     superseded_at: datetime | None = when(nullable=True)
@@ -226,7 +226,7 @@ class Payout(SQLModel, table=True):
 
     __table_args__ = (UniqueConstraint("revision_id", "player_id"),)
     id: int | None = Field(default=None, primary_key=True)
-    revision_id: int = Field(foreign_key="deal_revision.id", index=True)
+    revision_id: int = Field(foreign_key="deal_revision.id")
     player_id: int = Field(foreign_key="player.id", index=True)
     position: int
     role: str
