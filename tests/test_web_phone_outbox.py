@@ -75,8 +75,16 @@ def _finger(page: Page, selector: str, what: str) -> None:
 
 
 def _tap(page: Page, name: str, value: str) -> None:
-    """Tap the pad's button `name=value`, once it is on the screen."""
-    _finger(page, f"form.guided label:has(input[name={name}][value='{value}'])", f"{name}={value}")
+    """Tap the pad's button `name=value`, once it is on the screen; again when it did not light up, as a player does
+    (on a busy phone the page can still move under the finger: the notice of deals waiting goes, a result is laid
+    out)."""
+    chip = f"input[name={name}][value='{value}']"
+    for _ in range(3):
+        _finger(page, f"form.guided label:has({chip})", f"{name}={value}")
+        if page.locator(f"form.guided {chip}").is_checked():
+            return
+        page.wait_for_timeout(200)
+    raise AssertionError(f"{name}={value} tapped three times, and not lit")
 
 
 def _record(page: Page) -> None:
