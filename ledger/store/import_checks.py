@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, NamedTuple
 
 from ledger.clock import as_utc
@@ -37,10 +37,7 @@ def amount(cents: int) -> str:
 
 def exported_time(text: str | None) -> datetime | None:
     """A time as an export writes it; one without an offset is UTC, as the ledger stores them."""
-    if not text:
-        return None
-    moment = datetime.fromisoformat(text)
-    return moment if moment.tzinfo is UTC else as_utc(moment)  # an export writes UTC: `+00:00`
+    return as_utc(datetime.fromisoformat(text)) if text else None
 
 
 def _whole(value: object, low: int, high: int) -> bool:
