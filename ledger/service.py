@@ -302,8 +302,7 @@ class Ledger(Desk):
         its settlement, in the same snapshot; for a voided one, when and why it was voided."""
 
         def read(session: Session, table: Seating) -> Standings:
-            row = table.evening
-            shown = replace(standings(session, table), voided_at=row.voided_at, void_reason=row.void_reason)
+            shown, row = standings(session, table), table.evening
             if row.closed_at is None or row.voided_at is not None:
                 return shown
             return replace(shown, settlement=settle(session, [table]))

@@ -96,11 +96,6 @@ def short_names(players: Iterable[str], room: int = NAME_ROOM) -> dict[str, str]
             room_of[name] += 1
 
 
-def _short_names(frames: Frames) -> dict[str, str]:
-    """The ledger's every player's name as every chart of it writes it (see `short_names`)."""
-    return short_names(frames.players)
-
-
 def player_colours(players: tuple[str, ...]) -> dict[str, tuple[float, ...]]:
     """One colour per player by the player's place in the ledger's name order, the same in every chart."""
     cmap = matplotlib.colormaps["tab10" if len(players) <= 10 else "tab20"]
@@ -146,7 +141,7 @@ def running(frames: Frames) -> Figure:
     figure, axes = _figure(
         _("Evening {evening}: running game points").format(evening=evening), _("deal"), _("game points")
     )
-    _lines(axes, table, player_colours(frames.players), _short_names(frames))
+    _lines(axes, table, player_colours(frames.players), short_names(frames.players))
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     _mark_voided(axes, frames.voided.loc[frames.voided["evening"] == evening, "number"])
@@ -231,9 +226,9 @@ def money(frames: Frames) -> Figure:
     if len(table) == 1:
         number, date = labels[0].split("\n")
         title = _("Money in evening {number} ({date})").format(number=number, date=date)
-        return _one_evening(table, title, unit, player_colours(frames.players), _short_names(frames))
+        return _one_evening(table, title, unit, player_colours(frames.players), short_names(frames.players))
     figure, axes = _figure(_("Money across evenings"), _("evening"), _("money won so far ({unit})").format(unit=unit))
-    _lines(axes, table.reset_index(drop=True), player_colours(frames.players), _short_names(frames))
+    _lines(axes, table.reset_index(drop=True), player_colours(frames.players), short_names(frames.players))
     _label_evenings(axes, labels)
     axes.set_xlim(-0.5, len(labels) - 0.5)
     _legend_outside(figure, axes)
@@ -357,7 +352,7 @@ def pairings(frames: Frames) -> Figure:
     _require(table, "pairings", frames, N_("pairs of defenders"))
     players = sorted(set(table["player_a"]) | set(table["player_b"]), key=frames.players.index)
     index = {name: i for i, name in enumerate(players)}
-    written = _short_names(frames)
+    written = short_names(frames.players)
     names = [written[name] for name in players]
     grid, count = np.full((len(names), len(names)), np.nan), np.zeros((len(names), len(names)), dtype=int)
     for row in table.itertuples(index=False):

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.text import Text
 
 from ledger.cli.app import JsonFlag, new_app, print_json
 from ledger.cli.deal_options import with_deal_options
@@ -19,13 +18,14 @@ from ledger.cli.render import (
     print_standings,
     rescored_line,
     totals_line,
+    voided_banner,
 )
 from ledger.cli.session import evening_to_read, open_ledger
 from ledger.errors import LedgerError, UndoRefused
 from ledger.fmt import format_time
 from ledger.i18n import _
 from ledger.rules.build import DealInput
-from ledger.summary import after_undo, described, evening_voided, explanation, headline, logged, why_voided
+from ledger.summary import after_undo, described, explanation, headline, logged, why_voided
 from ledger.values import EveningDeals
 
 if TYPE_CHECKING:
@@ -214,8 +214,8 @@ def deals(ctx: typer.Context, evening: EveningOption = None, as_json: JsonFlag =
     if as_json:
         print_json(EveningDeals(info.number, views))
         return
-    if info.voided:  # the reason as typed, brackets too; said in words, colour or not
-        console.print(Text(evening_voided(info.number, info.void_reason), style="bold red"))
+    if info.voided:
+        console.print(voided_banner(info.number, info.void_reason))
     if not views:
         console.print(_("Evening {number} has no deals yet.").format(number=info.number))
     else:

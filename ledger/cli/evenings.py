@@ -8,11 +8,12 @@ import typer
 
 from ledger.cli.app import JsonFlag, new_app, print_json
 from ledger.cli.options import EveningOption, OptionsOption, ProfileOption, seated_players
-from ledger.cli.render import console, evening_voided, local_time, print_closed
+from ledger.cli.render import console, local_time, print_closed
 from ledger.cli.session import open_ledger
 from ledger.errors import LedgerError, NoOpenEvening
 from ledger.fmt import format_cents
 from ledger.i18n import _, ngettext
+from ledger.summary import evening_voided
 from ledger.values import MOST_AT_ONCE, PAGE, EveningPage, Terms
 
 if TYPE_CHECKING:

@@ -163,10 +163,16 @@ def rescored_line(done: Recorded) -> str:
     ).format(numbers=numbers)
 
 
+def voided_banner(number: int, reason: str | None) -> Text:
+    """The line over what a voided evening shows: that it is voided and counts nowhere, the reason as typed (brackets
+    too), said in words, colour or not."""
+    return Text(evening_voided(number, reason), style="bold red")
+
+
 def print_standings(result: Standings) -> None:
     """The running totals deal by deal, the standings, and the settlement of a closed evening; a voided evening's
     figures between two lines that say it is voided and counts nowhere, the reason given."""
-    voided = Text(evening_voided(result.evening, result.void_reason), style="bold red") if result.voided else None
+    voided = voided_banner(result.evening, result.void_reason) if result.voided else None
     if voided:
         console.print(voided)
     running = Table(

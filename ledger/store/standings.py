@@ -24,6 +24,8 @@ def standings(session: Session, table: Seating) -> Standings:
         stake_cents=stake,
         running=running_totals(table, deals),
         closed=table.evening.closed_at is not None,
+        voided_at=table.evening.voided_at,
+        void_reason=table.evening.void_reason,
         revision=table.evening.revision,
         game_to=game_to,
         games=evening_games(deals, game_to),
