@@ -92,6 +92,8 @@ def amend(
         typed = _with_pot(session, table, replace(typed, passed_before=0), number)
     dealt_by = resolve_player(dealer, table.players, "dealer") if dealer else stored.dealer
     facts, result = judge(typed, table.profile, table.players, dealt_by)
+    if facts.passed and stored.passed and "passed_before" not in changes.to_dict():
+        facts = replace(facts, passed_before=stored.passed_before)  # a pot moves only the deals played after it
     if facts == stored:
         raise LedgerError(
             _("amend deal {number}: these are the facts it has already; nothing written").format(number=number)

@@ -13,6 +13,7 @@ from conftest import as_document
 
 from ledger import Ledger
 from ledger.errors import LedgerError
+from ledger.rules.build import DealInput
 from ledger.values import Terms
 
 ABC = ["Anna", "Bruno", "Carla"]
@@ -239,3 +240,17 @@ def test_a_reopening_keeps_its_pot_through_an_export(sqlite_url: str, tmp_path: 
         assert again.export() == exported
         again.undo(evening=1)
         assert again.evening(1).pot_out == 0
+
+
+def test_a_passed_deal_amended_to_the_same_passed_deal_after_its_pot_moved_is_refused(tmp_path: Path) -> None:
+    """The model test's find (200 sequences of 60 steps): deal 1 amended to passed moves the pot the later deals carry,
+    which re-scores the played ones only; deal 2, passed, then "amended" to passed again was written as a revision of
+    nothing but its pot count."""
+    with Ledger(str(tmp_path / "ledger.sqlite3")) as ledger:
+        ledger.start_evening(["Anna", "Bruno", "Carla"], Terms(options={"pot_carryover": True}))
+        ledger.record("anna solo 22")
+        ledger.record("pass")
+        ledger.amend(1, DealInput(passed=True), reason="misdeal")
+        with pytest.raises(LedgerError, match="these are the facts it has already"):
+            ledger.amend(2, DealInput(passed=True), reason="misdeal")
+        assert [deal.revision for deal in ledger.deals(1)[1]] == [2, 1]
