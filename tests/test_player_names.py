@@ -1,17 +1,22 @@
 """A seat cannot pass for someone else's: names with invisible or direction characters, names mixing alphabets,
 and names that look like a player's name are refused with the reason, on SQLite and PostgreSQL, from the service,
-the command line and the evening form; names in any one script are kept."""
+the command line and the evening form; names in any one script are kept; two names compare with case and accents
+ignored."""
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import pytest
 from cli_support import calabresella
+from hypothesis import given
+from hypothesis import strategies as st
 from test_web_support import csrf, scorekeeper
 
 from ledger import Ledger
 from ledger.errors import LedgerError
+from ledger.rules.seats import name_key
 
 CYRILLIC_ANNA = "\u0410nna"
 HIDDEN = {
@@ -101,3 +106,23 @@ def test_the_evening_form_says_why_a_name_is_refused(sqlite_url: str) -> None:
     assert "looks like &#39;Carla&#39;, a player already" in answer.text
     with Ledger(sqlite_url) as ledger:
         assert len(ledger.evenings()) == 1
+
+
+def _key_by_decomposing(name: str) -> str:
+    """A name's key as Unicode spells it out: decomposed, its accents dropped, its case folded."""
+    decomposed = unicodedata.normalize("NFKD", name.strip())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+
+
+@pytest.mark.parametrize(
+    ("typed", "key"),
+    [("Niccolò", "niccolo"), ("  ANNA ", "anna"), ("Zoë", "zoe"), ("Straße", "strasse"), ("d'Artagnan", "d'artagnan")],
+)
+def test_two_names_compare_with_case_and_accents_ignored(typed: str, key: str) -> None:
+    assert name_key(typed) == key
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=0x7F)) | st.text())
+def test_a_names_key_is_the_one_unicode_spells_out_whatever_its_letters(name: str) -> None:
+    """Plain ASCII names (most of them) take a shorter way to their key: the same key."""
+    assert name_key(name) == _key_by_decomposing(name)
