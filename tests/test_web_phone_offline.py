@@ -75,7 +75,7 @@ def test_a_reload_and_a_new_tab_with_the_network_cut_show_the_pad_and_the_deals_
     _kept(page, "/evenings/1")
     _tap_deal(page, SOLO_7)
     playwright_api.expect(page.locator(".result h2")).to_have_text("Smazzata 1 registrata")
-    page.wait_for_function("() => JSON.parse(localStorage.getItem('calabresella-live-1')).revision === 1")
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('calabresella-live-1') || '{}').revision === 1")
 
     _cut(page)
     served.stop()  # the server out of reach too: a browser's own cut can let a request of a page being reloaded through
