@@ -82,18 +82,17 @@ def amend(
     old = deals.current_revision(session, deal)
     if seen_revision is not None and seen_revision != old.revision:
         raise DealChanged(_changed_since(session, table, deal, seen_revision, old.revision))
-    if not changes.to_dict() and dealer is None:
+    given = changes.to_dict()
+    if not given and dealer is None:
         raise LedgerError(
             _("amend deal {number}: give at least one fact to change, e.g. the thirds").format(number=number)
         )
     stored = facts_of(table, old)
     typed = DealInput.of_facts(stored).amended(changes)
-    if "passed_before" not in changes.to_dict():
+    if "passed_before" not in given and not (typed.passed and stored.passed):  # a pot moves only the deals played
         typed = _with_pot(session, table, replace(typed, passed_before=0), number)
     dealt_by = resolve_player(dealer, table.players, "dealer") if dealer else stored.dealer
     facts, result = judge(typed, table.profile, table.players, dealt_by)
-    if facts.passed and stored.passed and "passed_before" not in changes.to_dict():
-        facts = replace(facts, passed_before=stored.passed_before)  # a pot moves only the deals played after it
     if facts == stored:
         raise LedgerError(
             _("amend deal {number}: these are the facts it has already; nothing written").format(number=number)
