@@ -96,6 +96,23 @@ def test_an_export_imported_into_an_empty_ledger_exports_the_same_file(sqlite_ur
         assert opened.export() == first.read_text(encoding="utf-8")
 
 
+def test_deals_that_call_cards_of_one_rank_keep_each_its_own_card(sqlite_url: str, tmp_path: Path) -> None:
+    """The second evening repeats the first with each called card in another suit, or one by its rank alone: the rules
+    never look at the suit, so each is scored once, and each keeps the card it called."""
+    data = evenings_in_a_row(2)
+    other_suit = {"D": "S", "S": "C", "C": "B", "B": "D"}
+    calling = [
+        rev["facts"] for deal in data["evenings"][1]["deals"] for rev in deal["revisions"] if rev["facts"].get("called")
+    ]
+    for facts in calling:
+        facts["called"] = facts["called"][0] + other_suit[facts["called"][1]]
+    calling[0]["called"] = calling[0]["called"][0]
+    source = write(tmp_path / "export.jsonl", data)
+    with Ledger(sqlite_url) as opened:
+        assert opened.import_file(source).deals == 60
+        assert as_document(opened.export()) == {**data, "version": 3}
+
+
 def test_an_interrupted_import_says_what_went_in_and_resumes(
     sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

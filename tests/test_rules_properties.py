@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from ledger.errors import FactError, MissingFact
 from ledger.rules.build import DealInput, build_facts
-from ledger.rules.cards import Card, Rank, Suit
+from ledger.rules.cards import Card, Rank, Suit, rank_of
 from ledger.rules.contracts import Aggravation, Contract, Side
 from ledger.rules.facts import DealFacts
 from ledger.rules.heaps import Shape, TrickFacts, allowed
@@ -342,3 +342,15 @@ def test_first_lead_is_recorded_and_does_not_change_payouts(deal: Deal) -> None:
         assert result.first_lead == active[0]
     other = make_profile(deal.profile.name, {**deal.profile.options, "declarer_always_leads": not always})
     assert score(build_facts(deal.typed, other, deal.players, deal.dealer), other).payouts == result.payouts
+
+
+@SETTINGS
+@given(deals(calling=True), st.data())
+def test_a_called_cards_suit_changes_nothing_the_rules_give(deal: Deal, data: st.DataObject) -> None:
+    """The same deal calling a card of the same rank in another suit, or the rank alone, scores alike: an import
+    scores such deals once (`ledger.store.rescoring`)."""
+    facts = deal.facts()
+    assume(facts.called is not None)
+    rank = rank_of(facts.called)
+    other = data.draw(st.sampled_from([rank, *(Card(suit, rank) for suit in Suit)]))
+    assert score(replace(facts, called=other), deal.profile) == score(facts, deal.profile)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping
 from datetime import datetime
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ledger.clock import as_utc
@@ -36,8 +37,17 @@ def amount(cents: int) -> str:
 
 
 def exported_time(text: str | None) -> datetime | None:
-    """A time as an export writes it; one without an offset is UTC, as the ledger stores them."""
-    return as_utc(datetime.fromisoformat(text)) if text else None
+    """A time as an export writes it; one without an offset is UTC, as the ledger stores them. The same text gives
+    the same time, read once (`_read_time`): a deal's creation, its first revision's record and its change are one
+    time, written three times."""
+    if not text:
+        return None
+    return _read_time(text) if isinstance(text, str) else as_utc(datetime.fromisoformat(text))
+
+
+@lru_cache(maxsize=4096)
+def _read_time(text: str) -> datetime:
+    return as_utc(datetime.fromisoformat(text))
 
 
 def _whole(value: object, low: int, high: int) -> bool:

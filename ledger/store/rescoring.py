@@ -8,8 +8,10 @@ The rules look at the seats only in turn order, so a result is kept by the seats
 dealer in turn order (the dealer 0, the next seat 1, ...), for the game it was scored at (profile, options, seats).
 A revision whose facts put the same places in the same parts (declarer, holder of the called card, the auction's
 speakers) at a table of the same game is the same deal to the rules, at any players: it takes that result, put back
-at its own table's players, and its own payouts are checked against it all the same. Results are kept for
-`KNOWN_RESULTS` different deals at most, so an import's memory stays bounded.
+at its own table's players, and its own payouts are checked against it all the same. The rules look at a called
+card's rank, never at its suit: deals that call cards of one rank, said with a suit or not, are the same deal to them,
+and each revision keeps the card it called. Results are kept for `KNOWN_RESULTS` different deals at most, so an
+import's memory stays bounded.
 """
 
 from __future__ import annotations
@@ -21,9 +23,10 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import Table
 
-from ledger.errors import LedgerError
+from ledger.errors import FactError, LedgerError
 from ledger.i18n import _
 from ledger.rules.build import DealInput, build_facts
+from ledger.rules.cards import parse_called, rank_of
 from ledger.rules.facts import DECLARER, MONTE, DealFacts, facts_from_dict
 from ledger.rules.scoring import score
 from ledger.store.deals import payout_values, revision_values
@@ -75,6 +78,10 @@ class Rescorer:
         """Where among them a player's id goes."""
         self.calls = 0
         """Where among them the auction goes."""
+        self.called = 0
+        """Where among them the called card goes."""
+        self.cards: dict[str, tuple[str, str] | None] = {}
+        """Called cards as exported (`_read_card`)."""
 
     def evening(self, table: Seating, item: dict[str, Any]) -> list[list[Scored]]:
         """Every revision of every deal of the export's evening `item`, at the ledger's `table`; an error when the
@@ -105,7 +112,7 @@ class Rescorer:
                         known = self._keep(game, known, key, placed)
                 assert dealer is not None
                 _check(item, deal, rev, placed, around[dealer], seated)
-                revisions.append(self._at_table(placed, around[dealer], ids, dealer))
+                revisions.append(self._at_table(placed, around[dealer], ids, dealer, self._card(rev, placed)))
             scored.append(revisions)
         return scored
 
@@ -137,12 +144,15 @@ class Rescorer:
             self.columns = columns
             self.players = [at for at, column in enumerate(columns) if column in PLAYER_COLUMNS]
             self.calls = columns.index("calls")
+            self.called = columns.index("called")
         assert columns == self.columns, (columns, self.columns)
 
-    def _at_table(self, placed: Placed, around: Around, ids: list[int], dealer: int) -> Scored:
-        """A result put back at a table (`ids`: the players' ids by seat; `dealer` the dealer's seat)."""
+    def _at_table(self, placed: Placed, around: Around, ids: list[int], dealer: int, card: str | None) -> Scored:
+        """A result put back at a table (`ids`: the players' ids by seat; `dealer` the dealer's seat), with the card
+        its revision called as stored."""
         at = around.ids
         values = list(placed.values)
+        values[self.called] = card
         for column in self.players:
             if values[column] is not None:
                 values[column] = at[values[column]]
@@ -180,6 +190,12 @@ class Rescorer:
         if not isinstance(facts, dict):
             return None
         shown = dict(facts)
+        called = shown.get("called")
+        if called:
+            card = self._read_card(called)
+            if card is None:
+                return None
+            shown["called"] = card[0]
         for part in ("declarer", "holder"):
             name = shown.get(part)
             if name not in (None, MONTE, DECLARER):
@@ -194,6 +210,30 @@ class Rescorer:
             except (KeyError, TypeError, ValueError):
                 return None
         return marshal.dumps(shown, 2)
+
+    def _card(self, rev: dict[str, Any], placed: Placed) -> str | None:
+        """The card the revision called, as stored (version 1: as the result's, told apart by the typed text)."""
+        if self.version == 1:
+            return placed.values[self.called]
+        called = rev["facts"].get("called")
+        card = self._read_card(called) if called else None
+        return None if card is None else card[1]
+
+    def _read_card(self, called: object) -> tuple[str, str] | None:
+        """A called card as exported: its rank and the card as stored; None for one the rules refuse (scored, and
+        so refused, on its own). At most `KNOWN_RESULTS` are kept."""
+        if not isinstance(called, str):
+            return None
+        if called not in self.cards:
+            if len(self.cards) >= KNOWN_RESULTS:
+                self.cards.clear()
+            try:
+                card = parse_called(called)
+            except FactError:
+                self.cards[called] = None
+            else:
+                self.cards[called] = (str(rank_of(card)), str(card))
+        return self.cards[called]
 
 
 class Around(NamedTuple):
