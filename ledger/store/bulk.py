@@ -9,8 +9,6 @@ from typing import Any
 from sqlalchemy import JSON, Connection, Table, func, insert, select
 from sqlmodel import Session
 
-from ledger.store.models import UtcDateTime
-
 QUEUED_ROWS = 10_000
 """The most rows a writer queues before inserting them."""
 
@@ -83,8 +81,8 @@ def _insert(connection: Connection, table: Table, columns: tuple[str, ...], rows
     """One executemany of the rows. With `?` placeholders (SQLite) the statement is written once and each value
     converted by its column type's own bind processor for the dialect (a time is written as a live write writes it),
     as Core would, without Core's work per row, and a value the rows share (an evening's options, in each of its
-    revisions; a time an import read once for a deal, its revision and its change) converted once; elsewhere Core's
-    `insert` (on PostgreSQL it sends the rows in batches of many values)."""
+    revisions) converted once; elsewhere Core's `insert` (on PostgreSQL it sends the rows in batches of many
+    values)."""
     dialect = connection.dialect
     if dialect.paramstyle != "qmark":
         connection.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in rows])
@@ -96,7 +94,7 @@ def _insert(connection: Connection, table: Table, columns: tuple[str, ...], rows
         kind = table.c[name].type
         processor = kind.dialect_impl(dialect).bind_processor(dialect)
         if processor is not None:
-            converting.append((place, processor, isinstance(kind, JSON | UtcDateTime)))
+            converting.append((place, processor, isinstance(kind, JSON)))
     if converting:
         cells: list[Sequence[Any]] = list(zip(*rows, strict=True))  # column by column
         for place, convert, shared in converting:
@@ -106,8 +104,8 @@ def _insert(connection: Connection, table: Table, columns: tuple[str, ...], rows
 
 
 def _converted(values: Sequence[Any], convert: Callable[[Any], Any], shared: bool) -> list[Any]:
-    """A column's values converted (None stays None); `shared`: a value the rows share (the same object) converted
-    once."""
+    """A column's values converted (None stays None); `shared`: a value the rows share (an evening's options, in each
+    of its revisions) converted once."""
     if not shared:
         return [None if value is None else convert(value) for value in values]
     done: dict[int, Any] = {}
