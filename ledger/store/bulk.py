@@ -9,6 +9,8 @@ from typing import Any
 from sqlalchemy import JSON, Connection, Table, func, insert, select
 from sqlmodel import Session
 
+from ledger.store.models import UtcDateTime
+
 QUEUED_ROWS = 10_000
 """The most rows a writer queues before inserting them."""
 
@@ -70,19 +72,28 @@ class BulkWriter:
         if not self.queued:
             return
         connection = self.session.connection()
+        shared: Shared = {}
         for table in next(iter(self.queued)).metadata.sorted_tables:
             for columns, rows in self.queued.get(table, {}).items():
-                _insert(connection, table, columns, rows)
+                _insert(connection, table, columns, rows, shared)
         self.queued.clear()
         self.waiting = 0
 
 
-def _insert(connection: Connection, table: Table, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
+Shared = dict[type, dict[int, Any]]
+"""The values converted so far in one flush, by column type, then by the value's `id` (the rows queued keep each
+value alive until the flush ends)."""
+
+
+def _insert(
+    connection: Connection, table: Table, columns: tuple[str, ...], rows: list[tuple[Any, ...]], shared: Shared
+) -> None:
     """One executemany of the rows. With `?` placeholders (SQLite) the statement is written once and each value
     converted by its column type's own bind processor for the dialect (a time is written as a live write writes it),
-    as Core would, without Core's work per row, and a value the rows share (an evening's options, in each of its
-    revisions) converted once; elsewhere Core's `insert` (on PostgreSQL it sends the rows in batches of many
-    values)."""
+    as Core would, without Core's work per row; a value that rows of the flush share converted once (an evening's
+    options, in each of its revisions; an imported time, a deal's creation, its first revision's and its change's:
+    `exported_time` gives one object for one text). Elsewhere Core's `insert` (on PostgreSQL it sends the rows in
+    batches of many values)."""
     dialect = connection.dialect
     if dialect.paramstyle != "qmark":
         connection.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in rows])
@@ -94,21 +105,21 @@ def _insert(connection: Connection, table: Table, columns: tuple[str, ...], rows
         kind = table.c[name].type
         processor = kind.dialect_impl(dialect).bind_processor(dialect)
         if processor is not None:
-            converting.append((place, processor, isinstance(kind, JSON)))
+            shares = isinstance(kind, JSON | UtcDateTime)
+            converting.append((place, processor, shared.setdefault(type(kind), {}) if shares else None))
     if converting:
         cells: list[Sequence[Any]] = list(zip(*rows, strict=True))  # column by column
-        for place, convert, shared in converting:
-            cells[place] = _converted(cells[place], convert, shared)
+        for place, convert, done in converting:
+            cells[place] = _converted(cells[place], convert, done)
         rows = list(zip(*cells, strict=True))
     connection.exec_driver_sql(sql, rows)
 
 
-def _converted(values: Sequence[Any], convert: Callable[[Any], Any], shared: bool) -> list[Any]:
-    """A column's values converted (None stays None); `shared`: a value the rows share (an evening's options, in each
-    of its revisions) converted once."""
-    if not shared:
+def _converted(values: Sequence[Any], convert: Callable[[Any], Any], done: dict[int, Any] | None) -> list[Any]:
+    """A column's values converted (None stays None); with `done`, the values converted before, by `id`, each value
+    converted once."""
+    if done is None:
         return [None if value is None else convert(value) for value in values]
-    done: dict[int, Any] = {}
     return [
         None if value is None else done.get(id(value)) or done.setdefault(id(value), convert(value)) for value in values
     ]
