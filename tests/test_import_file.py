@@ -113,6 +113,18 @@ def test_deals_that_call_cards_of_one_rank_keep_each_its_own_card(sqlite_url: st
         assert as_document(opened.export()) == {**data, "version": 3}
 
 
+def test_a_value_the_export_leaves_out_is_stored_as_null(sqlite_url: str) -> None:
+    """None is bound as SQL NULL (through the adapter `ledger.store.engine` registers with sqlite3), imported and live:
+    the example's 29 deals that stand and the one recorded after have no void time, its voided deal has one."""
+    with Ledger(sqlite_url) as opened:
+        opened.import_file(EXAMPLES / "three_friends.json")
+        opened.start_evening(["Anna", "Bruno", "Carla"])
+        opened.record(DealInput(declarer="Anna", contract="solo", thirds=20))
+        with opened.engine.connect() as connection:
+            kinds = connection.execute(text("SELECT typeof(voided_at), COUNT(*) FROM deal GROUP BY 1 ORDER BY 1")).all()
+    assert [tuple(row) for row in kinds] == [("null", 30), ("text", 1)]
+
+
 def test_an_interrupted_import_says_what_went_in_and_resumes(
     sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
