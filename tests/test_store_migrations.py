@@ -16,7 +16,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
 from conftest import as_document
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, inspect, text
 from sqlmodel import SQLModel
 
 import ledger.store.tables  # noqa: F401  (registers every table)
@@ -29,13 +29,89 @@ from ledger.summary import explanation, why, why_voided
 from ledger.values import Terms
 
 
+def _migrated_from_nothing(url: str) -> Engine:
+    """The database at `url`, empty, taken through every migration in turn, as an older ledger is."""
+    engine = make_engine(resolve_url(url))
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+    return engine
+
+
 def test_the_migrations_build_exactly_the_tables_of_the_models(empty_db_url: str) -> None:
-    engine = open_ledger(empty_db_url)
+    engine = _migrated_from_nothing(empty_db_url)
     try:
         with engine.connect() as connection:
             assert compare_metadata(MigrationContext.configure(connection), SQLModel.metadata) == []
     finally:
         engine.dispose()
+
+
+def _schema(engine: Engine) -> dict[str, Any]:
+    """Everything a ledger's schema says, table by table, in an order of its own: columns (type, null, default),
+    primary key, unique and check constraints, foreign keys, indexes with the rows they hold; and how many rows each
+    table holds."""
+    found = inspect(engine)
+    with engine.connect() as connection:
+        rows = {
+            table: connection.execute(text(f'SELECT COUNT(*) FROM "{table}"')).scalar_one()
+            for table in found.get_table_names()
+        }
+
+    def said(rows: list[dict[str, Any]]) -> list[str]:
+        return sorted(repr({key: str(value) for key, value in sorted(row.items())}) for row in rows)
+
+    return {
+        table: {
+            "rows": rows[table],
+            "columns": said(found.get_columns(table)),
+            "primary key": found.get_pk_constraint(table)["constrained_columns"],
+            "unique": said(found.get_unique_constraints(table)),
+            "checks": said(found.get_check_constraints(table)),
+            "foreign keys": said(found.get_foreign_keys(table)),
+            "indexes": said(
+                [
+                    {**index, "dialect_options": sorted(map(str, index.get("dialect_options", {}).values()))}
+                    for index in found.get_indexes(table)
+                ]
+            ),
+        }
+        for table in sorted(found.get_table_names())
+    }
+
+
+def test_a_new_ledger_is_built_in_one_step_exactly_as_the_migrations_build_it(
+    empty_db_url: str, tmp_path: Path
+) -> None:
+    """A new ledger is made from the models at once, not migration by migration: its schema is the one an empty
+    database taken through every migration has, partial indexes included, on both databases."""
+    other = str(tmp_path / "migrated.sqlite3") if "://" not in empty_db_url else None
+    migrated = _migrated_from_nothing(other or empty_db_url)
+    try:
+        by_migrations = _schema(migrated)
+    finally:
+        migrated.dispose()
+    if other is None:  # PostgreSQL: the same database, emptied, made new
+        with migrated.begin() as connection:
+            connection.execute(text("DROP SCHEMA public CASCADE"))
+            connection.execute(text("CREATE SCHEMA public"))
+        migrated.dispose()
+    made = open_ledger(empty_db_url)
+    try:
+        assert _schema(made) == by_migrations
+        found = inspect(made)
+        partial = {
+            index["name"]: str(index["dialect_options"][f"{made.dialect.name}_where"]).strip("()")
+            for index in found.get_indexes("deal") + found.get_indexes("evening")
+            if index["name"].startswith("ix_")
+        }
+        assert partial == {"ix_deal_voided": "voided_at IS NOT NULL", "ix_evening_open": "closed_at IS NULL"}
+        with made.connect() as connection:
+            assert connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == [HEAD]
+    finally:
+        made.dispose()
 
 
 FIXTURE = Path(__file__).with_name("data") / "ledger_0002.json"

@@ -351,7 +351,8 @@ def _enable_wal(engine: Engine) -> None:
 
 
 def upgrade(engine: Engine) -> str | None:
-    """Create or upgrade the schema to the newest migration; back up a SQLite file first. Returns the backup."""
+    """Create the schema at the newest migration, or upgrade an older ledger's to it after backing up a SQLite file
+    first. Returns the backup."""
     from alembic import command
     from alembic.config import Config
 
@@ -374,13 +375,37 @@ def upgrade(engine: Engine) -> str | None:
                 if not sqlite:  # SQLite's BEGIN IMMEDIATE already makes them take turns
                     connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
                 config.attributes["connection"] = connection
-                command.upgrade(config, "head")
+                if inspect(connection).get_table_names():
+                    command.upgrade(config, "head")
+                else:  # a new ledger (and no other program made it meanwhile): built at the head in one step
+                    _build(connection)
+                    command.stamp(config, "head")
                 if sqlite:
                     _check_foreign_keys(connection)
         finally:
             if sqlite:
                 connection.invalidate()  # its foreign keys are off: it goes, and is not handed out again
     return backup
+
+
+def _build(connection: Connection) -> None:
+    """The tables of the models as the migrations leave them, and the ledger's identity (a test holds the two ways
+    alike): a new ledger in one step, not twenty migrations' (a quarter of the time)."""
+    from sqlmodel import SQLModel
+
+    import ledger.store.tables  # noqa: F401  (registers every table)
+    from ledger.store.identity import give_identity
+    from ledger.store.models import PARTIAL_INDEXES
+
+    SQLModel.metadata.create_all(connection)
+    give_identity(connection)
+    for table in SQLModel.metadata.tables.values():
+        for index in table.indexes:
+            rows = PARTIAL_INDEXES.get(str(index.name))
+            if rows is not None:
+                columns = ", ".join(column.name for column in index.columns)
+                connection.execute(text(f"DROP INDEX {index.name}"))
+                connection.execute(text(f"CREATE INDEX {index.name} ON {table.name} ({columns}) WHERE {rows}"))
 
 
 def _check_foreign_keys(connection: Connection) -> None:

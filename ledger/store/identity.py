@@ -4,6 +4,9 @@ nothing to another's."""
 
 from __future__ import annotations
 
+import uuid
+
+from sqlalchemy import Connection, insert
 from sqlmodel import Field, Session, SQLModel, col, select
 
 
@@ -17,3 +20,8 @@ class LedgerIdentity(SQLModel, table=True):
 def identity_of(session: Session) -> str | None:
     """The ledger's identity, or None when its row is gone (a damaged ledger)."""
     return session.exec(select(col(LedgerIdentity.id))).first()
+
+
+def give_identity(connection: Connection) -> None:
+    """Give a ledger just made its identity (migration 0017 gives one to a ledger made before it)."""
+    connection.execute(insert(LedgerIdentity).values(id=uuid.uuid4().hex))

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, Dialect, Index, TypeDecorator, UniqueConstraint
+from sqlalchemy import JSON, Column, DateTime, Dialect, ForeignKey, Index, TypeDecorator, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from ledger.clock import as_utc, utcnow
@@ -75,12 +75,18 @@ class PlayerRename(SQLModel, table=True):
     renamed_at: datetime = when()
 
 
+PARTIAL_INDEXES = {"ix_evening_open": "closed_at IS NULL", "ix_deal_voided": "voided_at IS NOT NULL"}
+"""The indexes that hold only some rows, on both databases, and which (migrations 0018 and 0005 make them so). Their
+`Index` says no more than its columns: a dialect's option (`sqlite_where`, `postgresql_where`) would load that
+dialect's code in every command, whichever database it opens."""
+
+
 class Evening(SQLModel, table=True):
     """One sitting: seats, rule profile and options pinned at the start, the stake per game point."""
 
     __table_args__ = (Index("ix_evening_open", "id"),)
-    """`ix_evening_open` is partial, to open evenings only (`closed_at IS NULL`, migration 0018), as `ix_deal_voided`
-    is to voided deals: the few evenings open are found without walking every evening."""
+    """`ix_evening_open` is partial (`PARTIAL_INDEXES`), to open evenings only, as `ix_deal_voided` is to voided deals:
+    the few evenings open are found without walking every evening."""
     id: int | None = Field(default=None, primary_key=True)
     profile: str
     options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
@@ -94,7 +100,7 @@ class Evening(SQLModel, table=True):
     revision: int = 0
     pot_in: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     """Passed deals whose pot the evening took in from `pot_from`, the same table's evening before."""
-    pot_from: int | None = Field(default=None, foreign_key="evening.id")
+    pot_from: int | None = Field(default=None, sa_column_args=[ForeignKey("evening.id", name="fk_evening_pot_from")])
     pot_out: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     """Passed deals whose pot was still waiting when the evening closed, carried to the table's next evening."""
     voided_at: datetime | None = when(nullable=True)
@@ -133,7 +139,9 @@ class EveningChange(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("evening_id", "revision"),)
     id: int | None = Field(default=None, primary_key=True)
     evening_id: int | None = Field(default=None, foreign_key="evening.id")
-    event_id: int | None = Field(default=None, foreign_key="club_event.id")
+    event_id: int | None = Field(
+        default=None, sa_column_args=[ForeignKey("club_event.id", name="fk_evening_change_event_id")]
+    )
     revision: int
     kind: str
     deal: int | None = None
@@ -162,9 +170,8 @@ class Deal(SQLModel, table=True):
         UniqueConstraint("evening_id", "number"),
         Index("ix_deal_voided", "evening_id"),
     )
-    """`ix_deal_voided` is partial on both databases, to voided deals only (`voided_at IS NOT NULL`): the few deals
-    voided are found without walking every deal. Migration 0005 makes it so; here, a dialect's option (`sqlite_where`,
-    `postgresql_where`) would load that dialect's code in every command, whichever database it opens."""
+    """`ix_deal_voided` is partial (`PARTIAL_INDEXES`), to voided deals only: the few deals voided are found without
+    walking every deal."""
     id: int | None = Field(default=None, primary_key=True)
     evening_id: int = Field(foreign_key="evening.id")
     number: int
@@ -207,7 +214,9 @@ class DealRevision(SQLModel, table=True):
     contract: str | None = None
     aggravation: str | None = None
     called: str | None = None
-    holder_id: int | None = Field(default=None, foreign_key="player.id")
+    holder_id: int | None = Field(
+        default=None, sa_column_args=[ForeignKey("player.id", name="fk_deal_revision_holder_id_player")]
+    )
     holder: str | None = None
     calls: list[Any] | None = Field(default=None, sa_column=Column(JSON(none_as_null=True), nullable=True))
     declarer_thirds: int | None = None
@@ -240,6 +249,7 @@ class PaymentEntry(SQLModel, table=True):
     """
 
     __tablename__ = "payment"
+    __table_args__ = (UniqueConstraint("key", name="uq_payment_key"),)
     id: int | None = Field(default=None, primary_key=True)
     payer_id: int = Field(foreign_key="player.id", index=True)
     payee_id: int = Field(foreign_key="player.id", index=True)
@@ -248,6 +258,6 @@ class PaymentEntry(SQLModel, table=True):
     evening_id: int | None = Field(default=None, foreign_key="evening.id")
     note: str | None = None
     paid_at: datetime = when()
-    key: str | None = Field(default=None, unique=True)
+    key: str | None = None
     voided_at: datetime | None = when(nullable=True)
     void_reason: str | None = None
