@@ -406,8 +406,9 @@ def _sat_out(seats: Sequence[tuple[int, int, int, int, str]], session: Session, 
 
 
 def end_round(session: Session, event: ClubEvent, *, quiet: bool = False, by: Writer = LIBRARY) -> ClubRound | None:
-    """End the round being played: every table's evening still open closes (a pot of passed deals waiting stays
-    with that table's evening: the next round seats other tables). Without `quiet`, an error when no round is on."""
+    """End the round being played: every table's evening still open closes, table by table in their order (a pot of
+    passed deals waiting stays with that table's evening: the next round seats other tables). Without `quiet`, an
+    error when no round is on."""
     rounds = _rounds(session, event)
     playing = rounds[-1] if rounds and rounds[-1].ended_at is None else None
     if playing is None:
@@ -418,6 +419,7 @@ def end_round(session: Session, event: ClubEvent, *, quiet: bool = False, by: Wr
         select(ClubTable.evening_id)
         .join(Evening, col(Evening.id) == ClubTable.evening_id)
         .where(ClubTable.round_id == playing.id, col(Evening.closed_at).is_(None))
+        .order_by(col(ClubTable.number))
     ).all()
     for evening in evenings:
         closed = close_evening(session, get_seating(session, evening))
