@@ -76,8 +76,8 @@ class PlayerRename(SQLModel, table=True):
 
 
 PARTIAL_INDEXES = {"ix_evening_open": "closed_at IS NULL", "ix_deal_voided": "voided_at IS NOT NULL"}
-"""The indexes that hold only some rows, on both databases, and which (migrations 0018 and 0005 make them so). Their
-`Index` says no more than its columns: a dialect's option (`sqlite_where`, `postgresql_where`) would load that
+"""The indexes that hold only some rows, and which rows, on both databases (migrations 0018 and 0005 make them so).
+Their `Index` says no more than its columns: a dialect's option (`sqlite_where`, `postgresql_where`) would load that
 dialect's code in every command, whichever database it opens."""
 
 
