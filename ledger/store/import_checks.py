@@ -42,12 +42,15 @@ def exported_time(text: str | None) -> datetime | None:
     time, written three times."""
     if not text:
         return None
-    return _read_time(text) if isinstance(text, str) else as_utc(datetime.fromisoformat(text))
+    return _read_time(text) if isinstance(text, str) else _time(text)
 
 
-@lru_cache(maxsize=4096)
-def _read_time(text: str) -> datetime:
+def _time(text: str) -> datetime:
     return as_utc(datetime.fromisoformat(text))
+
+
+_read_time = lru_cache(maxsize=4096)(_time)
+"""`_time` of a text, kept for the 4,096 texts read last (only text is kept: anything else fails as it would)."""
 
 
 def _whole(value: object, low: int, high: int) -> bool:
