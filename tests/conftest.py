@@ -44,7 +44,7 @@ so that it reads the width of each command run in-process (a console made where 
 the whole run, and a worker of a parallel run starts with COLUMNS=80)."""
 
 
-@pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """`-n auto`: one worker more than the processors this process may run on. A tenth of the workers' time goes in
     waiting for what their tests start (servers, browsers, commands, PostgreSQL); the one more worker runs tests
