@@ -104,6 +104,40 @@ def test_a_reload_and_a_new_tab_with_the_network_cut_show_the_pad_and_the_deals_
     assert _deals(sqlite_url) == [("Bruno", 21), (None, None), ("Carla", 24)]
 
 
+PAD_TOPS = """() => {
+  window.padTops = new Set();
+  (function watch() {
+    const pad = document.querySelector("form.guided");
+    if (pad) { window.padTops.add(Math.round(pad.getBoundingClientRect().top)); }
+    requestAnimationFrame(watch);
+  })();
+}"""
+"""Where the pad's top is on the screen, kept at every frame the page draws (`window.padTops`)."""
+
+
+def test_the_pad_keeps_its_place_on_the_screen_while_the_connection_goes_and_comes_back(
+    phone_and_server: tuple[Page, Restartable], sqlite_url: str
+) -> None:
+    """The line saying that the connection went, then that it is back, comes and goes above the scorekeeper's totals by
+    itself, with nobody tapping: the pad under it stays where it is on the screen, so a finger on its way to a button
+    still finds it there. Before, the pad jumped down by the line's height (about 110 px) when it came, and up again
+    four seconds after the connection was back; a tap landed on the button the jump brought under the finger."""
+    page, served = phone_and_server
+    _signed_in(page, served)
+    _tap_deal(page, SOLO_7)
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 1 recorded")
+    status = page.locator("p.connection")
+    page.evaluate(PAD_TOPS)
+    served.stop()
+    playwright_api.expect(status).to_contain_text("No connection to the server", timeout=10000)
+    served.start()
+    playwright_api.expect(status).to_contain_text("Connected again", timeout=10000)
+    playwright_api.expect(status).to_be_hidden(timeout=10000)
+    page.wait_for_timeout(100)  # a frame or two after it went
+    tops = page.evaluate("() => [...window.padTops]")
+    assert max(tops) - min(tops) <= 1, f"the pad's top moved on the screen: {sorted(tops)}"  # 1: a part of a pixel
+
+
 def test_a_page_never_opened_says_so_and_lists_the_evenings_kept(
     phone_and_server: tuple[Page, Restartable],
 ) -> None:

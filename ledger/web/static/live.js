@@ -101,19 +101,33 @@
   function timeOf(ms) {
     return new Date(ms).toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" });
   }
+  // The line above the scorekeeper's pad comes and goes with the connection, by itself: the pad keeps its place on the
+  // screen meanwhile (the page scrolls by as much as the line takes or gives back), never moving under a finger.
+  function steady(change) {
+    var pad = document.querySelector("form.guided"), before = pad && pad.getBoundingClientRect().top;
+    change();
+    if (pad) { window.scrollBy(0, pad.getBoundingClientRect().top - before); }
+  }
   function lose() {
     lost = true;
-    status.textContent = live().getAttribute("data-lost").replace("{time}", timeOf(heardAt));
-    status.className = "connection lost";
-    status.hidden = false;
+    steady(function () {
+      status.textContent = live().getAttribute("data-lost").replace("{time}", timeOf(heardAt));
+      status.className = "connection lost";
+      status.hidden = false;
+    });
   }
+  // Back: the line says so, and four seconds later goes. A line that went with the page a deal brought in (the deals
+  // waiting went before the feed was back) stays away: that page is the server's own, just drawn.
   function heard() {
     lastHeard = Date.now();
     if (!lost) { return; }
     lost = false;
-    status.textContent = live().getAttribute("data-back");
-    status.className = "connection back";
-    window.setTimeout(function () { if (!lost) { status.hidden = true; } }, 4000);
+    if (!status.isConnected) { status.hidden = true; return; }
+    steady(function () {
+      status.textContent = live().getAttribute("data-back");
+      status.className = "connection back";
+    });
+    window.setTimeout(function () { if (!lost) { steady(function () { status.hidden = true; }); } }, 4000);
   }
   function connect() {
     var address = first.getAttribute("data-events");
