@@ -37,6 +37,7 @@ from ledger.desk import Desk, refusal
 from ledger.errors import FactError
 from ledger.i18n import _
 from ledger.rules.build import DealInput
+from ledger.store.backup import backup_sqlite
 from ledger.store.changes import log_of
 from ledger.store.deals import deal_history, last_deals, list_deals
 from ledger.store.engine import refusals, schema_info
@@ -465,8 +466,6 @@ class Ledger(Desk):
 
     def backup(self, target: str) -> Path:
         """An online copy of a SQLite ledger into a new file."""
-        from ledger.store.backup import backup_sqlite
-
         return backup_sqlite(self.engine, target)
 
     def info(self) -> dict[str, object]:
