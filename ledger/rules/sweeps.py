@@ -199,7 +199,6 @@ def _decided(
     return "last_trick" if any(left != open_ for left in narrowed) else "monte_thirds"
 
 
-@cache
 def _uncounted(
     shape: Shape, thirds: int, tricks: int | None, last_trick: Side | None, monte_thirds: int | None
 ) -> frozenset[TrickFacts]:
