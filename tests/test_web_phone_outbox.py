@@ -243,6 +243,31 @@ def test_a_double_tap_on_record_is_one_deal_and_says_it_is_recorded(
     assert deal_count(table.db, table.number) == 1
 
 
+@pytest.mark.parametrize("apart_ms", [0, 250])
+def test_the_second_tap_of_a_double_tap_on_record_lights_nothing_for_the_next_deal(
+    table: Table, chromium: playwright_api.Browser, apart_ms: int
+) -> None:
+    """Record clears the pad and brings the deal's notice into view, which moves the pad: the second tap, where
+    Record was, lit a button of the fresh pad (`+1/3`), and the next deal went in with a third it was never given."""
+    page = chromium.new_context(viewport=PHONE).new_page()
+    signed_in(page, table)
+    for name, value in SOLO_7:
+        _tap(page, name, value)
+    x, y = _in_view(page, ".record-bar button", "Record")
+    page.mouse.click(x, y)
+    page.wait_for_timeout(apart_ms)
+    page.mouse.click(x, y)
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 1 recorded")
+    assert page.locator("form.guided input:checked").evaluate_all("all => all.map(i => i.name + '=' + i.value)") == [
+        "third="
+    ]
+    _tap_deal(page, (("declarer", "Carla"), ("contract", "solo"), ("whole", "8")))
+    playwright_api.expect(page.locator(".result h2")).to_have_text("Deal 2 recorded")
+    with Ledger(table.db) as ledger:
+        deals = ledger.deals(table.number)[1]
+    assert [(d.declarer, d.declarer_thirds) for d in deals] == [("Bruno", 21), ("Carla", 24)]
+
+
 LAST_TRICK, TRICKS = ("last_trick", "decl"), ("tricks", "12")
 KINDS: tuple[tuple[tuple[tuple[str, str], ...], tuple[str, str] | None], ...] = (
     ((("declarer", "Bruno"), ("contract", "solo"), ("whole", "7"), ("third", "1/3")), None),

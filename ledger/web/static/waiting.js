@@ -26,7 +26,8 @@
   var FORMS = "form.guided, form.quick";
   var ANSWERED_BY = { thirds: ["whole", "third", "aces", "figures", "last"], declarer: ["declarer"],
                       contract: ["contract"] };  // the pad's buttons that answer a question, by the fact asked
-  var relink = false, sending = false, asking = null, pushed = false;
+  var DOUBLE_TAP_MS = 500;  // a tap this soon after Record is the second tap of a double tap
+  var relink = false, sending = false, asking = null, pushed = false, recordedAt = -Infinity;
 
   (function oneListPerEvening() {  // a phone that kept one list for the whole site: each deal to its evening's list
     var old = localStorage.getItem("calabresella-waiting");
@@ -389,6 +390,7 @@
     if (typed) { deal.line = typed.value.trim(); }
     var list = stored(), first = waiting()[0];
     keep(first && first.held ? changed(keyOf(first), function () { return deal; }) : list.concat([deal]));  // a correction goes first
+    recordedAt = Date.now();
     clear(form);
     reveal(notice, form.querySelector("fieldset") || form);
     flush();
@@ -409,6 +411,14 @@
       keep(changed(target.getAttribute("data-key"), function () { return null; }));
     }
   });
+  // Record clears the pad and brings the notice of the deal into view, which moves the pad: the second tap of a double
+  // tap on Record would land on one of its buttons and light it for the next deal. It is taken for what it was.
+  document.addEventListener("click", function (event) {
+    if (Date.now() - recordedAt < DOUBLE_TAP_MS && event.target.closest("form.guided fieldset")) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }, true);
   document.addEventListener("change", function (event) {
     if (event.target.closest && event.target.closest("form.guided")) { save(); next(event.target); }
   });
