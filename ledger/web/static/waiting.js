@@ -26,8 +26,8 @@
   var FORMS = "form.guided, form.quick";
   var ANSWERED_BY = { thirds: ["whole", "third", "aces", "figures", "last"], declarer: ["declarer"],
                       contract: ["contract"] };  // the pad's buttons that answer a question, by the fact asked
-  var DOUBLE_TAP_MS = 500;  // a tap this soon after Record is the second tap of a double tap
-  var relink = false, sending = false, asking = null, pushed = false, recordedAt = -Infinity;
+  var DOUBLE_TAP_MS = 500, DOUBLE_TAP_PX = 40;  // a tap this soon after Record, this near it, is its second tap
+  var relink = false, sending = false, asking = null, pushed = false, recordTap = null;
 
   (function oneListPerEvening() {  // a phone that kept one list for the whole site: each deal to its evening's list
     var old = localStorage.getItem("calabresella-waiting");
@@ -390,7 +390,6 @@
     if (typed) { deal.line = typed.value.trim(); }
     var list = stored(), first = waiting()[0];
     keep(first && first.held ? changed(keyOf(first), function () { return deal; }) : list.concat([deal]));  // a correction goes first
-    recordedAt = Date.now();
     clear(form);
     reveal(notice, form.querySelector("fieldset") || form);
     flush();
@@ -414,7 +413,11 @@
   // Record clears the pad and brings the notice of the deal into view, which moves the pad: the second tap of a double
   // tap on Record would land on one of its buttons and light it for the next deal. It is taken for what it was.
   document.addEventListener("click", function (event) {
-    if (Date.now() - recordedAt < DOUBLE_TAP_MS && event.target.closest("form.guided fieldset")) {
+    var tap = { at: Date.now(), x: event.clientX, y: event.clientY };
+    if (event.target.closest("form.guided .record-bar button")) { recordTap = tap; return; }
+    var again = recordTap && tap.at - recordTap.at < DOUBLE_TAP_MS && Math.abs(tap.x - recordTap.x) < DOUBLE_TAP_PX
+      && Math.abs(tap.y - recordTap.y) < DOUBLE_TAP_PX;
+    if (again && event.target.closest("form.guided fieldset")) {
       event.preventDefault();
       event.stopPropagation();
     }
