@@ -3,8 +3,9 @@ last standings heard and the deals waiting, and the deals go once, in order, whe
 127.0.0.1, a secure context); an updated server reaches an open page on the same visit, once nothing would be lost;
 the taps of a deal survive a switch of language; a question owns the pad; an undo tick never carries over to another
 change, and the phone whose deal another phone took back is told; a club table's page says by itself when its round
-ended, and a deal refused after it is said once and never follows the phone to the next round; a stalled connection
-is seen after two keep-alives missed; the pad keeps its place on the screen while the line saying so comes and goes."""
+ended (also when a reload in the outage brought back the copy kept), and a deal refused after it is said once and
+never follows the phone to the next round; a stalled connection is seen after two keep-alives missed; the pad keeps
+its place on the screen while the line saying so comes and goes."""
 
 from __future__ import annotations
 
@@ -346,6 +347,36 @@ def test_a_tables_page_says_when_its_round_ends_and_a_deal_refused_after_it_neve
     assert _checked(other) == ["third="]
     assert _deals(sqlite_url, first) == [("Bruno", 21)]
     assert _deals(sqlite_url, second) == [] and _deals(sqlite_url, after) == []
+
+
+def test_a_tables_page_reloaded_in_an_outage_after_its_round_ended_is_drawn_again_once_the_server_is_back(
+    phone_and_server: tuple[Page, Restartable], sqlite_url: str
+) -> None:
+    """The Wi-Fi goes while the feed still holds: the organiser ends the round, the word comes through, and the page is
+    drawn again, but the reload brings the copy kept on the phone (pad and all). Once the server is back, the feed's
+    word draws it again from the server: the round is over, no pad, no undo (before, a page reloaded once for a change
+    was never reloaded again for it, and kept offering the pad and an undo of the close)."""
+    page, served = phone_and_server
+    players = ["Anna", "Bruno", "Carla"]
+    with Ledger(sqlite_url) as ledger:
+        ledger.club.start_event("Club night", players, Terms(stake="0.10"), round_deals=12)
+        round_one = ledger.club.seat_round(1, tables=[players]).current
+    assert round_one is not None
+    evening = round_one.tables[0].evening
+    cookie_from(page, f"{served.url}/tables/{evening}?key={keys(sqlite_url).table_key(evening)}")
+    page.goto(f"{served.url}/evenings/{evening}")
+    _kept(page, f"/evenings/{evening}")
+    _tap_deal(page, SOLO_7)
+    playwright_api.expect(page.locator("form.undo")).to_be_visible()
+
+    _cut(page)
+    with page.expect_navigation(), Ledger(sqlite_url) as ledger:
+        ledger.club.end_round(1)
+    playwright_api.expect(page.locator("form.guided")).to_be_visible()  # the copy kept, drawn while the round was on
+    _back(page)
+    ended = "round 1 has ended: nothing was written; ask the organiser"
+    playwright_api.expect(page.locator(".notice")).to_have_text(ended)
+    assert page.locator("form.guided, form.quick, form.undo").count() == 0
 
 
 class Stalling:

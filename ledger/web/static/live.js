@@ -31,23 +31,30 @@
   }
   // What the scorekeeper's page offers (its pad, its undo) follows whether the evening is open and, at a club table,
   // whether its round is on (`data-writes`): when the live part says that changed since the page was drawn, the page is
-  // drawn again, as a reload would, once for that change (the taps and the deals waiting are kept: waiting.js). A table
-  // whose round ended thus says so, and offers no pad and no undo.
-  var REDRAWN = "calabresella-redrawn";
+  // drawn again, as a reload would (the taps and the deals waiting are kept: waiting.js). A table whose round ended
+  // thus says so, and offers no pad and no undo. Only a page drawn before that change is drawn again: a reload that
+  // brought back an older copy (the one the phone kept, the server out of reach or slow) is tried again at the feed's
+  // next word, up to REDRAWS times for one change.
+  var REDRAWN = "calabresella-redrawn", REDRAWS = 3;
   function writes(shown) {
     var turn = shown.querySelector(".turn");
     return turn ? turn.getAttribute("data-writes") : "";
   }
-  function drawnFor(shown) {
-    if (!shown.hasAttribute("data-drawn-for")) { shown.setAttribute("data-drawn-for", writes(shown)); }
+  function drawnFor(shown) {  // the live part as it was drawn: what it offered, and at which revision
+    if (!shown.hasAttribute("data-drawn-for")) {
+      shown.setAttribute("data-drawn-for", writes(shown));
+      shown.setAttribute("data-drawn-at", String(revision(shown)));
+    }
     return shown.getAttribute("data-drawn-for");
   }
   function redraw(shown, was) {
     var change = location.pathname + " " + revision(shown) + " " + writes(shown);
-    if (writes(shown) === was || !document.getElementById("waiting") || sessionStorage.getItem(REDRAWN) === change) {
+    var asked = (sessionStorage.getItem(REDRAWN) || "").split("\n"), times = asked[0] === change ? Number(asked[1]) : 0;
+    if (writes(shown) === was || !document.getElementById("waiting") || times >= REDRAWS
+        || Number(shown.getAttribute("data-drawn-at")) >= revision(shown)) {
       return;
     }
-    sessionStorage.setItem(REDRAWN, change);
+    sessionStorage.setItem(REDRAWN, change + "\n" + (times + 1));
     window.location.reload();
   }
   drawnFor(first);
