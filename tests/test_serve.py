@@ -14,7 +14,7 @@ import stat
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
@@ -27,6 +27,7 @@ from ledger import Ledger
 from ledger.values import Terms
 from ledger.web.access import cookie_name
 from ledger.web.app import create_app
+from ledger.web.limits import MOST_BYTES
 from ledger.web.token import load_token, token_path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -229,27 +230,39 @@ def test_one_wrong_try_from_an_address_holds_back_none_of_its_right_writes_and_t
         assert [ledger.evening(table).revision for table in tables] == [2] * 10
 
 
-async def _flood_and_read(base: str) -> tuple[int, float]:
-    """One authenticated 100 MB line, and ten reads while it comes: its status and how long the reads took."""
-    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+CHUNK = 16 * 1024
+"""A piece of the 100 MB line."""
+CHUNKS = 100 * 1024 * 1024 // CHUNK
 
-        async def body() -> object:
-            for _ in range(100 * 16):
-                yield b"x" * 65536
+
+async def _flood_and_read(base: str) -> tuple[int, int]:
+    """One authenticated 100 MB line, with ten reads while it comes: the line stops half-way to the server's limit and
+    goes on only once the ten reads are answered (a server that waited for the whole line would answer none of them:
+    the reads' own timeout would end the test). Its status, and how many of its pieces were sent."""
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        reads_done, sent = asyncio.Event(), 0
+
+        async def body() -> AsyncIterator[bytes]:
+            nonlocal sent
+            for piece in range(CHUNKS):
+                if piece * CHUNK == MOST_BYTES // 2:
+                    await reads_done.wait()
+                sent += 1
+                yield b"x" * CHUNK
 
         flood = asyncio.create_task(
             client.post("/api/evenings/1/deals", content=body(), headers={"Authorization": f"Bearer {TOKEN}"})
         )
-        await asyncio.sleep(0.1)
-        began = time.monotonic()
+        while sent * CHUNK < MOST_BYTES // 2:
+            await asyncio.sleep(0.01)
         for _ in range(10):
             assert (await client.get("/api/evenings/1/standings")).status_code == 200
-        took = time.monotonic() - began
+        reads_done.set()
         try:
             status = (await flood).status_code
         except httpx.HTTPError:
             status = 413  # the server answered 413 and closed while the body was still being sent
-        return status, took
+        return status, sent
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -261,29 +274,27 @@ WRITES = 20
 """Each writer's deals in the burst."""
 
 
-def test_a_100_mb_body_stalls_nobody_and_after_a_burst_the_server_is_idle_within_2_s_and_stops_within_2_s(
+def test_a_100_mb_body_stalls_nobody_and_after_a_burst_the_server_soon_rests_and_stops_with_phones_watching(
     sqlite_url: str,
 ) -> None:
     """The probes: one authenticated 100 MB line kept every other client waiting 25.9 s; after 600 deals from 6
-    writers the server stayed busy 64 s, and Ctrl-C took about 6 minutes. Here the 100 MB line first, then 6 writers
-    send 20 deals each while 20 phones watch."""
+    writers the server stayed busy 64 s, and Ctrl-C took about 6 minutes. Here the 100 MB line first: ten reads are
+    answered while it comes, and it is refused long before its end. Then 6 writers send 20 deals each while 20 phones
+    watch: what the server does after the last deal, until it rests, takes a small part of the processor time the
+    deals took (it reads each watched evening once more, not once per deal); Ctrl-C stops it with the phones still
+    watching. Nothing here is timed: each wait has only a generous bound that a stuck server would pass."""
     start(sqlite_url)
 
     def until_idle(pid: int) -> float:
-        began, before = time.monotonic(), _cpu_seconds(pid)
-        while time.monotonic() - began < 10:
+        """The server's processor seconds until a quarter of a second passes with (almost) none."""
+        began = before = _cpu_seconds(pid)
+        for _ in range(240):
             time.sleep(0.25)
             now = _cpu_seconds(pid)
             if now - before < 0.02:
-                break
+                return now - began
             before = now
-        return time.monotonic() - began
-
-    def until_stopped(process: subprocess.Popen[str]) -> float:
-        began = time.monotonic()
-        process.send_signal(signal.SIGINT)
-        process.wait(10)
-        return time.monotonic() - began
+        raise AssertionError(f"the server still works a minute after the burst: {before - began:.1f} processor-s")
 
     async def burst(base: str, process: subprocess.Popen[str]) -> tuple[float, float]:
         once = httpx.Limits(max_keepalive_connections=0)  # each write on a connection of its own
@@ -308,20 +319,24 @@ def test_a_100_mb_body_stalls_nobody_and_after_a_burst_the_server_is_idle_within
                     )
                     assert done.status_code == 201
 
+            before = _cpu_seconds(process.pid)
             await asyncio.gather(*(writer() for _ in range(6)))
-            idle = await asyncio.to_thread(until_idle, process.pid)
-            stopped = await asyncio.to_thread(until_stopped, process)  # the phones still watching
+            deals = _cpu_seconds(process.pid) - before
+            after = await asyncio.to_thread(until_idle, process.pid)
+            process.send_signal(signal.SIGINT)
+            await asyncio.to_thread(process.wait, 30)  # the phones still watching
             for phone in phones:
                 phone.cancel()
             await asyncio.gather(*phones, return_exceptions=True)
-        return idle, stopped
+        return deals, after
 
     with serving(sqlite_url) as (base, process):
-        status, took = asyncio.run(_flood_and_read(base))
-        idle_after, stopped_after = asyncio.run(burst(base, process))
+        status, sent = asyncio.run(_flood_and_read(base))
+        deals, after = asyncio.run(burst(base, process))
         printed = _said(process)
-    assert status == 413 and took < 1.0, (status, took)
-    assert idle_after < 2.0 and stopped_after < 2.0, (idle_after, stopped_after)
+    assert status == 413 and sent < CHUNKS // 100, (status, sent)
+    print(f"sent {sent} pieces; {deals:.2f} processor-s for the deals, {after:.2f} after")
+    assert after < deals / 4, f"{after:.2f} processor-s after the deals, {deals:.2f} for them"
     assert "Traceback" not in printed
     with Ledger(sqlite_url) as ledger:
         assert len(ledger.deals(1)[1]) == 6 * WRITES and ledger.evening(1).players == PLAYERS
