@@ -9,10 +9,12 @@ its place on the screen while the line saying so comes and goes."""
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from test_web_browser import (
@@ -38,6 +40,10 @@ from ledger.web.live import KEEP_ALIVE_SECONDS
 __all__ = ["phone_and_server", "pytestmark", "shared_server", "table"]  # the skip and the fixtures
 
 Page = playwright_api.Page
+PAGE_WAIT_SECONDS = (
+    int(re.findall(r"PAGE_WAIT_MS = (\d+)", (Path(shell.__file__).parent / "static/sw.js").read_text())[0]) / 1000
+)
+"""How long the phone waits for the server before it shows the copy it kept of a page."""
 CARLA_8 = (("declarer", "Carla"), ("contract", "solo"), ("whole", "8"))
 
 
@@ -432,6 +438,33 @@ def stalling(server: Restartable) -> Iterator[Stalling]:
         yield relay
     finally:
         relay.close()
+
+
+def test_a_copy_kept_in_the_language_the_phone_left_waits_for_a_slow_server(
+    phone_and_server: tuple[Page, Restartable],
+) -> None:
+    """The charts opened in English, then the switch to Italian; the server then answers a page later than the phone
+    waits before it shows the copy it kept: the page comes in Italian once the server answers (before, the copy in
+    English was shown, as if the switch had not been made). Offline, the copy would still be shown, in any language."""
+    page, served = phone_and_server
+    with stalling(served) as relay:
+        for path in ("/evenings/1/deals", "/evenings/1/charts"):
+            page.goto(f"{relay.url}{path}")
+            _kept(page, path)
+            assert page.evaluate("document.documentElement.lang") == "en"
+        page.goto(f"{relay.url}/language/it?next=/evenings/1")
+        assert page.evaluate("document.documentElement.lang") == "it"
+        relay.flowing.clear()
+        later = threading.Timer(PAGE_WAIT_SECONDS + 2, relay.flowing.set)
+        later.start()
+        page.goto(f"{relay.url}/evenings/1/charts")
+        later.join()
+        assert page.evaluate("document.documentElement.lang") == "it"
+        playwright_api.expect(page.locator("h1")).to_have_text("Serata 1: grafici")
+        _cut(page)
+        page.goto(f"{relay.url}/evenings/1/deals")
+        assert page.evaluate("document.documentElement.lang") == "en"  # no server: the copy, though in English
+        playwright_api.expect(page.locator("h1")).to_contain_text("deals")
 
 
 def test_a_stalled_connection_is_said_after_two_keep_alives_and_the_page_reconnects_when_bytes_flow(

@@ -4,7 +4,8 @@
 // to keep at install) and OFFLINE (the page for an address never opened) above this script.
 //
 // - A page: the server's answer when it comes within PAGE_WAIT_MS, else the copy kept (the answer, when it comes,
-//   still replaces the copy); with no server and no copy, the OFFLINE page. Only a page's plain address is kept
+//   still replaces the copy); with no server and no copy, the OFFLINE page. A copy in another language than the one
+//   the phone last chose with the page's switch is given only when the server cannot be reached at all. Only a page's plain address is kept
 //   (`/evenings/3`, not `?recorded=2`), never an answer marked no-store (the write link, the tables' keys), never an
 //   error; `/` opens the evening this phone opened last.
 // - Scripts, style, icons, manifest: from the cache of this VERSION; a new server is a new worker, which keeps its
@@ -16,6 +17,7 @@
 var CACHE = "calabresella-" + VERSION;
 var PAGE_WAIT_MS = 4000;
 var LAST = "/last-evening";
+var CHOSEN = "/language-chosen";  // the language the phone chose last with the page's switch, kept beside the pages
 var SKIPPED = /^\/(api|write|tables|language)(\/|$)/;
 
 function fresh(path) {  // a request that goes past the browser's own cache
@@ -72,6 +74,11 @@ function page(event, url) {
     return response;
   });
   var kept = copy(url);
+  var unless = Promise.all([kept, caches.match(CHOSEN).then(function (chosen) { return chosen && chosen.text(); })])
+    .then(function (both) {  // the copy, if it speaks the language chosen, for a server that is only slow
+      var found = both[0], chosen = both[1];
+      return found && (!chosen || found.headers.get("Content-Language") === chosen) ? found : null;
+    });
   event.respondWith(new Promise(function (resolve) {
     var given = false;
     function give(response) {
@@ -82,7 +89,7 @@ function page(event, url) {
         give(found || Response.error());
       });
     });
-    setTimeout(function () { kept.then(give); }, PAGE_WAIT_MS);
+    setTimeout(function () { unless.then(give); }, PAGE_WAIT_MS);
   }));
 }
 
@@ -100,6 +107,10 @@ function picture(event) {
 
 self.addEventListener("fetch", function (event) {
   var request = event.request, url = new URL(request.url);
+  var chosen = request.mode === "navigate" && /^\/language\/([a-z]+)$/.exec(url.pathname);
+  if (chosen) {
+    event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.put(CHOSEN, new Response(chosen[1])); }));
+  }
   if (request.method !== "GET" || url.origin !== self.location.origin || SKIPPED.test(url.pathname)
       || url.searchParams.has("key") || (request.headers.get("Accept") || "").indexOf("text/event-stream") >= 0) {
     return;
