@@ -66,6 +66,11 @@ def cookie_from(page: playwright_api.Page, address: str) -> None:
     assert answer.status == 303 and answer.headers["set-cookie"], f"{address}: {answer.status}"
 
 
+def speak(page: playwright_api.Page, base: str, language: str, then: str) -> None:
+    """The page's language switch tapped, as on a phone (its service worker hears of it); it leads to `then`."""
+    page.goto(f"{base}/language/{language}?next={then}")
+
+
 def signed_in(page: playwright_api.Page, table: Table) -> None:
     """The scorekeeper's link opened with `page`'s cookies (it holds a write session now), then the table's evening
     on `page`."""
@@ -381,7 +386,7 @@ def test_every_page_fits_a_390_pixel_phone_with_four_long_names(
     charts_left_blank(page)
     cookie_from(page, f"{server}{link(db)}")
     for language in ("en", "it"):
-        cookie_from(page, f"{server}/language/{language}")
+        speak(page, server, language, f"/evenings/{number}")
         for path in pages:
             page.goto(f"{server}/evenings/{number}{path}")
             shown = page.evaluate("[document.documentElement.scrollWidth, innerWidth, document.documentElement.lang]")

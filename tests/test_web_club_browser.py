@@ -20,6 +20,7 @@ from test_web_browser import (
     cookie_from,
     playwright_api,
     served,
+    speak,
 )
 from test_web_support import BEARER, link
 
@@ -133,7 +134,7 @@ def test_no_club_page_is_wider_than_a_390_pixel_phone_with_four_long_names(
     if keeper:  # the scorekeeper's phone also gets each table's link and QR code, opened
         cookie_from(page, f"{url}{link(db)}")
     for language in ("en", "it"):
-        cookie_from(page, f"{url}/language/{language}")
+        speak(page, url, language, PAGES[0])
         for path in PAGES:
             page.goto(f"{url}{path}")
             shown = page.evaluate(SHOWN)

@@ -20,6 +20,7 @@ from test_web_browser import (
     cookie_from,
     playwright_api,
     served,
+    speak,
 )
 from test_web_support import PLAYERS, link
 
@@ -182,7 +183,7 @@ def test_the_longest_names_fit_a_360_pixel_phone_and_the_quintiglio_pad_offers_t
     charts_left_blank(page)
     cookie_from(page, f"{url}{link(db)}")
     for language in ("en", "it"):
-        cookie_from(page, f"{url}/language/{language}")
+        speak(page, url, language, f"/evenings/{evening}")
         for path in ("", "/deals", "/deals/1", "/settle", "/charts", "/report"):
             page.goto(f"{url}/evenings/{evening}{path}")
             shown = page.evaluate(

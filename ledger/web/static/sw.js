@@ -18,6 +18,7 @@ var CACHE = "calabresella-" + VERSION;
 var PAGE_WAIT_MS = 4000;
 var LAST = "/last-evening";
 var CHOSEN = "/language-chosen";  // the language the phone chose last with the page's switch, kept beside the pages
+var chosenNow = null;  // the same, once heard by this worker (the page it leads to is asked for before it is kept)
 var SKIPPED = /^\/(api|write|tables|language)(\/|$)/;
 
 function fresh(path) {  // a request that goes past the browser's own cache
@@ -74,7 +75,10 @@ function page(event, url) {
     return response;
   });
   var kept = copy(url);
-  var unless = Promise.all([kept, caches.match(CHOSEN).then(function (chosen) { return chosen && chosen.text(); })])
+  var chosen = chosenNow ? Promise.resolve(chosenNow) : caches.match(CHOSEN).then(function (found) {
+    return found && found.text();
+  });
+  var unless = Promise.all([kept, chosen])
     .then(function (both) {  // the copy, if it speaks the language chosen, for a server that is only slow
       var found = both[0], chosen = both[1];
       return found && (!chosen || found.headers.get("Content-Language") === chosen) ? found : null;
@@ -109,7 +113,8 @@ self.addEventListener("fetch", function (event) {
   var request = event.request, url = new URL(request.url);
   var chosen = request.mode === "navigate" && /^\/language\/([a-z]+)$/.exec(url.pathname);
   if (chosen) {
-    event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.put(CHOSEN, new Response(chosen[1])); }));
+    chosenNow = chosen[1];
+    event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.put(CHOSEN, new Response(chosenNow)); }));
   }
   if (request.method !== "GET" || url.origin !== self.location.origin || SKIPPED.test(url.pathname)
       || url.searchParams.has("key") || (request.headers.get("Accept") || "").indexOf("text/event-stream") >= 0) {
