@@ -5,9 +5,9 @@
 //
 // - A page: the server's answer when it comes within PAGE_WAIT_MS, else the copy kept (the answer, when it comes,
 //   still replaces the copy); with no server and no copy, the OFFLINE page. A copy in another language than the one
-//   the phone last chose with the page's switch is given only when the server cannot be reached at all. Only a page's plain address is kept
-//   (`/evenings/3`, not `?recorded=2`), never an answer marked no-store (the write link, the tables' keys), never an
-//   error; `/` opens the evening this phone opened last.
+//   the phone last chose with the page's switch is given only when the server cannot be reached at all. Only a
+//   page's plain address is kept (`/evenings/3`, not `?recorded=2`), never an answer marked no-store (the write
+//   link, the tables' keys), never an error; `/` opens the evening this phone opened last.
 // - Scripts, style, icons, manifest: from the cache of this VERSION; a new server is a new worker, which keeps its
 //   own files and removes the old caches.
 // - Charts and other pictures: the server's, else the copy kept.
@@ -78,11 +78,10 @@ function page(event, url) {
   var chosen = chosenNow ? Promise.resolve(chosenNow) : caches.match(CHOSEN).then(function (found) {
     return found && found.text();
   });
-  var unless = Promise.all([kept, chosen])
-    .then(function (both) {  // the copy, if it speaks the language chosen, for a server that is only slow
-      var found = both[0], chosen = both[1];
-      return found && (!chosen || found.headers.get("Content-Language") === chosen) ? found : null;
-    });
+  var unless = Promise.all([kept, chosen]).then(function (both) {  // for a slow server: the copy, if in that language
+    var found = both[0], language = both[1];
+    return found && (!language || found.headers.get("Content-Language") === language) ? found : null;
+  });
   event.respondWith(new Promise(function (resolve) {
     var given = false;
     function give(response) {
